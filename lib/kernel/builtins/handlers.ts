@@ -1,0 +1,118 @@
+/**
+ * The builtin capability handlers (`uses: builtin:<name>`). Each is a pure
+ * function of its stage context: it reads and returns a contribution, and
+ * never touches the run.
+ *
+ * - tool_result_budget (post-tool): tool results longer than `max_chars` are
+ *   cut in the transcript the next round sees; the full text is kept as a
+ *   workspace artifact at `tool-results/<call id>.txt`.
+ * - unverified_numbers (post-model): numbers in the finish artifact that
+ *   appear in no tool outcome of the run are flagged (possible fabrication).
+ * - pii_redact (finalize): e-mail addresses, phone numbers and card-like
+ *   numbers in the finish artifact are replaced.
+ *
+ * Does not: decide whether a contribution is allowed (the dispatcher does).
+ */
+import type { Json, JsonObject } from '../json';
+import { isJsonObject } from '../json';
+import type { Contribution, StageContext, StageHandler } from '../stage-types';
+
+export const DEFAULT_MAX_CHARS = 4000;
+
+const toolResultBudget: StageHandler = (ctx) => {
+  const max = typeof ctx.with.max_chars === 'number' ? ctx.with.max_chars : DEFAULT_MAX_CHARS;
+  const outcomes: NonNullable<Contribution['outcomes']> = {};
+  const workspace: Record<string, Json> = {};
+  (ctx.outcomes ?? []).forEach((o, i) => {
+    if (o.content.length <= max) return;
+    const path = `tool-results/${o.callId}.txt`;
+    workspace[path] = o.content;
+    outcomes[String(i)] = {
+      content: `${o.content.slice(0, max)}\n…[cut to ${max} of ${o.content.length} characters; the full result is in the workspace at ${path}]`,
+    };
+  });
+  return Object.keys(outcomes).length ? { outcomes, workspace } : {};
+};
+
+const NUMBER_RE = /-?\d+(?:[.,]\d+)*(?:\.\d+)?/g;
+
+function normalizeNumber(s: string): string | null {
+  const n = Number(s.replace(/,/g, ''));
+  return Number.isFinite(n) ? String(n) : null;
+}
+
+function numbersIn(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.match(NUMBER_RE) ?? []) {
+    const n = normalizeNumber(m);
+    if (n !== null) out.add(n);
+  }
+  return out;
+}
+
+function collectNumbers(v: Json, path: string, out: { path: string; value: string }[]): void {
+  if (typeof v === 'number') out.push({ path, value: String(v) });
+  else if (typeof v === 'string') for (const n of numbersIn(v)) out.push({ path, value: n });
+  else if (Array.isArray(v)) v.forEach((x, i) => collectNumbers(x, `${path}[${i}]`, out));
+  else if (isJsonObject(v)) for (const [k, x] of Object.entries(v)) collectNumbers(x, path ? `${path}.${k}` : k, out);
+}
+
+const unverifiedNumbers: StageHandler = (ctx) => {
+  const finish = ctx.turn?.finish;
+  if (!finish) return {};
+  const severity = (ctx.with.severity as 'info' | 'warning' | 'error' | undefined) ?? 'warning';
+  const ignore = new Set((Array.isArray(ctx.with.ignore) ? ctx.with.ignore : []).map((n) => String(n)));
+  const evidence = new Set<string>();
+  for (const text of ctx.evidence ?? []) for (const n of numbersIn(text)) evidence.add(n);
+  const found: { path: string; value: string }[] = [];
+  collectNumbers(finish, '', found);
+  const annotations = found
+    .filter((f) => !evidence.has(f.value) && !ignore.has(f.value))
+    .map((f) => ({
+      kind: 'unverified_number',
+      message: `${f.value} at ${f.path || '(root)'} appears in no tool outcome of this run`,
+      severity,
+    }));
+  return annotations.length ? { annotations } : {};
+};
+
+const PII: Record<string, RegExp> = {
+  email: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
+  card: /\b(?:\d[ -]?){13,19}\b/g,
+  phone: /(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?)?\d{2,4}[ .-]\d{3,4}[ .-]?\d{3,4}\b/g,
+};
+
+export function redactText(text: string, kinds: readonly string[], replacement: string): string {
+  let out = text;
+  for (const k of ['email', 'card', 'phone']) if (kinds.includes(k)) out = out.replace(PII[k], replacement);
+  return out;
+}
+
+function redactValue(v: Json, kinds: readonly string[], replacement: string): Json {
+  if (typeof v === 'string') return redactText(v, kinds, replacement);
+  if (Array.isArray(v)) return v.map((x) => redactValue(x, kinds, replacement));
+  if (isJsonObject(v)) {
+    const o: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) o[k] = redactValue(x, kinds, replacement);
+    return o;
+  }
+  return v;
+}
+
+const piiRedact: StageHandler = (ctx: StageContext) => {
+  if (!ctx.artifact) return {};
+  const kinds = Array.isArray(ctx.with.kinds) ? (ctx.with.kinds as string[]) : ['email', 'phone', 'card'];
+  const replacement = typeof ctx.with.replacement === 'string' ? ctx.with.replacement : '[redacted]';
+  const changed: JsonObject = {};
+  for (const [k, v] of Object.entries(ctx.artifact)) {
+    const r = redactValue(v, kinds, replacement);
+    if (JSON.stringify(r) !== JSON.stringify(v)) changed[k] = r;
+  }
+  return Object.keys(changed).length ? { artifact: changed } : {};
+};
+
+export const BUILTIN_HANDLERS: Record<string, StageHandler> = {
+  tool_result_budget: toolResultBudget,
+  unverified_numbers: unverifiedNumbers,
+  pii_redact: piiRedact,
+};

@@ -1,0 +1,178 @@
+/**
+ * The StageDispatcher: one dispatch for all five rungs of the ladder.
+ *
+ * Every rung follows the same four rules (kernel.md, seeds kernel-post_model
+ * and kernel-post_tool):
+ *  1. grants are explicit — `runPhase` has no default for them, so a call site
+ *     that forgets them does not compile (a defaulted "no grants" once meant
+ *     "skip the check");
+ *  2. refused before entered — a stage asking for an effect not granted gets a
+ *     `refused` trace naming what is missing; its handler is never called;
+ *  3. a raise is a `failed` trace with the error and stack;
+ *  4. failed ends the turn — callers run `requireNoCrashedStage` after each
+ *     rung, so a crashed stage can never be a turn that "finished fine".
+ *
+ * It also filters what a contribution may say on its rung: a key the rung does
+ * not honour, or one that needs an effect the stage did not declare, is kept
+ * on the trace as not applied and changes nothing.
+ *
+ * Owns: traces and contribution filtering. Does not: apply contributions to
+ * the run (the phase runner does), memoize (the invoker it is given does), or
+ * know about processes (module capabilities are the invoker's business).
+ */
+import { StageCrashedError } from './errors';
+import type { Json, JsonObject } from './json';
+import type { Rung, StageSpec } from './plan';
+import type { Clock, IdSource, StageTrace } from './ports';
+import { RUNG_EFFECT } from './builtins/catalog';
+import { RUNG_KEYS, type Contribution, type StageContext } from './stage-types';
+
+/** Executes one stage's handler; returns its (raw) contribution. */
+export type StageInvoker = (stage: StageSpec, ctx: StageContext) => Promise<Contribution | undefined>;
+
+export type StageResult = { stage: StageSpec; trace: StageTrace; contribution: Contribution };
+
+export type DispatchMeta = { runId: string; phase: string; round: number };
+
+export const CONTRIBUTION_SUMMARY_MAX_CHARS = 2000;
+
+export class StageDispatcher {
+  constructor(
+    private readonly invoke: StageInvoker,
+    private readonly clock: Clock,
+    private readonly ids: IdSource,
+  ) {}
+
+  /**
+   * Dispatch every stage of `program` on `rung`, in program order.
+   * `grants` is required on purpose: see rule 1 above.
+   */
+  async runPhase(
+    program: readonly StageSpec[],
+    rung: Rung,
+    contextFor: (stage: StageSpec) => StageContext,
+    grants: ReadonlySet<string>,
+    meta: DispatchMeta,
+  ): Promise<StageResult[]> {
+    const out: StageResult[] = [];
+    for (const stage of program) {
+      if (stage.rung !== rung) continue;
+      const startedAt = this.clock.now();
+      const granted = stage.effects.filter((e) => grants.has(e));
+      const missing = stage.effects.filter((e) => !grants.has(e));
+      const base = {
+        id: this.ids.newId('trace'),
+        runId: meta.runId,
+        seq: 0,
+        round: meta.round,
+        phase: meta.phase,
+        rung,
+        capability: stage.capability,
+        stage: stage.name,
+        effects: { asked: [...stage.effects], granted, missing },
+      };
+      if (missing.length > 0) {
+        const endedAt = this.clock.now();
+        out.push({
+          stage,
+          contribution: {},
+          trace: {
+            ...base,
+            status: 'refused',
+            contribution: null,
+            notApplied: [],
+            error: {
+              message: `refused before entry: effect${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not granted; add ${missing.length > 1 ? 'them' : 'it'} to permissions.effects`,
+              stack: null,
+            },
+            startedAt,
+            endedAt,
+            durationMs: endedAt - startedAt,
+          },
+        });
+        continue;
+      }
+      try {
+        const raw = (await this.invoke(stage, contextFor(stage))) ?? {};
+        const { applied, notApplied } = filterContribution(rung, stage, raw);
+        const endedAt = this.clock.now();
+        out.push({
+          stage,
+          contribution: applied,
+          trace: {
+            ...base,
+            status: 'ok',
+            contribution: summarize(raw),
+            notApplied,
+            error: null,
+            startedAt,
+            endedAt,
+            durationMs: endedAt - startedAt,
+          },
+        });
+      } catch (err) {
+        const endedAt = this.clock.now();
+        const e = err instanceof Error ? err : new Error(String(err));
+        out.push({
+          stage,
+          contribution: {},
+          trace: {
+            ...base,
+            status: 'failed',
+            contribution: null,
+            notApplied: [],
+            error: { message: e.message, stack: e.stack ?? null },
+            startedAt,
+            endedAt,
+            durationMs: endedAt - startedAt,
+          },
+        });
+      }
+    }
+    return out;
+  }
+}
+
+/** Rule 4: a failed trace ends the turn. */
+export function requireNoCrashedStage(results: readonly StageResult[], phase: string): void {
+  const failed = results.find((r) => r.trace.status === 'failed');
+  if (!failed) return;
+  const t = failed.trace;
+  throw new StageCrashedError(
+    `stage "${t.stage}" (capability ${t.capability}) crashed on the ${t.rung} rung of phase ${phase}, round ${t.round}: ${t.error?.message}. Fix the capability's handler; the run stops here.`,
+    { phase, rung: t.rung, stage: t.stage, capability: t.capability, round: t.round },
+  );
+}
+
+export function filterContribution(
+  rung: Rung,
+  stage: StageSpec,
+  raw: Contribution,
+): { applied: Contribution; notApplied: JsonObject[] } {
+  const applied: Contribution = {};
+  const notApplied: JsonObject[] = [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { applied, notApplied: [{ key: '(contribution)', reason: 'a contribution must be an object' }] };
+  }
+  const allowed = RUNG_KEYS[rung];
+  const needs = RUNG_EFFECT[rung];
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    if (!allowed.includes(key as keyof Contribution)) {
+      notApplied.push({ key, reason: `the ${rung} rung does not honour "${key}" (it honours: ${allowed.join(', ')})` });
+      continue;
+    }
+    if (needs && key !== 'workspace' && !stage.effects.includes(needs)) {
+      notApplied.push({ key, reason: `"${key}" needs effect ${needs}, which the capability did not declare` });
+      continue;
+    }
+    (applied as Record<string, unknown>)[key] = value;
+  }
+  return { applied, notApplied };
+}
+
+function summarize(raw: Contribution): Json {
+  const text = JSON.stringify(raw ?? {});
+  if (text.length <= CONTRIBUTION_SUMMARY_MAX_CHARS) return JSON.parse(text) as Json;
+  return { truncated: true, chars: text.length, preview: text.slice(0, CONTRIBUTION_SUMMARY_MAX_CHARS) };
+}

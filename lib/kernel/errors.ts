@@ -1,0 +1,201 @@
+/**
+ * The error classes of Stagecraft: one class per failure kind, all under
+ * `StagecraftError`, each with a stable snake_case `code`, the HTTP status an
+ * API caller should see, and a message that says what happened, why, and what
+ * to do.
+ *
+ * Owns: the vocabulary of failures. Does not: map errors to HTTP responses or
+ * CLI exit codes (that happens in exactly one place each, in lib/server and the
+ * CLI), and never throws strings or plain objects.
+ */
+import type { Json, JsonObject } from './json';
+
+export type ErrorDetails = JsonObject;
+
+export class StagecraftError extends Error {
+  readonly code: string;
+  readonly httpStatus: number;
+  readonly details: ErrorDetails;
+  constructor(code: string, message: string, opts: { httpStatus?: number; details?: ErrorDetails; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.httpStatus = opts.httpStatus ?? 500;
+    this.details = opts.details ?? {};
+  }
+  toJSON(): JsonObject {
+    return { code: this.code, message: this.message, ...this.details };
+  }
+}
+
+/** One located finding in a skill.md (error or warning). */
+export type Diagnostic = {
+  severity: 'error' | 'warning';
+  /** stable rule id, e.g. `unknown_key`, `unreachable_phase` */
+  rule: string;
+  message: string;
+  file: string;
+  /** 1-based */
+  line: number;
+  /** 1-based */
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  /** frontmatter key path, e.g. `phases.draft.tools[1]` (empty for body findings) */
+  path: string;
+};
+
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.path ? ` [${d.path}]` : ''}`;
+}
+
+export class SkillValidationError extends StagecraftError {
+  readonly diagnostics: Diagnostic[];
+  constructor(diagnostics: Diagnostic[]) {
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    const first = errors[0];
+    super(
+      'skill_invalid',
+      `skill.md has ${errors.length} error${errors.length === 1 ? '' : 's'}` +
+        (first ? `; first: ${formatDiagnostic(first)}` : ''),
+      { httpStatus: 422, details: { diagnostics: diagnostics as unknown as Json } },
+    );
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Where in a run something happened; every run-time error carries what applies. */
+export type RunLocation = {
+  phase?: string;
+  stage?: string;
+  rung?: string;
+  capability?: string;
+  step?: number;
+  stepType?: string;
+  round?: number;
+  op?: string;
+};
+
+function locDetails(loc: RunLocation): ErrorDetails {
+  const out: ErrorDetails = {};
+  for (const [k, v] of Object.entries(loc)) if (v !== undefined) out[k] = v as Json;
+  return out;
+}
+
+/** A processor step with `on_error: fail` failed, or the caller contract was not met. No automatic resume. */
+export class WorkflowAbortedError extends StagecraftError {
+  readonly location: RunLocation;
+  constructor(message: string, location: RunLocation, cause?: unknown) {
+    super('workflow_aborted', message, { httpStatus: 422, details: locDetails(location), cause });
+    this.location = location;
+  }
+}
+
+/** A capability stage raised; the turn ends and the run fails. */
+export class StageCrashedError extends StagecraftError {
+  readonly location: RunLocation;
+  constructor(message: string, location: RunLocation) {
+    super('stage_crashed', message, { httpStatus: 500, details: locDetails(location) });
+    this.location = location;
+  }
+}
+
+/** An op or effect was used without being permitted by `permissions`. */
+export class GrantRefusedError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('grant_refused', message, { httpStatus: 403, details });
+  }
+}
+
+/** A code step or user capability ran past its timeout and was killed. */
+export class StepTimeoutError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('step_timeout', message, { httpStatus: 504, details });
+  }
+}
+
+/** User code (a python/node step or a module capability) raised, exited or produced non-JSON. */
+export class CodeStepError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('code_failed', message, { httpStatus: 422, details });
+  }
+}
+
+/** A processor step or tool call failed (bad path, invalid value, op error). */
+export class StepFailedError extends StagecraftError {
+  constructor(code: string, message: string, details: ErrorDetails = {}) {
+    super(code, message, { httpStatus: 422, details });
+  }
+}
+
+export class PayloadTooLargeError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('payload_too_large', message, { httpStatus: 413, details });
+  }
+}
+
+/** A recorded step does not match the skill at the same position (resume/replay). */
+export class DeterminismError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('determinism_violation', message, { httpStatus: 409, details });
+  }
+}
+
+/** The model did not produce a valid finish artifact in time. */
+export class PhaseFailedError extends StagecraftError {
+  constructor(code: 'max_rounds_exceeded' | 'output_invalid', message: string, details: ErrorDetails = {}) {
+    super(code, message, { httpStatus: 422, details });
+  }
+}
+
+/** A model adapter failed: the endpoint errored, or a script ran out / is elsewhere. */
+export class ModelError extends StagecraftError {
+  constructor(code: string, message: string, details: ErrorDetails = {}) {
+    super(code, message, { httpStatus: 502, details });
+  }
+}
+
+export class RunNotFoundError extends StagecraftError {
+  constructor(runId: string) {
+    super('run_not_found', `No run with id ${runId}. List runs with \`stagecraft runs\` or check the id.`, {
+      httpStatus: 404,
+      details: { runId },
+    });
+  }
+}
+
+export class RunNotResumableError extends StagecraftError {
+  constructor(runId: string, why: string) {
+    super('run_not_resumable', `Run ${runId} cannot be resumed: ${why}`, { httpStatus: 409, details: { runId } });
+  }
+}
+
+/** Another process is driving this run (it holds the claim or committed the same seq first). */
+export class RunClaimedError extends StagecraftError {
+  constructor(runId: string, why: string) {
+    super('run_claimed', `Run ${runId} is being driven by another process: ${why}`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
+
+/** Usage errors of the CLI / bad request arguments. */
+export class UsageError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('usage', message, { httpStatus: 400, details });
+  }
+}
+
+/** The store cannot be opened (embedded data dir held by another process, bad URL, ...). */
+export class StoreUnavailableError extends StagecraftError {
+  constructor(code: string, message: string, details: ErrorDetails = {}) {
+    super(code, message, { httpStatus: 503, details });
+  }
+}
+
+export function errorToJson(e: unknown): { code: string; message: string } & JsonObject {
+  if (e instanceof StagecraftError) return { ...e.details, code: e.code, message: e.message };
+  if (e instanceof Error) return { code: 'internal', message: e.message };
+  return { code: 'internal', message: String(e) };
+}

@@ -1,0 +1,44 @@
+/**
+ * Named fault points: places at commit boundaries where a crash test can stop
+ * the kernel exactly (DBOS `debugpoint.ts`). A no-op unless enabled.
+ *
+ * Enabled by the composition root from `STAGECRAFT_FAULT=<name>:<n>` (the n-th
+ * time the point is reached, the process SIGKILLs itself) or by a test with a
+ * callback. Does not: read the environment itself (the kernel takes no
+ * ambient input); see `faultsFromSpec`.
+ */
+export const FAULT_POINTS = [
+  'before-step',
+  'after-step-before-commit',
+  'after-commit',
+  'before-postprocessor',
+  'after-artifact-persisted',
+] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+export type Faults = { hit(point: FaultPoint): void };
+
+export const NO_FAULTS: Faults = { hit() {} };
+
+/** `after-commit:3` → SIGKILL on the 3rd hit of after-commit; several joined by commas. */
+export function faultsFromSpec(spec: string | undefined, kill: () => void): Faults {
+  if (!spec) return NO_FAULTS;
+  const targets = new Map<string, number>();
+  for (const part of spec.split(',')) {
+    const [name, n] = part.split(':');
+    if (!(FAULT_POINTS as readonly string[]).includes(name)) {
+      throw new Error(`unknown fault point "${name}"; known: ${FAULT_POINTS.join(', ')}`);
+    }
+    targets.set(name, Number(n ?? 1));
+  }
+  const counts = new Map<string, number>();
+  return {
+    hit(point) {
+      const want = targets.get(point);
+      if (want === undefined) return;
+      const c = (counts.get(point) ?? 0) + 1;
+      counts.set(point, c);
+      if (c === want) kill();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The journal of one run: the only writer of its event log.
+ *
+ * Owns: `seq` assignment (gap-free from 1), the commit buffer, and the
+ * durability rule — an effectful step's event commits before the next step
+ * starts (`append(..., 'now')`), a pure step's may wait in the buffer and be
+ * group-committed with later ones (`'group'`), because re-running a pure step
+ * after a crash is harmless. Everything an event moves (its traces, the
+ * snapshot, workspace artifacts, the run row) commits in the same unit.
+ *
+ * A `(run, seq)` already written means another process drives this run: the
+ * journal raises `RunClaimedError` and the run stops cleanly.
+ *
+ * Does not: decide what is pure (the caller says), or read events back.
+ */
+import { RunClaimedError } from './errors';
+import type { JsonObject } from './json';
+import type { Faults } from './faults';
+import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
+
+export type Durability = 'now' | 'group';
+
+export type Attachments = {
+  traces?: StageTrace[];
+  snapshot?: Snapshot | 'delete';
+  artifacts?: WorkspaceArtifact[];
+  run?: CommitUnit['run'];
+};
+
+/** pending pure events are flushed at this size even without an effectful step */
+export const GROUP_COMMIT_MAX_EVENTS = 256;
+
+export class Journal {
+  private nextSeq: number;
+  private pending: CommitUnit = { events: [] };
+  /** commits issued (for benchmarks and tests) */
+  commits = 0;
+
+  constructor(
+    readonly runId: string,
+    private readonly store: StorePort,
+    private readonly clock: Clock,
+    private readonly faults: Faults,
+    lastSeq: number,
+  ) {
+    this.nextSeq = lastSeq + 1;
+  }
+
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  /** Append one event; returns it with its seq. `now` flushes everything pending with it. */
+  async append(type: string, data: JsonObject, durability: Durability, att: Attachments = {}): Promise<RunEvent> {
+    const event: RunEvent = { runId: this.runId, seq: this.nextSeq++, type, at: this.clock.now(), data };
+    for (const t of att.traces ?? []) t.seq = event.seq;
+    const p = this.pending;
+    p.events.push(event);
+    if (att.traces?.length) (p.traces ??= []).push(...att.traces);
+    if (att.snapshot) p.snapshot = att.snapshot === 'delete' ? 'delete' : { ...att.snapshot, seq: event.seq };
+    if (att.artifacts?.length) (p.artifacts ??= []).push(...att.artifacts);
+    if (att.run) p.run = { ...p.run, ...att.run };
+    if (durability === 'now' || p.events.length >= GROUP_COMMIT_MAX_EVENTS) await this.flush();
+    return event;
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.events.length === 0) return;
+    const unit = this.pending;
+    this.pending = { events: [] };
+    this.faults.hit('after-step-before-commit');
+    const r = await this.store.commit(this.runId, unit);
+    this.commits++;
+    if (r.kind === 'conflict') {
+      throw new RunClaimedError(
+        this.runId,
+        `seq ${unit.events[0].seq} was already written (${r.recorded[0]?.type ?? 'unknown event'}); this process stops and leaves the run to it`,
+      );
+    }
+    this.faults.hit('after-commit');
+  }
+
+  /** the events not yet committed (for the in-process view of the log) */
+  get pendingEvents(): readonly RunEvent[] {
+    return this.pending.events;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Marker events: the non-step events of a run (phase started/completed,
+ * artifact persisted, overrides). On resume the run re-enters its current
+ * phase; a marker already in the log is not written again, so the log stays a
+ * faithful, duplicate-free history.
+ *
+ * Owns: marker identity (`data.marker`). Does not: memoize steps (step.ts).
+ */
+import type { JsonObject } from './json';
+import type { Attachments, Durability } from './journal';
+import type { RunContext } from './context';
+import type { RunEvent } from './ports';
+
+export function markersOf(log: readonly RunEvent[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of log) if (typeof e.data.marker === 'string') out.add(e.data.marker);
+  return out;
+}
+
+export async function appendOnce(
+  ctx: RunContext,
+  marker: string,
+  type: string,
+  data: JsonObject,
+  durability: Durability,
+  att: Attachments = {},
+): Promise<RunEvent | null> {
+  if (ctx.markers.has(marker)) {
+    if (att.snapshot && durability === 'now') await ctx.journal.flush();
+    return null;
+  }
+  const ev = await ctx.journal.append(type, { ...data, marker }, durability, att);
+  ctx.markers.add(marker);
+  ctx.log.push(ev);
+  return ev;
+}

@@ -1,0 +1,55 @@
+/**
+ * The memo: how a step is identified across executions of the same run, and
+ * what a recorded step looks like.
+ *
+ * A step's *position* is where it sits in the run (`draft/r2/model`,
+ * `draft/pre/0`, `__post__/3`, `draft/r1/tool/0`); its *definition hash* is
+ * what it is; its *key* is hash(phase, position, definition, input). On resume
+ * a recorded key is answered from the log instead of executing — except for
+ * world-purity ops, which read a world that may have changed. A recorded
+ * position whose definition differs is a determinism error, never a silent
+ * re-run.
+ *
+ * Owns: keys, hashing, the reading of `step_completed` events. Does not:
+ * decide when to commit (journal.ts) or execute anything.
+ */
+import { createHash } from 'node:crypto';
+import type { Json } from './json';
+import type { MemoEntry, RunEvent } from './ports';
+import { EVENT } from './events';
+
+/** JSON with object keys sorted, so equal values hash equally. */
+export function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v ?? null);
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function hashJson(v: unknown): string {
+  return sha256(canonicalJson(v)).slice(0, 32);
+}
+
+export function memoKey(phase: string, position: string, defHash: string, input: unknown): string {
+  return hashJson([phase, position, defHash, input]);
+}
+
+export function memoEntryOf(e: RunEvent): MemoEntry | null {
+  if (e.type !== EVENT.stepCompleted) return null;
+  const d = e.data;
+  return {
+    seq: e.seq,
+    position: String(d.position),
+    key: String(d.key),
+    defHash: String(d.defHash),
+    definition: (d.definition ?? null) as Json,
+    kind: String(d.kind),
+    status: String(d.status),
+    output: (d.output ?? null) as Json,
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * An in-memory `StorePort`: what the kernel's own tests and `--store memory`
+ * use. It keeps the same invariants as the Postgres store, so a test that
+ * passes here means the kernel respects them: `(runId, seq)` unique and
+ * gap-free from 1, events never updated, a commit applies all of its parts or
+ * none, a duplicate seq returns what is recorded instead of an error.
+ *
+ * Does not: persist anything, or coordinate across processes.
+ */
+import type {
+  CommitResult,
+  CommitUnit,
+  MemoEntry,
+  RunClaim,
+  RunEvent,
+  RunFilter,
+  RunRecord,
+  Snapshot,
+  StageTrace,
+  StorePort,
+  WorkspaceArtifact,
+} from './ports';
+import { memoEntryOf } from './memo';
+
+type RunState = {
+  run: RunRecord;
+  events: RunEvent[];
+  traces: StageTrace[];
+  snapshot: Snapshot | null;
+  artifacts: Map<string, WorkspaceArtifact>;
+};
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+export class MemoryStore implements StorePort {
+  private readonly runs = new Map<string, RunState>();
+  private readonly claims = new Set<string>();
+
+  async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
+    if (this.runs.has(run.id)) throw new Error(`run ${run.id} exists`);
+    this.runs.set(run.id, { run: clone(run), events: [], traces: [], snapshot: null, artifacts: new Map() });
+    const r = await this.commit(run.id, first);
+    if (r.kind !== 'committed') throw new Error('first commit of a new run conflicted');
+  }
+
+  async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
+    const st = this.mustGet(runId);
+    let expected = st.events.length + 1;
+    for (const e of unit.events) {
+      if (e.seq !== expected) {
+        if (e.seq <= st.events.length) {
+          const recorded = unit.events.map((x) => st.events[x.seq - 1]).filter(Boolean);
+          return { kind: 'conflict', recorded: clone(recorded) };
+        }
+        throw new Error(`seq gap in run ${runId}: expected ${expected}, got ${e.seq}`);
+      }
+      expected++;
+    }
+    for (const e of unit.events) st.events.push(clone(e));
+    for (const t of unit.traces ?? []) st.traces.push(clone(t));
+    if (unit.snapshot === 'delete') st.snapshot = null;
+    else if (unit.snapshot) st.snapshot = clone(unit.snapshot);
+    for (const a of unit.artifacts ?? []) st.artifacts.set(a.path, clone(a));
+    if (unit.run) Object.assign(st.run, clone(unit.run));
+    return { kind: 'committed' };
+  }
+
+  async claimRun(runId: string): Promise<RunClaim | null> {
+    if (this.claims.has(runId)) return null;
+    this.claims.add(runId);
+    return { release: async () => void this.claims.delete(runId) };
+  }
+
+  async getRun(runId: string) {
+    const st = this.runs.get(runId);
+    return st ? clone(st.run) : null;
+  }
+
+  async listRuns(filter: RunFilter = {}) {
+    let out = [...this.runs.values()].map((s) => s.run);
+    if (filter.status) out = out.filter((r) => filter.status!.includes(r.status));
+    if (filter.skillName) out = out.filter((r) => r.skillName === filter.skillName);
+    out.sort((a, b) => b.createdAt - a.createdAt);
+    return clone(out.slice(0, filter.limit ?? out.length));
+  }
+
+  async readEvents(runId: string, afterSeq = 0) {
+    return clone(this.mustGet(runId).events.slice(afterSeq));
+  }
+
+  async readTraces(runId: string) {
+    return clone(this.mustGet(runId).traces);
+  }
+
+  async readMemo(runId: string): Promise<MemoEntry[]> {
+    const out: MemoEntry[] = [];
+    for (const e of this.mustGet(runId).events) {
+      const m = memoEntryOf(e);
+      if (m) out.push(clone(m));
+    }
+    return out;
+  }
+
+  async readSnapshot(runId: string) {
+    const s = this.runs.get(runId)?.snapshot;
+    return s ? clone(s) : null;
+  }
+
+  async listResumable() {
+    return [...this.runs.values()].filter((s) => s.snapshot !== null).map((s) => s.run.id);
+  }
+
+  async readArtifact(runId: string, path: string) {
+    const a = this.mustGet(runId).artifacts.get(path);
+    return a ? clone(a) : null;
+  }
+
+  async listArtifacts(runId: string) {
+    return clone([...this.mustGet(runId).artifacts.values()]);
+  }
+
+  async close() {}
+
+  private mustGet(runId: string): RunState {
+    const st = this.runs.get(runId);
+    if (!st) throw new Error(`no run ${runId} in the memory store`);
+    return st;
+  }
+}

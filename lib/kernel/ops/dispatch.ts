@@ -1,0 +1,46 @@
+/**
+ * Tool dispatch: the one path by which an op runs, whether the model called
+ * it or a processor's `run_op` did — gate, then a memoized step.
+ *
+ * Reads (`file/read`, `workspace/read`, `http/get`) are pure and world-purity
+ * ops are re-executed on resume; every other op commits before the next step.
+ *
+ * Owns: gating + memo for ops. Does not: turn failures into outcomes for the
+ * model (the phase runner does) or apply on_error (processors.ts).
+ */
+import type { Json, JsonObject } from '../json';
+import type { RunContext } from '../context';
+import { runStep } from '../step';
+import { gateOp, type Caller } from './gate';
+import { executeOp } from './execute';
+import { getOp } from './registry';
+
+const PURE_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
+
+export async function dispatchOp(
+  ctx: RunContext,
+  req: { op: string; args: JsonObject; caller: Caller; position: string; label?: JsonObject },
+): Promise<Json> {
+  gateOp(ctx.plan, req.op, req.caller);
+  const def = getOp(req.op)!;
+  const r = await runStep(
+    ctx,
+    {
+      kind: 'tool',
+      phase: req.caller.phase,
+      position: req.position,
+      definition: { op: req.op },
+      input: req.args,
+      pure: PURE_OPS.has(req.op),
+      worldPurity: def.worldPurity,
+      label: { op: req.op, ...(req.label ?? {}) },
+    },
+    async () => {
+      const res = await executeOp(ctx, req.op, req.args);
+      return { output: res.data, artifacts: res.artifacts };
+    },
+  );
+  // every op outcome is evidence (what post-model checks read), replayed or not
+  ctx.evidence.push(typeof r.output === 'string' ? r.output : JSON.stringify(r.output));
+  return r.output;
+}

@@ -1,0 +1,120 @@
+/**
+ * Executing ops: what each op in the registry does.
+ *
+ * File ops are confined to the run's file root (no absolute paths, no `..`
+ * escape, no symlink escape). Workspace writes do not touch the store here:
+ * they are returned as artifacts so they commit with the step that made them.
+ *
+ * Owns: op behaviour. Does not: check permissions (gate.ts — callers gate
+ * first), memoize, or record (step.ts).
+ */
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { StepFailedError } from '../errors';
+import type { Json, JsonObject } from '../json';
+import { isJsonObject } from '../json';
+import type { WorkspaceArtifact } from '../ports';
+import type { RunContext } from '../context';
+import { canonicalJson, sha256 } from '../memo';
+
+export const FILE_READ_MAX_BYTES = 1_000_000;
+
+export type OpResult = { data: Json; artifacts?: WorkspaceArtifact[] };
+
+function argString(op: string, args: JsonObject, key: string): string {
+  const v = args[key];
+  if (typeof v !== 'string' || v === '') {
+    throw new StepFailedError('op_bad_args', `op ${op} needs a non-empty string "${key}" argument`, { op });
+  }
+  return v;
+}
+
+async function resolveInside(root: string, rel: string, op: string): Promise<string> {
+  if (path.isAbsolute(rel)) throw new StepFailedError('op_bad_path', `${op}: path "${rel}" must be relative to the run root`, { op, path: rel });
+  const rootReal = await realpath(root);
+  const full = path.resolve(rootReal, rel);
+  if (full !== rootReal && !full.startsWith(rootReal + path.sep)) {
+    throw new StepFailedError('op_bad_path', `${op}: path "${rel}" leaves the run root`, { op, path: rel });
+  }
+  try {
+    const real = await realpath(full);
+    if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
+      throw new StepFailedError('op_bad_path', `${op}: path "${rel}" resolves outside the run root`, { op, path: rel });
+    }
+  } catch (e) {
+    if (e instanceof StepFailedError) throw e;
+  }
+  return full;
+}
+
+export function makeArtifact(ctx: RunContext, p: string, content: Json): WorkspaceArtifact {
+  const text = typeof content === 'string' ? content : canonicalJson(content);
+  return { runId: ctx.runId, path: p, content, sha256: sha256(text), size: Buffer.byteLength(text), createdAt: ctx.deps.clock.now() };
+}
+
+export async function executeOp(ctx: RunContext, op: string, args: JsonObject): Promise<OpResult> {
+  const root = ctx.deps.fileRoot ?? ctx.plan.bundleDir;
+  switch (op) {
+    case 'file/read': {
+      const rel = argString(op, args, 'path');
+      const full = await resolveInside(root, rel, op);
+      try {
+        const buf = await readFile(full);
+        if (buf.length > FILE_READ_MAX_BYTES) {
+          throw new StepFailedError('op_too_large', `file/read: ${rel} is ${buf.length} bytes, over ${FILE_READ_MAX_BYTES}`, { op, path: rel });
+        }
+        return { data: buf.toString('utf8') };
+      } catch (e) {
+        if (e instanceof StepFailedError) throw e;
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new StepFailedError('op_failed', `file/read: cannot read ${rel}${code === 'ENOENT' ? ': no such file' : `: ${(e as Error).message}`}`, { op, path: rel });
+      }
+    }
+    case 'file/write': {
+      const rel = argString(op, args, 'path');
+      const content = argString(op, args, 'content');
+      const full = await resolveInside(root, rel, op);
+      await mkdir(path.dirname(full), { recursive: true });
+      await writeFile(full, content);
+      return { data: { path: rel, bytes: Buffer.byteLength(content) } };
+    }
+    case 'workspace/read': {
+      const p = argString(op, args, 'path');
+      const a = await ctx.deps.store.readArtifact(ctx.runId, p);
+      if (!a) throw new StepFailedError('op_failed', `workspace/read: no artifact at "${p}" in this run's workspace`, { op, path: p });
+      return { data: a.content };
+    }
+    case 'workspace/write': {
+      const p = argString(op, args, 'path');
+      const content = args.content ?? null;
+      return { data: { path: p }, artifacts: [makeArtifact(ctx, p, content)] };
+    }
+    case 'http/get': {
+      const url = argString(op, args, 'url');
+      const f = ctx.deps.fetch ?? fetch;
+      const res = await f(url);
+      const text = await res.text();
+      if (!res.ok) throw new StepFailedError('op_failed', `http/get ${url}: HTTP ${res.status}`, { op, status: res.status });
+      return { data: text };
+    }
+    case 'run_skill': {
+      const skill = argString(op, args, 'skill');
+      const input = args.input ?? {};
+      if (!isJsonObject(input)) throw new StepFailedError('op_bad_args', 'run_skill: "input" must be an object', { op });
+      if (!ctx.deps.runChildSkill) {
+        throw new StepFailedError('op_unavailable', 'run_skill is not available in this host (no child-skill runner was configured)', { op });
+      }
+      const out = await ctx.deps.runChildSkill({ skill, input, parentRunId: ctx.runId, fromBundleDir: ctx.plan.bundleDir });
+      return { data: out };
+    }
+    case 'ask_user': {
+      const q = argString(op, args, 'question');
+      if (!ctx.deps.askUser) {
+        throw new StepFailedError('op_unavailable', 'ask_user: no user is attached to this run; decide without asking', { op });
+      }
+      return { data: await ctx.deps.askUser(q, { runId: ctx.runId, phase: '' }) };
+    }
+    default:
+      throw new StepFailedError('op_unknown', `op "${op}" has no implementation`, { op });
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The rounds of one phase visit: prompt-assembly → model → post-model →
+ * (pre-tool → tool dispatch → record_tools → post-tool) until the model
+ * finishes or `max_rounds`; then finalize, and the finish artifact is checked
+ * against the phase's output schema (invalid: one more round telling the model
+ * what was wrong).
+ *
+ * Post-tool runs exactly once per tool-bearing round, after the outcomes are
+ * folded into the transcript; its contribution rewrites that transcript, which
+ * is what the next round's request contains. It never runs on a round that
+ * answers directly. Post-model is handed the whole turn.
+ *
+ * Owns: the round loop and applying contributions. Does not: dispatch stages
+ * (stages.ts), execute ops (ops/), or move between phases (runner.ts).
+ */
+import { PhaseFailedError } from './errors';
+import { EVENT } from './events';
+import type { Json, JsonObject } from './json';
+import { isJsonObject } from './json';
+import type { PhasePlan } from './plan';
+import type { Message, ModelRequest, ModelTurn, ToolCall, ToolSpec } from './ports';
+import type { RunContext } from './context';
+import { runRung } from './stages';
+import { runStep } from './step';
+import { dispatchOp } from './ops/dispatch';
+import { getOp } from './ops/registry';
+import type { ToolOutcome } from './stage-types';
+import { checkSchema, formatSchemaErrors } from './schema-check';
+import { deriveResponseFormat } from './response-format';
+import { derivedFields, deriveReport } from './report';
+import { errorToJson } from './errors';
+import { appendOnce } from './markers';
+
+export function initialTranscript(ctx: RunContext, phase: PhasePlan, input: JsonObject): Message[] {
+  const system = [
+    ctx.plan.system.trim(),
+    phase.prompt.trim(),
+    `When you are done, finish with a JSON object that satisfies this schema:\n${JSON.stringify(phase.outputSchema)}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: `Input:\n${JSON.stringify(input, null, 2)}` },
+  ];
+}
+
+function toolSpecs(phase: PhasePlan): ToolSpec[] {
+  return phase.tools.map((name) => {
+    const op = getOp(name)!;
+    return { name, description: op.description, parameters: op.args };
+  });
+}
+
+export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visitKey: string, input: JsonObject): Promise<JsonObject> {
+  const transcript = initialTranscript(ctx, phase, input);
+  const tools = toolSpecs(phase);
+  const fields = derivedFields(phase.outputSchema);
+  const responseFormat = deriveResponseFormat(phase.outputSchema, { machineFields: Object.keys(fields) });
+  let retried = false;
+  for (let round = 1; ; round++) {
+    if (round > phase.maxRounds + (retried ? 1 : 0)) {
+      throw new PhaseFailedError(
+        'max_rounds_exceeded',
+        `phase ${phase.name} did not finish within max_rounds (${phase.maxRounds}); raise phases.${phase.name}.max_rounds or make the prompt ask the model to finish sooner`,
+        { phase: phase.name, round: round - 1 },
+      );
+    }
+    const prefix = `${visitKey}/r${round}`;
+    const base = { phase: phase.name, prefix, round };
+
+    // prompt-assembly: contributions are appended to this round's request only
+    const messages = [...transcript];
+    for (const r of await runRung(ctx, { ...base, rung: 'prompt-assembly', context: { messages: [...transcript] } })) {
+      if (r.contribution.system) messages.push({ role: 'system', content: r.contribution.system });
+      if (r.contribution.messages) messages.push(...r.contribution.messages);
+    }
+    const request: ModelRequest = { runId: ctx.runId, phase: phase.name, round, messages, tools, responseFormat };
+    const turn = (
+      await runStep(
+        ctx,
+        {
+          kind: 'model',
+          phase: phase.name,
+          position: `${prefix}/model`,
+          definition: { step: 'model' },
+          input: { messages, tools: tools.map((t) => t.name), responseFormat } as unknown as Json,
+          pure: false,
+          label: { round, model: ctx.deps.model.name },
+        },
+        async () => ({ output: normalizeTurn(await ctx.deps.model.invoke(request)) as unknown as Json }),
+      )
+    ).output as unknown as ModelTurn;
+
+    await runRung(ctx, { ...base, rung: 'post-model', context: { turn, transcript: [...transcript], evidence: [...ctx.evidence] } });
+
+    if (turn.toolCalls.length > 0) {
+      await runToolRound(ctx, phase, base, turn, transcript);
+      continue;
+    }
+    if (turn.finish) {
+      let artifact: JsonObject = { ...turn.finish };
+      for (const r of await runRung(ctx, { ...base, rung: 'finalize', context: { turn, artifact } })) {
+        if (isJsonObject(r.contribution.artifact)) artifact = { ...artifact, ...r.contribution.artifact };
+      }
+      artifact = await overrideDerivedFacts(ctx, phase, artifact, fields);
+      const errors = checkSchema(phase.outputSchema, artifact);
+      if (errors.length === 0) return artifact;
+      if (retried) {
+        throw new PhaseFailedError(
+          'output_invalid',
+          `phase ${phase.name}: the finish artifact does not satisfy the output schema after one retry: ${formatSchemaErrors(errors)}`,
+          { phase: phase.name, round },
+        );
+      }
+      retried = true;
+      transcript.push({ role: 'assistant', content: `${turn.text ? `${turn.text}\n` : ''}${JSON.stringify(turn.finish)}` });
+      transcript.push({
+        role: 'user',
+        content: `Your finish artifact does not satisfy the output schema: ${formatSchemaErrors(errors)}. Finish again with a corrected JSON object.`,
+      });
+      continue;
+    }
+    transcript.push({ role: 'assistant', content: turn.text });
+    transcript.push({ role: 'user', content: 'Continue. When you are done, finish with the JSON artifact.' });
+  }
+}
+
+async function runToolRound(
+  ctx: RunContext,
+  phase: PhasePlan,
+  base: { phase: string; prefix: string; round: number },
+  turn: ModelTurn,
+  transcript: Message[],
+): Promise<void> {
+  const requests: ToolCall[] = turn.toolCalls.map((c) => ({ ...c, args: { ...c.args } }));
+  const deny = new Map<number, string>();
+  for (const r of await runRung(ctx, { ...base, rung: 'pre-tool', context: { turn, requests, transcript: [...transcript] } })) {
+    for (const [i, reason] of Object.entries(r.contribution.deny ?? {})) if (!deny.has(Number(i))) deny.set(Number(i), reason);
+    for (const [i, args] of Object.entries(r.contribution.args ?? {})) {
+      const req = requests[Number(i)];
+      if (req && isJsonObject(args)) req.args = args;
+    }
+  }
+  const outcomes: ToolOutcome[] = [];
+  for (let i = 0; i < requests.length; i++) {
+    const req = requests[i];
+    if (deny.has(i)) {
+      outcomes.push({ callId: req.id, op: req.op, status: 'denied', content: `denied: ${deny.get(i)}` });
+      continue;
+    }
+    try {
+      const data = await dispatchOp(ctx, {
+        op: req.op,
+        args: req.args,
+        caller: { kind: 'model', phase: phase.name, tools: phase.tools },
+        position: `${base.prefix}/tool/${i}`,
+        label: { round: base.round, index: i, callId: req.id },
+      });
+      outcomes.push({ callId: req.id, op: req.op, status: 'ok', content: typeof data === 'string' ? data : JSON.stringify(data), data });
+    } catch (err) {
+      const e = errorToJson(err);
+      outcomes.push({ callId: req.id, op: req.op, status: 'error', content: `error (${e.code}): ${e.message}` });
+    }
+  }
+  // record_tools: the outcomes are folded into the transcript the next round is sent
+  transcript.push({ role: 'assistant', content: turn.text, toolCalls: requests });
+  const toolMsgAt: number[] = [];
+  for (const o of outcomes) {
+    toolMsgAt.push(transcript.length);
+    transcript.push({ role: 'tool', toolCallId: o.callId, op: o.op, content: o.content });
+  }
+  // post-tool: after record_tools, once per tool-bearing round
+  const results = await runRung(ctx, { ...base, rung: 'post-tool', context: { turn, requests, outcomes, transcript: [...transcript] } });
+  for (const r of results) {
+    for (const [i, replacement] of Object.entries(r.contribution.outcomes ?? {})) {
+      const at = toolMsgAt[Number(i)];
+      const msg = at === undefined ? undefined : transcript[at];
+      if (msg && msg.role === 'tool' && typeof replacement?.content === 'string') transcript[at] = { ...msg, content: replacement.content };
+    }
+  }
+}
+
+function normalizeTurn(t: ModelTurn): ModelTurn {
+  return {
+    text: typeof t.text === 'string' ? t.text : '',
+    toolCalls: Array.isArray(t.toolCalls) ? t.toolCalls : [],
+    finish: isJsonObject(t.finish) ? t.finish : null,
+    ...(t.usage ? { usage: t.usage } : {}),
+  };
+}
+
+/** A machine-derived field the model wrote anyway is overridden by the derived value; the override is recorded. */
+async function overrideDerivedFacts(ctx: RunContext, phase: PhasePlan, artifact: JsonObject, fields: Record<string, string>): Promise<JsonObject> {
+  const names = Object.keys(fields);
+  if (names.length === 0) return artifact;
+  const report = deriveReport([...ctx.log]) as unknown as JsonObject;
+  const out = { ...artifact };
+  for (const field of names) {
+    const derived = (report[fields[field]] ?? null) as Json;
+    const written = artifact[field];
+    if (written !== undefined && JSON.stringify(written) !== JSON.stringify(derived)) {
+      await appendOnce(ctx, `${ctx.currentVisit}:override:${field}`, EVENT.factOverridden, { phase: phase.name, field, fact: fields[field], modelValue: written, derivedValue: derived }, 'group');
+    }
+    out[field] = derived;
+  }
+  return out;
+}

@@ -1,0 +1,197 @@
+/**
+ * The kernel's ports: everything the kernel needs from the outside world,
+ * handed to it by the composition root (CLI, app, tests).
+ *
+ * Owns: the contracts for the store, the clock, ids, the code sandbox and the
+ * model. Does not: implement any of them (memory-store.ts is the in-memory
+ * store; lib/store is the Prisma one; lib/sandbox runs code; lib/models holds
+ * the model adapters).
+ */
+import type { Json, JsonObject, JsonSchema } from './json';
+import type { Rung } from './plan';
+
+// ---------------------------------------------------------------- clock, ids
+export type Clock = { now(): number };
+export type IdSource = { newId(kind: 'run' | 'trace' | 'call'): string };
+
+// ---------------------------------------------------------------- model
+export type ToolCall = { id: string; op: string; args: JsonObject };
+export type Message =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; op: string; content: string };
+
+export type ToolSpec = { name: string; description: string; parameters: JsonSchema };
+
+export type ModelRequest = {
+  runId: string;
+  phase: string;
+  round: number;
+  messages: Message[];
+  tools: ToolSpec[];
+  /** JSON Schema derived from the phase's contract, for providers that enforce it */
+  responseFormat: JsonSchema | null;
+};
+
+export type ModelTurn = {
+  text: string;
+  toolCalls: ToolCall[];
+  /** the finish artifact, when the model finished this round */
+  finish: JsonObject | null;
+  usage?: { inputTokens: number; outputTokens: number };
+};
+
+export type ModelPort = {
+  /** e.g. `scripted:examples/x/model.yaml`, `openai:gpt-4o-mini`, `replay:RUN` */
+  readonly name: string;
+  invoke(req: ModelRequest): Promise<ModelTurn>;
+};
+
+// ---------------------------------------------------------------- code sandbox
+export type CodeCall = {
+  language: 'python' | 'node';
+  /** absolute module path */
+  modulePath: string;
+  exportName: string;
+  input: Json;
+  timeoutMs: number;
+};
+
+/** Runs user code out of process, with a timeout, a memory limit and a clean environment. */
+export type CodeSandbox = {
+  call(call: CodeCall): Promise<Json>;
+  close(): Promise<void>;
+};
+
+// ---------------------------------------------------------------- records
+export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
+
+export type RunRecord = {
+  id: string;
+  skillName: string;
+  skillHash: string;
+  /** the skill.md text the run was started with (so a run can be resumed or replayed without the bundle) */
+  skillText: string;
+  bundleDir: string;
+  /** lib/store may link this to a stored skill version */
+  skillVersionId: string | null;
+  input: JsonObject;
+  model: string;
+  status: RunStatus;
+  output: Json | null;
+  error: JsonObject | null;
+  report: JsonObject | null;
+  /** set when the run was forked from another */
+  parentRunId: string | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type RunEvent = {
+  runId: string;
+  /** 1, 2, 3 … per run, no gaps */
+  seq: number;
+  type: string;
+  at: number;
+  data: JsonObject;
+};
+
+export type TraceStatus = 'ok' | 'failed' | 'refused' | 'skipped';
+
+export type StageTrace = {
+  id: string;
+  runId: string;
+  /** the seq of the event that recorded it */
+  seq: number;
+  round: number;
+  /** the skill phase */
+  phase: string;
+  rung: Rung;
+  capability: string;
+  stage: string;
+  status: TraceStatus;
+  effects: { asked: string[]; granted: string[]; missing: string[] };
+  /** what the handler returned (summarised when large) */
+  contribution: Json | null;
+  /** parts of the contribution not applied, with why */
+  notApplied: JsonObject[];
+  error: { message: string; stack: string | null } | null;
+  startedAt: number;
+  endedAt: number;
+  durationMs: number;
+};
+
+export type Snapshot = {
+  runId: string;
+  /** a phase name, or `__post__` while the postprocessor runs */
+  currentPhase: string;
+  /** the last seq the snapshot reflects */
+  seq: number;
+  /** what resume needs: the phase input, the finish artifact path, ... */
+  data: JsonObject;
+};
+
+export type WorkspaceArtifact = {
+  runId: string;
+  path: string;
+  /** the JSON value or text */
+  content: Json;
+  sha256: string;
+  size: number;
+  createdAt: number;
+};
+
+/** The recorded result of one memoized step (from its `step_completed` event). */
+export type MemoEntry = {
+  seq: number;
+  /** position of the step in the run, e.g. `draft/r2/model`, `__post__/1` */
+  position: string;
+  /** hash of (phase, position, definition, input) */
+  key: string;
+  /** hash of the definition alone: a mismatch at the same position is a determinism error */
+  defHash: string;
+  definition: Json;
+  kind: string;
+  status: string;
+  output: Json;
+};
+
+/** What moves together: the events, their traces, the snapshot move and artifacts, in one transaction. */
+export type CommitUnit = {
+  events: RunEvent[];
+  traces?: StageTrace[];
+  /** a new snapshot, or `delete` (abort / completion) */
+  snapshot?: Snapshot | 'delete';
+  artifacts?: WorkspaceArtifact[];
+  run?: Partial<Pick<RunRecord, 'status' | 'output' | 'error' | 'report' | 'updatedAt'>>;
+};
+
+export type CommitResult =
+  | { kind: 'committed' }
+  /** another writer already holds these seqs: the recorded events are returned, not an error */
+  | { kind: 'conflict'; recorded: RunEvent[] };
+
+export type RunFilter = { status?: RunStatus[]; skillName?: string; limit?: number };
+
+/** A claim on a run: only its holder drives the run. */
+export type RunClaim = { release(): Promise<void> };
+
+export type StorePort = {
+  createRun(run: RunRecord, first: CommitUnit): Promise<void>;
+  /** commits atomically; a `(runId, seq)` that exists yields `conflict` with what is recorded */
+  commit(runId: string, unit: CommitUnit): Promise<CommitResult>;
+  /** exclusive claim on driving a run; null when another holder has it */
+  claimRun(runId: string): Promise<RunClaim | null>;
+  getRun(runId: string): Promise<RunRecord | null>;
+  listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  readEvents(runId: string, afterSeq?: number): Promise<RunEvent[]>;
+  readTraces(runId: string): Promise<StageTrace[]>;
+  readMemo(runId: string): Promise<MemoEntry[]>;
+  readSnapshot(runId: string): Promise<Snapshot | null>;
+  /** runs that have a snapshot (interrupted, not aborted, not finished) */
+  listResumable(): Promise<string[]>;
+  readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null>;
+  listArtifacts(runId: string): Promise<WorkspaceArtifact[]>;
+  close(): Promise<void>;
+};

@@ -1,0 +1,158 @@
+/**
+ * What each processor step type does: `validate`, `run_op`, `iterate`,
+ * `lint_plan`, `python`, `node`. Each returns the step's result (merged or
+ * stored by the chain runner) or throws a typed error.
+ *
+ * Purity, which decides group commit (see step.ts): validate and lint_plan
+ * are pure; iterate is pure when all its steps are; a code step is pure only
+ * when it declares `pure: true`; run_op is pure only for read ops.
+ *
+ * Owns: step semantics. Does not: apply on_error or record (processors.ts).
+ */
+import { StepFailedError } from './errors';
+import type { Json, JsonObject } from './json';
+import { isJsonObject } from './json';
+import type { StepSpec } from './plan';
+import type { RunContext } from './context';
+import { checkSchema } from './schema-check';
+import { getPath, renderTemplate, requirePath } from './value-path';
+import { dispatchOp } from './ops/dispatch';
+import { getOp } from './ops/registry';
+import type { ChainScope } from './processors';
+import { runSteps } from './processors';
+
+const READ_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
+
+export function isPureStep(step: StepSpec): boolean {
+  switch (step.type) {
+    case 'validate':
+    case 'lint_plan':
+      return true;
+    case 'iterate':
+      return step.steps.every(isPureStep);
+    case 'python':
+    case 'node':
+      return step.pure;
+    case 'run_op':
+      return READ_OPS.has(step.op);
+  }
+}
+
+/** What identifies a step at its position (compared on resume). */
+export function stepDefinition(step: StepSpec): Json {
+  switch (step.type) {
+    case 'validate':
+      return { type: step.type, schema: step.schema, path: step.path ?? null, into: step.into ?? null };
+    case 'run_op':
+      return { type: step.type, op: step.op, args: step.args, into: step.into ?? null };
+    case 'iterate':
+      return { type: step.type, over: step.over, into: step.into, steps: step.steps.map(stepDefinition) };
+    case 'lint_plan':
+      return { type: step.type, plan: step.plan, rules: step.rules, into: step.into ?? null };
+    case 'python':
+    case 'node':
+      return { type: step.type, module: step.module, function: step.function, into: step.into ?? null, pure: step.pure };
+  }
+}
+
+export async function executeProcessorStep(
+  ctx: RunContext,
+  step: StepSpec,
+  value: JsonObject,
+  position: string,
+  scope: ChainScope,
+): Promise<Json> {
+  switch (step.type) {
+    case 'validate': {
+      const target = step.path ? requirePath(value, step.path, 'validate') : value;
+      const errors = checkSchema(step.schema, target);
+      if (errors.length) {
+        throw new StepFailedError(
+          'validation_failed',
+          `validate${step.schemaName ? ` (${step.schemaName})` : ''}: ${errors.map((e) => `${step.path ? `/${step.path}` : ''}${e.pointer === '/' ? '' : e.pointer} ${e.message}`).join('; ')}`,
+          { errors: errors as unknown as Json },
+        );
+      }
+      return null;
+    }
+    case 'run_op': {
+      const args = renderTemplate(step.args, value, `run_op ${step.op}`);
+      if (!isJsonObject(args)) throw new StepFailedError('op_bad_args', `run_op ${step.op}: args must be an object`);
+      return dispatchOp(ctx, {
+        op: step.op,
+        args,
+        caller: { kind: 'processor', phase: scope.phase },
+        position: `${position}/op`,
+      });
+    }
+    case 'iterate': {
+      const arr = requirePath(value, step.over, 'iterate');
+      if (!Array.isArray(arr)) throw new StepFailedError('not_an_array', `iterate: "${step.over}" is ${typeof arr}, not an array`);
+      const results: Json[] = [];
+      for (let i = 0; i < arr.length; i++) {
+        const el = arr[i];
+        const elValue: JsonObject = isJsonObject(el) ? el : { value: el };
+        results.push(await runSteps(ctx, step.steps, elValue, `${position}/${i}`, scope));
+      }
+      return results;
+    }
+    case 'lint_plan': {
+      const findings = lintPlan(ctx, getPath(value, step.plan), step.rules);
+      const errors = findings.filter((f) => f.severity === 'error');
+      if (errors.length) {
+        throw new StepFailedError('lint_failed', `lint_plan: ${errors.map((f) => `[${f.index}] ${f.message}`).join('; ')}`, {
+          findings: findings as unknown as Json,
+        });
+      }
+      return { [step.into ?? 'lint']: findings as unknown as Json };
+    }
+    case 'python':
+    case 'node':
+      return ctx.deps.sandbox.call({
+        language: step.type,
+        modulePath: step.modulePath,
+        exportName: step.function,
+        input: value,
+        timeoutMs: step.timeoutMs,
+      });
+  }
+}
+
+export type LintFinding = { index: number; op: string | null; rule: string; severity: 'error' | 'warning'; message: string };
+
+export const LINT_RULES = ['plan_shape', 'op_exists', 'op_permitted', 'processor_safe', 'args_valid'] as const;
+
+/** Static check of a plan (a list of `{op, args}`) against the registry and the gate, without running it. */
+export function lintPlan(ctx: RunContext, plan: Json | undefined, rules: readonly string[]): LintFinding[] {
+  const on = (r: string) => rules.length === 0 || rules.includes(r);
+  const out: LintFinding[] = [];
+  if (!Array.isArray(plan)) {
+    return [{ index: -1, op: null, rule: 'plan_shape', severity: 'error', message: `the plan must be a list of {op, args}, got ${plan === undefined ? 'nothing' : typeof plan}` }];
+  }
+  plan.forEach((item, index) => {
+    if (!isJsonObject(item) || typeof item.op !== 'string') {
+      if (on('plan_shape')) out.push({ index, op: null, rule: 'plan_shape', severity: 'error', message: 'each entry needs a string "op"' });
+      return;
+    }
+    const op = item.op;
+    const def = getOp(op);
+    if (!def) {
+      if (on('op_exists')) out.push({ index, op, rule: 'op_exists', severity: 'error', message: `op "${op}" does not exist` });
+      return;
+    }
+    if (on('processor_safe') && def.modelOnly) {
+      out.push({ index, op, rule: 'processor_safe', severity: 'error', message: `op "${op}" is model-only and may not run in a processor` });
+    }
+    if (on('op_permitted')) {
+      if (!ctx.plan.permittedOps.has(op)) out.push({ index, op, rule: 'op_permitted', severity: 'error', message: `op "${op}" is not in permissions.ops` });
+      const missing = def.effects.filter((e) => !ctx.plan.effectGrants.has(e));
+      if (missing.length) out.push({ index, op, rule: 'op_permitted', severity: 'error', message: `op "${op}" needs ungranted effects: ${missing.join(', ')}` });
+    }
+    if (on('args_valid')) {
+      for (const e of checkSchema(def.args, item.args ?? {})) {
+        out.push({ index, op, rule: 'args_valid', severity: 'error', message: `args${e.pointer === '/' ? '' : e.pointer} ${e.message}` });
+      }
+    }
+  });
+  return out;
+}

@@ -1,0 +1,253 @@
+/**
+ * Runs a skill: starts a run or resumes one, moves through the phases of the
+ * graph, persists the finish artifact before the postprocessor, runs the
+ * postprocessor as the pseudo-phase `__post__`, and ends the run as
+ * completed, failed or aborted.
+ *
+ * Resume reads the snapshot and jumps to its phase (straight to the
+ * postprocessor for `__post__`); steps recorded in the log are answered from
+ * the memo. An abort deletes the snapshot: an aborted run is never resumed.
+ * A run driven by another process (claim taken, or its seq written first)
+ * stops cleanly with status `superseded` and writes nothing.
+ *
+ * Owns: the run lifecycle and the snapshot. Does not: run rounds
+ * (phase-runner.ts) or processor steps (processors.ts).
+ */
+import {
+  DeterminismError,
+  RunClaimedError,
+  RunNotFoundError,
+  RunNotResumableError,
+  WorkflowAbortedError,
+  errorToJson,
+} from './errors';
+import { EVENT } from './events';
+import type { Json, JsonObject } from './json';
+import { isJsonObject } from './json';
+import { POST_PHASE, type Plan } from './plan';
+import type { RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
+import type { KernelDeps, RunContext } from './context';
+import { Journal } from './journal';
+import { NO_FAULTS } from './faults';
+import { memoEntryOf } from './memo';
+import { appendOnce, markersOf } from './markers';
+import { runChain } from './processors';
+import { runPhaseVisit } from './phase-runner';
+import { checkSchema, formatSchemaErrors } from './schema-check';
+import { deriveReport, type RunReport } from './report';
+import { makeArtifact } from './ops/execute';
+
+/** where the finish artifact is kept, durable, before the postprocessor starts */
+export const FINISH_ARTIFACT_PATH = 'finish.json';
+
+export type RunOutcome = {
+  runId: string;
+  status: RunStatus | 'superseded';
+  output: Json | null;
+  error: JsonObject | null;
+  report: RunReport | null;
+};
+
+export type StartOptions = {
+  input: JsonObject;
+  skillText: string;
+  skillVersionId?: string | null;
+  parentRunId?: string | null;
+  runId?: string;
+};
+
+type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
+
+export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions): Promise<RunOutcome> {
+  const runId = opts.runId ?? deps.ids.newId('run');
+  const now = deps.clock.now();
+  const record: RunRecord = {
+    id: runId,
+    skillName: plan.name,
+    skillHash: plan.skillHash,
+    skillText: opts.skillText,
+    bundleDir: plan.bundleDir,
+    skillVersionId: opts.skillVersionId ?? null,
+    input: opts.input,
+    model: deps.model.name,
+    status: 'running',
+    output: null,
+    error: null,
+    report: null,
+    parentRunId: opts.parentRunId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const started: RunEvent = {
+    runId,
+    seq: 1,
+    type: EVENT.runStarted,
+    at: now,
+    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null },
+  };
+  const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
+  const claim = await deps.store.claimRun(runId);
+  try {
+    await deps.store.createRun(record, { events: [started], snapshot });
+    return await drive(plan, deps, runId, [started], snapshot);
+  } finally {
+    await claim?.release();
+  }
+}
+
+export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan | Promise<Plan>, deps: KernelDeps): Promise<RunOutcome> {
+  const run = await deps.store.getRun(runId);
+  if (!run) throw new RunNotFoundError(runId);
+  const claim = await deps.store.claimRun(runId);
+  if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
+  try {
+    const snapshot = await deps.store.readSnapshot(runId);
+    if (!snapshot) {
+      if (run.status === 'running') throw new RunNotResumableError(runId, 'it has no snapshot');
+      throw new RunNotResumableError(runId, `it is ${run.status}${run.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
+    }
+    const plan = await planFor(run);
+    const log = await deps.store.readEvents(runId);
+    const resumed: RunEvent = {
+      runId,
+      seq: log.length + 1,
+      type: EVENT.runResumed,
+      at: deps.clock.now(),
+      data: { fromSeq: log.length, currentPhase: snapshot.currentPhase },
+    };
+    const r = await deps.store.commit(runId, { events: [resumed] });
+    if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };
+    return await drive(plan, deps, runId, [...log, resumed], snapshot);
+  } finally {
+    await claim.release();
+  }
+}
+
+async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot): Promise<RunOutcome> {
+  const faults = deps.faults ?? NO_FAULTS;
+  const memo = new Map(log.map(memoEntryOf).filter((m) => m !== null).map((m) => [m!.position, m!]));
+  const ctx: RunContext = {
+    plan,
+    deps,
+    runId,
+    journal: new Journal(runId, deps.store, deps.clock, faults, log.length),
+    memo,
+    log,
+    evidence: evidenceOf(log, resumePrefix(snapshot)),
+    faults,
+    markers: markersOf(log),
+    currentVisit: '',
+  };
+  try {
+    const finish = snapshot.currentPhase === POST_PHASE ? await loadFinish(ctx) : await runPhases(ctx, snapshot);
+    const output = await runPostprocessor(ctx, finish);
+    return await end(ctx, 'completed', output, null);
+  } catch (err) {
+    if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
+    // a determinism error stops the resume and leaves the run as it was
+    if (err instanceof DeterminismError) throw err;
+    const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
+    return await end(ctx, status, null, errorToJson(err));
+  }
+}
+
+async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObject> {
+  const data = snapshot.data as unknown as SnapshotData;
+  const visits: Record<string, number> = { ...(data.visits ?? {}) };
+  let phaseName: string = snapshot.currentPhase;
+  let input: JsonObject = data.phaseInput ?? {};
+  for (;;) {
+    const phase = ctx.plan.phases[phaseName];
+    const visit = (visits[phaseName] ?? 0) + 1;
+    const visitKey = visit === 1 ? phaseName : `${phaseName}#${visit}`;
+    ctx.currentVisit = visitKey;
+    await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input }, 'group');
+    let value = input;
+    if (phase.preprocessor) {
+      value = await runChain(ctx, phase.preprocessor, input, { phase: phaseName, prefix: `${visitKey}/pre`, label: `phase ${phaseName} preprocessor` });
+    } else if (phase.inputSchema !== null) {
+      const errors = checkSchema(phase.inputSchema, input);
+      if (errors.length) {
+        throw new WorkflowAbortedError(`the input of phase ${phaseName} does not satisfy its input_schema: ${formatSchemaErrors(errors)}`, { phase: phaseName });
+      }
+    }
+    const artifact = await runPhaseVisit(ctx, phase, visitKey, value);
+    visits[phaseName] = visit;
+    const next = nextPhase(ctx.plan, phaseName, artifact);
+    if (next === null) {
+      await appendOnce(ctx, `phase:${visitKey}:completed`, EVENT.phaseCompleted, { phase: phaseName, visit, artifact, next: null }, 'group');
+      // the finish artifact is durable in the workspace before the postprocessor starts [seed]
+      await appendOnce(ctx, 'finish:persisted', EVENT.artifactPersisted, { path: FINISH_ARTIFACT_PATH, phase: phaseName }, 'now', {
+        artifacts: [makeArtifact(ctx, FINISH_ARTIFACT_PATH, artifact)],
+        snapshot: { runId: ctx.runId, currentPhase: POST_PHASE, seq: 0, data: { finishPath: FINISH_ARTIFACT_PATH } },
+      });
+      ctx.faults.hit('after-artifact-persisted');
+      return artifact;
+    }
+    const snap: Snapshot = { runId: ctx.runId, currentPhase: next, seq: 0, data: { phaseInput: artifact, visits } as unknown as JsonObject };
+    await appendOnce(ctx, `phase:${visitKey}:completed`, EVENT.phaseCompleted, { phase: phaseName, visit, artifact, next }, 'now', { snapshot: snap });
+    phaseName = next;
+    input = artifact;
+  }
+}
+
+function nextPhase(plan: Plan, phaseName: string, artifact: JsonObject): string | null {
+  const succ = plan.phases[phaseName].successors;
+  if (succ.length === 0) return null;
+  if (succ.length === 1) return succ[0];
+  const n = artifact.next;
+  if (typeof n === 'string' && succ.includes(n)) return n;
+  throw new WorkflowAbortedError(`phase ${phaseName} must choose its successor in "next" (one of ${succ.join(', ')}); got ${JSON.stringify(n ?? null)}`, {
+    phase: phaseName,
+  });
+}
+
+async function loadFinish(ctx: RunContext): Promise<JsonObject> {
+  await ctx.journal.flush();
+  const a = await ctx.deps.store.readArtifact(ctx.runId, FINISH_ARTIFACT_PATH);
+  if (!a || !isJsonObject(a.content)) throw new RunNotResumableError(ctx.runId, 'its snapshot says __post__ but the finish artifact is missing from the workspace');
+  return a.content;
+}
+
+async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<JsonObject> {
+  ctx.currentVisit = POST_PHASE;
+  ctx.faults.hit('before-postprocessor');
+  if (ctx.plan.postprocessor) {
+    return runChain(ctx, ctx.plan.postprocessor, finish, { phase: POST_PHASE, prefix: POST_PHASE, label: 'postprocessor' });
+  }
+  const errors = checkSchema(ctx.plan.callerContract, finish);
+  if (errors.length) throw new WorkflowAbortedError(`the caller artifact does not satisfy the caller contract: ${formatSchemaErrors(errors)}`, { phase: POST_PHASE });
+  return finish;
+}
+
+async function end(ctx: RunContext, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
+  const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
+  const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
+  const report = deriveReport([...ctx.log, provisional]);
+  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject }, 'now', {
+    snapshot: 'delete',
+    run: { status, output, error, report: report as unknown as JsonObject, updatedAt: ctx.deps.clock.now() },
+  });
+  ctx.log.push(ev);
+  return { runId: ctx.runId, status, output, error, report };
+}
+
+/** the position prefix the resumed execution re-enters (its steps are replayed, so not pre-loaded) */
+function resumePrefix(snapshot: Snapshot): string {
+  if (snapshot.currentPhase === POST_PHASE) return `${POST_PHASE}/`;
+  const visits = (snapshot.data as unknown as SnapshotData).visits ?? {};
+  const visit = (visits[snapshot.currentPhase] ?? 0) + 1;
+  return `${visit === 1 ? snapshot.currentPhase : `${snapshot.currentPhase}#${visit}`}/`;
+}
+
+/** tool outcomes recorded before the point a resumed execution re-enters */
+function evidenceOf(log: readonly RunEvent[], replayedPrefix: string): string[] {
+  const out: string[] = [];
+  for (const e of log) {
+    if (e.type === EVENT.stepCompleted && e.data.kind === 'tool' && !String(e.data.position).startsWith(replayedPrefix)) {
+      const o = e.data.output;
+      out.push(typeof o === 'string' ? o : JSON.stringify(o));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+/**
+ * JSON Schema checks at run time (finish artifacts, validate steps, contracts),
+ * with ajv 2020 compiled once per distinct schema.
+ *
+ * Owns: the compile cache and the error wording (each error located by JSON
+ * pointer). Does not: validate skill.md (lib/skill does, with source locations).
+ */
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import type { Json, JsonSchema } from './json';
+import { canonicalJson } from './memo';
+
+type AjvCtor = typeof import('ajv/dist/2020.js').default;
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvCtor }).default ?? Ajv2020Module) as AjvCtor;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown) => void;
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+const cache = new Map<string, ValidateFunction>();
+
+export type SchemaError = { pointer: string; message: string };
+
+export function compileSchema(schema: JsonSchema): ValidateFunction {
+  const k = canonicalJson(schema);
+  let fn = cache.get(k);
+  if (!fn) {
+    fn = ajv.compile(schema as object | boolean);
+    cache.set(k, fn);
+  }
+  return fn;
+}
+
+export function checkSchema(schema: JsonSchema, value: Json | undefined): SchemaError[] {
+  const fn = compileSchema(schema);
+  if (fn(value)) return [];
+  return (fn.errors ?? []).map((e) => {
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') message = `has unexpected property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    if (e.keyword === 'enum') message = `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+    return { pointer: e.instancePath || '/', message };
+  });
+}
+
+export function formatSchemaErrors(errors: SchemaError[]): string {
+  return errors.map((e) => `${e.pointer} ${e.message}`).join('; ');
+}

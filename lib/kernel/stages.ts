@@ -1,0 +1,121 @@
+/**
+ * Running one rung of the ladder inside a run: binds each stage to its handler
+ * (a test overlay, a builtin, or a module capability run in the sandbox),
+ * memoizes the handler's contribution as a step, records one `step_completed`
+ * event per stage with its StageTrace, then applies rule 4
+ * (`requireNoCrashedStage`).
+ *
+ * Builtin stages are pure functions and group-commit; a module capability is
+ * user code we cannot prove pure, so its step commits before the next one.
+ *
+ * Owns: the per-rung glue between the dispatcher and the run. Does not: apply
+ * contributions (the phase runner does) or decide grants (the plan does; they
+ * are passed explicitly, never defaulted).
+ */
+import { StepFailedError } from './errors';
+import type { Json, JsonObject } from './json';
+import type { Rung, StageSpec } from './plan';
+import type { RunContext } from './context';
+import { StageDispatcher, requireNoCrashedStage, type StageResult } from './dispatcher';
+import { BUILTIN_HANDLERS } from './builtins/handlers';
+import { makeArtifact } from './ops/execute';
+import type { Contribution, StageContext } from './stage-types';
+import { lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
+
+export const CAPABILITY_TIMEOUT_MS = 10_000;
+
+export type RungCall = {
+  rung: Rung;
+  phase: string;
+  /** position prefix of the round, e.g. `draft/r2` */
+  prefix: string;
+  round: number;
+  /** the rung-specific part of the context */
+  context: Partial<StageContext>;
+};
+
+export async function runRung(ctx: RunContext, call: RungCall): Promise<StageResult[]> {
+  const program = ctx.plan.stageProgram;
+  if (!program.some((s) => s.rung === call.rung)) return [];
+  const looks = new Map<string, { def: StepDef; look: MemoLookup }>();
+  const contextFor = (stage: StageSpec): StageContext => ({
+    runId: ctx.runId,
+    phase: call.phase,
+    round: call.round,
+    rung: call.rung,
+    stage: stage.name,
+    with: stage.with,
+    ...call.context,
+  });
+  const defFor = (stage: StageSpec): StepDef => ({
+    kind: 'stage',
+    phase: call.phase,
+    position: `${call.prefix}/${call.rung}/${stage.name}`,
+    definition: { stage: stage.name, rung: stage.rung, binding: stage.binding, effects: stage.effects, with: stage.with },
+    input: contextFor(stage) as unknown as Json,
+    pure: stage.binding.kind === 'builtin' && !ctx.deps.handlers?.[stage.name],
+    label: { stage: stage.name, capability: stage.capability, rung: stage.rung, round: call.round },
+  });
+  const invoke = async (stage: StageSpec, sctx: StageContext): Promise<Contribution | undefined> => {
+    const def = defFor(stage);
+    const look = lookupMemo(ctx, def);
+    looks.set(stage.name, { def, look });
+    if (look.hit) {
+      const out = look.hit.output as JsonObject;
+      if (look.hit.status === 'failed') throw new Error(String((out.error as JsonObject | undefined)?.message ?? 'stage failed'));
+      return (out.contribution ?? {}) as Contribution;
+    }
+    ctx.faults.hit('before-step');
+    return invokeHandler(ctx, stage, sctx);
+  };
+  const dispatcher = new StageDispatcher(invoke, ctx.deps.clock, ctx.deps.ids);
+  const results = await dispatcher.runPhase(program, call.rung, contextFor, ctx.plan.effectGrants, {
+    runId: ctx.runId,
+    phase: call.phase,
+    round: call.round,
+  });
+  for (const r of results) {
+    const entry = looks.get(r.stage.name) ?? (() => {
+      const def = defFor(r.stage);
+      return { def, look: lookupMemo(ctx, def) };
+    })();
+    if (entry.look.hit || (r.trace.status === 'refused' && ctx.memo.has(entry.def.position))) continue;
+    const output: JsonObject = r.trace.status === 'failed'
+      ? { error: r.trace.error as unknown as Json }
+      : { contribution: (r.trace.status === 'ok' ? r.contribution : {}) as unknown as Json };
+    // a post-tool stage's kept full texts commit with the stage's own step
+    const artifacts = Object.entries(r.contribution.workspace ?? {}).map(([p, content]) => makeArtifact(ctx, p, content));
+    await recordStep(ctx, { ...entry.def, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
+      output,
+      status: r.trace.status,
+      traces: [r.trace],
+      artifacts,
+    }, r.trace.durationMs);
+  }
+  requireNoCrashedStage(results, call.phase);
+  return results;
+}
+
+async function invokeHandler(ctx: RunContext, stage: StageSpec, sctx: StageContext): Promise<Contribution | undefined> {
+  const overlay = ctx.deps.handlers?.[stage.name];
+  if (overlay) return (await overlay(sctx)) ?? undefined;
+  const b = stage.binding;
+  if (b.kind === 'builtin') {
+    const h = BUILTIN_HANDLERS[b.name];
+    if (!h) throw new StepFailedError('unknown_builtin', `builtin capability "${b.name}" does not exist`);
+    return (await h(sctx)) ?? undefined;
+  }
+  const out = await ctx.deps.sandbox.call({
+    language: 'node',
+    modulePath: b.modulePath,
+    exportName: b.exportName,
+    input: sctx as unknown as Json,
+    timeoutMs: CAPABILITY_TIMEOUT_MS,
+  });
+  if (out === null || out === undefined) return undefined;
+  if (typeof out !== 'object' || Array.isArray(out)) {
+    throw new Error(`capability ${b.module}#${b.exportName} returned ${Array.isArray(out) ? 'an array' : typeof out}; return an object (the contribution) or nothing`);
+  }
+  return out as Contribution;
+}
+

@@ -1,0 +1,115 @@
+/**
+ * One dispatch for every memoized step: processor steps, tool calls, model
+ * turns and stages all pass through `runStep`, emit `step_completed` with
+ * their output, and take part in the memo.
+ *
+ * The rule (seed, postprocessor Resume): a step whose key is recorded is not
+ * executed again — its recorded output is used — except world-purity reads,
+ * which re-execute. A recorded position whose definition differs is a
+ * `DeterminismError` naming the step and both definitions.
+ *
+ * Durability: `pure` steps are group-committed (a crash re-runs them, which
+ * is harmless); anything else commits before the next step starts, so a
+ * crash repeats at most the one step in flight.
+ *
+ * Does not: decide on_error policies (processors.ts) or what a step does.
+ */
+import { DeterminismError } from './errors';
+import { EVENT, type StepKind } from './events';
+import type { Json, JsonObject } from './json';
+import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
+import { hashJson, memoKey } from './memo';
+import type { RunContext } from './context';
+
+export type StepDef = {
+  kind: StepKind;
+  phase: string;
+  position: string;
+  /** what the step is (compared on resume) */
+  definition: Json;
+  /** what it was given (part of the key) */
+  input: Json;
+  /** may be group-committed and re-run after a crash */
+  pure: boolean;
+  /** reads the world: re-executed on resume */
+  worldPurity?: boolean;
+  /** shown in the log (index, type, round, op …) */
+  label?: JsonObject;
+};
+
+export type StepExecution = {
+  output: Json;
+  status?: string;
+  traces?: StageTrace[];
+  artifacts?: WorkspaceArtifact[];
+};
+
+export type StepResult = { output: Json; status: string; replayed: boolean; seq: number };
+
+export type MemoLookup = { hit: MemoEntry | null; key: string; defHash: string };
+
+export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
+  const defHash = hashJson(def.definition);
+  const key = memoKey(def.phase, def.position, defHash, def.input);
+  const rec = ctx.memo.get(def.position);
+  if (!rec) return { hit: null, key, defHash };
+  if (rec.defHash !== defHash) {
+    throw new DeterminismError(
+      `the recorded step at ${def.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has ${JSON.stringify(def.definition)} there. The skill changed after this run was recorded; run it again (or fork it) instead of resuming.`,
+      { position: def.position, recorded: rec.definition, current: def.definition, seq: rec.seq },
+    );
+  }
+  return { hit: rec.key === key && !def.worldPurity ? rec : null, key, defHash };
+}
+
+export async function runStep(
+  ctx: RunContext,
+  def: StepDef,
+  exec: () => Promise<StepExecution>,
+): Promise<StepResult> {
+  const look = lookupMemo(ctx, def);
+  if (look.hit) return { output: look.hit.output, status: look.hit.status, replayed: true, seq: look.hit.seq };
+  ctx.faults.hit('before-step');
+  const started = ctx.deps.clock.now();
+  const r = await exec();
+  return recordStep(ctx, def, look, r, ctx.deps.clock.now() - started);
+}
+
+export async function recordStep(
+  ctx: RunContext,
+  def: StepDef,
+  look: Pick<MemoLookup, 'key' | 'defHash'>,
+  r: StepExecution,
+  durationMs: number,
+): Promise<StepResult> {
+  const status = r.status ?? 'ok';
+  const data: JsonObject = {
+    ...(def.label ?? {}),
+    kind: def.kind,
+    phase: def.phase,
+    position: def.position,
+    key: look.key,
+    defHash: look.defHash,
+    definition: def.definition,
+    status,
+    output: r.output,
+    durationMs,
+  };
+  const ev = await ctx.journal.append(EVENT.stepCompleted, data, def.pure ? 'group' : 'now', {
+    traces: r.traces,
+    artifacts: r.artifacts,
+  });
+  ctx.log.push(ev);
+  const entry: MemoEntry = {
+    seq: ev.seq,
+    position: def.position,
+    key: look.key,
+    defHash: look.defHash,
+    definition: def.definition,
+    kind: def.kind,
+    status,
+    output: r.output,
+  };
+  ctx.memo.set(def.position, entry);
+  return { output: r.output, status, replayed: false, seq: ev.seq };
+}

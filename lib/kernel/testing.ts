@@ -1,0 +1,106 @@
+/**
+ * Test helpers for the kernel: a deterministic clock and ids, a model that
+ * plays given turns and records every request it was sent, a plan builder,
+ * and a one-call `runWith`. Used by tests only.
+ *
+ * Does not: touch the file system or child processes (the sandbox here refuses
+ * calls; sandbox tests use the real one).
+ */
+import type { JsonObject, JsonSchema } from './json';
+import type { Plan, PhasePlan, StageSpec, StepSpec } from './plan';
+import type { Clock, CodeSandbox, IdSource, ModelPort, ModelRequest, ModelTurn } from './ports';
+import type { KernelDeps } from './context';
+import { MemoryStore } from './memory-store';
+import { startRun, type RunOutcome } from './runner';
+
+export function testClock(start = 1_700_000_000_000): Clock {
+  let t = start;
+  return { now: () => (t += 1) };
+}
+
+export function testIds(): IdSource {
+  let n = 0;
+  return { newId: (kind) => `${kind}_${String(++n).padStart(4, '0')}` };
+}
+
+export type RecordingModel = ModelPort & { requests: ModelRequest[] };
+
+/** Plays `turns` in order (one per invocation) and records each request. */
+export function playModel(turns: Partial<ModelTurn>[]): RecordingModel {
+  const requests: ModelRequest[] = [];
+  let i = 0;
+  return {
+    name: 'test',
+    requests,
+    async invoke(req) {
+      requests.push(structuredClone(req));
+      const t = turns[i++];
+      if (!t) throw new Error(`test model: no turn ${i} (phase ${req.phase}, round ${req.round})`);
+      return { text: t.text ?? '', toolCalls: t.toolCalls ?? [], finish: t.finish ?? null };
+    },
+  };
+}
+
+export const noSandbox: CodeSandbox = {
+  async call() {
+    throw new Error('no sandbox in this test');
+  },
+  async close() {},
+};
+
+export function phase(name: string, over: Partial<PhasePlan> = {}): PhasePlan {
+  return {
+    name,
+    successors: [],
+    isTerminal: true,
+    inputSchema: null,
+    outputSchema: { type: 'object' },
+    tools: [],
+    maxRounds: 8,
+    prompt: '',
+    preprocessor: null,
+    ...over,
+  };
+}
+
+export function stage(name: string, rung: StageSpec['rung'], effects: string[] = [], over: Partial<StageSpec> = {}): StageSpec {
+  return { name, capability: name, rung, binding: { kind: 'builtin', name }, effects, with: {}, ...over };
+}
+
+export function plan(over: Partial<Plan> & { phases?: Record<string, PhasePlan> } = {}): Plan {
+  const phases = over.phases ?? { main: phase('main') };
+  const entry = over.entry ?? Object.keys(phases)[0];
+  return {
+    name: 'test_skill',
+    description: '',
+    bundleDir: process.cwd(),
+    skillHash: 'h',
+    entry,
+    order: Object.keys(phases),
+    system: 'You are a test.',
+    llmContract: { type: 'object' } as JsonSchema,
+    callerContract: { type: 'object' } as JsonSchema,
+    stageProgram: [],
+    effectGrants: new Set<string>(),
+    permittedOps: new Set<string>(),
+    postprocessor: null,
+    artifacts: {},
+    warnings: [],
+    ...over,
+    phases,
+  };
+}
+
+export function post(steps: StepSpec[], outputSchema: JsonSchema = { type: 'object' }) {
+  return { steps, outputSchema };
+}
+
+export function deps(model: ModelPort, over: Partial<KernelDeps> = {}): KernelDeps & { store: MemoryStore } {
+  return { store: new MemoryStore(), clock: testClock(), ids: testIds(), model, sandbox: noSandbox, ...over } as KernelDeps & {
+    store: MemoryStore;
+  };
+}
+
+export async function runWith(p: Plan, d: KernelDeps, input: JsonObject = {}): Promise<RunOutcome> {
+  return startRun(p, d, { input, skillText: '' });
+}

@@ -1,0 +1,315 @@
+/**
+ * The OpenAI-compatible model: one `POST {baseUrl}/chat/completions` per
+ * round, against OpenAI, Ollama, vLLM, oMLX or anything that speaks the same
+ * protocol.
+ *
+ * Owns: the translation both ways.
+ *   - Messages: our assistant tool calls become `tool_calls` with
+ *     `function: { name, arguments: <JSON string> }`; tool results become
+ *     `role: tool` messages with `tool_call_id`.
+ *   - Tool names: op names contain `/`, which function names may not; `file/read`
+ *     is sent as `file__read` and mapped back through the request's own tools.
+ *   - Finishing: with tools, the model finishes by calling a synthetic `finish`
+ *     tool whose parameters are the request's `responseFormat`; without tools,
+ *     the request carries `response_format: { type: 'json_schema', … }` and the
+ *     message content is the artifact. The `finish` call is not a tool call of
+ *     the turn: it becomes `ModelTurn.finish`.
+ *   - Failures, each a `ModelError` saying what to do: `model_http_error`
+ *     (status and an excerpt of the body), `model_timeout`,
+ *     `model_unreachable` (no connection), `model_bad_response` (not the
+ *     protocol, or tool arguments that are not a JSON object),
+ *     `model_bad_request` (the request cannot be expressed, e.g. two ops that
+ *     map to one function name).
+ *
+ * Does not: retry (a failed round is not recorded; resuming the run asks
+ * again), stream, validate the finish artifact against the contract (the
+ * kernel does, and tells the model what was wrong), or derive the response
+ * schema from the contract (the kernel does, with deriveResponseFormat; only
+ * `strict` re-derives it here, because strictness is the provider's rule).
+ * The API key is sent as a Bearer token when set and never appears in errors.
+ */
+import type { Message, ModelPort, ModelRequest, ModelTurn, ToolCall, ToolSpec } from '../kernel/ports';
+import type { Json, JsonObject, JsonSchema } from '../kernel/json';
+import { isJsonObject } from '../kernel/json';
+import { ModelError } from '../kernel/errors';
+import { deriveResponseFormat } from '../kernel/response-format';
+
+export const MODEL_TIMEOUT_MS = 120_000;
+/** the synthetic tool the model finishes a phase with */
+export const FINISH_TOOL = 'finish';
+const BODY_EXCERPT_CHARS = 500;
+const FUNCTION_NAME_MAX_CHARS = 64;
+
+export type OpenAiModelOptions = {
+  /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  fetch?: typeof fetch;
+  /** for the whole exchange, body included */
+  timeoutMs?: number;
+  /** strict structured outputs (OpenAI): closed objects, every property required */
+  strict?: boolean;
+  temperature?: number;
+};
+
+export function createOpenAiModel(opts: OpenAiModelOptions): ModelPort {
+  const url = `${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? MODEL_TIMEOUT_MS;
+  return {
+    name: `openai:${opts.model}`,
+    async invoke(req) {
+      const names = functionNames(req.tools);
+      const body = requestBody(req, names, opts);
+      const raw = await post(doFetch, url, body, opts.apiKey, timeoutMs);
+      return parseResponse(raw, req, names, body.response_format !== undefined);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- names
+
+/** `file/read` → `file__read`; anything else a function name may not hold → `_`. */
+export function toFunctionName(op: string): string {
+  return op.replace(/\//g, '__').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, FUNCTION_NAME_MAX_CHARS);
+}
+
+type Names = { toFunction(op: string): string; toOp(fn: string): string };
+
+function functionNames(tools: ToolSpec[]): Names {
+  const byFunction = new Map<string, string>();
+  for (const t of tools) {
+    const fn = toFunctionName(t.name);
+    const clash = fn === FINISH_TOOL ? FINISH_TOOL : byFunction.get(fn);
+    if (clash !== undefined && clash !== t.name) {
+      throw new ModelError(
+        'model_bad_request',
+        `The ops ${clash} and ${t.name} would both be sent as the function ${fn}; function names allow only letters, digits, _ and -. Rename one of the ops.`,
+        { op: t.name, function: fn },
+      );
+    }
+    byFunction.set(fn, t.name);
+  }
+  return {
+    toFunction: toFunctionName,
+    // a name the model made up maps back by the same rule; the kernel refuses an op that does not exist
+    toOp: (fn) => byFunction.get(fn) ?? fn.replace(/__/g, '/'),
+  };
+}
+
+// ---------------------------------------------------------------- request
+
+type ChatBody = {
+  model: string;
+  messages: JsonObject[];
+  tools?: JsonObject[];
+  response_format?: JsonObject;
+  temperature?: number;
+};
+
+function requestBody(req: ModelRequest, names: Names, opts: OpenAiModelOptions): ChatBody {
+  const body: ChatBody = { model: opts.model, messages: req.messages.map((m) => toWireMessage(m, names)) };
+  if (opts.temperature !== undefined) body.temperature = opts.temperature;
+  const schema = finishSchema(req.responseFormat, opts.strict === true);
+  const strictFlag = opts.strict ? { strict: true } : {};
+  if (req.tools.length > 0) {
+    body.tools = [
+      ...req.tools.map((t) => ({
+        type: 'function',
+        function: { name: names.toFunction(t.name), description: t.description, parameters: t.parameters },
+      })),
+      {
+        type: 'function',
+        function: {
+          name: FINISH_TOOL,
+          description: 'Finish this phase. Call it once the work is done; its arguments are the finished artifact.',
+          parameters: schema,
+          ...strictFlag,
+        },
+      },
+    ];
+  } else if (req.responseFormat !== null) {
+    body.response_format = { type: 'json_schema', json_schema: { name: FINISH_TOOL, schema, strict: opts.strict === true } };
+  }
+  return body;
+}
+
+/** Providers want an object schema at the root of parameters and response formats. */
+function finishSchema(responseFormat: JsonSchema | null, strict: boolean): JsonObject {
+  let schema: JsonSchema = responseFormat ?? { type: 'object' };
+  if (strict) schema = deriveResponseFormat(schema, { strict: true });
+  if (!isJsonObject(schema)) return { type: 'object' };
+  return schema.type === undefined ? { type: 'object', ...schema } : schema;
+}
+
+function toWireMessage(m: Message, names: Names): JsonObject {
+  switch (m.role) {
+    case 'system':
+    case 'user':
+      return { role: m.role, content: m.content };
+    case 'assistant': {
+      if (!m.toolCalls?.length) return { role: 'assistant', content: m.content };
+      return {
+        role: 'assistant',
+        content: m.content === '' ? null : m.content,
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: names.toFunction(c.op), arguments: JSON.stringify(c.args) },
+        })),
+      };
+    }
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  }
+}
+
+// ---------------------------------------------------------------- exchange
+
+async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: string | undefined, timeoutMs: number): Promise<unknown> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  try {
+    const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+    const text = await res.text();
+    if (!res.ok) throw httpError(url, res.status, text);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw badResponse(url, `the body is not JSON: ${excerpt(text)}`);
+    }
+  } catch (e) {
+    if (e instanceof ModelError) throw e;
+    if (timedOut) {
+      throw new ModelError(
+        'model_timeout',
+        `The model endpoint ${url} did not answer within ${timeoutMs} ms. Check that the server is up and the model loaded, ` +
+          'or allow longer (STAGECRAFT_MODEL_TIMEOUT_MS); then resume the run.',
+        { url, timeoutMs },
+      );
+    }
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (e as Error).message;
+    throw new ModelError(
+      'model_unreachable',
+      `Cannot reach the model endpoint ${url}: ${why}. Check STAGECRAFT_MODEL_BASE_URL and that the server is running; then resume the run.`,
+      { url },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function httpError(url: string, status: number, text: string): ModelError {
+  const hint =
+    status === 401 || status === 403
+      ? 'Check the API key (STAGECRAFT_MODEL_API_KEY).'
+      : status === 404
+        ? 'Check the base URL (it usually ends in /v1) and the model name.'
+        : status === 429
+          ? 'The endpoint is rate limiting or out of quota; wait, then resume the run.'
+          : status >= 500
+            ? 'The server failed; resume the run to ask again (the round was not recorded).'
+            : 'The endpoint rejected the request; if the body mentions tools or response_format, this model or server may not support them.';
+  return new ModelError('model_http_error', `The model endpoint ${url} answered HTTP ${status}: ${excerpt(text)}. ${hint}`, {
+    url,
+    status,
+    body: excerpt(text),
+  });
+}
+
+function badResponse(url: string, what: string): ModelError {
+  return new ModelError(
+    'model_bad_response',
+    `The model endpoint ${url} sent a response Stagecraft cannot read: ${what}. Check that the endpoint speaks OpenAI chat completions, ` +
+      'or try a model with reliable tool calling / structured output.',
+    { url },
+  );
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
+}
+
+// ---------------------------------------------------------------- response
+
+function parseResponse(raw: unknown, req: ModelRequest, names: Names, hasResponseFormat: boolean): ModelTurn {
+  const where = 'the chat completion';
+  const choice = isJsonObject(raw) && Array.isArray(raw.choices) ? raw.choices[0] : undefined;
+  const message = isJsonObject(choice) ? choice.message : undefined;
+  if (!isJsonObject(message)) throw badResponse(where, 'no `choices[0].message`');
+
+  let text = contentText(message.content);
+  if (text === '' && typeof message.refusal === 'string') text = message.refusal;
+
+  const toolCalls: ToolCall[] = [];
+  let finish: JsonObject | null = null;
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  calls.forEach((call, i) => {
+    const fn = isJsonObject(call) && isJsonObject(call.function) ? call.function : null;
+    if (!fn || typeof fn.name !== 'string') throw badResponse(where, `tool call ${i} has no function name`);
+    const args = parseArguments(fn.arguments, fn.name);
+    if (fn.name === FINISH_TOOL) {
+      finish ??= args;
+      return;
+    }
+    const id = isJsonObject(call) && typeof call.id === 'string' && call.id !== '' ? call.id : `call_${req.round}_${i}`;
+    toolCalls.push({ id, op: names.toOp(fn.name), args });
+  });
+
+  if (req.tools.length === 0 && calls.length === 0) finish = contentArtifact(text, hasResponseFormat);
+
+  const turn: ModelTurn = { text, toolCalls, finish };
+  const usage = isJsonObject(raw) ? raw.usage : undefined;
+  if (isJsonObject(usage) && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number') {
+    turn.usage = { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+  }
+  return turn;
+}
+
+/** Content is a string, null (tool calls only), or — on some servers — a list of text parts. */
+function contentText(content: Json | undefined): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => (isJsonObject(p) && typeof p.text === 'string' ? p.text : '')).join('');
+  }
+  return '';
+}
+
+function parseArguments(args: Json | undefined, fn: string): JsonObject {
+  if (isJsonObject(args)) return args; // some servers send the object itself
+  if (args === undefined || args === null || (typeof args === 'string' && args.trim() === '')) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(args));
+  } catch {
+    throw badResponse('the chat completion', `the arguments of ${fn} are not valid JSON: ${excerpt(String(args))}`);
+  }
+  if (!isJsonObject(parsed)) throw badResponse('the chat completion', `the arguments of ${fn} are not a JSON object: ${excerpt(String(args))}`);
+  return parsed;
+}
+
+/**
+ * The artifact of a tool-less round is the message content. Asked for with
+ * response_format, content that is not a JSON object is a provider failure;
+ * asked without one, it is a turn that did not finish.
+ */
+function contentArtifact(text: string, hasResponseFormat: boolean): JsonObject | null {
+  const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isJsonObject(parsed)) return parsed;
+  } catch {
+    // handled below
+  }
+  if (!hasResponseFormat) return null;
+  throw badResponse('the chat completion', `response_format asked for a JSON object, but the content is ${excerpt(text) || 'empty'}`);
+}

@@ -1,0 +1,145 @@
+/**
+ * Turns what a worker reported (a reply, a timeout, an exit) into the call's
+ * JSON result or a Stagecraft error whose message says what happened, where in
+ * the user's code, and what to do.
+ *
+ * Owns: the wording and `details` of sandbox failures. Invariant: every
+ * failure is a `CodeStepError` or a `StepTimeoutError`, and carries the tails
+ * of the user's stdout/stderr for that call.
+ *
+ * Does not: talk to processes or decide whether a worker is reused.
+ */
+import { CodeStepError, StepTimeoutError, type ErrorDetails } from '../kernel/errors';
+import type { Json } from '../kernel/json';
+import type { CallOutcome, OutputTails, WorkerReply } from './worker';
+import type { Language } from './runtime';
+
+export type CallContext = {
+  language: Language;
+  modulePath: string;
+  exportName: string;
+  timeoutMs: number;
+  memoryLimitMb: number;
+};
+
+/** Lines of a traceback kept in the message itself (all of it is in `details.traceback`). */
+const MESSAGE_TRACEBACK_LINES = 30;
+/** Characters of stderr quoted in the message itself. */
+const MESSAGE_STDERR_CHARS = 1500;
+
+const NODE_OOM = /JavaScript heap out of memory|Reached heap limit|Allocation failed/;
+const PYTHON_OOM = /MemoryError|Cannot allocate memory|out of memory/;
+
+/** The JSON value of a successful call; throws the right error for anything else. */
+export function resultOf(outcome: CallOutcome, ctx: CallContext): Json {
+  if (outcome.kind === 'reply' && outcome.reply.ok) return outcome.reply.value;
+  throw errorFor(outcome, ctx);
+}
+
+/** Whether the worker that produced this outcome must be replaced before the next call. */
+export function isWorkerSpent(outcome: CallOutcome): boolean {
+  return outcome.kind !== 'reply' || (!outcome.reply.ok && outcome.reply.kind === 'memory');
+}
+
+export function errorFor(outcome: CallOutcome, ctx: CallContext): CodeStepError | StepTimeoutError {
+  const fn = describe(ctx);
+  const base = baseDetails(ctx, outcome.output);
+  if (outcome.kind === 'timeout') {
+    return new StepTimeoutError(
+      `${fn} did not finish within ${ctx.timeoutMs} ms and was killed. ` +
+        `Raise the step's timeout_ms if it needs longer, or make the function faster.` +
+        stderrNote(outcome.output),
+      { ...base, timeoutMs: ctx.timeoutMs },
+    );
+  }
+  if (outcome.kind === 'exited') {
+    const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
+    const oom = ctx.language === 'node' ? NODE_OOM : PYTHON_OOM;
+    if (oom.test(outcome.output.stderr)) return memoryError(fn, ctx, base);
+    return new CodeStepError(
+      `The ${ctx.language} worker ${how} while running ${fn}. ` +
+        `User code must return a value, not exit the process.` +
+        stderrNote(outcome.output),
+      { ...base, exitCode: outcome.code, signal: outcome.signal },
+    );
+  }
+  const reply = outcome.reply as Extract<WorkerReply, { ok: false }>;
+  switch (reply.kind) {
+    case 'memory':
+      return memoryError(fn, ctx, base);
+    case 'module_missing':
+      return new CodeStepError(
+        `${ctx.language} module ${ctx.modulePath} does not exist (looked for function ${ctx.exportName}). ` +
+          `Check the step's module path; it is relative to the skill bundle.`,
+        base,
+      );
+    case 'export_missing': {
+      const available = reply.available ?? [];
+      const list = available.length ? `Functions it defines: ${available.join(', ')}.` : 'It defines no functions.';
+      const hint = ctx.language === 'node' ? ' (is it exported?)' : '';
+      return new CodeStepError(
+        `${ctx.language} module ${ctx.modulePath} has no function ${ctx.exportName}${hint}. ${list}`,
+        { ...base, available },
+      );
+    }
+    case 'not_json':
+      return new CodeStepError(
+        `${fn} returned a value that is not JSON-serialisable: ${reply.message} (at ${reply.where ?? '$'}). ` +
+          `Return only objects/dicts, arrays/lists, strings, finite numbers, booleans and null/None.`,
+        { ...base, where: reply.where ?? '$' },
+      );
+    case 'import_failed':
+    case 'raised': {
+      const verb = reply.kind === 'raised' ? 'raised' : 'failed to import:';
+      const subject = reply.kind === 'raised' ? fn : `${ctx.language} module ${ctx.modulePath}`;
+      const at = reply.where ? ` (at ${reply.where})` : '';
+      return new CodeStepError(
+        `${subject} ${verb} ${reply.errorType ?? 'Error'}: ${reply.message ?? ''}${at}` +
+          tracebackNote(reply.traceback ?? null) +
+          stderrNote(outcome.output),
+        {
+          ...base,
+          errorType: reply.errorType ?? 'Error',
+          errorMessage: reply.message ?? '',
+          traceback: reply.traceback ?? null,
+          where: reply.where ?? null,
+        },
+      );
+    }
+  }
+}
+
+function memoryError(fn: string, ctx: CallContext, base: ErrorDetails): CodeStepError {
+  return new CodeStepError(
+    `${fn} hit the sandbox memory limit of ${ctx.memoryLimitMb} MB and its worker was stopped. ` +
+      `Use less memory (process the data in chunks) or raise the sandbox memory limit.`,
+    { ...base, memoryLimitMb: ctx.memoryLimitMb },
+  );
+}
+
+function describe(ctx: CallContext): string {
+  return `${ctx.language} function ${ctx.exportName} in ${ctx.modulePath}`;
+}
+
+function baseDetails(ctx: CallContext, output: OutputTails): ErrorDetails {
+  return {
+    language: ctx.language,
+    module: ctx.modulePath,
+    function: ctx.exportName,
+    stdoutTail: output.stdout,
+    stderrTail: output.stderr,
+  };
+}
+
+function tracebackNote(traceback: string | null): string {
+  if (!traceback) return '';
+  const lines = traceback.trimEnd().split('\n');
+  const kept = lines.length > MESSAGE_TRACEBACK_LINES ? ['…', ...lines.slice(-MESSAGE_TRACEBACK_LINES)] : lines;
+  return `\n${kept.join('\n')}`;
+}
+
+function stderrNote(output: OutputTails): string {
+  const tail = output.stderr.trim();
+  if (!tail) return '';
+  return `\nLast stderr:\n${tail.length > MESSAGE_STDERR_CHARS ? `…${tail.slice(-MESSAGE_STDERR_CHARS)}` : tail}`;
+}

@@ -1,0 +1,105 @@
+/**
+ * How a sandbox worker process is launched: which executable, which flags,
+ * which environment.
+ *
+ * Owns: the mapping from a module file to a worker flavour (python, node, node
+ * with tsx's loader), the command line of each flavour, and the minimal
+ * environment every worker gets. Invariant: nothing is copied from the
+ * server's `process.env` — a worker sees exactly the keys built here, so no
+ * secret of the server can leak into user code.
+ *
+ * Does not: spawn or talk to processes (worker.ts), or decide when a worker is
+ * reused (sandbox.ts). POSIX only: the sandbox relies on process groups.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A worker runtime. TypeScript modules get their own node worker, started with tsx's loader,
+ *  so plain JS modules do not pay tsx's start-up cost (~180 ms here). */
+export type Flavour = 'python' | 'node' | 'node-ts';
+
+export type Language = 'python' | 'node';
+
+const NODE_JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
+const NODE_TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts']);
+
+/** The worker flavour for a module, or a sentence explaining why the extension does not fit the language. */
+export function flavourFor(language: Language, modulePath: string): Flavour | { mismatch: string } {
+  const ext = path.extname(modulePath).toLowerCase();
+  if (language === 'python') {
+    return ext === '.py' ? 'python' : { mismatch: `a python step needs a .py module, got "${ext || '(no extension)'}"` };
+  }
+  if (NODE_JS_EXTENSIONS.has(ext)) return 'node';
+  if (NODE_TS_EXTENSIONS.has(ext)) return 'node-ts';
+  return { mismatch: `a node step needs a .js, .mjs, .cjs, .ts or .mts module, got "${ext || '(no extension)'}"` };
+}
+
+export function languageOf(flavour: Flavour): Language {
+  return flavour === 'python' ? 'python' : 'node';
+}
+
+/** The system directories a worker may find programs in (the server's PATH is not inherited). */
+const SYSTEM_PATH_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+/** The complete environment of a worker. `NODE_OPTIONS` is absent on purpose: it could inject code into node workers. */
+export function workerEnv(homeDir: string): Record<string, string> {
+  const dirs = [path.dirname(process.execPath), ...SYSTEM_PATH_DIRS];
+  return {
+    PATH: [...new Set(dirs)].join(':'),
+    LANG: 'C.UTF-8',
+    HOME: homeDir,
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONUNBUFFERED: '1',
+  };
+}
+
+export type LaunchCommand = { command: string; args: string[] };
+
+export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCommand {
+  if (flavour === 'python') {
+    // Resolved through the worker's PATH (system dirs), not the server's: a virtualenv
+    // on the server's PATH is deliberately not picked up.
+    return { command: 'python3', args: [workerScript('python_worker.py'), String(memoryLimitMb)] };
+  }
+  const args = [`--max-old-space-size=${memoryLimitMb}`];
+  if (flavour === 'node-ts') args.push('--import', tsxLoaderPath());
+  args.push(workerScript('node_worker.mjs'));
+  return { command: process.execPath, args };
+}
+
+let cachedTsxLoader: string | null = null;
+
+/** Absolute path of tsx's ESM loader (`tsx/esm`), resolved from this package's node_modules. */
+export function tsxLoaderPath(): string {
+  if (cachedTsxLoader) return cachedTsxLoader;
+  const bases = [import.meta.url, path.join(process.cwd(), 'package.json')];
+  for (const base of bases) {
+    try {
+      cachedTsxLoader = createRequire(base).resolve('tsx/esm');
+      return cachedTsxLoader;
+    } catch {
+      // try the next base
+    }
+  }
+  throw new Error('tsx is not installed: TypeScript code steps need the `tsx` package (npm install tsx)');
+}
+
+/**
+ * The worker scripts ship next to this file. When a bundler has moved this module
+ * (so import.meta.url no longer points into lib/sandbox), fall back to the
+ * project's checkout under the current directory.
+ */
+function workerScript(name: string): string {
+  const candidates: string[] = [];
+  try {
+    candidates.push(fileURLToPath(new URL(`./workers/${name}`, import.meta.url)));
+  } catch {
+    // import.meta.url is not a file URL under some bundlers
+  }
+  candidates.push(path.join(process.cwd(), 'lib', 'sandbox', 'workers', name));
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error(`sandbox worker script ${name} not found (looked in ${candidates.join(', ')})`);
+  return found;
+}

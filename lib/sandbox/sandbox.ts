@@ -1,0 +1,221 @@
+/**
+ * `createCodeSandbox`: the kernel's `CodeSandbox` port, running python and node
+ * code steps in warm child processes.
+ *
+ * Owns: which worker runs a call (lanes of at most `maxWorkersPerLanguage`
+ * workers per flavour, each lane a FIFO so one worker runs one call at a time),
+ * lazy spawning and transparent respawning after a timeout, crash or memory
+ * blow-up, and the cleanup of every process and temp dir on `close()` or when
+ * the server exits. Invariant: a sandbox never leaves processes behind, and
+ * an idle sandbox does not keep the server's event loop alive.
+ *
+ * Does not: enforce a step's `pure` or `on_error` semantics, resolve module
+ * paths relative to a bundle (callers pass absolute paths), or isolate the
+ * file system or network — a worker is a separate process with limits and a
+ * clean environment, not a container.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CodeStepError } from '../kernel/errors';
+import type { Json } from '../kernel/json';
+import type { CodeCall, CodeSandbox } from '../kernel/ports';
+import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
+import { flavourFor, languageOf, launchCommand, workerEnv, type Flavour } from './runtime';
+import { WorkerProcess, WorkerStartError } from './worker';
+
+export type CodeSandboxOptions = {
+  /** per worker: RLIMIT_AS for python, --max-old-space-size for node */
+  memoryLimitMb?: number;
+  /** warm workers per flavour (python, node, node+tsx) that calls may run on in parallel */
+  maxWorkersPerLanguage?: number;
+};
+
+export const DEFAULT_MEMORY_LIMIT_MB = 512;
+export const DEFAULT_MAX_WORKERS_PER_LANGUAGE = 1;
+
+type Job = { call: CodeCall; ctx: CallContext; resolve: (v: Json) => void; reject: (e: unknown) => void };
+
+type SandboxInternals = { killNow(): void };
+
+/** Live sandboxes, so one `exit` hook can kill every worker even if `close()` was never called. */
+const liveSandboxes = new Set<SandboxInternals>();
+let isExitHookInstalled = false;
+
+function ensureExitHook(): void {
+  if (isExitHookInstalled) return;
+  isExitHookInstalled = true;
+  process.on('exit', () => {
+    for (const sandbox of liveSandboxes) sandbox.killNow();
+  });
+}
+
+export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
+  const memoryLimitMb = opts.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
+  const maxWorkers = opts.maxWorkersPerLanguage ?? DEFAULT_MAX_WORKERS_PER_LANGUAGE;
+  if (!Number.isInteger(memoryLimitMb) || memoryLimitMb < 16) {
+    throw new RangeError(`memoryLimitMb must be an integer ≥ 16, got ${memoryLimitMb}`);
+  }
+  if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
+    throw new RangeError(`maxWorkersPerLanguage must be an integer ≥ 1, got ${maxWorkers}`);
+  }
+
+  const lanes = new Map<Flavour, Lane[]>();
+  let homeDir: string | null = null;
+  let isClosed = false;
+
+  const internals: SandboxInternals = {
+    killNow() {
+      for (const lane of [...lanes.values()].flat()) lane.worker?.killNow();
+      if (homeDir) rmSync(homeDir, { recursive: true, force: true });
+    },
+  };
+
+  /** HOME for the workers: a fresh empty directory per sandbox, never the server's. */
+  function home(): string {
+    homeDir ??= mkdtempSync(path.join(os.tmpdir(), 'stagecraft-sandbox-'));
+    return homeDir;
+  }
+
+  class Lane {
+    worker: WorkerProcess | null = null;
+    private readonly queue: Job[] = [];
+    private isBusy = false;
+
+    constructor(private readonly flavour: Flavour) {}
+
+    get load(): number {
+      return this.queue.length + (this.isBusy ? 1 : 0);
+    }
+
+    push(job: Job): void {
+      this.queue.push(job);
+      void this.pump();
+    }
+
+    rejectQueued(error: unknown): void {
+      for (const job of this.queue.splice(0)) job.reject(error);
+    }
+
+    private async pump(): Promise<void> {
+      if (this.isBusy) return;
+      const job = this.queue.shift();
+      if (!job) return;
+      this.isBusy = true;
+      try {
+        job.resolve(await this.runOnWorker(job));
+      } catch (error) {
+        job.reject(error);
+      } finally {
+        this.isBusy = false;
+        void this.pump();
+      }
+    }
+
+    private async runOnWorker({ call, ctx }: Job): Promise<Json> {
+      if (isClosed) throw closedError(ctx);
+      if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
+      const worker = this.worker;
+      const outcome = await worker.run({
+        modulePath: call.modulePath,
+        exportName: call.exportName,
+        input: call.input,
+        timeoutMs: call.timeoutMs,
+      });
+      if (isWorkerSpent(outcome)) {
+        await worker.kill();
+        if (this.worker === worker) this.worker = null; // the next call spawns a fresh one
+      }
+      if (isClosed && outcome.kind !== 'reply') throw closedError(ctx);
+      return resultOf(outcome, ctx);
+    }
+
+    private async spawn(ctx: CallContext): Promise<WorkerProcess> {
+      try {
+        const { command, args } = launchCommand(this.flavour, memoryLimitMb);
+        return await WorkerProcess.start({ command, args, env: workerEnv(home()), cwd: path.dirname(ctx.modulePath) });
+      } catch (error) {
+        const output = error instanceof WorkerStartError ? error.output : { stdout: '', stderr: '' };
+        const why = error instanceof Error ? error.message : String(error);
+        const tail = output.stderr.trim() ? `\nLast stderr:\n${output.stderr.trim().slice(-1500)}` : '';
+        const hint = ctx.language === 'python' ? 'Is python3 installed in /usr/bin or /usr/local/bin?' : '';
+        throw new CodeStepError(
+          `Could not start the ${this.flavour} worker to run ${ctx.exportName} in ${ctx.modulePath}: ${why}. ${hint}${tail}`,
+          { language: ctx.language, module: ctx.modulePath, function: ctx.exportName, stderrTail: output.stderr },
+        );
+      }
+    }
+  }
+
+  function laneFor(flavour: Flavour): Lane {
+    let pool = lanes.get(flavour);
+    if (!pool) lanes.set(flavour, (pool = []));
+    // an idle warm worker first (its module cache is hot), then a new lane, then the shortest queue
+    const idle = pool.filter((l) => l.load === 0);
+    const warm = idle.find((l) => l.worker?.isAlive);
+    if (warm ?? idle[0]) return (warm ?? idle[0])!;
+    if (pool.length < maxWorkers) {
+      const lane = new Lane(flavour);
+      pool.push(lane);
+      return lane;
+    }
+    return pool.reduce((a, b) => (b.load < a.load ? b : a));
+  }
+
+  return {
+    call(call: CodeCall): Promise<Json> {
+      const ctx: CallContext = {
+        language: call.language,
+        modulePath: call.modulePath,
+        exportName: call.exportName,
+        timeoutMs: call.timeoutMs,
+        memoryLimitMb,
+      };
+      if (isClosed) return Promise.reject(closedError(ctx));
+      const badCall = checkCall(call);
+      if (badCall) return Promise.reject(new CodeStepError(badCall, { language: call.language, module: call.modulePath, function: call.exportName }));
+      const flavour = flavourFor(call.language, call.modulePath);
+      if (typeof flavour !== 'string') {
+        return Promise.reject(
+          new CodeStepError(`Cannot run ${call.exportName} from ${call.modulePath}: ${flavour.mismatch}.`, {
+            language: call.language,
+            module: call.modulePath,
+            function: call.exportName,
+          }),
+        );
+      }
+      ensureExitHook();
+      liveSandboxes.add(internals);
+      return new Promise<Json>((resolve, reject) => laneFor(flavour).push({ call, ctx, resolve, reject }));
+    },
+
+    async close(): Promise<void> {
+      if (isClosed) return;
+      isClosed = true;
+      const all = [...lanes.values()].flat();
+      for (const lane of all) lane.rejectQueued(new CodeStepError('The code sandbox was closed before this call ran.'));
+      await Promise.all(all.map((lane) => lane.worker?.kill()));
+      liveSandboxes.delete(internals);
+      if (homeDir) await rm(homeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function closedError(ctx: CallContext): CodeStepError {
+  return new CodeStepError(
+    `The code sandbox is closed; ${ctx.language} function ${ctx.exportName} in ${ctx.modulePath} was not run.`,
+    { language: ctx.language, module: ctx.modulePath, function: ctx.exportName },
+  );
+}
+
+/** A sentence saying what is wrong with the call's shape, or null. */
+function checkCall(call: CodeCall): string | null {
+  if (call.language !== 'python' && call.language !== 'node') return `Unknown code step language "${String(call.language)}".`;
+  if (!path.isAbsolute(call.modulePath)) return `The module path must be absolute, got "${call.modulePath}".`;
+  if (!call.exportName) return `No function name given for module ${call.modulePath}.`;
+  if (!(Number.isFinite(call.timeoutMs) && call.timeoutMs > 0)) {
+    return `timeout_ms must be a positive number of milliseconds, got ${call.timeoutMs}.`;
+  }
+  return null;
+}

@@ -1,0 +1,252 @@
+/**
+ * One worker child process, seen from the server: spawn it, wait until it is
+ * ready, send it one request at a time, enforce the request's timeout, kill it.
+ *
+ * Owns: the child's lifetime and the wire protocol (newline-delimited JSON,
+ * requests on the child's fd 3, replies on its fd 4, so the user's stdout and
+ * stderr stay free-form), and the tails of the user's stdout/stderr per call.
+ * Invariants: the child leads its own process group and is always killed as a
+ * group (user code may have spawned children of its own); a caller learns a
+ * call's outcome only after a killed child has really exited.
+ *
+ * Does not: queue calls (the caller serialises them; `run` refuses overlap),
+ * respawn (sandbox.ts does), or turn outcomes into Stagecraft errors
+ * (outcomes.ts does).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { Json } from '../kernel/json';
+
+/** How much of the user's stdout and stderr is kept per call, for error messages. */
+export const OUTPUT_TAIL_CHARS = 4096;
+/** Starting an interpreter (and tsx) must not take longer than this. */
+const BOOT_TIMEOUT_MS = 15_000;
+/** After a child exits, how long to wait for the rest of its stderr before reporting. */
+const DRAIN_AFTER_EXIT_MS = 250;
+/** How long `kill` waits for the exit notice of a SIGKILLed child. */
+const KILL_WAIT_MS = 2_000;
+
+export type WorkerRequest = { modulePath: string; exportName: string; input: Json; timeoutMs: number };
+
+/** A reply the worker script sends (see workers/*_worker.*). */
+export type WorkerReply =
+  | { ok: true; value: Json }
+  | {
+      ok: false;
+      kind: 'raised' | 'import_failed' | 'not_json' | 'module_missing' | 'export_missing' | 'memory';
+      errorType?: string;
+      message?: string;
+      traceback?: string | null;
+      where?: string | null;
+      available?: string[];
+    };
+
+export type OutputTails = { stdout: string; stderr: string };
+
+export type CallOutcome =
+  | { kind: 'reply'; reply: WorkerReply; output: OutputTails }
+  | { kind: 'timeout'; output: OutputTails }
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; output: OutputTails };
+
+export type WorkerLaunch = { command: string; args: string[]; env: Record<string, string>; cwd: string };
+
+/** The worker could not be started (missing interpreter, crash during boot, boot timeout). */
+export class WorkerStartError extends Error {
+  constructor(
+    message: string,
+    readonly output: OutputTails,
+  ) {
+    super(message);
+    this.name = 'WorkerStartError';
+  }
+}
+
+type Pending = {
+  id: number;
+  /** once set, only the timeout path may finish the call */
+  isTimedOut: boolean;
+  finish: (outcome: CallOutcome) => void;
+  timer: NodeJS.Timeout | null;
+};
+
+export class WorkerProcess {
+  private readonly child: ChildProcess;
+  private readonly requests: Writable;
+  private stdoutTail = '';
+  private stderrTail = '';
+  private replyBuffer = '';
+  private nextId = 1;
+  private pending: Pending | null = null;
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private readonly exited: Promise<void>;
+  private readonly closed: Promise<void>;
+  private onReady: ((error: WorkerStartError | null) => void) | null = null;
+
+  private constructor(launch: WorkerLaunch) {
+    this.child = spawn(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      // own process group, so a timeout can kill whatever the user's code spawned too
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    });
+    const [, stdout, stderr, requests, replies] = this.child.stdio as [null, Readable, Readable, Writable, Readable];
+    this.requests = requests;
+    for (const stream of [stdout, stderr, requests, replies]) stream.on('error', () => {}); // EPIPE after a kill
+    stdout.setEncoding('utf8');
+    stderr.setEncoding('utf8');
+    replies.setEncoding('utf8');
+    stdout.on('data', (s: string) => (this.stdoutTail = (this.stdoutTail + s).slice(-OUTPUT_TAIL_CHARS)));
+    stderr.on('data', (s: string) => (this.stderrTail = (this.stderrTail + s).slice(-OUTPUT_TAIL_CHARS)));
+    replies.on('data', (s: string) => this.onReplyData(s));
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve();
+      });
+      this.child.once('error', (err) => {
+        // spawn failed (ENOENT): no exit event follows
+        this.exitInfo ??= { code: null, signal: null };
+        this.stderrTail += `\n${err.message}`;
+        resolve();
+      });
+    });
+    // 'close' = exited and every stdio stream drained; capped, since grandchildren may hold the pipes
+    this.closed = new Promise((resolve) => {
+      this.child.once('close', () => resolve());
+      void this.exited.then(() => setTimeout(resolve, DRAIN_AFTER_EXIT_MS).unref());
+    });
+    void this.closed.then(() => this.onChildGone());
+  }
+
+  /** Spawns a worker and resolves once it has set its limits and is waiting for requests. */
+  static async start(launch: WorkerLaunch): Promise<WorkerProcess> {
+    const worker = new WorkerProcess(launch);
+    const error = await new Promise<WorkerStartError | null>((resolve) => {
+      const timer = setTimeout(() => {
+        resolve(new WorkerStartError(`did not become ready within ${BOOT_TIMEOUT_MS} ms`, worker.takeOutput()));
+      }, BOOT_TIMEOUT_MS);
+      worker.onReady = (e) => {
+        clearTimeout(timer);
+        resolve(e);
+      };
+    });
+    worker.onReady = null;
+    if (error) {
+      await worker.kill();
+      throw error;
+    }
+    worker.setRef(false);
+    return worker;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get isAlive(): boolean {
+    return this.exitInfo === null;
+  }
+
+  /** Sends one request; the outcome is a reply, a timeout (the worker is then dead) or the worker's exit. */
+  run(request: WorkerRequest): Promise<CallOutcome> {
+    if (this.pending) throw new Error('WorkerProcess.run called while a call is in flight');
+    if (!this.isAlive) {
+      return Promise.resolve({ kind: 'exited', ...this.exitInfo!, output: this.takeOutput() });
+    }
+    this.stdoutTail = '';
+    this.stderrTail = '';
+    this.setRef(true);
+    return new Promise<CallOutcome>((resolve) => {
+      const pending: Pending = {
+        id: this.nextId++,
+        isTimedOut: false,
+        timer: null,
+        finish: (outcome) => {
+          if (pending.timer) clearTimeout(pending.timer);
+          if (this.pending !== pending) return;
+          this.pending = null;
+          if (this.isAlive) this.setRef(false);
+          resolve(outcome);
+        },
+      };
+      this.pending = pending;
+      pending.timer = setTimeout(() => {
+        pending.isTimedOut = true;
+        // kill first, report after the exit, so "timed out" also means "gone"
+        void this.kill().then(() => pending.finish({ kind: 'timeout', output: this.takeOutput() }));
+      }, request.timeoutMs);
+      const { modulePath, exportName, input } = request;
+      this.requests.write(JSON.stringify({ id: pending.id, modulePath, exportName, input }) + '\n');
+    });
+  }
+
+  /** SIGKILLs the worker's process group and waits (bounded) for the exit notice. */
+  async kill(): Promise<void> {
+    if (!this.isAlive) return;
+    this.setRef(true); // keep the loop alive until the exit notice arrives
+    this.killNow();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((r) => (timer = setTimeout(r, KILL_WAIT_MS)))]);
+    clearTimeout(timer);
+    this.setRef(false);
+  }
+
+  /** Synchronous kill, for `process.on('exit')`. */
+  killNow(): void {
+    const pid = this.child.pid;
+    if (pid === undefined || !this.isAlive) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // the group is already gone
+    }
+  }
+
+  private onReplyData(chunk: string): void {
+    this.replyBuffer += chunk;
+    let nl: number;
+    while ((nl = this.replyBuffer.indexOf('\n')) >= 0) {
+      const line = this.replyBuffer.slice(0, nl);
+      this.replyBuffer = this.replyBuffer.slice(nl + 1);
+      if (line.trim()) this.onMessage(JSON.parse(line) as { type?: string; id?: number } & WorkerReply);
+    }
+  }
+
+  private onMessage(message: { type?: string; id?: number } & WorkerReply): void {
+    if (message.type === 'ready') {
+      this.onReady?.(null);
+      return;
+    }
+    const pending = this.pending;
+    if (!pending || pending.isTimedOut || message.id !== pending.id) return; // too late: the call timed out
+    const { id: _id, type: _type, ...reply } = message;
+    if (reply.ok) {
+      pending.finish({ kind: 'reply', reply, output: this.takeOutput() });
+      return;
+    }
+    // A failing call's output matters: the worker flushed it before replying, but the
+    // stdout/stderr pipes may be read after fd 4 in the same loop turn.
+    setImmediate(() => pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
+  }
+
+  private onChildGone(): void {
+    const info = this.exitInfo ?? { code: null, signal: null };
+    if (this.onReady) {
+      const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+      this.onReady(new WorkerStartError(`${how} before it was ready`, this.takeOutput()));
+    }
+    if (this.pending && !this.pending.isTimedOut) this.pending.finish({ kind: 'exited', ...info, output: this.takeOutput() });
+    this.setRef(false);
+  }
+
+  private takeOutput(): OutputTails {
+    return { stdout: this.stdoutTail, stderr: this.stderrTail };
+  }
+
+  /** An idle worker must not keep the server's event loop alive; a busy one must. */
+  private setRef(isRef: boolean): void {
+    const handles = [this.child, ...this.child.stdio] as ({ ref?: () => void; unref?: () => void } | null)[];
+    for (const h of handles) (isRef ? h?.ref : h?.unref)?.call(h);
+  }
+}

@@ -1,0 +1,211 @@
+// Stagecraft sandbox worker for node code steps (.js/.mjs/.cjs, and .ts/.mts
+// when started with tsx's loader).
+//
+// Owns: one long-lived node process that imports each user module once (by
+// file URL), calls `fn(value)` (awaiting async functions) per request and
+// answers with JSON. Protocol: one JSON request per line on fd 3, one JSON
+// reply per line on fd 4; console.log on stdout cannot corrupt a reply.
+// Invariant: a reply's `value` is strict JSON — NaN, functions, Maps, class
+// instances and cycles are reported, never silently dropped or nulled.
+//
+// Does not: enforce timeouts or the heap limit (the parent kills the process
+// group; --max-old-space-size is a flag of this process), or sandbox the file
+// system or network. Plain JS on purpose: it must start without tsx.
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+const REQUEST_FD = 3;
+const REPLY_FD = 4;
+const PARENT_POLL_MS = 500;
+const SELF = fileURLToPath(import.meta.url);
+
+const requests = new net.Socket({ fd: REQUEST_FD, readable: true, writable: false });
+const replies = new net.Socket({ fd: REPLY_FD, readable: false, writable: true });
+const send = (message) => replies.write(JSON.stringify(message) + '\n');
+
+/** @type {Map<string, Promise<Record<string, unknown>>>} */
+const modules = new Map();
+
+function load(modulePath) {
+  let mod = modules.get(modulePath);
+  if (!mod) {
+    mod = import(pathToFileURL(modulePath).href);
+    modules.set(modulePath, mod);
+    // a failed import is not cached here, so a fixed file is retried (node may still cache the failure)
+    mod.catch(() => modules.delete(modulePath));
+  }
+  return mod;
+}
+
+/** The callable and its `this`: a named export, or a function on a default-exported object (CJS too). */
+function findExport(mod, name) {
+  if (typeof mod[name] === 'function') return { fn: mod[name], self: mod };
+  const dflt = mod.default;
+  if (dflt && (typeof dflt === 'object' || typeof dflt === 'function') && typeof dflt[name] === 'function') {
+    return { fn: dflt[name], self: dflt };
+  }
+  return null;
+}
+
+function functionsOf(mod) {
+  const names = new Set();
+  for (const [k, v] of Object.entries(mod)) if (typeof v === 'function' && k !== 'default') names.add(k);
+  const dflt = mod.default;
+  if (dflt && typeof dflt === 'object') {
+    for (const [k, v] of Object.entries(dflt)) if (typeof v === 'function') names.add(k);
+  }
+  return [...names].sort();
+}
+
+class NotJson extends Error {
+  constructor(where, what) {
+    super(`${what} at ${where}`);
+    this.where = where;
+    this.what = what;
+  }
+}
+
+const typeName = (v) => (v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v);
+
+/** The value as strict JSON data; `undefined` object members are omitted, as JSON.stringify does. */
+function toJson(value, where, seen) {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new NotJson(where, `${value} (JSON has no NaN or Infinity)`);
+    return value;
+  }
+  if (typeof value !== 'object') throw new NotJson(where, `a ${typeName(value)}`);
+  if (typeof value.toJSON === 'function') return toJson(value.toJSON(), where, seen);
+  if (seen.has(value)) throw new NotJson(where, 'a reference to an enclosing object (a cycle)');
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) {
+      const out = [];
+      for (let i = 0; i < value.length; i++) {
+        if (value[i] === undefined) throw new NotJson(`${where}[${i}]`, 'undefined (use null)');
+        out.push(toJson(value[i], `${where}[${i}]`, seen));
+      }
+      return out;
+    }
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      throw new NotJson(where, `a ${typeName(value)} (only plain objects and arrays are JSON)`);
+    }
+    const out = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined) continue;
+      out[k] = toJson(v, `${where}.${k}`, seen);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/** The deepest stack frame that is user code, as `file:line:col`. */
+function userFrame(stack, modulePath) {
+  const frames = [];
+  for (const line of String(stack ?? '').split('\n')) {
+    const m = /\(?((?:file:\/\/)?\/[^():]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
+    if (!m) continue;
+    const file = m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1];
+    if (file !== SELF) frames.push({ file, at: `${file}:${m[2]}:${m[3]}` });
+  }
+  return (frames.find((f) => f.file === modulePath) ?? frames[0])?.at ?? null;
+}
+
+/** The stack up to the first frame of this worker: below it is only the worker's own call machinery. */
+function userStack(stack) {
+  const lines = stack.split('\n');
+  const cut = lines.findIndex((l) => /^\s+at /.test(l) && (l.includes(SELF) || l.includes(import.meta.url)));
+  return (cut < 0 ? lines : lines.slice(0, cut)).join('\n');
+}
+
+function failure(kind, err, modulePath) {
+  const isError = err instanceof Error;
+  const stack = isError && typeof err.stack === 'string' ? userStack(err.stack) : null;
+  return {
+    ok: false,
+    kind,
+    errorType: isError ? err.name : typeName(err),
+    message: isError ? err.message : safeString(err),
+    traceback: stack,
+    where: userFrame(stack, modulePath),
+  };
+}
+
+function safeString(v) {
+  try {
+    return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+async function handle(request) {
+  const { modulePath, exportName, input } = request;
+  if (!existsSync(modulePath)) return { ok: false, kind: 'module_missing', message: `no such file: ${modulePath}` };
+  process.chdir(path.dirname(modulePath));
+  let mod;
+  try {
+    mod = await load(modulePath);
+  } catch (err) {
+    return failure('import_failed', err, modulePath);
+  }
+  const found = findExport(mod, exportName);
+  if (!found) return { ok: false, kind: 'export_missing', available: functionsOf(mod) };
+  let result;
+  try {
+    result = await found.fn.call(found.self, input);
+  } catch (err) {
+    return failure('raised', err, modulePath);
+  }
+  try {
+    return { ok: true, value: result === undefined ? null : toJson(result, '$', new Set()) };
+  } catch (err) {
+    if (err instanceof NotJson) return { ok: false, kind: 'not_json', message: err.what, where: err.where };
+    if (err instanceof RangeError) {
+      return { ok: false, kind: 'not_json', message: 'a structure nested too deeply', where: '$' };
+    }
+    return failure('not_json', err, modulePath); // a throwing toJSON()
+  }
+}
+
+// A busy user function blocks this thread's event loop, so EOF on fd 3 cannot stop an
+// orphaned worker; a tiny thread watches for the parent's death instead. Started after
+// `ready` so it does not delay the first call.
+function exitWhenParentDies() {
+  const source = `
+    const parent = ${process.ppid};
+    setInterval(() => { if (process.ppid !== parent) process.kill(${process.pid}, 'SIGKILL'); }, ${PARENT_POLL_MS});
+  `;
+  const watcher = new Worker(source, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 8 } });
+  watcher.unref();
+  watcher.on('error', () => {}); // the watchdog is best-effort
+}
+
+let buffered = '';
+let chain = Promise.resolve();
+requests.setEncoding('utf8');
+requests.on('data', (chunk) => {
+  buffered += chunk;
+  let nl;
+  while ((nl = buffered.indexOf('\n')) >= 0) {
+    const line = buffered.slice(0, nl);
+    buffered = buffered.slice(nl + 1);
+    if (!line.trim()) continue;
+    const request = JSON.parse(line);
+    chain = chain.then(async () => {
+      const reply = await handle(request);
+      send({ ...reply, id: request.id });
+    });
+  }
+});
+requests.on('end', () => process.exit(0)); // the parent is gone or closed the sandbox
+replies.on('error', () => process.exit(0));
+
+send({ type: 'ready', pid: process.pid });
+exitWhenParentDies();

@@ -1,0 +1,12 @@
+import { parseDocument, LineCounter, isMap, isSeq, isPair, isScalar } from 'yaml';
+const src = `name: x\ngraph:\n  draft: [review]\n  draft: []\nfoo: {a: 1\n`;
+const lc = new LineCounter();
+const doc = parseDocument(src, { lineCounter: lc, prettyErrors: false });
+for (const e of doc.errors) console.log(e.code, e.message, e.pos, e.linePos);
+const src2 = `name: x\ngraph:\n  draft: [review]\ntools:\n  - a\n  - b\n`;
+const lc2 = new LineCounter();
+const d2 = parseDocument(src2, { lineCounter: lc2, prettyErrors: false });
+const m = d2.contents as any;
+console.log(isMap(m), m.range, m.items.map((p: any) => [p.key.value, p.key.range, p.value.range]));
+console.log(lc2.linePos(m.items[2].value.items[1].range[0]));
+console.log(JSON.stringify(d2.toJS()));

@@ -1,0 +1,52 @@
+/**
+ * The ajv instances of lib/skill, created once per process.
+ *
+ * Owns: ajv options. `frontmatterValidator` is `skillFrontmatterSchema`
+ * compiled once (allErrors, so an author sees every problem in one pass);
+ * `schemaChecker` compiles the author's own schemas to find the ones that do
+ * not compile, and is stricter than the run-time checker in lib/kernel (an
+ * unknown keyword such as `propertiez` is a typo here, not an annotation).
+ * Does not: map errors to messages (structure.ts, check-schemas.ts).
+ */
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { skillFrontmatterSchema } from './schema';
+
+// ajv and ajv-formats are CommonJS: under ESM the constructor is the default
+// export in one loader and the module itself in another.
+type AjvCtor = typeof import('ajv/dist/2020.js').default;
+export type Ajv = InstanceType<AjvCtor>;
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvCtor }).default ?? Ajv2020Module) as AjvCtor;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => void;
+
+function newAjv(): Ajv {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allowUnionTypes: true,
+    validateFormats: true,
+    verbose: true,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+let frontmatter: ValidateFunction | undefined;
+
+/** `skillFrontmatterSchema`, compiled on first use and reused. */
+export function frontmatterValidator(): ValidateFunction {
+  frontmatter ??= newAjv().compile(skillFrontmatterSchema);
+  return frontmatter;
+}
+
+let checker: Ajv | undefined;
+
+/** The ajv that compiles authors' schemas (each schema is removed again after its check). */
+export function schemaChecker(): Ajv {
+  checker ??= newAjv();
+  return checker;
+}
