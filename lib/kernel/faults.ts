@@ -42,3 +42,35 @@ export function faultsFromSpec(spec: string | undefined, kill: () => void): Faul
     },
   };
 }
+
+/**
+ * Thrown by in-process crash tests at a fault point: the runner lets it pass
+ * without recording anything, exactly as if the process had died there.
+ */
+export class SimulatedCrash extends Error {
+  constructor(point: string) {
+    super(`simulated crash at ${point}`);
+    this.name = 'SimulatedCrash';
+  }
+}
+
+/** Throws SimulatedCrash the n-th time `point` is hit. */
+export function crashAt(point: FaultPoint, n: number): Faults {
+  let c = 0;
+  return {
+    hit(p) {
+      if (p === point && ++c === n) throw new SimulatedCrash(`${p}#${n}`);
+    },
+  };
+}
+
+/**
+ * Errors no step policy may absorb: the process is (as good as) gone, another
+ * process drives the run, or the log disagrees with the skill. on_error and
+ * tool-error outcomes must let these through.
+ */
+export function isInfrastructureError(e: unknown): boolean {
+  if (e instanceof SimulatedCrash) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'run_claimed' || code === 'determinism_violation';
+}

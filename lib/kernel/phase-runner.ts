@@ -30,6 +30,7 @@ import { deriveResponseFormat } from './response-format';
 import { derivedFields, deriveReport } from './report';
 import { errorToJson } from './errors';
 import { appendOnce } from './markers';
+import { isInfrastructureError } from './faults';
 
 export function initialTranscript(ctx: RunContext, phase: PhasePlan, input: JsonObject): Message[] {
   const system = [
@@ -159,6 +160,7 @@ async function runToolRound(
       });
       outcomes.push({ callId: req.id, op: req.op, status: 'ok', content: typeof data === 'string' ? data : JSON.stringify(data), data });
     } catch (err) {
+      if (isInfrastructureError(err)) throw err;
       const e = errorToJson(err);
       outcomes.push({ callId: req.id, op: req.op, status: 'error', content: `error (${e.code}): ${e.message}` });
     }

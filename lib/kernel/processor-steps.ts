@@ -38,6 +38,13 @@ export function isPureStep(step: StepSpec): boolean {
   }
 }
 
+/** A step that reads the world (a world-purity op, or an iterate over one) is re-executed on resume. */
+export function readsWorld(step: StepSpec): boolean {
+  if (step.type === 'run_op') return getOp(step.op)?.worldPurity ?? false;
+  if (step.type === 'iterate') return step.steps.some(readsWorld);
+  return false;
+}
+
 /** What identifies a step at its position (compared on resume). */
 export function stepDefinition(step: StepSpec): Json {
   switch (step.type) {
@@ -104,7 +111,7 @@ export async function executeProcessorStep(
           findings: findings as unknown as Json,
         });
       }
-      return { [step.into ?? 'lint']: findings as unknown as Json };
+      return findings as unknown as Json;
     }
     case 'python':
     case 'node':

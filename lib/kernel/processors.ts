@@ -21,8 +21,9 @@ import { isJsonObject } from './json';
 import type { ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
 import { lookupMemo, recordStep, type StepDef } from './step';
+import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
-import { executeProcessorStep, isPureStep, stepDefinition } from './processor-steps';
+import { executeProcessorStep, isPureStep, readsWorld, stepDefinition } from './processor-steps';
 
 export type ChainScope = {
   /** the phase name, or `__post__` */
@@ -65,6 +66,7 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
     definition: stepDefinition(step),
     input: value,
     pure: isPureStep(step),
+    worldPurity: readsWorld(step),
     label: { index: step.index, type: step.type, ...(position.split('/').length > 2 ? { nested: true } : {}) },
   };
   const look = lookupMemo(ctx, def);
@@ -80,6 +82,7 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
       output = await executeProcessorStep(ctx, step, value, position, scope);
       status = 'ok';
     } catch (err) {
+      if (isInfrastructureError(err)) throw err;
       const e = errorToJson(err);
       if (step.onError === 'fail') {
         await recordStep(ctx, { ...def, pure: false }, look, { output: { error: e }, status: 'failed' }, ctx.deps.clock.now() - started);
@@ -108,7 +111,8 @@ function applyPolicy(step: StepSpec, value: JsonObject, status: string): JsonObj
 
 function merge(step: StepSpec, value: JsonObject, output: Json, scope: ChainScope): JsonObject {
   if (step.into) return { ...value, [step.into]: output };
-  if (output === null && (step.type === 'validate' || step.type === 'lint_plan')) return value;
+  if (step.type === 'lint_plan') return { ...value, lint: output };
+  if (output === null && step.type === 'validate') return value;
   if (!isJsonObject(output)) {
     throw new WorkflowAbortedError(
       `${scope.label} step ${step.index} (${step.type}) returned ${Array.isArray(output) ? 'an array' : typeof output}, which cannot be merged into the current value; return an object or set "into:"`,

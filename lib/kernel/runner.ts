@@ -28,7 +28,7 @@ import { POST_PHASE, type Plan } from './plan';
 import type { RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
-import { NO_FAULTS } from './faults';
+import { NO_FAULTS, SimulatedCrash } from './faults';
 import { memoEntryOf } from './memo';
 import { appendOnce, markersOf } from './markers';
 import { runChain } from './processors';
@@ -143,6 +143,7 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     const output = await runPostprocessor(ctx, finish);
     return await end(ctx, 'completed', output, null);
   } catch (err) {
+    if (err instanceof SimulatedCrash) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
     // a determinism error stops the resume and leaves the run as it was
     if (err instanceof DeterminismError) throw err;

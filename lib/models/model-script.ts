@@ -65,7 +65,7 @@ export function parseModelScript(text: string, file: string): ModelScript {
     findings.push({ ...at(node, fallback), message });
 
   for (const e of doc.errors) {
-    const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
+    const pos = lines.linePos(e.pos[0]);
     findings.push({ line: pos.line, column: pos.col, message: e.message.split('\n')[0] });
   }
   if (findings.length) throw scriptInvalid(file, findings);

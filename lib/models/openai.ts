@@ -63,7 +63,7 @@ export function createOpenAiModel(opts: OpenAiModelOptions): ModelPort {
       const names = functionNames(req.tools);
       const body = requestBody(req, names, opts);
       const raw = await post(doFetch, url, body, opts.apiKey, timeoutMs);
-      return parseResponse(raw, req, names, body.response_format !== undefined);
+      return parseResponse(raw, req, names, body.response_format !== undefined, url);
     },
   };
 }
@@ -81,7 +81,14 @@ function functionNames(tools: ToolSpec[]): Names {
   const byFunction = new Map<string, string>();
   for (const t of tools) {
     const fn = toFunctionName(t.name);
-    const clash = fn === FINISH_TOOL ? FINISH_TOOL : byFunction.get(fn);
+    if (fn === FINISH_TOOL) {
+      throw new ModelError(
+        'model_bad_request',
+        `The op ${t.name} would be sent as the function ${FINISH_TOOL}, which is how a model finishes a phase. Rename the op.`,
+        { op: t.name, function: fn },
+      );
+    }
+    const clash = byFunction.get(fn);
     if (clash !== undefined && clash !== t.name) {
       throw new ModelError(
         'model_bad_request',
@@ -241,8 +248,8 @@ function excerpt(text: string): string {
 
 // ---------------------------------------------------------------- response
 
-function parseResponse(raw: unknown, req: ModelRequest, names: Names, hasResponseFormat: boolean): ModelTurn {
-  const where = 'the chat completion';
+function parseResponse(raw: unknown, req: ModelRequest, names: Names, hasResponseFormat: boolean, url: string): ModelTurn {
+  const where = url;
   const choice = isJsonObject(raw) && Array.isArray(raw.choices) ? raw.choices[0] : undefined;
   const message = isJsonObject(choice) ? choice.message : undefined;
   if (!isJsonObject(message)) throw badResponse(where, 'no `choices[0].message`');
@@ -256,7 +263,7 @@ function parseResponse(raw: unknown, req: ModelRequest, names: Names, hasRespons
   calls.forEach((call, i) => {
     const fn = isJsonObject(call) && isJsonObject(call.function) ? call.function : null;
     if (!fn || typeof fn.name !== 'string') throw badResponse(where, `tool call ${i} has no function name`);
-    const args = parseArguments(fn.arguments, fn.name);
+    const args = parseArguments(fn.arguments, fn.name, url);
     if (fn.name === FINISH_TOOL) {
       finish ??= args;
       return;
@@ -265,7 +272,7 @@ function parseResponse(raw: unknown, req: ModelRequest, names: Names, hasRespons
     toolCalls.push({ id, op: names.toOp(fn.name), args });
   });
 
-  if (req.tools.length === 0 && calls.length === 0) finish = contentArtifact(text, hasResponseFormat);
+  if (req.tools.length === 0 && calls.length === 0) finish = contentArtifact(text, hasResponseFormat, url);
 
   const turn: ModelTurn = { text, toolCalls, finish };
   const usage = isJsonObject(raw) ? raw.usage : undefined;
@@ -284,16 +291,16 @@ function contentText(content: Json | undefined): string {
   return '';
 }
 
-function parseArguments(args: Json | undefined, fn: string): JsonObject {
+function parseArguments(args: Json | undefined, fn: string, url: string): JsonObject {
   if (isJsonObject(args)) return args; // some servers send the object itself
   if (args === undefined || args === null || (typeof args === 'string' && args.trim() === '')) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(String(args));
   } catch {
-    throw badResponse('the chat completion', `the arguments of ${fn} are not valid JSON: ${excerpt(String(args))}`);
+    throw badResponse(url, `the arguments of ${fn} are not valid JSON: ${excerpt(String(args))}`);
   }
-  if (!isJsonObject(parsed)) throw badResponse('the chat completion', `the arguments of ${fn} are not a JSON object: ${excerpt(String(args))}`);
+  if (!isJsonObject(parsed)) throw badResponse(url, `the arguments of ${fn} are not a JSON object: ${excerpt(String(args))}`);
   return parsed;
 }
 
@@ -302,7 +309,7 @@ function parseArguments(args: Json | undefined, fn: string): JsonObject {
  * response_format, content that is not a JSON object is a provider failure;
  * asked without one, it is a turn that did not finish.
  */
-function contentArtifact(text: string, hasResponseFormat: boolean): JsonObject | null {
+function contentArtifact(text: string, hasResponseFormat: boolean, url: string): JsonObject | null {
   const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
   try {
     const parsed: unknown = JSON.parse(body);
@@ -311,5 +318,5 @@ function contentArtifact(text: string, hasResponseFormat: boolean): JsonObject |
     // handled below
   }
   if (!hasResponseFormat) return null;
-  throw badResponse('the chat completion', `response_format asked for a JSON object, but the content is ${excerpt(text) || 'empty'}`);
+  throw badResponse(url, `response_format asked for a JSON object, but the content is ${excerpt(text) || 'empty'}`);
 }

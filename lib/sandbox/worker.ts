@@ -19,6 +19,8 @@ import type { Json } from '../kernel/json';
 
 /** How much of the user's stdout and stderr is kept per call, for error messages. */
 export const OUTPUT_TAIL_CHARS = 4096;
+/** A reply larger than this is refused (and its worker killed) rather than buffered in the server. */
+export const MAX_REPLY_CHARS = 64 * 1024 * 1024;
 /** Starting an interpreter (and tsx) must not take longer than this. */
 const BOOT_TIMEOUT_MS = 15_000;
 /** After a child exits, how long to wait for the rest of its stderr before reporting. */
@@ -46,6 +48,8 @@ export type OutputTails = { stdout: string; stderr: string };
 export type CallOutcome =
   | { kind: 'reply'; reply: WorkerReply; output: OutputTails }
   | { kind: 'timeout'; output: OutputTails }
+  /** the reply outgrew MAX_REPLY_CHARS; the worker was killed */
+  | { kind: 'too_large'; output: OutputTails }
   | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; output: OutputTails };
 
 export type WorkerLaunch = { command: string; args: string[]; env: Record<string, string>; cwd: string };
@@ -63,7 +67,7 @@ export class WorkerStartError extends Error {
 
 type Pending = {
   id: number;
-  /** once set, only the timeout path may finish the call */
+  /** once set, only the timeout (or too-large) path may finish the call */
   isTimedOut: boolean;
   finish: (outcome: CallOutcome) => void;
   timer: NodeJS.Timeout | null;
@@ -74,15 +78,19 @@ export class WorkerProcess {
   private readonly requests: Writable;
   private stdoutTail = '';
   private stderrTail = '';
-  private replyBuffer = '';
+  private replyChunks: string[] = [];
+  private replyChars = 0;
   private nextId = 1;
   private pending: Pending | null = null;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private readonly exited: Promise<void>;
   private readonly closed: Promise<void>;
   private onReady: ((error: WorkerStartError | null) => void) | null = null;
+  /** Resolves once the worker has set its limits and waits for requests; rejects with WorkerStartError. */
+  readonly ready: Promise<void>;
 
-  private constructor(launch: WorkerLaunch) {
+  /** Spawns the worker; calls may be sent once `ready` resolves. */
+  constructor(launch: WorkerLaunch) {
     this.child = spawn(launch.command, launch.args, {
       cwd: launch.cwd,
       env: launch.env,
@@ -117,27 +125,25 @@ export class WorkerProcess {
       void this.exited.then(() => setTimeout(resolve, DRAIN_AFTER_EXIT_MS).unref());
     });
     void this.closed.then(() => this.onChildGone());
+    this.ready = this.awaitReady();
+    this.ready.catch(() => {}); // the owner awaits it; never an unhandled rejection
   }
 
-  /** Spawns a worker and resolves once it has set its limits and is waiting for requests. */
-  static async start(launch: WorkerLaunch): Promise<WorkerProcess> {
-    const worker = new WorkerProcess(launch);
+  private async awaitReady(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
     const error = await new Promise<WorkerStartError | null>((resolve) => {
-      const timer = setTimeout(() => {
-        resolve(new WorkerStartError(`did not become ready within ${BOOT_TIMEOUT_MS} ms`, worker.takeOutput()));
+      timer = setTimeout(() => {
+        resolve(new WorkerStartError(`it did not become ready within ${BOOT_TIMEOUT_MS} ms`, this.takeOutput()));
       }, BOOT_TIMEOUT_MS);
-      worker.onReady = (e) => {
-        clearTimeout(timer);
-        resolve(e);
-      };
+      this.onReady = resolve;
     });
-    worker.onReady = null;
+    clearTimeout(timer);
+    this.onReady = null;
     if (error) {
-      await worker.kill();
+      await this.kill();
       throw error;
     }
-    worker.setRef(false);
-    return worker;
+    this.setRef(false);
   }
 
   get pid(): number | undefined {
@@ -204,12 +210,29 @@ export class WorkerProcess {
   }
 
   private onReplyData(chunk: string): void {
-    this.replyBuffer += chunk;
-    let nl: number;
-    while ((nl = this.replyBuffer.indexOf('\n')) >= 0) {
-      const line = this.replyBuffer.slice(0, nl);
-      this.replyBuffer = this.replyBuffer.slice(nl + 1);
+    // only the new chunk is scanned for the line end, so a multi-megabyte reply stays linear
+    let nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      this.replyChunks.push(chunk);
+      this.replyChars += chunk.length;
+      if (this.replyChars > MAX_REPLY_CHARS && this.pending && !this.pending.isTimedOut) {
+        const pending = this.pending;
+        pending.isTimedOut = true; // no other path may finish it now
+        void this.kill().then(() => pending.finish({ kind: 'too_large', output: this.takeOutput() }));
+      }
+      return;
+    }
+    while (nl >= 0) {
+      const line = this.replyChunks.join('') + chunk.slice(0, nl);
+      this.replyChunks = [];
+      this.replyChars = 0;
+      chunk = chunk.slice(nl + 1);
       if (line.trim()) this.onMessage(JSON.parse(line) as { type?: string; id?: number } & WorkerReply);
+      nl = chunk.indexOf('\n');
+    }
+    if (chunk) {
+      this.replyChunks.push(chunk);
+      this.replyChars = chunk.length;
     }
   }
 
@@ -227,14 +250,14 @@ export class WorkerProcess {
     }
     // A failing call's output matters: the worker flushed it before replying, but the
     // stdout/stderr pipes may be read after fd 4 in the same loop turn.
-    setImmediate(() => pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
+    setImmediate(() => !pending.isTimedOut && pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
   }
 
   private onChildGone(): void {
     const info = this.exitInfo ?? { code: null, signal: null };
     if (this.onReady) {
       const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
-      this.onReady(new WorkerStartError(`${how} before it was ready`, this.takeOutput()));
+      this.onReady(new WorkerStartError(`it ${how} before it was ready`, this.takeOutput()));
     }
     if (this.pending && !this.pending.isTimedOut) this.pending.finish({ kind: 'exited', ...info, output: this.takeOutput() });
     this.setRef(false);

@@ -1,0 +1,148 @@
+// Processor chains: on_error policies, the two contracts, the permission gate,
+// abort semantics — through a real run on the memory store.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { deps, phase, plan, playModel, post, runWith } from './testing';
+import type { StepSpec } from './plan';
+import type { CodeSandbox } from './ports';
+import { EVENT } from './events';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sc-proc-'));
+writeFileSync(path.join(root, 'a.txt'), 'alpha');
+
+const base = { onError: 'fail' as const, emptyValue: null, line: 1 };
+const validate = (index: number, schema: object, over: Partial<StepSpec> = {}): StepSpec => ({ ...base, index, type: 'validate', schema, ...over }) as StepSpec;
+const readOp = (index: number, p: string, over: Partial<StepSpec> = {}): StepSpec =>
+  ({ ...base, index, type: 'run_op', op: 'file/read', args: { path: p }, ...over }) as StepSpec;
+
+const finishWith = (finish: object) => playModel([{ finish: finish as never }]);
+const withPost = (steps: StepSpec[], callerContract: object = { type: 'object' }) =>
+  plan({
+    postprocessor: post(steps, callerContract),
+    callerContract,
+    permittedOps: new Set(['file/read', 'ask_user']),
+    effectGrants: new Set(['fs.read', 'user.ask']),
+  });
+
+test('on_error: fail aborts the skill with WorkflowAbortedError; the snapshot is deleted so it is never resumed', async () => {
+  const d = deps(finishWith({ title: 'x' }), { fileRoot: root });
+  const out = await runWith(withPost([readOp(0, 'nope.txt')]), d);
+  assert.equal(out.status, 'aborted');
+  assert.equal(out.error!.code, 'workflow_aborted');
+  assert.equal(out.error!.phase, '__post__');
+  assert.equal(out.error!.step, 0);
+  assert.equal(out.error!.stepType, 'run_op');
+  assert.match(String(out.error!.message), /postprocessor step 0 \(run_op.*no such file/);
+  assert.equal(await d.store.readSnapshot(out.runId), null);
+  assert.deepEqual(await d.store.listResumable(), []);
+  const events = await d.store.readEvents(out.runId);
+  assert.equal(events.at(-1)!.type, EVENT.runAborted);
+  assert.equal(out.report!.outcome, 'blocked');
+  assert.equal((await d.store.getRun(out.runId))!.status, 'aborted');
+});
+
+test('on_error: skip logs the failure and continues with the value unchanged', async () => {
+  const d = deps(finishWith({ title: 'x' }), { fileRoot: root });
+  const out = await runWith(withPost([readOp(0, 'nope.txt', { into: 'content' }), readOp(1, 'a.txt', { into: 'a' })].map((s, i) => (i === 0 ? { ...s, onError: 'skip' } : s)) as StepSpec[]), d);
+  assert.equal(out.status, 'completed');
+  assert.deepEqual(out.output, { title: 'x', a: 'alpha' });
+  const steps = (await d.store.readEvents(out.runId)).filter((e) => e.type === EVENT.stepCompleted && e.data.kind === 'processor');
+  assert.deepEqual(steps.map((e) => e.data.status), ['skipped', 'ok']);
+});
+
+test('on_error: empty writes the empty value of the into target type and continues', async () => {
+  const d = deps(finishWith({ title: 'x' }), { fileRoot: root });
+  const out = await runWith(withPost([{ ...readOp(0, 'nope.txt', { into: 'files' }), onError: 'empty', emptyValue: [] } as StepSpec]), d);
+  assert.equal(out.status, 'completed');
+  assert.deepEqual(out.output, { title: 'x', files: [] });
+});
+
+test('the caller contract is checked after the last step: a mismatch aborts like a failed step', async () => {
+  const contract = { type: 'object', properties: { word_count: { type: 'integer' } }, required: ['word_count'] };
+  const d = deps(finishWith({ title: 'x' }));
+  const out = await runWith(withPost([validate(0, { type: 'object' })], contract), d);
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /postprocessor result does not satisfy its contract: \/ must have required property 'word_count'/);
+});
+
+test('the LLM contract is checked on the finish artifact: one retry round tells the model what was wrong', async () => {
+  const schema = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] };
+  const model = playModel([{ finish: { titel: 'typo' } }, { finish: { title: 'fixed' } }]);
+  const d = deps(model);
+  const out = await runWith(plan({ phases: { main: phase('main', { outputSchema: schema }) }, llmContract: schema, callerContract: schema }), d);
+  assert.equal(out.status, 'completed');
+  assert.deepEqual(out.output, { title: 'fixed' });
+  assert.match(model.requests[1].messages.at(-1)!.content, /must have required property 'title'/);
+  const bad = playModel([{ finish: { titel: 1 } }, { finish: { titel: 2 } }]);
+  const out2 = await runWith(plan({ phases: { main: phase('main', { outputSchema: schema }) } }), deps(bad));
+  assert.equal(out2.status, 'failed');
+  assert.equal(out2.error!.code, 'output_invalid');
+});
+
+test('validate fails with every ajv error located by JSON pointer', async () => {
+  const schema = { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } } };
+  const out = await runWith(withPost([validate(0, schema)]), deps(finishWith({ n: 'one', s: 2 })));
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /\/n must be integer; \/s must be string/);
+});
+
+test('ask_user is refused in processors with a grant error (never reaches the op)', async () => {
+  let asked = 0;
+  const d = deps(finishWith({ title: 'x' }), { askUser: async () => (asked++, 'yes') });
+  const step = { ...base, index: 0, type: 'run_op', op: 'ask_user', args: { question: 'ok?' } } as StepSpec;
+  const out = await runWith(withPost([step]), d);
+  assert.equal(out.status, 'aborted');
+  assert.equal(asked, 0);
+  assert.match(String(out.error!.message), /may only be called by the model, never from a processor step/);
+});
+
+test('an op not in permissions.ops is refused by the gate', async () => {
+  const p = withPost([readOp(0, 'a.txt', { into: 'a' })]);
+  const out = await runWith({ ...p, permittedOps: new Set() }, deps(finishWith({}), { fileRoot: root }));
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /not permitted; add it to permissions\.ops/);
+});
+
+test('run_op args reference the current value; iterate collects per-element results into an array', async () => {
+  const d = deps(finishWith({ files: [{ p: 'a.txt' }, { p: 'a.txt' }] }), { fileRoot: root });
+  const inner = readOp(0, '${p}', { into: 'text' });
+  const it = { ...base, index: 0, type: 'iterate', over: 'files', steps: [inner], into: 'read' } as StepSpec;
+  const out = await runWith(withPost([it]), d);
+  assert.equal(out.status, 'completed');
+  assert.deepEqual((out.output as { read: unknown }).read, [
+    { p: 'a.txt', text: 'alpha' },
+    { p: 'a.txt', text: 'alpha' },
+  ]);
+});
+
+test('lint_plan checks a plan against the registry and the gate without running it', async () => {
+  const lint = { ...base, index: 0, type: 'lint_plan', plan: 'plan', rules: [], into: 'lint' } as StepSpec;
+  const good = await runWith(withPost([lint]), deps(finishWith({ plan: [{ op: 'file/read', args: { path: 'a.txt' } }] })));
+  assert.equal(good.status, 'completed');
+  assert.deepEqual((good.output as { lint: unknown[] }).lint, []);
+  const bad = await runWith(withPost([lint]), deps(finishWith({ plan: [{ op: 'file/write', args: {} }, { op: 'nope' }] })));
+  assert.equal(bad.status, 'aborted');
+  assert.match(String(bad.error!.message), /\[0\] op "file\/write" is not in permissions\.ops/);
+  assert.match(String(bad.error!.message), /\[1\] op "nope" does not exist/);
+});
+
+test('code steps go to the sandbox with the current value; the result is merged or stored under into', async () => {
+  const calls: unknown[] = [];
+  const sandbox: CodeSandbox = { async call(c) { calls.push(c); return { words: 2 }; }, async close() {} };
+  const step = { ...base, index: 0, type: 'python', module: './r.py', modulePath: '/b/r.py', function: 'count', timeoutMs: 500, pure: false } as StepSpec;
+  const out = await runWith(withPost([step]), deps(finishWith({ body: 'a b' }), { sandbox }));
+  assert.deepEqual(out.output, { body: 'a b', words: 2 });
+  assert.deepEqual(calls, [{ language: 'python', modulePath: '/b/r.py', exportName: 'count', input: { body: 'a b' }, timeoutMs: 500 }]);
+});
+
+test('a preprocessor shapes the phase input and must satisfy input_schema', async () => {
+  const model = playModel([{ finish: { ok: true } }]);
+  const pre = { steps: [readOp(0, 'a.txt', { into: 'notes' })], outputSchema: { type: 'object', required: ['notes'] } };
+  const p = plan({ phases: { main: phase('main', { preprocessor: pre, inputSchema: pre.outputSchema }) }, permittedOps: new Set(['file/read']), effectGrants: new Set(['fs.read']) });
+  const out = await runWith(p, deps(model, { fileRoot: root }), { topic: 't' });
+  assert.equal(out.status, 'completed');
+  assert.match(model.requests[0].messages[1].content, /"notes": "alpha"/);
+});

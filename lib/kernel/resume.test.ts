@@ -1,0 +1,191 @@
+// Resume and memo, table-driven: crash a run at every commit boundary, resume
+// it, and check that committed steps ran once, world-purity reads ran again,
+// the log is gap-free and the caller artifact is the uninterrupted one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { deps, phase, plan, playModel, post, testIds } from './testing';
+import { crashAt, SimulatedCrash, type FaultPoint } from './faults';
+import { resumeRun, startRun } from './runner';
+import { MemoryStore } from './memory-store';
+import type { Plan, StepSpec } from './plan';
+import type { CodeSandbox, ModelTurn } from './ports';
+import { DeterminismError, RunNotResumableError } from './errors';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sc-resume-'));
+writeFileSync(path.join(root, 'in.txt'), 'source text');
+const base = { onError: 'fail' as const, emptyValue: null, line: 1 };
+
+function countingSandbox(counts: Map<string, number>): CodeSandbox {
+  return {
+    async call(c) {
+      counts.set(c.exportName, (counts.get(c.exportName) ?? 0) + 1);
+      return { [c.exportName]: (c.input as { body: string }).body.length };
+    },
+    async close() {},
+  };
+}
+
+const turns: Partial<ModelTurn>[] = [
+  { toolCalls: [{ id: 'c1', op: 'file/read', args: { path: 'in.txt' } }] },
+  { toolCalls: [{ id: 'c2', op: 'file/write', args: { path: 'out.txt', content: 'written' } }] },
+  { finish: { body: 'hello world' } },
+];
+
+function skill(): Plan {
+  const code = (index: number, fn: string, pure: boolean): StepSpec =>
+    ({ ...base, index, type: 'node', module: './x.mjs', modulePath: '/x.mjs', function: fn, timeoutMs: 1000, pure }) as StepSpec;
+  return plan({
+    phases: { draft: phase('draft', { tools: ['file/read', 'file/write'], successors: [], isTerminal: true }) },
+    permittedOps: new Set(['file/read', 'file/write']),
+    effectGrants: new Set(['fs.read', 'fs.write']),
+    postprocessor: post([code(0, 'effectful', false), code(1, 'pureOne', true), { ...base, index: 2, type: 'validate', schema: { type: 'object' } } as StepSpec]),
+  });
+}
+
+type Counters = { model: number; sandbox: Map<string, number> };
+
+function countingModel(c: Counters) {
+  const m = playModel(turns);
+  return { name: 'count', invoke: async (r: Parameters<typeof m.invoke>[0]) => (c.model++, turnFor(r.round)) };
+}
+const turnFor = (round: number): ModelTurn => ({ text: '', toolCalls: [], finish: null, ...turns[round - 1] }) as ModelTurn;
+
+async function uninterrupted() {
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const d = deps(countingModel(c), { fileRoot: root, sandbox: countingSandbox(c.sandbox) });
+  return startRun(skill(), d, { input: {}, skillText: '' });
+}
+
+const POINTS: FaultPoint[] = ['before-step', 'after-step-before-commit', 'after-commit', 'before-postprocessor', 'after-artifact-persisted'];
+
+test('crash at every fault point and hit, then resume: committed steps run once, output equals the uninterrupted run', async () => {
+  const expected = await uninterrupted();
+  assert.equal(expected.status, 'completed');
+  let cases = 0;
+  for (const point of POINTS) {
+    for (let n = 1; n <= 12; n++) {
+      const store = new MemoryStore();
+      const c: Counters = { model: 0, sandbox: new Map() };
+      const common = { store, fileRoot: root, sandbox: countingSandbox(c.sandbox), ids: testIds() };
+      let runId = '';
+      try {
+        const out = await startRun(skill(), deps(countingModel(c), { ...common, faults: crashAt(point, n) }), { input: {}, skillText: '', runId: 'run_x' });
+        runId = out.runId;
+        continue; // the point was not hit n times: nothing to resume
+      } catch (e) {
+        assert.ok(e instanceof SimulatedCrash, String(e));
+        runId = 'run_x';
+      }
+      cases++;
+      const after = await store.getRun(runId);
+      // a crash after the final commit leaves a finished run: nothing to resume
+      const resumed = after!.status === 'running'
+        ? await resumeRun(runId, () => skill(), deps(countingModel(c), common))
+        : { status: after!.status, output: after!.output };
+      const label = `${point}#${n}`;
+      assert.equal(resumed.status, 'completed', label);
+      assert.deepEqual(resumed.output, expected.output, label);
+      // model rounds: 3 in total, at most one repeated (the one in flight)
+      assert.ok(c.model >= 3 && c.model <= 4, `${label}: model called ${c.model} times`);
+      // the effectful code step: once, or twice only if it was the step in flight
+      assert.ok((c.sandbox.get('effectful') ?? 0) <= 2, label);
+      const events = await store.readEvents(runId);
+      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), `${label}: seq gap-free`);
+      // a committed step is never recorded twice at the same position
+      const positions = events.filter((e) => e.type === 'step_completed' && e.data.kind !== 'tool').map((e) => e.data.position);
+      assert.equal(new Set(positions).size, positions.length, `${label}: duplicate step record`);
+      assert.equal(readFileSync(path.join(root, 'out.txt'), 'utf8'), 'written');
+    }
+  }
+  assert.ok(cases >= 20, `only ${cases} crash cases`);
+});
+
+test('a committed effectful step is not executed again on resume; world-purity reads are', async () => {
+  const store = new MemoryStore();
+  const reads: string[] = [];
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const sandbox = countingSandbox(c.sandbox);
+  // crash right before the postprocessor: every phase step is committed
+  await assert.rejects(
+    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-postprocessor', 1) }), { input: {}, skillText: '', runId: 'r' }),
+    SimulatedCrash,
+  );
+  assert.equal(c.model, 3);
+  // resuming from __post__ goes straight to the postprocessor: no model call, no tool call
+  const out = await resumeRun('r', () => skill(), deps(countingModel(c), { store, fileRoot: root, sandbox }));
+  assert.equal(out.status, 'completed');
+  assert.equal(c.model, 3);
+  assert.equal(c.sandbox.get('effectful'), 1);
+  void reads;
+});
+
+test('resuming re-executes world-purity reads in the current phase but answers model turns from the memo', async () => {
+  const store = new MemoryStore();
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const sandbox = countingSandbox(c.sandbox);
+  // crash before the third model round: rounds 1-2 (with file/read and file/write) are committed
+  await assert.rejects(
+    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-step', 5) }), { input: {}, skillText: '', runId: 'r' }),
+    SimulatedCrash,
+  );
+  const before = (await store.readEvents('r')).filter((e) => e.data.op === 'file/read').length;
+  writeFileSync(path.join(root, 'out.txt'), 'tampered');
+  const out = await resumeRun('r', () => skill(), deps(countingModel(c), { store, fileRoot: root, sandbox }));
+  assert.equal(out.status, 'completed');
+  const events = await store.readEvents('r');
+  assert.equal(events.filter((e) => e.data.op === 'file/read').length, before + 1, 'file/read re-executed on resume');
+  assert.equal(events.filter((e) => e.data.op === 'file/write').length, 1, 'file/write not re-executed');
+  assert.equal(readFileSync(path.join(root, 'out.txt'), 'utf8'), 'tampered');
+  writeFileSync(path.join(root, 'out.txt'), 'written');
+});
+
+test('a recorded step whose definition changed stops the resume with a determinism error naming both definitions', async () => {
+  const store = new MemoryStore();
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const sandbox = countingSandbox(c.sandbox);
+  await assert.rejects(
+    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-step', 8) }), { input: {}, skillText: '', runId: 'r' }),
+    SimulatedCrash,
+  );
+  const changed = skill();
+  const s0 = changed.postprocessor!.steps[0] as StepSpec & { function: string };
+  s0.function = 'renamed';
+  await assert.rejects(resumeRun('r', () => changed, deps(countingModel(c), { store, fileRoot: root, sandbox })), (e: unknown) => {
+    assert.ok(e instanceof DeterminismError);
+    assert.match(e.message, /__post__\/0/);
+    assert.match(e.message, /"function":"effectful"/);
+    assert.match(e.message, /"function":"renamed"/);
+    return true;
+  });
+  // the run is left resumable, untouched
+  assert.ok(await store.readSnapshot('r'));
+});
+
+test('an aborted run is never resumed', async () => {
+  const d = deps(playModel([{ finish: {} }]));
+  const p = plan({ postprocessor: post([{ ...base, index: 0, type: 'validate', schema: { required: ['x'] } } as StepSpec]) });
+  const out = await startRun(p, d, { input: {}, skillText: '' });
+  assert.equal(out.status, 'aborted');
+  await assert.rejects(resumeRun(out.runId, () => p, d), RunNotResumableError);
+});
+
+test('two resumers racing the same run: one drives it, the other stops cleanly as superseded', async () => {
+  const store = new MemoryStore();
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const sandbox = countingSandbox(c.sandbox);
+  await assert.rejects(
+    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-postprocessor', 1) }), { input: {}, skillText: '', runId: 'r' }),
+    SimulatedCrash,
+  );
+  const [a, b] = await Promise.all([
+    resumeRun('r', () => skill(), deps(countingModel(c), { store, fileRoot: root, sandbox })),
+    resumeRun('r', () => skill(), deps(countingModel(c), { store, fileRoot: root, sandbox })),
+  ]);
+  assert.deepEqual([a.status, b.status].sort(), ['completed', 'superseded']);
+  assert.equal(c.sandbox.get('effectful'), 1);
+  const events = await store.readEvents('r');
+  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+});

@@ -1,0 +1,265 @@
+// The code sandbox against real python3 and node child processes.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { CodeStepError, StepTimeoutError } from '../kernel/errors';
+import type { Json, JsonObject } from '../kernel/json';
+import type { CodeCall, CodeSandbox } from '../kernel/ports';
+import { createCodeSandbox } from './index';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const PY = path.join(FIXTURES, 'steps.py');
+const JS = path.join(FIXTURES, 'steps.mjs');
+const TS = path.join(FIXTURES, 'typed.ts');
+const TIMEOUT_MS = 10_000;
+const EXPECTED_ENV_KEYS = ['HOME', 'LANG', 'PATH', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED'];
+
+function callOf(modulePath: string, exportName: string, input: Json = {}, timeoutMs = TIMEOUT_MS): CodeCall {
+  return { language: modulePath.endsWith('.py') ? 'python' : 'node', modulePath, exportName, input, timeoutMs };
+}
+
+async function pidOf(sandbox: CodeSandbox, modulePath: string): Promise<number> {
+  return ((await sandbox.call(callOf(modulePath, 'pid'))) as { pid: number }).pid;
+}
+
+/** Whether any process of the group led by `pid` still exists (zombies excluded: they are reaped by us). */
+function isGroupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (e) {
+    assert.equal((e as NodeJS.ErrnoException).code, 'ESRCH');
+    return false;
+  }
+}
+
+async function waitUntilGone(pid: number, withinMs = 2_000): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (isGroupAlive(pid)) {
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+describe('code sandbox', () => {
+  let sandbox: CodeSandbox;
+  before(() => {
+    sandbox = createCodeSandbox();
+  });
+  after(() => sandbox.close());
+
+  test('calls a python function and a node function with JSON in and out', async () => {
+    assert.deepEqual(await sandbox.call(callOf(PY, 'add_one', { n: 1 })), { n: 2 });
+    assert.deepEqual(await sandbox.call(callOf(JS, 'addOne', { n: 41 })), { n: 42 });
+  });
+
+  test('awaits async node functions and runs TypeScript modules', async () => {
+    assert.deepEqual(await sandbox.call(callOf(JS, 'slowDouble', { n: 21 })), { n: 42 });
+    assert.deepEqual(await sandbox.call(callOf(TS, 'countWords', { words: ['a', 'b', 'c'] })), { wordCount: 3 });
+  });
+
+  test('finds functions on an `export default` object, and maps `undefined` to null', async () => {
+    assert.deepEqual(await sandbox.call(callOf(JS, 'viaDefault', [1])), { fromDefault: [1] });
+    assert.equal(await sandbox.call(callOf(JS, 'nothing')), null);
+  });
+
+  test('values survive the pipe unchanged (unicode, newlines, protocol look-alikes)', async () => {
+    const tricky: JsonObject = { s: 'line1\nline2\u2028 é 😀 {"id": 1, "ok": true}\n', n: -1.5e-7, a: [null, true, {}] };
+    assert.deepEqual(await sandbox.call(callOf(PY, 'echo', tricky)), tricky);
+    assert.deepEqual(await sandbox.call(callOf(JS, 'echo', tricky)), tricky);
+  });
+
+  test('a worker imports a module once and is reused across calls', async () => {
+    for (const [file, fn] of [[PY, 'count'], [JS, 'count']] as const) {
+      const first = (await sandbox.call(callOf(file, fn))) as { calls: number };
+      const second = (await sandbox.call(callOf(file, fn))) as { calls: number };
+      assert.equal(second.calls, first.calls + 1, `${file}: module-level state persists`);
+    }
+    assert.equal(await pidOf(sandbox, PY), await pidOf(sandbox, PY));
+  });
+
+  test('user print / console.log on stdout cannot break the protocol', async () => {
+    assert.deepEqual(await sandbox.call(callOf(PY, 'chatty')), { ok: true });
+    assert.deepEqual(await sandbox.call(callOf(JS, 'chatty')), { ok: true });
+    const err = await rejection(sandbox.call(callOf(PY, 'loud_boom')));
+    assert.ok(err instanceof CodeStepError);
+    assert.match(String(err.details.stdoutTail), /about to fail/, 'the call\'s stdout is attached to its error');
+  });
+
+  test('a python exception is a CodeStepError with type, message and a traceback into the user file', async () => {
+    const err = await rejection(sandbox.call(callOf(PY, 'boom', { n: 7 })));
+    assert.ok(err instanceof CodeStepError);
+    assert.equal(err.code, 'code_failed');
+    assert.match(err.message, /ValueError: bad value: 7/);
+    assert.match(err.message, /steps\.py", line \d+, in _inner/);
+    assert.equal(err.details.errorType, 'ValueError');
+    assert.match(String(err.details.where), /fixtures\/steps\.py:\d+$/);
+    assert.doesNotMatch(String(err.details.traceback), /python_worker/, 'the worker\'s own frames are not shown');
+  });
+
+  test('a node exception is a CodeStepError with the stack into the user file (TypeScript lines too)', async () => {
+    const err = await rejection(sandbox.call(callOf(JS, 'boom', { n: 7 })));
+    assert.ok(err instanceof CodeStepError);
+    assert.match(err.message, /TypeError: bad value: 7/);
+    assert.match(String(err.details.where), /fixtures\/steps\.mjs:\d+:\d+$/);
+    assert.doesNotMatch(String(err.details.traceback), /node_worker/);
+    const tsErr = await rejection(sandbox.call(callOf(TS, 'fail', { words: ['x'] })));
+    assert.ok(tsErr instanceof CodeStepError);
+    assert.match(tsErr.message, /cannot handle 1 words/);
+    assert.match(String(tsErr.details.where), /fixtures\/typed\.ts:10:\d+$/, 'source-mapped to the .ts line');
+  });
+
+  test('a return value that is not JSON is a CodeStepError saying so and where', async () => {
+    const cases: [string, string, RegExp][] = [
+      [PY, 'not_json_nan', /nan.*at \$\.x/i],
+      [PY, 'not_json_set', /type set.*at \$\.tags/],
+      [PY, 'not_json_key', /keys must be strings/],
+      [JS, 'notJsonNaN', /NaN.*at \$\.x/],
+      [JS, 'notJsonFunction', /a function.*at \$\.f/],
+      [JS, 'notJsonMap', /a Map.*at \$\.m/],
+    ];
+    for (const [file, fn, pattern] of cases) {
+      const err = await rejection(sandbox.call(callOf(file, fn)));
+      assert.ok(err instanceof CodeStepError, fn);
+      assert.match(err.message, /not JSON-serialisable/, fn);
+      assert.match(err.message, pattern, fn);
+    }
+  });
+
+  test('a missing function names the file and lists the functions that exist; a missing file is named', async () => {
+    const py = await rejection(sandbox.call(callOf(PY, 'to_html')));
+    assert.ok(py instanceof CodeStepError);
+    assert.match(py.message, /steps\.py has no function to_html/);
+    assert.match(py.message, /add_one, boom, chatty, count/);
+    assert.doesNotMatch(py.message, /_inner|_helper/, 'private helpers are not offered');
+    const js = await rejection(sandbox.call(callOf(JS, 'toHtml')));
+    assert.match(js.message, /steps\.mjs has no function toHtml.*addOne, boom/);
+    assert.match(js.message, /viaDefault/, 'functions of the default export are listed too');
+    const missing = await rejection(sandbox.call(callOf(path.join(FIXTURES, 'nope.py'), 'f')));
+    assert.ok(missing instanceof CodeStepError);
+    assert.match(missing.message, /nope\.py does not exist \(looked for function f\)/);
+    const wrongExt = await rejection(sandbox.call({ ...callOf(PY, 'echo'), language: 'node' }));
+    assert.match(wrongExt.message, /node step needs a \.js/);
+  });
+
+  for (const [label, file] of [['python', PY], ['node', JS]] as const) {
+    test(`a ${label} step that loops forever is killed at its timeout, and the next call works`, async () => {
+      const pid = await pidOf(sandbox, file);
+      const timeoutMs = 400;
+      const started = performance.now();
+      const err = await rejection(sandbox.call(callOf(file, 'forever', {}, timeoutMs)));
+      const elapsed = performance.now() - started;
+      assert.ok(err instanceof StepTimeoutError, `got ${err.name}: ${err.message}`);
+      assert.equal(err.code, 'step_timeout');
+      assert.match(err.message, /function forever in .*steps\.(py|mjs) did not finish within 400 ms/);
+      assert.match(err.message, /timeout_ms/);
+      assert.ok(elapsed >= timeoutMs - 5 && elapsed < timeoutMs + 600, `elapsed ${elapsed.toFixed(0)} ms`);
+      assert.equal(isGroupAlive(pid), false, 'the worker process group is gone when the error arrives');
+      const next = await pidOf(sandbox, file);
+      assert.notEqual(next, pid, 'a fresh worker took over');
+    });
+  }
+
+  test('workers see a minimal environment and none of the server\'s variables', async () => {
+    process.env.STAGECRAFT_TEST_SECRET = 'hunter2';
+    try {
+      // fresh workers, spawned after the secret was set
+      const fresh = createCodeSandbox();
+      try {
+        for (const [file, fn] of [[PY, 'env'], [JS, 'env'], [TS, 'env']] as const) {
+          const { env, cwd } = (await fresh.call(callOf(file, fn))) as { env: Record<string, string>; cwd: string };
+          assert.deepEqual(Object.keys(env).sort(), EXPECTED_ENV_KEYS, `${file}: ${Object.keys(env).join(', ')}`);
+          assert.equal(env.STAGECRAFT_TEST_SECRET, undefined);
+          assert.notEqual(env.HOME, process.env.HOME);
+          assert.equal(env.LANG, 'C.UTF-8');
+          assert.ok(env.PATH.split(':').includes('/usr/bin'));
+          assert.equal(cwd, FIXTURES, 'cwd is the module\'s directory');
+        }
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      delete process.env.STAGECRAFT_TEST_SECRET;
+    }
+  });
+
+  test('a worker that exits mid-call is a CodeStepError with its exit code; the next call respawns', async () => {
+    for (const file of [PY, JS]) {
+      const err = await rejection(sandbox.call(callOf(file, 'leave')));
+      assert.ok(err instanceof CodeStepError);
+      assert.match(err.message, /worker exited with code 3 while running/);
+      assert.equal(err.details.exitCode, 3);
+      assert.ok((await pidOf(sandbox, file)) > 0);
+    }
+  });
+});
+
+describe('code sandbox limits and lifetime', () => {
+  test('allocating far past the memory limit is a CodeStepError naming the limit', async () => {
+    const sandbox = createCodeSandbox({ memoryLimitMb: 128 });
+    try {
+      for (const file of [PY, JS]) {
+        const err = await rejection(sandbox.call(callOf(file, 'hog', {}, 30_000)));
+        assert.ok(err instanceof CodeStepError, `${file}: got ${err.name}: ${err.message}`);
+        assert.match(err.message, /memory limit of 128 MB/);
+        assert.deepEqual(await sandbox.call(callOf(file, 'echo', [1])), [1], 'a fresh worker runs the next call');
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  test('close() kills every worker, and later calls are refused', async () => {
+    const sandbox = createCodeSandbox();
+    const pids = [await pidOf(sandbox, PY), await pidOf(sandbox, JS)];
+    await sandbox.call(callOf(TS, 'countWords', { words: [] }));
+    const pending = rejection(sandbox.call(callOf(PY, 'forever', {}, 60_000)));
+    await sandbox.close();
+    const err = await pending;
+    assert.match(err.message, /sandbox is closed/);
+    for (const pid of pids) assert.equal(isGroupAlive(pid), false, `worker ${pid} is gone`);
+    const late = await rejection(sandbox.call(callOf(PY, 'echo')));
+    assert.ok(late instanceof CodeStepError);
+    assert.match(late.message, /sandbox is closed/);
+  });
+
+  test('an idle sandbox does not keep the server alive, and its workers die with the server', async () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(FIXTURES, 'forgetful-parent.ts')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const pids = JSON.parse(result.stdout.trim()) as number[];
+    assert.equal(pids.length, 2);
+    for (const pid of pids) assert.ok(await waitUntilGone(pid), `worker ${pid} outlived its server`);
+  });
+
+  test('with maxWorkersPerLanguage > 1, calls run in parallel on separate workers', async () => {
+    const sandbox = createCodeSandbox({ maxWorkersPerLanguage: 2 });
+    try {
+      await Promise.all([sandbox.call(callOf(PY, 'echo')), sandbox.call(callOf(PY, 'echo'))]); // warm both
+      const started = performance.now();
+      const naps = (await Promise.all([
+        sandbox.call(callOf(PY, 'nap', { s: 0.4 })),
+        sandbox.call(callOf(PY, 'nap', { s: 0.4 })),
+      ])) as { pid: number }[];
+      const elapsed = performance.now() - started;
+      assert.notEqual(naps[0].pid, naps[1].pid);
+      assert.ok(elapsed < 750, `two 400 ms naps took ${elapsed.toFixed(0)} ms`);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

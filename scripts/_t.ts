@@ -1,0 +1,17 @@
+import { deployToPostgres, deployToPglite } from '../lib/store/migrate/targets';
+import { diffHistoryToSchema } from '../lib/store/migrate/migrations';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+const admin = new pg.Client('postgresql://postgres@127.0.0.1:5432/postgres'); await admin.connect();
+await admin.query('DROP DATABASE IF EXISTS stagecraft_try'); await admin.query('CREATE DATABASE stagecraft_try');
+let t = Date.now();
+console.log(await deployToPostgres('postgresql://postgres@127.0.0.1:5432/stagecraft_try'), Date.now()-t);
+t = Date.now();
+console.log(await deployToPostgres('postgresql://postgres@127.0.0.1:5432/stagecraft_try'), Date.now()-t);
+t = Date.now();
+const db = await PGlite.create();
+console.log(await deployToPglite(db), Date.now()-t);
+console.log((await db.query(`select tgname from pg_trigger where not tgisinternal`)).rows);
+t = Date.now();
+console.log(JSON.stringify(await diffHistoryToSchema()), Date.now()-t);
+await admin.end();
