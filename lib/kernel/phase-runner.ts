@@ -53,7 +53,7 @@ function toolSpecs(phase: PhasePlan): ToolSpec[] {
   });
 }
 
-export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visitKey: string, input: JsonObject): Promise<JsonObject> {
+export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: number, visitKey: string, input: JsonObject): Promise<JsonObject> {
   const transcript = initialTranscript(ctx, phase, input);
   const tools = toolSpecs(phase);
   const fields = derivedFields(phase.outputSchema);
@@ -76,7 +76,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visitKey:
       if (r.contribution.system) messages.push({ role: 'system', content: r.contribution.system });
       if (r.contribution.messages) messages.push(...r.contribution.messages);
     }
-    const request: ModelRequest = { runId: ctx.runId, phase: phase.name, round, messages, tools, responseFormat };
+    const request: ModelRequest = { runId: ctx.runId, phase: phase.name, visit, round, messages, tools, responseFormat };
     const turn = (
       await runStep(
         ctx,

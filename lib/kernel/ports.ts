@@ -27,6 +27,8 @@ export type ToolSpec = { name: string; description: string; parameters: JsonSche
 export type ModelRequest = {
   runId: string;
   phase: string;
+  /** 1 for the first visit of the phase, 2 when the graph comes back to it … (the kernel always sets it) */
+  visit?: number;
   round: number;
   messages: Message[];
   tools: ToolSpec[];

@@ -9,6 +9,7 @@ import { deps, phase, plan, playModel, post, runWith } from './testing';
 import type { StepSpec } from './plan';
 import type { CodeSandbox } from './ports';
 import { EVENT } from './events';
+import type { JsonSchema } from './json';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-proc-'));
 writeFileSync(path.join(root, 'a.txt'), 'alpha');
@@ -19,7 +20,7 @@ const readOp = (index: number, p: string, over: Partial<StepSpec> = {}): StepSpe
   ({ ...base, index, type: 'run_op', op: 'file/read', args: { path: p }, ...over }) as StepSpec;
 
 const finishWith = (finish: object) => playModel([{ finish: finish as never }]);
-const withPost = (steps: StepSpec[], callerContract: object = { type: 'object' }) =>
+const withPost = (steps: StepSpec[], callerContract: JsonSchema = { type: 'object' }) =>
   plan({
     postprocessor: post(steps, callerContract),
     callerContract,

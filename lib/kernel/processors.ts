@@ -15,7 +15,6 @@
  * (processor-steps.ts) or how it is recorded (step.ts).
  */
 import { StagecraftError, WorkflowAbortedError, errorToJson } from './errors';
-import { EVENT } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { ProcessorPlan, StepSpec } from './plan';

@@ -17,7 +17,7 @@
  *
  * Owns: the derivation. Does not: read the store or know about rendering.
  */
-import type { Json, JsonObject, JsonSchema } from './json';
+import type { JsonObject, JsonSchema } from './json';
 import { isJsonObject } from './json';
 import { EVENT } from './events';
 import type { RunEvent } from './ports';

@@ -342,6 +342,34 @@ const cases: Case[] = [
     want: { type: 'object', properties: { files: { type: 'array' } } },
   },
   {
+    name: 'the mode hint decides false only for a property that can take it',
+    schema: {
+      type: 'object',
+      properties: { mode: { enum: ['edit', 'review'] } },
+      if: { properties: { mode: { const: 'review' } } },
+      then: { properties: { verdict: str } },
+      else: { properties: { files: { type: 'array' } } },
+    },
+    opts: { mode: 'edit' },
+    want: { type: 'object', properties: { mode: { enum: ['edit', 'review'] }, files: { type: 'array' } } },
+  },
+  {
+    name: 'the mode hint says nothing about other properties',
+    schema: {
+      type: 'object',
+      properties: { outcome: { enum: ['succeeded', 'blocked'] }, block_reason: str },
+      if: { properties: { outcome: { const: 'blocked' } } },
+      then: { required: ['block_reason'] },
+    },
+    opts: { mode: 'edit' },
+    want: {
+      anyOf: [
+        { type: 'object', properties: { outcome: { enum: ['succeeded', 'blocked'] }, block_reason: str }, required: ['block_reason'] },
+        { type: 'object', properties: { outcome: { enum: ['succeeded', 'blocked'] }, block_reason: str } },
+      ],
+    },
+  },
+  {
     name: 'undecidable if becomes the then/else union',
     schema: {
       type: 'object',

@@ -52,7 +52,11 @@ export type ResponseFormatOptions = {
   machineFields?: string[];
   /** what is already known of the artifact (e.g. the phase input's mode): decides conditions and branches */
   value?: JsonObject;
-  /** the value of a discriminating property when `value` does not hold it (the run's execution mode) */
+  /**
+   * A discriminator value known from outside the artifact (the run's execution
+   * mode, e.g. `edit`): it stands for whichever property `value` does not hold
+   * and can take that value — never for a property that cannot.
+   */
   mode?: string;
   /** for providers with strict structured outputs: closed objects, every property required */
   strict?: boolean;
@@ -164,7 +168,7 @@ function shellsOf(schema: JsonSchema, value: Json | undefined, ctx: Ctx): Shell[
   }
 
   if (schema.if !== undefined && (schema.then !== undefined || schema.else !== undefined)) {
-    const decided = decide(schema.if as JsonSchema, value, ctx.mode);
+    const decided = decide(schema.if as JsonSchema, value, hintFor(ctx.mode, shells));
     const thenShells = shellsOf((schema.then as JsonSchema | undefined) ?? true, value, ctx);
     const elseShells = shellsOf((schema.else as JsonSchema | undefined) ?? true, value, ctx);
     const branch = decided === true ? thenShells : decided === false ? elseShells : [...thenShells, ...elseShells];
@@ -306,11 +310,29 @@ function knownValue(value: Json | undefined, p: string, mode: string | undefined
 }
 
 /**
+ * The `mode` hint, as a condition sees it: it stands for property `p` only
+ * when `p` can take that value — the condition tests for it, or the parent
+ * level pins `p` to literals that include it. So `mode: 'edit'` decides
+ * `if mode == edit` (and `if mode == review`, when the parent says mode is
+ * edit|review), but says nothing about `if outcome == blocked`.
+ */
+type Hint = (p: string, tested: Json | undefined) => Json | undefined;
+
+function hintFor(mode: string | undefined, parents: Shell[]): Hint {
+  return (p, tested) => {
+    if (mode === undefined) return undefined;
+    if ((literalsOf(tested) ?? []).includes(mode)) return mode;
+    const declared = parents.flatMap((s) => literalsOf(props(s)[p]) ?? []);
+    return declared.includes(mode) ? mode : undefined;
+  };
+}
+
+/**
  * Three-valued evaluation of an `if` against what is known: true, false, or
  * undefined when the known value does not decide it. A property absent from
  * `value` is unknown (the model has yet to write it), not absent.
  */
-function decide(cond: JsonSchema, value: Json | undefined, mode: string | undefined): boolean | undefined {
+function decide(cond: JsonSchema, value: Json | undefined, hint: Hint): boolean | undefined {
   if (typeof cond === 'boolean') return cond;
   if (!isJsonObject(cond)) return undefined;
   const results: (boolean | undefined)[] = [];
@@ -319,26 +341,25 @@ function decide(cond: JsonSchema, value: Json | undefined, mode: string | undefi
     switch (k) {
       case 'properties':
         for (const [p, ps] of Object.entries(isJsonObject(v) ? v : {})) {
-          const known = isJsonObject(value) && value[p] !== undefined ? value[p] : literalsOf(ps) ? mode : undefined;
+          const known = isJsonObject(value) && value[p] !== undefined ? value[p] : hint(p, ps);
           results.push(known === undefined ? undefined : decideLiteral(ps as JsonSchema, known));
         }
         break;
       case 'required':
         for (const p of asArray(v)) {
           const isKnown = typeof p === 'string' && isJsonObject(value) && value[p] !== undefined;
-          const isHinted =
-            typeof p === 'string' && mode !== undefined && isJsonObject(cond.properties) && literalsOf(cond.properties[p]) !== null;
+          const isHinted = typeof p === 'string' && hint(p, isJsonObject(cond.properties) ? cond.properties[p] : undefined) !== undefined;
           results.push(isKnown || isHinted ? true : undefined);
         }
         break;
       case 'allOf':
-        results.push(and(asArray(v).map((s) => decide(s as JsonSchema, value, mode))));
+        results.push(and(asArray(v).map((s) => decide(s as JsonSchema, value, hint))));
         break;
       case 'anyOf':
-        results.push(or(asArray(v).map((s) => decide(s as JsonSchema, value, mode))));
+        results.push(or(asArray(v).map((s) => decide(s as JsonSchema, value, hint))));
         break;
       case 'not': {
-        const r = decide(v as JsonSchema, value, mode);
+        const r = decide(v as JsonSchema, value, hint);
         results.push(r === undefined ? undefined : !r);
         break;
       }

@@ -11,7 +11,7 @@ import { crashAt, SimulatedCrash, type FaultPoint } from './faults';
 import { resumeRun, startRun } from './runner';
 import { MemoryStore } from './memory-store';
 import type { Plan, StepSpec } from './plan';
-import type { CodeSandbox, ModelTurn } from './ports';
+import type { CodeSandbox, ModelPort, ModelTurn } from './ports';
 import { DeterminismError, RunNotResumableError } from './errors';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-resume-'));
@@ -47,9 +47,8 @@ function skill(): Plan {
 
 type Counters = { model: number; sandbox: Map<string, number> };
 
-function countingModel(c: Counters) {
-  const m = playModel(turns);
-  return { name: 'count', invoke: async (r: Parameters<typeof m.invoke>[0]) => (c.model++, turnFor(r.round)) };
+function countingModel(c: Counters): ModelPort {
+  return { name: 'count', invoke: async (r) => (c.model++, turnFor(r.round)) };
 }
 const turnFor = (round: number): ModelTurn => ({ text: '', toolCalls: [], finish: null, ...turns[round - 1] }) as ModelTurn;
 

@@ -172,7 +172,7 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
         throw new WorkflowAbortedError(`the input of phase ${phaseName} does not satisfy its input_schema: ${formatSchemaErrors(errors)}`, { phase: phaseName });
       }
     }
-    const artifact = await runPhaseVisit(ctx, phase, visitKey, value);
+    const artifact = await runPhaseVisit(ctx, phase, visit, visitKey, value);
     visits[phaseName] = visit;
     const next = nextPhase(ctx.plan, phaseName, artifact);
     if (next === null) {

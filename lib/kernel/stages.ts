@@ -21,6 +21,7 @@ import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
 import { lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
+import { hashJson } from './memo';
 
 export const CAPABILITY_TIMEOUT_MS = 10_000;
 
@@ -38,6 +39,9 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
   const program = ctx.plan.stageProgram;
   if (!program.some((s) => s.rung === call.rung)) return [];
   const looks = new Map<string, { def: StepDef; look: MemoLookup }>();
+  // The memo input of a stage is its context; the growing parts (transcript,
+  // messages, evidence) are hashed once per rung rather than once per stage.
+  const digest = digestContext(call.context);
   const contextFor = (stage: StageSpec): StageContext => ({
     runId: ctx.runId,
     phase: call.phase,
@@ -52,7 +56,7 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
     phase: call.phase,
     position: `${call.prefix}/${call.rung}/${stage.name}`,
     definition: { stage: stage.name, rung: stage.rung, binding: stage.binding, effects: stage.effects, with: stage.with },
-    input: contextFor(stage) as unknown as Json,
+    input: { ...digest, stage: stage.name, with: stage.with },
     pure: stage.binding.kind === 'builtin' && !ctx.deps.handlers?.[stage.name],
     label: { stage: stage.name, capability: stage.capability, rung: stage.rung, round: call.round },
   });
@@ -94,6 +98,17 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
   }
   requireNoCrashedStage(results, call.phase);
   return results;
+}
+
+const BULKY = ['transcript', 'messages', 'evidence'] as const;
+
+function digestContext(c: Partial<StageContext>): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(c)) {
+    if (v === undefined) continue;
+    out[k] = (BULKY as readonly string[]).includes(k) ? hashJson(v) : (v as Json);
+  }
+  return out;
 }
 
 async function invokeHandler(ctx: RunContext, stage: StageSpec, sctx: StageContext): Promise<Contribution | undefined> {

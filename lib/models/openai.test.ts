@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOpenAiModel, toFunctionName } from './openai';
-import { modelFromSpec } from './index';
-import { ModelError, UsageError } from '../kernel/errors';
+import { ModelError } from '../kernel/errors';
 import type { ModelRequest, ToolSpec } from '../kernel/ports';
 import type { JsonObject } from '../kernel/json';
 
@@ -148,7 +147,7 @@ test('openai: a finish schema without a root type is sent as an object', async (
   await withServer(
     () => completion({ content: '' }),
     async (baseUrl, seen) => {
-      const anyOf = { anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'string' } } }] };
+      const anyOf: JsonObject = { anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'string' } } }] };
       await createOpenAiModel({ baseUrl, model: 'm' }).invoke(request({ responseFormat: anyOf }));
       const tools = seen[0].body.tools as JsonObject[];
       assert.deepEqual((tools[1].function as JsonObject).parameters, { type: 'object', ...anyOf });
@@ -319,36 +318,4 @@ test('openai: function names', () => {
   assert.equal(toFunctionName('file/read'), 'file__read');
   assert.equal(toFunctionName('mcp/github/search.issues'), 'mcp__github__search_issues');
   assert.equal(toFunctionName('x'.repeat(80)).length, 64);
-});
-
-// ---------------------------------------------------------------- modelFromSpec
-
-test('modelFromSpec: openai reads the environment and calls the endpoint', async () => {
-  await withServer(
-    () => completion({ content: 'hi' }),
-    async (baseUrl, seen) => {
-      const env = { STAGECRAFT_MODEL_BASE_URL: baseUrl, STAGECRAFT_MODEL: 'env-model', STAGECRAFT_MODEL_API_KEY: 'k' };
-      const fromEnv = modelFromSpec('openai', { bundleDir: '/nowhere', env });
-      assert.equal(fromEnv.name, 'openai:env-model');
-      await fromEnv.invoke(request());
-      assert.equal(seen[0].body.model, 'env-model');
-      assert.equal(seen[0].headers.authorization, 'Bearer k');
-      assert.equal(modelFromSpec('openai:gpt-4o-mini', { bundleDir: '/nowhere', env }).name, 'openai:gpt-4o-mini');
-    },
-  );
-});
-
-test('modelFromSpec: usage errors', () => {
-  const usage = (spec: string, env: Record<string, string>, pattern: RegExp) =>
-    assert.throws(
-      () => modelFromSpec(spec, { bundleDir: '/nowhere', env }),
-      (e: unknown) => e instanceof UsageError && pattern.test(e.message),
-    );
-  usage('openai:m', {}, /STAGECRAFT_MODEL_BASE_URL/);
-  usage('openai', { STAGECRAFT_MODEL_BASE_URL: 'http://x/v1' }, /openai:MODEL.*STAGECRAFT_MODEL/);
-  usage('openai:m', { STAGECRAFT_MODEL_BASE_URL: 'http://x/v1', STAGECRAFT_MODEL_TIMEOUT_MS: 'soon' }, /STAGECRAFT_MODEL_TIMEOUT_MS/);
-  usage('claude:x', {}, /Unknown model "claude:x".*scripted:FILE.*openai:MODEL/);
-  usage('scripted', {}, /Unknown model/);
-  usage('scripted:missing.yaml', {}, /missing\.yaml not found/);
-  usage('replay:run-1', {}, /stagecraft replay run-1/);
 });

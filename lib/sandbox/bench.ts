@@ -48,7 +48,10 @@ function codeCall(language: CodeCall['language'], modulePath: string, n: number)
   return { language, modulePath, exportName: 'echo', input: { n }, timeoutMs: BENCH_TIMEOUT_MS };
 }
 
-async function measure(call: (n: number) => Promise<unknown>, calls: number): Promise<{ coldMs: number; msPerCall: number }> {
+async function measure(
+  call: (n: number) => Promise<unknown>,
+  calls: number,
+): Promise<{ coldMs: number; msPerCall: number }> {
   const coldStart = performance.now();
   await call(0);
   const coldMs = performance.now() - coldStart;

@@ -4,14 +4,15 @@
  * the user's code, and what to do.
  *
  * Owns: the wording and `details` of sandbox failures. Invariant: every
- * failure is a `CodeStepError` or a `StepTimeoutError`, and carries the tails
- * of the user's stdout/stderr for that call.
+ * failure is a `CodeStepError`, a `StepTimeoutError` or (for a reply too big
+ * to buffer) a `PayloadTooLargeError`, and carries the tails of the user's
+ * stdout/stderr for that call.
  *
  * Does not: talk to processes or decide whether a worker is reused.
  */
-import { CodeStepError, StepTimeoutError, type ErrorDetails } from '../kernel/errors';
+import { CodeStepError, PayloadTooLargeError, StepTimeoutError, type ErrorDetails } from '../kernel/errors';
 import type { Json } from '../kernel/json';
-import type { CallOutcome, OutputTails, WorkerReply } from './worker';
+import { MAX_REPLY_CHARS, type CallOutcome, type OutputTails, type WorkerReply } from './worker';
 import type { Language } from './runtime';
 
 export type CallContext = {
@@ -41,7 +42,10 @@ export function isWorkerSpent(outcome: CallOutcome): boolean {
   return outcome.kind !== 'reply' || (!outcome.reply.ok && outcome.reply.kind === 'memory');
 }
 
-export function errorFor(outcome: CallOutcome, ctx: CallContext): CodeStepError | StepTimeoutError {
+export function errorFor(
+  outcome: CallOutcome,
+  ctx: CallContext,
+): CodeStepError | StepTimeoutError | PayloadTooLargeError {
   const fn = describe(ctx);
   const base = baseDetails(ctx, outcome.output);
   if (outcome.kind === 'timeout') {
@@ -50,6 +54,13 @@ export function errorFor(outcome: CallOutcome, ctx: CallContext): CodeStepError 
         `Raise the step's timeout_ms if it needs longer, or make the function faster.` +
         stderrNote(outcome.output),
       { ...base, timeoutMs: ctx.timeoutMs },
+    );
+  }
+  if (outcome.kind === 'too_large') {
+    return new PayloadTooLargeError(
+      `${fn} returned more than ${MAX_REPLY_CHARS / (1024 * 1024)} MB of JSON; its worker was stopped. ` +
+        `Return a smaller value, or write large data to the workspace and return its path.`,
+      { ...base, maxReplyChars: MAX_REPLY_CHARS },
     );
   }
   if (outcome.kind === 'exited') {

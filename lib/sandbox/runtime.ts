@@ -29,21 +29,18 @@ const NODE_TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts']);
 export function flavourFor(language: Language, modulePath: string): Flavour | { mismatch: string } {
   const ext = path.extname(modulePath).toLowerCase();
   if (language === 'python') {
-    return ext === '.py' ? 'python' : { mismatch: `a python step needs a .py module, got "${ext || '(no extension)'}"` };
+    if (ext === '.py') return 'python';
+    return { mismatch: `a python step needs a .py module, got "${ext || '(no extension)'}"` };
   }
   if (NODE_JS_EXTENSIONS.has(ext)) return 'node';
   if (NODE_TS_EXTENSIONS.has(ext)) return 'node-ts';
   return { mismatch: `a node step needs a .js, .mjs, .cjs, .ts or .mts module, got "${ext || '(no extension)'}"` };
 }
 
-export function languageOf(flavour: Flavour): Language {
-  return flavour === 'python' ? 'python' : 'node';
-}
-
 /** The system directories a worker may find programs in (the server's PATH is not inherited). */
 const SYSTEM_PATH_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
-/** The complete environment of a worker. `NODE_OPTIONS` is absent on purpose: it could inject code into node workers. */
+/** The complete environment of a worker. `NODE_OPTIONS` is absent on purpose: it could inject code into workers. */
 export function workerEnv(homeDir: string): Record<string, string> {
   const dirs = [path.dirname(process.execPath), ...SYSTEM_PATH_DIRS];
   return {

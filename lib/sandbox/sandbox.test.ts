@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CodeStepError, StepTimeoutError } from '../kernel/errors';
+import { CodeStepError, PayloadTooLargeError, StepTimeoutError } from '../kernel/errors';
 import type { Json, JsonObject } from '../kernel/json';
 import type { CodeCall, CodeSandbox } from '../kernel/ports';
 import { createCodeSandbox } from './index';
@@ -193,6 +193,13 @@ describe('code sandbox', () => {
     } finally {
       delete process.env.STAGECRAFT_TEST_SECRET;
     }
+  });
+
+  test('a reply too large to buffer is refused with PayloadTooLargeError, and the next call works', async () => {
+    const err = await rejection(sandbox.call(callOf(PY, 'huge')));
+    assert.ok(err instanceof PayloadTooLargeError, `got ${err.name}: ${err.message}`);
+    assert.match(err.message, /more than 64 MB/);
+    assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
   });
 
   test('a worker that exits mid-call is a CodeStepError with its exit code; the next call respawns', async () => {

@@ -7,7 +7,10 @@
  * lazy spawning and transparent respawning after a timeout, crash or memory
  * blow-up, and the cleanup of every process and temp dir on `close()` or when
  * the server exits. Invariant: a sandbox never leaves processes behind, and
- * an idle sandbox does not keep the server's event loop alive.
+ * an idle sandbox does not keep the server's event loop alive. A call's
+ * timeout runs from when its worker receives it (time queued behind other
+ * calls, or spent starting the interpreter, does not count; importing the
+ * user's module on first use does).
  *
  * Does not: enforce a step's `pure` or `on_error` semantics, resolve module
  * paths relative to a bundle (callers pass absolute paths), or isolate the
@@ -18,11 +21,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CodeStepError } from '../kernel/errors';
+import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import type { CodeCall, CodeSandbox } from '../kernel/ports';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
-import { flavourFor, languageOf, launchCommand, workerEnv, type Flavour } from './runtime';
+import { flavourFor, launchCommand, workerEnv, type Flavour } from './runtime';
 import { WorkerProcess, WorkerStartError } from './worker';
 
 export type CodeSandboxOptions = {
@@ -55,10 +58,10 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   const memoryLimitMb = opts.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const maxWorkers = opts.maxWorkersPerLanguage ?? DEFAULT_MAX_WORKERS_PER_LANGUAGE;
   if (!Number.isInteger(memoryLimitMb) || memoryLimitMb < 16) {
-    throw new RangeError(`memoryLimitMb must be an integer ≥ 16, got ${memoryLimitMb}`);
+    throw new UsageError(`memoryLimitMb must be an integer ≥ 16, got ${memoryLimitMb}`);
   }
   if (!Number.isInteger(maxWorkers) || maxWorkers < 1) {
-    throw new RangeError(`maxWorkersPerLanguage must be an integer ≥ 1, got ${maxWorkers}`);
+    throw new UsageError(`maxWorkersPerLanguage must be an integer ≥ 1, got ${maxWorkers}`);
   }
 
   const lanes = new Map<Flavour, Lane[]>();
@@ -115,8 +118,16 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 
     private async runOnWorker({ call, ctx }: Job): Promise<Json> {
       if (isClosed) throw closedError(ctx);
-      if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
+      if (!this.worker?.isAlive) this.worker = this.spawn(ctx);
       const worker = this.worker;
+      try {
+        await worker.ready;
+      } catch (error) {
+        if (this.worker === worker) this.worker = null;
+        throw isClosed ? closedError(ctx) : startError(this.flavour, ctx, error);
+      }
+      if (isClosed) throw closedError(ctx);
+      // the timeout covers the module's import on its first call, not the interpreter's start
       const outcome = await worker.run({
         modulePath: call.modulePath,
         exportName: call.exportName,
@@ -131,19 +142,12 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       return resultOf(outcome, ctx);
     }
 
-    private async spawn(ctx: CallContext): Promise<WorkerProcess> {
+    private spawn(ctx: CallContext): WorkerProcess {
       try {
         const { command, args } = launchCommand(this.flavour, memoryLimitMb);
-        return await WorkerProcess.start({ command, args, env: workerEnv(home()), cwd: path.dirname(ctx.modulePath) });
+        return new WorkerProcess({ command, args, env: workerEnv(home()), cwd: path.dirname(ctx.modulePath) });
       } catch (error) {
-        const output = error instanceof WorkerStartError ? error.output : { stdout: '', stderr: '' };
-        const why = error instanceof Error ? error.message : String(error);
-        const tail = output.stderr.trim() ? `\nLast stderr:\n${output.stderr.trim().slice(-1500)}` : '';
-        const hint = ctx.language === 'python' ? 'Is python3 installed in /usr/bin or /usr/local/bin?' : '';
-        throw new CodeStepError(
-          `Could not start the ${this.flavour} worker to run ${ctx.exportName} in ${ctx.modulePath}: ${why}. ${hint}${tail}`,
-          { language: ctx.language, module: ctx.modulePath, function: ctx.exportName, stderrTail: output.stderr },
-        );
+        throw startError(this.flavour, ctx, error); // no worker script, no tsx
       }
     }
   }
@@ -153,8 +157,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     if (!pool) lanes.set(flavour, (pool = []));
     // an idle warm worker first (its module cache is hot), then a new lane, then the shortest queue
     const idle = pool.filter((l) => l.load === 0);
-    const warm = idle.find((l) => l.worker?.isAlive);
-    if (warm ?? idle[0]) return (warm ?? idle[0])!;
+    const pick = idle.find((l) => l.worker?.isAlive) ?? idle[0];
+    if (pick) return pick;
     if (pool.length < maxWorkers) {
       const lane = new Lane(flavour);
       pool.push(lane);
@@ -173,17 +177,13 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         memoryLimitMb,
       };
       if (isClosed) return Promise.reject(closedError(ctx));
+      const where = { language: call.language, module: call.modulePath, function: call.exportName };
       const badCall = checkCall(call);
-      if (badCall) return Promise.reject(new CodeStepError(badCall, { language: call.language, module: call.modulePath, function: call.exportName }));
+      if (badCall) return Promise.reject(new CodeStepError(badCall, where));
       const flavour = flavourFor(call.language, call.modulePath);
       if (typeof flavour !== 'string') {
-        return Promise.reject(
-          new CodeStepError(`Cannot run ${call.exportName} from ${call.modulePath}: ${flavour.mismatch}.`, {
-            language: call.language,
-            module: call.modulePath,
-            function: call.exportName,
-          }),
-        );
+        const why = `Cannot run ${call.exportName} from ${call.modulePath}: ${flavour.mismatch}.`;
+        return Promise.reject(new CodeStepError(why, where));
       }
       ensureExitHook();
       liveSandboxes.add(internals);
@@ -202,6 +202,18 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   };
 }
 
+function startError(flavour: Flavour, ctx: CallContext, error: unknown): CodeStepError {
+  const output = error instanceof WorkerStartError ? error.output : { stdout: '', stderr: '' };
+  const why = error instanceof Error ? error.message : String(error);
+  const stderr = output.stderr.trim();
+  const tail = stderr ? `\nLast stderr:\n${stderr.slice(-1500)}` : '';
+  const hint = flavour === 'python' ? ' Is python3 installed in /usr/local/bin or /usr/bin?' : '';
+  return new CodeStepError(
+    `Could not start the ${flavour} worker to run ${ctx.exportName} in ${ctx.modulePath}: ${why}.${hint}${tail}`,
+    { language: ctx.language, module: ctx.modulePath, function: ctx.exportName, stderrTail: output.stderr },
+  );
+}
+
 function closedError(ctx: CallContext): CodeStepError {
   return new CodeStepError(
     `The code sandbox is closed; ${ctx.language} function ${ctx.exportName} in ${ctx.modulePath} was not run.`,
@@ -211,7 +223,9 @@ function closedError(ctx: CallContext): CodeStepError {
 
 /** A sentence saying what is wrong with the call's shape, or null. */
 function checkCall(call: CodeCall): string | null {
-  if (call.language !== 'python' && call.language !== 'node') return `Unknown code step language "${String(call.language)}".`;
+  if (call.language !== 'python' && call.language !== 'node') {
+    return `Unknown code step language "${String(call.language)}".`;
+  }
   if (!path.isAbsolute(call.modulePath)) return `The module path must be absolute, got "${call.modulePath}".`;
   if (!call.exportName) return `No function name given for module ${call.modulePath}.`;
   if (!(Number.isFinite(call.timeoutMs) && call.timeoutMs > 0)) {

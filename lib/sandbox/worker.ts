@@ -86,6 +86,7 @@ export class WorkerProcess {
   private readonly exited: Promise<void>;
   private readonly closed: Promise<void>;
   private onReady: ((error: WorkerStartError | null) => void) | null = null;
+  private spawnError: string | null = null;
   /** Resolves once the worker has set its limits and waits for requests; rejects with WorkerStartError. */
   readonly ready: Promise<void>;
 
@@ -115,7 +116,7 @@ export class WorkerProcess {
       this.child.once('error', (err) => {
         // spawn failed (ENOENT): no exit event follows
         this.exitInfo ??= { code: null, signal: null };
-        this.stderrTail += `\n${err.message}`;
+        this.spawnError = err.message;
         resolve();
       });
     });
@@ -256,10 +257,15 @@ export class WorkerProcess {
   private onChildGone(): void {
     const info = this.exitInfo ?? { code: null, signal: null };
     if (this.onReady) {
-      const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
-      this.onReady(new WorkerStartError(`it ${how} before it was ready`, this.takeOutput()));
+      const how = this.spawnError
+        ? `could not be spawned (${this.spawnError})`
+        : info.signal
+          ? `was killed by ${info.signal} before it was ready`
+          : `exited with code ${info.code} before it was ready`;
+      this.onReady(new WorkerStartError(`it ${how}`, this.takeOutput()));
     }
-    if (this.pending && !this.pending.isTimedOut) this.pending.finish({ kind: 'exited', ...info, output: this.takeOutput() });
+    const pending = this.pending;
+    if (pending && !pending.isTimedOut) pending.finish({ kind: 'exited', ...info, output: this.takeOutput() });
     this.setRef(false);
   }
 

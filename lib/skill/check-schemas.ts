@@ -152,10 +152,13 @@ export function checkSchemaSite(ctx: CheckContext, value: unknown, at: KeyPath, 
   }
 }
 
+const JSON_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
+
+/** Whether a schema can hold a JSON object (a misspelt `type` is another finding's business). */
 function objectType(schema: JsonSchema | undefined): boolean {
   if (!isJsonObject(schema) || schema.type === undefined) return true;
-  const t = schema.type;
-  return Array.isArray(t) ? t.includes('object') : t === 'object';
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('object') || types.some((t) => typeof t !== 'string' || !JSON_TYPES.includes(t));
 }
 
 export type LlmContract = { schema: JsonSchema; path: KeyPath } | undefined;

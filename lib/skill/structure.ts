@@ -152,7 +152,7 @@ function usesFinding(ctx: Ctx, path: KeyPath): void {
     ctx.findings.add(
       'bad_uses',
       `\`uses: ${v}\` names a file but no export: write \`${v}#<function>\` for an exported function of that module, ` +
-        `or \`builtin:<name>\` for a builtin${suggestionSuffix(v, names) ? ` (did you mean \`builtin:${didYouMean(v, names)}\`?)` : ''}.`,
+        `or \`builtin:<name>\` for a builtin${didYouMean(v, names) ? ` (did you mean \`builtin:${didYouMean(v, names)}\`?)` : ''}.`,
       path,
     );
   } else {

@@ -60,8 +60,8 @@ export function didYouMean(word: string, allowed: Iterable<string>): string | un
   return best !== undefined && bestDistance <= maxEditsFor(word) ? best : undefined;
 }
 
-/** ` — did you mean \`x\`?` or the empty string. */
+/** Ends a sentence: \` — did you mean \`x\`?\` when one is close, else a full stop. */
 export function suggestionSuffix(word: string, allowed: Iterable<string>): string {
   const s = didYouMean(word, allowed);
-  return s === undefined ? '' : ` — did you mean \`${s}\`?`;
+  return s === undefined ? '.' : ` — did you mean \`${s}\`?`;
 }

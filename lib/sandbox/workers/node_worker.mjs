@@ -147,7 +147,9 @@ function safeString(v) {
 
 async function handle(request) {
   const { modulePath, exportName, input } = request;
-  if (!existsSync(modulePath)) return { ok: false, kind: 'module_missing', message: `no such file: ${modulePath}` };
+  if (!modules.has(modulePath) && !existsSync(modulePath)) {
+    return { ok: false, kind: 'module_missing', message: `no such file: ${modulePath}` };
+  }
   process.chdir(path.dirname(modulePath));
   let mod;
   try {

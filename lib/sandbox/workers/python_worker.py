@@ -149,7 +149,7 @@ def _failure(kind, exc, module_path):
 def handle(request):
     module_path = request["modulePath"]
     export_name = request["exportName"]
-    if not os.path.isfile(module_path):
+    if module_path not in _modules and not os.path.isfile(module_path):
         return {"ok": False, "kind": "module_missing", "message": f"no such file: {module_path}"}
     os.chdir(os.path.dirname(module_path))
     try:
@@ -160,7 +160,7 @@ def handle(request):
     if not callable(fn):
         return {"ok": False, "kind": "export_missing", "available": _functions_of(mod)}
     try:
-        result = fn(request["input"])
+        result = fn(request.get("input"))
     except BaseException as exc:  # noqa: BLE001
         return _failure("raised", exc, module_path)
     try:
@@ -168,7 +168,8 @@ def handle(request):
     except NotJson as exc:
         return {"ok": False, "kind": "not_json", "message": exc.what, "where": exc.where}
     except RecursionError:
-        return {"ok": False, "kind": "not_json", "message": "a structure nested too deeply (or containing itself)", "where": "$"}
+        what = "a structure nested too deeply (or containing itself)"
+        return {"ok": False, "kind": "not_json", "message": what, "where": "$"}
 
 
 def main():

@@ -126,7 +126,10 @@ async function withScratchEngine<T>(
 ): Promise<T> {
   const db = await PGlite.create();
   const schema = readFileSync(schemaPath, 'utf8');
-  const opened = await openSchemaEngine(awaitingPgliteFactory(new PrismaPGlite(db), db), [[schemaPath, schema]]);
+  const factory = awaitingPgliteFactory(new PrismaPGlite(db), db);
+  // the scratch database is also the shadow: one PGlite initdb instead of two
+  factory.connectToShadowDb = () => factory.connect();
+  const opened = await openSchemaEngine(factory, [[schemaPath, schema]]);
   try {
     return await fn(opened.engine, schema);
   } finally {

@@ -1,0 +1,77 @@
+/**
+ * The `stagecraft` command: validate, run, resume, events, runs.
+ *
+ * Exit codes: 0 success (a completed run, a valid skill), 1 a failed or
+ * aborted run / an invalid skill for `validate` / a resume that failed,
+ * 2 a usage error or an invalid skill passed to `run`.
+ * Every failure prints what happened and what to do; `--json` prints one JSON
+ * object on stdout and nothing else there.
+ */
+import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
+import { validateCommand } from './validate';
+import { runCommand } from './run';
+import { eventsCommand, resumeCommand, runsCommand } from './runs';
+
+export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
+
+usage:
+  stagecraft validate <bundle|skill.md> [--json]
+  stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--json]
+  stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
+  stagecraft events RUN [--json]            print a run's event log
+  stagecraft runs [--status S] [--json]     list runs
+
+The store is DATABASE_URL (Postgres) when set, else an embedded database in
+STAGECRAFT_DATA_DIR (default ./.stagecraft).`;
+
+export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: () => Promise<string> };
+
+export const processIo: Io = {
+  out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
+  err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+  stdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+};
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [cmd, ...rest] = argv;
+  const json = rest.includes('--json');
+  try {
+    switch (cmd) {
+      case 'validate':
+        return await validateCommand(rest, io);
+      case 'run':
+        return await runCommand(rest, io);
+      case 'resume':
+        return await resumeCommand(rest, io);
+      case 'events':
+        return await eventsCommand(rest, io);
+      case 'runs':
+        return await runsCommand(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return cmd === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${cmd}"`);
+    }
+  } catch (e) {
+    const body = errorToJson(e);
+    if (json) io.out(JSON.stringify({ error: body }));
+    if (e instanceof UsageError) {
+      io.err(`stagecraft: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (e instanceof StagecraftError) {
+      io.err(`stagecraft: ${e.message}`);
+      return e.code === 'skill_invalid' ? 2 : 1;
+    }
+    io.err(`stagecraft: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return 1;
+  }
+}

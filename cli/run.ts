@@ -1,0 +1,46 @@
+/** `stagecraft run <bundle|skill.md> [--input FILE|-] [--model SPEC] [--json]`: exit 0 completed, 1 failed/aborted, 2 usage/invalid skill. */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../lib/kernel/errors';
+import { isJsonObject, type JsonObject } from '../lib/kernel/json';
+import { startSkillRun } from '../lib/server/runs/start-run';
+import { summarizeRun } from '../lib/server/runs/run-summary';
+import { parse } from './args';
+import { withHost } from './store';
+import { skillFileOf } from './validate';
+import type { Io } from './main';
+import { printSummary } from './print';
+
+async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
+  if (spec === undefined) return {};
+  let text: string;
+  try {
+    text = spec === '-' ? await io.stdin() : readFileSync(spec, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --input ${spec}: ${(e as Error).message}`);
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--input ${spec} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!isJsonObject(v)) throw new UsageError(`--input ${spec} must hold a JSON object (the run's input), not ${Array.isArray(v) ? 'an array' : typeof v}`);
+  return v;
+}
+
+export async function runCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    { json: { type: 'boolean' }, input: { type: 'string' }, model: { type: 'string' } },
+    { min: 1, max: 1, names: 'one bundle or skill.md' },
+  );
+  const { file } = skillFileOf(positionals[0]);
+  const input = await readInput(values.input, io);
+  return withHost(async (host) => {
+    const outcome = await startSkillRun(host, { bundle: file, input, model: values.model });
+    const summary = await summarizeRun(host.store, outcome);
+    if (values.json) io.out(JSON.stringify(summary));
+    else printSummary(summary, io);
+    return outcome.status === 'completed' ? 0 : 1;
+  });
+}

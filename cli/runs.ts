@@ -1,0 +1,64 @@
+/** `stagecraft resume [RUN]`, `stagecraft events RUN`, `stagecraft runs`. */
+import { RunNotFoundError, errorToJson } from '../lib/kernel/errors';
+import type { RunStatus } from '../lib/kernel/ports';
+import { resumeAllRuns, resumeSkillRun } from '../lib/server/runs/resume-run';
+import { summarizeRun } from '../lib/server/runs/run-summary';
+import { parse } from './args';
+import { withHost } from './store';
+import type { Io } from './main';
+import { printSummary } from './print';
+
+export async function resumeCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, model: { type: 'string' } }, { min: 0, max: 1, names: 'at most one run id' });
+  return withHost(async (host) => {
+    if (positionals[0]) {
+      const outcome = await resumeSkillRun(host, positionals[0], { model: values.model });
+      const summary = await summarizeRun(host.store, outcome);
+      if (values.json) io.out(JSON.stringify(summary));
+      else if (outcome.status === 'superseded') io.out(`run ${outcome.runId}: another process is resuming it; nothing to do here`);
+      else printSummary(summary, io);
+      return outcome.status === 'completed' || outcome.status === 'superseded' ? 0 : 1;
+    }
+    const all = await resumeAllRuns(host);
+    const rows = all.map((r) => (r.outcome ? { runId: r.runId, status: r.outcome.status, error: r.outcome.error } : { runId: r.runId, status: 'not_resumed', error: errorToJson(r.error) }));
+    if (values.json) io.out(JSON.stringify({ resumed: rows }));
+    else if (rows.length === 0) io.out('no interrupted runs');
+    else for (const r of rows) io.out(`${r.runId}: ${r.status}${r.error ? ` — ${String((r.error as { message?: string }).message)}` : ''}`);
+    return rows.every((r) => r.status === 'completed' || r.status === 'superseded') ? 0 : 1;
+  });
+}
+
+export async function eventsCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
+  return withHost(async (host) => {
+    const runId = positionals[0];
+    if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
+    const events = await host.store.readEvents(runId);
+    if (values.json) {
+      io.out(JSON.stringify({ runId, events }));
+      return 0;
+    }
+    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.data)}`);
+    return 0;
+  });
+}
+
+function eventSummary(d: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const k of ['phase', 'kind', 'position', 'op', 'stage', 'type', 'status']) if (d[k] !== undefined && d[k] !== null) parts.push(`${k}=${String(d[k])}`);
+  if (d.error && typeof d.error === 'object') parts.push(`error=${String((d.error as { message?: string }).message)}`);
+  return parts.join(' ');
+}
+
+export async function runsCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, { json: { type: 'boolean' }, status: { type: 'string' }, limit: { type: 'string' } }, { min: 0, max: 0, names: 'no arguments' });
+  return withHost(async (host) => {
+    const runs = await host.store.listRuns({
+      status: values.status ? (values.status.split(',') as RunStatus[]) : undefined,
+      limit: values.limit ? Number(values.limit) : 50,
+    });
+    if (values.json) io.out(JSON.stringify({ runs: runs.map(({ skillText: _t, ...r }) => r) }));
+    else for (const r of runs) io.out(`${r.id}  ${r.status.padEnd(9)}  ${r.skillName}  ${new Date(r.createdAt).toISOString()}`);
+    return 0;
+  });
+}

@@ -1,0 +1,12 @@
+/** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
+import type { Host } from '../lib/server/host';
+import { openStore } from '../lib/store';
+
+export async function withHost<T>(fn: (host: Host) => Promise<T>): Promise<T> {
+  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.STAGECRAFT_DATA_DIR });
+  try {
+    return await fn({ store, env: process.env, cwd: process.cwd() });
+  } finally {
+    await store.close();
+  }
+}

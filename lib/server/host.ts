@@ -1,0 +1,63 @@
+/**
+ * The host: what a composition root (the CLI, the web app) hands the kernel
+ * for a run — the store, clock and ids, a fresh code sandbox per run, the
+ * model chosen by spec, the child-skill runner for `run_skill`, and fault
+ * points for crash tests.
+ *
+ * Owns: wiring. Does not: decide what a run does (lib/kernel) or how it is
+ * shown (the CLI and the app format outcomes themselves).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { KernelDeps } from '../kernel/context';
+import { UsageError } from '../kernel/errors';
+import { faultsFromSpec } from '../kernel/faults';
+import type { ModelPort, StorePort } from '../kernel/ports';
+import { createCodeSandbox } from '../sandbox';
+import { modelFromSpec, type ModelEnv } from '../models';
+import { randomIds, systemClock } from './system';
+
+export type Host = {
+  store: StorePort;
+  env: ModelEnv;
+  /** the working directory relative paths (model scripts, inputs) resolve against */
+  cwd: string;
+};
+
+/** The model a bundle runs with when none is named: its own `model.yaml`, else the configured endpoint. */
+export function defaultModelSpec(bundleDir: string, env: ModelEnv): string {
+  if (existsSync(path.join(bundleDir, 'model.yaml'))) return `scripted:${path.join(bundleDir, 'model.yaml')}`;
+  if (env.STAGECRAFT_MODEL_BASE_URL) return 'openai';
+  throw new UsageError(
+    `No model: the bundle ${bundleDir} has no model.yaml script and STAGECRAFT_MODEL_BASE_URL is not set. Pass --model scripted:FILE or configure an OpenAI-compatible endpoint.`,
+  );
+}
+
+/** Resolve a spec so it still means the same thing from another directory (resume, app). */
+export function absoluteModelSpec(spec: string, bundleDir: string, cwd: string): string {
+  if (!spec.startsWith('scripted:')) return spec;
+  const file = spec.slice('scripted:'.length);
+  if (path.isAbsolute(file)) return spec;
+  const candidates = [path.resolve(bundleDir, file), path.resolve(cwd, file)];
+  return `scripted:${candidates.find((c) => existsSync(c)) ?? candidates[1]}`;
+}
+
+export function modelFor(host: Host, spec: string | undefined, bundleDir: string): ModelPort {
+  const s = absoluteModelSpec(spec ?? defaultModelSpec(bundleDir, host.env), bundleDir, host.cwd);
+  return modelFromSpec(s, { bundleDir, env: host.env, cwd: host.cwd });
+}
+
+/** Kernel deps for one run; `close` releases the sandbox's workers. */
+export function kernelDeps(host: Host, model: ModelPort, extra: Partial<KernelDeps> = {}): KernelDeps & { close(): Promise<void> } {
+  const sandbox = createCodeSandbox();
+  return {
+    store: host.store,
+    clock: systemClock,
+    ids: randomIds,
+    model,
+    sandbox,
+    faults: faultsFromSpec(host.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL')),
+    ...extra,
+    close: () => sandbox.close(),
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Resume interrupted runs: one by id, or every run that has a snapshot.
+ *
+ * The plan is compiled from the bundle's current skill.md when the bundle is
+ * still there — so that a skill changed since the crash is caught by the
+ * kernel's identity check — and from the recorded text otherwise.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { resumeRun, type RunOutcome } from '../../kernel/runner';
+import type { RunRecord } from '../../kernel/ports';
+import { compileSkill } from '../../skill';
+import { kernelDeps, modelFor, type Host } from '../host';
+import { startSkillRun, resolveChildBundle } from './start-run';
+
+function planFor(run: RunRecord) {
+  const file = path.join(run.bundleDir, 'skill.md');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : run.skillText;
+  return compileSkill(text, { file, bundleDir: run.bundleDir }).plan;
+}
+
+export async function resumeSkillRun(host: Host, runId: string, opts: { model?: string } = {}): Promise<RunOutcome> {
+  const run = await host.store.getRun(runId);
+  const bundleDir = run?.bundleDir ?? host.cwd;
+  const model = modelFor(host, opts.model ?? run?.model, bundleDir);
+  const deps = kernelDeps(host, model, {
+    runChildSkill: async (r) => {
+      const out = await startSkillRun(host, { bundle: resolveChildBundle(r.skill, r.fromBundleDir), input: r.input, parentRunId: r.parentRunId });
+      if (out.status !== 'completed') throw new Error(`run_skill ${r.skill}: child run ${out.runId} ${out.status}`);
+      return out.output;
+    },
+  });
+  try {
+    return await resumeRun(runId, planFor, deps);
+  } finally {
+    await deps.close();
+  }
+}
+
+/** Resume every resumable run, one after the other; a failure to resume one does not stop the others. */
+export async function resumeAllRuns(host: Host): Promise<{ runId: string; outcome?: RunOutcome; error?: unknown }[]> {
+  const out: { runId: string; outcome?: RunOutcome; error?: unknown }[] = [];
+  for (const runId of await host.store.listResumable()) {
+    try {
+      out.push({ runId, outcome: await resumeSkillRun(host, runId) });
+    } catch (error) {
+      out.push({ runId, error });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { validateSkill } from '../validate';
+import { formatDiagnostic } from '../../kernel/errors';
+const dir = new URL('../fixtures/blog_writer/', import.meta.url).pathname;
+const text = readFileSync(dir + 'skill.md', 'utf8');
+const t0 = Date.now();
+const r = validateSkill(text, { file: 'skill.md', bundleDir: dir });
+console.log(Date.now() - t0, 'ms');
+for (const d of r.diagnostics) console.log(formatDiagnostic(d), d.rule);
+const bad = text.replace('tools: [file/read]', 'toolz: [file/reed]').replace('stage: post-tool', 'stage: post-tol').replace('type: run_op\n          op: file/read', 'type: run_op\n          op: ask_user').replace('function: to_html', 'function: to_html\n      on_error: empty').replace('max_rounds: 8', 'max_rounds: 800').replace("type: object\n    properties: { topic", "type: objekt\n    propertiez: { topic");
+const t1 = Date.now();
+const r2 = validateSkill(bad, { file: 'skill.md', bundleDir: dir });
+console.log(Date.now() - t1, 'ms');
+for (const d of r2.diagnostics) console.log(formatDiagnostic(d), d.rule, `${d.endLine}:${d.endColumn}`);

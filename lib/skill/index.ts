@@ -1,0 +1,34 @@
+/**
+ * lib/skill — skill.md parse, validate (located errors), the editor's JSON
+ * Schema, compile to a kernel `Plan`, and a graph model for drawing.
+ *
+ * The public API; import from here on the server and in the CLI. This barrel
+ * pulls in Node modules (compile.ts: node:crypto, load.ts: node:fs). Browser
+ * code (the editor) imports `lib/skill/validate`, `lib/skill/schema` and
+ * `lib/skill/graph-model` directly: those import nothing from Node.
+ */
+export { validateSkill, analyzeSkill, MAX_SKILL_BYTES } from './validate';
+export type { ValidateOptions, SkillAnalysis } from './validate';
+export { compileSkill, emptyValueFor } from './compile';
+export type { CompileOptions, CompileResult } from './compile';
+export { loadSkillBundle } from './load';
+export type { LoadedSkill } from './load';
+export { graphModel } from './graph-model';
+export type { GraphModel, GraphNode, GraphEdge, GraphLane, PhaseNode, StageNode, StepNode, StepSummary } from './graph-model';
+export {
+  skillFrontmatterSchema,
+  STEP_TYPES,
+  ON_ERROR,
+  DEFAULT_MAX_ROUNDS,
+  MAX_ROUNDS_LIMIT,
+  DEFAULT_STEP_TIMEOUT_MS,
+  STEP_TIMEOUT_LIMIT_MS,
+  SKILL_NAME_PATTERN,
+} from './schema';
+export { RULES, RULE_IDS } from './rules';
+export type { RuleId } from './rules';
+export type { FileExists } from './bundle-paths';
+export type { Frontmatter } from './frontmatter';
+export { readBody } from './body';
+export type { BodySections } from './body';
+export { splitSkill } from './source';

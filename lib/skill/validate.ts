@@ -1,0 +1,159 @@
+/**
+ * Validating skill.md: text in, located findings out, in one pass that
+ * reports everything it can (a structural error does not hide a graph error
+ * elsewhere). The server, the CLI and the editor's markers all call this.
+ *
+ * Owns: the order of the passes — size, `---` split, YAML syntax (stops here
+ * on a syntax error: later passes would only echo it), frontmatter is a
+ * mapping, structure against `skillFrontmatterSchema`, the semantic checks,
+ * the body — and `analyzeSkill`, which also hands the compiler what the
+ * passes learnt. Does not: build the plan (compile.ts) or read skill.md from
+ * disk (load.ts). Imports nothing from Node, so it runs in the browser when
+ * the caller passes `fileExists`.
+ */
+import type { Diagnostic } from '../kernel/errors';
+import type { FileExists } from './bundle-paths';
+import type { BodySections } from './body';
+import { readBody } from './body';
+import { checkCapabilities } from './check-capabilities';
+import type { CheckContext } from './check-context';
+import { checkGraph } from './check-graph';
+import { checkTools } from './check-ops';
+import type { LlmContract } from './check-schemas';
+import { checkSchemasAndContracts } from './check-schemas';
+import { checkProcessors } from './check-steps';
+import type { GraphFacts } from './frontmatter';
+import { graphFacts } from './frontmatter';
+import { Findings } from './rules';
+import type { FrontmatterSource, SkillSplit } from './source';
+import { parseFrontmatter, splitSkill } from './source';
+import { checkStructure } from './structure';
+
+export const MAX_SKILL_BYTES = 1_000_000;
+
+export type ValidateOptions = {
+  /** the file name put in every diagnostic */
+  file: string;
+  /** the bundle folder; module paths and run_skill targets resolve against it */
+  bundleDir: string;
+  /** whether a file exists (default: the local file system, when there is one) */
+  fileExists?: FileExists;
+};
+
+/** Everything the passes learnt; the compiler reads it when there are no errors. */
+export type SkillAnalysis = {
+  diagnostics: Diagnostic[];
+  split?: SkillSplit;
+  source?: FrontmatterSource;
+  frontmatter?: Record<string, unknown>;
+  graph?: GraphFacts;
+  body?: BodySections;
+  llmContract?: LlmContract;
+};
+
+type StatFs = { statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): boolean } | undefined };
+
+/**
+ * The local file system's "is there a file", found without a static `node:fs`
+ * import so that this module bundles for the browser; there it checks
+ * nothing (the editor passes its own `fileExists`).
+ */
+function defaultFileExists(): FileExists {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const fs = proc?.getBuiltinModule?.('node:fs') as StatFs | undefined;
+  if (!fs) return () => true;
+  return (p) => {
+    try {
+      return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+    } catch {
+      return false;
+    }
+  };
+}
+
+function utf8Length(text: string): number {
+  if (text.length * 3 <= MAX_SKILL_BYTES) return text.length; // cannot exceed: skip the encode
+  return new TextEncoder().encode(text).length;
+}
+
+export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis {
+  const bare = new Findings(opts.file);
+  const size = utf8Length(text);
+  if (size > MAX_SKILL_BYTES) {
+    bare.addAt(
+      'skill_too_large',
+      `skill.md is ${size} bytes, over the limit of ${MAX_SKILL_BYTES}: move large data into files of the bundle and read them with ops.`,
+      { line: 1, column: 1, endLine: 1, endColumn: 2 },
+    );
+    return { diagnostics: bare.sorted() };
+  }
+  const split = splitSkill(text);
+  if ('rule' in split) {
+    bare.addAt(split.rule, split.message, split.span);
+    return { diagnostics: bare.sorted() };
+  }
+  const { doc, source } = parseFrontmatter(split);
+  const findings = new Findings(opts.file, source);
+  for (const e of doc.errors) {
+    const [start, end] = e.pos;
+    if (e.code === 'DUPLICATE_KEY') {
+      const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]+?)(?=[ \t]*:)/.exec(split.frontmatter.slice(start))?.[1] ?? '';
+      findings.addAt(
+        'duplicate_key',
+        `Key ${key ? `\`${key}\` ` : ''}appears twice in the same mapping: YAML keeps only one. Remove or merge the repeat.`,
+        source.spanOf(start, start + Math.max(key.length, end - start)),
+      );
+    } else {
+      findings.addAt(
+        'yaml_syntax',
+        `YAML syntax error: ${e.message.replace(/\.?$/, '.')} Fix the YAML here (indent with spaces; quote values containing ": " or " #").`,
+        source.spanOf(start, Math.max(end, start + 1)),
+      );
+    }
+  }
+  for (const w of doc.warnings) {
+    findings.addAt('yaml_warning', `YAML: ${w.message.replace(/\.?$/, '.')}`, source.spanOf(w.pos[0], Math.max(w.pos[1], w.pos[0] + 1)));
+  }
+  if (doc.errors.length) return { diagnostics: findings.sorted(), split };
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    findings.add('yaml_syntax', `The frontmatter cannot be read: ${err instanceof Error ? err.message : String(err)}. Remove the alias loops.`, []);
+    return { diagnostics: findings.sorted(), split };
+  }
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
+    findings.add(
+      'frontmatter_not_mapping',
+      value === null || value === undefined
+        ? 'The frontmatter is empty: it needs at least `name`, `entry` and `graph` (see the skill.md format).'
+        : `The frontmatter must be a mapping of keys (name, entry, graph, …), but it is ${Array.isArray(value) ? 'a list' : 'a single value'}.`,
+      [],
+    );
+    return { diagnostics: findings.sorted(), split };
+  }
+  const fm = value as Record<string, unknown>;
+  checkStructure(fm, findings);
+  const graph = graphFacts(fm);
+  const ctx: CheckContext = {
+    fm,
+    graph,
+    findings,
+    source,
+    bundleDir: opts.bundleDir,
+    fileExists: opts.fileExists ?? defaultFileExists(),
+  };
+  checkGraph(ctx);
+  const llmContract = checkSchemasAndContracts(ctx);
+  checkTools(ctx);
+  checkProcessors(ctx);
+  checkCapabilities(ctx);
+  const body = readBody(split.body, split.bodyLine, graph.phases, findings);
+  return { diagnostics: findings.sorted(), split, source, frontmatter: fm, graph, body, llmContract };
+}
+
+/** Every finding in skill.md (errors and warnings), sorted by position. Never throws on any text. */
+export function validateSkill(text: string, opts: ValidateOptions): { diagnostics: Diagnostic[] } {
+  return { diagnostics: analyzeSkill(text, opts).diagnostics };
+}

@@ -1,0 +1,200 @@
+/**
+ * Opening the durable store: Postgres when a URL is given (or DATABASE_URL is
+ * set), else an embedded PGlite under STAGECRAFT_DATA_DIR or ./.stagecraft/.
+ * Either way the same migrations are applied on open (idempotent; a no-op
+ * costs one query), so a new user needs nothing installed.
+ *
+ * Owns: choosing the backend, the embedded data-dir lock (data-dir-lock.ts),
+ * turning "cannot open" into StoreUnavailableError with what to do, and the
+ * process-wide singleton the Next app uses (`getStore`, kept on globalThis so
+ * dev-mode module reloads do not open a second PGlite on the same dir).
+ *
+ * Does not: open anything at import time (`next build` imports route modules
+ * in several processes at once), or implement the port (prisma-store.ts).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { StoreUnavailableError } from '../kernel/errors';
+import { PrismaClient } from './generated/prisma/client';
+import { LocalClaims, PgAdvisoryClaims } from './claims';
+import { acquireDataDirLock } from './data-dir-lock';
+import { deployToPglite, deployToPostgres } from './migrate/targets';
+import type { DeployResult, MigrationPaths } from './migrate/migrations';
+import { PrismaStore } from './prisma-store';
+
+export type OpenStoreOptions = {
+  /** a postgres:// URL; wins over everything else */
+  databaseUrl?: string;
+  /** the embedded store's directory; used when no URL is given (explicitly or by DATABASE_URL) */
+  dataDir?: string;
+  /** connections in the Postgres pool (default 10) */
+  poolSize?: number;
+  /** for tests: another schema/migration history */
+  migrationPaths?: MigrationPaths;
+};
+
+export const DEFAULT_DATA_DIR = '.stagecraft';
+/** the PGlite cluster's directory inside the data dir (the lock file sits beside it) */
+export const PGLITE_SUBDIR = 'pglite';
+
+export type OpenedStore = PrismaStore & { readonly migrations: DeployResult };
+
+export async function openStore(opts: OpenStoreOptions = {}): Promise<OpenedStore> {
+  const url = opts.databaseUrl ?? (opts.dataDir === undefined ? process.env.DATABASE_URL || undefined : undefined);
+  if (url) return openPostgres(url, opts);
+  const dataDir = path.resolve(opts.dataDir ?? (process.env.STAGECRAFT_DATA_DIR || DEFAULT_DATA_DIR));
+  return openEmbedded(dataDir, opts);
+}
+
+async function openPostgres(url: string, opts: OpenStoreOptions): Promise<OpenedStore> {
+  const where = redactUrl(url);
+  let migrations: DeployResult;
+  try {
+    migrations = await deployToPostgres(url, opts.migrationPaths);
+  } catch (e) {
+    throw isConnectionError(e) ? unreachable(where, e) : migrationFailed(where, e);
+  }
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' }),
+  });
+  const store = new PrismaStore({ prisma, claims: new PgAdvisoryClaims(url), backend: 'postgres', location: where });
+  return Object.assign(store, { migrations });
+}
+
+async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<OpenedStore> {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (e) {
+    throw new StoreUnavailableError(
+      'store_unavailable',
+      `Cannot create the embedded store's directory ${dataDir}: ${(e as Error).message}. ` +
+        'Set STAGECRAFT_DATA_DIR to a writable directory, or DATABASE_URL to a Postgres server.',
+      { dataDir },
+    );
+  }
+  const lock = acquireDataDirLock(dataDir);
+  let db: PGlite | null = null;
+  try {
+    // mkdir first: PGlite.create does not create parents. A fresh dir runs initdb (seconds).
+    const pgdata = path.join(dataDir, PGLITE_SUBDIR);
+    mkdirSync(pgdata, { recursive: true });
+    db = await PGlite.create(pgdata);
+    const migrations = await deployToPglite(db, opts.migrationPaths);
+    const opened = db;
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(opened) });
+    const store = new PrismaStore({
+      prisma,
+      claims: new LocalClaims(),
+      backend: 'pglite',
+      location: dataDir,
+      onClose: async () => {
+        try {
+          await opened.close();
+        } finally {
+          lock.release();
+        }
+      },
+    });
+    return Object.assign(store, { migrations });
+  } catch (e) {
+    const opened = db as PGlite | null;
+    await opened?.close().catch(() => {});
+    lock.release();
+    if (e instanceof StoreUnavailableError) throw e;
+    if (db) throw migrationFailed(dataDir, e);
+    throw new StoreUnavailableError(
+      'store_unavailable',
+      `Cannot open the embedded store in ${dataDir}: ${(e as Error).message}. If the directory was written by ` +
+        'another PGlite/Postgres version or is damaged, move it aside (STAGECRAFT_DATA_DIR) and start afresh.',
+      { dataDir },
+    );
+  }
+}
+
+function unreachable(where: string, e: unknown): StoreUnavailableError {
+  const err = e as NodeJS.ErrnoException & { code?: string };
+  const why = err?.code ? `${err.code}: ${err.message}` : String((e as Error)?.message ?? e);
+  return new StoreUnavailableError(
+    'store_unreachable',
+    `Cannot open the Postgres store at ${where} (${why}). Check that the server is running and DATABASE_URL ` +
+      'is right, or unset DATABASE_URL to use the embedded store under ./.stagecraft/.',
+    { url: where },
+  );
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', '3D000', '28P01', '28000']);
+
+function isConnectionError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+  const inner = (e as { errors?: unknown[] })?.errors; // AggregateError of each address tried
+  return Array.isArray(inner) && inner.some(isConnectionError);
+}
+
+function migrationFailed(where: string, e: unknown): StoreUnavailableError {
+  return new StoreUnavailableError(
+    'store_migration_failed',
+    `Applying the database migrations to ${where} failed: ${(e as Error)?.message ?? e}. ` +
+      'Run `npm run db:migrate` to see the full error; the migrations in prisma/migrations must apply cleanly.',
+    { location: where },
+  );
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an unparsable DATABASE_URL)';
+  }
+}
+
+// ---------------------------------------------------------------- the app's singleton
+
+const SINGLETON = Symbol.for('stagecraft.store');
+type Holder = { [SINGLETON]?: Promise<OpenedStore> };
+
+/** The process's store, opened on first use; a failed open is retried on the next call. */
+export function getStore(): Promise<OpenedStore> {
+  const g = globalThis as Holder;
+  if (!g[SINGLETON]) {
+    const opening = openStore();
+    g[SINGLETON] = opening;
+    opening.then(installShutdownHooks, () => {
+      if (g[SINGLETON] === opening) delete g[SINGLETON];
+    });
+  }
+  return g[SINGLETON];
+}
+
+/** Closes the singleton (a later getStore opens it again). */
+export async function closeStore(): Promise<void> {
+  const g = globalThis as Holder;
+  const opening = g[SINGLETON];
+  delete g[SINGLETON];
+  const store = await opening?.catch(() => null);
+  await store?.close();
+}
+
+let hooksInstalled = false;
+
+/**
+ * On SIGINT/SIGTERM, close the store (PGlite checkpoints, the lock file goes)
+ * before exiting, but only where nobody else handles the signal: a host that
+ * has its own handlers (Next's server) owns shutdown and should call closeStore.
+ */
+function installShutdownHooks() {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    if (process.listenerCount(signal) > 0) continue;
+    process.once(signal, () => {
+      void closeStore().finally(() => process.kill(process.pid, signal));
+    });
+  }
+}

@@ -1,0 +1,162 @@
+// PrismaStore against an embedded PGlite (one temp data dir for the whole file:
+// initdb costs seconds) and a real Postgres (a database of its own): the shared
+// contract, then what only a database has — the append-only trigger, racing
+// writers, values Postgres refuses, claims across connections, skill versions.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { openStore, type OpenedStore } from './open-store';
+import { describeStoreContract, ev, makeRun } from './store-contract';
+import { createTestDatabase, tempDir, type TestDatabase } from './testing/pg-test-db';
+
+const once = <T>(f: () => Promise<T>) => {
+  let p: Promise<T> | null = null;
+  return () => (p ??= f());
+};
+
+const dataDir = tempDir();
+let database: TestDatabase | null = null;
+const pglite = once(() => openStore({ dataDir: dataDir.dir }));
+const postgres = once(async () => {
+  database = await createTestDatabase();
+  return openStore({ databaseUrl: database.url });
+});
+
+after(async () => {
+  await (await pglite().catch(() => null))?.close();
+  await (await postgres().catch(() => null))?.close();
+  await database?.drop();
+  dataDir.remove();
+});
+
+describeStoreContract('PrismaStore on PGlite', pglite, { closeAfter: false });
+describeStoreContract('PrismaStore on Postgres', postgres, { closeAfter: false });
+
+for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const) {
+  describe(`PrismaStore on ${name}: what the database enforces`, () => {
+    it('events cannot be updated, deleted or truncated', async () => {
+      const store = await open();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1), ev(run.id, 2)] });
+      await assert.rejects(
+        store.prisma.$executeRaw`UPDATE "events" SET "type" = 'rewritten' WHERE "run_id" = ${run.id}`,
+        /append-only: UPDATE/,
+      );
+      await assert.rejects(store.prisma.$executeRaw`DELETE FROM "events" WHERE "run_id" = ${run.id}`, /append-only: DELETE/);
+      await assert.rejects(store.prisma.$executeRaw`TRUNCATE "events" CASCADE`, /append-only: TRUNCATE/);
+      await assert.rejects(store.prisma.$executeRaw`DELETE FROM "runs" WHERE "id" = ${run.id}`, /foreign key/i);
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => [e.seq, e.type]), [
+        [1, 'phase_started'],
+        [2, 'phase_started'],
+      ]);
+    });
+
+    it('racing writers of the same seq: one commits, the others get the conflict', async () => {
+      const store = await open();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      const results = await Promise.all(
+        [0, 1, 2, 3].map((i) =>
+          store.commit(run.id, {
+            events: [ev(run.id, 2, 'step_completed', { writer: i }), ev(run.id, 3, 'step_completed', { writer: i })],
+            artifacts: [{ runId: run.id, path: `w${i}`, content: i, sha256: 'x', size: 1, createdAt: 1 }],
+          }),
+        ),
+      );
+      const committed = results.filter((r) => r.kind === 'committed');
+      assert.equal(committed.length, 1);
+      const events = await store.readEvents(run.id);
+      assert.deepEqual(events.map((e) => e.seq), [1, 2, 3]);
+      const winner = events[1].data.writer;
+      for (const r of results) {
+        if (r.kind === 'conflict') assert.deepEqual(r.recorded, events.slice(1));
+      }
+      assert.deepEqual((await store.listArtifacts(run.id)).map((a) => a.path), [`w${winner}`]);
+    });
+
+    it('a NUL character is refused with a store error, and nothing is applied', async () => {
+      const store = await open();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      await assert.rejects(
+        store.commit(run.id, { events: [ev(run.id, 2, 'step_completed', { text: 'a\u0000b' })], run: { status: 'failed' } }),
+        (e: Error & { code?: string }) => e.code === 'store_value_unsupported' && /NUL/.test(e.message),
+      );
+      assert.equal((await store.getRun(run.id))?.status, 'running');
+      assert.equal((await store.readEvents(run.id)).length, 1);
+    });
+
+    it('store errors carry codes: run_exists, seq_gap, run_not_found', async () => {
+      const store = await open();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      await assert.rejects(store.createRun(run, { events: [] }), { code: 'run_exists' });
+      await assert.rejects(store.commit(run.id, { events: [ev(run.id, 5)] }), { code: 'seq_gap' });
+      await assert.rejects(store.commit('nope', { events: [] }), { code: 'run_not_found' });
+    });
+
+    it('a CHECK refuses a status outside the port vocabulary', async () => {
+      const store = await open();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      await assert.rejects(store.commit(run.id, { events: [], run: { status: 'paused' as never } }), /runs_status_check/);
+    });
+
+    it('skill versions: same text → same version; the latest save wins', async () => {
+      const store = await open();
+      const name = `skill-${Date.now()}-${Math.random()}`;
+      const a = await store.saveSkillVersion(name, 'text A');
+      const b = await store.saveSkillVersion(name, 'text B');
+      const a2 = await store.saveSkillVersion(name, 'text A');
+      assert.equal(a.isNew, true);
+      assert.equal(b.isNew, true);
+      assert.deepEqual(a2, { ...a, isNew: false });
+      assert.equal(a.skillId, b.skillId);
+      assert.notEqual(a.versionId, b.versionId);
+      const listed = (await store.listSkills()).find((s) => s.name === name);
+      assert.equal(listed?.versionCount, 2);
+      assert.equal(listed?.latest?.versionId, a.versionId);
+      const v = await store.getSkillVersion(b.versionId);
+      assert.deepEqual(
+        { text: v?.text, hash: v?.hash, skillName: v?.skillName, skillId: v?.skillId },
+        { text: 'text B', hash: b.hash, skillName: name, skillId: b.skillId },
+      );
+      assert.equal(await store.getSkillVersion('not-a-uuid'), null);
+      assert.equal(await store.getSkillVersion('00000000-0000-0000-0000-000000000000'), null);
+      const run = makeRun({ skillVersionId: b.versionId });
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      assert.equal((await store.getRun(run.id))?.skillVersionId, b.versionId);
+    });
+
+    it('concurrent saves of one new text make one version', async () => {
+      const store = await open();
+      const name = `skill-race-${Date.now()}`;
+      const saved = await Promise.all([1, 2, 3, 4].map(() => store.saveSkillVersion(name, 'same text')));
+      assert.equal(new Set(saved.map((s) => s.versionId)).size, 1);
+      assert.equal(saved.filter((s) => s.isNew).length, 1);
+    });
+  });
+}
+
+describe('PrismaStore on Postgres: claims across connections', () => {
+  it('a second store (another connection) cannot claim a held run until it is released', async () => {
+    const first = await postgres();
+    const second: OpenedStore = await openStore({ databaseUrl: database!.url });
+    try {
+      const run = makeRun();
+      await first.createRun(run, { events: [ev(run.id, 1)] });
+      const held = await first.claimRun(run.id);
+      assert.ok(held);
+      assert.equal(await second.claimRun(run.id), null);
+      await held.release();
+      const taken = await second.claimRun(run.id);
+      assert.ok(taken);
+      assert.equal(await first.claimRun(run.id), null);
+      await second.close(); // closing drops its claims with its connection
+      const back = await first.claimRun(run.id);
+      assert.ok(back);
+      await back.release();
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The kernel's StorePort on Prisma, over Postgres (adapter-pg) or an embedded
+ * PGlite: the same schema, the same SQL, the same behaviour as MemoryStore
+ * (store-contract.ts holds both to one suite).
+ *
+ * Owns: the write path — each `createRun` and `commit` is one statement, one
+ * round trip (the plpgsql functions of prisma/migrations/*_commit_functions,
+ * fed the unit as one jsonb parameter), so events, traces, the snapshot move,
+ * artifacts and the run patch land in one transaction or not at all; a
+ * recorded seq comes back as `conflict` with what is recorded. Reads go
+ * through Prisma's query builder. Also the skill-version helpers (skills.ts).
+ *
+ * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
+ * anything about runs (the kernel does). Reading an unknown run's events,
+ * traces, memo or artifacts throws RunNotFoundError, as MemoryStore throws.
+ */
+import type {
+  CommitResult,
+  CommitUnit,
+  MemoEntry,
+  RunClaim,
+  RunEvent,
+  RunFilter,
+  RunRecord,
+  Snapshot,
+  StageTrace,
+  StorePort,
+  WorkspaceArtifact,
+} from '../kernel/ports';
+import { RunNotFoundError } from '../kernel/errors';
+import { memoEntryOf } from '../kernel/memo';
+import { EVENT } from '../kernel/events';
+import type { PrismaClient } from './generated/prisma/client';
+import type { ClaimRegistry } from './claims';
+import { isEventKeyRace, storeErrorOf } from './errors';
+import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
+import { getSkillVersion, listSkills, saveSkillVersion } from './skills';
+
+export type StoreBackend = 'postgres' | 'pglite';
+
+export type PrismaStoreParts = {
+  prisma: PrismaClient;
+  claims: ClaimRegistry;
+  backend: StoreBackend;
+  /** where the data is: a URL without its password, or the embedded data dir */
+  location: string;
+  /** releases what opening took (PGlite, the data-dir lock); runs after Prisma disconnects */
+  onClose?: () => Promise<void>;
+};
+
+/** A second writer can win the race for a seq between our check and our insert; asking again reports it. */
+const MAX_COMMIT_ATTEMPTS = 3;
+
+export class PrismaStore implements StorePort {
+  /** for lib/server queries the port does not cover (run lists with joins, counts, …) */
+  readonly prisma: PrismaClient;
+  readonly backend: StoreBackend;
+  readonly location: string;
+  private readonly claims: ClaimRegistry;
+  private readonly onClose?: () => Promise<void>;
+  private closing: Promise<void> | null = null;
+
+  constructor(parts: PrismaStoreParts) {
+    this.prisma = parts.prisma;
+    this.claims = parts.claims;
+    this.backend = parts.backend;
+    this.location = parts.location;
+    this.onClose = parts.onClose;
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
+    try {
+      await this.prisma.$queryRaw`SELECT stagecraft_create_run(${JSON.stringify(run)}::jsonb, ${JSON.stringify(first)}::jsonb)`;
+    } catch (e) {
+      throw storeErrorOf(e, run.id);
+    }
+  }
+
+  async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
+    const payload = JSON.stringify(unit);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const rows = await this.prisma.$queryRaw<{ r: CommitResult }[]>`
+          SELECT stagecraft_commit(${runId}, ${payload}::jsonb) AS r`;
+        return rows[0].r;
+      } catch (e) {
+        if (isEventKeyRace(e) && attempt < MAX_COMMIT_ATTEMPTS) continue;
+        throw storeErrorOf(e, runId);
+      }
+    }
+  }
+
+  claimRun(runId: string): Promise<RunClaim | null> {
+    return this.claims.claim(runId);
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async getRun(runId: string): Promise<RunRecord | null> {
+    const r = await this.prisma.run.findUnique({ where: { id: runId } });
+    return r ? toRunRecord(r) : null;
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
+    const rows = await this.prisma.run.findMany({
+      where: {
+        ...(filter.status ? { status: { in: filter.status } } : {}),
+        ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
+      },
+      // ties keep creation order, as a stable sort of MemoryStore's insertion order does
+      orderBy: [{ createdAt: 'desc' }, { ord: 'asc' }],
+      ...(filter.limit !== undefined ? { take: Math.max(0, filter.limit) } : {}),
+    });
+    return rows.map(toRunRecord);
+  }
+
+  async readEvents(runId: string, afterSeq = 0): Promise<RunEvent[]> {
+    const rows = await this.prisma.event.findMany({
+      where: { runId, seq: { gt: afterSeq } },
+      orderBy: { seq: 'asc' },
+    });
+    if (rows.length === 0) await this.mustExist(runId);
+    return rows.map(toRunEvent);
+  }
+
+  async readTraces(runId: string): Promise<StageTrace[]> {
+    const rows = await this.prisma.stageTrace.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
+    if (rows.length === 0) await this.mustExist(runId);
+    return rows.map(toStageTrace);
+  }
+
+  async readMemo(runId: string): Promise<MemoEntry[]> {
+    const rows = await this.prisma.event.findMany({
+      where: { runId, type: EVENT.stepCompleted },
+      orderBy: { seq: 'asc' },
+    });
+    if (rows.length === 0) await this.mustExist(runId);
+    const out: MemoEntry[] = [];
+    for (const row of rows) {
+      const m = memoEntryOf(toRunEvent(row));
+      if (m) out.push(m);
+    }
+    return out;
+  }
+
+  async readSnapshot(runId: string): Promise<Snapshot | null> {
+    const s = await this.prisma.snapshot.findUnique({ where: { runId } });
+    return s ? toSnapshot(s) : null;
+  }
+
+  async listResumable(): Promise<string[]> {
+    const rows = await this.prisma.snapshot.findMany({ select: { runId: true }, orderBy: { run: { ord: 'asc' } } });
+    return rows.map((r) => r.runId);
+  }
+
+  async readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null> {
+    const a = await this.prisma.workspaceArtifact.findUnique({ where: { runId_path: { runId, path } } });
+    if (!a) await this.mustExist(runId);
+    return a ? toArtifact(a) : null;
+  }
+
+  async listArtifacts(runId: string): Promise<WorkspaceArtifact[]> {
+    const rows = await this.prisma.workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
+    if (rows.length === 0) await this.mustExist(runId);
+    return rows.map(toArtifact);
+  }
+
+  // ------------------------------------------------------------------ skills (outside the port)
+
+  saveSkillVersion(name: string, text: string) {
+    return saveSkillVersion(this.prisma, name, text);
+  }
+
+  listSkills() {
+    return listSkills(this.prisma);
+  }
+
+  getSkillVersion(id: string) {
+    return getSkillVersion(this.prisma, id);
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  /** Releases claims, disconnects, then frees what opening took. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.claims.close();
+      await this.prisma.$disconnect();
+      await this.onClose?.();
+    })();
+    return this.closing;
+  }
+
+  private async mustExist(runId: string): Promise<void> {
+    const n = await this.prisma.run.count({ where: { id: runId } });
+    if (n === 0) throw new RunNotFoundError(runId);
+  }
+}

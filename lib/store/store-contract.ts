@@ -1,0 +1,320 @@
+/**
+ * The StorePort contract as one test suite, run against every implementation
+ * (MemoryStore in store-contract.test.ts; PGlite and Postgres in
+ * prisma-store.db.test.ts), so "behaves like MemoryStore" is checked, not
+ * hoped for.
+ *
+ * Owns: what a store must do, observed only through the port. Does not: test
+ * what only one backend has (the append-only trigger, cross-process claims,
+ * the data-dir lock), which live in the *.db.test.ts files.
+ *
+ * Every test makes its own runs (fresh ids, its own skill name), so one store
+ * can be shared by the whole suite: a PGlite initdb costs seconds.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { JsonObject } from '../kernel/json';
+import type { CommitUnit, RunEvent, RunRecord, StageTrace, StorePort, WorkspaceArtifact } from '../kernel/ports';
+
+export type StoreFactory = () => Promise<StorePort>;
+
+const T0 = 1_764_000_000_000; // a fixed epoch-ms origin: stores must round-trip integer ms exactly
+
+export function makeRun(over: Partial<RunRecord> = {}): RunRecord {
+  const id = over.id ?? `run-${randomUUID()}`;
+  return {
+    id,
+    skillName: `skill-${randomUUID()}`,
+    skillHash: 'a'.repeat(64),
+    skillText: '---\nname: demo\n---\nSay hello. ünïcødé ✓ "quotes" \\ backslash\n',
+    bundleDir: '/tmp/bundle',
+    skillVersionId: null,
+    input: { topic: 'hello', n: 3, nested: { list: [1, 'two', null, true, 2.5] } },
+    model: 'scripted:model.yaml',
+    status: 'running',
+    output: null,
+    error: null,
+    report: null,
+    parentRunId: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...over,
+  };
+}
+
+export function ev(runId: string, seq: number, type = 'phase_started', data: JsonObject = { seq }): RunEvent {
+  return { runId, seq, type, at: T0 + seq, data };
+}
+
+export function trace(runId: string, seq: number, over: Partial<StageTrace> = {}): StageTrace {
+  return {
+    id: `trace-${randomUUID()}`,
+    runId,
+    seq,
+    round: 1,
+    phase: 'draft',
+    rung: 'post-model',
+    capability: 'lint',
+    stage: 'check',
+    status: 'ok',
+    effects: { asked: ['prompt.write'], granted: ['prompt.write'], missing: [] },
+    contribution: { annotations: [{ kind: 'note', message: 'fine', severity: 'info' }] },
+    notApplied: [],
+    error: null,
+    startedAt: T0 + 10,
+    endedAt: T0 + 25,
+    durationMs: 15,
+    ...over,
+  };
+}
+
+export function artifact(runId: string, path: string, content: WorkspaceArtifact['content'], at = T0): WorkspaceArtifact {
+  return { runId, path, content, sha256: `sha-${JSON.stringify(content).length}`, size: JSON.stringify(content).length, createdAt: at };
+}
+
+function stepCompleted(runId: string, seq: number, position: string, output: JsonObject): RunEvent {
+  return ev(runId, seq, 'step_completed', {
+    position,
+    key: `key-${position}`,
+    defHash: `def-${position}`,
+    definition: { op: 'validate', args: { schema: 'x' } },
+    kind: 'processor',
+    status: 'ok',
+    output,
+  });
+}
+
+/** Creates a run whose log holds events 1..n. */
+async function runWith(store: StorePort, n: number, over: Partial<RunRecord> = {}): Promise<RunRecord> {
+  const run = makeRun(over);
+  await store.createRun(run, { events: Array.from({ length: n }, (_, i) => ev(run.id, i + 1, i === 0 ? 'run_started' : 'phase_started')) });
+  return run;
+}
+
+export function describeStoreContract(name: string, makeStore: StoreFactory, opts: { closeAfter?: boolean } = {}) {
+  describe(`StorePort contract: ${name}`, () => {
+    let store: StorePort;
+    before(async () => {
+      store = await makeStore();
+    });
+    after(async () => {
+      if (opts.closeAfter !== false) await store.close();
+    });
+
+    it('createRun stores the record and its first unit', async () => {
+      const run = makeRun({ parentRunId: 'run-parent', output: { partial: [1, 2] } });
+      await store.createRun(run, {
+        events: [ev(run.id, 1, 'run_started', { input: run.input })],
+        snapshot: { runId: run.id, currentPhase: 'draft', seq: 1, data: { phaseInput: { a: 1 } } },
+      });
+      assert.deepEqual(await store.getRun(run.id), run);
+      assert.deepEqual(await store.readEvents(run.id), [ev(run.id, 1, 'run_started', { input: run.input })]);
+      assert.deepEqual(await store.readSnapshot(run.id), { runId: run.id, currentPhase: 'draft', seq: 1, data: { phaseInput: { a: 1 } } });
+    });
+
+    it('createRun refuses an id that exists', async () => {
+      const run = await runWith(store, 1);
+      await assert.rejects(store.createRun(run, { events: [] }));
+      assert.equal((await store.readEvents(run.id)).length, 1);
+    });
+
+    it('commit appends events in seq order; readEvents(afterSeq) returns the tail', async () => {
+      const run = await runWith(store, 1);
+      assert.deepEqual(await store.commit(run.id, { events: [ev(run.id, 2), ev(run.id, 3)] }), { kind: 'committed' });
+      assert.deepEqual(await store.commit(run.id, { events: [ev(run.id, 4)] }), { kind: 'committed' });
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3, 4]);
+      assert.deepEqual(await store.readEvents(run.id, 2), [ev(run.id, 3), ev(run.id, 4)]);
+      assert.deepEqual(await store.readEvents(run.id, 4), []);
+    });
+
+    it('a recorded seq is a conflict carrying what is recorded, and nothing of the unit is applied', async () => {
+      const run = await runWith(store, 2);
+      const t = trace(run.id, 2);
+      await store.commit(run.id, { events: [ev(run.id, 3, 'step_completed', { original: true })] });
+      const before = { run: await store.getRun(run.id), arts: await store.listArtifacts(run.id) };
+      const res = await store.commit(run.id, {
+        events: [ev(run.id, 3, 'step_completed', { duplicate: true }), ev(run.id, 4)],
+        traces: [t],
+        snapshot: { runId: run.id, currentPhase: 'other', seq: 4, data: {} },
+        artifacts: [artifact(run.id, 'out.json', { x: 1 })],
+        run: { status: 'completed', output: { done: true }, updatedAt: T0 + 99 },
+      });
+      assert.deepEqual(res, { kind: 'conflict', recorded: [ev(run.id, 3, 'step_completed', { original: true })] });
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3]);
+      assert.deepEqual(await store.readTraces(run.id), []);
+      assert.equal(await store.readSnapshot(run.id), null);
+      assert.deepEqual(await store.listArtifacts(run.id), before.arts);
+      assert.deepEqual(await store.getRun(run.id), before.run);
+    });
+
+    it('a conflict returns every recorded event the unit names', async () => {
+      const run = await runWith(store, 3);
+      const res = await store.commit(run.id, { events: [ev(run.id, 2, 'x'), ev(run.id, 3, 'x'), ev(run.id, 4, 'x')] });
+      assert.deepEqual(res, { kind: 'conflict', recorded: [ev(run.id, 2, 'phase_started'), ev(run.id, 3, 'phase_started')] });
+    });
+
+    it('a seq gap throws and applies nothing', async () => {
+      const run = await runWith(store, 2);
+      await assert.rejects(
+        store.commit(run.id, { events: [ev(run.id, 4)], snapshot: { runId: run.id, currentPhase: 'p', seq: 4, data: {} } }),
+        /gap/,
+      );
+      await assert.rejects(store.commit(run.id, { events: [ev(run.id, 3), ev(run.id, 5)] }), /gap/);
+      await assert.rejects(store.commit(run.id, { events: [ev(run.id, 3), ev(run.id, 3)] }), /gap/);
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+      assert.equal(await store.readSnapshot(run.id), null);
+    });
+
+    it('the first event of a run must be seq 1', async () => {
+      const run = makeRun();
+      await assert.rejects(store.createRun(run, { events: [ev(run.id, 2)] }), /gap/);
+    });
+
+    it('a unit without events still moves the snapshot, artifacts and run', async () => {
+      const run = await runWith(store, 1);
+      assert.deepEqual(await store.commit(run.id, { events: [] }), { kind: 'committed' });
+      assert.deepEqual(
+        await store.commit(run.id, { events: [], run: { report: { outcome: 'succeeded' } } }),
+        { kind: 'committed' },
+      );
+      assert.deepEqual((await store.getRun(run.id))?.report, { outcome: 'succeeded' });
+    });
+
+    it('the run patch sets only the keys it has; null clears', async () => {
+      const run = await runWith(store, 1, { output: { draft: 1 }, report: { r: 1 } });
+      await store.commit(run.id, { events: [ev(run.id, 2)], run: { status: 'failed', error: { code: 'x', message: 'boom' }, updatedAt: T0 + 5 } });
+      let got = await store.getRun(run.id);
+      assert.deepEqual(got, { ...run, status: 'failed', error: { code: 'x', message: 'boom' }, updatedAt: T0 + 5 });
+      await store.commit(run.id, { events: [], run: { output: null, report: null } });
+      got = await store.getRun(run.id);
+      assert.deepEqual(got, { ...run, status: 'failed', error: { code: 'x', message: 'boom' }, updatedAt: T0 + 5, output: null, report: null });
+      await store.commit(run.id, { events: [], run: { output: 'plain text' } });
+      assert.equal((await store.getRun(run.id))?.output, 'plain text');
+      await store.commit(run.id, { events: [], run: { output: [1, { a: [] }] } });
+      assert.deepEqual((await store.getRun(run.id))?.output, [1, { a: [] }]);
+    });
+
+    it('traces round-trip in the order they were committed', async () => {
+      const run = await runWith(store, 1);
+      const a = trace(run.id, 2, { rung: 'prompt-assembly', status: 'refused', effects: { asked: ['prompt.write'], granted: [], missing: ['prompt.write'] }, contribution: null });
+      const b = trace(run.id, 2, { status: 'failed', error: { message: 'boom', stack: 'Error: boom\n    at x' }, notApplied: [{ path: 'artifact', why: 'no grant' }] });
+      const c = trace(run.id, 3, { stage: 'later', durationMs: 0.5, contribution: 'text' });
+      await store.commit(run.id, { events: [ev(run.id, 2)], traces: [a, b] });
+      await store.commit(run.id, { events: [ev(run.id, 3)], traces: [c] });
+      assert.deepEqual(await store.readTraces(run.id), [a, b, c]);
+    });
+
+    it('the snapshot is written, replaced and deleted with its unit', async () => {
+      const run = await runWith(store, 1);
+      assert.equal(await store.readSnapshot(run.id), null);
+      await store.commit(run.id, { events: [ev(run.id, 2)], snapshot: { runId: run.id, currentPhase: 'draft', seq: 2, data: { a: 1 } } });
+      await store.commit(run.id, { events: [ev(run.id, 3)], snapshot: { runId: run.id, currentPhase: '__post__', seq: 3, data: { artifactPath: 'finish.json' } } });
+      assert.deepEqual(await store.readSnapshot(run.id), { runId: run.id, currentPhase: '__post__', seq: 3, data: { artifactPath: 'finish.json' } });
+      assert.ok((await store.listResumable()).includes(run.id));
+      await store.commit(run.id, { events: [ev(run.id, 4, 'run_completed')], snapshot: 'delete', run: { status: 'completed' } });
+      assert.equal(await store.readSnapshot(run.id), null);
+      assert.ok(!(await store.listResumable()).includes(run.id));
+    });
+
+    it('listResumable lists runs with a snapshot in creation order', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const run = makeRun();
+        ids.push(run.id);
+        await store.createRun(run, { events: [ev(run.id, 1)], snapshot: { runId: run.id, currentPhase: 'a', seq: 1, data: {} } });
+      }
+      await store.commit(ids[1], { events: [], snapshot: 'delete' });
+      const listed = (await store.listResumable()).filter((id) => ids.includes(id));
+      assert.deepEqual(listed, [ids[0], ids[2]]);
+    });
+
+    it('artifacts upsert by path: replaced in place, listed in order of first write', async () => {
+      const run = await runWith(store, 1);
+      const a1 = artifact(run.id, 'a.json', { v: 1 });
+      const b = artifact(run.id, 'b.txt', 'plain text ✓');
+      const a2 = artifact(run.id, 'a.json', { v: 2 }, T0 + 7);
+      const c1 = artifact(run.id, 'c', [1, 2]);
+      const c2 = artifact(run.id, 'c', null);
+      await store.commit(run.id, { events: [ev(run.id, 2)], artifacts: [a1, b] });
+      await store.commit(run.id, { events: [ev(run.id, 3)], artifacts: [a2, c1, c2] });
+      assert.deepEqual(await store.listArtifacts(run.id), [a2, b, c2]);
+      assert.deepEqual(await store.readArtifact(run.id, 'a.json'), a2);
+      assert.deepEqual(await store.readArtifact(run.id, 'c'), c2);
+      assert.equal(await store.readArtifact(run.id, 'missing.json'), null);
+    });
+
+    it('readMemo is the step_completed events, in seq order', async () => {
+      const run = await runWith(store, 1);
+      await store.commit(run.id, { events: [stepCompleted(run.id, 2, 'draft/pre/0', { ok: 1 }), ev(run.id, 3)] });
+      await store.commit(run.id, { events: [stepCompleted(run.id, 4, 'draft/r1/model', { text: 'hi' })] });
+      const memo = await store.readMemo(run.id);
+      assert.deepEqual(memo.map((m) => [m.seq, m.position, m.key, m.defHash, m.kind, m.status]), [
+        [2, 'draft/pre/0', 'key-draft/pre/0', 'def-draft/pre/0', 'processor', 'ok'],
+        [4, 'draft/r1/model', 'key-draft/r1/model', 'def-draft/r1/model', 'processor', 'ok'],
+      ]);
+      assert.deepEqual(memo[1].output, { text: 'hi' });
+      assert.deepEqual(memo[0].definition, { op: 'validate', args: { schema: 'x' } });
+    });
+
+    it('listRuns filters by status and skill, newest first, ties in creation order, limited', async () => {
+      const skillName = `skill-${randomUUID()}`;
+      const r1 = await runWith(store, 1, { skillName, createdAt: T0 + 1 });
+      const r2 = await runWith(store, 1, { skillName, createdAt: T0 + 3 });
+      const r3 = await runWith(store, 1, { skillName, createdAt: T0 + 3 });
+      const r4 = await runWith(store, 1, { skillName, createdAt: T0 + 2 });
+      await store.commit(r4.id, { events: [], run: { status: 'failed' } });
+      const ids = (rs: RunRecord[]) => rs.map((r) => r.id);
+      assert.deepEqual(ids(await store.listRuns({ skillName })), [r2.id, r3.id, r4.id, r1.id]);
+      assert.deepEqual(ids(await store.listRuns({ skillName, limit: 2 })), [r2.id, r3.id]);
+      assert.deepEqual(ids(await store.listRuns({ skillName, status: ['failed'] })), [r4.id]);
+      assert.deepEqual(ids(await store.listRuns({ skillName, status: ['running', 'failed'] })), [r2.id, r3.id, r4.id, r1.id]);
+      assert.deepEqual(ids(await store.listRuns({ skillName, status: [] })), []);
+      assert.deepEqual(ids(await store.listRuns({ skillName, limit: 0 })), []);
+      assert.deepEqual((await store.listRuns({ skillName }))[3], r1);
+    });
+
+    it('claimRun is exclusive until released', async () => {
+      const run = await runWith(store, 1);
+      const claim = await store.claimRun(run.id);
+      assert.ok(claim);
+      assert.equal(await store.claimRun(run.id), null);
+      const other = await store.claimRun(`${run.id}-other`);
+      assert.ok(other);
+      await claim.release();
+      await claim.release(); // idempotent
+      const again = await store.claimRun(run.id);
+      assert.ok(again);
+      await again.release();
+      await other.release();
+    });
+
+    it('an unknown run: null for the record and snapshot, an error for its logs', async () => {
+      const id = `run-missing-${randomUUID()}`;
+      assert.equal(await store.getRun(id), null);
+      assert.equal(await store.readSnapshot(id), null);
+      await assert.rejects(store.readEvents(id), /no run/i);
+      await assert.rejects(store.readTraces(id), /no run/i);
+      await assert.rejects(store.readMemo(id), /no run/i);
+      await assert.rejects(store.listArtifacts(id), /no run/i);
+      await assert.rejects(store.readArtifact(id, 'x'), /no run/i);
+      await assert.rejects(store.commit(id, { events: [ev(id, 1)] }), /no run/i);
+    });
+
+    it('JSON values round-trip: unicode, escapes, numbers, nesting, empty containers', async () => {
+      const data: JsonObject = {
+        text: 'line1\nline2\t"quoted" \\ back ✓ 日本語 emoji 🎉',
+        ints: [0, -1, 2 ** 53 - 1, -(2 ** 31)],
+        floats: [0.1 + 0.2, 1e-7, 123.456, -2.5e20],
+        flags: [true, false, null],
+        empty: { obj: {}, arr: [], str: '' },
+        deep: { a: { b: { c: { d: [[[{ e: 'f' }]]] } } } },
+        'key with spaces & "quotes"': 1,
+      };
+      const run = await runWith(store, 1);
+      const unit: CommitUnit = { events: [ev(run.id, 2, 'step_completed', data)] };
+      await store.commit(run.id, unit);
+      assert.deepEqual((await store.readEvents(run.id, 1))[0].data, data);
+    });
+  });
+}

@@ -1,0 +1,114 @@
+// npm run bench:kernel — kernel overheads, in memory, printed as one JSON line.
+//   stageDispatchUs      StageDispatcher.runPhase per stage (grant check, handler call, trace)
+//   stageInRunUs         one stage inside a run (+ memo lookup, step_completed event, group commit)
+//   pureChain1000Ms      a postprocessor of 1,000 pure in-process steps (validate), end to end
+//   pythonMsPerCall / nodeMsPerCall   warm code-step calls in the sandbox (cold start alongside)
+//   codeStepInRunMs      one `node` step inside a run (memo + record + sandbox call)
+// Targets (issue): ≤ 5 µs per stage dispatch, ≤ 50 ms for the chain, ≤ 5 ms per code-step call.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { StageDispatcher } from '../lib/kernel/dispatcher';
+import { deps, phase, plan, playModel, post, stage, testClock, testIds } from '../lib/kernel/testing';
+import { startRun } from '../lib/kernel/runner';
+import type { StepSpec } from '../lib/kernel/plan';
+import type { StageContext } from '../lib/kernel/stage-types';
+import { createCodeSandbox } from '../lib/sandbox';
+import { benchCodeSteps } from '../lib/sandbox/bench';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const hr = () => Number(process.hrtime.bigint()) / 1e6;
+
+async function stageDispatchUs(): Promise<number> {
+  const d = new StageDispatcher(async () => ({ annotations: [] }), testClock(), testIds());
+  const program = [stage('a', 'post-model'), stage('b', 'post-model'), stage('c', 'post-tool', ['transcript.write'])];
+  const grants = new Set(['transcript.write']);
+  const ctx = (s: { name: string }) => ({ runId: 'r', phase: 'p', round: 1, rung: 'post-model', stage: s.name, with: {} }) as StageContext;
+  const meta = { runId: 'r', phase: 'p', round: 1 };
+  const N = 50_000;
+  for (let i = 0; i < 5_000; i++) await d.runPhase(program, 'post-model', ctx, grants, meta);
+  const reps: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t = hr();
+    for (let i = 0; i < N; i++) await d.runPhase(program, 'post-model', ctx, grants, meta);
+    reps.push(((hr() - t) * 1000) / (N * 2));
+  }
+  return median(reps);
+}
+
+async function stageInRunUs(): Promise<number> {
+  const rounds = 200;
+  const turns = Array.from({ length: rounds - 1 }, () => ({ text: 'thinking' })).concat([{ finish: { ok: true } } as never]);
+  const p = plan({ phases: { main: phase('main', { maxRounds: rounds }) }, stageProgram: Array.from({ length: 5 }, (_, i) => ({ ...stage(`s${i}`, 'post-model'), binding: { kind: 'builtin' as const, name: 'unverified_numbers' } })) });
+  const noStages = plan({ phases: { main: phase('main', { maxRounds: rounds }) } });
+  const time = async (pl: typeof p) => {
+    const t = hr();
+    await startRun(pl, deps(playModel(turns)), { input: {}, skillText: '' });
+    return hr() - t;
+  };
+  await time(p);
+  await time(noStages);
+  const withS: number[] = [];
+  const without: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    withS.push(await time(p));
+    without.push(await time(noStages));
+  }
+  return ((median(withS) - median(without)) * 1000) / (rounds * 5);
+}
+
+async function pureChainMs(n: number): Promise<number> {
+  const steps: StepSpec[] = Array.from({ length: n }, (_, i) => ({
+    index: i,
+    type: 'validate',
+    onError: 'fail',
+    emptyValue: null,
+    line: 1,
+    schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+  })) as StepSpec[];
+  const p = plan({ postprocessor: post(steps) });
+  const runOnce = async () => {
+    const d = deps(playModel([{ finish: { title: 'x', body: 'y'.repeat(200) } }]));
+    const t = hr();
+    const out = await startRun(p, d, { input: {}, skillText: '' });
+    if (out.status !== 'completed') throw new Error(JSON.stringify(out.error));
+    return hr() - t;
+  };
+  for (let i = 0; i < 3; i++) await runOnce();
+  const reps: number[] = [];
+  for (let i = 0; i < 7; i++) reps.push(await runOnce());
+  return median(reps);
+}
+
+async function codeStepInRunMs(n: number): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-bench-'));
+  writeFileSync(path.join(dir, 'm.mjs'), 'export function f(v) { return { n: (v.n ?? 0) + 1 }; }\n');
+  const steps = Array.from({ length: n }, (_, i) => ({ index: i, type: 'node', onError: 'fail', emptyValue: null, line: 1, module: './m.mjs', modulePath: path.join(dir, 'm.mjs'), function: 'f', timeoutMs: 5000, pure: true })) as StepSpec[];
+  const p = plan({ postprocessor: post(steps) });
+  const sandbox = createCodeSandbox();
+  try {
+    await startRun(p, deps(playModel([{ finish: {} }]), { sandbox }), { input: {}, skillText: '' });
+    const t = hr();
+    await startRun(p, deps(playModel([{ finish: {} }]), { sandbox }), { input: {}, skillText: '' });
+    return (hr() - t) / n;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+const code = await benchCodeSteps({ calls: 500 });
+const result = {
+  bench: 'kernel',
+  stageDispatchUs: +(await stageDispatchUs()).toFixed(3),
+  stageInRunUs: +(await stageInRunUs()).toFixed(2),
+  pureChain1000Ms: +(await pureChainMs(1000)).toFixed(2),
+  pythonColdMs: +code.pythonColdMs.toFixed(1),
+  nodeColdMs: +code.nodeColdMs.toFixed(1),
+  pythonMsPerCall: +code.pythonMsPerCall.toFixed(3),
+  nodeMsPerCall: +code.nodeMsPerCall.toFixed(3),
+  codeStepInRunMs: +(await codeStepInRunMs(200)).toFixed(3),
+  targets: { stageDispatchUs: 5, pureChain1000Ms: 50, codeStepMsPerCall: 5 },
+  node: process.version,
+};
+process.stdout.write(JSON.stringify(result) + '\n');
+process.exit(0);
