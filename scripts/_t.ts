@@ -1,27 +1,16 @@
-import { PrismaClient } from '../lib/store/generated/prisma/client';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PGlite } from '@electric-sql/pglite';
-import { deployToPglite } from '../lib/store/migrate/targets';
-const pgc = new PrismaClient({ adapter: new PrismaPg({ connectionString: 'postgresql://postgres@127.0.0.1:5432/stagecraft_try' }) });
-const db = await PGlite.create(); await deployToPglite(db);
-const plc = new PrismaClient({ adapter: new PrismaPGlite(db) });
-for (const [name, c] of [['pg', pgc], ['pglite', plc]] as const) {
-  const tries: [string, () => Promise<unknown>][] = [
-    ['missing run', () => c.$queryRaw`SELECT stagecraft_commit(${'nope'}, ${'{}'}::jsonb) AS r`],
-    ['create', () => c.$queryRaw`SELECT stagecraft_create_run(${JSON.stringify({id:'r1', skillName:'s', skillHash:'h', skillText:'t', bundleDir:'/b', skillVersionId:null, input:{}, model:'m', status:'running', output:null, error:null, report:null, parentRunId:null, createdAt: 1000, updatedAt: 1000})}::jsonb, ${JSON.stringify({events:[{runId:'r1',seq:1,type:'run_started',at:1000,data:{a:1}}]})}::jsonb) AS r`],
-    ['create again', () => c.$queryRaw`SELECT stagecraft_create_run(${JSON.stringify({id:'r1'})}::jsonb, ${'{}'}::jsonb) AS r`],
-    ['conflict', () => c.$queryRaw`SELECT stagecraft_commit(${'r1'}, ${JSON.stringify({events:[{seq:1,type:'x',at:1,data:{}}]})}::jsonb) AS r`],
-    ['gap', () => c.$queryRaw`SELECT stagecraft_commit(${'r1'}, ${JSON.stringify({events:[{seq:3,type:'x',at:1,data:{}}]})}::jsonb) AS r`],
-    ['nul', () => c.$queryRaw`SELECT stagecraft_commit(${'r1'}, ${JSON.stringify({events:[{seq:2,type:'x',at:1,data:{s:'a\u0000b'}}]})}::jsonb) AS r`],
-    ['update', () => c.$executeRaw`UPDATE events SET type = 'y'`],
-    ['delete', () => c.$executeRaw`DELETE FROM events`],
-    ['dup pk via direct insert', () => c.$executeRaw`INSERT INTO events (run_id, seq, type, at, data) VALUES ('r1', 1, 'x', now(), '{}')`],
-    ['orm read', () => c.event.findMany({ where: { runId: 'r1' } })],
-  ];
-  for (const [label, f] of tries) {
-    try { console.log(name, label, 'OK', JSON.stringify(await f(), (k, v) => typeof v === 'bigint' ? String(v) : v)); }
-    catch (e: any) { console.log(name, label, 'ERR', e.constructor.name, e.code, JSON.stringify(e.meta), '|', String(e.message).slice(0, 300)); }
-  }
+import { openStore } from '../lib/store/open-store';
+import { makeRun, ev } from '../lib/store/store-contract';
+import * as errs from '../lib/store/errors';
+const store = await openStore({ databaseUrl: 'postgresql://postgres@127.0.0.1:5432/stagecraft_try' });
+let races = 0;
+const orig = errs.isEventKeyRace;
+const p = store.prisma;
+for (let k = 0; k < 20; k++) {
+  const run = makeRun();
+  await store.createRun(run, { events: [ev(run.id, 1)] });
+  const rs = await Promise.all([0,1,2,3,4,5,6,7].map(i => store.commit(run.id, { events: [ev(run.id, 2, 'x', { i })] }).catch(e => ({ kind: 'error', e: String(e) }))));
+  const kinds = rs.map(r => r.kind).join(',');
+  if (rs.some(r => r.kind === 'error')) console.log(kinds, rs.find(r=>r.kind==='error'));
 }
-await pgc.$disconnect(); await plc.$disconnect();
+console.log('done');
+await store.close();

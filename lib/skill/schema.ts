@@ -13,7 +13,7 @@
  * serve it to an editor.
  */
 import { BUILTINS, KNOWN_EFFECTS } from '../kernel/builtins/catalog';
-import type { JsonObject } from '../kernel/json';
+import type { JsonObject, JsonSchema } from '../kernel/json';
 import { OPS } from '../kernel/ops/registry';
 import { PHASE_LADDER } from '../kernel/plan';
 
@@ -163,6 +163,20 @@ const step: JsonObject = {
 
 const steps = (description: string): JsonObject => ({ description, type: 'array', items: { $ref: '#/$defs/step' } });
 
+/** A builtin's options schema from the catalog, with a hover text on each option that lacks one. */
+function builtinOptions(name: string, schema: JsonSchema): JsonObject {
+  const base: JsonObject = typeof schema === 'object' ? { ...schema } : {};
+  const props = typeof base.properties === 'object' && base.properties !== null && !Array.isArray(base.properties) ? base.properties : {};
+  base.properties = Object.fromEntries(
+    Object.entries(props).map(([k, p]) => {
+      const opt = typeof p === 'object' && p !== null && !Array.isArray(p) ? p : {};
+      const dflt = opt.default !== undefined ? ` (default ${JSON.stringify(opt.default)})` : '';
+      return [k, { description: `Option \`${k}\` of builtin:${name}${dflt}.`, ...opt }];
+    }),
+  );
+  return { ...base, description: `Options of builtin:${name}: ${BUILTINS[name].description}` };
+}
+
 const capability: JsonObject = {
   type: 'object',
   description: 'A stage attached to a rung of the phase ladder, run in every phase.',
@@ -193,7 +207,7 @@ const capability: JsonObject = {
   },
   allOf: Object.values(BUILTINS).map((b) => ({
     if: { properties: { uses: { const: `builtin:${b.name}` } }, required: ['uses'] },
-    then: { properties: { with: { ...(b.with as JsonObject), description: `Options of builtin:${b.name}.` } } },
+    then: { properties: { with: builtinOptions(b.name, b.with) } },
   })),
 };
 
