@@ -45,8 +45,14 @@ export function frontmatterValidator(): ValidateFunction {
 
 let checker: Ajv | undefined;
 
-/** The ajv that compiles authors' schemas (each schema is removed again after its check). */
-export function schemaChecker(): Ajv {
+/**
+ * The ajv that compiles an author's schema (removed again after its check). A
+ * schema that declares an `$id` gets an ajv of its own: its id could collide
+ * with one the shared instance holds (even the meta-schema's), and removing it
+ * afterwards would remove that one too.
+ */
+export function schemaChecker(schema?: unknown): Ajv {
+  if (schema !== undefined && typeof schema === 'object' && JSON.stringify(schema).includes('"$id"')) return newAjv();
   checker ??= newAjv();
   return checker;
 }

@@ -79,7 +79,7 @@ export function readBody(body: string, bodyLine: number, phases: readonly string
     }
     current.push(line);
   });
-  const prompts: Record<string, string> = {};
-  for (const [phase, text] of sections) prompts[phase] = text.join('\n').trim();
+  // fromEntries makes own keys even of odd names (`__proto__`), where assignment would not
+  const prompts = Object.fromEntries([...sections].map(([phase, text]) => [phase, text.join('\n').trim()]));
   return { system: system.join('\n').trim(), prompts };
 }

@@ -10,17 +10,24 @@
  * Does not: check `with` options (the schema does, per builtin) or dispatch
  * stages (lib/kernel).
  */
+import type { BuiltinDef } from '../kernel/builtins/catalog';
 import { BUILTINS, RUNG_EFFECT } from '../kernel/builtins/catalog';
 import type { Rung } from '../kernel/plan';
 import { checkModulePath } from './bundle-paths';
 import type { CheckContext } from './check-context';
 import { arr, has, obj, str, strings } from './frontmatter';
 
+/** The catalog entry of `builtin:<name>` (own keys only: `builtin:constructor` is no builtin). */
+export function builtinOf(uses: string | undefined): BuiltinDef | undefined {
+  if (!uses?.startsWith('builtin:')) return undefined;
+  const name = uses.slice('builtin:'.length);
+  return has(BUILTINS, name) ? BUILTINS[name] : undefined;
+}
+
 /** The effects a capability asks for: as listed, or a builtin's own when not listed. */
 export function stageEffects(cap: Record<string, unknown>): string[] {
   if (has(cap, 'effects')) return strings(cap.effects);
-  const uses = str(cap.uses);
-  const builtin = uses?.startsWith('builtin:') ? BUILTINS[uses.slice('builtin:'.length)] : undefined;
+  const builtin = builtinOf(str(cap.uses));
   return builtin ? [...builtin.effects] : [];
 }
 
@@ -50,8 +57,8 @@ export function checkCapabilities(ctx: CheckContext): void {
     const uses = str(cap.uses);
     const stage = str(cap.stage) as Rung | undefined;
     const builtinName = uses?.startsWith('builtin:') ? uses.slice('builtin:'.length) : undefined;
-    const builtin = builtinName !== undefined ? BUILTINS[builtinName] : undefined;
-    if (builtin && stage && stage in RUNG_EFFECT && !builtin.rungs.includes(stage)) {
+    const builtin = builtinOf(uses);
+    if (builtin && stage && has(RUNG_EFFECT, stage) && !builtin.rungs.includes(stage)) {
       ctx.findings.add(
         'builtin_rung',
         `builtin:${builtin.name} does not run on ${stage}: it supports ${builtin.rungs.join(', ')}. Set \`stage: ${builtin.rungs[0]}\`.`,
@@ -80,7 +87,7 @@ export function checkCapabilities(ctx: CheckContext): void {
         listed ? [...at, 'effects', arr(cap.effects).indexOf(effect)] : [...at, 'uses'],
       );
     });
-    const needed = builtin ? builtin.effects : stage && stage in RUNG_EFFECT ? [RUNG_EFFECT[stage]].filter((e): e is string => e !== null) : [];
+    const needed = builtin ? builtin.effects : stage && has(RUNG_EFFECT, stage) ? [RUNG_EFFECT[stage]].filter((e): e is string => e !== null) : [];
     const undeclared = needed.filter((e) => !effects.includes(e));
     if (undeclared.length) {
       ctx.findings.add(

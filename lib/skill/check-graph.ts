@@ -13,7 +13,7 @@ import type { CheckContext } from './check-context';
 import { resolveSchema } from './check-schemas';
 import { has, obj, strings } from './frontmatter';
 import type { KeyPath } from './source';
-import { didYouMean } from './suggest';
+import { suggestionSuffix } from './suggest';
 
 const list = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
 
@@ -83,20 +83,18 @@ export function checkGraph(ctx: CheckContext): void {
   if (names.length === 0) return; // an empty or missing graph is a structural error
   const entry = graph.entry;
   if (entry !== undefined && !graph.successors.has(entry)) {
-    const s = didYouMean(entry, names);
     findings.add(
       'unknown_phase',
-      `\`entry: ${entry}\` is not a phase of the graph${s ? ` — did you mean \`${s}\`?` : ''} ` +
+      `\`entry: ${entry}\` is not a phase of the graph${suggestionSuffix(entry, names)} ` +
         `The phases are ${list(names)}; \`entry\` must be one of them.`,
       ['entry'],
     );
   }
   for (const key of Object.keys(obj(fm.phases))) {
     if (graph.successors.has(key)) continue;
-    const s = didYouMean(key, names);
     findings.add(
       'unknown_phase',
-      `\`phases.${key}\` configures a phase that is not in the graph${s ? ` — did you mean \`${s}\`?` : ''} ` +
+      `\`phases.${key}\` configures a phase that is not in the graph${suggestionSuffix(key, names)} ` +
         `Add \`${key}\` to \`graph\` or rename this key to one of ${list(names)}.`,
       ['phases', key],
       'key',

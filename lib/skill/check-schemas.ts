@@ -71,7 +71,10 @@ function metaErrors(ctx: CheckContext, schema: JsonSchema, at: KeyPath, errors: 
     const key = formatPath(rel);
     if (seen.has(key)) continue;
     seen.add(key);
-    const value = rel.reduce<unknown>((cur, seg) => (isJsonObject(cur) || Array.isArray(cur) ? (cur as never)[seg] : undefined), schema);
+    const value = rel.reduce<unknown>(
+      (cur, seg) => (Array.isArray(cur) && typeof seg === 'number' ? cur[seg] : isJsonObject(cur) ? cur[String(seg)] : undefined),
+      schema,
+    );
     const allowed = errors
       .filter((b) => b.instancePath === e.instancePath && b.keyword === 'enum')
       .flatMap((b) => ((b.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String));
@@ -87,7 +90,7 @@ function metaErrors(ctx: CheckContext, schema: JsonSchema, at: KeyPath, errors: 
 
 /** Compiles one author schema and reports, inside it, why it does not compile. */
 export function checkSchemaCompiles(ctx: CheckContext, schema: JsonSchema, at: KeyPath): void {
-  const ajv = schemaChecker();
+  const ajv = schemaChecker(schema);
   try {
     if (!ajv.validateSchema(schema)) {
       metaErrors(ctx, schema, at, ajv.errors ?? []);
@@ -142,7 +145,7 @@ export function checkSchemaSite(ctx: CheckContext, value: unknown, at: KeyPath, 
       const s = didYouMean(value, names);
       ctx.findings.add(
         'unknown_artifact',
-        `${what} names \`${value}\`, which is not an artifact${s ? ` — did you mean \`${s}\`?` : ''}` +
+        `${what} names \`${value}\`, which is not an artifact${suggestionSuffix(value, names)}` +
           (s ? '' : names.length ? ` Artifacts: ${names.join(', ')}; add it under \`artifacts:\` or fix the name.` : ' Declare it under `artifacts:` or write the schema inline.'),
         at,
       );

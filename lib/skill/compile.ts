@@ -14,16 +14,16 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { BUILTINS } from '../kernel/builtins/catalog';
 import type { Diagnostic } from '../kernel/errors';
 import { SkillValidationError } from '../kernel/errors';
 import type { Json, JsonObject, JsonSchema } from '../kernel/json';
 import { isJsonObject } from '../kernel/json';
 import type { PhasePlan, Plan, ProcessorPlan, Rung, StageSpec, StepSpec } from '../kernel/plan';
 import { PHASE_LADDER } from '../kernel/plan';
-import { splitUses, stageEffects } from './check-capabilities';
+import { builtinOf, splitUses, stageEffects } from './check-capabilities';
 import { resolveSchema } from './check-schemas';
 import type { CapabilitySource, Frontmatter, StepSource } from './frontmatter';
+import { has } from './frontmatter';
 import { DEFAULT_MAX_ROUNDS, DEFAULT_STEP_TIMEOUT_MS } from './schema';
 import type { FrontmatterSource, KeyPath } from './source';
 import type { ValidateOptions } from './validate';
@@ -136,7 +136,7 @@ function processor(c: Compiling, steps: StepSource[], at: KeyPath, outputSchema:
 function withDefaults(cap: CapabilitySource): JsonObject {
   const declared = cap.with ?? {};
   if (!cap.uses.startsWith('builtin:')) return declared;
-  const def = BUILTINS[cap.uses.slice('builtin:'.length)];
+  const def = builtinOf(cap.uses);
   const props = def && isJsonObject(def.with) && isJsonObject(def.with.properties) ? def.with.properties : {};
   const out: JsonObject = {};
   for (const [k, p] of Object.entries(props)) if (isJsonObject(p) && p.default !== undefined) out[k] = p.default;
@@ -176,7 +176,7 @@ export function compileSkill(text: string, opts: CompileOptions): CompileResult 
   const llmContract = analysis.llmContract.schema;
   const phases: Record<string, PhasePlan> = {};
   for (const name of graph.order) {
-    const settings = fm.phases?.[name] ?? {};
+    const settings = (fm.phases && has(fm.phases, name) ? fm.phases[name] : null) ?? {};
     const successors = graph.successors.get(name) ?? [];
     const isTerminal = successors.length === 0;
     const inputSchema = settings.input_schema !== undefined ? schemaOf(c, settings.input_schema) : null;
@@ -188,7 +188,7 @@ export function compileSkill(text: string, opts: CompileOptions): CompileResult 
       outputSchema: isTerminal ? llmContract : settings.output_schema !== undefined ? schemaOf(c, settings.output_schema) : ANY_OBJECT,
       tools: settings.tools ?? [],
       maxRounds: settings.max_rounds ?? DEFAULT_MAX_ROUNDS,
-      prompt: analysis.body.prompts[name] ?? '',
+      prompt: has(analysis.body.prompts, name) ? analysis.body.prompts[name] : '',
       preprocessor: settings.preprocessor
         ? processor(c, settings.preprocessor.steps, ['phases', name, 'preprocessor', 'steps'], inputSchema ?? ANY_OBJECT)
         : null,

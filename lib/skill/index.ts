@@ -7,8 +7,8 @@
  * code (the editor) imports `lib/skill/validate`, `lib/skill/schema` and
  * `lib/skill/graph-model` directly: those import nothing from Node.
  */
-export { validateSkill, analyzeSkill, MAX_SKILL_BYTES } from './validate';
-export type { ValidateOptions, SkillAnalysis } from './validate';
+export { validateSkill, MAX_SKILL_BYTES } from './validate';
+export type { ValidateOptions } from './validate';
 export { compileSkill, emptyValueFor } from './compile';
 export type { CompileOptions, CompileResult } from './compile';
 export { loadSkillBundle } from './load';

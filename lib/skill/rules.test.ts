@@ -1,13 +1,16 @@
 /**
  * Every validator rule: its id, severity, exact line:column, key path and
- * message, one table row per case (fixtures/rule-cases.ts), and a check that
+ * message, one table row per case (fixtures/rule-cases-*.ts), and a check that
  * no rule in RULES goes untested.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RULE_CASES } from './fixtures/rule-cases';
+import { SEMANTIC_CASES } from './fixtures/rule-cases-semantic';
+import { STRUCTURE_CASES } from './fixtures/rule-cases-structure';
 import { MINIMAL, show, validate } from './fixtures/helpers';
 import { RULE_IDS, RULES } from './rules';
+
+const RULE_CASES = [...STRUCTURE_CASES, ...SEMANTIC_CASES];
 
 describe('validator rules', () => {
   it('the minimal skill has no findings', () => {

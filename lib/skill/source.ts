@@ -90,8 +90,13 @@ export type ParsedFrontmatter = {
 
 /** Parses the frontmatter YAML, keeping node ranges. Never throws. */
 export function parseFrontmatter(split: SkillSplit): ParsedFrontmatter {
+  const doc = parseDocument(split.frontmatter, { prettyErrors: false, keepSourceTokens: false });
+  // Filled from the text rather than handed to the parser: the parser's
+  // LineCounter learns only the newlines its lexer reports, and after a syntax
+  // error it skips some, which shifts every later position.
   const lineCounter = new LineCounter();
-  const doc = parseDocument(split.frontmatter, { lineCounter, prettyErrors: false, keepSourceTokens: false });
+  lineCounter.addNewLine(0);
+  for (let i = split.frontmatter.indexOf('\n'); i >= 0; i = split.frontmatter.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
   return { doc, source: new FrontmatterSource(doc, split.frontmatter, lineCounter, split.frontmatterLine) };
 }
 

@@ -23,8 +23,8 @@ import type { KeyPath } from './source';
 import { formatPath } from './source';
 import { didYouMean, suggestionSuffix } from './suggest';
 
-/** Step types an author might reach for to call a model from a processor. */
-const MODEL_STEP = /^(llm|model|prompt|chat|completion|complete|generate|gpt|agent|ask_model|call_model|invoke_model|ai)$|llm|model|prompt/i;
+/** Step types an author might reach for to call a model from a processor (`llm`, `call_model`, `prompt`, `chat`, …). */
+const MODEL_STEP = /llm|model|prompt|chat|complet|generat|gpt|agent|^ai$/i;
 
 /** JSON-pointer instance path → key path, with array indexes as numbers. */
 export function pointerToPath(pointer: string, data: unknown): KeyPath {
@@ -221,15 +221,8 @@ function rangeFinding(ctx: Ctx, e: ErrorObject, path: KeyPath): void {
   const lo = parent.minimum ?? parent.exclusiveMinimum;
   const hi = parent.maximum ?? parent.exclusiveMaximum;
   const range = lo !== undefined && hi !== undefined ? ` (allowed: ${String(lo)}..${String(hi)})` : '';
-  const bound = (e.params as { comparison?: string; limit?: number }) ?? {};
-  ctx.findings.add(
-    'out_of_range',
-    `${where(path)} must be ${bound.comparison ?? ''} ${String(bound.limit)}, but it is ${String(value)}${range}: use a value in range.`.replace(
-      /  +/g,
-      ' ',
-    ),
-    path,
-  );
+  const { comparison, limit } = e.params as { comparison: string; limit: number };
+  ctx.findings.add('out_of_range', `${where(path)} must be ${comparison} ${limit}, but it is ${String(value)}${range}: use a value in range.`, path);
 }
 
 function requiredFinding(ctx: Ctx, e: ErrorObject, path: KeyPath): void {

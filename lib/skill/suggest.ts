@@ -33,10 +33,15 @@ export function editDistance(a: string, b: string): number {
   return d[n][m];
 }
 
-/** How many edits still read as a typo of a word this long. */
-function maxEditsFor(word: string): number {
-  if (word.length <= 3) return 1;
-  if (word.length <= 6) return 2;
+/**
+ * How many edits still read as a typo between two words this long: one for
+ * short words, so `## Intro` is not taken for phase `entry`, nor `## Overview`
+ * for `review`.
+ */
+function maxEditsFor(a: string, b: string): number {
+  const len = Math.max(a.length, b.length);
+  if (len <= 5) return 1;
+  if (len <= 10) return 2;
   return 3;
 }
 
@@ -52,12 +57,12 @@ export function didYouMean(word: string, allowed: Iterable<string>): string | un
   for (const candidate of allowed) {
     if (candidate === word) return undefined;
     const distance = editDistance(w, candidate.toLowerCase());
-    if (distance < bestDistance) {
+    if (distance <= maxEditsFor(word, candidate) && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  return best !== undefined && bestDistance <= maxEditsFor(word) ? best : undefined;
+  return best;
 }
 
 /** Ends a sentence: \` — did you mean \`x\`?\` when one is close, else a full stop. */

@@ -25,6 +25,8 @@ import { checkProcessors } from './check-steps';
 import type { GraphFacts } from './frontmatter';
 import { graphFacts } from './frontmatter';
 import { Findings } from './rules';
+import type { Document, Pair, Scalar } from 'yaml';
+import { isScalar, visit } from 'yaml';
 import type { FrontmatterSource, SkillSplit } from './source';
 import { parseFrontmatter, splitSkill } from './source';
 import { checkStructure } from './structure';
@@ -76,6 +78,50 @@ function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
+/** At most this many YAML syntax errors are shown: after the first, most are echoes of it. */
+const MAX_YAML_ERRORS = 5;
+
+/** Keys repeated in one mapping, found in the tree (the parser's own report points at the value, not the key). */
+function repeatedKeys(doc: Document.Parsed): Pair[] {
+  const out: Pair[] = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+        if (key === undefined) continue;
+        if (seen.has(key)) out.push(pair);
+        seen.add(key);
+      }
+    },
+  });
+  return out;
+}
+
+function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, split: SkillSplit, findings: Findings): void {
+  let duplicates = false;
+  for (const pair of repeatedKeys(doc)) {
+    const key = pair.key as Scalar;
+    const [start, end] = key.range ?? [0, 1];
+    findings.addAt('duplicate_key', `Key \`${String(key.value)}\` appears twice in the same mapping: YAML keeps only one. Remove or merge the repeat.`, source.spanOf(start, end));
+    duplicates = true;
+  }
+  const syntax = doc.errors
+    .filter((e) => e.code !== 'DUPLICATE_KEY' || !duplicates)
+    .sort((a, b) => a.pos[0] - b.pos[0])
+    // an unexpected token after an earlier error is nearly always that error's echo
+    .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN');
+  syntax.slice(0, MAX_YAML_ERRORS).forEach((e, i, shown) => {
+    const [start, end] = e.pos;
+    const more = i === shown.length - 1 && syntax.length > shown.length ? ` (${syntax.length - shown.length} more YAML errors follow; fix these first.)` : '';
+    const message =
+      e.code === 'DUPLICATE_KEY'
+        ? 'A key appears twice in the same mapping: YAML keeps only one. Remove or merge the repeat.'
+        : `YAML syntax error: ${e.message.replace(/\.?$/, '.')} Fix the YAML here (indent with spaces; quote values containing ": " or " #").`;
+    findings.addAt(e.code === 'DUPLICATE_KEY' ? 'duplicate_key' : 'yaml_syntax', message + more, source.spanOf(start, Math.max(end, start + 1)));
+  });
+}
+
 export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis {
   const bare = new Findings(opts.file);
   const size = utf8Length(text);
@@ -94,23 +140,7 @@ export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis
   }
   const { doc, source } = parseFrontmatter(split);
   const findings = new Findings(opts.file, source);
-  for (const e of doc.errors) {
-    const [start, end] = e.pos;
-    if (e.code === 'DUPLICATE_KEY') {
-      const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]+?)(?=[ \t]*:)/.exec(split.frontmatter.slice(start))?.[1] ?? '';
-      findings.addAt(
-        'duplicate_key',
-        `Key ${key ? `\`${key}\` ` : ''}appears twice in the same mapping: YAML keeps only one. Remove or merge the repeat.`,
-        source.spanOf(start, start + Math.max(key.length, end - start)),
-      );
-    } else {
-      findings.addAt(
-        'yaml_syntax',
-        `YAML syntax error: ${e.message.replace(/\.?$/, '.')} Fix the YAML here (indent with spaces; quote values containing ": " or " #").`,
-        source.spanOf(start, Math.max(end, start + 1)),
-      );
-    }
-  }
+  reportYamlErrors(doc, source, split, findings);
   for (const w of doc.warnings) {
     findings.addAt('yaml_warning', `YAML: ${w.message.replace(/\.?$/, '.')}`, source.spanOf(w.pos[0], Math.max(w.pos[1], w.pos[0] + 1)));
   }

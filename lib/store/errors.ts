@@ -77,12 +77,18 @@ export function storeErrorOf(e: unknown, runId: string | null): unknown {
       return new RunExistsError(runId ?? '?');
     case '22P05': // unsupported Unicode escape sequence (\u0000 in jsonb)
     case '22021': // invalid byte sequence for encoding "UTF8": 0x00 in text
+    case '22P02': {
+      // invalid text representation: an unpaired surrogate in JSON, a malformed uuid, …
+      const textual = db.code !== '22P02' || /json/i.test(db.message);
       return new UnsupportedValueError(
-        `Postgres cannot store this value: ${db.message}${db.detail ? ` (${db.detail})` : ''}. ` +
-          'Text and JSON strings must not contain NUL characters (\\u0000) or unpaired surrogates; ' +
-          'encode binary content (e.g. base64) before recording it.',
+        `Postgres cannot store this value: ${db.message}${db.detail ? ` (${db.detail})` : ''}` +
+          (textual
+            ? '. Text and JSON strings must not contain NUL characters (\\u0000) or unpaired surrogates; ' +
+              'encode binary content (e.g. base64) before recording it.'
+            : '.'),
         runId ? { runId } : {},
       );
+    }
     default:
       return e;
   }

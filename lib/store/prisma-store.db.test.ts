@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { openStore, type OpenedStore } from './open-store';
-import { describeStoreContract, ev, makeRun } from './store-contract';
+import { describeStoreContract } from './store-contract';
+import { ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, tempDir, type TestDatabase } from './testing/pg-test-db';
 
 const once = <T>(f: () => Promise<T>) => {
@@ -55,7 +56,7 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       const run = makeRun();
       await store.createRun(run, { events: [ev(run.id, 1)] });
       const results = await Promise.all(
-        [0, 1, 2, 3].map((i) =>
+        [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
           store.commit(run.id, {
             events: [ev(run.id, 2, 'step_completed', { writer: i }), ev(run.id, 3, 'step_completed', { writer: i })],
             artifacts: [{ runId: run.id, path: `w${i}`, content: i, sha256: 'x', size: 1, createdAt: 1 }],
@@ -73,13 +74,17 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       assert.deepEqual((await store.listArtifacts(run.id)).map((a) => a.path), [`w${winner}`]);
     });
 
-    it('a NUL character is refused with a store error, and nothing is applied', async () => {
+    it('a NUL character or an unpaired surrogate is refused with a store error, and nothing is applied', async () => {
       const store = await open();
       const run = makeRun();
       await store.createRun(run, { events: [ev(run.id, 1)] });
       await assert.rejects(
         store.commit(run.id, { events: [ev(run.id, 2, 'step_completed', { text: 'a\u0000b' })], run: { status: 'failed' } }),
         (e: Error & { code?: string }) => e.code === 'store_value_unsupported' && /NUL/.test(e.message),
+      );
+      await assert.rejects(
+        store.commit(run.id, { events: [ev(run.id, 2, 'step_completed', { text: 'half \ud800 a pair' })] }),
+        { code: 'store_value_unsupported' },
       );
       assert.equal((await store.getRun(run.id))?.status, 'running');
       assert.equal((await store.readEvents(run.id)).length, 1);

@@ -1,0 +1,192 @@
+/**
+ * validateSkill beyond one rule at a time: one pass reports everything,
+ * contracts derived from terminal phases, defaults that are not errors, and
+ * the decisions where the spec is silent.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MINIMAL, show, validate } from './fixtures/helpers';
+
+const rules = (text: string) => validate(text).map((d) => `${d.rule}@${d.line}:${d.column}`);
+
+describe('validateSkill', () => {
+  it('reports every problem in one pass: structure, graph, schemas, steps and body together', () => {
+    const text = `---
+name: demo
+entry: draft
+graph:
+  draft: [review]
+  review: []
+  orphan: []
+final_output: post
+artifacts:
+  post: { type: object }
+phases:
+  draft:
+    toolz: [file/read]
+postprocessor:
+  output_schema: posts
+  steps:
+    - type: llm
+---
+## reveiw
+`;
+    assert.deepEqual(rules(text), [
+      'unreachable_phase@7:3',
+      'unknown_key@13:5',
+      'unknown_artifact@15:18',
+      'model_step@17:13',
+      'heading_not_phase@19:4',
+    ]);
+  });
+
+  it('sorts findings by position and never repeats one', () => {
+    const ds = validate(MINIMAL.replace('entry: draft', 'entry: drafts').replace('final_output: post', 'final_output: posts'));
+    assert.deepEqual(ds.map((d) => d.line), [3, 7]);
+  });
+
+  it('takes the LLM contract from terminal phases that agree, and rejects ones that disagree', () => {
+    const agree = `---
+name: demo
+entry: a
+graph:
+  a: [b, c]
+  b: []
+  c: []
+artifacts:
+  out: { type: object }
+phases:
+  a:
+    output_schema: { type: object, properties: { next: { enum: [b, c] } }, required: [next] }
+  b:
+    output_schema: out
+  c:
+    output_schema: { type: object }
+---
+`;
+    assert.deepEqual(validate(agree), [], show(validate(agree)));
+    const disagree = agree.replace('  c:\n    output_schema: { type: object }', '  c:\n    output_schema: { type: array }');
+    assert.deepEqual(rules(disagree), ['terminal_contract_mismatch@16:20', 'contract_not_object@16:20']);
+  });
+
+  it('accepts top-level output_schema inline as the LLM contract', () => {
+    const text = MINIMAL.replace('final_output: post', 'output_schema: { type: object, required: [title] }');
+    assert.deepEqual(validate(text), [], show(validate(text)));
+  });
+
+  it('accepts the defaults: a phase with no settings, a terminal with no successor list, lint_plan empty without into', () => {
+    const text = `---
+name: demo
+entry: draft
+graph:
+  draft: [review]
+  review:
+final_output: { type: object }
+phases:
+  draft:
+  review:
+    preprocessor:
+      steps:
+        - type: lint_plan
+          plan: plan
+          on_error: empty
+        - type: run_op
+          op: file/read
+          args: { path: "\${file}" }
+          into: text
+permissions:
+  ops: [file/read]
+  effects: [fs.read]
+---
+`;
+    assert.deepEqual(validate(text), [], show(validate(text)));
+  });
+
+  it('a validate step cannot use on_error: empty, and is told to use skip', () => {
+    const text = MINIMAL.replace(
+      '---\nBe brief.',
+      'postprocessor:\n  output_schema: post\n  steps:\n    - type: validate\n      schema: post\n      on_error: empty\n---\nBe brief.',
+    );
+    const [d] = validate(text);
+    assert.equal(d.rule, 'empty_needs_into');
+    assert.match(d.message, /a validate step stores nothing to empty: use `on_error: skip`/);
+  });
+
+  it("a builtin without listed effects asks for its own, and that is checked against the grants", () => {
+    const text = MINIMAL.replace('---\nBe brief.', 'capabilities:\n  - name: redact\n    stage: finalize\n    uses: builtin:pii_redact\n---\nBe brief.');
+    const ds = validate(text);
+    assert.deepEqual(
+      ds.map((d) => [d.rule, d.path, d.line, d.column]),
+      [['effect_not_granted', 'capabilities[0].uses', 15, 11]],
+    );
+  });
+
+  it('a capability module must be a Node module', () => {
+    const text = MINIMAL.replace('---\nBe brief.', 'capabilities:\n  - name: mine\n    stage: post-model\n    uses: ./rendering.py#check\n---\nBe brief.');
+    assert.deepEqual(rules(text), ['module_extension@15:11']);
+  });
+
+  it('run_skill with a templated target is not checked on disk; an existing sibling bundle passes', () => {
+    const step = (skill: string) =>
+      MINIMAL.replace(
+        '---\nBe brief.',
+        `postprocessor:\n  output_schema: post\n  steps:\n    - type: run_op\n      op: run_skill\n      args: { skill: "${skill}" }\npermissions:\n  ops: [run_skill]\n---\nBe brief.`,
+      );
+    assert.deepEqual(validate(step('${which}')), []);
+    assert.deepEqual(validate(step('summarizer')), []);
+    assert.deepEqual(validate(step('./summarizer')), [], 'a path relative to the parent folder');
+  });
+
+  it('model-calling step types are named as such, wherever the step is nested', () => {
+    const text = MINIMAL.replace(
+      '---\nBe brief.',
+      'postprocessor:\n  output_schema: post\n  steps:\n    - type: iterate\n      over: items\n      into: out\n      steps:\n        - type: prompt\n---\nBe brief.',
+    );
+    const ds = validate(text);
+    assert.deepEqual(
+      ds.map((d) => [d.rule, d.path]),
+      [['model_step', 'postprocessor.steps[0].steps[0].type']],
+    );
+  });
+
+  it('an ask_user tool of a phase is fine (the model may ask); only processors may not', () => {
+    const text = MINIMAL.replace('---\nBe brief.', 'phases:\n  draft:\n    tools: [ask_user]\npermissions:\n  ops: [ask_user]\n  effects: [user.ask]\n---\nBe brief.');
+    assert.deepEqual(validate(text), [], show(validate(text)));
+  });
+
+  it('an invalid inline schema in a validate step is located inside it', () => {
+    const text = MINIMAL.replace(
+      '---\nBe brief.',
+      'postprocessor:\n  output_schema: post\n  steps:\n    - type: validate\n      schema:\n        type: object\n        required: title\n---\nBe brief.',
+    );
+    assert.deepEqual(
+      validate(text).map((d) => [d.rule, d.path, d.line, d.column]),
+      [['invalid_schema', 'postprocessor.steps[0].schema.required', 18, 19]],
+    );
+  });
+
+  it('an unresolvable $ref and a foreign $schema are located at themselves', () => {
+    const ref = MINIMAL.replace('    type: object\n', '    type: object\n    $ref: "#/$defs/missing"\n');
+    assert.deepEqual(rules(ref), ['invalid_schema@11:11']);
+    const draft7 = MINIMAL.replace('    type: object\n', '    $schema: "http://json-schema.org/draft-07/schema#"\n    type: object\n');
+    const [d] = validate(draft7);
+    assert.equal(`${d.rule}@${d.line}:${d.column}`, 'invalid_schema@10:14');
+    assert.match(d.message, /remove `\$schema`/);
+  });
+
+  it('names that are also Object.prototype keys are ordinary names', () => {
+    const phase = MINIMAL.replace('  review: []', '  review: [constructor]\n  constructor: []');
+    assert.deepEqual(validate(phase), [], show(validate(phase)));
+    const builtin = MINIMAL.replace('---\nBe brief.', 'capabilities:\n  - name: x\n    stage: toString\n    uses: builtin:constructor\n---\n');
+    assert.deepEqual(rules(builtin), ['unknown_rung@14:12', 'unknown_builtin@15:11']);
+    const artifact = MINIMAL.replace('final_output: post', 'final_output: __proto__');
+    assert.deepEqual(rules(artifact), ['unknown_artifact@7:15']);
+  });
+
+  it("an artifact's $id cannot disturb later checks, even the meta-schema's own id", () => {
+    const text = MINIMAL.replace('    type: object\n', '    $id: "https://json-schema.org/draft/2020-12/schema"\n    type: object\n');
+    validate(text);
+    assert.deepEqual(rules(MINIMAL.replace('{ type: string }', '{ type: strng }')), ['invalid_schema@11:34']);
+    assert.deepEqual(validate(MINIMAL), []);
+  });
+});

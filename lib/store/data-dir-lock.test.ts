@@ -1,0 +1,103 @@
+// The embedded store's data-dir lock, without a database: who holds it, what a
+// second process is told, and when a lock is stale and taken over.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { acquireDataDirLock, LOCK_FILE, processStartedAt, type LockOwner } from './data-dir-lock';
+import { startChild } from './testing/child-process';
+import { tempDir } from './testing/pg-test-db';
+
+const dirs: { remove(): void }[] = [];
+after(() => dirs.forEach((d) => d.remove()));
+const freshDir = () => {
+  const d = tempDir('stagecraft-lock-');
+  dirs.push(d);
+  return d.dir;
+};
+
+function writeLock(dir: string, over: Partial<LockOwner>) {
+  const owner: LockOwner = {
+    pid: 1,
+    host: os.hostname(),
+    startedAt: 0,
+    lockedAt: 0,
+    command: 'node old-process.js',
+    token: 'old-token',
+    ...over,
+  };
+  writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify(owner));
+}
+
+const deadPid = (): number => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+describe('data-dir lock', () => {
+  it('is held by one owner; a second acquire in the same process is refused', () => {
+    const dir = freshDir();
+    const lock = acquireDataDirLock(dir);
+    const onDisk = JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as LockOwner;
+    assert.equal(onDisk.pid, process.pid);
+    assert.equal(onDisk.host, os.hostname());
+    assert.ok(onDisk.startedAt > 0 && onDisk.command.length > 0);
+    assert.throws(() => acquireDataDirLock(dir), { code: 'store_locked', message: /this process/ });
+    lock.release();
+    assert.equal(existsSync(path.join(dir, LOCK_FILE)), false);
+    acquireDataDirLock(dir).release();
+  });
+
+  it('a lock whose pid is dead is taken over', () => {
+    const dir = freshDir();
+    writeLock(dir, { pid: deadPid() });
+    const lock = acquireDataDirLock(dir);
+    assert.equal(lock.owner.pid, process.pid);
+    assert.equal((JSON.parse(readFileSync(lock.lockPath, 'utf8')) as LockOwner).token, lock.owner.token);
+    lock.release();
+  });
+
+  it('a live pid that started at another time (a reused pid) is stale; the real owner is not', { skip: processStartedAt(process.pid) === null && 'no /proc' }, () => {
+    const dir = freshDir();
+    writeLock(dir, { pid: process.ppid, startedAt: 1_000 });
+    acquireDataDirLock(dir).release();
+    writeLock(dir, { pid: process.ppid, startedAt: processStartedAt(process.ppid)!, command: 'node parent.js' });
+    assert.throws(() => acquireDataDirLock(dir), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'store_locked');
+      assert.match(e.message, new RegExp(`pid ${process.ppid}\\b`));
+      assert.match(e.message, /node parent\.js/);
+      assert.match(e.message, /STAGECRAFT_DATA_DIR/);
+      assert.match(e.message, /DATABASE_URL/);
+      return true;
+    });
+  });
+
+  it('a lock from another host is never taken over', () => {
+    const dir = freshDir();
+    writeLock(dir, { pid: deadPid(), host: 'elsewhere.example' });
+    assert.throws(() => acquireDataDirLock(dir), { code: 'store_locked', message: /on host elsewhere\.example.*delete/s });
+  });
+
+  it('release leaves a lock that is not its own', () => {
+    const dir = freshDir();
+    const lock = acquireDataDirLock(dir);
+    writeLock(dir, { pid: process.pid, startedAt: lock.owner.startedAt, token: 'someone-else' });
+    lock.release();
+    assert.equal(existsSync(path.join(dir, LOCK_FILE)), true);
+  });
+
+  it('a second process is refused with the holder pid; once the holder is killed, the lock is taken over', async () => {
+    const dir = freshDir();
+    const holder = startChild(['lock', dir]);
+    try {
+      const { ready } = await holder.next();
+      assert.equal(typeof ready, 'number');
+      assert.throws(() => acquireDataDirLock(dir), { code: 'store_locked', message: new RegExp(`pid ${ready}\\b`) });
+      await holder.kill();
+      const lock = acquireDataDirLock(dir);
+      assert.equal(lock.owner.pid, process.pid);
+      lock.release();
+    } finally {
+      await holder.kill();
+    }
+  });
+});

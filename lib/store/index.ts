@@ -1,0 +1,12 @@
+/**
+ * lib/store's public face: open the durable store (Postgres or embedded
+ * PGlite), the PrismaStore that implements the kernel's StorePort, its error
+ * kinds, and the skill-version helpers' types. Importing it opens nothing.
+ */
+export { openStore, getStore, closeStore, redactUrl, DEFAULT_DATA_DIR } from './open-store';
+export type { OpenStoreOptions, OpenedStore } from './open-store';
+export { PrismaStore } from './prisma-store';
+export type { StoreBackend } from './prisma-store';
+export { EventLogImmutableError, RunExistsError, SeqGapError, UnsupportedValueError } from './errors';
+export type { SavedSkillVersion, SkillSummary, SkillVersionRecord } from './skills';
+export { skillTextHash } from './skills';
