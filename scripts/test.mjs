@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the test suite with node's own test runner (+ tsx for TypeScript).
-//   node scripts/test.mjs            every *.test.ts (unit, *.db.test.ts, crash) then type-check and lint
+//   node scripts/test.mjs            every *.test.ts (unit, *.db.test.ts, crash), then type-check, lint and next build
 //   node scripts/test.mjs --unit     only tests that need no database server
 //   node scripts/test.mjs FILE...    just those files
 // Node 20's --test does not expand globs, so the files are listed here.
@@ -36,5 +36,7 @@ if (!explicit.length) {
   console.log('\n# type-check (tsc) and lint (eslint)');
   failed |= run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
   failed |= run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
+  console.log('\n# the app builds (next build)');
+  failed |= run(process.execPath, ['node_modules/next/dist/bin/next', 'build']);
 }
 process.exit(failed ? 1 : 0);

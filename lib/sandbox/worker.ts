@@ -94,7 +94,7 @@ export class WorkerProcess {
   constructor(launch: WorkerLaunch) {
     this.child = spawn(launch.command, launch.args, {
       cwd: launch.cwd,
-      env: launch.env,
+      env: launch.env as NodeJS.ProcessEnv,
       // own process group, so a timeout can kill whatever the user's code spawned too
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],

@@ -4,8 +4,8 @@
  * (store-contract.ts holds both to one suite).
  *
  * Owns: the write path — each `createRun` and `commit` is one statement, one
- * round trip (the plpgsql functions of prisma/migrations/*_commit_functions,
- * fed the unit as one jsonb parameter), so events, traces, the snapshot move,
+ * round trip (the plpgsql functions of prisma/migrations/*_verbatim_json, fed
+ * the unit as one parameter, see wire.ts), so events, traces, the snapshot move,
  * artifacts and the run patch land in one transaction or not at all; a
  * recorded seq comes back as `conflict` with what is recorded. Reads go
  * through Prisma's query builder. Also the skill-version helpers (skills.ts).
@@ -35,6 +35,7 @@ import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf } from './errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { getSkillVersion, listSkills, saveSkillVersion } from './skills';
+import { wireRun, wireUnit } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
 
@@ -72,14 +73,14 @@ export class PrismaStore implements StorePort {
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
     try {
-      await this.prisma.$queryRaw`SELECT stagecraft_create_run(${JSON.stringify(run)}::jsonb, ${JSON.stringify(first)}::jsonb)`;
+      await this.prisma.$queryRaw`SELECT stagecraft_create_run(${wireRun(run)}::jsonb, ${wireUnit(first)}::jsonb)`;
     } catch (e) {
       throw storeErrorOf(e, run.id);
     }
   }
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
-    const payload = JSON.stringify(unit);
+    const payload = wireUnit(unit);
     for (let attempt = 1; ; attempt++) {
       try {
         const rows = await this.prisma.$queryRaw<{ r: CommitResult }[]>`

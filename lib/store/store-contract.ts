@@ -248,6 +248,30 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
       await assert.rejects(store.commit(id, { events: [ev(id, 1)] }), /no run/i);
     });
 
+    it('recorded JSON reads back verbatim: key order, NUL characters, unpaired surrogates', async () => {
+      const odd: JsonObject = { zebra: 1, apple: { z: 1, a: 2 }, nul: 'a\u0000b', half: 'x \ud800 y', 'a longer key': [{ y: 1, x: 2 }] };
+      const same = (a: unknown, b: unknown) => assert.equal(JSON.stringify(a), JSON.stringify(b));
+      const run = await runWith(store, 1, { input: { title: 'T', body: 'B', alpha: odd } });
+      const t = trace(run.id, 2, { contribution: odd, effects: { missing: [], granted: ['x'], asked: ['x'] } });
+      await store.commit(run.id, {
+        events: [ev(run.id, 2, 'step_completed', odd)],
+        traces: [t],
+        snapshot: { runId: run.id, currentPhase: 'draft', seq: 2, data: odd },
+        artifacts: [artifact(run.id, 'finish.json', { title: 'T', body: 'B', odd })],
+        run: { output: { title: 'T', body: 'B', odd } },
+      });
+      same((await store.readEvents(run.id, 1))[0].data, odd);
+      same((await store.readTraces(run.id))[0], t);
+      same((await store.readSnapshot(run.id))?.data, odd);
+      same((await store.readArtifact(run.id, 'finish.json'))?.content, { title: 'T', body: 'B', odd });
+      const got = await store.getRun(run.id);
+      same(got?.input, run.input);
+      same(got?.output, { title: 'T', body: 'B', odd });
+      const conflict = await store.commit(run.id, { events: [ev(run.id, 2)] });
+      assert.equal(conflict.kind, 'conflict');
+      if (conflict.kind === 'conflict') same(conflict.recorded[0].data, odd);
+    });
+
     it('JSON values round-trip: unicode, escapes, numbers, nesting, empty containers', async () => {
       const data: JsonObject = {
         text: 'line1\nline2\t"quoted" \\ back ✓ 日本語 emoji 🎉',

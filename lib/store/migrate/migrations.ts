@@ -71,23 +71,31 @@ export function migrationList(migrationsDir: string, local = readLocalMigrations
 /** Runs one query and returns its rows; how migrations.ts reads a database without Prisma. */
 export type QueryFn = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
-/** Names of local migrations the database has not finished applying (all of them on a fresh database). */
-export async function pendingMigrations(query: QueryFn, local: LocalMigration[]): Promise<string[]> {
+export type MigrationState = {
+  /** local migrations the database has not finished applying (all of them on a fresh database) */
+  pending: string[];
+  /** applied migrations whose file has changed since: the history was edited */
+  edited: string[];
+};
+
+export async function migrationState(query: QueryFn, local: LocalMigration[]): Promise<MigrationState> {
   const [{ exists }] = (await query(`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS "exists"`)) as [
     { exists: boolean },
   ];
-  if (!exists) return local.map((m) => m.name);
+  if (!exists) return { pending: local.map((m) => m.name), edited: [] };
   const rows = (await query(
     `SELECT migration_name, checksum FROM _prisma_migrations
       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
   )) as { migration_name: string; checksum: string }[];
   const applied = new Map(rows.map((r) => [r.migration_name, r.checksum]));
-  // an edited migration (checksum differs) goes to the engine too, which reports it
-  return local.filter((m) => applied.get(m.name) !== m.checksum).map((m) => m.name);
+  return {
+    pending: local.filter((m) => !applied.has(m.name)).map((m) => m.name),
+    edited: local.filter((m) => applied.has(m.name) && applied.get(m.name) !== m.checksum).map((m) => m.name),
+  };
 }
 
 /** Advisory lock key that serialises `deploy` across processes ("stgcraft" in ASCII). */
-export const MIGRATE_LOCK_KEY = 0x737467637261667n;
+export const MIGRATE_LOCK_KEY = 0x7374676372616674n;
 
 export type DeployTarget = {
   factory: SqlMigrationAwareDriverAdapterFactory;
@@ -101,13 +109,22 @@ export type DeployResult = { applied: string[]; skipped: boolean };
 /**
  * Applies what is pending; idempotent. Checks first without the engine and
  * without the lock; checks again under the lock, since another process may
- * have migrated in between.
+ * have migrated in between. An applied migration edited since is not applied
+ * again (as `prisma migrate deploy` would not): it is reported as a warning.
  */
 export async function deployMigrations(target: DeployTarget, paths = defaultMigrationPaths()): Promise<DeployResult> {
   const local = readLocalMigrations(paths.migrationsDir);
-  if ((await pendingMigrations(target.query, local)).length === 0) return { applied: [], skipped: true };
+  const state = await migrationState(target.query, local);
+  if (state.edited.length) {
+    process.emitWarning(
+      `migrations edited after they were applied: ${state.edited.join(', ')}. The history is append-only: ` +
+        'revert the edit and put the change in a new migration (npm run db:migrate:new <name>).',
+      { code: 'STAGECRAFT_MIGRATION_EDITED' },
+    );
+  }
+  if (state.pending.length === 0) return { applied: [], skipped: true };
   return target.withLock(async () => {
-    if ((await pendingMigrations(target.query, local)).length === 0) return { applied: [], skipped: true };
+    if ((await migrationState(target.query, local)).pending.length === 0) return { applied: [], skipped: true };
     const schema = readFileSync(paths.schemaPath, 'utf8');
     const { engine, dispose } = await openSchemaEngine(target.factory, [[paths.schemaPath, schema]]);
     try {

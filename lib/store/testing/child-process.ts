@@ -18,7 +18,7 @@ export type Child = {
   exited: Promise<number | null>;
 };
 
-export function startChild(args: string[], env: NodeJS.ProcessEnv = {}): Child {
+export function startChild(args: string[], env: Record<string, string | undefined> = {}): Child {
   const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },

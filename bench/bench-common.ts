@@ -1,0 +1,110 @@
+/**
+ * Measurement helpers for the store benchmark, matching the peer harnesses in
+ * ../shared/bench-peers (same JSON fields, same 200-byte step result, same CPU
+ * accounting), so `summarize.mjs` can put our lines beside DBOS, LangGraph and
+ * the raw-pg floor. Kept as a copy because the peers' folder has its own
+ * node_modules and is read-only here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import pg from 'pg';
+
+export const PG_BASE = process.env.PEERS_PG_BASE || 'postgresql://postgres@127.0.0.1:5432';
+export const dbUrl = (name: string) => `${PG_BASE}/${name}`;
+
+export async function ensureDb(name: string, fresh = false): Promise<void> {
+  const c = new pg.Client({ connectionString: dbUrl('postgres') });
+  await c.connect();
+  try {
+    if (fresh) await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    const r = await c.query('SELECT 1 FROM pg_database WHERE datname=$1', [name]);
+    if (r.rowCount === 0) await c.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await c.end();
+  }
+}
+
+function hostBusyMs(): number {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return ((f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] || 0)) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU of processes whose command starts with `prefix` (postgres server, our sandbox workers). */
+function procCpu(match: (comm: string, cmdline: string) => boolean): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = st.lastIndexOf(')');
+      const comm = st.slice(st.indexOf('(') + 1, close);
+      const cmdline = comm.startsWith('postgres') ? '' : readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!match(comm, cmdline)) continue;
+      const f = st.slice(close + 2).split(' ');
+      m.set(pid, ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+    } catch {
+      /* gone */
+    }
+  }
+  return m;
+}
+const isPg = (comm: string) => comm.startsWith('postgres');
+const isWorker = (_c: string, cmdline: string) => cmdline.includes('node_worker.mjs') || cmdline.includes('python_worker.py');
+
+export type Measured<T> = { out: T; wallMs: number; nodeCpuMs: number; pgCpuMs: number; workerCpuMs: number; hostCpuMs: number; load1: number };
+
+export async function measure<T>(fn: () => Promise<T>): Promise<Measured<T>> {
+  const load1 = +os.loadavg()[0].toFixed(2);
+  const p0 = procCpu(isPg);
+  const w0 = procCpu(isWorker);
+  const c0 = process.cpuUsage();
+  const h0 = hostBusyMs();
+  const t0 = performance.now();
+  const out = await fn();
+  const wallMs = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  const hostMs = hostBusyMs() - h0;
+  let pgMs = 0;
+  for (const [pid, v] of procCpu(isPg)) pgMs += v - (p0.get(pid) ?? 0);
+  let wMs = 0;
+  for (const [pid, v] of procCpu(isWorker)) wMs += v - (w0.get(pid) ?? 0);
+  return {
+    out,
+    wallMs: +wallMs.toFixed(1),
+    nodeCpuMs: +((c.user + c.system) / 1000).toFixed(1),
+    pgCpuMs: Math.round(pgMs),
+    workerCpuMs: Math.round(wMs),
+    hostCpuMs: Math.round(hostMs),
+    load1,
+  };
+}
+
+export function rates(totalSteps: number, m: Measured<unknown>) {
+  return {
+    stepsPerSec: +((totalSteps * 1000) / m.wallMs).toFixed(1),
+    msPerStep: +(m.wallMs / totalSteps).toFixed(3),
+    nodeCpuMsPerStep: +(m.nodeCpuMs / totalSteps).toFixed(3),
+    pgCpuMsPerStep: +(m.pgCpuMs / totalSteps).toFixed(3),
+    workerCpuMsPerStep: +(m.workerCpuMs / totalSteps).toFixed(3),
+    hostCpuMsPerStep: +(m.hostCpuMs / totalSteps).toFixed(3),
+  };
+}
+
+export async function pool(count: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= count) return;
+      await fn(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+export function report(obj: Record<string, unknown>): void {
+  process.stdout.write(JSON.stringify({ ...obj, node: process.version, cpus: os.cpus().length, at: new Date().toISOString() }) + '\n');
+}

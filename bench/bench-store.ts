@@ -1,0 +1,172 @@
+// npm run bench:store — our kernel, durable in Postgres, on the peers' shapes.
+//   --mode single --steps 1000                 1 run × N steps
+//   --mode many --workflows 200 --steps 5 --concurrency 8
+//   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions
+//   --kind effectful|pure|both (default both)  one JSON line per kind
+//   --fresh                                    drop and recreate the database first
+// A step is a `node` code step (the product's unit of user code) returning the
+// peers' 200-byte result; `effectful` steps commit before the next starts (as
+// DBOS does), `pure` ones (`pure: true`) may be group-committed. Code runs in
+// the warm sandbox workers, whose CPU is reported as workerCpuMsPerStep
+// (nodeCpuMsPerStep is this process only, as for the peers).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { compileSkill } from '../lib/skill';
+import { startRun, resumeRun } from '../lib/kernel/runner';
+import type { KernelDeps } from '../lib/kernel/context';
+import type { Plan } from '../lib/kernel/plan';
+import { openStore } from '../lib/store';
+import { createCodeSandbox } from '../lib/sandbox';
+import { createScriptedModel } from '../lib/models';
+import { randomIds, systemClock } from '../lib/server/system';
+import { faultsFromSpec } from '../lib/kernel/faults';
+import { dbUrl, ensureDb, measure, pool, rates, report } from './bench-common';
+
+const { values: a } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'single' },
+    steps: { type: 'string', default: '1000' },
+    workflows: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '1' },
+    kind: { type: 'string', default: 'both' },
+    db: { type: 'string' },
+    fresh: { type: 'boolean', default: false },
+    'kill-after': { type: 'string', default: '50' },
+    role: { type: 'string', default: 'parent' },
+    id: { type: 'string' },
+    side: { type: 'string' },
+    dir: { type: 'string' },
+  },
+  strict: true,
+});
+const N = Number(a.steps);
+const W = Number(a.workflows);
+const C = Number(a.concurrency);
+const DB = a.db ?? (a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench');
+type Kind = 'effectful' | 'pure';
+
+const STEP_MODULE = `import { appendFileSync } from 'node:fs';
+// the peers' deterministic ~200-byte step result (bench-peers/common.mjs stepResult)
+function stepResult(runId, i) {
+  const o = { run: String(runId), step: i, ok: true, sum: (i * 2654435761) % 1000003, tag: \`step-\${i}\` };
+  const base = JSON.stringify({ ...o, pad: '' }).length;
+  o.pad = 'x'.repeat(Math.max(0, 200 - base));
+  return o;
+}
+export function step(v) {
+  const i = v.i ?? 0;
+  if (v.side) appendFileSync(v.side, \`\${i} \${Date.now()}\\n\`);
+  return { i: i + 1, last: stepResult(v.run, i) };
+}
+`;
+
+/** A bundle whose postprocessor is N code steps; its model finishes at once. */
+function bundle(kind: Kind, n: number, dir?: string, side?: string): { plan: Plan; text: string; dir: string } {
+  const d = dir ?? mkdtempSync(path.join(tmpdir(), `sc-bench-${kind}-`));
+  mkdirSync(d, { recursive: true });
+  writeFileSync(path.join(d, 'step.mjs'), STEP_MODULE);
+  const steps = Array.from({ length: n }, () => `    - { type: node, module: ./step.mjs, function: step${kind === 'pure' ? ', pure: true' : ''} }`).join('\n');
+  const text = `---\nname: bench_${kind}\nentry: main\ngraph:\n  main: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object, required: [last] }\n  steps:\n${steps}\n---\nBenchmark.\n`;
+  writeFileSync(path.join(d, 'skill.md'), text);
+  writeFileSync(path.join(d, 'model.yaml'), `turns:\n  - finish: { run: bench, i: 0${side ? `, side: ${JSON.stringify(side)}` : ''} }\n`);
+  return { plan: compileSkill(text, { file: path.join(d, 'skill.md'), bundleDir: d }).plan, text, dir: d };
+}
+
+async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Promise<T>): Promise<T> {
+  const store = await openStore({ databaseUrl: dbUrl(DB), poolSize: Math.max(4, C + 2) });
+  // one warm sandbox for the whole process: workers stay warm across runs
+  const sandbox = createCodeSandbox({ maxWorkersPerLanguage: Math.min(C, 2) });
+  const faults = faultsFromSpec(process.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL'));
+  try {
+    return await fn((b) => ({ store, clock: systemClock, ids: randomIds, sandbox, faults, model: createScriptedModel(path.join(b.dir, 'model.yaml')) }));
+  } finally {
+    await sandbox.close();
+    await store.close();
+  }
+}
+
+async function perf(kind: Kind) {
+  const b = bundle(kind, N);
+  return withStore(async (deps) => {
+    // warm-up: one short run (worker start, module import, prepared statements)
+    const warm = bundle(kind, 2);
+    await startRun(warm.plan, deps(warm), { input: {}, skillText: warm.text });
+    const total = a.mode === 'many' ? W * N : N;
+    const m = await measure(async () => {
+      if (a.mode === 'many') {
+        await pool(W, C, async () => {
+          const r = await startRun(b.plan, deps(b), { input: {}, skillText: b.text });
+          if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
+        });
+      } else {
+        const r = await startRun(b.plan, deps(b), { input: {}, skillText: b.text });
+        if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
+      }
+    });
+    return {
+      harness: 'stagecraft',
+      kind,
+      mode: a.mode,
+      steps: N,
+      workflows: a.mode === 'many' ? W : 1,
+      concurrency: a.mode === 'many' ? C : 1,
+      ...m,
+      out: undefined,
+      ...rates(total, m),
+    };
+  });
+}
+
+async function crashRole() {
+  const b = bundle('effectful', N, a.dir, a.side);
+  await withStore(async (deps) => {
+    if (a.role === 'worker') {
+      await startRun(b.plan, deps(b), { input: {}, skillText: b.text, runId: a.id });
+      report({ role: 'worker', finished: true });
+    } else {
+      const t0 = performance.now();
+      const r = await resumeRun(a.id!, () => b.plan, deps(b));
+      const last = (r.output as { last?: { step: number } } | null)?.last;
+      report({ role: 'resume', ok: r.status === 'completed' && last?.step === N - 1, resumeToDoneMs: +(performance.now() - t0).toFixed(1) });
+    }
+  });
+}
+
+async function crashParent() {
+  const crashMod = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../shared/bench-peers/crash.mjs');
+  const { crashDemo } = (await import(crashMod)) as { crashDemo: (o: object) => Promise<Record<string, unknown>> };
+  await ensureDb(DB, a.fresh);
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-bench-crash-'));
+  const side = path.join(dir, 'side.txt');
+  const id = `run_crash_${process.pid}_${Date.now()}`;
+  const script = new URL(import.meta.url).pathname;
+  const res = await crashDemo({
+    script: process.execPath,
+    baseArgs: ['--import', 'tsx', script, '--mode', 'crash', '--db', DB, '--steps', String(N), '--id', id, '--side', side, '--dir', dir],
+    steps: N,
+    killAfter: Number(a['kill-after']),
+    side,
+    checkpointed: async () => {
+      const store = await openStore({ databaseUrl: dbUrl(DB) });
+      try {
+        const events = await store.readEvents(id);
+        return events.filter((e) => e.type === 'step_completed' && e.data.kind === 'processor').length;
+      } finally {
+        await store.close();
+      }
+    },
+  });
+  report({ harness: 'stagecraft', kind: 'effectful', mode: 'crash', ...res });
+}
+
+if (a.mode === 'crash') {
+  if (a.role === 'parent') await crashParent();
+  else await crashRole();
+} else {
+  await ensureDb(DB, a.fresh);
+  const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
+  for (const k of kinds) report(await perf(k));
+}
+process.exit(0);

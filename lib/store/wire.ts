@@ -1,0 +1,79 @@
+/**
+ * The shape a unit or a run record travels in to the commit functions
+ * (prisma/migrations/*_verbatim_json): the port's own camelCase record, except
+ * that every JSON payload (event data, snapshot data, trace effects /
+ * contribution / notApplied / error, artifact content, run input / output /
+ * error / report) is replaced by its JSON text, a string.
+ *
+ * Why: SQL that reads a payload as JSON re-parses it — jsonb re-orders its keys
+ * and every JSON function refuses a \u0000 inside it — while a string is only
+ * unwrapped and cast to `json`, which keeps the text exactly. So what is read
+ * back is what was written, key order included (the memo depends on it; see the
+ * migration). The scalars around the payloads stay JSON values, parsed by
+ * jsonb_to_recordset in one pass.
+ *
+ * Owns: this encoding, both directions' conventions (`'null'` text = SQL NULL
+ * for nullable payloads; a run-patch key is sent only when it holds a value).
+ * Does not: validate the records (the port's types and the table CHECKs do).
+ */
+import type { CommitUnit, RunRecord } from '../kernel/ports';
+
+const text = (v: unknown): string => JSON.stringify(v ?? null);
+
+export function wireUnit(unit: CommitUnit): string {
+  const wire: Record<string, unknown> = {
+    events: unit.events.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: text(e.data) })),
+  };
+  if (unit.traces?.length) {
+    wire.traces = unit.traces.map((t) => ({
+      id: t.id,
+      seq: t.seq,
+      round: t.round,
+      phase: t.phase,
+      rung: t.rung,
+      capability: t.capability,
+      stage: t.stage,
+      status: t.status,
+      effects: text(t.effects),
+      contribution: text(t.contribution),
+      notApplied: text(t.notApplied),
+      error: text(t.error),
+      startedAt: t.startedAt,
+      endedAt: t.endedAt,
+      durationMs: t.durationMs,
+    }));
+  }
+  if (unit.snapshot === 'delete') wire.snapshot = 'delete';
+  else if (unit.snapshot) {
+    const s = unit.snapshot;
+    wire.snapshot = { currentPhase: s.currentPhase, seq: s.seq, data: text(s.data) };
+  }
+  if (unit.artifacts?.length) {
+    wire.artifacts = unit.artifacts.map((a) => ({
+      path: a.path,
+      content: text(a.content),
+      sha256: a.sha256,
+      size: a.size,
+      createdAt: a.createdAt,
+    }));
+  }
+  if (unit.run) {
+    const patch: Record<string, unknown> = {};
+    const r = unit.run;
+    if (r.status !== undefined) patch.status = r.status;
+    if (r.updatedAt !== undefined) patch.updatedAt = r.updatedAt;
+    for (const k of ['output', 'error', 'report'] as const) if (r[k] !== undefined) patch[k] = text(r[k]);
+    wire.run = patch;
+  }
+  return JSON.stringify(wire);
+}
+
+export function wireRun(run: RunRecord): string {
+  return JSON.stringify({
+    ...run,
+    input: text(run.input),
+    output: text(run.output),
+    error: text(run.error),
+    report: text(run.report),
+  });
+}
