@@ -3,11 +3,12 @@
 // db:migrate:new <name>`). Also shows that `db:check` exits non-zero on drift.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { defaultMigrationPaths, diffHistoryToSchema, readLocalMigrations } from './migrate/migrations';
-import { tempDir } from './testing/pg-test-db';
+import { deployToPostgres } from './migrate/targets';
+import { createTestDatabase, tempDir } from './testing/pg-test-db';
 
 const tmp = tempDir('stagecraft-migrations-');
 after(() => tmp.remove());
@@ -38,5 +39,28 @@ describe('migrations', () => {
     );
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /ALTER TABLE "snapshots" ADD COLUMN\s+"driftColumn" TEXT/);
+  });
+
+  it('deploy applies each migration once; an applied migration edited later is a warning, not a re-run', async () => {
+    const db = await createTestDatabase();
+    const copy = path.join(tmp.dir, 'migrations');
+    cpSync(paths.migrationsDir, copy, { recursive: true });
+    const local = readLocalMigrations(copy);
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => void (w.code === 'STAGECRAFT_MIGRATION_EDITED' && warnings.push(w.message));
+    process.on('warning', onWarning);
+    try {
+      const first = await deployToPostgres(db.url, { schemaPath: paths.schemaPath, migrationsDir: copy });
+      assert.deepEqual(first.applied, local.map((m) => m.name));
+      appendFileSync(path.join(copy, local[0].name, 'migration.sql'), '\n-- edited afterwards\n');
+      const second = await deployToPostgres(db.url, { schemaPath: paths.schemaPath, migrationsDir: copy });
+      assert.deepEqual(second, { applied: [], skipped: true });
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0], new RegExp(local[0].name));
+    } finally {
+      process.off('warning', onWarning);
+      await db.drop();
+    }
   });
 });

@@ -23,6 +23,8 @@ export type StartRunRequest = {
   model?: string;
   parentRunId?: string | null;
   skillVersionId?: string | null;
+  /** a caller-chosen id (idempotent triggers, tests); default: a fresh one */
+  runId?: string;
 };
 
 export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {
@@ -35,6 +37,7 @@ export async function startSkillRun(host: Host, req: StartRunRequest): Promise<R
       skillText: loaded.text,
       parentRunId: req.parentRunId ?? null,
       skillVersionId: req.skillVersionId ?? null,
+      runId: req.runId,
     });
   } finally {
     await deps.close();

@@ -1,0 +1,181 @@
+// Crash-safety proof: the crash probe runs in a child process that is
+// SIGKILLed at named fault points around each commit and at random moments;
+// after each kill the run is resumed, and we check that it finishes, that no
+// committed step's side effect happened twice, that world-purity reads ran
+// again, that seq is gap-free, and that the caller artifact equals the one of
+// an uninterrupted run. CRASH_KILLS (default 54) sets how many kills.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openStore, type OpenedStore } from '../../store';
+import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
+import { FAULT_POINTS } from '../../kernel/faults';
+import type { RunEvent } from '../../kernel/ports';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const WORKER = path.join(here, 'worker.ts');
+const KILLS = Number(process.env.CRASH_KILLS ?? 54);
+const EFFECTS = ['e0', 'e1', 'e2', 'e3', 'e4'];
+
+let db: TestDatabase;
+let store: OpenedStore;
+before(async () => {
+  db = await createTestDatabase();
+  store = await openStore({ databaseUrl: db.url });
+});
+after(async () => {
+  await store?.close();
+  await db?.drop();
+});
+
+type ChildResult = { code: number | null; signal: NodeJS.Signals | null; out: string; err: string };
+
+function child(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
+      env: { ...process.env, DATABASE_URL: db.url, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    const timer = killAfterMs === undefined ? null : setTimeout(() => p.kill('SIGKILL'), killAfterMs);
+    p.on('error', reject);
+    p.on('exit', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, signal, out, err });
+    });
+  });
+}
+
+function freshBundle(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-crash-'));
+  cpSync(path.join(here, 'fixture'), dir, { recursive: true });
+  return dir;
+}
+
+const sideLines = (dir: string) =>
+  existsSync(path.join(dir, 'side.log')) ? readFileSync(path.join(dir, 'side.log'), 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]) : [];
+
+const committedEffects = (events: RunEvent[]) =>
+  new Set(events.filter((e) => e.type === 'step_completed' && e.data.kind === 'processor' && e.data.type === 'node' && e.data.status === 'ok').map((e) => String(e.data.position)));
+
+let expected: unknown;
+let uninterruptedMs = 2000;
+
+test('an uninterrupted run of the crash probe', async () => {
+  const dir = freshBundle();
+  const t0 = Date.now();
+  const r = await child(['start', 'run_uninterrupted', dir], {});
+  uninterruptedMs = Date.now() - t0;
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out.trim().split('\n').pop()!);
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  expected = out.output;
+  assert.deepEqual(sideLines(dir).sort(), [...EFFECTS, 'p0', 'p1'].sort());
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Kill = { label: string; env: Record<string, string>; killAfterMs?: number };
+
+/** the kill schedule: every fault point at several hits, then random moments until KILLS have landed */
+function* schedule(landed: () => number): Generator<Kill> {
+  const hits: Record<string, number[]> = {
+    'before-step': [1, 3, 5, 8, 10, 12, 14, 16],
+    'after-step-before-commit': [1, 2, 4, 6, 8, 10, 12],
+    'after-commit': [1, 2, 3, 5, 7, 9, 11, 13],
+    'before-postprocessor': [1],
+    'after-artifact-persisted': [1],
+  };
+  for (const p of FAULT_POINTS) for (const n of hits[p] ?? [1]) yield { label: `${p}:${n}`, env: { STAGECRAFT_FAULT: `${p}:${n}` } };
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  // random moments across the run's lifetime (process start included), bounded in count
+  for (let attempt = 0; landed() < KILLS && attempt < KILLS * 3; attempt++) {
+    const ms = Math.floor(uninterruptedMs * (0.25 + 0.75 * rand()));
+    yield { label: `random@${ms}ms`, env: {}, killAfterMs: ms };
+  }
+}
+
+test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: exactly-once for committed steps`, async () => {
+  assert.ok(expected, 'the uninterrupted run must pass first');
+  let kills = 0;
+  let worldRereads = 0;
+  let i = 0;
+  for (const k of schedule(() => kills)) {
+    i++;
+    const dir = freshBundle();
+    const runId = `run_crash_${i}`;
+    const first = await child(['start', runId, dir], k.env, k.killAfterMs);
+    if (first.signal !== 'SIGKILL') {
+      // the random timer fired after the run was already done: count nothing, but it must have completed
+      assert.equal(first.code, 0, `${k.label}: ${first.err}`);
+      rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
+    kills++;
+    const run = await store.getRun(runId);
+    const atKill = run ? await store.readEvents(runId) : [];
+    const committed = committedEffects(atKill);
+    const linesAtKill = sideLines(dir);
+    const resumed = run?.status === 'running';
+    if (run && run.status === 'running') {
+      const r = await child(['resume', runId], {});
+      assert.equal(r.code, 0, `${k.label}: resume failed: ${r.err}`);
+      const out = JSON.parse(r.out.trim().split('\n').pop()!);
+      assert.equal(out.status, 'completed', `${k.label}: ${JSON.stringify(out.error)}`);
+      assert.deepEqual(out.output, expected, `${k.label}: the caller artifact differs from an uninterrupted run`);
+    } else if (run) {
+      // killed after the last commit: the run is complete as recorded
+      assert.equal(run.status, 'completed', k.label);
+      assert.deepEqual(run.output, expected, k.label);
+    } else {
+      // killed before the run row was committed: nothing to resume, nothing may have run
+      assert.deepEqual(linesAtKill, [], `${k.label}: effects before the run existed`);
+      rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
+    const events = await store.readEvents(runId);
+    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), `${k.label}: seq has gaps`);
+    const lines = sideLines(dir);
+    for (const id of EFFECTS) {
+      const n = lines.filter((l) => l === id).length;
+      assert.ok(n >= 1, `${k.label}: ${id} never ran`);
+      const position = `__post__/${[0, 2, 4, 7, 8][EFFECTS.indexOf(id)]}`;
+      if (committed.has(position)) assert.equal(n, 1, `${k.label}: committed step ${id} ran ${n} times`);
+      else assert.ok(n <= 2, `${k.label}: ${id} ran ${n} times (at most once more than committed)`);
+    }
+    const reRan = EFFECTS.filter((id) => lines.filter((l) => l === id).length > 1);
+    assert.ok(reRan.length <= 1, `${k.label}: more than the in-flight step re-ran: ${reRan}`);
+    // world-purity: if the post file/read was committed before the kill and the resume re-entered __post__, it ran again
+    const readsAtKill = atKill.filter((e) => e.data.position === '__post__/3').length;
+    const readsNow = events.filter((e) => e.data.position === '__post__/3').length;
+    if (resumed && readsAtKill === 1) {
+      assert.equal(readsNow, 2, `${k.label}: the world-purity read was not re-executed`);
+      worldRereads++;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.ok(kills >= 50, `only ${kills} kills landed`);
+  assert.ok(worldRereads >= 3, `world-purity re-execution observed only ${worldRereads} times`);
+});
+
+test('two resumers racing the same run: each seq is written once, the loser stops cleanly', async () => {
+  const dir = freshBundle();
+  const runId = 'run_race';
+  const first = await child(['start', runId, dir], { STAGECRAFT_FAULT: 'before-postprocessor:1' });
+  assert.equal(first.signal, 'SIGKILL');
+  const [a, b] = await Promise.all([child(['resume', runId], {}), child(['resume', runId], {})]);
+  const statuses = [a, b].map((r) => (assert.equal(r.code, 0, r.err), JSON.parse(r.out.trim().split('\n').pop()!).status)).sort();
+  assert.ok(statuses.includes('completed'), JSON.stringify(statuses));
+  assert.ok(statuses.every((s) => s === 'completed' || s === 'superseded'), JSON.stringify(statuses));
+  const events = await store.readEvents(runId);
+  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+  const lines = sideLines(dir);
+  for (const id of EFFECTS) assert.equal(lines.filter((l) => l === id).length, 1, `${id} ran more than once`);
+  rmSync(dir, { recursive: true, force: true });
+});
