@@ -179,3 +179,32 @@ test('two resumers racing the same run: each seq is written once, the loser stop
   for (const id of EFFECTS) assert.equal(lines.filter((l) => l === id).length, 1, `${id} ran more than once`);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('the embedded store: SIGKILL at fault points (stale data-dir lock taken over), resume, exactly-once', async () => {
+  assert.ok(expected, 'the uninterrupted run must pass first');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-crash-pglite-'));
+  const env = { DATABASE_URL: '', STAGECRAFT_DATA_DIR: dataDir };
+  const points = ['after-commit:2', 'after-commit:6', 'before-step:9', 'after-step-before-commit:5', 'before-postprocessor:1', 'after-artifact-persisted:1'];
+  for (const [i, fault] of points.entries()) {
+    const dir = freshBundle();
+    const runId = `run_pglite_${i}`;
+    const first = await child(['start', runId, dir], { ...env, STAGECRAFT_FAULT: fault });
+    assert.equal(first.signal, 'SIGKILL', `${fault}: ${first.err}`);
+    const r = await child(['resume', runId], env);
+    assert.equal(r.code, 0, `${fault}: ${r.err}`);
+    const out = JSON.parse(r.out.trim().split('\n').pop()!) as { status: string; output: unknown; resumed: boolean; before: RunEvent[]; after: RunEvent[] };
+    assert.equal(out.status, 'completed', fault);
+    assert.ok(out.resumed, fault);
+    assert.deepEqual(out.output, expected, fault);
+    assert.deepEqual(out.after.map((e) => e.seq), out.after.map((_, n) => n + 1), `${fault}: seq has gaps`);
+    const committed = committedEffects(out.before);
+    const lines = sideLines(dir);
+    for (const [n, id] of EFFECTS.entries()) {
+      const runs = lines.filter((l) => l === id).length;
+      if (committed.has(`__post__/${[0, 2, 4, 7, 8][n]}`)) assert.equal(runs, 1, `${fault}: committed ${id} ran ${runs} times`);
+      else assert.ok(runs >= 1 && runs <= 2, `${fault}: ${id} ran ${runs} times`);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
