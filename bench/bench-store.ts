@@ -75,7 +75,7 @@ function bundle(kind: Kind, n: number, dir?: string, side?: string): { plan: Pla
 }
 
 async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Promise<T>): Promise<T> {
-  const store = await openStore({ databaseUrl: dbUrl(DB), poolSize: Math.max(4, C + 2) });
+  const store = await openStore({ databaseUrl: dbUrl(DB), poolSize: Math.max(10, C + 2) });
   // one warm sandbox for the whole process: workers stay warm across runs
   const sandbox = createCodeSandbox({ maxWorkersPerLanguage: Math.min(C, 2) });
   const faults = faultsFromSpec(process.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL'));
@@ -141,10 +141,10 @@ async function crashParent() {
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-bench-crash-'));
   const side = path.join(dir, 'side.txt');
   const id = `run_crash_${process.pid}_${Date.now()}`;
-  const script = new URL(import.meta.url).pathname;
+  const script = new URL('./bench-store.mjs', import.meta.url).pathname;
   const res = await crashDemo({
-    script: process.execPath,
-    baseArgs: ['--import', 'tsx', script, '--mode', 'crash', '--db', DB, '--steps', String(N), '--id', id, '--side', side, '--dir', dir],
+    script,
+    baseArgs: ['--mode', 'crash', '--db', DB, '--steps', String(N), '--id', id, '--side', side, '--dir', dir],
     steps: N,
     killAfter: Number(a['kill-after']),
     side,

@@ -86,9 +86,12 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null },
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
-  const claim = await deps.store.claimRun(runId);
+  // the claim and the run row are independent round trips: take them together
+  const [claimed, created] = await Promise.allSettled([deps.store.claimRun(runId), deps.store.createRun(record, { events: [started], snapshot })]);
+  const claim = claimed.status === 'fulfilled' ? claimed.value : null;
   try {
-    await deps.store.createRun(record, { events: [started], snapshot });
+    if (created.status === 'rejected') throw created.reason;
+    if (claimed.status === 'rejected') throw claimed.reason;
     return await drive(plan, deps, runId, [started], snapshot);
   } finally {
     await claim?.release();

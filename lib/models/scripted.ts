@@ -48,7 +48,7 @@ export type ScriptedModel = ModelPort & {
  */
 export function createScriptedModel(scriptPathOrText: string, opts: ScriptedModelOptions = {}): ScriptedModel {
   const { text, file } = loadScript(scriptPathOrText, opts);
-  const script = parseModelScript(text, file);
+  const script = parsedScript(text, file);
   const visits = createVisitTracker();
   return {
     name: `scripted:${file}`,
@@ -65,6 +65,21 @@ export function createScriptedModel(scriptPathOrText: string, opts: ScriptedMode
       };
     },
   };
+}
+
+/** Parsed scripts by (file, text): a host creates a model per run, and re-parsing YAML each time is measurable. */
+const PARSED = new Map<string, ModelScript>();
+const PARSED_MAX = 64;
+
+function parsedScript(text: string, file: string): ModelScript {
+  const key = `${file}\u0000${text}`;
+  let script = PARSED.get(key);
+  if (!script) {
+    script = parseModelScript(text, file);
+    if (PARSED.size >= PARSED_MAX) PARSED.delete(PARSED.keys().next().value!);
+    PARSED.set(key, script);
+  }
+  return script;
 }
 
 function loadScript(source: string, opts: ScriptedModelOptions): { text: string; file: string } {

@@ -15,6 +15,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreUnavailableError } from '../kernel/errors';
@@ -57,10 +58,17 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
   } catch (e) {
     throw isConnectionError(e) ? unreachable(where, e) : migrationFailed(where, e);
   }
-  const prisma = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' }),
+  // one pool, shared by Prisma's adapter and the store's hot commit path
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const store = new PrismaStore({
+    prisma,
+    claims: new PgAdvisoryClaims(url),
+    backend: 'postgres',
+    location: where,
+    sql: async (text, params) => (await pool.query(text, params)).rows,
+    onClose: () => pool.end(),
   });
-  const store = new PrismaStore({ prisma, claims: new PgAdvisoryClaims(url), backend: 'postgres', location: where });
   return Object.assign(store, { migrations });
 }
 
@@ -86,6 +94,7 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
     const opened = db;
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(opened) });
     const store = new PrismaStore({
+      sql: async (text, params) => (await opened.query<Record<string, unknown>>(text, params)).rows,
       prisma,
       claims: new LocalClaims(),
       backend: 'pglite',

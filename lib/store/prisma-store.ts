@@ -47,6 +47,14 @@ export type PrismaStoreParts = {
   location: string;
   /** releases what opening took (PGlite, the data-dir lock); runs after Prisma disconnects */
   onClose?: () => Promise<void>;
+  /**
+   * The hot path: one SQL call on the very pool (or PGlite) Prisma's adapter
+   * uses. Commits are one stored-function call each, and Prisma's raw-query
+   * layer adds ~0.35 ms of CPU to every call (measured: 0.84 ms per commit
+   * through $queryRaw vs 0.48 ms on the same pool), which on an effectful step
+   * is over a third of its budget. Everything else goes through Prisma.
+   */
+  sql?: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 };
 
 /** A second writer can win the race for a seq between our check and our insert; asking again reports it. */
@@ -59,6 +67,7 @@ export class PrismaStore implements StorePort {
   readonly location: string;
   private readonly claims: ClaimRegistry;
   private readonly onClose?: () => Promise<void>;
+  private readonly sql?: PrismaStoreParts['sql'];
   private closing: Promise<void> | null = null;
 
   constructor(parts: PrismaStoreParts) {
@@ -67,13 +76,15 @@ export class PrismaStore implements StorePort {
     this.backend = parts.backend;
     this.location = parts.location;
     this.onClose = parts.onClose;
+    this.sql = parts.sql;
   }
 
   // ------------------------------------------------------------------ writes
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
     try {
-      await this.prisma.$queryRaw`SELECT stagecraft_create_run(${wireRun(run)}::jsonb, ${wireUnit(first)}::jsonb)`;
+      if (this.sql) await this.sql('SELECT stagecraft_create_run($1::jsonb, $2::jsonb)', [wireRun(run), wireUnit(first)]);
+      else await this.prisma.$queryRaw`SELECT stagecraft_create_run(${wireRun(run)}::jsonb, ${wireUnit(first)}::jsonb)`;
     } catch (e) {
       throw storeErrorOf(e, run.id);
     }
@@ -83,9 +94,12 @@ export class PrismaStore implements StorePort {
     const payload = wireUnit(unit);
     for (let attempt = 1; ; attempt++) {
       try {
-        const rows = await this.prisma.$queryRaw<{ r: CommitResult }[]>`
+        const rows = this.sql
+          ? ((await this.sql('SELECT stagecraft_commit($1, $2::jsonb) AS r', [runId, payload])) as { r: CommitResult | string }[])
+          : await this.prisma.$queryRaw<{ r: CommitResult }[]>`
           SELECT stagecraft_commit(${runId}, ${payload}::jsonb) AS r`;
-        return rows[0].r;
+        const r = rows[0].r;
+        return typeof r === 'string' ? (JSON.parse(r) as CommitResult) : r;
       } catch (e) {
         if (isEventKeyRace(e) && attempt < MAX_COMMIT_ATTEMPTS) continue;
         throw storeErrorOf(e, runId);

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// The peers' median table (bench-peers/summarize.mjs) over our lines too: our
+// two kinds of step get their own rows (`stagecraft/effectful`, `stagecraft/pure`),
+// then the ratios the issue asks for, from the same run.
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const rows = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)));
+const relabeled = rows.map((r) => (r.harness === 'stagecraft' ? { ...r, harness: `stagecraft/${r.kind}` } : r));
+const tmp = path.join(mkdtempSync(path.join(tmpdir(), 'sc-sum-')), 'all.jsonl');
+writeFileSync(tmp, relabeled.map((r) => JSON.stringify(r)).join('\n') + '\n');
+const peers = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.bench-peers/summarize.mjs');
+const s = spawnSync(process.execPath, [peers, tmp], { encoding: 'utf8' });
+process.stdout.write(s.stdout + s.stderr);
+
+const median = (xs) => {
+  const s2 = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return s2.length ? (s2.length % 2 ? s2[s2.length >> 1] : (s2[s2.length / 2 - 1] + s2[s2.length / 2]) / 2) : NaN;
+};
+const sps = (h, mode, extra = () => true) => median(relabeled.filter((r) => r.harness === h && r.mode === mode && extra(r)).map((r) => r.stepsPerSec));
+const ratios = {};
+for (const kind of ['effectful', 'pure']) {
+  ratios[`${kind} single vs dbos`] = +(sps(`stagecraft/${kind}`, 'single') / sps('dbos', 'single')).toFixed(2);
+  ratios[`${kind} many c=8 vs dbos`] = +(sps(`stagecraft/${kind}`, 'many', (r) => r.concurrency === 8) / sps('dbos', 'many', (r) => r.concurrency === 8)).toFixed(2);
+  ratios[`${kind} many c=1 vs dbos`] = +(sps(`stagecraft/${kind}`, 'many', (r) => r.concurrency === 1) / sps('dbos', 'many', (r) => r.concurrency === 1)).toFixed(2);
+}
+console.log('\nratios (median steps/s, same run): ' + JSON.stringify(ratios));
