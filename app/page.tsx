@@ -1,5 +1,6 @@
 import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { SkillList } from '@/components/SkillList';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,13 +17,7 @@ export default function Home() {
       <h1>Stagecraft</h1>
       <p>Author LLM skills and see exactly what happened when one ran.</p>
       <h2>Example skills</h2>
-      <ul aria-label="Example skills">
-        {skills.map((s) => (
-          <li key={s}>
-            <code>{s}</code> — run it with <code>npx stagecraft run examples/{s} --input examples/{s}/input.json</code>
-          </li>
-        ))}
-      </ul>
+      <SkillList skills={skills} />
     </main>
   );
 }

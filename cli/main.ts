@@ -11,6 +11,7 @@ import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { validateCommand } from './validate';
 import { runCommand } from './run';
 import { eventsCommand, resumeCommand, runsCommand } from './runs';
+import { skillFrontmatterSchema } from '../lib/skill/schema';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
 
@@ -20,6 +21,7 @@ usage:
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
   stagecraft events RUN [--json]            print a run's event log
   stagecraft runs [--status S] [--json]     list runs
+  stagecraft schema                         print the skill.md frontmatter JSON Schema
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft).`;
@@ -51,6 +53,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await eventsCommand(rest, io);
       case 'runs':
         return await runsCommand(rest, io);
+      case 'schema':
+        // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks)
+        io.out(JSON.stringify(skillFrontmatterSchema, null, 2));
+        return 0;
       case undefined:
       case 'help':
       case '--help':

@@ -147,3 +147,19 @@ test('a preprocessor shapes the phase input and must satisfy input_schema', asyn
   assert.equal(out.status, 'completed');
   assert.match(model.requests[0].messages[1].content, /"notes": "alpha"/);
 });
+
+test('a machine-derived field the model writes anyway is overridden by the derived value, and the override is recorded', async () => {
+  const schema = { type: 'object', properties: { summary: { type: 'string' }, outcome: { 'x-derived': 'outcome' } }, required: ['summary'] };
+  const model = playModel([{ finish: { summary: 'All good.', outcome: 'failed' } }]);
+  const d = deps(model);
+  const out = await runWith(plan({ phases: { main: phase('main', { outputSchema: schema }) } }), d);
+  assert.equal(out.status, 'completed');
+  assert.deepEqual(out.output, { summary: 'All good.', outcome: 'succeeded' });
+  const overrides = (await d.store.readEvents(out.runId)).filter((e) => e.type === EVENT.factOverridden);
+  assert.equal(overrides.length, 1);
+  assert.deepEqual([overrides[0].data.field, overrides[0].data.modelValue, overrides[0].data.derivedValue], ['outcome', 'failed', 'succeeded']);
+  // and the response_format the model was sent does not ask for it
+  const rf = model.requests[0].responseFormat as { properties: Record<string, unknown> };
+  assert.ok(!('outcome' in rf.properties));
+  assert.ok('summary' in rf.properties);
+});

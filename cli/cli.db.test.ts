@@ -1,0 +1,120 @@
+// The stagecraft command end to end, in-process (main() with captured output),
+// on a throwaway Postgres database: exit codes, --json shapes, located errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { main, type Io } from './main';
+import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
+
+let db: TestDatabase;
+before(async () => {
+  db = await createTestDatabase();
+  process.env.DATABASE_URL = db.url;
+});
+after(async () => {
+  delete process.env.DATABASE_URL;
+  await db?.drop();
+});
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = { out: (s) => void (out += `${s}\n`), err: (s) => void (err += `${s}\n`), stdin: async () => '{}' };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+const examples = path.resolve('examples');
+
+test('validate: a valid bundle exits 0', async () => {
+  const r = await cli('validate', path.join(examples, 'blog_writer'));
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /valid/);
+});
+
+test('validate: an invalid skill exits 1 with file:line:col errors, and --json lists them', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-cli-'));
+  writeFileSync(path.join(dir, 'skill.md'), '---\nname: bad\nentry: draft\ngraph:\n  draft: []\nfinal_output: post\nartifacts:\n  post: { type: object }\nphasez: {}\n---\nbody\n');
+  const r = await cli('validate', dir);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /skill\.md:9:1: error: .*phasez.*did you mean .*phases/i);
+  const j = await cli('validate', dir, '--json');
+  assert.equal(j.code, 1);
+  const body = JSON.parse(j.out);
+  assert.equal(body.ok, false);
+  assert.equal(body.diagnostics[0].line, 9);
+  assert.equal(body.diagnostics[0].column, 1);
+});
+
+test('run --json on an example: exit 0 and the documented fields', async () => {
+  const r = await cli('run', path.join(examples, 'research_brief'), '--input', path.join(examples, 'research_brief', 'input.json'), '--json');
+  assert.equal(r.code, 0, r.err);
+  const s = JSON.parse(r.out);
+  assert.match(s.runId, /^run_/);
+  assert.equal(s.status, 'completed');
+  assert.equal(s.error, null);
+  assert.equal(s.output.contact, 'Priya Nair, [redacted]');
+  assert.equal(s.report.outcome, 'blocked');
+  assert.ok('block_reason' in s.report && 'failed_stage' in s.report);
+  const t = s.traces[0];
+  for (const k of ['round', 'phase', 'rung', 'capability', 'stage', 'status', 'effects', 'error']) assert.ok(k in t, `trace field ${k}`);
+  assert.deepEqual(Object.keys(t.effects).sort(), ['asked', 'granted']);
+  // the events of that run
+  const ev = await cli('events', s.runId, '--json');
+  assert.equal(ev.code, 0);
+  const events = JSON.parse(ev.out).events;
+  assert.deepEqual(events.map((e: { seq: number }) => e.seq), events.map((_: unknown, i: number) => i + 1));
+  assert.equal(events.at(-1).type, 'run_completed');
+});
+
+test('run: an aborted run exits 1 with error.code workflow_aborted and the step it concerns', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-cli-'));
+  cpSync(path.join(examples, 'blog_writer'), dir, { recursive: true });
+  // a caller contract the rendering cannot meet
+  writeFileSync(path.join(dir, 'rendering.py'), 'def to_html(value):\n    return {"html_rendered": ""}\n\ndef count_words(value):\n    raise ValueError("no words today")\n');
+  const r = await cli('run', dir, '--input', path.join(dir, 'input.json'), '--json');
+  assert.equal(r.code, 1);
+  const s = JSON.parse(r.out);
+  assert.equal(s.status, 'aborted');
+  assert.equal(s.error.code, 'workflow_aborted');
+  assert.equal(s.error.phase, '__post__');
+  assert.equal(s.error.step, 1);
+  assert.match(s.error.message, /no words today/);
+  assert.deepEqual(s.steps.map((x: { status: string }) => x.status), ['ok', 'failed']);
+  assert.equal(s.report.outcome, 'blocked');
+});
+
+test('run: usage errors and invalid skills exit 2', async () => {
+  assert.equal((await cli('run')).code, 2);
+  assert.equal((await cli('run', path.join(examples, 'blog_writer'), '--bogus')).code, 2);
+  assert.equal((await cli('run', '/nonexistent/bundle')).code, 2);
+  const bad = mkdtempSync(path.join(tmpdir(), 'sc-cli-'));
+  writeFileSync(path.join(bad, 'skill.md'), '---\nname: Bad Name\n---\n');
+  const r = await cli('run', bad, '--json');
+  assert.equal(r.code, 2);
+  assert.equal(JSON.parse(r.out).error.code, 'skill_invalid');
+  const notJson = path.join(bad, 'in.json');
+  writeFileSync(notJson, '{nope');
+  const r2 = await cli('run', path.join(examples, 'blog_writer'), '--input', notJson);
+  assert.equal(r2.code, 2);
+  assert.match(r2.err, /not valid JSON/);
+});
+
+test('resume with nothing to resume exits 0; an unknown run id is a clear error', async () => {
+  const r = await cli('resume', '--json');
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out), { resumed: [] });
+  const e = await cli('events', 'run_missing');
+  assert.equal(e.code, 1);
+  assert.match(e.err, /No run with id run_missing/);
+});
+
+test('schema prints the frontmatter JSON Schema the validator uses', async () => {
+  const r = await cli('schema');
+  assert.equal(r.code, 0);
+  const schema = JSON.parse(r.out);
+  assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
+  assert.ok(schema.properties.postprocessor);
+});

@@ -1,0 +1,58 @@
+// run_skill: a postprocessor step runs another bundle of the same workspace as
+// a run of its own (linked by parentRunId) and gets its caller artifact.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MemoryStore } from '../../kernel/memory-store';
+import { startSkillRun } from './start-run';
+
+const workspace = mkdtempSync(path.join(tmpdir(), 'sc-runskill-'));
+cpSync(path.resolve('examples/summarize'), path.join(workspace, 'summarize'), { recursive: true });
+mkdirSync(path.join(workspace, 'digest'));
+writeFileSync(
+  path.join(workspace, 'digest', 'skill.md'),
+  `---
+name: digest
+entry: pick
+graph:
+  pick: []
+output_schema: { type: object, properties: { path: { type: string } }, required: [path] }
+permissions:
+  ops: [run_skill]
+postprocessor:
+  output_schema: { type: object, required: [path, summary] }
+  steps:
+    - type: run_op
+      op: run_skill
+      args: { skill: summarize, input: { path: "\${path}" } }
+      into: summary
+---
+Pick the document to digest.
+`,
+);
+writeFileSync(path.join(workspace, 'digest', 'model.yaml'), 'turns:\n  - finish: { path: report.txt }\n');
+
+test('run_skill runs the sibling bundle as a child run and returns its caller artifact', async () => {
+  const store = new MemoryStore();
+  const out = await startSkillRun({ store, env: {}, cwd: workspace }, { bundle: 'digest', input: {} });
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  const summary = (out.output as { summary: { paragraphs: string[]; redactions: number } }).summary;
+  assert.equal(summary.redactions, 2);
+  const runs = await store.listRuns();
+  const child = runs.find((r) => r.skillName === 'summarize')!;
+  assert.equal(child.parentRunId, out.runId);
+  assert.equal(child.status, 'completed');
+});
+
+test('run_skill naming a bundle that does not exist fails the step with a clear error', async () => {
+  writeFileSync(path.join(workspace, 'digest', 'model.yaml'), 'turns:\n  - finish: { path: report.txt }\n');
+  const broken = path.join(workspace, 'broken');
+  cpSync(path.join(workspace, 'digest'), broken, { recursive: true });
+  const text = (await import('node:fs')).readFileSync(path.join(broken, 'skill.md'), 'utf8').replace('name: digest', 'name: broken').replace('skill: summarize', 'skill: nowhere');
+  writeFileSync(path.join(broken, 'skill.md'), text);
+  const out = await startSkillRun({ store: new MemoryStore(), env: {}, cwd: workspace }, { bundle: 'broken', input: {} });
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /nowhere/);
+});
