@@ -58,6 +58,13 @@ export type CodeCall = {
   exportName: string;
   input: Json;
   timeoutMs: number;
+  /**
+   * A fused run of pure steps of this module (`exportName` is then the first):
+   * each step gets the previous value with the last result merged in (or stored
+   * under `into`). Resolves to `{ outputs }`, one per step that completed; the
+   * run stops early at a step that fails or returns something unmergeable.
+   */
+  chain?: { exportName: string; into: string | null }[];
 };
 
 /** Runs user code out of process, with a timeout, a memory limit and a clean environment. */

@@ -143,9 +143,12 @@ test('a preprocessor shapes the phase input and must satisfy input_schema', asyn
   const model = playModel([{ finish: { ok: true } }]);
   const pre = { steps: [readOp(0, 'a.txt', { into: 'notes' })], outputSchema: { type: 'object', required: ['notes'] } };
   const p = plan({ phases: { main: phase('main', { preprocessor: pre, inputSchema: pre.outputSchema }) }, permittedOps: new Set(['file/read']), effectGrants: new Set(['fs.read']) });
-  const out = await runWith(p, deps(model, { fileRoot: root }), { topic: 't' });
+  const d = deps(model, { fileRoot: root });
+  const out = await runWith(p, d, { topic: 't' });
   assert.equal(out.status, 'completed');
   assert.match(model.requests[0].messages[1].content, /"notes": "alpha"/);
+  const preSteps = (await d.store.readEvents(out.runId)).filter((e) => e.data.kind === 'processor');
+  assert.deepEqual(preSteps.map((e) => [e.data.phase, e.data.position, e.data.nested ?? false]), [['main', 'main/pre/0', false]]);
 });
 
 test('a machine-derived field the model writes anyway is overridden by the derived value, and the override is recorded', async () => {
@@ -162,4 +165,37 @@ test('a machine-derived field the model writes anyway is overridden by the deriv
   const rf = model.requests[0].responseFormat as { properties: Record<string, unknown> };
   assert.ok(!('outcome' in rf.properties));
   assert.ok('summary' in rf.properties);
+});
+
+test('consecutive pure code steps of one module run as one worker request, and are recorded one by one', async () => {
+  const calls: unknown[] = [];
+  const sandbox: CodeSandbox = {
+    async call(c) {
+      calls.push(c);
+      if (!c.chain) return { single: true };
+      // a worker: merge as the kernel does; the third step "fails"
+      let v = c.input as Record<string, unknown>;
+      const outputs = [];
+      for (const [i, s] of c.chain.entries()) {
+        if (i === 2) break;
+        const out = { [`k${i}`]: s.exportName };
+        outputs.push(out);
+        v = { ...v, ...out };
+      }
+      return { outputs };
+    },
+    async close() {},
+  };
+  const code = (index: number, fn: string) => ({ ...base, index, type: 'node', module: './m.mjs', modulePath: '/b/m.mjs', function: fn, timeoutMs: 500, pure: true }) as StepSpec;
+  const d = deps(finishWith({ t: 1 }), { sandbox });
+  const out = await runWith(withPost([code(0, 'a'), code(1, 'b'), code(2, 'c'), code(3, 'd')]), d);
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  // one fused request for 0..3, which stopped after two; step 2 ran alone; step 3 alone (a run of one)
+  assert.equal(calls.length, 3);
+  assert.deepEqual((calls[0] as { chain: unknown[] }).chain.length, 4);
+  assert.deepEqual(out.output, { t: 1, k0: 'a', k1: 'b', single: true });
+  const recorded = (await d.store.readEvents(out.runId)).filter((e) => e.data.kind === 'processor');
+  assert.deepEqual(recorded.map((e) => e.data.position), ['__post__/0', '__post__/1', '__post__/2', '__post__/3']);
+  // each recorded with its own input: the second step's key differs from a run where the first output differed
+  assert.notEqual(recorded[0].data.key, recorded[1].data.key);
 });

@@ -17,7 +17,7 @@
 import { StagecraftError, WorkflowAbortedError, errorToJson } from './errors';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
-import type { ProcessorPlan, StepSpec } from './plan';
+import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
 import { lookupMemo, recordStep, type StepDef } from './step';
 import { isInfrastructureError } from './faults';
@@ -53,8 +53,97 @@ export async function runSteps(
   scope: ChainScope,
 ): Promise<JsonObject> {
   let value: JsonObject = input;
-  for (const step of steps) value = await runOneStep(ctx, step, value, `${prefix}/${step.index}`, scope);
+  for (let k = 0; k < steps.length; ) {
+    const run = fusibleRun(steps, k);
+    if (run.length >= 2) {
+      const done = await runFused(ctx, run, value, prefix, scope);
+      value = done.value;
+      k += done.count;
+      // a fused run that stopped early stopped at a step that must run alone (it failed, or is in the memo)
+      if (done.count === run.length) continue;
+    }
+    value = await runOneStep(ctx, steps[k], value, `${prefix}/${steps[k].index}`, scope);
+    k++;
+  }
   return value;
+}
+
+/** at most this many pure code steps go to a worker in one request */
+export const FUSE_MAX_STEPS = 256;
+
+/**
+ * Consecutive pure code steps of one module, from `k`: they may run in one
+ * worker request (their results are recorded one by one, as always).
+ */
+function fusibleRun(steps: readonly StepSpec[], k: number): CodeStep[] {
+  const first = steps[k];
+  if ((first.type !== 'python' && first.type !== 'node') || !first.pure) return [];
+  const run: CodeStep[] = [first];
+  for (let j = k + 1; j < steps.length && run.length < FUSE_MAX_STEPS; j++) {
+    const s = steps[j];
+    if (s.type !== first.type || !s.pure || s.modulePath !== first.modulePath) break;
+    run.push(s);
+  }
+  return run;
+}
+
+/**
+ * Runs a fused run of pure code steps: one round trip to the worker for the
+ * lot instead of one per step — pure steps may be group-executed as they may
+ * be group-committed, since re-running one is harmless. Each completed step is
+ * recorded with its own input, key and output exactly as if it had run alone.
+ * The run stops at the first step already in the memo, and the first that
+ * fails in the worker is left to the single-step path (so its on_error and
+ * error message are the usual ones); if the request fails as a whole, nothing
+ * is recorded and the single-step path runs them all.
+ */
+async function runFused(
+  ctx: RunContext,
+  run: CodeStep[],
+  input: JsonObject,
+  prefix: string,
+  scope: ChainScope,
+): Promise<{ value: JsonObject; count: number }> {
+  const defFor = (step: CodeStep, value: JsonObject): StepDef => ({
+    kind: 'processor',
+    phase: scope.phase,
+    position: `${prefix}/${step.index}`,
+    definition: stepDefinition(step),
+    input: value,
+    pure: true,
+    label: { index: step.index, type: step.type, ...(prefix !== scope.prefix ? { nested: true } : {}) },
+  });
+  if (lookupMemo(ctx, defFor(run[0], input)).hit) return { value: input, count: 0 };
+  ctx.faults.hit('before-step');
+  const started = ctx.deps.clock.now();
+  let outputs: Json[];
+  try {
+    const r = await ctx.deps.sandbox.call({
+      language: run[0].type,
+      modulePath: run[0].modulePath,
+      exportName: run[0].function,
+      input,
+      timeoutMs: Math.max(...run.map((s) => s.timeoutMs)),
+      chain: run.map((s) => ({ exportName: s.function, into: s.into ?? null })),
+    });
+    outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
+  } catch (err) {
+    if (isInfrastructureError(err)) throw err;
+    return { value: input, count: 0 };
+  }
+  const each = (ctx.deps.clock.now() - started) / Math.max(1, outputs.length);
+  let value = input;
+  let count = 0;
+  for (const output of outputs) {
+    const step = run[count];
+    const def = defFor(step, value);
+    const look = lookupMemo(ctx, def);
+    if (look.hit) break;
+    await recordStep(ctx, def, look, { output, status: 'ok' }, each);
+    value = merge(step, value, output, scope);
+    count++;
+  }
+  return { value, count };
 }
 
 async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, position: string, scope: ChainScope): Promise<JsonObject> {
@@ -66,7 +155,8 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
     input: value,
     pure: isPureStep(step),
     worldPurity: readsWorld(step),
-    label: { index: step.index, type: step.type, ...(position.split('/').length > 2 ? { nested: true } : {}) },
+    // steps inside an iterate are nested: the chain's own steps are listed, not every element's
+    label: { index: step.index, type: step.type, ...(position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { nested: true } : {}) },
   };
   const look = lookupMemo(ctx, def);
   let status: string;

@@ -128,12 +128,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       }
       if (isClosed) throw closedError(ctx);
       // the timeout covers the module's import on its first call, not the interpreter's start
-      const outcome = await worker.run({
-        modulePath: call.modulePath,
-        exportName: call.exportName,
-        input: call.input,
-        timeoutMs: call.timeoutMs,
-      });
+      const outcome = await worker.run(
+        call.chain
+          ? {
+              steps: call.chain.map((s) => ({ modulePath: call.modulePath, exportName: s.exportName, into: s.into })),
+              input: call.input,
+              timeoutMs: call.timeoutMs,
+            }
+          : { modulePath: call.modulePath, exportName: call.exportName, input: call.input, timeoutMs: call.timeoutMs },
+      );
       if (isWorkerSpent(outcome)) {
         await worker.kill();
         if (this.worker === worker) this.worker = null; // the next call spawns a fresh one

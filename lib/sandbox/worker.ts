@@ -28,7 +28,10 @@ const DRAIN_AFTER_EXIT_MS = 250;
 /** How long `kill` waits for the exit notice of a SIGKILLed child. */
 const KILL_WAIT_MS = 2_000;
 
-export type WorkerRequest = { modulePath: string; exportName: string; input: Json; timeoutMs: number };
+export type WorkerRequest =
+  | { modulePath: string; exportName: string; input: Json; timeoutMs: number }
+  /** a fused run of pure steps (see handleChain in the workers) */
+  | { steps: { modulePath: string; exportName: string; into: string | null }[]; input: Json; timeoutMs: number };
 
 /** A reply the worker script sends (see workers/*_worker.*). */
 export type WorkerReply =
@@ -183,8 +186,8 @@ export class WorkerProcess {
         // kill first, report after the exit, so "timed out" also means "gone"
         void this.kill().then(() => pending.finish({ kind: 'timeout', output: this.takeOutput() }));
       }, request.timeoutMs);
-      const { modulePath, exportName, input } = request;
-      this.requests.write(JSON.stringify({ id: pending.id, modulePath, exportName, input }) + '\n');
+      const { timeoutMs: _t, ...body } = request;
+      this.requests.write(JSON.stringify({ id: pending.id, ...body }) + '\n');
     });
   }
 

@@ -176,6 +176,27 @@ async function handle(request) {
   }
 }
 
+/**
+ * Consecutive pure steps in one request: each step's input is the previous value with its
+ * result merged in (into: key, else a shallow merge of a plain object), exactly as the kernel
+ * merges. Stops at the first step that fails or cannot be merged; the kernel re-runs that one
+ * on its own, so its error is reported and handled as for any step.
+ */
+async function handleChain(request) {
+  let value = request.input;
+  const outputs = [];
+  for (const step of request.steps) {
+    const reply = await handle({ modulePath: step.modulePath, exportName: step.exportName, input: value });
+    if (!reply.ok) break;
+    const out = reply.value;
+    if (step.into != null) value = { ...value, [step.into]: out };
+    else if (out !== null && typeof out === 'object' && !Array.isArray(out)) value = { ...value, ...out };
+    else break;
+    outputs.push(out);
+  }
+  return { ok: true, value: { outputs } };
+}
+
 // A busy user function blocks this thread's event loop, so EOF on fd 3 cannot stop an
 // orphaned worker; a tiny thread watches for the parent's death instead. Started after
 // `ready` so it does not delay the first call.
@@ -201,7 +222,7 @@ requests.on('data', (chunk) => {
     if (!line.trim()) continue;
     const request = JSON.parse(line);
     chain = chain.then(async () => {
-      const reply = await handle(request);
+      const reply = await (request.steps ? handleChain(request) : handle(request));
       send({ ...reply, id: request.id });
     });
   }

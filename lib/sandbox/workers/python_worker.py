@@ -172,6 +172,30 @@ def handle(request):
         return {"ok": False, "kind": "not_json", "message": what, "where": "$"}
 
 
+def handle_chain(request):
+    """Consecutive pure steps in one request: each step's input is the previous
+    value with its result merged in (into: key, else a shallow merge of a dict),
+    exactly as the kernel merges. Stops at the first step that fails or returns
+    something that cannot be merged; the kernel re-runs that one on its own, so
+    the error is reported and handled as for any step."""
+    value = request.get("input")
+    outputs = []
+    for step in request["steps"]:
+        reply = handle({"modulePath": step["modulePath"], "exportName": step["exportName"], "input": value})
+        if not reply.get("ok"):
+            break
+        out = reply["value"]
+        into = step.get("into")
+        if into is not None:
+            value = {**value, into: out}
+        elif isinstance(out, dict):
+            value = {**value, **out}
+        else:
+            break
+        outputs.append(out)
+    return {"ok": True, "value": {"outputs": outputs}}
+
+
 def main():
     _drop_own_dir_from_path()
     _exit_when_parent_dies()
@@ -192,7 +216,7 @@ def main():
             continue
         request = json.loads(line)
         try:
-            reply = handle(request)
+            reply = handle_chain(request) if "steps" in request else handle(request)
         except MemoryError as exc:
             reply = _failure("memory", exc, request.get("modulePath", ""))
         # flush user output before the reply so the parent attributes it to this call
