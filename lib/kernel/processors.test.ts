@@ -9,7 +9,7 @@ import { deps, phase, plan, playModel, post, runWith } from './testing';
 import type { StepSpec } from './plan';
 import type { CodeSandbox } from './ports';
 import { EVENT } from './events';
-import type { JsonSchema } from './json';
+import type { Json, JsonSchema } from './json';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-proc-'));
 writeFileSync(path.join(root, 'a.txt'), 'alpha');
@@ -170,7 +170,7 @@ test('a machine-derived field the model writes anyway is overridden by the deriv
 test('consecutive pure code steps of one module run as one worker request, and are recorded one by one', async () => {
   const calls: unknown[] = [];
   const sandbox: CodeSandbox = {
-    async call(c) {
+    async call(c): Promise<Json> {
       calls.push(c);
       if (!c.chain) return { single: true };
       // a worker: merge as the kernel does; the third step "fails"

@@ -16,6 +16,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { CommitLanes } from './commit-lanes';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreUnavailableError } from '../kernel/errors';
@@ -61,13 +62,18 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
   // one pool, shared by Prisma's adapter and the store's hot commit path
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const lanes = new CommitLanes(url);
   const store = new PrismaStore({
     prisma,
     claims: new PgAdvisoryClaims(url),
     backend: 'postgres',
     location: where,
-    sql: async (text, params) => (await pool.query(text, params)).rows,
-    onClose: () => pool.end(),
+    // commits on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
+    sql: (text, params, runId) => lanes.query(runId, text, params),
+    onClose: async () => {
+      await lanes.close();
+      await pool.end();
+    },
   });
   return Object.assign(store, { migrations });
 }
@@ -207,3 +213,4 @@ function installShutdownHooks() {
     });
   }
 }
+

@@ -54,7 +54,7 @@ export type PrismaStoreParts = {
    * through $queryRaw vs 0.48 ms on the same pool), which on an effectful step
    * is over a third of its budget. Everything else goes through Prisma.
    */
-  sql?: (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+  sql?: (text: string, params: unknown[], runId: string) => Promise<Record<string, unknown>[]>;
 };
 
 /** A second writer can win the race for a seq between our check and our insert; asking again reports it. */
@@ -83,7 +83,7 @@ export class PrismaStore implements StorePort {
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
     try {
-      if (this.sql) await this.sql('SELECT stagecraft_create_run($1::jsonb, $2::jsonb)', [wireRun(run), wireUnit(first)]);
+      if (this.sql) await this.sql('SELECT stagecraft_create_run($1::jsonb, $2::jsonb)', [wireRun(run), wireUnit(first)], run.id);
       else await this.prisma.$queryRaw`SELECT stagecraft_create_run(${wireRun(run)}::jsonb, ${wireUnit(first)}::jsonb)`;
     } catch (e) {
       throw storeErrorOf(e, run.id);
@@ -95,7 +95,7 @@ export class PrismaStore implements StorePort {
     for (let attempt = 1; ; attempt++) {
       try {
         const rows = this.sql
-          ? ((await this.sql('SELECT stagecraft_commit($1, $2::jsonb) AS r', [runId, payload])) as { r: CommitResult | string }[])
+          ? ((await this.sql('SELECT stagecraft_commit($1, $2::jsonb) AS r', [runId, payload], runId)) as { r: CommitResult | string }[])
           : await this.prisma.$queryRaw<{ r: CommitResult }[]>`
           SELECT stagecraft_commit(${runId}, ${payload}::jsonb) AS r`;
         const r = rows[0].r;
