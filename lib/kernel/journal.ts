@@ -16,7 +16,7 @@
 import { RunClaimedError } from './errors';
 import type { JsonObject } from './json';
 import type { Faults } from './faults';
-import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
+import type { Clock, CommitUnit, RunEvent, RunRecord, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
 
 export type Durability = 'now' | 'group';
 
@@ -36,14 +36,30 @@ export class Journal {
   /** commits issued (for benchmarks and tests) */
   commits = 0;
 
+  /**
+   * A new run's row, written with the first flush: creating the run and
+   * committing its first events is one round trip, not two. Nothing outside the
+   * process has happened before the first flush (effectful steps flush), so a
+   * crash before it leaves nothing to resume.
+   */
+  private pendingCreate: RunRecord | null;
+
   constructor(
     readonly runId: string,
     private readonly store: StorePort,
     private readonly clock: Clock,
     private readonly faults: Faults,
     lastSeq: number,
+    create: RunRecord | null = null,
   ) {
     this.nextSeq = lastSeq + 1;
+    this.pendingCreate = create;
+  }
+
+  /** queue events that are numbered already (the run_started of a new run) */
+  seed(unit: CommitUnit): void {
+    this.pending = unit;
+    this.nextSeq = unit.events.length + 1;
   }
 
   get lastSeq(): number {
@@ -69,6 +85,14 @@ export class Journal {
     const unit = this.pending;
     this.pending = { events: [] };
     this.faults.hit('after-step-before-commit');
+    if (this.pendingCreate) {
+      const record = this.pendingCreate;
+      await this.store.createRun(record, unit);
+      this.pendingCreate = null;
+      this.commits++;
+      this.faults.hit('after-commit');
+      return;
+    }
     const r = await this.store.commit(this.runId, unit);
     this.commits++;
     if (r.kind === 'conflict') {

@@ -25,7 +25,7 @@ import { EVENT } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
-import type { RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
+import type { CommitUnit, RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
@@ -86,13 +86,10 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null },
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
-  // the claim and the run row are independent round trips: take them together
-  const [claimed, created] = await Promise.allSettled([deps.store.claimRun(runId), deps.store.createRun(record, { events: [started], snapshot })]);
-  const claim = claimed.status === 'fulfilled' ? claimed.value : null;
+  const claim = await deps.store.claimRun(runId);
   try {
-    if (created.status === 'rejected') throw created.reason;
-    if (claimed.status === 'rejected') throw claimed.reason;
-    return await drive(plan, deps, runId, [started], snapshot);
+    // the run row is written with the first commit (journal.ts), together with its first events
+    return await drive(plan, deps, runId, [started], snapshot, { record, first: { events: [started], snapshot } });
   } finally {
     await claim?.release();
   }
@@ -126,14 +123,23 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
   }
 }
 
-async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot): Promise<RunOutcome> {
+async function drive(
+  plan: Plan,
+  deps: KernelDeps,
+  runId: string,
+  log: RunEvent[],
+  snapshot: Snapshot,
+  create: { record: RunRecord; first: CommitUnit } | null = null,
+): Promise<RunOutcome> {
   const faults = deps.faults ?? NO_FAULTS;
+  const journal = new Journal(runId, deps.store, deps.clock, faults, log.length, create?.record ?? null);
+  if (create) journal.seed(create.first);
   const memo = new Map(log.map(memoEntryOf).filter((m) => m !== null).map((m) => [m!.position, m!]));
   const ctx: RunContext = {
     plan,
     deps,
     runId,
-    journal: new Journal(runId, deps.store, deps.clock, faults, log.length),
+    journal,
     memo,
     log,
     evidence: evidenceOf(log, resumePrefix(snapshot)),
