@@ -180,6 +180,31 @@ export class RunClaimedError extends StagecraftError {
   }
 }
 
+/** A caller-chosen run id that is already taken. */
+export class RunExistsError extends StagecraftError {
+  constructor(runId: string) {
+    super('run_exists', `A run with id ${runId} already exists; run ids must be new (resume it with \`stagecraft resume ${runId}\`).`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
+
+/**
+ * The store failed to record a commit. The run stops where it is — its
+ * snapshot still points at the last committed state — and can be resumed once
+ * the store is back.
+ */
+export class StoreWriteError extends StagecraftError {
+  constructor(runId: string, cause: unknown) {
+    super(
+      'store_write_failed',
+      `Could not record run ${runId}: ${cause instanceof Error ? cause.message : String(cause)}. Nothing after the last commit was recorded; resume the run when the store is reachable.`,
+      { httpStatus: 503, details: { runId }, cause },
+    );
+  }
+}
+
 /** Usage errors of the CLI / bad request arguments. */
 export class UsageError extends StagecraftError {
   constructor(message: string, details: ErrorDetails = {}) {

@@ -72,5 +72,5 @@ export function crashAt(point: FaultPoint, n: number): Faults {
 export function isInfrastructureError(e: unknown): boolean {
   if (e instanceof SimulatedCrash) return true;
   const code = (e as { code?: unknown } | null)?.code;
-  return code === 'run_claimed' || code === 'determinism_violation';
+  return code === 'run_claimed' || code === 'determinism_violation' || code === 'store_write_failed';
 }

@@ -13,10 +13,10 @@
  *
  * Does not: decide what is pure (the caller says), or read events back.
  */
-import { RunClaimedError } from './errors';
+import { RunClaimedError, StoreWriteError } from './errors';
 import type { JsonObject } from './json';
 import type { Faults } from './faults';
-import type { Clock, CommitUnit, RunEvent, RunRecord, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
+import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
 
 export type Durability = 'now' | 'group';
 
@@ -35,14 +35,8 @@ export class Journal {
   private pending: CommitUnit = { events: [] };
   /** commits issued (for benchmarks and tests) */
   commits = 0;
-
-  /**
-   * A new run's row, written with the first flush: creating the run and
-   * committing its first events is one round trip, not two. Nothing outside the
-   * process has happened before the first flush (effectful steps flush), so a
-   * crash before it leaves nothing to resume.
-   */
-  private pendingCreate: RunRecord | null;
+  /** set when a commit failed: nothing after it may be recorded out of order */
+  private broken: StoreWriteError | null = null;
 
   constructor(
     readonly runId: string,
@@ -50,16 +44,8 @@ export class Journal {
     private readonly clock: Clock,
     private readonly faults: Faults,
     lastSeq: number,
-    create: RunRecord | null = null,
   ) {
     this.nextSeq = lastSeq + 1;
-    this.pendingCreate = create;
-  }
-
-  /** queue events that are numbered already (the run_started of a new run) */
-  seed(unit: CommitUnit): void {
-    this.pending = unit;
-    this.nextSeq = unit.events.length + 1;
   }
 
   get lastSeq(): number {
@@ -85,15 +71,15 @@ export class Journal {
     const unit = this.pending;
     this.pending = { events: [] };
     this.faults.hit('after-step-before-commit');
-    if (this.pendingCreate) {
-      const record = this.pendingCreate;
-      await this.store.createRun(record, unit);
-      this.pendingCreate = null;
-      this.commits++;
-      this.faults.hit('after-commit');
-      return;
+    if (this.broken) throw this.broken;
+    let r;
+    try {
+      r = await this.store.commit(this.runId, unit);
+    } catch (e) {
+      // the unit's events are not in the log and their seqs are spent: this journal can record nothing more
+      this.broken = new StoreWriteError(this.runId, e);
+      throw this.broken;
     }
-    const r = await this.store.commit(this.runId, unit);
     this.commits++;
     if (r.kind === 'conflict') {
       throw new RunClaimedError(

@@ -30,6 +30,7 @@ import { deriveResponseFormat } from './response-format';
 import { derivedFields, deriveReport } from './report';
 import { errorToJson } from './errors';
 import { appendOnce } from './markers';
+import { hashJson } from './memo';
 import { isInfrastructureError } from './faults';
 
 export function initialTranscript(ctx: RunContext, phase: PhasePlan, input: JsonObject): Message[] {
@@ -59,6 +60,8 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
   const fields = derivedFields(phase.outputSchema);
   const responseFormat = deriveResponseFormat(phase.outputSchema, { machineFields: Object.keys(fields) });
   let retried = false;
+  const promptSha = hashJson(transcript[0].content).slice(0, 16);
+  const contractSha = hashJson(phase.outputSchema).slice(0, 16);
   for (let round = 1; ; round++) {
     if (round > phase.maxRounds + (retried ? 1 : 0)) {
       throw new PhaseFailedError(
@@ -84,7 +87,9 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
           kind: 'model',
           phase: phase.name,
           position: `${prefix}/model`,
-          definition: { step: 'model' },
+          // what the model is asked: a changed prompt, contract or tool list at this position is a
+          // different step (a determinism error on resume), not a silent second bill
+          definition: { step: 'model', prompt: promptSha, tools: phase.tools, contract: contractSha },
           input: { messages, tools: tools.map((t) => t.name), responseFormat } as unknown as Json,
           pure: false,
           label: { round, model: ctx.deps.model.name },

@@ -14,7 +14,7 @@
  * Owns: the chain and its policies. Does not: know what a step type does
  * (processor-steps.ts) or how it is recorded (step.ts).
  */
-import { StagecraftError, WorkflowAbortedError, errorToJson } from './errors';
+import { StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson } from './errors';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
@@ -164,11 +164,21 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
   if (look.hit) {
     status = look.hit.status;
     output = look.hit.output;
+    if (status === 'failed') {
+      // recorded as failed with on_error: fail — the crash came between it and the abort
+      const e = (isJsonObject(output) && isJsonObject(output.error) ? output.error : {}) as { message?: string };
+      throw new WorkflowAbortedError(`${scope.label} step ${step.index} (${step.type}, skill.md line ${step.line}) failed: ${e.message ?? 'failed'}`, {
+        phase: scope.phase,
+        step: step.index,
+        stepType: step.type,
+      });
+    }
   } else {
     ctx.faults.hit('before-step');
     const started = ctx.deps.clock.now();
     try {
       output = await executeProcessorStep(ctx, step, value, position, scope);
+      requireMergeable(step, output);
       status = 'ok';
     } catch (err) {
       if (isInfrastructureError(err)) throw err;
@@ -191,6 +201,15 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
   }
   if (status === 'skipped' || status === 'empty') return applyPolicy(step, value, status);
   return merge(step, value, output, scope);
+}
+
+/** A result that can be neither merged nor stored is the step's failure (so on_error applies to it). */
+function requireMergeable(step: StepSpec, output: Json): void {
+  if (step.into || step.type === 'lint_plan' || (output === null && step.type === 'validate') || isJsonObject(output)) return;
+  throw new StepFailedError(
+    'result_not_mergeable',
+    `it returned ${Array.isArray(output) ? 'an array' : output === null ? 'null' : typeof output}, which cannot be merged into the current value; return an object or set "into:"`,
+  );
 }
 
 function applyPolicy(step: StepSpec, value: JsonObject, status: string): JsonObject {

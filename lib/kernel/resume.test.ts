@@ -194,3 +194,48 @@ test('two resumers racing the same run: one drives it, the other stops cleanly a
   const events = await store.readEvents('r');
   assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
 });
+
+test('a prompt edited after the crash stops the resume at the model step with both definitions named', async () => {
+  const store = new MemoryStore();
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const sandbox = countingSandbox(c.sandbox);
+  await assert.rejects(
+    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-step', 5) }), { input: {}, skillText: '', runId: 'r' }),
+    SimulatedCrash,
+  );
+  const edited = skill();
+  edited.phases.draft = { ...edited.phases.draft, prompt: 'A different prompt.' };
+  await assert.rejects(resumeRun('r', () => edited, deps(countingModel(c), { store, fileRoot: root, sandbox })), (e: unknown) => {
+    assert.ok(e instanceof DeterminismError);
+    assert.match(e.message, /draft\/r1\/model/);
+    return true;
+  });
+  const phaseGone = skill();
+  phaseGone.phases = { other: { ...phaseGone.phases.draft, name: 'other' } };
+  phaseGone.order = ['other'];
+  await assert.rejects(resumeRun('r', () => phaseGone, deps(countingModel(c), { store, fileRoot: root, sandbox })), /phase "draft", which the skill no longer has/);
+  assert.ok(await store.readSnapshot('r'), 'the run is left resumable');
+});
+
+test('a failed step recorded before a crash aborts the resume instead of being merged as a result', async () => {
+  const failing: CodeSandbox = { async call() { throw new Error('boom'); }, async close() {} };
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const p = skill();
+  // crash right after the failed step's commit, before the abort is recorded: find that commit
+  let store = new MemoryStore();
+  for (let n = 1; ; n++) {
+    assert.ok(n < 30, 'the failed step was never the last commit before a crash');
+    store = new MemoryStore();
+    try {
+      await startRun(p, deps(countingModel(c), { store, fileRoot: root, sandbox: failing, faults: crashAt('after-commit', n) }), { input: {}, skillText: '', runId: 'r' });
+      continue;
+    } catch (e) {
+      assert.ok(e instanceof SimulatedCrash);
+    }
+    if ((await store.readEvents('r')).at(-1)!.data.status === 'failed') break;
+  }
+  const out = await resumeRun('r', () => p, deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox) }));
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /boom/);
+  assert.equal(c.sandbox.get('effectful') ?? 0, 0, 'the failed step was not run again');
+});

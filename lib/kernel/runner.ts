@@ -16,8 +16,10 @@
 import {
   DeterminismError,
   RunClaimedError,
+  RunExistsError,
   RunNotFoundError,
   RunNotResumableError,
+  StoreWriteError,
   WorkflowAbortedError,
   errorToJson,
 } from './errors';
@@ -25,7 +27,7 @@ import { EVENT } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
-import type { CommitUnit, RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
+import type { RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
@@ -86,10 +88,18 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null },
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
-  const claim = await deps.store.claimRun(runId);
+  if (opts.runId && (await deps.store.getRun(runId))) {
+    throw new RunExistsError(runId);
+  }
+  // the claim and the run row are independent round trips: take them together
+  const [claimed, created] = await Promise.allSettled([deps.store.claimRun(runId), deps.store.createRun(record, { events: [started], snapshot })]);
+  const claim = claimed.status === 'fulfilled' ? claimed.value : null;
   try {
-    // the run row is written with the first commit (journal.ts), together with its first events
-    return await drive(plan, deps, runId, [started], snapshot, { record, first: { events: [started], snapshot } });
+    if (created.status === 'rejected') throw created.reason;
+    if (claimed.status === 'rejected') throw claimed.reason;
+    // a caller-chosen id another process holds: it drives the run, not us
+    if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
+    return await drive(plan, deps, runId, [started], snapshot);
   } finally {
     await claim?.release();
   }
@@ -123,17 +133,9 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
   }
 }
 
-async function drive(
-  plan: Plan,
-  deps: KernelDeps,
-  runId: string,
-  log: RunEvent[],
-  snapshot: Snapshot,
-  create: { record: RunRecord; first: CommitUnit } | null = null,
-): Promise<RunOutcome> {
+async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot): Promise<RunOutcome> {
   const faults = deps.faults ?? NO_FAULTS;
-  const journal = new Journal(runId, deps.store, deps.clock, faults, log.length, create?.record ?? null);
-  if (create) journal.seed(create.first);
+  const journal = new Journal(runId, deps.store, deps.clock, faults, log.length);
   const memo = new Map(log.map(memoEntryOf).filter((m) => m !== null).map((m) => [m!.position, m!]));
   const ctx: RunContext = {
     plan,
@@ -154,8 +156,9 @@ async function drive(
   } catch (err) {
     if (err instanceof SimulatedCrash) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
-    // a determinism error stops the resume and leaves the run as it was
-    if (err instanceof DeterminismError) throw err;
+    // a determinism error stops the resume and leaves the run as it was; so does a store that
+    // stopped recording (the run is resumable from its last commit once the store is back)
+    if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
     const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
     return await end(ctx, status, null, errorToJson(err));
   }
@@ -168,6 +171,12 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
   let input: JsonObject = data.phaseInput ?? {};
   for (;;) {
     const phase = ctx.plan.phases[phaseName];
+    if (!phase) {
+      throw new DeterminismError(
+        `the run is in phase "${phaseName}", which the skill no longer has (its phases: ${ctx.plan.order.join(', ')}). The skill changed after this run was recorded; run it again (or fork it) instead of resuming.`,
+        { phase: phaseName },
+      );
+    }
     const visit = (visits[phaseName] ?? 0) + 1;
     const visitKey = visit === 1 ? phaseName : `${phaseName}#${visit}`;
     ctx.currentVisit = visitKey;
