@@ -118,3 +118,11 @@ test('schema prints the frontmatter JSON Schema the validator uses', async () =>
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
   assert.ok(schema.properties.postprocessor);
 });
+
+test('runs: bad flags are usage errors (exit 2), not internal errors', async () => {
+  assert.equal((await cli('runs', '--limit', 'abc')).code, 2);
+  const r = await cli('runs', '--status', 'bogus');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /a status is one of running, completed, failed, aborted/);
+  assert.equal((await cli('resume', 'run_nope')).code, 1);
+});

@@ -1,5 +1,7 @@
 /** `stagecraft resume [RUN]`, `stagecraft events RUN`, `stagecraft runs`. */
-import { RunNotFoundError, errorToJson } from '../lib/kernel/errors';
+import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
+
+const RUN_STATUSES: RunStatus[] = ['running', 'completed', 'failed', 'aborted'];
 import type { RunStatus } from '../lib/kernel/ports';
 import { resumeAllRuns, resumeSkillRun } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
@@ -52,11 +54,13 @@ function eventSummary(d: Record<string, unknown>): string {
 
 export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, { json: { type: 'boolean' }, status: { type: 'string' }, limit: { type: 'string' } }, { min: 0, max: 0, names: 'no arguments' });
+  const statuses = values.status ? values.status.split(',') : undefined;
+  const bad = statuses?.filter((x) => !RUN_STATUSES.includes(x as RunStatus));
+  if (bad?.length) throw new UsageError(`--status ${bad.join(',')}: a status is one of ${RUN_STATUSES.join(', ')}`);
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number ≥ 1, not ${JSON.stringify(values.limit)}`);
   return withHost(async (host) => {
-    const runs = await host.store.listRuns({
-      status: values.status ? (values.status.split(',') as RunStatus[]) : undefined,
-      limit: values.limit ? Number(values.limit) : 50,
-    });
+    const runs = await host.store.listRuns({ status: statuses as RunStatus[] | undefined, limit });
     if (values.json) io.out(JSON.stringify({ runs: runs.map(({ skillText: _t, ...r }) => r) }));
     else for (const r of runs) io.out(`${r.id}  ${r.status.padEnd(9)}  ${r.skillName}  ${new Date(r.createdAt).toISOString()}`);
     return 0;

@@ -19,6 +19,8 @@ export type ChildSkillRequest = {
   parentRunId: string;
   /** the calling skill's bundle folder (refs resolve against its parent folder) */
   fromBundleDir: string;
+  /** the calling step's position: with the parent run id it names the child run, so a resumed parent finds it */
+  position: string;
 };
 
 export type KernelDeps = {

@@ -35,6 +35,8 @@ export type StageResult = { stage: StageSpec; trace: StageTrace; contribution: C
 export type DispatchMeta = { runId: string; phase: string; round: number };
 
 export const CONTRIBUTION_SUMMARY_MAX_CHARS = 2000;
+/** where post-tool stages may keep full tool results */
+export const TOOL_RESULTS_PREFIX = 'tool-results/';
 
 export class StageDispatcher {
   constructor(
@@ -53,6 +55,8 @@ export class StageDispatcher {
     contextFor: (stage: StageSpec) => StageContext,
     grants: ReadonlySet<string>,
     meta: DispatchMeta,
+    /** called with each stage's result before the next stage is entered (the run records it there) */
+    onResult?: (result: StageResult) => Promise<void>,
   ): Promise<StageResult[]> {
     const out: StageResult[] = [];
     for (const stage of program) {
@@ -103,7 +107,9 @@ export class StageDispatcher {
       }
       trace.endedAt = this.clock.now();
       trace.durationMs = trace.endedAt - startedAt;
-      out.push({ stage, contribution, trace });
+      const result = { stage, contribution, trace };
+      out.push(result);
+      if (onResult) await onResult(result);
     }
     return out;
   }
@@ -138,7 +144,15 @@ export function filterContribution(
       notApplied.push({ key, reason: `the ${rung} rung does not honour "${key}" (it honours: ${allowed.join(', ')})` });
       continue;
     }
-    if (needs && key !== 'workspace' && !stage.effects.includes(needs)) {
+    if (key === 'workspace') {
+      // the offload companion of a post-tool cut: only under tool-results/, never elsewhere in the workspace
+      const paths = Object.keys(value as object);
+      const outside = paths.filter((p) => !p.startsWith(TOOL_RESULTS_PREFIX) || p.includes('..'));
+      if (outside.length) {
+        notApplied.push({ key, reason: `a stage may keep texts only under ${TOOL_RESULTS_PREFIX}, not at ${outside.join(', ')}` });
+        continue;
+      }
+    } else if (needs && !stage.effects.includes(needs)) {
       notApplied.push({ key, reason: `"${key}" needs effect ${needs}, which the capability did not declare` });
       continue;
     }

@@ -70,6 +70,8 @@ export async function runSteps(
 
 /** at most this many pure code steps go to a worker in one request */
 export const FUSE_MAX_STEPS = 256;
+/** a fused request may take this many times its slowest step's timeout */
+export const FUSED_TIMEOUT_FACTOR = 4;
 
 /**
  * Consecutive pure code steps of one module, from `k`: they may run in one
@@ -123,7 +125,11 @@ async function runFused(
       modulePath: run[0].modulePath,
       exportName: run[0].function,
       input,
-      timeoutMs: Math.max(...run.map((s) => s.timeoutMs)),
+      // the steps' budgets added up, but bounded: a request that times out is simply run again step by step
+      timeoutMs: Math.min(
+        run.reduce((sum, s) => sum + s.timeoutMs, 0),
+        FUSED_TIMEOUT_FACTOR * Math.max(...run.map((s) => s.timeoutMs)),
+      ),
       chain: run.map((s) => ({ exportName: s.function, into: s.into ?? null })),
     });
     outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];

@@ -54,6 +54,11 @@ for (const c of CASES) {
   });
 }
 
+test('a step re-executed on resume (a world-purity read) counts once', () => {
+  const r = deriveReport([step('tool', { position: 'a/r1/tool/0' }), ev('run_resumed'), step('tool', { position: 'a/r1/tool/0' }), ev('run_completed')]);
+  assert.equal(r.step_counts.tool, 1);
+});
+
 test('step counts by kind and processor steps by status', () => {
   const r = deriveReport([step('model'), step('model'), step('tool'), step('processor'), step('processor', { status: 'skipped' }), step('stage')]);
   assert.deepEqual(r.step_counts, { model: 2, tool: 1, stage: 1, processor: 2, processor_by_status: { ok: 1, skipped: 1 } });

@@ -42,7 +42,12 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
   let rounds = 0;
   let annotations = 0;
   let end: RunEvent | null = null;
-  for (const e of events) {
+  // a step re-executed on resume (a world-purity read) is recorded again at its position: count its last record
+  const last = new Map<string, number>();
+  const keyOf = (e: RunEvent) => (typeof e.data.position === 'string' ? e.data.position : `#${e.seq}`);
+  events.forEach((e, i) => e.type === EVENT.stepCompleted && last.set(keyOf(e), i));
+  for (const [i, e] of events.entries()) {
+    if (e.type === EVENT.stepCompleted && last.get(keyOf(e)) !== i) continue;
     const d = e.data;
     if (e.type === EVENT.runCompleted || e.type === EVENT.runFailed || e.type === EVENT.runAborted) end = e;
     if (e.type !== EVENT.stepCompleted) continue;

@@ -39,8 +39,8 @@ import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
 import { makeArtifact } from './ops/execute';
 
-/** where the finish artifact is kept, durable, before the postprocessor starts */
-export const FINISH_ARTIFACT_PATH = 'finish.json';
+/** where the finish artifact is kept, durable, before the postprocessor starts (a reserved path: ops cannot write it) */
+export const FINISH_ARTIFACT_PATH = '.stagecraft/finish.json';
 
 export type RunOutcome = {
   runId: string;
@@ -259,14 +259,15 @@ function resumePrefix(snapshot: Snapshot): string {
   return `${visit === 1 ? snapshot.currentPhase : `${snapshot.currentPhase}#${visit}`}/`;
 }
 
-/** tool outcomes recorded before the point a resumed execution re-enters */
+/** tool outcomes recorded before the point a resumed execution re-enters (a re-executed read counts once: its last record) */
 function evidenceOf(log: readonly RunEvent[], replayedPrefix: string): string[] {
-  const out: string[] = [];
+  const byPosition = new Map<string, string>();
   for (const e of log) {
-    if (e.type === EVENT.stepCompleted && e.data.kind === 'tool' && !String(e.data.position).startsWith(replayedPrefix)) {
+    if (e.type === EVENT.stepCompleted && e.data.kind === 'tool' && e.data.status === 'ok' && !String(e.data.position).startsWith(replayedPrefix)) {
       const o = e.data.output;
-      out.push(typeof o === 'string' ? o : JSON.stringify(o));
+      byPosition.delete(String(e.data.position));
+      byPosition.set(String(e.data.position), typeof o === 'string' ? o : JSON.stringify(o));
     }
   }
-  return out;
+  return [...byPosition.values()];
 }

@@ -72,18 +72,14 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
     ctx.faults.hit('before-step');
     return invokeHandler(ctx, stage, sctx);
   };
-  const dispatcher = new StageDispatcher(invoke, ctx.deps.clock, ctx.deps.ids);
-  const results = await dispatcher.runPhase(program, call.rung, contextFor, ctx.plan.effectGrants, {
-    runId: ctx.runId,
-    phase: call.phase,
-    round: call.round,
-  });
-  for (const r of results) {
+  // each stage is recorded before the next one is entered: a module capability is user code with
+  // possible effects, so a crash on the rung must not lose a stage that already ran
+  const record = async (r: StageResult): Promise<void> => {
     const entry = looks.get(r.stage.name) ?? (() => {
       const def = defFor(r.stage);
       return { def, look: lookupMemo(ctx, def) };
     })();
-    if (entry.look.hit || (r.trace.status === 'refused' && ctx.memo.has(entry.def.position))) continue;
+    if (entry.look.hit || (r.trace.status === 'refused' && ctx.memo.has(entry.def.position))) return;
     const output: JsonObject = r.trace.status === 'failed'
       ? { error: r.trace.error as unknown as Json }
       : { contribution: (r.trace.status === 'ok' ? r.contribution : {}) as unknown as Json };
@@ -95,7 +91,13 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       traces: [r.trace],
       artifacts,
     }, r.trace.durationMs);
-  }
+  };
+  const dispatcher = new StageDispatcher(invoke, ctx.deps.clock, ctx.deps.ids);
+  const results = await dispatcher.runPhase(program, call.rung, contextFor, ctx.plan.effectGrants, {
+    runId: ctx.runId,
+    phase: call.phase,
+    round: call.round,
+  }, record);
   requireNoCrashedStage(results, call.phase);
   return results;
 }

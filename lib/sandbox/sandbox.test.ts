@@ -270,3 +270,33 @@ describe('code sandbox limits and lifetime', () => {
     }
   });
 });
+
+test('a fused chain gives each step its own copy of the value, merged as the kernel merges', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-chain-'));
+  writeFileSync(path.join(dir, 'c.mjs'), 'export function a(v){ v.tags.push("mutated"); return { a: v.tags.length }; }\nexport function b(v){ return v.tags.length; }\nexport function c(){ return [1]; }\n');
+  writeFileSync(path.join(dir, 'c.py'), 'def a(v):\n    v["tags"].append("mutated")\n    return {"a": len(v["tags"])}\n\ndef b(v):\n    return len(v["tags"])\n\ndef c(v):\n    return [1]\n');
+  const sandbox = createCodeSandbox();
+  try {
+    for (const [language, file] of [['node', 'c.mjs'], ['python', 'c.py']] as const) {
+      const out = await sandbox.call({
+        language,
+        modulePath: path.join(dir, file),
+        exportName: 'a',
+        input: { tags: ['x'] },
+        timeoutMs: 5000,
+        chain: [
+          { exportName: 'a', into: null },
+          { exportName: 'b', into: 'n' },
+          { exportName: 'c', into: null },
+          { exportName: 'b', into: 'never' },
+        ],
+      });
+      // b saw the value without a's mutation; c's array cannot be merged, so the chain stops before it
+      assert.deepEqual(out, { outputs: [{ a: 2 }, 1] }, language);
+    }
+  } finally {
+    await sandbox.close();
+  }
+});

@@ -14,6 +14,8 @@ import { runStep } from '../step';
 import { gateOp, type Caller } from './gate';
 import { executeOp } from './execute';
 import { getOp } from './registry';
+import { StepFailedError, errorToJson } from '../errors';
+import { isInfrastructureError } from '../faults';
 
 const PURE_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
 
@@ -36,10 +38,20 @@ export async function dispatchOp(
       label: { op: req.op, ...(req.label ?? {}) },
     },
     async () => {
-      const res = await executeOp(ctx, req.op, req.args);
-      return { output: res.data, artifacts: res.artifacts };
+      try {
+        const res = await executeOp(ctx, req.op, req.args, req.position);
+        return { output: res.data, artifacts: res.artifacts };
+      } catch (e) {
+        if (isInfrastructureError(e)) throw e;
+        // a failed op is recorded too: on resume its outcome is replayed, so what follows stays the same
+        return { output: { error: errorToJson(e) }, status: 'error' };
+      }
     },
   );
+  if (r.status === 'error') {
+    const e = (r.output as { error?: { code?: string; message?: string } }).error ?? {};
+    throw new StepFailedError(e.code ?? 'op_failed', e.message ?? `op ${req.op} failed`, { op: req.op });
+  }
   // every op outcome is evidence (what post-model checks read), replayed or not
   ctx.evidence.push(typeof r.output === 'string' ? r.output : JSON.stringify(r.output));
   return r.output;

@@ -18,6 +18,8 @@ import type { RunContext } from '../context';
 import { canonicalJson, sha256 } from '../memo';
 
 export const FILE_READ_MAX_BYTES = 1_000_000;
+/** workspace paths only the kernel writes */
+export const RESERVED_WORKSPACE_PREFIX = '.stagecraft/';
 
 export type OpResult = { data: Json; artifacts?: WorkspaceArtifact[] };
 
@@ -36,13 +38,19 @@ async function resolveInside(root: string, rel: string, op: string): Promise<str
   if (full !== rootReal && !full.startsWith(rootReal + path.sep)) {
     throw new StepFailedError('op_bad_path', `${op}: path "${rel}" leaves the run root`, { op, path: rel });
   }
-  try {
-    const real = await realpath(full);
+  // the deepest part of the path that exists must resolve inside the root (a symlinked folder can point out)
+  for (let probe = full; ; probe = path.dirname(probe)) {
+    let real: string | null = null;
+    try {
+      real = await realpath(probe);
+    } catch {
+      if (probe === rootReal || probe === path.dirname(probe)) break;
+      continue;
+    }
     if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
       throw new StepFailedError('op_bad_path', `${op}: path "${rel}" resolves outside the run root`, { op, path: rel });
     }
-  } catch (e) {
-    if (e instanceof StepFailedError) throw e;
+    break;
   }
   return full;
 }
@@ -52,7 +60,7 @@ export function makeArtifact(ctx: RunContext, p: string, content: Json): Workspa
   return { runId: ctx.runId, path: p, content, sha256: sha256(text), size: Buffer.byteLength(text), createdAt: ctx.deps.clock.now() };
 }
 
-export async function executeOp(ctx: RunContext, op: string, args: JsonObject): Promise<OpResult> {
+export async function executeOp(ctx: RunContext, op: string, args: JsonObject, position: string): Promise<OpResult> {
   const root = ctx.deps.fileRoot ?? ctx.plan.bundleDir;
   switch (op) {
     case 'file/read': {
@@ -86,6 +94,9 @@ export async function executeOp(ctx: RunContext, op: string, args: JsonObject): 
     }
     case 'workspace/write': {
       const p = argString(op, args, 'path');
+      if (p.startsWith(RESERVED_WORKSPACE_PREFIX)) {
+        throw new StepFailedError('op_bad_path', `workspace/write: ${RESERVED_WORKSPACE_PREFIX} is reserved for the kernel (the finish artifact lives there); choose another path`, { op, path: p });
+      }
       const content = args.content ?? null;
       return { data: { path: p }, artifacts: [makeArtifact(ctx, p, content)] };
     }
@@ -104,7 +115,7 @@ export async function executeOp(ctx: RunContext, op: string, args: JsonObject): 
       if (!ctx.deps.runChildSkill) {
         throw new StepFailedError('op_unavailable', 'run_skill is not available in this host (no child-skill runner was configured)', { op });
       }
-      const out = await ctx.deps.runChildSkill({ skill, input, parentRunId: ctx.runId, fromBundleDir: ctx.plan.bundleDir });
+      const out = await ctx.deps.runChildSkill({ skill, input, parentRunId: ctx.runId, fromBundleDir: ctx.plan.bundleDir, position });
       return { data: out };
     }
     case 'ask_user': {

@@ -186,7 +186,8 @@ async function handleChain(request) {
   let value = request.input;
   const outputs = [];
   for (const step of request.steps) {
-    const reply = await handle({ modulePath: step.modulePath, exportName: step.exportName, input: value });
+    // each step gets its own copy, as a single call would (a step that mutates its input must not change the next one's)
+    const reply = await handle({ modulePath: step.modulePath, exportName: step.exportName, input: structuredClone(value) });
     if (!reply.ok) break;
     const out = reply.value;
     if (step.into != null) value = { ...value, [step.into]: out };

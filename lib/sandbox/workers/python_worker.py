@@ -13,6 +13,7 @@ sandbox the file system or network.
 Usage: python3 python_worker.py MEMORY_LIMIT_MB
 """
 import importlib.util
+import copy
 import json
 import math
 import os
@@ -181,7 +182,8 @@ def handle_chain(request):
     value = request.get("input")
     outputs = []
     for step in request["steps"]:
-        reply = handle({"modulePath": step["modulePath"], "exportName": step["exportName"], "input": value})
+        # each step gets its own copy, as a single call would (a step that mutates its input must not change the next one's)
+        reply = handle({"modulePath": step["modulePath"], "exportName": step["exportName"], "input": copy.deepcopy(value)})
         if not reply.get("ok"):
             break
         out = reply["value"]

@@ -11,7 +11,9 @@ import { resumeRun, type RunOutcome } from '../../kernel/runner';
 import type { RunRecord } from '../../kernel/ports';
 import { compileSkill } from '../../skill';
 import { kernelDeps, modelFor, type Host } from '../host';
-import { startSkillRun, resolveChildBundle } from './start-run';
+import { startSkillRun } from './start-run';
+import { runChildSkill } from './child-skill';
+import { RunNotFoundError } from '../../kernel/errors';
 
 function planFor(run: RunRecord) {
   const file = path.join(run.bundleDir, 'skill.md');
@@ -21,14 +23,10 @@ function planFor(run: RunRecord) {
 
 export async function resumeSkillRun(host: Host, runId: string, opts: { model?: string } = {}): Promise<RunOutcome> {
   const run = await host.store.getRun(runId);
-  const bundleDir = run?.bundleDir ?? host.cwd;
-  const model = modelFor(host, opts.model ?? run?.model, bundleDir);
+  if (!run) throw new RunNotFoundError(runId);
+  const model = modelFor(host, opts.model ?? run.model, run.bundleDir);
   const deps = kernelDeps(host, model, {
-    runChildSkill: async (r) => {
-      const out = await startSkillRun(host, { bundle: resolveChildBundle(r.skill, r.fromBundleDir), input: r.input, parentRunId: r.parentRunId });
-      if (out.status !== 'completed') throw new Error(`run_skill ${r.skill}: child run ${out.runId} ${out.status}`);
-      return out.output;
-    },
+    runChildSkill: (r) => runChildSkill(host, r, { start: (h, req) => startSkillRun(h, req), resume: (h, id) => resumeSkillRun(h, id) }),
   });
   try {
     return await resumeRun(runId, planFor, deps);

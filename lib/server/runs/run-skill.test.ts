@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MemoryStore } from '../../kernel/memory-store';
 import { startSkillRun } from './start-run';
+import { runChildSkill, type RunFns } from './child-skill';
 
 const workspace = mkdtempSync(path.join(tmpdir(), 'sc-runskill-'));
 cpSync(path.resolve('examples/summarize'), path.join(workspace, 'summarize'), { recursive: true });
@@ -55,4 +56,40 @@ test('run_skill naming a bundle that does not exist fails the step with a clear 
   const out = await startSkillRun({ store: new MemoryStore(), env: {}, cwd: workspace }, { bundle: 'broken', input: {} });
   assert.equal(out.status, 'aborted');
   assert.match(String(out.error!.message), /nowhere/);
+});
+
+test('a child run is named by its parent and calling step: asked again (a resumed parent), it is reused, not re-run', async () => {
+  const store = new MemoryStore();
+  const host = { store, env: {}, cwd: workspace };
+  let starts = 0;
+  const fns: RunFns = {
+    start: async (h, req) => {
+      starts++;
+      return startSkillRun(h, req);
+    },
+    resume: async () => {
+      throw new Error('not expected');
+    },
+  };
+  const req = { skill: 'summarize', input: { path: 'report.txt' }, parentRunId: 'run_parent', fromBundleDir: path.join(workspace, 'digest'), position: '__post__/0/op' };
+  const first = await runChildSkill(host, req, fns);
+  const second = await runChildSkill(host, req, fns);
+  assert.equal(starts, 1);
+  assert.deepEqual(second, first);
+  // a bundle outside the workspace is refused
+  await assert.rejects(runChildSkill(host, { ...req, skill: '../../etc' }, fns), /outside this workspace/);
+  await assert.rejects(runChildSkill(host, { ...req, skill: '/tmp/x' }, fns), /not an absolute path/);
+});
+
+test('a skill that calls itself stops at the nesting limit with a clear error', async () => {
+  const self = path.join(workspace, 'ouroboros');
+  mkdirSync(self, { recursive: true });
+  writeFileSync(
+    path.join(self, 'skill.md'),
+    '---\nname: ouroboros\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npermissions:\n  ops: [run_skill]\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: run_op, op: run_skill, args: { skill: ouroboros }, into: again }\n---\nAgain.\n',
+  );
+  writeFileSync(path.join(self, 'model.yaml'), 'turns:\n  - finish: {}\n');
+  const out = await startSkillRun({ store: new MemoryStore(), env: {}, cwd: workspace }, { bundle: 'ouroboros', input: {} });
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /nested more than 5 deep/);
 });

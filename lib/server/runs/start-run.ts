@@ -8,12 +8,14 @@
  * linked by `parentRunId`.
  */
 import path from 'node:path';
-import type { ChildSkillRequest } from '../../kernel/context';
-import { StepFailedError } from '../../kernel/errors';
-import type { Json, JsonObject } from '../../kernel/json';
+import type { JsonObject } from '../../kernel/json';
 import { startRun, type RunOutcome } from '../../kernel/runner';
 import { loadSkillBundle } from '../../skill';
 import { kernelDeps, modelFor, type Host } from '../host';
+import { runChildSkill, type RunFns } from './child-skill';
+import { resumeSkillRun } from './resume-run';
+
+const childRunFns: RunFns = { start: (host, req) => startSkillRun(host, req), resume: (host, id) => resumeSkillRun(host, id) };
 
 export type StartRunRequest = {
   /** a bundle folder or its skill.md */
@@ -30,7 +32,7 @@ export type StartRunRequest = {
 export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {
   const loaded = await loadSkillBundle(path.resolve(host.cwd, req.bundle));
   const model = modelFor(host, req.model, loaded.bundleDir);
-  const deps = kernelDeps(host, model, { runChildSkill: (r) => runChildSkill(host, r) });
+  const deps = kernelDeps(host, model, { runChildSkill: (r) => runChildSkill(host, r, childRunFns) });
   try {
     return await startRun(loaded.plan, deps, {
       input: req.input,
@@ -42,21 +44,4 @@ export async function startSkillRun(host: Host, req: StartRunRequest): Promise<R
   } finally {
     await deps.close();
   }
-}
-
-/** `skill` is a sibling bundle's folder name, or a path relative to the calling bundle. */
-export function resolveChildBundle(ref: string, fromBundleDir: string): string {
-  if (ref.startsWith('.') || ref.includes('/')) return path.resolve(fromBundleDir, ref);
-  return path.resolve(fromBundleDir, '..', ref);
-}
-
-async function runChildSkill(host: Host, r: ChildSkillRequest): Promise<Json> {
-  const bundle = resolveChildBundle(r.skill, r.fromBundleDir);
-  const out = await startSkillRun(host, { bundle, input: r.input, parentRunId: r.parentRunId });
-  if (out.status !== 'completed') {
-    throw new StepFailedError('child_skill_failed', `run_skill ${r.skill}: the child run ${out.runId} ${out.status}: ${String(out.error?.message ?? '')}`, {
-      childRunId: out.runId,
-    });
-  }
-  return out.output;
 }
