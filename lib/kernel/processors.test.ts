@@ -199,3 +199,27 @@ test('consecutive pure code steps of one module run as one worker request, and a
   // each recorded with its own input: the second step's key differs from a run where the first output differed
   assert.notEqual(recorded[0].data.key, recorded[1].data.key);
 });
+
+test('file ops stay inside the run root: a new file under a symlinked folder that points outside is refused', async () => {
+  const { mkdirSync, symlinkSync, existsSync } = await import('node:fs');
+  const outside = mkdtempSync(path.join(tmpdir(), 'sc-outside-'));
+  const rootDir = mkdtempSync(path.join(tmpdir(), 'sc-root-'));
+  mkdirSync(path.join(rootDir, 'real'));
+  symlinkSync(outside, path.join(rootDir, 'link'));
+  const write = (p: string) => ({ ...base, index: 0, type: 'run_op', op: 'file/write', args: { path: p, content: 'x' }, into: 'w' }) as StepSpec;
+  const p = plan({ postprocessor: post([write('link/new.txt')]), permittedOps: new Set(['file/write']), effectGrants: new Set(['fs.write']) });
+  const out = await runWith(p, deps(finishWith({}), { fileRoot: rootDir }));
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /resolves outside the run root/);
+  assert.equal(existsSync(path.join(outside, 'new.txt')), false);
+  const ok = await runWith({ ...p, postprocessor: post([write('real/new.txt')]) }, deps(finishWith({}), { fileRoot: rootDir }));
+  assert.equal(ok.status, 'completed');
+});
+
+test('the finish artifact path is reserved: workspace/write cannot overwrite it', async () => {
+  const step = { ...base, index: 0, type: 'run_op', op: 'workspace/write', args: { path: '.stagecraft/finish.json', content: {} } , into: 'w' } as StepSpec;
+  const p = plan({ postprocessor: post([step]), permittedOps: new Set(['workspace/write']), effectGrants: new Set(['workspace.write']) });
+  const out = await runWith(p, deps(finishWith({ a: 1 })));
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /reserved for the kernel/);
+});
