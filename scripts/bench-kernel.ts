@@ -4,6 +4,7 @@
 //   pureChain1000Ms      a postprocessor of 1,000 pure in-process steps (validate), end to end
 //   pythonMsPerCall / nodeMsPerCall   warm code-step calls in the sandbox (cold start alongside)
 //   codeStepInRunMs      one `node` step inside a run (memo + record + sandbox call)
+//   fusedPureCodeStepInRunMs   the same with `pure: true`: consecutive pure steps share one worker request
 // Targets (issue): ≤ 5 µs per stage dispatch, ≤ 50 ms for the chain, ≤ 5 ms per code-step call.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,10 +81,10 @@ async function pureChainMs(n: number): Promise<number> {
   return median(reps);
 }
 
-async function codeStepInRunMs(n: number): Promise<number> {
+async function codeStepInRunMs(n: number, pure: boolean): Promise<number> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-bench-'));
   writeFileSync(path.join(dir, 'm.mjs'), 'export function f(v) { return { n: (v.n ?? 0) + 1 }; }\n');
-  const steps = Array.from({ length: n }, (_, i) => ({ index: i, type: 'node', onError: 'fail', emptyValue: null, line: 1, module: './m.mjs', modulePath: path.join(dir, 'm.mjs'), function: 'f', timeoutMs: 5000, pure: true })) as StepSpec[];
+  const steps = Array.from({ length: n }, (_, i) => ({ index: i, type: 'node', onError: 'fail', emptyValue: null, line: 1, module: './m.mjs', modulePath: path.join(dir, 'm.mjs'), function: 'f', timeoutMs: 5000, pure })) as StepSpec[];
   const p = plan({ postprocessor: post(steps) });
   const sandbox = createCodeSandbox();
   try {
@@ -106,7 +107,8 @@ const result = {
   nodeColdMs: +code.nodeColdMs.toFixed(1),
   pythonMsPerCall: +code.pythonMsPerCall.toFixed(3),
   nodeMsPerCall: +code.nodeMsPerCall.toFixed(3),
-  codeStepInRunMs: +(await codeStepInRunMs(200)).toFixed(3),
+  codeStepInRunMs: +(await codeStepInRunMs(200, false)).toFixed(3),
+  fusedPureCodeStepInRunMs: +(await codeStepInRunMs(200, true)).toFixed(3),
   targets: { stageDispatchUs: 5, pureChain1000Ms: 50, codeStepMsPerCall: 5 },
   node: process.version,
 };
