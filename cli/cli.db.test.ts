@@ -126,3 +126,13 @@ test('runs: bad flags are usage errors (exit 2), not internal errors', async () 
   assert.match(r.err, /a status is one of running, completed, failed, aborted/);
   assert.equal((await cli('resume', 'run_nope')).code, 1);
 });
+
+test('the installed command (bin/stagecraft.mjs, what npx runs) works from a shell', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'validate', path.join(examples, 'summarize'), '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).ok, true);
+  const bad = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'frobnicate'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /unknown command "frobnicate"/);
+});
