@@ -35,6 +35,16 @@ export function hashJson(v: unknown): string {
   return sha256(canonicalJson(v)).slice(0, 32);
 }
 
+const DEFINITION_HASHES = new WeakMap<object, string>();
+
+/** hashJson of a step definition, cached per definition object (definitions are built once per step spec) */
+export function definitionHash(definition: Json): string {
+  if (definition === null || typeof definition !== 'object') return hashJson(definition);
+  let h = DEFINITION_HASHES.get(definition);
+  if (h === undefined) DEFINITION_HASHES.set(definition, (h = hashJson(definition)));
+  return h;
+}
+
 export function memoKey(phase: string, position: string, defHash: string, input: unknown): string {
   return hashJson([phase, position, defHash, input]);
 }

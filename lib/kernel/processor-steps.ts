@@ -45,15 +45,23 @@ export function readsWorld(step: StepSpec): boolean {
   return false;
 }
 
-/** What identifies a step at its position (compared on resume). */
+const DEFINITIONS = new WeakMap<StepSpec, Json>();
+
+/** What identifies a step at its position (compared on resume); built once per step spec. */
 export function stepDefinition(step: StepSpec): Json {
+  let d = DEFINITIONS.get(step);
+  if (d === undefined) DEFINITIONS.set(step, (d = buildDefinition(step)));
+  return d;
+}
+
+function buildDefinition(step: StepSpec): Json {
   switch (step.type) {
     case 'validate':
       return { type: step.type, schema: step.schema, path: step.path ?? null, into: step.into ?? null };
     case 'run_op':
       return { type: step.type, op: step.op, args: step.args, into: step.into ?? null };
     case 'iterate':
-      return { type: step.type, over: step.over, into: step.into, steps: step.steps.map(stepDefinition) };
+      return { type: step.type, over: step.over, into: step.into, steps: step.steps.map(buildDefinition) };
     case 'lint_plan':
       return { type: step.type, plan: step.plan, rules: step.rules, into: step.into ?? null };
     case 'python':

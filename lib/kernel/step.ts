@@ -18,7 +18,7 @@ import { DeterminismError } from './errors';
 import { EVENT, type StepKind } from './events';
 import type { Json, JsonObject } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
-import { hashJson, memoKey } from './memo';
+import { definitionHash, memoKey } from './memo';
 import type { RunContext } from './context';
 
 export type StepDef = {
@@ -49,7 +49,7 @@ export type StepResult = { output: Json; status: string; replayed: boolean; seq:
 export type MemoLookup = { hit: MemoEntry | null; key: string; defHash: string };
 
 export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
-  const defHash = hashJson(def.definition);
+  const defHash = definitionHash(def.definition);
   const key = memoKey(def.phase, def.position, defHash, def.input);
   const rec = ctx.memo.get(def.position);
   if (!rec) return { hit: null, key, defHash };
