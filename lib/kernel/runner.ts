@@ -101,7 +101,8 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
     return await drive(plan, deps, runId, [started], snapshot);
   } finally {
-    await claim?.release();
+    // the run is over (its last commit is in): letting go of the claim need not delay the caller
+    void claim?.release().catch(() => undefined);
   }
 }
 

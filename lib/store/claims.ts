@@ -57,7 +57,16 @@ export class PgAdvisoryClaims implements ClaimRegistry {
   private generation = 0;
   private closed = false;
 
+  /** one query at a time on the claims connection (pg deprecates overlapping queries on one client) */
+  private tail: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly connectionString: string) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
 
   async claim(runId: string): Promise<RunClaim | null> {
     if (this.closed) throw new Error('claimRun on a closed store');
@@ -68,7 +77,7 @@ export class PgAdvisoryClaims implements ClaimRegistry {
     try {
       const client = await this.connection();
       gen = this.generation;
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
+      const { rows } = await this.serial(() => client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]));
       if (!rows[0].ok) {
         this.held.delete(runId);
         return null;
@@ -85,7 +94,7 @@ export class PgAdvisoryClaims implements ClaimRegistry {
         this.held.delete(runId);
         if (gen !== this.generation || !this.conn || this.closed) return;
         const client = await this.conn;
-        await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => {});
+        await this.serial(() => client.query('SELECT pg_advisory_unlock($1::bigint)', [key])).catch(() => {});
       },
     };
   }
