@@ -3,9 +3,9 @@
  *
  * Owns: `seq` assignment (gap-free from 1), the commit buffer, and the
  * durability rule — an effectful step's event commits before the next step
- * starts (`append(..., 'now')`), a pure step's may wait in the buffer and be
- * group-committed with later ones (`'group'`), because re-running a pure step
- * after a crash is harmless. Everything an event moves (its traces, the
+ * starts (`'step'`, made good by `beforeStep`), a pure step's may wait in the
+ * buffer and be group-committed with later ones (`'group'`), because re-running
+ * a pure step after a crash is harmless. Everything an event moves (its traces, the
  * snapshot, workspace artifacts, the run row) commits in the same unit.
  *
  * A `(run, seq)` already written means another process drives this run: the
@@ -18,7 +18,14 @@ import type { JsonObject } from './json';
 import type { Faults } from './faults';
 import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
 
-export type Durability = 'now' | 'group';
+/**
+ * - `now`: committed before append returns (the end of a run);
+ * - `step`: committed before the next step starts (effectful steps, model turns, phase moves, the
+ *   finish artifact) — so work between steps that is not a step (merging, contract checks, moving
+ *   to the next phase, ending the run) shares the commit;
+ * - `group`: may wait for a later commit (pure steps; a crash re-runs them, harmlessly).
+ */
+export type Durability = 'now' | 'step' | 'group';
 
 export type Attachments = {
   traces?: StageTrace[];
@@ -35,6 +42,8 @@ export class Journal {
   private pending: CommitUnit = { events: [] };
   /** commits issued (for benchmarks and tests) */
   commits = 0;
+  /** a `step` event is pending: flush before the next step starts */
+  private isFlushDue = false;
   /** set when a commit failed: nothing after it may be recorded out of order */
   private broken: StoreWriteError | null = null;
 
@@ -62,11 +71,18 @@ export class Journal {
     if (att.snapshot) p.snapshot = att.snapshot === 'delete' ? 'delete' : { ...att.snapshot, seq: event.seq };
     if (att.artifacts?.length) (p.artifacts ??= []).push(...att.artifacts);
     if (att.run) p.run = { ...p.run, ...att.run };
+    if (durability === 'step') this.isFlushDue = true;
     if (durability === 'now' || p.events.length >= GROUP_COMMIT_MAX_EVENTS) await this.flush();
     return event;
   }
 
+  /** Called when a step is about to execute: what must be durable before it, is made durable. */
+  async beforeStep(): Promise<void> {
+    if (this.isFlushDue) await this.flush();
+  }
+
   async flush(): Promise<void> {
+    this.isFlushDue = false;
     if (this.pending.events.length === 0) return;
     const unit = this.pending;
     this.pending = { events: [] };

@@ -25,10 +25,7 @@ export async function appendOnce(
   durability: Durability,
   att: Attachments = {},
 ): Promise<RunEvent | null> {
-  if (ctx.markers.has(marker)) {
-    if (att.snapshot && durability === 'now') await ctx.journal.flush();
-    return null;
-  }
+  if (ctx.markers.has(marker)) return null;
   const ev = await ctx.journal.append(type, { ...data, marker }, durability, att);
   ctx.markers.add(marker);
   ctx.log.push(ev);

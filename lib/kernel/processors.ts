@@ -19,7 +19,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
-import { lookupMemo, recordStep, type StepDef } from './step';
+import { beginStep, lookupMemo, recordStep, type StepDef } from './step';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { executeProcessorStep, isPureStep, readsWorld, stepDefinition } from './processor-steps';
@@ -116,7 +116,7 @@ async function runFused(
     label: { index: step.index, type: step.type, ...(prefix !== scope.prefix ? { nested: true } : {}) },
   });
   if (lookupMemo(ctx, defFor(run[0], input)).hit) return { value: input, count: 0 };
-  ctx.faults.hit('before-step');
+  await beginStep(ctx);
   const started = ctx.deps.clock.now();
   let outputs: Json[];
   try {
@@ -180,7 +180,7 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
       });
     }
   } else {
-    ctx.faults.hit('before-step');
+    await beginStep(ctx);
     const started = ctx.deps.clock.now();
     try {
       output = await executeProcessorStep(ctx, step, value, position, scope);

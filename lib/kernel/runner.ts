@@ -197,7 +197,7 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     if (next === null) {
       await appendOnce(ctx, `phase:${visitKey}:completed`, EVENT.phaseCompleted, { phase: phaseName, visit, artifact, next: null }, 'group');
       // the finish artifact is durable in the workspace before the postprocessor starts [seed]
-      await appendOnce(ctx, 'finish:persisted', EVENT.artifactPersisted, { path: FINISH_ARTIFACT_PATH, phase: phaseName }, 'now', {
+      await appendOnce(ctx, 'finish:persisted', EVENT.artifactPersisted, { path: FINISH_ARTIFACT_PATH, phase: phaseName }, 'step', {
         artifacts: [makeArtifact(ctx, FINISH_ARTIFACT_PATH, artifact)],
         snapshot: { runId: ctx.runId, currentPhase: POST_PHASE, seq: 0, data: { finishPath: FINISH_ARTIFACT_PATH } },
       });
@@ -205,7 +205,7 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
       return artifact;
     }
     const snap: Snapshot = { runId: ctx.runId, currentPhase: next, seq: 0, data: { phaseInput: artifact, visits } as unknown as JsonObject };
-    await appendOnce(ctx, `phase:${visitKey}:completed`, EVENT.phaseCompleted, { phase: phaseName, visit, artifact, next }, 'now', { snapshot: snap });
+    await appendOnce(ctx, `phase:${visitKey}:completed`, EVENT.phaseCompleted, { phase: phaseName, visit, artifact, next }, 'step', { snapshot: snap });
     phaseName = next;
     input = artifact;
   }
@@ -231,6 +231,8 @@ async function loadFinish(ctx: RunContext): Promise<JsonObject> {
 
 async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<JsonObject> {
   ctx.currentVisit = POST_PHASE;
+  // the finish artifact is durable before the postprocessor starts [seed]
+  await ctx.journal.beforeStep();
   ctx.faults.hit('before-postprocessor');
   if (ctx.plan.postprocessor) {
     return runChain(ctx, ctx.plan.postprocessor, finish, { phase: POST_PHASE, prefix: POST_PHASE, label: 'postprocessor' });

@@ -20,7 +20,7 @@ import { StageDispatcher, requireNoCrashedStage, type StageResult } from './disp
 import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
-import { lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
+import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
 import { hashJson } from './memo';
 
 export const CAPABILITY_TIMEOUT_MS = 10_000;
@@ -69,7 +69,7 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       if (look.hit.status === 'failed') throw new Error(String((out.error as JsonObject | undefined)?.message ?? 'stage failed'));
       return (out.contribution ?? {}) as Contribution;
     }
-    ctx.faults.hit('before-step');
+    await beginStep(ctx);
     return invokeHandler(ctx, stage, sctx);
   };
   // each stage is recorded before the next one is entered: a module capability is user code with

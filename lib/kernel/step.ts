@@ -62,6 +62,12 @@ export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
   return { hit: rec.key === key && !def.worldPurity ? rec : null, key, defHash };
 }
 
+/** A step is about to execute: commit what must precede it, then the fault point. */
+export async function beginStep(ctx: RunContext): Promise<void> {
+  await ctx.journal.beforeStep();
+  ctx.faults.hit('before-step');
+}
+
 export async function runStep(
   ctx: RunContext,
   def: StepDef,
@@ -69,7 +75,7 @@ export async function runStep(
 ): Promise<StepResult> {
   const look = lookupMemo(ctx, def);
   if (look.hit) return { output: look.hit.output, status: look.hit.status, replayed: true, seq: look.hit.seq };
-  ctx.faults.hit('before-step');
+  await beginStep(ctx);
   const started = ctx.deps.clock.now();
   const r = await exec();
   return recordStep(ctx, def, look, r, ctx.deps.clock.now() - started);
@@ -95,7 +101,7 @@ export async function recordStep(
     output: r.output,
     durationMs,
   };
-  const ev = await ctx.journal.append(EVENT.stepCompleted, data, def.pure ? 'group' : 'now', {
+  const ev = await ctx.journal.append(EVENT.stepCompleted, data, def.pure ? 'group' : 'step', {
     traces: r.traces,
     artifacts: r.artifacts,
   });
