@@ -105,9 +105,4 @@ export class Journal {
     }
     this.faults.hit('after-commit');
   }
-
-  /** the events not yet committed (for the in-process view of the log) */
-  get pendingEvents(): readonly RunEvent[] {
-    return this.pending.events;
-  }
 }

@@ -7,7 +7,7 @@
  * cause. Does not: retry anything (prisma-store.ts decides that) or map to HTTP
  * (StagecraftError carries the status; lib/server maps it).
  */
-import { RunNotFoundError, StagecraftError } from '../kernel/errors';
+import { RunExistsError, RunNotFoundError, StagecraftError } from '../kernel/errors';
 
 /** A commit whose seqs skip ahead of the log: a bug in the caller, never retried. */
 export class SeqGapError extends StagecraftError {
@@ -18,14 +18,8 @@ export class SeqGapError extends StagecraftError {
   }
 }
 
-export class RunExistsError extends StagecraftError {
-  constructor(runId: string) {
-    super('run_exists', `A run with id ${runId} already exists; run ids must be new.`, {
-      httpStatus: 409,
-      details: { runId },
-    });
-  }
-}
+// one class for "that run id is taken", whoever notices first (the kernel, or the store's insert)
+export { RunExistsError };
 
 /** A value Postgres cannot store (a NUL character in text or JSON, an invalid surrogate, …). */
 export class UnsupportedValueError extends StagecraftError {
