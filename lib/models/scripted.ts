@@ -86,7 +86,7 @@ function loadScript(source: string, opts: ScriptedModelOptions): { text: string;
   if (source.includes('\n') || /^\s*(\{|turns\s*:)/.test(source)) return { text: source, file: opts.file ?? '<script>' };
   const full = path.resolve(opts.cwd ?? process.cwd(), source);
   try {
-    return { text: readFileSync(full, 'utf8'), file: opts.file ?? source };
+    return { text: readFileSync(/*turbopackIgnore: true*/ full, 'utf8'), file: opts.file ?? source };
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     throw new ModelError(

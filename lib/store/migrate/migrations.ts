@@ -125,7 +125,7 @@ export async function deployMigrations(target: DeployTarget, paths = defaultMigr
   if (state.pending.length === 0) return { applied: [], skipped: true };
   return target.withLock(async () => {
     if ((await migrationState(target.query, local)).pending.length === 0) return { applied: [], skipped: true };
-    const schema = readFileSync(paths.schemaPath, 'utf8');
+    const schema = readFileSync(/*turbopackIgnore: true*/ paths.schemaPath, 'utf8');
     const { engine, dispose } = await openSchemaEngine(target.factory, [[paths.schemaPath, schema]]);
     try {
       const out = await engine.applyMigrations({ migrationsList: migrationList(paths.migrationsDir, local), filters: NO_FILTERS });
