@@ -58,6 +58,18 @@ async function uninterrupted() {
   return startRun(skill(), d, { input: {}, skillText: '' });
 }
 
+/** Starts the skill as run `r` and crashes it at the n-th hit of `point`; returns what a resume needs. */
+async function crashedRun(point: FaultPoint, n: number) {
+  const store = new MemoryStore();
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const sandbox = countingSandbox(c.sandbox);
+  await assert.rejects(
+    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt(point, n) }), { input: {}, skillText: '', runId: 'r' }),
+    SimulatedCrash,
+  );
+  return { store, c, sandbox };
+}
+
 const POINTS: FaultPoint[] = ['before-step', 'after-step-before-commit', 'after-commit', 'before-postprocessor', 'after-artifact-persisted'];
 
 test('crash at every fault point and hit, then resume: committed steps run once, output equals the uninterrupted run', async () => {
@@ -148,13 +160,7 @@ test('resuming re-executes world-purity reads in the current phase but answers m
 });
 
 test('a recorded step whose definition changed stops the resume with a determinism error naming both definitions', async () => {
-  const store = new MemoryStore();
-  const c: Counters = { model: 0, sandbox: new Map() };
-  const sandbox = countingSandbox(c.sandbox);
-  await assert.rejects(
-    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-step', 8) }), { input: {}, skillText: '', runId: 'r' }),
-    SimulatedCrash,
-  );
+  const { store, c, sandbox } = await crashedRun('before-step', 8);
   const changed = skill();
   const s0 = changed.postprocessor!.steps[0] as StepSpec & { function: string };
   s0.function = 'renamed';
@@ -178,13 +184,7 @@ test('an aborted run is never resumed', async () => {
 });
 
 test('two resumers racing the same run: one drives it, the other stops cleanly as superseded', async () => {
-  const store = new MemoryStore();
-  const c: Counters = { model: 0, sandbox: new Map() };
-  const sandbox = countingSandbox(c.sandbox);
-  await assert.rejects(
-    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-postprocessor', 1) }), { input: {}, skillText: '', runId: 'r' }),
-    SimulatedCrash,
-  );
+  const { store, c, sandbox } = await crashedRun('before-postprocessor', 1);
   const [a, b] = await Promise.all([
     resumeRun('r', () => skill(), deps(countingModel(c), { store, fileRoot: root, sandbox })),
     resumeRun('r', () => skill(), deps(countingModel(c), { store, fileRoot: root, sandbox })),
@@ -196,13 +196,7 @@ test('two resumers racing the same run: one drives it, the other stops cleanly a
 });
 
 test('a prompt edited after the crash stops the resume at the model step with both definitions named', async () => {
-  const store = new MemoryStore();
-  const c: Counters = { model: 0, sandbox: new Map() };
-  const sandbox = countingSandbox(c.sandbox);
-  await assert.rejects(
-    startRun(skill(), deps(countingModel(c), { store, fileRoot: root, sandbox, faults: crashAt('before-step', 5) }), { input: {}, skillText: '', runId: 'r' }),
-    SimulatedCrash,
-  );
+  const { store, c, sandbox } = await crashedRun('before-step', 5);
   const edited = skill();
   edited.phases.draft = { ...edited.phases.draft, prompt: 'A different prompt.' };
   await assert.rejects(resumeRun('r', () => edited, deps(countingModel(c), { store, fileRoot: root, sandbox })), (e: unknown) => {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOpenAiModel, toFunctionName } from './openai';
-import { ModelError } from '../kernel/errors';
 import type { ModelRequest, ToolSpec } from '../kernel/ports';
 import type { JsonObject } from '../kernel/json';
+import { rejectsWith } from './testing';
 
 // ---------------------------------------------------------------- a chat-completions server on 127.0.0.1
 
@@ -63,17 +63,6 @@ const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({
   ...over,
 });
 
-async function rejectsWith(p: Promise<unknown>, code: string, pattern?: RegExp): Promise<ModelError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ModelError, `expected a ModelError, got ${String(e)}`);
-    assert.equal(e.code, code, e.message);
-    if (pattern) assert.match(e.message, pattern);
-    return e;
-  }
-  assert.fail(`expected ${code}`);
-}
 
 // ---------------------------------------------------------------- what we send
 

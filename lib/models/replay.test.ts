@@ -3,17 +3,8 @@ import assert from 'node:assert/strict';
 import { createReplayModel, positionKey } from './replay';
 import { ModelError } from '../kernel/errors';
 import type { ModelTurn } from '../kernel/ports';
-import type { PositionedRequest } from './visits';
+import { req } from './testing';
 
-const req = (phase: string, round: number, extra: Partial<PositionedRequest> = {}): PositionedRequest => ({
-  runId: 'run-1',
-  phase,
-  round,
-  messages: [],
-  tools: [],
-  responseFormat: null,
-  ...extra,
-});
 const turn = (text: string): ModelTurn => ({ text, toolCalls: [], finish: null });
 
 test('replay: serves recorded turns by position, in any order', async () => {

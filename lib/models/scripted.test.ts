@@ -6,17 +6,8 @@ import path from 'node:path';
 import { createScriptedModel } from './scripted';
 import { ModelError } from '../kernel/errors';
 import type { ModelRequest } from '../kernel/ports';
-import type { PositionedRequest } from './visits';
+import { req, rejectsWith } from './testing';
 
-const req = (phase: string, round: number, extra: Partial<PositionedRequest> = {}): PositionedRequest => ({
-  runId: 'run-1',
-  phase,
-  round,
-  messages: [],
-  tools: [],
-  responseFormat: null,
-  ...extra,
-});
 
 const SPEC_EXAMPLE = `turns:
   - phase: draft                # optional: fail loudly if the run is elsewhere
@@ -27,17 +18,6 @@ const SPEC_EXAMPLE = `turns:
     finish: { title: Hello, body: "Hello world" }
 `;
 
-async function rejectsWith(p: Promise<unknown>, code: string, pattern?: RegExp): Promise<ModelError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ModelError, `expected a ModelError, got ${String(e)}`);
-    assert.equal(e.code, code, e.message);
-    if (pattern) assert.match(e.message, pattern);
-    return e;
-  }
-  assert.fail(`expected ${code}`);
-}
 
 function scriptError(text: string): ModelError {
   try {
