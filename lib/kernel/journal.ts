@@ -23,9 +23,17 @@ import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, Work
  * - `step`: committed before the next step starts (effectful steps, model turns, phase moves, the
  *   finish artifact) — so work between steps that is not a step (merging, contract checks, moving
  *   to the next phase, ending the run) shares the commit;
- * - `group`: may wait for a later commit (pure steps; a crash re-runs them, harmlessly).
+ * - `group`: may wait for a later commit (pure steps; a crash re-runs them, harmlessly);
+ * - `settle`: committed before append returns, like `now`, but asks for nothing on disk of its
+ *   own: for an outcome a resume recomputes from what is durable (a run completed by pure work).
+ *
+ * A unit holding only `group` and `settle` events is `lazy` (ports.ts): the store may
+ * acknowledge it before its write reaches the disk, since losing it to a database crash only
+ * means a resume re-runs pure steps and reaches the same result. Anything else in the unit
+ * (an effectful step, a model turn, a phase move, the finish artifact, a failure) makes the
+ * whole unit durable before the commit returns.
  */
-export type Durability = 'now' | 'step' | 'group';
+export type Durability = 'now' | 'step' | 'group' | 'settle';
 
 export type Attachments = {
   traces?: StageTrace[];
@@ -44,6 +52,8 @@ export class Journal {
   commits = 0;
   /** a `step` event is pending: flush before the next step starts */
   private isFlushDue = false;
+  /** the pending unit holds an event that must be on disk when its commit returns */
+  private needsDisk = false;
   /** set when a commit failed: nothing after it may be recorded out of order */
   private broken: StoreWriteError | null = null;
 
@@ -72,7 +82,8 @@ export class Journal {
     if (att.artifacts?.length) (p.artifacts ??= []).push(...att.artifacts);
     if (att.run) p.run = { ...p.run, ...att.run };
     if (durability === 'step') this.isFlushDue = true;
-    if (durability === 'now' || p.events.length >= GROUP_COMMIT_MAX_EVENTS) await this.flush();
+    if (durability === 'step' || durability === 'now') this.needsDisk = true;
+    if (durability === 'now' || durability === 'settle' || p.events.length >= GROUP_COMMIT_MAX_EVENTS) await this.flush();
     return event;
   }
 
@@ -85,7 +96,9 @@ export class Journal {
     this.isFlushDue = false;
     if (this.pending.events.length === 0) return;
     const unit = this.pending;
+    if (!this.needsDisk) unit.lazy = true;
     this.pending = { events: [] };
+    this.needsDisk = false;
     this.faults.hit('after-step-before-commit');
     if (this.broken) throw this.broken;
     let r;

@@ -174,6 +174,13 @@ export type CommitUnit = {
   snapshot?: Snapshot | 'delete';
   artifacts?: WorkspaceArtifact[];
   run?: Partial<Pick<RunRecord, 'status' | 'output' | 'error' | 'report' | 'updatedAt'>>;
+  /**
+   * Everything in the unit is re-derived by a resume that re-runs pure work from the last
+   * commit that was not lazy (journal.ts decides). The store may acknowledge it before it is
+   * on disk: a crash of the database itself may lose it, a crash of the caller never does.
+   * A later commit that is not lazy makes it durable too.
+   */
+  lazy?: boolean;
 };
 
 export type CommitResult =

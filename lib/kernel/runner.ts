@@ -246,7 +246,10 @@ async function end(ctx: RunContext, status: RunStatus, output: Json | null, erro
   const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
   const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
   const report = deriveReport([...ctx.log, provisional]);
-  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject }, 'now', {
+  // a completion is recomputed by a resume from what is durable (everything after the last durable
+  // commit is pure), so it asks for no disk flush of its own; a failure or an abort may not be
+  // reached again (a model error, a timeout), so it is on disk before the caller hears of it
+  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject }, status === 'completed' ? 'settle' : 'now', {
     snapshot: 'delete',
     run: { status, output, error, report: report as unknown as JsonObject, updatedAt: ctx.deps.clock.now() },
   });

@@ -1,23 +1,30 @@
 /**
  * Run claims: only the holder of a run's claim drives it.
  *
- * Owns: exclusivity of `claimRun` within a process (a set) and, on Postgres,
- * across processes: a session-level `pg_try_advisory_lock` taken on one
- * dedicated connection per store and held until `release()`. A process that
- * dies (even by SIGKILL) drops its connection, and the server drops its claims
- * with it. Session locks are re-entrant within one connection, which is why the
- * in-process set is checked first.
+ * Owns: exclusivity of `claimRun` within a process (a map) and, on Postgres,
+ * across processes: a session-level `pg_try_advisory_lock` taken on the run's
+ * commit lane and held until `release()` or the commit that ends the run. A
+ * process that dies (even by SIGKILL) drops its connections, and the server
+ * drops its claims with them. Session locks are re-entrant within one
+ * connection, which is why the in-process map is checked first.
  *
  * Does not: fence a holder whose connection was lost (its claims are gone on
  * the server while it may still be driving): the `(run_id, seq)` key still
  * turns a second driver's commit into a conflict, never a duplicate.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import type { RunClaim } from '../kernel/ports';
+import type { CommitLanes, Lane } from './commit-lanes';
+import { opClaim, opUnlock } from './wire';
 
 export type ClaimRegistry = {
   claim(runId: string): Promise<RunClaim | null>;
+  /**
+   * The commit about to be sent ends the run: if this process holds its claim, the claim ends
+   * with it. Returns the lock key to let go of in the commit's own statement (its `release()`
+   * then does nothing), or null when there is nothing to release that way.
+   */
+  releaseInCommit?(runId: string): string | null;
   /** releases every claim this registry holds */
   close(): Promise<void>;
 };
@@ -50,78 +57,60 @@ export function claimKey(runId: string): string {
   return h.readBigInt64BE(0).toString();
 }
 
-export class PgAdvisoryClaims implements ClaimRegistry {
-  private readonly held = new Set<string>();
-  private conn: Promise<pg.Client> | null = null;
-  /** bumped when the connection is lost: releases from an older connection must not unlock anything */
-  private generation = 0;
+/**
+ * Claims on Postgres: a session advisory lock on the run's commit lane
+ * (commit-lanes.ts), so a new run's claim travels in the same statement as its
+ * creation, and the commit that ends a run lets go of it in the same statement.
+ */
+export class LaneClaims implements ClaimRegistry {
+  /** runs claimed in this process, and the lane whose session holds each */
+  private readonly held = new Map<string, Lane>();
   private closed = false;
 
-  /** one query at a time on the claims connection (pg deprecates overlapping queries on one client) */
-  private tail: Promise<unknown> = Promise.resolve();
-
-  constructor(private readonly connectionString: string) {}
-
-  private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(fn);
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
+  constructor(private readonly lanes: CommitLanes) {}
 
   async claim(runId: string): Promise<RunClaim | null> {
     if (this.closed) throw new Error('claimRun on a closed store');
     if (this.held.has(runId)) return null;
-    this.held.add(runId); // reserve synchronously: two claims in this process cannot both pass
     const key = claimKey(runId);
-    let gen: number;
+    const lane = this.lanes.laneFor(runId);
+    // reserve synchronously: two claims in this process cannot both pass (session locks are re-entrant)
+    this.held.set(runId, lane);
+    lane.locked.add(runId);
+    let r: { claimed?: boolean };
     try {
-      const client = await this.connection();
-      gen = this.generation;
-      const { rows } = await this.serial(() => client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]));
-      if (!rows[0].ok) {
-        this.held.delete(runId);
-        return null;
-      }
+      r = (await lane.apply(opClaim(key), key)) as { claimed?: boolean };
     } catch (e) {
-      this.held.delete(runId);
+      this.forget(runId, lane);
       throw e;
     }
-    let released = false;
+    if (!r.claimed) {
+      this.forget(runId, lane);
+      return null;
+    }
     return {
       release: async () => {
-        if (released) return;
-        released = true;
-        this.held.delete(runId);
-        if (gen !== this.generation || !this.conn || this.closed) return;
-        const client = await this.conn;
-        await this.serial(() => client.query('SELECT pg_advisory_unlock($1::bigint)', [key])).catch(() => {});
+        if (this.held.get(runId) !== lane) return; // released already, or let go by the commit that ended the run
+        const stillLocked = this.forget(runId, lane);
+        if (stillLocked && !this.closed) await lane.apply(opUnlock(key)).catch(() => undefined);
       },
     };
+  }
+
+  releaseInCommit(runId: string): string | null {
+    const lane = this.held.get(runId);
+    if (!lane || this.lanes.laneFor(runId) !== lane) return null;
+    return this.forget(runId, lane) ? claimKey(runId) : null;
   }
 
   async close() {
     this.closed = true;
     this.held.clear();
-    const c = this.conn;
-    this.conn = null;
-    if (c) await (await c.catch(() => null))?.end().catch(() => {});
   }
 
-  private connection(): Promise<pg.Client> {
-    if (this.conn) return this.conn;
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'stagecraft-claims' });
-    const lost = () => {
-      // the server has dropped this session's locks: start afresh on the next claim
-      if (this.conn === opening) {
-        this.conn = null;
-        this.generation++;
-      }
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    const opening = client.connect().then(() => client);
-    opening.catch(lost);
-    this.conn = opening;
-    return opening;
+  /** drops the claim from the books; true if its lane's session still holds the lock */
+  private forget(runId: string, lane: Lane): boolean {
+    this.held.delete(runId);
+    return lane.locked.delete(runId) && !lane.lost;
   }
 }

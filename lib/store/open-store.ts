@@ -21,7 +21,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreUnavailableError } from '../kernel/errors';
 import { PrismaClient } from './generated/prisma/client';
-import { LocalClaims, PgAdvisoryClaims } from './claims';
+import { LaneClaims, LocalClaims } from './claims';
 import { acquireDataDirLock } from './data-dir-lock';
 import { deployToPglite, deployToPostgres } from './migrate/targets';
 import type { DeployResult, MigrationPaths } from './migrate/migrations';
@@ -61,15 +61,18 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
   }
   // one pool, shared by Prisma's adapter and the store's hot commit path
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' });
+  // an idle connection the server closed (a restart, an admin's terminate) just leaves the pool and
+  // the next query opens another; without a listener the pool would throw it at the process
+  pool.on('error', () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const lanes = new CommitLanes(url);
   const store = new PrismaStore({
     prisma,
-    claims: new PgAdvisoryClaims(url),
+    claims: new LaneClaims(lanes),
     backend: 'postgres',
     location: where,
-    // commits on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
-    sql: (text, params, runId) => lanes.query(runId, text, params),
+    // writes and claims on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
+    apply: (runId, op) => lanes.apply(runId, op),
     onClose: async () => {
       await lanes.close();
       await pool.end();
@@ -100,7 +103,7 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
     const opened = db;
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(opened) });
     const store = new PrismaStore({
-      sql: async (text, params) => (await opened.query<Record<string, unknown>>(text, params)).rows,
+      apply: async (_runId, op) => (await opened.query<{ r: unknown[] }>('SELECT stagecraft_apply($1::jsonb) AS r', [`[${op}]`])).rows[0].r[0],
       prisma,
       claims: new LocalClaims(),
       backend: 'pglite',

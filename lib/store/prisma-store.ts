@@ -3,11 +3,12 @@
  * PGlite: the same schema, the same SQL, the same behaviour as MemoryStore
  * (store-contract.ts holds both to one suite).
  *
- * Owns: the write path — each `createRun` and `commit` is one statement, one
- * round trip (the plpgsql functions of prisma/migrations/*_verbatim_json, fed
- * the unit as one parameter, see wire.ts), so events, traces, the snapshot move,
- * artifacts and the run patch land in one transaction or not at all; a
- * recorded seq comes back as `conflict` with what is recorded. Reads go
+ * Owns: the write path — each `createRun` and `commit` is one operation of
+ * `stagecraft_apply` (prisma/migrations/*_batched_apply, fed as JSON, see
+ * wire.ts), so events, traces, the snapshot move, artifacts and the run patch
+ * land in one transaction or not at all; a recorded seq comes back as
+ * `conflict` with what is recorded. On Postgres the operations of runs that
+ * write at the same moment share a statement (commit-lanes.ts). Reads go
  * through Prisma's query builder. Also the skill-version helpers (skills.ts).
  *
  * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
@@ -35,7 +36,7 @@ import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf } from './errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { getSkillVersion, listSkills, saveSkillVersion } from './skills';
-import { wireRun, wireUnit } from './wire';
+import { opCommit, opCreate, wireRun, wireUnit, type WireOp } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
 
@@ -48,14 +49,16 @@ export type PrismaStoreParts = {
   /** releases what opening took (PGlite, the data-dir lock); runs after Prisma disconnects */
   onClose?: () => Promise<void>;
   /**
-   * The hot path: one SQL call on the very pool (or PGlite) Prisma's adapter
-   * uses. Commits are one stored-function call each, and Prisma's raw-query
-   * layer adds ~0.35 ms of CPU to every call (measured: 0.84 ms per commit
-   * through $queryRaw vs 0.48 ms on the same pool), which on an effectful step
-   * is over a third of its budget. Everything else goes through Prisma.
+   * The hot path: one write operation (wire.ts) applied by `stagecraft_apply`, on the commit
+   * lanes (Postgres, commit-lanes.ts: batched with the other runs' writes of the moment) or on
+   * the embedded database directly. Prisma's raw-query layer adds ~0.35 ms of CPU to every call
+   * (measured: 0.84 ms per commit through $queryRaw vs 0.48 ms on the same pool), which on an
+   * effectful step is over a third of its budget. Everything else goes through Prisma.
    */
-  sql?: (text: string, params: unknown[], runId: string) => Promise<Record<string, unknown>[]>;
+  apply?: (runId: string, op: WireOp) => Promise<unknown>;
 };
+
+const TERMINAL = new Set<string>(['completed', 'failed', 'aborted']);
 
 /** A second writer can win the race for a seq between our check and our insert; asking again reports it. */
 const MAX_COMMIT_ATTEMPTS = 3;
@@ -67,7 +70,7 @@ export class PrismaStore implements StorePort {
   readonly location: string;
   private readonly claims: ClaimRegistry;
   private readonly onClose?: () => Promise<void>;
-  private readonly sql?: PrismaStoreParts['sql'];
+  private readonly apply?: PrismaStoreParts['apply'];
   private closing: Promise<void> | null = null;
 
   constructor(parts: PrismaStoreParts) {
@@ -76,14 +79,14 @@ export class PrismaStore implements StorePort {
     this.backend = parts.backend;
     this.location = parts.location;
     this.onClose = parts.onClose;
-    this.sql = parts.sql;
+    this.apply = parts.apply;
   }
 
   // ------------------------------------------------------------------ writes
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
     try {
-      if (this.sql) await this.sql('SELECT stagecraft_create_run($1::jsonb, $2::jsonb)', [wireRun(run), wireUnit(first)], run.id);
+      if (this.apply) await this.apply(run.id, opCreate(run, first));
       else await this.prisma.$queryRaw`SELECT stagecraft_create_run(${wireRun(run)}::jsonb, ${wireUnit(first)}::jsonb)`;
     } catch (e) {
       throw storeErrorOf(e, run.id);
@@ -91,16 +94,16 @@ export class PrismaStore implements StorePort {
   }
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
-    const payload = wireUnit(unit);
+    // the commit that ends a run also lets go of its claim, in the same statement
+    let unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
     for (let attempt = 1; ; attempt++) {
       try {
-        const rows = this.sql
-          ? ((await this.sql('SELECT stagecraft_commit($1, $2::jsonb) AS r', [runId, payload], runId)) as { r: CommitResult | string }[])
-          : await this.prisma.$queryRaw<{ r: CommitResult }[]>`
-          SELECT stagecraft_commit(${runId}, ${payload}::jsonb) AS r`;
-        const r = rows[0].r;
+        const r = this.apply
+          ? ((await this.apply(runId, opCommit(runId, unit, unlock))) as CommitResult)
+          : (await this.prisma.$queryRaw<{ r: CommitResult }[]>`SELECT stagecraft_commit(${runId}, ${wireUnit(unit)}::jsonb) AS r`)[0].r;
         return typeof r === 'string' ? (JSON.parse(r) as CommitResult) : r;
       } catch (e) {
+        unlock = null; // the operation let go of the claim before it failed (session locks ignore rollbacks)
         if (isEventKeyRace(e) && attempt < MAX_COMMIT_ATTEMPTS) continue;
         throw storeErrorOf(e, runId);
       }

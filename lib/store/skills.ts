@@ -47,10 +47,16 @@ export async function saveSkillVersion(prisma: PrismaClient, name: string, text:
       INSERT INTO "skills" ("name") VALUES (${name})
       ON CONFLICT ("name") DO UPDATE SET "name" = EXCLUDED."name"
       RETURNING "id"
+    ),
+    -- saved_at has millisecond precision: two saves in one millisecond must still order, so a
+    -- save is stamped at least 1 ms after the skill's latest
+    t AS (
+      SELECT greatest(now(), (SELECT max(v."saved_at") + interval '1 millisecond'
+                                FROM "skill_versions" v, s WHERE v."skill_id" = s."id")) AS "at"
     )
-    INSERT INTO "skill_versions" ("skill_id", "text", "hash")
-    SELECT s."id", ${text}, ${hash} FROM s
-    ON CONFLICT ("skill_id", "hash") DO UPDATE SET "saved_at" = now()
+    INSERT INTO "skill_versions" ("skill_id", "text", "hash", "saved_at")
+    SELECT s."id", ${text}, ${hash}, t."at" FROM s, t
+    ON CONFLICT ("skill_id", "hash") DO UPDATE SET "saved_at" = EXCLUDED."saved_at"
     RETURNING "skill_id"::text, "id"::text AS version_id, (xmax = 0) AS is_new`;
   const r = rows[0];
   return { skillId: r.skill_id, versionId: r.version_id, hash, isNew: r.is_new };

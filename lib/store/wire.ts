@@ -12,6 +12,10 @@
  * migration). The scalars around the payloads stay JSON values, parsed by
  * jsonb_to_recordset in one pass.
  *
+ * A write travels as one operation of a batch for `stagecraft_apply`
+ * (prisma/migrations/*_batched_apply): `opCreate`, `opCommit`, `opClaim`,
+ * `opUnlock` build its JSON text, which the commit lanes join into the batch.
+ *
  * Owns: this encoding, both directions' conventions (`'null'` text = SQL NULL
  * for nullable payloads; a run-patch key is sent only when it holds a value).
  * Does not: validate the records (the port's types and the table CHECKs do).
@@ -65,6 +69,7 @@ export function wireUnit(unit: CommitUnit): string {
     for (const k of ['output', 'error', 'report'] as const) if (r[k] !== undefined) patch[k] = text(r[k]);
     wire.run = patch;
   }
+  if (unit.lazy) wire.lazy = true;
   return JSON.stringify(wire);
 }
 
@@ -77,3 +82,16 @@ export function wireRun(run: RunRecord): string {
     report: text(run.report),
   });
 }
+
+/** One write operation for `stagecraft_apply`, as JSON text (a lane joins several into one batch). */
+export type WireOp = string;
+
+export const opCreate = (run: RunRecord, first: CommitUnit): WireOp => `{"op":"create","run":${wireRun(run)},"unit":${wireUnit(first)}}`;
+
+/** `unlock`: the claim key to let go of in the same statement (a commit that ends the run) */
+export const opCommit = (runId: string, unit: CommitUnit, unlock?: string | null): WireOp =>
+  `{"op":"commit","runId":${JSON.stringify(runId)},"unit":${wireUnit(unit)}${unlock ? `,"unlock":"${unlock}"` : ''}}`;
+
+export const opClaim = (key: string): WireOp => `{"op":"claim","key":"${key}"}`;
+
+export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}`;

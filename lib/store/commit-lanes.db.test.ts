@@ -1,0 +1,154 @@
+// The batched write path on a real Postgres: what runs write at the same moment
+// shares one statement; one failing operation does not fail the others; the
+// claims of a failed batch are not leaked; a lazy batch skips the WAL flush and
+// anything durable in it restores the flush; the commit that ends a run lets go
+// of its claim.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { CommitLanes } from './commit-lanes';
+import { claimKey } from './claims';
+import { openStore, type OpenedStore } from './open-store';
+import { ev, makeRun } from './testing/fixtures';
+import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
+import { opClaim, opCommit, opCreate, opUnlock } from './wire';
+
+let db: TestDatabase;
+let store: OpenedStore;
+let admin: pg.Client;
+
+before(async () => {
+  db = await createTestDatabase();
+  store = await openStore({ databaseUrl: db.url }); // migrates
+  admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+});
+
+after(async () => {
+  await admin?.end();
+  await store?.close();
+  await db?.drop();
+});
+
+/** advisory locks on `runId`'s claim key held by any session, counted per holding (re-entrant locks count once per take) */
+async function claimHolders(runId: string): Promise<number> {
+  const key = BigInt(claimKey(runId));
+  const hi = Number((key >> 32n) & 0xffffffffn);
+  const lo = Number(key & 0xffffffffn);
+  const { rows } = await admin.query(
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1 AND objid::bigint = $2`,
+    [hi, lo],
+  );
+  return rows[0].n;
+}
+
+async function newRun(lanes: CommitLanes) {
+  const run = makeRun();
+  await lanes.apply(run.id, opCreate(run, { events: [ev(run.id, 1)] }));
+  return run;
+}
+
+describe('commit lanes on Postgres', () => {
+  it('commits issued in the same tick by different runs travel in one statement', async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const runs = [];
+      for (let i = 0; i < 8; i++) runs.push(await newRun(lanes));
+      const lane = lanes.laneFor(runs[0].id);
+      const before = lane.statements;
+      const results = await Promise.all(runs.map((r) => lanes.apply(r.id, opCommit(r.id, { events: [ev(r.id, 2)] }))));
+      assert.deepEqual(results, runs.map(() => ({ kind: 'committed' })));
+      assert.equal(lane.statements - before, 1, 'eight commits, one statement');
+      for (const r of runs) assert.deepEqual((await store.readEvents(r.id)).map((e) => e.seq), [1, 2]);
+    } finally {
+      await lanes.close();
+    }
+  });
+
+  it('one failing operation in a batch fails alone: the others are applied and answered', async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const [a, b, c] = [await newRun(lanes), await newRun(lanes), await newRun(lanes)];
+      const settled = await Promise.allSettled([
+        lanes.apply(a.id, opCommit(a.id, { events: [ev(a.id, 2)] })),
+        lanes.apply(b.id, opCommit(b.id, { events: [ev(b.id, 5)] })), // a gap: SC003
+        lanes.apply(c.id, opCommit(c.id, { events: [ev(c.id, 2)] })),
+      ]);
+      assert.deepEqual(settled[0], { status: 'fulfilled', value: { kind: 'committed' } });
+      assert.equal(settled[1].status, 'rejected');
+      assert.equal((settled[1] as PromiseRejectedResult).reason.code, 'SC003');
+      assert.deepEqual(settled[2], { status: 'fulfilled', value: { kind: 'committed' } });
+      assert.deepEqual((await store.readEvents(a.id)).map((e) => e.seq), [1, 2]);
+      assert.deepEqual((await store.readEvents(b.id)).map((e) => e.seq), [1]);
+      assert.deepEqual((await store.readEvents(c.id)).map((e) => e.seq), [1, 2]);
+    } finally {
+      await lanes.close();
+    }
+  });
+
+  it('a claim in a failed batch is taken exactly once when the batch is retried one by one', async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const a = await newRun(lanes);
+      const claimed = makeRun();
+      const key = claimKey(claimed.id);
+      const [claim, bad] = await Promise.allSettled([
+        lanes.apply(claimed.id, opClaim(key), key),
+        lanes.apply(a.id, opCommit(a.id, { events: [ev(a.id, 9)] })), // fails the batch
+      ]);
+      assert.deepEqual(claim, { status: 'fulfilled', value: { claimed: true } });
+      assert.equal(bad.status, 'rejected');
+      assert.equal(await claimHolders(claimed.id), 1);
+      // one unlock frees it: the retried claim did not stack on a leaked one
+      await lanes.apply(claimed.id, opUnlock(key));
+      assert.equal(await claimHolders(claimed.id), 0);
+    } finally {
+      await lanes.close();
+    }
+  });
+
+  it('a batch of lazy writes commits without waiting for the WAL flush; one durable write restores it', async () => {
+    const a = makeRun();
+    const b = makeRun();
+    await store.createRun(a, { events: [ev(a.id, 1)] });
+    await store.createRun(b, { events: [ev(b.id, 1)] });
+    const setting = async (ops: string[]) => {
+      await admin.query('BEGIN');
+      try {
+        await admin.query('SELECT stagecraft_apply($1::jsonb)', [`[${ops.join(',')}]`]);
+        return (await admin.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+      } finally {
+        await admin.query('ROLLBACK');
+      }
+    };
+    assert.equal(await setting([opCommit(a.id, { events: [ev(a.id, 2)], lazy: true })]), 'off');
+    assert.equal(await setting([opCommit(a.id, { events: [ev(a.id, 2)], lazy: true }), opCommit(b.id, { events: [ev(b.id, 2)] })]), 'on');
+    assert.equal(await setting([opCommit(a.id, { events: [ev(a.id, 2)] })]), 'on');
+    const c = makeRun();
+    assert.equal(await setting([opCreate(c, { events: [ev(c.id, 1)], lazy: true })]), 'on', 'creating a run is always durable');
+  });
+});
+
+describe('claims ride on the commit lanes', () => {
+  it('the commit that ends a run lets go of its claim; one that does not, keeps it', async () => {
+    const other = await openStore({ databaseUrl: db.url });
+    try {
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      const held = await store.claimRun(run.id);
+      assert.ok(held);
+      await store.commit(run.id, { events: [ev(run.id, 2)], run: { status: 'running' } });
+      assert.equal(await other.claimRun(run.id), null, 'still held after a commit that does not end the run');
+      await store.commit(run.id, { events: [ev(run.id, 3)], run: { status: 'completed' } });
+      assert.equal(await claimHolders(run.id), 0, 'released by the completing commit itself');
+      const taken = await other.claimRun(run.id);
+      assert.ok(taken);
+      await held.release(); // a no-op now: it must not free the other store's claim
+      assert.equal(await claimHolders(run.id), 1);
+      assert.equal(await store.claimRun(run.id), null);
+      await taken.release();
+    } finally {
+      await other.close();
+    }
+  });
+});
