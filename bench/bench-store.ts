@@ -90,9 +90,12 @@ async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Pr
 async function perf(kind: Kind) {
   const b = bundle(kind, N);
   return withStore(async (deps) => {
-    // warm-up: one short run (worker start, module import, prepared statements)
+    // warm-up: short runs, as many at once as will run at once (every sandbox worker started, the
+    // step module imported in each, the commit statement prepared) — what a running server has
     const warm = bundle(kind, 2);
-    await startRun(warm.plan, deps(warm), { input: {}, skillText: warm.text });
+    await pool(C, C, async () => {
+      await startRun(warm.plan, deps(warm), { input: {}, skillText: warm.text });
+    });
     const total = a.mode === 'many' ? W * N : N;
     const m = await measure(async () => {
       if (a.mode === 'many') {

@@ -152,3 +152,23 @@ describe('claims ride on the commit lanes', () => {
     }
   });
 });
+
+describe('a lost lane', () => {
+  it('fails what is sent on it, and the next write opens a new connection', async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const run = await newRun(lanes);
+      const lost = lanes.laneFor(run.id);
+      const pid = (await (await lost.client).query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      for (let i = 0; i < 200 && !lost.lost; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(lost.lost, true, 'the server closing the connection marks the lane lost');
+      await assert.rejects(lost.apply(opCommit(run.id, { events: [ev(run.id, 2)] })), 'a write on the lost lane fails');
+      assert.notEqual(lanes.laneFor(run.id), lost);
+      assert.deepEqual(await lanes.apply(run.id, opCommit(run.id, { events: [ev(run.id, 2)] })), { kind: 'committed' });
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+    } finally {
+      await lanes.close();
+    }
+  });
+});
