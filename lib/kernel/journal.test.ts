@@ -8,6 +8,7 @@ import { MemoryStore } from './memory-store';
 import { NO_FAULTS } from './faults';
 import type { CommitUnit } from './ports';
 import { deps, plan, playModel, post, runWith, testClock } from './testing';
+import { resumeRun } from './runner';
 import type { StepSpec } from './plan';
 import { EVENT } from './events';
 
@@ -88,4 +89,36 @@ test('a run: its model turn and finish artifact are durable; a completion by pur
     assert.ok(finish.types.includes(EVENT.stepCompleted), 'the model turn commits with it');
     assert.equal(units.at(-1)!.lazy, lastLazy, JSON.stringify(units.at(-1)));
   }
+});
+
+/** A store whose database "crashed" right after acknowledging lazy commits: they are gone. */
+class LosesLazyCommits extends MemoryStore {
+  /** until the "crash": lazy commits are acknowledged and lost */
+  losing = true;
+  override async commit(runId: string, unit: CommitUnit) {
+    if (unit.lazy && this.losing) return { kind: 'committed' as const };
+    return super.commit(runId, unit);
+  }
+}
+
+test('a lazy commit lost to a database crash costs a resume only pure work: same output, gap-free log', async () => {
+  const store = new LosesLazyCommits();
+  const p = plan({ postprocessor: post([validate(0, { type: 'object' }), validate(1, { type: 'object', required: ['title'] })]) });
+  const first = await runWith(p, deps(playModel([{ finish: { title: 'x' } as never }]), { store }));
+  assert.equal(first.status, 'completed');
+  // what the database kept: the run is interrupted in the postprocessor, its model turn recorded
+  assert.equal((await store.getRun(first.runId))!.status, 'running');
+  assert.equal((await store.readSnapshot(first.runId))!.currentPhase, '__post__');
+  store.losing = false; // the database is back
+  const model = playModel([]); // a resume must not call the model again
+  const again = await resumeRun(first.runId, () => p, deps(model, { store }));
+  assert.equal(again.status, 'completed');
+  assert.deepEqual(again.output, first.output);
+  assert.equal(model.requests.length, 0);
+  const run = (await store.getRun(first.runId))!;
+  assert.equal(run.status, 'completed');
+  assert.deepEqual(run.output, first.output);
+  const events = await store.readEvents(first.runId);
+  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+  assert.equal(events.at(-1)!.type, EVENT.runCompleted);
 });
