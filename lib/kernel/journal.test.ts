@@ -2,6 +2,9 @@
 // commit, and which commits may be lazy (acknowledged before they are on disk)
 // because a resume recomputes them from pure work.
 import { test } from 'node:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { Journal } from './journal';
 import { MemoryStore } from './memory-store';
@@ -56,6 +59,16 @@ test('an effectful event is due before the next step and makes its whole unit du
     { types: ['pure', 'effect', 'merge'], lazy: false },
     { types: ['pure2', 'end'], lazy: true },
   ]);
+});
+
+test('a world read waits like a pure step, but the unit holding it goes to disk', async () => {
+  const store = new RecordingStore();
+  const j = await journalOn(store);
+  await j.append('read', {}, 'observed');
+  await j.beforeStep();
+  assert.equal(store.units.length, 0, 'nothing is due before the next step');
+  await j.append('end', {}, 'settle');
+  assert.deepEqual(store.units.map(shape), [{ types: ['read', 'end'], lazy: false }]);
 });
 
 test('`now` commits at once and durably; so does a settle that shares a unit with an effectful event', async () => {
@@ -121,4 +134,20 @@ test('a lazy commit lost to a database crash costs a resume only pure work: same
   const events = await store.readEvents(first.runId);
   assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
   assert.equal(events.at(-1)!.type, EVENT.runCompleted);
+});
+
+test('a run whose postprocessor reads a file ends durably: the read could not be seen again', async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sc-journal-'));
+  writeFileSync(path.join(root, 'a.txt'), 'alpha');
+  const read = { ...base, index: 0, type: 'run_op', op: 'file/read', args: { path: 'a.txt' }, into: 'a' } as StepSpec;
+  for (const [steps, lastLazy] of [
+    [[read, validate(1, { type: 'object' })], false],
+    [[validate(0, { type: 'object' }), validate(1, { type: 'object' })], true],
+  ] as const) {
+    const store = new RecordingStore();
+    const p = plan({ postprocessor: post([...steps]), permittedOps: new Set(['file/read']), effectGrants: new Set(['fs.read']) });
+    const out = await runWith(p, deps(playModel([{ finish: { title: 'x' } as never }]), { store, fileRoot: root }));
+    assert.equal(out.status, 'completed', JSON.stringify(out.error));
+    assert.equal(store.units.at(-1)!.lazy === true, lastLazy, JSON.stringify(store.units.at(-1)!.events.map((e) => e.type)));
+  }
 });

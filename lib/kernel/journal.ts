@@ -24,6 +24,8 @@ import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, Work
  *   finish artifact) — so work between steps that is not a step (merging, contract checks, moving
  *   to the next phase, ending the run) shares the commit;
  * - `group`: may wait for a later commit (pure steps; a crash re-runs them, harmlessly);
+ * - `observed`: may wait like `group`, but its unit goes to disk: a read of the world records what
+ *   it saw, which a resume could not see again, so an outcome built on it must not be recomputed;
  * - `settle`: committed before append returns, like `now`, but asks for nothing on disk of its
  *   own: for an outcome a resume recomputes from what is durable (a run completed by pure work).
  *
@@ -33,7 +35,7 @@ import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, Work
  * (an effectful step, a model turn, a phase move, the finish artifact, a failure) makes the
  * whole unit durable before the commit returns.
  */
-export type Durability = 'now' | 'step' | 'group' | 'settle';
+export type Durability = 'now' | 'step' | 'group' | 'observed' | 'settle';
 
 export type Attachments = {
   traces?: StageTrace[];
@@ -82,7 +84,7 @@ export class Journal {
     if (att.artifacts?.length) (p.artifacts ??= []).push(...att.artifacts);
     if (att.run) p.run = { ...p.run, ...att.run };
     if (durability === 'step') this.isFlushDue = true;
-    if (durability === 'step' || durability === 'now') this.needsDisk = true;
+    if (durability === 'step' || durability === 'now' || durability === 'observed') this.needsDisk = true;
     if (durability === 'now' || durability === 'settle' || p.events.length >= GROUP_COMMIT_MAX_EVENTS) await this.flush();
     return event;
   }

@@ -177,8 +177,9 @@ export type CommitUnit = {
   /**
    * Everything in the unit is re-derived by a resume that re-runs pure work from the last
    * commit that was not lazy (journal.ts decides). The store may acknowledge it before it is
-   * on disk: a crash of the database itself may lose it, a crash of the caller never does.
-   * A later commit that is not lazy makes it durable too.
+   * on disk: a crash of the database itself may lose it, a crash of the caller never may (a
+   * store that cannot promise that, like the embedded one, writes it as any other). A later
+   * commit that is not lazy makes it durable too.
    */
   lazy?: boolean;
 };

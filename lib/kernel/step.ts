@@ -10,7 +10,8 @@
  *
  * Durability: `pure` steps are group-committed (a crash re-runs them, which
  * is harmless); anything else commits before the next step starts, so a
- * crash repeats at most the one step in flight.
+ * crash repeats at most the one step in flight. A world read is group-committed
+ * too, but the commit holding it goes to disk (journal.ts `observed`).
  *
  * Does not: decide on_error policies (processors.ts) or what a step does.
  */
@@ -101,7 +102,8 @@ export async function recordStep(
     output: r.output,
     durationMs,
   };
-  const ev = await ctx.journal.append(EVENT.stepCompleted, data, def.pure ? 'group' : 'step', {
+  const durability = !def.pure ? 'step' : def.worldPurity ? 'observed' : 'group';
+  const ev = await ctx.journal.append(EVENT.stepCompleted, data, durability, {
     traces: r.traces,
     artifacts: r.artifacts,
   });

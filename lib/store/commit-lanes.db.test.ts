@@ -30,7 +30,7 @@ after(async () => {
   await db?.drop();
 });
 
-/** advisory locks on `runId`'s claim key held by any session, counted per holding (re-entrant locks count once per take) */
+/** sessions holding the advisory lock of `runId`'s claim (a session that took it twice is one row) */
 async function claimHolders(runId: string): Promise<number> {
   const key = BigInt(claimKey(runId));
   const hi = Number((key >> 32n) & 0xffffffffn);
@@ -69,6 +69,8 @@ describe('commit lanes on Postgres', () => {
     const lanes = new CommitLanes(db.url);
     try {
       const [a, b, c] = [await newRun(lanes), await newRun(lanes), await newRun(lanes)];
+      const lane = lanes.laneFor(a.id);
+      const before = lane.statements;
       const settled = await Promise.allSettled([
         lanes.apply(a.id, opCommit(a.id, { events: [ev(a.id, 2)] })),
         lanes.apply(b.id, opCommit(b.id, { events: [ev(b.id, 5)] })), // a gap: SC003
@@ -78,6 +80,7 @@ describe('commit lanes on Postgres', () => {
       assert.equal(settled[1].status, 'rejected');
       assert.equal((settled[1] as PromiseRejectedResult).reason.code, 'SC003');
       assert.deepEqual(settled[2], { status: 'fulfilled', value: { kind: 'committed' } });
+      assert.equal(lane.statements - before, 4, 'the batch of three, then each operation again on its own');
       assert.deepEqual((await store.readEvents(a.id)).map((e) => e.seq), [1, 2]);
       assert.deepEqual((await store.readEvents(b.id)).map((e) => e.seq), [1]);
       assert.deepEqual((await store.readEvents(c.id)).map((e) => e.seq), [1, 2]);
@@ -105,6 +108,23 @@ describe('commit lanes on Postgres', () => {
     } finally {
       await lanes.close();
     }
+  });
+
+  it('a batch that fails releases nothing: the unlock a commit carries runs only once every operation is applied', async () => {
+    const run = makeRun();
+    await store.createRun(run, { events: [ev(run.id, 1)] });
+    const key = claimKey(run.id);
+    const holders = async () =>
+      (await admin.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`)).rows[0].n;
+    await admin.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+    const ending = opCommit(run.id, { events: [ev(run.id, 2)], run: { status: 'completed' } }, key);
+    await assert.rejects(admin.query('SELECT stagecraft_apply($1::jsonb)', [`[${ending},${opCommit(run.id, { events: [ev(run.id, 9)] })}]`]), {
+      code: 'SC003',
+    });
+    assert.equal(await holders(), 1, 'the claim outlives the failed batch');
+    await admin.query('SELECT stagecraft_apply($1::jsonb)', [`[${ending}]`]);
+    assert.equal(await holders(), 0, 'and ends with the commit that lands');
+    assert.equal((await store.getRun(run.id))?.status, 'completed');
   });
 
   it('a batch of lazy writes commits without waiting for the WAL flush; one durable write restores it', async () => {

@@ -69,17 +69,20 @@ export class Lane {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      try {
-        const rows = await this.send(batch.map((p) => p.op));
-        batch.forEach((p, i) => p.resolve(rows[i]));
-      } catch (e) {
-        if (batch.length > 1 && isStatementError(e)) await this.oneByOne(batch);
-        else for (const p of batch) p.reject(e);
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          const rows = await this.send(batch.map((p) => p.op));
+          batch.forEach((p, i) => p.resolve(rows[i]));
+        } catch (e) {
+          if (batch.length > 1 && isStatementError(e)) await this.oneByOne(batch);
+          else for (const p of batch) p.reject(e);
+        }
       }
+    } finally {
+      this.draining = null;
     }
-    this.draining = null;
   }
 
   private async oneByOne(batch: Pending[]): Promise<void> {
@@ -108,18 +111,25 @@ export class Lane {
   }
 }
 
-/** An error the server raised for the statement (the connection is fine), as opposed to a lost connection. */
+/**
+ * An error the server raised for the statement, the connection still usable — not a lost
+ * connection, nor the server ending the session (SQLSTATE class 08, connection exception, and 57,
+ * operator intervention: a shutdown, a terminated backend).
+ */
 function isStatementError(e: unknown): boolean {
-  return typeof (e as { code?: unknown })?.code === 'string' && (e as { severity?: unknown }).severity !== undefined;
+  const { code, severity } = (e ?? {}) as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && severity !== undefined && !/^(08|57)/.test(code);
 }
 
 export class CommitLanes {
   private readonly lanes: (Lane | null)[] = Array.from({ length: COMMIT_LANES }, () => null);
+  private closed = false;
 
   constructor(private readonly url: string) {}
 
   /** The lane of a run (opened on first use, replaced when its connection is lost). */
   laneFor(runId: string): Lane {
+    if (this.closed) throw new Error('the store is closed: no more writes');
     let h = 0;
     for (let i = 0; i < runId.length; i++) h = (h * 31 + runId.charCodeAt(i)) | 0;
     const i = Math.abs(h) % COMMIT_LANES;
@@ -133,6 +143,7 @@ export class CommitLanes {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.lanes.map((l) => l?.close()));
   }
 }

@@ -36,7 +36,7 @@ import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf } from './errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { getSkillVersion, listSkills, saveSkillVersion } from './skills';
-import { opCommit, opCreate, wireRun, wireUnit, type WireOp } from './wire';
+import { opCommit, opCreate, opUnlock, wireRun, wireUnit, type WireOp } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
 
@@ -56,6 +56,12 @@ export type PrismaStoreParts = {
    * effectful step is over a third of its budget. Everything else goes through Prisma.
    */
   apply?: (runId: string, op: WireOp) => Promise<unknown>;
+  /**
+   * Whether a `lazy` unit may be acknowledged before it is on disk. Postgres: yes, its WAL writer
+   * flushes it within moments. The embedded PGlite: no — it has no WAL writer, so an unflushed
+   * commit would last only until our own process died.
+   */
+  lazyCommits?: boolean;
 };
 
 const TERMINAL = new Set<string>(['completed', 'failed', 'aborted']);
@@ -71,6 +77,7 @@ export class PrismaStore implements StorePort {
   private readonly claims: ClaimRegistry;
   private readonly onClose?: () => Promise<void>;
   private readonly apply?: PrismaStoreParts['apply'];
+  private readonly lazyCommits: boolean;
   private closing: Promise<void> | null = null;
 
   constructor(parts: PrismaStoreParts) {
@@ -80,6 +87,7 @@ export class PrismaStore implements StorePort {
     this.location = parts.location;
     this.onClose = parts.onClose;
     this.apply = parts.apply;
+    this.lazyCommits = parts.lazyCommits ?? false;
   }
 
   // ------------------------------------------------------------------ writes
@@ -94,8 +102,10 @@ export class PrismaStore implements StorePort {
   }
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
-    // the commit that ends a run also lets go of its claim, in the same statement
-    let unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
+    // a lazy unit may skip the disk flush only where a server flushes it soon after (Postgres)
+    if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
+    // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
+    const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
     for (let attempt = 1; ; attempt++) {
       try {
         const r = this.apply
@@ -103,8 +113,9 @@ export class PrismaStore implements StorePort {
           : (await this.prisma.$queryRaw<{ r: CommitResult }[]>`SELECT stagecraft_commit(${runId}, ${wireUnit(unit)}::jsonb) AS r`)[0].r;
         return typeof r === 'string' ? (JSON.parse(r) as CommitResult) : r;
       } catch (e) {
-        unlock = null; // the operation let go of the claim before it failed (session locks ignore rollbacks)
         if (isEventKeyRace(e) && attempt < MAX_COMMIT_ATTEMPTS) continue;
+        // a failed statement released nothing: the claim handed to it is let go on its own
+        if (unlock && this.apply) void this.apply(runId, opUnlock(unlock)).catch(() => undefined);
         throw storeErrorOf(e, runId);
       }
     }

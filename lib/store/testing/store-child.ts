@@ -4,7 +4,8 @@
  *
  *   lock DIR              take the data-dir lock of DIR, print {"ready":pid}, wait to be killed
  *   open DIR              open the embedded store in DIR; print {"ok":true} or {"ok":false,code,message}
- *   hold DIR RUN_ID       open the embedded store in DIR, create RUN_ID, print {"ready":pid}, wait to be killed
+ *   hold DIR RUN_ID       open the embedded store in DIR, create RUN_ID, complete it with a lazy
+ *                         commit, print {"ready":pid}, wait to be killed
  *   claim URL RUN_ID      claim RUN_ID on the Postgres at URL, print {"claimed":bool}, wait to be killed
  *
  * Owns nothing but the choreography; assertions stay in the test files.
@@ -30,6 +31,7 @@ try {
     const store = await openStore({ dataDir: a });
     const run = makeRun({ id: b });
     await store.createRun(run, { events: [ev(run.id, 1)] });
+    await store.commit(run.id, { events: [ev(run.id, 2, 'run_completed')], run: { status: 'completed' }, lazy: true });
     say({ ready: process.pid });
     forever();
   } else if (mode === 'claim') {

@@ -10,17 +10,22 @@
 --   {"op":"commit","runId":ID,"unit":UNIT[,"unlock":KEY]}
 --                                                stagecraft_commit         -> its result
 --   {"op":"claim","key":KEY}                     pg_try_advisory_lock(KEY) -> {"claimed":bool}
---   {"op":"unlock","key":KEY}                    pg_advisory_unlock(KEY)   -> {}
+--   {"op":"unlock","key":KEY}                    pg_advisory_unlock(KEY), last -> {}
 --
 -- Claims are session-level advisory locks held by the connection the batch runs
 -- on: a process that dies drops its connections and the server drops its claims.
 -- A commit that ends a run may carry the unlock of its claim ("unlock"), so
 -- letting go costs no round trip of its own. Session locks are not transactional:
--- taking or releasing one survives a rollback of the batch (the lanes undo the
--- claims of a failed batch before they retry its operations one by one).
+-- taking or releasing one survives a rollback of the batch. So the unlocks a batch
+-- carries run last, once every operation has been applied: a batch that fails
+-- releases nothing (the lanes then undo the claims it took and retry its
+-- operations one by one). Between that unlock and the end of the statement's
+-- transaction another process may take the claim, but whatever it writes at the
+-- run's next seq waits on this transaction's keys and ends as a conflict.
 --
 -- Durability: a unit marked "lazy": true holds only what a resume re-derives by
--- re-running pure work from the last durable commit (kernel/journal.ts). A batch
+-- re-running pure work from the last durable commit (kernel/journal.ts; the
+-- embedded store never marks one: PGlite has no WAL writer to flush it). A batch
 -- whose every write is lazy commits with synchronous_commit off: the server
 -- acknowledges it before its WAL is flushed, and the WAL writer flushes it within
 -- a few hundred milliseconds. It survives the crash of any client process; only a
@@ -46,7 +51,7 @@ BEGIN
   END IF;
   v_seq := (v_event ->> 'seq')::int;
   SELECT max("seq") INTO v_last FROM "events" WHERE "run_id" = p_run_id;
-  IF v_seq IS DISTINCT FROM v_last + 1 THEN
+  IF v_seq IS NULL OR v_seq IS DISTINCT FROM v_last + 1 THEN
     RETURN NULL;
   END IF;
   INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
@@ -62,13 +67,14 @@ DECLARE
   v_out json[] := '{}';
   v_r json;
   v_sync boolean := false;
+  v_unlocks bigint[] := '{}';
 BEGIN
   FOR i IN 0 .. jsonb_array_length(p_ops) - 1 LOOP
     v_op := p_ops -> i;
     CASE v_op ->> 'op'
       WHEN 'commit' THEN
         IF v_op ? 'unlock' THEN
-          PERFORM pg_advisory_unlock((v_op ->> 'unlock')::bigint);
+          v_unlocks := array_append(v_unlocks, (v_op ->> 'unlock')::bigint);
         END IF;
         v_r := coalesce(stagecraft_append_one(v_op ->> 'runId', v_op -> 'unit'),
                         stagecraft_commit(v_op ->> 'runId', v_op -> 'unit'));
@@ -81,13 +87,15 @@ BEGIN
       WHEN 'claim' THEN
         v_r := json_build_object('claimed', pg_try_advisory_lock((v_op ->> 'key')::bigint));
       WHEN 'unlock' THEN
-        PERFORM pg_advisory_unlock((v_op ->> 'key')::bigint);
+        v_unlocks := array_append(v_unlocks, (v_op ->> 'key')::bigint);
         v_r := '{}'::json;
       ELSE
         RAISE EXCEPTION 'unknown store operation %', v_op ->> 'op' USING ERRCODE = 'SC005';
     END CASE;
     v_out := array_append(v_out, v_r);
   END LOOP;
+  -- last, once every operation is applied (see the header)
+  PERFORM pg_advisory_unlock(k) FROM unnest(v_unlocks) AS k;
   IF NOT v_sync THEN
     PERFORM set_config('synchronous_commit', 'off', true);
   END IF;
