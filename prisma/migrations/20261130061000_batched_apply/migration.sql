@@ -95,7 +95,9 @@ BEGIN
     v_out := array_append(v_out, v_r);
   END LOOP;
   -- last, once every operation is applied (see the header)
-  PERFORM pg_advisory_unlock(k) FROM unnest(v_unlocks) AS k;
+  IF cardinality(v_unlocks) > 0 THEN
+    PERFORM pg_advisory_unlock(k) FROM unnest(v_unlocks) AS k;
+  END IF;
   IF NOT v_sync THEN
     PERFORM set_config('synchronous_commit', 'off', true);
   END IF;
