@@ -24,7 +24,7 @@ import type { CommitUnit, RunRecord } from '../kernel/ports';
 
 const text = (v: unknown): string => JSON.stringify(v ?? null);
 
-export function wireUnit(unit: CommitUnit): string {
+function wireUnit(unit: CommitUnit): string {
   const wire: Record<string, unknown> = {
     events: unit.events.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: text(e.data) })),
   };
@@ -73,7 +73,7 @@ export function wireUnit(unit: CommitUnit): string {
   return JSON.stringify(wire);
 }
 
-export function wireRun(run: RunRecord): string {
+function wireRun(run: RunRecord): string {
   return JSON.stringify({
     ...run,
     input: text(run.input),
