@@ -76,7 +76,6 @@ export class LaneClaims implements ClaimRegistry {
     const lane = this.lanes.laneFor(runId);
     // reserve synchronously: two claims in this process cannot both pass (session locks are re-entrant)
     this.held.set(runId, lane);
-    lane.locked.add(runId);
     let r: { claimed?: boolean };
     try {
       r = (await lane.apply(opClaim(key), key)) as { claimed?: boolean };
@@ -99,8 +98,7 @@ export class LaneClaims implements ClaimRegistry {
 
   releaseInCommit(runId: string): string | null {
     const lane = this.held.get(runId);
-    if (!lane || this.lanes.laneFor(runId) !== lane) return null;
-    return this.forget(runId, lane) ? claimKey(runId) : null;
+    return lane && this.forget(runId, lane) ? claimKey(runId) : null;
   }
 
   async close() {
@@ -111,6 +109,6 @@ export class LaneClaims implements ClaimRegistry {
   /** drops the claim from the books; true if its lane's session still holds the lock */
   private forget(runId: string, lane: Lane): boolean {
     this.held.delete(runId);
-    return lane.locked.delete(runId) && !lane.lost;
+    return !lane.lost;
   }
 }

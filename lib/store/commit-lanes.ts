@@ -37,8 +37,7 @@ type Pending = { op: WireOp; claimKey?: string; resolve: (r: unknown) => void; r
 
 export class Lane {
   readonly client: Promise<pg.Client>;
-  /** runs whose claim this lane's session holds */
-  readonly locked = new Set<string>();
+  /** the connection is gone, and with it every claim its session held */
   lost = false;
   /** statements sent (for tests and benchmarks) */
   statements = 0;
@@ -50,7 +49,6 @@ export class Lane {
     const client = new pg.Client({ connectionString: url, application_name: 'stagecraft-commit' });
     const lose = () => {
       this.lost = true;
-      this.locked.clear(); // the server dropped this session's locks with it
       onLost(this);
     };
     client.on('error', lose);
