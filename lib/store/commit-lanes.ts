@@ -24,6 +24,7 @@
  * (prisma-store.ts, wire.ts) or what a claim means (claims.ts).
  */
 import pg from 'pg';
+import { dbErrorOf } from './errors';
 import { opUnlock, type WireOp } from './wire';
 
 /** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
@@ -115,8 +116,8 @@ export class Lane {
  * operator intervention: a shutdown, a terminated backend).
  */
 function isStatementError(e: unknown): boolean {
-  const { code, severity } = (e ?? {}) as { code?: unknown; severity?: unknown };
-  return typeof code === 'string' && severity !== undefined && !/^(08|57)/.test(code);
+  const db = dbErrorOf(e);
+  return db !== null && !/^(08|57)/.test(db.code);
 }
 
 export class CommitLanes {

@@ -73,7 +73,6 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
     location: where,
     // writes and claims on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
     apply: (runId, op) => lanes.apply(runId, op),
-    lazyCommits: true,
     onClose: async () => {
       await lanes.close();
       await pool.end();

@@ -56,12 +56,6 @@ export type PrismaStoreParts = {
    * which on an effectful step is over a third of its budget. Everything else goes through Prisma.
    */
   apply: (runId: string, op: WireOp) => Promise<unknown>;
-  /**
-   * Whether a `lazy` unit may be acknowledged before it is on disk. Postgres: yes, its WAL writer
-   * flushes it within moments. The embedded PGlite: no — it has no WAL writer, so an unflushed
-   * commit would last only until our own process died.
-   */
-  lazyCommits?: boolean;
 };
 
 const TERMINAL = new Set<string>(['completed', 'failed', 'aborted']);
@@ -87,7 +81,10 @@ export class PrismaStore implements StorePort {
     this.location = parts.location;
     this.onClose = parts.onClose;
     this.apply = parts.apply;
-    this.lazyCommits = parts.lazyCommits ?? false;
+    // a lazy unit may be acknowledged before it is on disk only where a WAL writer flushes it
+    // moments later (Postgres); the embedded PGlite has none, so there it would last only until
+    // our own process died
+    this.lazyCommits = parts.backend === 'postgres';
   }
 
   // ------------------------------------------------------------------ writes
@@ -101,7 +98,6 @@ export class PrismaStore implements StorePort {
   }
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
-    // a lazy unit may skip the disk flush only where a server flushes it soon after (Postgres)
     if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
