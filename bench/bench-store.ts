@@ -8,7 +8,9 @@
 // peers' 200-byte result; `effectful` steps commit before the next starts (as
 // DBOS does), `pure` ones (`pure: true`) may be group-committed. Code runs in
 // the warm sandbox workers, whose CPU is reported as workerCpuMsPerStep
-// (nodeCpuMsPerStep is this process only, as for the peers).
+// (nodeCpuMsPerStep is this process only, as for the peers). Each line also says
+// what a step waited on: store writes and sandbox calls, counted and timed at the
+// ports (commitsPerStep, commitRttMs, codeCallsPerStep, codeCallRttMs).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,10 +76,41 @@ function bundle(kind: Kind, n: number, dir?: string, side?: string): { plan: Pla
   return { plan: compileSkill(text, { file: path.join(d, 'skill.md'), bundleDir: d }).plan, text, dir: d };
 }
 
+/** Latency of the two round trips a step can wait on, summed over every call since the last reset. */
+const waits = { commits: 0, commitMs: 0, calls: 0, callMs: 0 };
+
+/** Wraps `obj[name]` (an async method) so that each call's latency adds to `waits`. */
+function timeCalls(obj: object, name: string, count: 'commits' | 'calls', ms: 'commitMs' | 'callMs'): void {
+  const o = obj as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const orig = o[name].bind(obj);
+  o[name] = async (...args: unknown[]) => {
+    const t0 = performance.now();
+    try {
+      return await orig(...args);
+    } finally {
+      waits[count]++;
+      waits[ms] += performance.now() - t0;
+    }
+  };
+}
+
+/** Where a step's time went: store writes and code calls per step, and the mean latency of each. */
+function breakdown(totalSteps: number) {
+  return {
+    commitsPerStep: +(waits.commits / totalSteps).toFixed(2),
+    commitRttMs: +(waits.commitMs / waits.commits).toFixed(3),
+    codeCallsPerStep: +(waits.calls / totalSteps).toFixed(2),
+    codeCallRttMs: +(waits.callMs / waits.calls).toFixed(3),
+  };
+}
+
 async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Promise<T>): Promise<T> {
   const store = await openStore({ databaseUrl: dbUrl(DB), poolSize: Math.max(10, C + 2) });
   // one warm sandbox for the whole process: workers stay warm across runs
   const sandbox = createCodeSandbox({ maxWorkersPerLanguage: Math.min(C, 2) });
+  timeCalls(store, 'createRun', 'commits', 'commitMs');
+  timeCalls(store, 'commit', 'commits', 'commitMs');
+  timeCalls(sandbox, 'call', 'calls', 'callMs');
   const faults = faultsFromSpec(process.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL'));
   try {
     return await fn((b) => ({ store, clock: systemClock, ids: randomIds, sandbox, faults, model: createScriptedModel(path.join(b.dir, 'model.yaml')) }));
@@ -97,6 +130,7 @@ async function perf(kind: Kind) {
       await startRun(warm.plan, deps(warm), { input: {}, skillText: warm.text });
     });
     const total = a.mode === 'many' ? W * N : N;
+    Object.assign(waits, { commits: 0, commitMs: 0, calls: 0, callMs: 0 });
     const m = await measure(async () => {
       if (a.mode === 'many') {
         await pool(W, C, async () => {
@@ -118,6 +152,7 @@ async function perf(kind: Kind) {
       ...m,
       out: undefined,
       ...rates(total, m),
+      ...breakdown(total),
     };
   });
 }

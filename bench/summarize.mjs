@@ -27,3 +27,21 @@ for (const kind of ['effectful', 'pure']) {
   ratios[`${kind} many c=1 vs dbos`] = +(sps(`stagecraft/${kind}`, 'many', (r) => r.concurrency === 1) / sps('dbos', 'many', (r) => r.concurrency === 1)).toFixed(2);
 }
 console.log('\nratios (median steps/s, same run): ' + JSON.stringify(ratios));
+
+// Where our step's time went (median per config): the store round trips a step waits on, the code
+// calls, and the rest (the kernel's own work, and any overlap at concurrency > 1, where the
+// waits of different runs overlap and the rest can be negative).
+const ours = relabeled.filter((r) => r.harness.startsWith('stagecraft/') && r.mode !== 'crash' && Number.isFinite(r.commitRttMs));
+const configs = [...new Set(ours.map((r) => `${r.harness} ${r.mode} ${r.workflows}x${r.steps} c=${r.concurrency}`))];
+if (configs.length) {
+  console.log('\n| config | ms/step | commits/step × RTT ms | code calls/step × RTT ms | rest ms/step |');
+  console.log('|---|---|---|---|---|');
+  for (const c of configs) {
+    const rs = ours.filter((r) => `${r.harness} ${r.mode} ${r.workflows}x${r.steps} c=${r.concurrency}` === c);
+    const m = (k) => median(rs.map((r) => r[k]));
+    const commits = m('commitsPerStep') * m('commitRttMs');
+    const calls = m('codeCallsPerStep') * (m('codeCallRttMs') || 0);
+    const f = (x) => x.toFixed(3);
+    console.log(`| ${c} | ${f(m('msPerStep'))} | ${m('commitsPerStep')} × ${f(m('commitRttMs'))} | ${m('codeCallsPerStep')} × ${f(m('codeCallRttMs') || 0)} | ${f(m('msPerStep') - commits - calls)} |`);
+  }
+}
