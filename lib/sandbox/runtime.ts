@@ -12,9 +12,9 @@
  * reused (sandbox.ts). POSIX only: the sandbox relies on process groups.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveInstalled } from '../resolve-installed';
 
 /** A worker runtime. TypeScript modules get their own node worker, started with tsx's loader,
  *  so plain JS modules do not pay tsx's start-up cost (~180 ms here). */
@@ -71,16 +71,12 @@ let cachedTsxLoader: string | null = null;
 /** Absolute path of tsx's ESM loader (`tsx/esm`), resolved from this package's node_modules. */
 export function tsxLoaderPath(): string {
   if (cachedTsxLoader) return cachedTsxLoader;
-  const bases = [import.meta.url, path.join(process.cwd(), 'package.json')];
-  for (const base of bases) {
-    try {
-      cachedTsxLoader = createRequire(base).resolve('tsx/esm');
-      return cachedTsxLoader;
-    } catch {
-      // try the next base
-    }
+  try {
+    cachedTsxLoader = resolveInstalled('tsx/esm');
+    return cachedTsxLoader;
+  } catch {
+    throw new Error('tsx is not installed: TypeScript code steps need the `tsx` package (npm install tsx)');
   }
-  throw new Error('tsx is not installed: TypeScript code steps need the `tsx` package (npm install tsx)');
 }
 
 /**

@@ -63,8 +63,8 @@ export function claimKey(runId: string): string {
  * creation, and the commit that ends a run lets go of it in the same statement.
  */
 export class LaneClaims implements ClaimRegistry {
-  /** runs claimed in this process, and the lane whose session holds each */
-  private readonly held = new Map<string, Lane>();
+  /** runs claimed in this process: the lane whose session holds each, and its lock key */
+  private readonly held = new Map<string, { lane: Lane; key: string }>();
   private closed = false;
 
   constructor(private readonly lanes: CommitLanes) {}
@@ -74,8 +74,9 @@ export class LaneClaims implements ClaimRegistry {
     if (this.held.has(runId)) return null;
     const key = claimKey(runId);
     const lane = this.lanes.laneFor(runId);
+    const entry = { lane, key };
     // reserve synchronously: two claims in this process cannot both pass (session locks are re-entrant)
-    this.held.set(runId, lane);
+    this.held.set(runId, entry);
     let r: { claimed?: boolean };
     try {
       r = (await lane.apply(opClaim(key), key)) as { claimed?: boolean };
@@ -89,7 +90,7 @@ export class LaneClaims implements ClaimRegistry {
     }
     return {
       release: async () => {
-        if (this.held.get(runId) !== lane) return; // released already, or let go by the commit that ended the run
+        if (this.held.get(runId) !== entry) return; // released already, or let go by the commit that ended the run
         const stillLocked = this.forget(runId, lane);
         if (stillLocked && !this.closed) await lane.apply(opUnlock(key)).catch(() => undefined);
       },
@@ -97,8 +98,8 @@ export class LaneClaims implements ClaimRegistry {
   }
 
   releaseInCommit(runId: string): string | null {
-    const lane = this.held.get(runId);
-    return lane && this.forget(runId, lane) ? claimKey(runId) : null;
+    const held = this.held.get(runId);
+    return held && this.forget(runId, held.lane) ? held.key : null;
   }
 
   async close() {

@@ -25,14 +25,12 @@
  */
 import pg from 'pg';
 import { dbErrorOf } from './errors';
-import { opUnlock, type WireOp } from './wire';
+import { APPLY_SQL, batchParam, opUnlock, type WireOp } from './wire';
 
 /** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
 export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
 /** operations per statement at most */
 export const MAX_BATCH = 64;
-
-const APPLY = 'SELECT stagecraft_apply($1::jsonb) AS r';
 
 type Pending = { op: WireOp; claimKey?: string; resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
@@ -99,7 +97,7 @@ export class Lane {
   private async send(ops: WireOp[]): Promise<unknown[]> {
     const client = await this.client;
     this.statements++;
-    const { rows } = await client.query({ name: 'sc_apply', text: APPLY, values: [`[${ops.join(',')}]`] });
+    const { rows } = await client.query({ name: 'sc_apply', text: APPLY_SQL, values: [batchParam(ops)] });
     return (rows[0] as { r: unknown[] }).r;
   }
 

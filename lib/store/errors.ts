@@ -42,7 +42,7 @@ export type DbError = { code: string; message: string; detail?: string };
 /** The Postgres SQLSTATE and message behind a Prisma error, or null if it did not come from the database. */
 export function dbErrorOf(e: unknown): DbError | null {
   const meta = (e as { meta?: { driverAdapterError?: { cause?: Record<string, unknown> } } })?.meta;
-  // Prisma wraps the driver's error; the direct SQL path (prisma-store.ts `sql`) throws the driver's own
+  // Prisma wraps the driver's error; the commit lanes (commit-lanes.ts) throw the driver's own
   const direct = typeof (e as { code?: unknown } | null)?.code === 'string' && (e as { severity?: unknown }).severity !== undefined ? (e as Record<string, unknown>) : undefined;
   const cause = meta?.driverAdapterError?.cause ?? direct ?? (e as { cause?: Record<string, unknown> })?.cause;
   if (!cause || typeof cause !== 'object') return null;

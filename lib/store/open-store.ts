@@ -15,8 +15,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { CommitLanes } from './commit-lanes';
+import { APPLY_SQL, batchParam } from './wire';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreUnavailableError } from '../kernel/errors';
@@ -59,12 +59,11 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
   } catch (e) {
     throw isConnectionError(e) ? unreachable(where, e) : migrationFailed(where, e);
   }
-  // one pool, shared by Prisma's adapter and the store's hot commit path
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' });
-  // an idle connection the server closed (a restart, an admin's terminate) just leaves the pool and
-  // the next query opens another; without a listener the pool would throw it at the process
-  pool.on('error', () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Prisma's adapter owns this pool: it listens for idle connections the server closed (a restart,
+  // an admin's terminate) and ends the pool on disconnect
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' }),
+  });
   const lanes = new CommitLanes(url);
   const store = new PrismaStore({
     prisma,
@@ -73,10 +72,7 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
     location: where,
     // writes and claims on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
     apply: (runId, op) => lanes.apply(runId, op),
-    onClose: async () => {
-      await lanes.close();
-      await pool.end();
-    },
+    onClose: () => lanes.close(),
   });
   return Object.assign(store, { migrations });
 }
@@ -103,7 +99,7 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
     const opened = db;
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(opened) });
     const store = new PrismaStore({
-      apply: async (_runId, op) => (await opened.query<{ r: unknown[] }>('SELECT stagecraft_apply($1::jsonb) AS r', [`[${op}]`])).rows[0].r[0],
+      apply: async (_runId, op) => (await opened.query<{ r: unknown[] }>(APPLY_SQL, [batchParam([op])])).rows[0].r[0],
       prisma,
       claims: new LocalClaims(),
       backend: 'pglite',
@@ -216,4 +212,3 @@ function installShutdownHooks() {
     });
   }
 }
-

@@ -101,9 +101,10 @@ export class PrismaStore implements StorePort {
     if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
+    const op = opCommit(runId, unit, unlock);
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.apply(runId, opCommit(runId, unit, unlock))) as CommitResult;
+        return (await this.apply(runId, op)) as CommitResult;
       } catch (e) {
         if (isEventKeyRace(e) && attempt < MAX_COMMIT_ATTEMPTS) continue;
         // a failed statement released nothing: the claim handed to it is let go on its own

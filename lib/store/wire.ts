@@ -86,6 +86,11 @@ function wireRun(run: RunRecord): string {
 /** One write operation for `stagecraft_apply`, as JSON text (a lane joins several into one batch). */
 export type WireOp = string;
 
+/** The statement every write goes through: its one parameter is `batchParam(ops)`; its `r` is their results, in order. */
+export const APPLY_SQL = 'SELECT stagecraft_apply($1::jsonb) AS r';
+
+export const batchParam = (ops: readonly WireOp[]): string => `[${ops.join(',')}]`;
+
 export const opCreate = (run: RunRecord, first: CommitUnit): WireOp => `{"op":"create","run":${wireRun(run)},"unit":${wireUnit(first)}}`;
 
 /** `unlock`: the claim key to let go of in the same statement (a commit that ends the run) */

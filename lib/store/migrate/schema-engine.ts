@@ -19,8 +19,6 @@
  * package.json; re-test on every Prisma bump.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, DriverAdapterError } from '@prisma/driver-adapter-utils';
 import type {
   SqlDriverAdapter,
@@ -28,6 +26,7 @@ import type {
 } from '@prisma/driver-adapter-utils';
 import type { SchemaEngine } from '@prisma/schema-engine-wasm';
 import type { PGlite } from '@electric-sql/pglite';
+import { resolveInstalled } from '../../resolve-installed';
 import type { Pool } from 'pg';
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm/schema_engine_bg');
@@ -46,8 +45,7 @@ function loadEngineModule(): Promise<EngineModule> {
     const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
     // resolved at run time, not by a bundler: Next's would turn a literal require.resolve into a module id
     const pkg = ['@prisma', 'schema-engine-wasm'].join('/');
-    const bases = [import.meta.url, path.join(process.cwd(), 'package.json')];
-    const wasmPath = resolveFrom(bases, pkg).replace(/schema_engine\.js$/, 'schema_engine_bg.wasm');
+    const wasmPath = resolveInstalled(pkg).replace(/schema_engine\.js$/, 'schema_engine_bg.wasm');
     const imports: Record<string, unknown> = { ...bg };
     for (const name of Object.keys(bg)) {
       if (!name.startsWith('__wbg_setTimeout_')) continue;
@@ -175,15 +173,3 @@ function asDriverAdapterError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-function resolveFrom(bases: string[], specifier: string): string {
-  let last: unknown;
-  for (const base of bases) {
-    try {
-      if (!base.startsWith('file:') && !path.isAbsolute(base)) continue;
-      return createRequire(base).resolve(specifier);
-    } catch (e) {
-      last = e;
-    }
-  }
-  throw last;
-}
