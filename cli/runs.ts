@@ -1,8 +1,6 @@
 /** `stagecraft resume [RUN]`, `stagecraft events RUN`, `stagecraft runs`. */
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
-
-const RUN_STATUSES: RunStatus[] = ['running', 'completed', 'failed', 'aborted'];
-import type { RunStatus } from '../lib/kernel/ports';
+import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
 import { resumeAllRuns, resumeSkillRun } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { parse } from './args';

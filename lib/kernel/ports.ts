@@ -74,7 +74,8 @@ export type CodeSandbox = {
 };
 
 // ---------------------------------------------------------------- records
-export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'aborted'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type RunRecord = {
   id: string;

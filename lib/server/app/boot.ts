@@ -4,32 +4,26 @@
  * is only added when the text changed), and resume every interrupted run in
  * the background. Called once from instrumentation.ts.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { getStore } from '../../store';
+import { getStore, type OpenedStore } from '../../store';
 import { resumeAllRuns } from '../runs/resume-run';
+import { exampleBundles } from './examples';
 
-export async function loadExampleSkills(examplesDir: string): Promise<string[]> {
-  const store = await getStore();
-  if (!existsSync(examplesDir)) return [];
-  const loaded: string[] = [];
-  for (const name of readdirSync(examplesDir).sort()) {
-    const file = path.join(examplesDir, name, 'skill.md');
-    if (!existsSync(file)) continue;
-    await store.saveSkillVersion(name, readFileSync(file, 'utf8'));
-    loaded.push(name);
-  }
-  return loaded;
+export async function loadExampleSkills(store: OpenedStore, examplesDir: string): Promise<string[]> {
+  const names = exampleBundles(examplesDir);
+  for (const name of names) await store.saveSkillVersion(name, readFileSync(path.join(examplesDir, name, 'skill.md'), 'utf8'));
+  return names;
 }
 
 export async function boot(cwd: string = process.cwd()): Promise<void> {
   const store = await getStore();
-  const skills = await loadExampleSkills(path.join(cwd, 'examples'));
+  const skills = await loadExampleSkills(store, path.join(cwd, 'examples'));
   console.log(`stagecraft: store ready (${store.backend}), ${skills.length} example skills loaded`);
   const pending = await store.listResumable();
   if (pending.length === 0) return;
   console.log(`stagecraft: resuming ${pending.length} interrupted run(s)`);
-  void resumeAllRuns({ store, env: process.env, cwd }).then((rows) => {
+  void resumeAllRuns({ store, env: process.env, cwd }, pending).then((rows) => {
     for (const r of rows) console.log(`stagecraft: resumed ${r.runId}: ${r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`}`);
   });
 }

@@ -7,10 +7,10 @@
  * starting it again. Nesting is bounded.
  */
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import type { ChildSkillRequest } from '../../kernel/context';
 import { StepFailedError } from '../../kernel/errors';
 import type { Json } from '../../kernel/json';
+import { sha256 } from '../../kernel/memo';
 import type { RunOutcome } from '../../kernel/runner';
 import type { Host } from '../host';
 
@@ -28,7 +28,7 @@ export function resolveChildBundle(ref: string, fromBundleDir: string): string {
 }
 
 export function childRunId(req: ChildSkillRequest): string {
-  return `${req.parentRunId}.${createHash('sha256').update(req.position).digest('hex').slice(0, 10)}`;
+  return `${req.parentRunId}.${sha256(req.position).slice(0, 10)}`;
 }
 
 async function depthOf(host: Host, runId: string): Promise<number> {

@@ -11,7 +11,7 @@ import { resumeRun, type RunOutcome } from '../../kernel/runner';
 import type { RunRecord } from '../../kernel/ports';
 import { compileSkill } from '../../skill';
 import { kernelDeps, modelFor, type Host } from '../host';
-import { startSkillRun } from './start-run';
+import { childRunFns } from './start-run';
 import { runChildSkill } from './child-skill';
 import { RunNotFoundError } from '../../kernel/errors';
 
@@ -26,7 +26,7 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   if (!run) throw new RunNotFoundError(runId);
   const model = modelFor(host, opts.model ?? run.model, run.bundleDir);
   const deps = kernelDeps(host, model, {
-    runChildSkill: (r) => runChildSkill(host, r, { start: (h, req) => startSkillRun(h, req), resume: (h, id) => resumeSkillRun(h, id) }),
+    runChildSkill: (r) => runChildSkill(host, r, childRunFns),
   });
   try {
     return await resumeRun(runId, planFor, deps);
@@ -35,10 +35,13 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   }
 }
 
-/** Resume every resumable run, one after the other; a failure to resume one does not stop the others. */
-export async function resumeAllRuns(host: Host): Promise<{ runId: string; outcome?: RunOutcome; error?: unknown }[]> {
+/**
+ * Resume every resumable run (or these, already listed by the caller), one after the other; a
+ * failure to resume one does not stop the others.
+ */
+export async function resumeAllRuns(host: Host, runIds?: readonly string[]): Promise<{ runId: string; outcome?: RunOutcome; error?: unknown }[]> {
   const out: { runId: string; outcome?: RunOutcome; error?: unknown }[] = [];
-  for (const runId of await host.store.listResumable()) {
+  for (const runId of runIds ?? (await host.store.listResumable())) {
     try {
       out.push({ runId, outcome: await resumeSkillRun(host, runId) });
     } catch (error) {

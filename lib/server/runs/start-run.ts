@@ -15,7 +15,8 @@ import { kernelDeps, modelFor, type Host } from '../host';
 import { runChildSkill, type RunFns } from './child-skill';
 import { resumeSkillRun } from './resume-run';
 
-const childRunFns: RunFns = { start: (host, req) => startSkillRun(host, req), resume: (host, id) => resumeSkillRun(host, id) };
+/** how a `run_skill` child is started or resumed (resume-run.ts hands the same to a resumed parent) */
+export const childRunFns: RunFns = { start: (host, req) => startSkillRun(host, req), resume: (host, id) => resumeSkillRun(host, id) };
 
 export type StartRunRequest = {
   /** a bundle folder or its skill.md */
