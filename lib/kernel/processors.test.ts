@@ -9,6 +9,7 @@ import { deps, phase, plan, playModel, post, runWith } from './testing';
 import type { StepSpec } from './plan';
 import type { CodeSandbox } from './ports';
 import { EVENT } from './events';
+import { StepFailedError } from './errors';
 import type { Json, JsonSchema } from './json';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-proc-'));
@@ -222,4 +223,23 @@ test('the finish artifact path is reserved: workspace/write cannot overwrite it'
   const out = await runWith(p, deps(finishWith({ a: 1 })));
   assert.equal(out.status, 'aborted');
   assert.match(String(out.error!.message), /reserved for the kernel/);
+});
+
+test('a fused request that fails as a whole (the worker died) runs each of its steps alone, without fusing the rest again', async () => {
+  const calls: unknown[] = [];
+  const sandbox: CodeSandbox = {
+    async call(c): Promise<Json> {
+      calls.push(c);
+      if (c.chain) throw new StepFailedError('code_error', 'the worker exited (code 1)');
+      return { [`k${calls.length}`]: c.exportName };
+    },
+    async close() {},
+  };
+  const code = (index: number, fn: string) => ({ ...base, index, type: 'node', module: './m.mjs', modulePath: '/b/m.mjs', function: fn, timeoutMs: 500, pure: true }) as StepSpec;
+  const d = deps(finishWith({ t: 1 }), { sandbox });
+  const out = await runWith(withPost([code(0, 'a'), code(1, 'b'), code(2, 'c'), code(3, 'd')]), d);
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  // one fused request, then the four steps one by one: not a fused request for 1..3, then for 2..3
+  assert.deepEqual(calls.map((c) => ((c as { chain?: unknown[] }).chain ? 'fused' : (c as { exportName: string }).exportName)), ['fused', 'a', 'b', 'c', 'd']);
+  assert.deepEqual(out.output, { t: 1, k2: 'a', k3: 'b', k4: 'c', k5: 'd' });
 });

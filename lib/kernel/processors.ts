@@ -19,7 +19,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
-import { beginStep, lookupMemo, recordStep, type StepDef } from './step';
+import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { executeProcessorStep, isPureStep, readsWorld, stepDefinition } from './processor-steps';
@@ -53,16 +53,21 @@ export async function runSteps(
   scope: ChainScope,
 ): Promise<JsonObject> {
   let value: JsonObject = input;
+  /** steps before this index run alone: their fused request failed as a whole */
+  let aloneUntil = 0;
   for (let k = 0; k < steps.length; ) {
-    const run = fusibleRun(steps, k);
+    const run = k < aloneUntil ? [] : fusibleRun(steps, k);
+    let look: MemoLookup | undefined;
     if (run.length >= 2) {
       const done = await runFused(ctx, run, value, prefix, scope);
       value = done.value;
       k += done.count;
       // a fused run that stopped early stopped at a step that must run alone (it failed, or is in the memo)
       if (done.count === run.length) continue;
+      if (done.failed) aloneUntil = k + run.length;
+      look = done.next;
     }
-    value = await runOneStep(ctx, steps[k], value, `${prefix}/${steps[k].index}`, scope);
+    value = await runOneStep(ctx, steps[k], value, `${prefix}/${steps[k].index}`, scope, look);
     k++;
   }
   return value;
@@ -97,7 +102,8 @@ function fusibleRun(steps: readonly StepSpec[], k: number): CodeStep[] {
  * The run stops at the first step already in the memo, and the first that
  * fails in the worker is left to the single-step path (so its on_error and
  * error message are the usual ones); if the request fails as a whole, nothing
- * is recorded and the single-step path runs them all.
+ * is recorded and the single-step path runs them all (`failed`).
+ * `next` is the memo lookup of the step it stopped at, when it made one.
  */
 async function runFused(
   ctx: RunContext,
@@ -105,17 +111,9 @@ async function runFused(
   input: JsonObject,
   prefix: string,
   scope: ChainScope,
-): Promise<{ value: JsonObject; count: number }> {
-  const defFor = (step: CodeStep, value: JsonObject): StepDef => ({
-    kind: 'processor',
-    phase: scope.phase,
-    position: `${prefix}/${step.index}`,
-    definition: stepDefinition(step),
-    input: value,
-    pure: true,
-    label: { index: step.index, type: step.type, ...(prefix !== scope.prefix ? { nested: true } : {}) },
-  });
-  if (lookupMemo(ctx, defFor(run[0], input)).hit) return { value: input, count: 0 };
+): Promise<{ value: JsonObject; count: number; failed?: boolean; next?: MemoLookup }> {
+  const first = lookupMemo(ctx, processorDef(run[0], input, `${prefix}/${run[0].index}`, scope));
+  if (first.hit) return { value: input, count: 0, next: first };
   await beginStep(ctx);
   const started = ctx.deps.clock.now();
   let outputs: Json[];
@@ -135,16 +133,16 @@ async function runFused(
     outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
   } catch (err) {
     if (isInfrastructureError(err)) throw err;
-    return { value: input, count: 0 };
+    return { value: input, count: 0, failed: true, next: first };
   }
   const each = (ctx.deps.clock.now() - started) / Math.max(1, outputs.length);
   let value = input;
   let count = 0;
   for (const output of outputs) {
     const step = run[count];
-    const def = defFor(step, value);
-    const look = lookupMemo(ctx, def);
-    if (look.hit) break;
+    const def = processorDef(step, value, `${prefix}/${step.index}`, scope);
+    const look = count === 0 ? first : lookupMemo(ctx, def);
+    if (look.hit) return { value, count, next: look };
     await recordStep(ctx, def, look, { output, status: 'ok' }, each);
     value = merge(step, value, output, scope);
     count++;
@@ -152,8 +150,9 @@ async function runFused(
   return { value, count };
 }
 
-async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, position: string, scope: ChainScope): Promise<JsonObject> {
-  const def: StepDef = {
+/** What a processor step is, for the memo and the log. */
+function processorDef(step: StepSpec, value: JsonObject, position: string, scope: ChainScope): StepDef {
+  return {
     kind: 'processor',
     phase: scope.phase,
     position,
@@ -164,7 +163,19 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
     // steps inside an iterate are nested: the chain's own steps are listed, not every element's
     label: { index: step.index, type: step.type, ...(position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { nested: true } : {}) },
   };
-  const look = lookupMemo(ctx, def);
+}
+
+/** `known`: the memo lookup already made for this step at this value (by runFused), if any */
+async function runOneStep(
+  ctx: RunContext,
+  step: StepSpec,
+  value: JsonObject,
+  position: string,
+  scope: ChainScope,
+  known?: MemoLookup,
+): Promise<JsonObject> {
+  const def = processorDef(step, value, position, scope);
+  const look = known ?? lookupMemo(ctx, def);
   let status: string;
   let output: Json;
   if (look.hit) {
@@ -173,7 +184,7 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
     if (status === 'failed') {
       // recorded as failed with on_error: fail — the crash came between it and the abort
       const e = (isJsonObject(output) && isJsonObject(output.error) ? output.error : {}) as { message?: string };
-      throw new WorkflowAbortedError(`${scope.label} step ${step.index} (${step.type}, skill.md line ${step.line}) failed: ${e.message ?? 'failed'}`, {
+      throw new WorkflowAbortedError(`${stepWhere(step, scope)} failed: ${e.message ?? 'failed'}`, {
         phase: scope.phase,
         step: step.index,
         stepType: step.type,
@@ -191,9 +202,8 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
       const e = errorToJson(err);
       if (step.onError === 'fail') {
         await recordStep(ctx, { ...def, pure: false }, look, { output: { error: e }, status: 'failed' }, ctx.deps.clock.now() - started);
-        const where = `${scope.label} step ${step.index} (${step.type}, skill.md line ${step.line})`;
         throw new WorkflowAbortedError(
-          `${where} failed: ${e.message}`,
+          `${stepWhere(step, scope)} failed: ${e.message}`,
           { phase: scope.phase, step: step.index, stepType: step.type },
           err instanceof StagecraftError ? err : undefined,
         );
@@ -209,9 +219,16 @@ async function runOneStep(ctx: RunContext, step: StepSpec, value: JsonObject, po
   return merge(step, value, output, scope);
 }
 
+const stepWhere = (step: StepSpec, scope: ChainScope) => `${scope.label} step ${step.index} (${step.type}, skill.md line ${step.line})`;
+
+/** Whether `merge` can take the result: stored under `into` or `lint`, a validate's null, or an object to merge. */
+function isMergeable(step: StepSpec, output: Json): boolean {
+  return Boolean(step.into) || step.type === 'lint_plan' || (output === null && step.type === 'validate') || isJsonObject(output);
+}
+
 /** A result that can be neither merged nor stored is the step's failure (so on_error applies to it). */
 function requireMergeable(step: StepSpec, output: Json): void {
-  if (step.into || step.type === 'lint_plan' || (output === null && step.type === 'validate') || isJsonObject(output)) return;
+  if (isMergeable(step, output)) return;
   throw new StepFailedError(
     'result_not_mergeable',
     `it returned ${Array.isArray(output) ? 'an array' : output === null ? 'null' : typeof output}, which cannot be merged into the current value; return an object or set "into:"`,
@@ -223,16 +240,17 @@ function applyPolicy(step: StepSpec, value: JsonObject, status: string): JsonObj
   return value;
 }
 
+/** Merges a step's result into the value. Fresh results passed requireMergeable; a recorded one that cannot be merged aborts the chain. */
 function merge(step: StepSpec, value: JsonObject, output: Json, scope: ChainScope): JsonObject {
-  if (step.into) return { ...value, [step.into]: output };
-  if (step.type === 'lint_plan') return { ...value, lint: output };
-  if (output === null && step.type === 'validate') return value;
-  if (!isJsonObject(output)) {
+  if (!isMergeable(step, output)) {
     throw new WorkflowAbortedError(
       `${scope.label} step ${step.index} (${step.type}) returned ${Array.isArray(output) ? 'an array' : typeof output}, which cannot be merged into the current value; return an object or set "into:"`,
       { phase: scope.phase, step: step.index, stepType: step.type },
     );
   }
-  return { ...value, ...output };
+  if (step.into) return { ...value, [step.into]: output };
+  if (step.type === 'lint_plan') return { ...value, lint: output };
+  if (output === null) return value; // a validate's
+  return { ...value, ...(output as JsonObject) };
 }
 

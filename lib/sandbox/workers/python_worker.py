@@ -178,7 +178,10 @@ def handle_chain(request):
     value with its result merged in (into: key, else a shallow merge of a dict),
     exactly as the kernel merges. Stops at the first step that fails or returns
     something that cannot be merged; the kernel re-runs that one on its own, so
-    the error is reported and handled as for any step."""
+    the error is reported and handled as for any step. One difference stays: a
+    merged dict keeps Python's insertion order, while the kernel's JS objects
+    list integer-like keys ("2") first, so a step that depends on key order may
+    see another order fused than alone (values and memo keys are the same)."""
     value = request.get("input")
     outputs = []
     for step in request["steps"]:
