@@ -12,7 +12,7 @@
  * Does not: open anything at import time (`next build` imports route modules
  * in several processes at once), or implement the port (prisma-store.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CommitLanes } from './commit-lanes';
@@ -24,6 +24,7 @@ import { PrismaClient } from './generated/prisma/client';
 import { LaneClaims, LocalClaims } from './claims';
 import { acquireDataDirLock } from './data-dir-lock';
 import { deployToPglite, deployToPostgres } from './migrate/targets';
+import { seedFromTemplate } from './embedded-template';
 import type { DeployResult, MigrationPaths } from './migrate/migrations';
 import { PrismaStore } from './prisma-store';
 
@@ -36,6 +37,8 @@ export type OpenStoreOptions = {
   poolSize?: number;
   /** for tests: another schema/migration history */
   migrationPaths?: MigrationPaths;
+  /** told about slow work before it starts (creating an embedded database), for a CLI to show */
+  onProgress?: (message: string) => void;
 };
 
 export const DEFAULT_DATA_DIR = '.stagecraft';
@@ -91,11 +94,21 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
   const lock = acquireDataDirLock(dataDir);
   let db: PGlite | null = null;
   try {
-    // mkdir first: PGlite.create does not create parents. A fresh dir runs initdb (seconds).
+    // mkdir first: PGlite.create does not create parents. A fresh dir starts as a copy of the
+    // install's template cluster (embedded-template.ts); without one, PGlite runs initdb (seconds).
     const pgdata = path.join(dataDir, PGLITE_SUBDIR);
     mkdirSync(pgdata, { recursive: true });
+    let seeded: string[] | null = null;
+    if (readdirSync(pgdata).length === 0) {
+      opts.onProgress?.(`creating the embedded database in ${dataDir}`);
+      seeded = await seedFromTemplate(pgdata, opts.migrationPaths, () =>
+        opts.onProgress?.('preparing the embedded database template (once per install; a few seconds)'),
+      );
+    }
     db = await PGlite.create(pgdata);
-    const migrations = await deployToPglite(db, opts.migrationPaths);
+    const deployed = await deployToPglite(db, opts.migrationPaths);
+    // a copied template holds its migrations already: they were applied to this data dir all the same
+    const migrations: DeployResult = seeded ? { applied: [...seeded, ...deployed.applied], skipped: false } : deployed;
     const opened = db;
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(opened) });
     const store = new PrismaStore({
@@ -177,7 +190,7 @@ type Holder = { [SINGLETON]?: Promise<OpenedStore> };
 export function getStore(): Promise<OpenedStore> {
   const g = globalThis as Holder;
   if (!g[SINGLETON]) {
-    const opening = openStore();
+    const opening = openStore({ onProgress: (message) => console.log(`stagecraft: ${message}…`) });
     g[SINGLETON] = opening;
     opening.then(installShutdownHooks, () => {
       if (g[SINGLETON] === opening) delete g[SINGLETON];

@@ -1,0 +1,100 @@
+// The embedded template: a fresh data dir is a copy of one migrated cluster built once per
+// install, each copy a database of its own; a changed migration history gets its own template;
+// a cache that cannot be used falls back to initdb.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ensureTemplate, templateKey } from './embedded-template';
+import { defaultMigrationPaths, readLocalMigrations } from './migrate/migrations';
+import { openStore } from './open-store';
+import { ev, makeRun } from './testing/fixtures';
+import { tempDir } from './testing/pg-test-db';
+
+const tmp = tempDir('stagecraft-template-');
+after(() => tmp.remove());
+
+/** Runs `fn` with STAGECRAFT_CACHE_DIR set to `dir`. */
+async function withCacheDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.STAGECRAFT_CACHE_DIR;
+  process.env.STAGECRAFT_CACHE_DIR = dir;
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.STAGECRAFT_CACHE_DIR;
+    else process.env.STAGECRAFT_CACHE_DIR = saved;
+  }
+}
+
+describe('embedded template', () => {
+  it('is built once, even by two builders at once, and every fresh data dir is an independent copy of it', async () => {
+    const cache = path.join(tmp.dir, 'cache');
+    await withCacheDir(cache, async () => {
+      let builds = 0;
+      const [a, b] = await Promise.all([ensureTemplate(undefined, () => builds++), ensureTemplate(undefined, () => builds++)]);
+      assert.equal(a.dir, b.dir);
+      assert.deepEqual(readdirSync(cache), [path.basename(a.dir)], 'no half-built template is left behind');
+      const all = readLocalMigrations(defaultMigrationPaths().migrationsDir).map((m) => m.name);
+      assert.deepEqual(a.migrations, all);
+
+      // found, not built, from now on
+      const before = builds;
+      assert.equal((await ensureTemplate(undefined, () => builds++)).dir, a.dir);
+      assert.equal(builds, before);
+
+      const progress: string[] = [];
+      const one = await openStore({ dataDir: path.join(tmp.dir, 'one'), onProgress: (m) => progress.push(m) });
+      const two = await openStore({ dataDir: path.join(tmp.dir, 'two') });
+      try {
+        assert.equal(progress.length, 1, 'the template exists: nothing to prepare');
+        assert.match(progress[0], /creating the embedded database in .*one/);
+        // the copy was migrated, as far as anyone asking the store can tell
+        assert.deepEqual(one.migrations, { applied: all, skipped: false });
+        const run = makeRun({ id: 'run-in-one' });
+        await one.createRun(run, { events: [ev(run.id, 1)] });
+        assert.deepEqual(await one.getRun(run.id), run);
+        assert.equal(await two.getRun(run.id), null, 'copies share nothing');
+      } finally {
+        await one.close();
+        await two.close();
+      }
+      const reopened = await openStore({ dataDir: path.join(tmp.dir, 'one'), onProgress: (m) => progress.push(m) });
+      try {
+        assert.deepEqual(reopened.migrations, { applied: [], skipped: true });
+        assert.ok(await reopened.getRun('run-in-one'));
+        assert.equal(progress.length, 1, 'an existing data dir is opened, not created');
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
+
+  it('is keyed by the migration history and the PGlite version', () => {
+    const paths = defaultMigrationPaths();
+    const copy = path.join(tmp.dir, 'migrations-copy');
+    cpSync(paths.migrationsDir, copy, { recursive: true });
+    const copied = { ...paths, migrationsDir: copy };
+    assert.equal(templateKey(copied), templateKey(paths));
+    assert.notEqual(templateKey(copied, '0.0.0'), templateKey(paths));
+    const last = readLocalMigrations(copy).at(-1)!.name;
+    appendFileSync(path.join(copy, last, 'migration.sql'), '\n-- changed\n');
+    assert.notEqual(templateKey(copied), templateKey(paths));
+  });
+
+  it('a cache that cannot be used means initdb in place, not a failed open', async () => {
+    const notADir = path.join(tmp.dir, 'cache-is-a-file');
+    writeFileSync(notADir, 'x');
+    await withCacheDir(notADir, async () => {
+      const progress: string[] = [];
+      const store = await openStore({ dataDir: path.join(tmp.dir, 'fallback'), onProgress: (m) => progress.push(m) });
+      try {
+        assert.ok(store.migrations.applied.length >= 3);
+        assert.equal(store.backend, 'pglite');
+        assert.ok(existsSync(path.join(tmp.dir, 'fallback', 'pglite', 'PG_VERSION')));
+        assert.match(progress.join('\n'), /preparing the embedded database template/);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});
