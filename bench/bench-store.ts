@@ -2,7 +2,8 @@
 //   --mode single --steps 1000                 1 run × N steps
 //   --mode many --workflows 200 --steps 5 --concurrency 8
 //   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions
-//   --kind effectful|pure|both (default both)  one JSON line per kind
+//   --kind effectful|pure|both (default both)  one JSON line per kind, in every mode; its harness is
+//                                              `stagecraft/effectful` or `stagecraft/pure` (and `kind` says it too)
 //   --fresh                                    drop and recreate the database first
 // A step is a `node` code step (the product's unit of user code) returning the
 // peers' 200-byte result; `effectful` steps commit before the next starts (as
@@ -48,6 +49,8 @@ const W = Number(a.workflows);
 const C = Number(a.concurrency);
 const DB = a.db ?? (a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench');
 type Kind = 'effectful' | 'pure';
+/** one harness name per kind, so that the peers' summarize.mjs (which groups by harness) keeps them apart */
+const harnessOf = (kind: Kind) => `stagecraft/${kind}`;
 
 const STEP_MODULE = `import { appendFileSync } from 'node:fs';
 // the peers' deterministic ~200-byte step result (bench-peers/common.mjs stepResult)
@@ -143,7 +146,7 @@ async function perf(kind: Kind) {
       }
     });
     return {
-      harness: 'stagecraft',
+      harness: harnessOf(kind),
       kind,
       mode: a.mode,
       steps: N,
@@ -158,7 +161,7 @@ async function perf(kind: Kind) {
 }
 
 async function crashRole() {
-  const b = bundle('effectful', N, a.dir, a.side);
+  const b = bundle(a.kind === 'pure' ? 'pure' : 'effectful', N, a.dir, a.side);
   await withStore(async (deps) => {
     if (a.role === 'worker') {
       await startRun(b.plan, deps(b), { input: {}, skillText: b.text, runId: a.id });
@@ -172,7 +175,7 @@ async function crashRole() {
   });
 }
 
-async function crashParent() {
+async function crashParent(kind: Kind) {
   const crashMod = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../shared/bench-peers/crash.mjs');
   const { crashDemo } = (await import(crashMod)) as { crashDemo: (o: object) => Promise<Record<string, unknown>> };
   await ensureDb(DB, a.fresh);
@@ -182,7 +185,7 @@ async function crashParent() {
   const script = new URL('./bench-store.mjs', import.meta.url).pathname;
   const res = await crashDemo({
     script,
-    baseArgs: ['--mode', 'crash', '--db', DB, '--steps', String(N), '--id', id, '--side', side, '--dir', dir],
+    baseArgs: ['--mode', 'crash', '--kind', kind, '--db', DB, '--steps', String(N), '--id', id, '--side', side, '--dir', dir],
     steps: N,
     killAfter: Number(a['kill-after']),
     side,
@@ -196,15 +199,27 @@ async function crashParent() {
       }
     },
   });
-  report({ harness: 'stagecraft', kind: 'effectful', mode: 'crash', ...res });
+  report({ harness: harnessOf(kind), kind, mode: 'crash', ...res });
 }
 
+const MODES = ['single', 'many', 'crash'];
+const KINDS = ['effectful', 'pure', 'both'];
+function usage(what: string): never {
+  process.stderr.write(`bench:store: ${what}\n  --mode single|many|crash  --kind effectful|pure|both  --steps N  --workflows N  --concurrency N  --kill-after N  --fresh\n`);
+  process.exit(2);
+}
+if (!MODES.includes(a.mode!)) usage(`--mode ${a.mode}: a mode is one of ${MODES.join(', ')}`);
+if (!KINDS.includes(a.kind!)) usage(`--kind ${a.kind}: a kind is one of ${KINDS.join(', ')}`);
+for (const [flag, n] of [['steps', N], ['workflows', W], ['concurrency', C], ['kill-after', Number(a['kill-after'])]] as const) {
+  if (!Number.isInteger(n) || n < 1) usage(`--${flag} must be a whole number ≥ 1`);
+}
+const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
+
 if (a.mode === 'crash') {
-  if (a.role === 'parent') await crashParent();
+  if (a.role === 'parent') for (const k of kinds) await crashParent(k);
   else await crashRole();
 } else {
   await ensureDb(DB, a.fresh);
-  const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
   for (const k of kinds) report(await perf(k));
 }
 process.exit(0);

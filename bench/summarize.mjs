@@ -8,6 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const rows = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)));
+// bench:store names its harness per kind; lines from before it did say `stagecraft` and `kind`
 const relabeled = rows.map((r) => (r.harness === 'stagecraft' ? { ...r, harness: `stagecraft/${r.kind}` } : r));
 const tmp = path.join(mkdtempSync(path.join(tmpdir(), 'sc-sum-')), 'all.jsonl');
 writeFileSync(tmp, relabeled.map((r) => JSON.stringify(r)).join('\n') + '\n');

@@ -2,11 +2,12 @@
 // on a throwaway Postgres database: exit codes, --json shapes, located errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, cpSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, cpSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main, type Io } from './main';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
+import { openStore } from '../lib/store';
 
 let db: TestDatabase;
 before(async () => {
@@ -67,6 +68,28 @@ test('run --json on an example: exit 0 and the documented fields', async () => {
   const events = JSON.parse(ev.out).events;
   assert.deepEqual(events.map((e: { seq: number }) => e.seq), events.map((_: unknown, i: number) => i + 1));
   assert.equal(events.at(-1).type, 'run_completed');
+});
+
+test('a run records the skill version it ran (the same text, the same version); resuming a completed run exits 0 with its outcome', async () => {
+  const bundle = path.join(examples, 'summarize');
+  const run = async () => JSON.parse((await cli('run', bundle, '--input', path.join(bundle, 'input.json'), '--json')).out);
+  const [a, b] = [await run(), await run()];
+  const runs = JSON.parse((await cli('runs', '--json')).out).runs as { id: string; skillVersionId: string | null }[];
+  const versionOf = (id: string) => runs.find((r) => r.id === id)!.skillVersionId;
+  assert.ok(versionOf(a.runId), 'the run points to a skill version');
+  assert.equal(versionOf(b.runId), versionOf(a.runId));
+  const store = await openStore({ databaseUrl: db.url });
+  try {
+    const v = await store.getSkillVersion(versionOf(a.runId)!);
+    assert.equal(v?.skillName, 'summarize');
+    assert.equal(v?.text, readFileSync(path.join(bundle, 'skill.md'), 'utf8'));
+  } finally {
+    await store.close();
+  }
+  const again = await cli('resume', a.runId, '--json');
+  assert.equal(again.code, 0, again.err);
+  assert.equal(JSON.parse(again.out).status, 'completed');
+  assert.deepEqual(JSON.parse(again.out).output, a.output);
 });
 
 test('run: an aborted run exits 1 with error.code workflow_aborted and the step it concerns', async () => {

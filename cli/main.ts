@@ -58,11 +58,14 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         io.out(JSON.stringify(skillFrontmatterSchema, null, 2));
         return 0;
       case undefined:
+        // no command is a usage error: the usage goes where errors go
+        io.err(USAGE);
+        return 2;
       case 'help':
       case '--help':
       case '-h':
         io.out(USAGE);
-        return cmd === undefined ? 2 : 0;
+        return 0;
       default:
         throw new UsageError(`unknown command "${cmd}"`);
     }

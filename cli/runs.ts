@@ -23,7 +23,13 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     const rows = all.map((r) => (r.outcome ? { runId: r.runId, status: r.outcome.status, error: r.outcome.error } : { runId: r.runId, status: 'not_resumed', error: errorToJson(r.error) }));
     if (values.json) io.out(JSON.stringify({ resumed: rows }));
     else if (rows.length === 0) io.out('no interrupted runs');
-    else for (const r of rows) io.out(`${r.runId}: ${r.status}${r.error ? ` — ${String((r.error as { message?: string }).message)}` : ''}`);
+    else {
+      // the runs that finished on stdout, the ones that did not (and why) on stderr
+      for (const r of rows) {
+        const line = `${r.runId}: ${r.status}${r.error ? ` — ${String((r.error as { message?: string }).message)}` : ''}`;
+        (r.status === 'completed' || r.status === 'superseded' ? io.out : io.err)(line);
+      }
+    }
     return rows.every((r) => r.status === 'completed' || r.status === 'superseded') ? 0 : 1;
   });
 }

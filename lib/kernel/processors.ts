@@ -14,7 +14,7 @@
  * Owns: the chain and its policies. Does not: know what a step type does
  * (processor-steps.ts) or how it is recorded (step.ts).
  */
-import { StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson } from './errors';
+import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson } from './errors';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
@@ -70,7 +70,22 @@ export async function runSteps(
     value = await runOneStep(ctx, steps[k], value, `${prefix}/${steps[k].index}`, scope, look);
     k++;
   }
+  requireNoStepRecordedPast(ctx, prefix, steps.length);
   return value;
+}
+
+/**
+ * On resume, a step recorded just past the chain's end means the skill lost steps since the run
+ * recorded them: finishing without it would silently drop what it did (its output, its effect).
+ * A step changed or removed anywhere else shows up as a changed definition at its position.
+ */
+function requireNoStepRecordedPast(ctx: RunContext, prefix: string, length: number): void {
+  const rec = ctx.memo.get(`${prefix}/${length}`);
+  if (!rec) return;
+  throw new DeterminismError(
+    `the recorded step at ${rec.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has no step there (the chain ends after ${length} step${length === 1 ? '' : 's'}). The skill changed after this run was recorded; run it again (or fork it) instead of resuming.`,
+    { position: rec.position, recorded: rec.definition, current: null, seq: rec.seq },
+  );
 }
 
 /** at most this many pure code steps go to a worker in one request */

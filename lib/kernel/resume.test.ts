@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deps, phase, plan, playModel, post, testIds } from './testing';
 import { crashAt, SimulatedCrash, type FaultPoint } from './faults';
-import { resumeRun, startRun } from './runner';
+import { FINISH_ARTIFACT_PATH, resumeRun, startRun } from './runner';
 import { MemoryStore } from './memory-store';
 import type { Plan, StepSpec } from './plan';
 import type { CodeSandbox, ModelPort, ModelTurn } from './ports';
@@ -173,6 +173,42 @@ test('a recorded step whose definition changed stops the resume with a determini
   });
   // the run is left resumable, untouched
   assert.ok(await store.readSnapshot('r'));
+});
+
+test('a recorded step the skill no longer has (the chain was cut short) stops the resume, naming the step', async () => {
+  const { store, c, sandbox } = await crashedRun('before-step', 8);
+  assert.ok((await store.readEvents('r')).some((e) => e.data.position === '__post__/0'), 'step 0 was recorded before the crash');
+  const cut = skill();
+  (cut.postprocessor!.steps as StepSpec[]).length = 0;
+  await assert.rejects(resumeRun('r', () => cut, deps(countingModel(c), { store, fileRoot: root, sandbox })), (e: unknown) => {
+    assert.ok(e instanceof DeterminismError);
+    assert.match(e.message, /__post__\/0/);
+    assert.match(e.message, /"function":"effectful"/);
+    assert.match(e.message, /no step there/);
+    return true;
+  });
+  assert.ok(await store.readSnapshot('r'), 'the run is left resumable');
+});
+
+test('resuming a completed run answers its recorded outcome and runs nothing again', async () => {
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const store = new MemoryStore();
+  const d = deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox) });
+  const done = await startRun(skill(), d, { input: {}, skillText: '', runId: 'r' });
+  assert.equal(done.status, 'completed');
+  const seqs = (await store.readEvents('r')).length;
+  const again = await resumeRun('r', () => skill(), d);
+  assert.deepEqual(again, { runId: 'r', status: 'completed', output: done.output, error: null, report: done.report });
+  assert.equal(c.model, 3);
+  assert.equal(c.sandbox.get('effectful'), 1);
+  assert.equal((await store.readEvents('r')).length, seqs, 'nothing recorded');
+});
+
+test('at after-artifact-persisted the finish artifact and the __post__ snapshot are committed', async () => {
+  const { store } = await crashedRun('after-artifact-persisted', 1);
+  assert.equal((await store.readSnapshot('r'))?.currentPhase, '__post__');
+  assert.deepEqual((await store.readArtifact('r', FINISH_ARTIFACT_PATH))?.content, { body: 'hello world' });
+  assert.equal((await store.readEvents('r')).at(-1)?.type, 'artifact_persisted');
 });
 
 test('an aborted run is never resumed', async () => {

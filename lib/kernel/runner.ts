@@ -114,8 +114,12 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
   try {
     const snapshot = await deps.store.readSnapshot(runId);
     if (!snapshot) {
-      if (run.status === 'running') throw new RunNotResumableError(runId, 'it has no snapshot');
-      throw new RunNotResumableError(runId, `it is ${run.status}${run.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
+      // read again: another process (or the parent of a child run) may have finished it since
+      const now = (await deps.store.getRun(runId)) ?? run;
+      // resuming a completed run is idempotent: its recorded outcome, as for any caller asking twice
+      if (now.status === 'completed') return { runId, status: 'completed', output: now.output, error: null, report: now.report as RunReport | null };
+      if (now.status === 'running') throw new RunNotResumableError(runId, 'it has no snapshot');
+      throw new RunNotResumableError(runId, `it is ${now.status}${now.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
     }
     const plan = await planFor(run);
     const log = await deps.store.readEvents(runId);
@@ -201,6 +205,8 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
         artifacts: [makeArtifact(ctx, FINISH_ARTIFACT_PATH, artifact)],
         snapshot: { runId: ctx.runId, currentPhase: POST_PHASE, seq: 0, data: { finishPath: FINISH_ARTIFACT_PATH } },
       });
+      // committed here, not at the postprocessor's first step: the fault point then means what it says
+      await ctx.journal.flush();
       ctx.faults.hit('after-artifact-persisted');
       return artifact;
     }

@@ -2,7 +2,7 @@
 // install, each copy a database of its own; a changed migration history gets its own template;
 // a cache that cannot be used falls back to initdb.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ensureTemplate, templateKey } from './embedded-template';
@@ -29,11 +29,18 @@ async function withCacheDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
 describe('embedded template', () => {
   it('is built once, even by two builders at once, and every fresh data dir is an independent copy of it', async () => {
     const cache = path.join(tmp.dir, 'cache');
+    // what an older install left: the template of another migration history, and a build abandoned hours ago
+    mkdirSync(path.join(cache, 'pglite-0123456789abcdef'), { recursive: true });
+    writeFileSync(path.join(cache, 'pglite-0123456789abcdef', 'stagecraft-template.txt'), 'old\n');
+    const abandoned = path.join(cache, 'pglite-0123456789abcdef.building-1-deadbeef');
+    mkdirSync(abandoned);
+    const hoursAgo = new Date(Date.now() - 3 * 3600_000);
+    utimesSync(abandoned, hoursAgo, hoursAgo);
     await withCacheDir(cache, async () => {
       let builds = 0;
       const [a, b] = await Promise.all([ensureTemplate(undefined, () => builds++), ensureTemplate(undefined, () => builds++)]);
       assert.equal(a.dir, b.dir);
-      assert.deepEqual(readdirSync(cache), [path.basename(a.dir)], 'no half-built template is left behind');
+      assert.deepEqual(readdirSync(cache), [path.basename(a.dir)], 'no half-built template is left behind, and older ones are gone');
       const all = readLocalMigrations(defaultMigrationPaths().migrationsDir).map((m) => m.name);
       assert.deepEqual(a.migrations, all);
 

@@ -24,7 +24,7 @@
  * trouble with the cache means "no template", and the caller runs initdb as before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { resolveInstalled } from '../resolve-installed';
@@ -106,7 +106,30 @@ export async function ensureTemplate(paths: MigrationPaths = defaultMigrationPat
   }
   const built = readTemplate(dir);
   if (!built) throw new Error(`the template in ${dir} vanished after it was built`);
+  pruneOthers(root, path.basename(dir));
   return built;
+}
+
+/** a build dir this old was left by a process that died while building */
+const STALE_BUILD_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the templates of other keys (an older migration history or PGlite: ~40 MB each) and
+ * builds abandoned long ago. A process copying one of them at that moment fails its copy and
+ * runs initdb instead, which is slower but correct.
+ */
+function pruneOthers(root: string, keep: string): void {
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith('pglite-') || name === keep) continue;
+    const dir = path.join(root, name);
+    try {
+      const isBuild = name.includes('.building-');
+      if (isBuild && Date.now() - statSync(dir).mtimeMs < STALE_BUILD_MS) continue;
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // gone already, or not ours to remove: either way nothing to do
+    }
+  }
 }
 
 /**

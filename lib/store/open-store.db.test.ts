@@ -49,6 +49,13 @@ describe('openStore: embedded PGlite', () => {
       } finally {
         await store.close();
       }
+      // an empty value counts as unset (the CLI passes STAGECRAFT_DATA_DIR= through as '')
+      const fromEmpty = await openStore({ dataDir: '', databaseUrl: '' });
+      try {
+        assert.equal(fromEmpty.location, `${dataDir.dir}/nested/store`);
+      } finally {
+        await fromEmpty.close();
+      }
     } finally {
       if (saved.url !== undefined) process.env.DATABASE_URL = saved.url;
       if (saved.dir === undefined) delete process.env.STAGECRAFT_DATA_DIR;

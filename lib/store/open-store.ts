@@ -48,9 +48,10 @@ export const PGLITE_SUBDIR = 'pglite';
 export type OpenedStore = PrismaStore & { readonly migrations: DeployResult };
 
 export async function openStore(opts: OpenStoreOptions = {}): Promise<OpenedStore> {
-  const url = opts.databaseUrl ?? (opts.dataDir === undefined ? process.env.DATABASE_URL || undefined : undefined);
+  // an empty value (`STAGECRAFT_DATA_DIR= cmd`) counts as unset, as the environment's convention is
+  const url = opts.databaseUrl || (!opts.dataDir ? process.env.DATABASE_URL || undefined : undefined);
   if (url) return openPostgres(url, opts);
-  const dataDir = path.resolve(/*turbopackIgnore: true*/ opts.dataDir ?? (process.env.STAGECRAFT_DATA_DIR || DEFAULT_DATA_DIR));
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ opts.dataDir || process.env.STAGECRAFT_DATA_DIR || DEFAULT_DATA_DIR);
   return openEmbedded(dataDir, opts);
 }
 

@@ -51,6 +51,25 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       ]);
     });
 
+    it('a log is gap-free from 1 whoever writes it: an event that does not continue it is refused', async () => {
+      const store = await open();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1), ev(run.id, 2)] });
+      const insert = (seq: number) =>
+        store.prisma.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${run.id}, ${seq}, 'note', now(), '{}'::json)`;
+      await assert.rejects(insert(4), /event 4 of run .* does not continue its log: there is no event 3/);
+      await assert.rejects(insert(0), /does not continue its log/);
+      const other = makeRun();
+      await store.createRun(other, { events: [ev(other.id, 1)] });
+      await assert.rejects(
+        store.prisma.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${other.id}, 3, 'note', now(), '{}'::json)`,
+        /there is no event 2/,
+        "another run's events do not fill the gap",
+      );
+      assert.equal(await insert(3), 1);
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3]);
+    });
+
     it('racing writers of the same seq: one commits, the others get the conflict', async () => {
       const store = await open();
       const run = makeRun();

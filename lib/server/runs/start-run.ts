@@ -30,16 +30,29 @@ export type StartRunRequest = {
   runId?: string;
 };
 
+/** A store that keeps skill versions (the Prisma store; the in-memory one does not). */
+type SkillVersions = { saveSkillVersion(name: string, text: string): Promise<{ versionId: string }> };
+
+/**
+ * The stored version of the text this run starts from, saved if new: a run records which version
+ * of its skill it ran (the text itself is on the run too, so a store without versions loses nothing).
+ */
+async function versionOf(host: Host, name: string, text: string): Promise<string | null> {
+  const store = host.store as Partial<SkillVersions>;
+  return typeof store.saveSkillVersion === 'function' ? (await store.saveSkillVersion(name, text)).versionId : null;
+}
+
 export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {
   const loaded = await loadSkillBundle(path.resolve(host.cwd, req.bundle));
   const model = modelFor(host, req.model, loaded.bundleDir);
+  const skillVersionId = req.skillVersionId ?? (await versionOf(host, loaded.plan.name, loaded.text));
   const deps = kernelDeps(host, model, { runChildSkill: (r) => runChildSkill(host, r, childRunFns) });
   try {
     return await startRun(loaded.plan, deps, {
       input: req.input,
       skillText: loaded.text,
       parentRunId: req.parentRunId ?? null,
-      skillVersionId: req.skillVersionId ?? null,
+      skillVersionId,
       runId: req.runId,
     });
   } finally {
