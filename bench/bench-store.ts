@@ -2,6 +2,9 @@
 //   --mode single --steps 1000                 1 run × N steps
 //   --mode many --workflows 200 --steps 5 --concurrency 8
 //   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions
+//   --step node|op (default node)              op: each step is the builtin workspace/write op, in process (harness
+//                                              `stagecraft/effectful+op`): one commit per step (the 200-byte artifact
+//                                              with its event) and no sandbox call, the shape of a DBOS step
 //   --kind effectful|pure|both (default both)  one JSON line per kind, in every mode; its harness is
 //                                              `stagecraft/effectful` or `stagecraft/pure` (and `kind` says it too)
 //   --fresh                                    drop and recreate the database first
@@ -34,6 +37,7 @@ const { values: a } = parseArgs({
     workflows: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '1' },
     kind: { type: 'string', default: 'both' },
+    step: { type: 'string', default: 'node' },
     db: { type: 'string' },
     fresh: { type: 'boolean', default: false },
     'kill-after': { type: 'string', default: '50' },
@@ -45,12 +49,16 @@ const { values: a } = parseArgs({
   strict: true,
 });
 const N = Number(a.steps);
+/** `node`: a code step in a sandbox worker (user code, the default); `op`: the builtin workspace/write op, in process */
+const STEP = a.step;
+/** what each op step writes: 200 bytes, as the peers' step result */
+const OP_CONTENT = 'x'.repeat(200);
 const W = Number(a.workflows);
 const C = Number(a.concurrency);
 const DB = a.db ?? (a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench');
 type Kind = 'effectful' | 'pure';
 /** one harness name per kind, so that the peers' summarize.mjs (which groups by harness) keeps them apart */
-const harnessOf = (kind: Kind) => `stagecraft/${kind}`;
+const harnessOf = (kind: Kind) => `stagecraft/${kind}${a.step === 'op' ? '+op' : ''}`;
 
 const STEP_MODULE = `import { appendFileSync } from 'node:fs';
 // the peers' deterministic ~200-byte step result (bench-peers/common.mjs stepResult)
@@ -72,8 +80,13 @@ function bundle(kind: Kind, n: number, dir?: string, side?: string): { plan: Pla
   const d = dir ?? mkdtempSync(path.join(tmpdir(), `sc-bench-${kind}-`));
   mkdirSync(d, { recursive: true });
   writeFileSync(path.join(d, 'step.mjs'), STEP_MODULE);
-  const steps = Array.from({ length: n }, () => `    - { type: node, module: ./step.mjs, function: step${kind === 'pure' ? ', pure: true' : ''} }`).join('\n');
-  const text = `---\nname: bench_${kind}\nentry: main\ngraph:\n  main: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object, required: [last] }\n  steps:\n${steps}\n---\nBenchmark.\n`;
+  const steps = Array.from({ length: n }, () =>
+    STEP === 'op'
+      ? `    - { type: run_op, op: workspace/write, args: { path: out.json, content: "${OP_CONTENT}" }, into: last }`
+      : `    - { type: node, module: ./step.mjs, function: step${kind === 'pure' ? ', pure: true' : ''} }`,
+  ).join('\n');
+  const permissions = STEP === 'op' ? 'permissions:\n  ops: [workspace/write]\n  effects: [workspace.write]\n' : '';
+  const text = `---\nname: bench_${kind}\nentry: main\ngraph:\n  main: []\noutput_schema: { type: object }\n${permissions}postprocessor:\n  output_schema: { type: object, required: [last] }\n  steps:\n${steps}\n---\nBenchmark.\n`;
   writeFileSync(path.join(d, 'skill.md'), text);
   writeFileSync(path.join(d, 'model.yaml'), `turns:\n  - finish: { run: bench, i: 0${side ? `, side: ${JSON.stringify(side)}` : ''} }\n`);
   return { plan: compileSkill(text, { file: path.join(d, 'skill.md'), bundleDir: d }).plan, text, dir: d };
@@ -147,6 +160,7 @@ async function perf(kind: Kind) {
     });
     return {
       harness: harnessOf(kind),
+      step: STEP,
       kind,
       mode: a.mode,
       steps: N,
@@ -178,7 +192,6 @@ async function crashRole() {
 async function crashParent(kind: Kind) {
   const crashMod = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../shared/bench-peers/crash.mjs');
   const { crashDemo } = (await import(crashMod)) as { crashDemo: (o: object) => Promise<Record<string, unknown>> };
-  await ensureDb(DB, a.fresh);
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-bench-crash-'));
   const side = path.join(dir, 'side.txt');
   const id = `run_crash_${process.pid}_${Date.now()}`;
@@ -210,13 +223,19 @@ function usage(what: string): never {
 }
 if (!MODES.includes(a.mode!)) usage(`--mode ${a.mode}: a mode is one of ${MODES.join(', ')}`);
 if (!KINDS.includes(a.kind!)) usage(`--kind ${a.kind}: a kind is one of ${KINDS.join(', ')}`);
+if (a.step !== 'node' && a.step !== 'op') usage(`--step ${a.step}: a step is node or op`);
+if (a.step === 'op' && (a.kind !== 'effectful' || a.mode === 'crash')) usage('--step op measures effectful steps (workspace/write is one): pass --kind effectful, in single or many mode');
 for (const [flag, n] of [['steps', N], ['workflows', W], ['concurrency', C], ['kill-after', Number(a['kill-after'])]] as const) {
   if (!Number.isInteger(n) || n < 1) usage(`--${flag} must be a whole number ≥ 1`);
 }
+if (a.mode === 'crash' && Number(a['kill-after']) >= N) usage(`--kill-after ${a['kill-after']} must be below --steps ${N}, or the run ends before the kill`);
 const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
 
 if (a.mode === 'crash') {
-  if (a.role === 'parent') for (const k of kinds) await crashParent(k);
+  if (a.role === 'parent') {
+    await ensureDb(DB, a.fresh);
+    for (const k of kinds) await crashParent(k);
+  }
   else await crashRole();
 } else {
   await ensureDb(DB, a.fresh);

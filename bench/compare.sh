@@ -27,6 +27,8 @@ CMDS=(
   "ours --mode single --steps 1000 --fresh"
   "ours --mode many --workflows 200 --steps 5 --concurrency 1 --fresh"
   "ours --mode many --workflows 200 --steps 5 --concurrency 8 --fresh"
+  "ours --mode single --steps 1000 --kind effectful --step op --fresh"
+  "ours --mode many --workflows 200 --steps 5 --concurrency 8 --kind effectful --step op --fresh"
   "peer dbos-bench.mjs --mode crash --steps 100 --kill-after 50"
   "ours --mode crash --steps 100 --kill-after 50"
 )

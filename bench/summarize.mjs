@@ -22,11 +22,13 @@ const median = (xs) => {
 };
 const sps = (h, mode, extra = () => true) => median(relabeled.filter((r) => r.harness === h && r.mode === mode && extra(r)).map((r) => r.stepsPerSec));
 const ratios = {};
-for (const kind of ['effectful', 'pure']) {
+// effectful+op: the in-process workspace/write op instead of a node code step (bench-store.ts --step op)
+for (const kind of ['effectful', 'pure', 'effectful+op']) {
   ratios[`${kind} single vs dbos`] = +(sps(`stagecraft/${kind}`, 'single') / sps('dbos', 'single')).toFixed(2);
   ratios[`${kind} many c=8 vs dbos`] = +(sps(`stagecraft/${kind}`, 'many', (r) => r.concurrency === 8) / sps('dbos', 'many', (r) => r.concurrency === 8)).toFixed(2);
   ratios[`${kind} many c=1 vs dbos`] = +(sps(`stagecraft/${kind}`, 'many', (r) => r.concurrency === 1) / sps('dbos', 'many', (r) => r.concurrency === 1)).toFixed(2);
 }
+for (const [k, v] of Object.entries(ratios)) if (!Number.isFinite(v)) delete ratios[k]; // a config this run did not measure
 console.log('\nratios (median steps/s, same run): ' + JSON.stringify(ratios));
 
 // Where our step's time went (median per config): the store round trips a step waits on, the code

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { main, type Io } from './main';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
 import { openStore } from '../lib/store';
+import { ev, makeRun } from '../lib/store/testing/fixtures';
 
 let db: TestDatabase;
 before(async () => {
@@ -158,4 +159,29 @@ test('the installed command (bin/stagecraft.mjs, what npx runs) works from a she
   const bad = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'frobnicate'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown command "frobnicate"/);
+});
+
+test('no command is a usage error on stderr; --help is the usage on stdout', async () => {
+  const none = await cli();
+  assert.equal(none.code, 2);
+  assert.equal(none.out, '');
+  assert.match(none.err, /usage:/);
+  const help = await cli('--help');
+  assert.equal(help.code, 0);
+  assert.match(help.out, /usage:/);
+});
+
+// last: it leaves a run that cannot be resumed in this file's database
+test('resume with no run: a run that cannot be resumed is reported on stderr with why, and the exit is 1', async () => {
+  const store = await openStore({ databaseUrl: db.url });
+  const stuck = makeRun({ model: 'scripted:/nonexistent/model.yaml', bundleDir: '/nonexistent/bundle' });
+  try {
+    await store.createRun(stuck, { events: [ev(stuck.id, 1)], snapshot: { runId: stuck.id, currentPhase: 'draft', seq: 1, data: {} } });
+  } finally {
+    await store.close();
+  }
+  const r = await cli('resume');
+  assert.equal(r.code, 1);
+  assert.doesNotMatch(r.out, new RegExp(stuck.id));
+  assert.match(r.err, new RegExp(`${stuck.id}: not_resumed — .+`));
 });

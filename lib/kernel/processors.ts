@@ -76,14 +76,15 @@ export async function runSteps(
 
 /**
  * On resume, a step recorded just past the chain's end means the skill lost steps since the run
- * recorded them: finishing without it would silently drop what it did (its output, its effect).
- * A step changed or removed anywhere else shows up as a changed definition at its position.
+ * recorded them (or the whole chain, `length` 0): finishing without it would silently drop what it
+ * did (its output, its effect). A step changed or removed anywhere else shows up as a changed
+ * definition at its position.
  */
-function requireNoStepRecordedPast(ctx: RunContext, prefix: string, length: number): void {
+export function requireNoStepRecordedPast(ctx: RunContext, prefix: string, length: number): void {
   const rec = ctx.memo.get(`${prefix}/${length}`);
   if (!rec) return;
   throw new DeterminismError(
-    `the recorded step at ${rec.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has no step there (the chain ends after ${length} step${length === 1 ? '' : 's'}). The skill changed after this run was recorded; run it again (or fork it) instead of resuming.`,
+    `the recorded step at ${rec.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has no step there (${length ? `the chain ends after ${length} step${length === 1 ? '' : 's'}` : 'the chain is gone'}). The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) to resume it, or start a new run.`,
     { position: rec.position, recorded: rec.definition, current: null, seq: rec.seq },
   );
 }

@@ -188,6 +188,15 @@ test('a recorded step the skill no longer has (the chain was cut short) stops th
     return true;
   });
   assert.ok(await store.readSnapshot('r'), 'the run is left resumable');
+  // the whole postprocessor gone: the same
+  const gone = { ...skill(), postprocessor: null };
+  await assert.rejects(resumeRun('r', () => gone, deps(countingModel(c), { store, fileRoot: root, sandbox })), (e: unknown) => {
+    assert.ok(e instanceof DeterminismError);
+    assert.match(e.message, /__post__\/0.*the chain is gone/);
+    assert.match(e.message, /restore the skill\.md it ran/);
+    return true;
+  });
+  assert.equal(c.sandbox.get('effectful'), 1, 'nothing re-ran');
 });
 
 test('resuming a completed run answers its recorded outcome and runs nothing again', async () => {

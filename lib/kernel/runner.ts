@@ -6,7 +6,10 @@
  *
  * Resume reads the snapshot and jumps to its phase (straight to the
  * postprocessor for `__post__`); steps recorded in the log are answered from
- * the memo. An abort deletes the snapshot: an aborted run is never resumed.
+ * the memo, and a recorded step the skill no longer has (changed, or a chain
+ * cut short) stops the resume with a DeterminismError. An abort deletes the
+ * snapshot: an aborted run is never resumed. Resuming a completed run answers
+ * its recorded outcome.
  * A run driven by another process (claim taken, or its seq written first)
  * stops cleanly with status `superseded` and writes nothing.
  *
@@ -33,7 +36,7 @@ import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
 import { memoEntryOf } from './memo';
 import { appendOnce, markersOf } from './markers';
-import { runChain } from './processors';
+import { requireNoStepRecordedPast, runChain } from './processors';
 import { runPhaseVisit } from './phase-runner';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
@@ -106,6 +109,15 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
   }
 }
 
+/**
+ * Resuming a completed run is idempotent: it answers the recorded outcome, as for any caller
+ * asking twice (null for a run that is not completed). A failed or aborted run is not resumed.
+ */
+export function completedOutcome(run: RunRecord): RunOutcome | null {
+  if (run.status !== 'completed') return null;
+  return { runId: run.id, status: 'completed', output: run.output, error: null, report: run.report as RunReport | null };
+}
+
 export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan | Promise<Plan>, deps: KernelDeps): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
@@ -116,8 +128,8 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
     if (!snapshot) {
       // read again: another process (or the parent of a child run) may have finished it since
       const now = (await deps.store.getRun(runId)) ?? run;
-      // resuming a completed run is idempotent: its recorded outcome, as for any caller asking twice
-      if (now.status === 'completed') return { runId, status: 'completed', output: now.output, error: null, report: now.report as RunReport | null };
+      const done = completedOutcome(now);
+      if (done) return done;
       if (now.status === 'running') throw new RunNotResumableError(runId, 'it has no snapshot');
       throw new RunNotResumableError(runId, `it is ${now.status}${now.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
     }
@@ -178,7 +190,7 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     const phase = ctx.plan.phases[phaseName];
     if (!phase) {
       throw new DeterminismError(
-        `the run is in phase "${phaseName}", which the skill no longer has (its phases: ${ctx.plan.order.join(', ')}). The skill changed after this run was recorded; run it again (or fork it) instead of resuming.`,
+        `the run is in phase "${phaseName}", which the skill no longer has (its phases: ${ctx.plan.order.join(', ')}). The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) to resume it, or start a new run.`,
         { phase: phaseName },
       );
     }
@@ -189,8 +201,9 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     let value = input;
     if (phase.preprocessor) {
       value = await runChain(ctx, phase.preprocessor, input, { phase: phaseName, prefix: `${visitKey}/pre`, label: `phase ${phaseName} preprocessor` });
-    } else if (phase.inputSchema !== null) {
-      const errors = checkSchema(phase.inputSchema, input);
+    } else {
+      requireNoStepRecordedPast(ctx, `${visitKey}/pre`, 0); // the phase lost its whole preprocessor
+      const errors = phase.inputSchema === null ? [] : checkSchema(phase.inputSchema, input);
       if (errors.length) {
         throw new WorkflowAbortedError(`the input of phase ${phaseName} does not satisfy its input_schema: ${formatSchemaErrors(errors)}`, { phase: phaseName });
       }
@@ -243,6 +256,7 @@ async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<Js
   if (ctx.plan.postprocessor) {
     return runChain(ctx, ctx.plan.postprocessor, finish, { phase: POST_PHASE, prefix: POST_PHASE, label: 'postprocessor' });
   }
+  requireNoStepRecordedPast(ctx, POST_PHASE, 0); // the skill lost its whole postprocessor
   const errors = checkSchema(ctx.plan.callerContract, finish);
   if (errors.length) throw new WorkflowAbortedError(`the caller artifact does not satisfy the caller contract: ${formatSchemaErrors(errors)}`, { phase: POST_PHASE });
   return finish;

@@ -56,7 +56,7 @@ export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
   if (!rec) return { hit: null, key, defHash };
   if (rec.defHash !== defHash) {
     throw new DeterminismError(
-      `the recorded step at ${def.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has ${JSON.stringify(def.definition)} there. The skill changed after this run was recorded; run it again (or fork it) instead of resuming.`,
+      `the recorded step at ${def.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has ${JSON.stringify(def.definition)} there. The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) to resume it, or start a new run.`,
       { position: def.position, recorded: rec.definition, current: def.definition, seq: rec.seq },
     );
   }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ensureTemplate, templateKey } from './embedded-template';
+import { ensureTemplate, templateKey, TemplateBusyError } from './embedded-template';
 import { defaultMigrationPaths, readLocalMigrations } from './migrate/migrations';
 import { openStore } from './open-store';
 import { ev, makeRun } from './testing/fixtures';
@@ -27,32 +27,44 @@ async function withCacheDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
 }
 
 describe('embedded template', () => {
-  it('is built once, even by two builders at once, and every fresh data dir is an independent copy of it', async () => {
+  it('is built by one process at a time, and every fresh data dir is an independent copy of it', async () => {
     const cache = path.join(tmp.dir, 'cache');
-    // what an older install left: the template of another migration history, and a build abandoned hours ago
-    mkdirSync(path.join(cache, 'pglite-0123456789abcdef'), { recursive: true });
-    writeFileSync(path.join(cache, 'pglite-0123456789abcdef', 'stagecraft-template.txt'), 'old\n');
-    const abandoned = path.join(cache, 'pglite-0123456789abcdef.building-1-deadbeef');
-    mkdirSync(abandoned);
+    // what older installs left: a template of another history unused for weeks, one used today (by
+    // another checkout sharing the cache), a build and a removal abandoned hours ago
+    const weeksAgo = new Date(Date.now() - 30 * 24 * 3600_000);
     const hoursAgo = new Date(Date.now() - 3 * 3600_000);
-    utimesSync(abandoned, hoursAgo, hoursAgo);
+    for (const [name, at] of [['pglite-0123456789abcdef', weeksAgo], ['pglite-fedcba9876543210', new Date()]] as const) {
+      mkdirSync(path.join(cache, name), { recursive: true });
+      writeFileSync(path.join(cache, name, 'stagecraft-template.txt'), 'old\n');
+      utimesSync(path.join(cache, name, 'stagecraft-template.txt'), at, at);
+    }
+    for (const name of ['pglite-0123456789abcdef.building-1-deadbeef', 'pglite-0123456789abcdef.removing-1-deadbeef']) {
+      mkdirSync(path.join(cache, name));
+      utimesSync(path.join(cache, name), hoursAgo, hoursAgo);
+    }
     await withCacheDir(cache, async () => {
       let builds = 0;
-      const [a, b] = await Promise.all([ensureTemplate(undefined, () => builds++), ensureTemplate(undefined, () => builds++)]);
-      assert.equal(a.dir, b.dir);
-      assert.deepEqual(readdirSync(cache), [path.basename(a.dir)], 'no half-built template is left behind, and older ones are gone');
+      const [a, b] = await Promise.allSettled([ensureTemplate(undefined, () => builds++), ensureTemplate(undefined, () => builds++)]);
+      assert.equal(builds, 1, 'one build');
+      assert.equal(a.status, 'fulfilled');
+      assert.equal(b.status, 'rejected', 'the second asker does not build it again');
+      assert.ok((b as PromiseRejectedResult).reason instanceof TemplateBusyError);
+      const t = (a as PromiseFulfilledResult<Awaited<ReturnType<typeof ensureTemplate>>>).value;
+      assert.deepEqual(readdirSync(cache).sort(), [path.basename(t.dir), 'pglite-fedcba9876543210'], 'leftovers gone, a template in use kept');
       const all = readLocalMigrations(defaultMigrationPaths().migrationsDir).map((m) => m.name);
-      assert.deepEqual(a.migrations, all);
+      assert.deepEqual(t.migrations, all);
 
       // found, not built, from now on
-      const before = builds;
-      assert.equal((await ensureTemplate(undefined, () => builds++)).dir, a.dir);
-      assert.equal(builds, before);
+      assert.equal((await ensureTemplate(undefined, () => builds++)).dir, t.dir);
+      assert.equal(builds, 1);
 
+      // a copy a killed process left beside the data dir is not taken for a cluster
+      mkdirSync(path.join(tmp.dir, 'one', 'pglite.seeding-1-deadbeef', 'base'), { recursive: true });
       const progress: string[] = [];
       const one = await openStore({ dataDir: path.join(tmp.dir, 'one'), onProgress: (m) => progress.push(m) });
       const two = await openStore({ dataDir: path.join(tmp.dir, 'two') });
       try {
+        assert.deepEqual(readdirSync(path.join(tmp.dir, 'one')).sort(), ['pglite', 'store.lock']);
         assert.equal(progress.length, 1, 'the template exists: nothing to prepare');
         assert.match(progress[0], /creating the embedded database in .*one/);
         // the copy was migrated, as far as anyone asking the store can tell
@@ -88,7 +100,7 @@ describe('embedded template', () => {
     assert.notEqual(templateKey(copied), templateKey(paths));
   });
 
-  it('a cache that cannot be used means initdb in place, not a failed open', async () => {
+  it('a cache that cannot be used means initdb in place, and the progress says why', async () => {
     const notADir = path.join(tmp.dir, 'cache-is-a-file');
     writeFileSync(notADir, 'x');
     await withCacheDir(notADir, async () => {
@@ -98,7 +110,7 @@ describe('embedded template', () => {
         assert.ok(store.migrations.applied.length >= 3);
         assert.equal(store.backend, 'pglite');
         assert.ok(existsSync(path.join(tmp.dir, 'fallback', 'pglite', 'PG_VERSION')));
-        assert.match(progress.join('\n'), /preparing the embedded database template/);
+        assert.match(progress.join('\n'), /template could not be used \(.*cache-is-a-file.*\); running initdb instead/);
       } finally {
         await store.close();
       }

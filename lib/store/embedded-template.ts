@@ -14,9 +14,11 @@
  * other, so it can never end up with a different schema than initdb would give.
  *
  * A template is built in a private directory and renamed into place when it is
- * complete, so a process never copies a half-built one and two processes
- * building the same template at once both succeed (the second rename loses and
- * its copy is discarded).
+ * complete, by one process at a time (a lock file beside it: another process
+ * asking meanwhile runs initdb rather than build the same thing on the same
+ * cores). A data dir's copy is likewise made beside it and renamed into place,
+ * so neither a half-built template nor a half-made copy is ever opened.
+ * Templates of other keys unused for a week are removed when a new one is built.
  *
  * Owns: the cache directory (STAGECRAFT_CACHE_DIR, else node_modules/.cache/stagecraft
  * beside the installed PGlite), building, finding and copying templates.
@@ -24,7 +26,7 @@
  * trouble with the cache means "no template", and the caller runs initdb as before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { resolveInstalled } from '../resolve-installed';
@@ -71,19 +73,40 @@ function readTemplate(dir: string): Template | null {
   return { dir, migrations: readFileSync(ready, 'utf8').split('\n').filter(Boolean) };
 }
 
+/** Another process is building this template right now: the caller does without it this time. */
+export class TemplateBusyError extends Error {
+  constructor(dir: string) {
+    super(`the embedded database template ${dir} is being built by another process`);
+    this.name = 'TemplateBusyError';
+  }
+}
+
+/** a build lock this old was left by a process that died while building */
+const STALE_BUILD_MS = 10 * 60 * 1000;
+/** a template of another key unused this long is removed when a new one is built */
+const UNUSED_TEMPLATE_MS = 7 * 24 * 3600 * 1000;
+
 /**
- * The template for `paths`, built if there is none yet (initdb + migrations, seconds).
- * `onBuild` is told before a build starts. Throws when it cannot be found or built.
+ * The template for `paths`, built if there is none yet (initdb + migrations, seconds). One
+ * process builds a given template at a time (a lock file beside it); another one asking
+ * meanwhile gets TemplateBusyError rather than building the same thing on the same cores.
+ * `onBuild` is told once a build starts. Throws when it cannot be found or built.
  */
 export async function ensureTemplate(paths: MigrationPaths = defaultMigrationPaths(), onBuild?: () => void): Promise<Template> {
   const root = templateCacheDir();
   const dir = path.join(root, `pglite-${templateKey(paths)}`);
   const found = readTemplate(dir);
-  if (found) return found;
-  onBuild?.();
+  if (found) return touched(found);
   mkdirSync(root, { recursive: true });
+  const lock = takeBuildLock(`${dir}.lock`);
+  if (!lock) throw new TemplateBusyError(dir);
   const building = `${dir}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
+    const again = readTemplate(dir); // finished while we took the lock
+    if (again) return touched(again);
+    // a directory without its ready file is a template whose removal was cut short: not usable
+    if (existsSync(dir)) removeDir(dir);
+    onBuild?.();
     mkdirSync(building);
     const db = await PGlite.create(building);
     let applied: string[];
@@ -93,16 +116,10 @@ export async function ensureTemplate(paths: MigrationPaths = defaultMigrationPat
       await db.close();
     }
     writeFileSync(path.join(building, READY_FILE), applied.map((m) => `${m}\n`).join(''));
-    try {
-      renameSync(building, dir);
-    } catch (e) {
-      // another process finished the same template first: use its copy
-      const theirs = readTemplate(dir);
-      if (!theirs) throw e;
-      return theirs;
-    }
+    renameSync(building, dir);
   } finally {
     rmSync(building, { recursive: true, force: true });
+    rmSync(lock, { force: true });
   }
   const built = readTemplate(dir);
   if (!built) throw new Error(`the template in ${dir} vanished after it was built`);
@@ -110,48 +127,101 @@ export async function ensureTemplate(paths: MigrationPaths = defaultMigrationPat
   return built;
 }
 
-/** a build dir this old was left by a process that died while building */
-const STALE_BUILD_MS = 60 * 60 * 1000;
+/** The lock file's path when this process now holds it, else null (another build is under way). */
+function takeBuildLock(file: string): string | null {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(file).mtimeMs;
+      } catch {
+        continue; // released meanwhile: try again
+      }
+      if (age < STALE_BUILD_MS) return null;
+      rmSync(file, { force: true }); // its builder died
+    }
+  }
+  return null;
+}
+
+/** Marks a template as used (its ready file's mtime), so that pruning keeps what is in use. */
+function touched(t: Template): Template {
+  try {
+    const now = new Date();
+    utimesSync(path.join(t.dir, READY_FILE), now, now);
+  } catch {
+    // read-only cache: the template still works
+  }
+  return t;
+}
+
+/** Renamed aside first, so that a process copying from `dir` meets a missing directory, never a half-deleted one. */
+function removeDir(dir: string): void {
+  const aside = `${dir}.removing-${process.pid}-${randomBytes(4).toString('hex')}`;
+  renameSync(dir, aside);
+  rmSync(aside, { recursive: true, force: true });
+}
 
 /**
- * Removes the templates of other keys (an older migration history or PGlite: ~40 MB each) and
- * builds abandoned long ago. A process copying one of them at that moment fails its copy and
- * runs initdb instead, which is slower but correct.
+ * Removes what is left of older installs: templates of other keys (an older migration history or
+ * PGlite: ~40 MB each) unused for a week, and builds and removals abandoned by dead processes.
+ * Templates in use by other checkouts sharing the cache are kept.
  */
 function pruneOthers(root: string, keep: string): void {
+  const now = Date.now();
   for (const name of readdirSync(root)) {
-    if (!name.startsWith('pglite-') || name === keep) continue;
+    if (!name.startsWith('pglite-') || name === keep || name.endsWith('.lock')) continue;
     const dir = path.join(root, name);
     try {
-      const isBuild = name.includes('.building-');
-      if (isBuild && Date.now() - statSync(dir).mtimeMs < STALE_BUILD_MS) continue;
-      rmSync(dir, { recursive: true, force: true });
+      const leftover = name.includes('.building-') || name.includes('.removing-');
+      const usedAt = statSync(leftover ? dir : path.join(dir, READY_FILE)).mtimeMs;
+      if (now - usedAt > (leftover ? STALE_BUILD_MS : UNUSED_TEMPLATE_MS)) removeDir(dir);
     } catch {
       // gone already, or not ours to remove: either way nothing to do
     }
   }
 }
 
+/** Why a fresh data dir could not start from the template; the caller then runs initdb. */
+export type NoTemplate = { reason: string };
+
 /**
- * Makes the empty directory `pgdata` a copy of the template (built first if need be) and
- * returns the migrations it holds. Null when there is no usable template: the caller runs
- * initdb in `pgdata` instead, exactly as without templates.
+ * Makes `pgdata` (which must not exist yet) a copy of the template, built first if need be, and
+ * returns the migrations it holds — or, when there is no usable template, why not: the caller
+ * then runs initdb in `pgdata`, exactly as without templates. The copy is made beside `pgdata`
+ * and renamed into place once complete, so an interrupted copy never passes for a cluster.
  */
-export async function seedFromTemplate(pgdata: string, paths?: MigrationPaths, onBuild?: () => void): Promise<string[] | null> {
+export async function seedFromTemplate(pgdata: string, paths?: MigrationPaths, onBuild?: () => void): Promise<string[] | NoTemplate> {
   let template: Template;
   try {
     template = await ensureTemplate(paths, onBuild);
-  } catch {
-    return null;
+  } catch (e) {
+    return { reason: (e as Error).message };
   }
+  const copy = `${pgdata}.seeding-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    for (const name of readdirSync(template.dir)) {
-      if (name !== READY_FILE) cpSync(path.join(template.dir, name), path.join(pgdata, name), { recursive: true });
+    cpSync(template.dir, copy, { recursive: true });
+    // the template was removed while we copied (pruned by another install): the copy may be short
+    if (!existsSync(path.join(template.dir, READY_FILE)) || !existsSync(path.join(copy, READY_FILE))) {
+      throw new Error(`the template ${template.dir} was removed while it was being copied`);
     }
+    rmSync(path.join(copy, READY_FILE));
+    renameSync(copy, pgdata);
     return template.migrations;
-  } catch {
-    // a partial copy must not be mistaken for a cluster
-    for (const name of readdirSync(pgdata)) rmSync(path.join(pgdata, name), { recursive: true, force: true });
-    return null;
+  } catch (e) {
+    return { reason: (e as Error).message };
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/** Removes the copies a process killed while seeding left beside `pgdata` (the caller holds the data dir's lock). */
+export function removeAbandonedSeeds(pgdata: string): void {
+  const parent = path.dirname(pgdata);
+  const prefix = `${path.basename(pgdata)}.seeding-`;
+  for (const name of readdirSync(parent)) if (name.startsWith(prefix)) rmSync(path.join(parent, name), { recursive: true, force: true });
 }

@@ -2,8 +2,10 @@
  * The store's failure kinds, and the one function that turns a database error
  * (as Prisma reports it through a driver adapter) into one of them.
  *
- * Owns: the meaning of the SQLSTATEs the migrations raise (SC001–SC004, see
- * prisma/migrations/*_commit_functions) and of the Postgres errors a caller can
+ * Owns: the meaning of the SQLSTATEs the migrations raise (SC001 append-only,
+ * *_append_only_events; SC002–SC004 from the commit functions, *_commit_functions
+ * and *_verbatim_json; SC003 also from the gap-free trigger, *_events_gap_free;
+ * SC005 an unknown batch operation, a bug, *_batched_apply) and of the Postgres errors a caller can
  * cause. Does not: retry anything (prisma-store.ts decides that) or map to HTTP
  * (StagecraftError carries the status; lib/server maps it).
  */

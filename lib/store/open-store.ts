@@ -12,7 +12,7 @@
  * Does not: open anything at import time (`next build` imports route modules
  * in several processes at once), or implement the port (prisma-store.ts).
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CommitLanes } from './commit-lanes';
@@ -24,7 +24,7 @@ import { PrismaClient } from './generated/prisma/client';
 import { LaneClaims, LocalClaims } from './claims';
 import { acquireDataDirLock } from './data-dir-lock';
 import { deployToPglite, deployToPostgres } from './migrate/targets';
-import { seedFromTemplate } from './embedded-template';
+import { removeAbandonedSeeds, seedFromTemplate } from './embedded-template';
 import type { DeployResult, MigrationPaths } from './migrate/migrations';
 import { PrismaStore } from './prisma-store';
 
@@ -95,16 +95,22 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
   const lock = acquireDataDirLock(dataDir);
   let db: PGlite | null = null;
   try {
-    // mkdir first: PGlite.create does not create parents. A fresh dir starts as a copy of the
-    // install's template cluster (embedded-template.ts); without one, PGlite runs initdb (seconds).
+    // A fresh dir starts as a copy of the install's template cluster (embedded-template.ts);
+    // without one, PGlite runs initdb (seconds) in an empty dir (it does not create parents).
     const pgdata = path.join(dataDir, PGLITE_SUBDIR);
-    mkdirSync(pgdata, { recursive: true });
+    removeAbandonedSeeds(pgdata);
+    if (existsSync(pgdata) && readdirSync(pgdata).length === 0) rmdirSync(pgdata);
     let seeded: string[] | null = null;
-    if (readdirSync(pgdata).length === 0) {
+    if (!existsSync(pgdata)) {
       opts.onProgress?.(`creating the embedded database in ${dataDir}`);
-      seeded = await seedFromTemplate(pgdata, opts.migrationPaths, () =>
+      const r = await seedFromTemplate(pgdata, opts.migrationPaths, () =>
         opts.onProgress?.('preparing the embedded database template (once per install; a few seconds)'),
       );
+      if (Array.isArray(r)) seeded = r;
+      else {
+        opts.onProgress?.(`the database template could not be used (${r.reason}); running initdb instead, which takes longer`);
+        mkdirSync(pgdata);
+      }
     }
     db = await PGlite.create(pgdata);
     const deployed = await deployToPglite(db, opts.migrationPaths);

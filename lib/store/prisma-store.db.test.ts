@@ -149,6 +149,22 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       assert.equal((await store.getRun(run.id))?.skillVersionId, b.versionId);
     });
 
+    it('a run records its version without making an older text the latest; concurrent records make one version', async () => {
+      const store = await open();
+      const name = `skill-rec-${Date.now()}-${Math.random()}`;
+      const a = await store.saveSkillVersion(name, 'text A');
+      const b = await store.saveSkillVersion(name, 'text B');
+      const ranA = await store.recordSkillVersion(name, 'text A');
+      assert.deepEqual(ranA, { ...a, isNew: false });
+      assert.equal((await store.listSkills()).find((s) => s.name === name)?.latest?.versionId, b.versionId, 'B is still the latest');
+      const recorded = await Promise.all([1, 2, 3, 4].map(() => store.recordSkillVersion(name, 'text C, run from disk')));
+      assert.equal(new Set(recorded.map((r) => r.versionId)).size, 1);
+      assert.equal(recorded.filter((r) => r.isNew).length, 1);
+      const listed = (await store.listSkills()).find((s) => s.name === name);
+      assert.equal(listed?.versionCount, 3);
+      assert.equal(listed?.latest?.versionId, recorded[0].versionId, 'a new text is the latest, as a save would make it');
+    });
+
     it('concurrent saves of one new text make one version', async () => {
       const store = await open();
       const name = `skill-race-${Date.now()}`;

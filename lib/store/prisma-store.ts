@@ -35,7 +35,7 @@ import type { PrismaClient } from './generated/prisma/client';
 import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf } from './errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
-import { getSkillVersion, listSkills, saveSkillVersion } from './skills';
+import { getSkillVersion, listSkills, recordSkillVersion, saveSkillVersion } from './skills';
 import { opCommit, opCreate, opUnlock, type WireOp } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
@@ -193,6 +193,11 @@ export class PrismaStore implements StorePort {
 
   saveSkillVersion(name: string, text: string) {
     return saveSkillVersion(this.prisma, name, text);
+  }
+
+  /** the version a run of `text` records, without making an older text the latest (skills.ts) */
+  recordSkillVersion(name: string, text: string) {
+    return recordSkillVersion(this.prisma, name, text);
   }
 
   listSkills() {

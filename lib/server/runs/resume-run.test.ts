@@ -1,7 +1,7 @@
 // Resuming runs by id or all at once, as the CLI's `resume` and the app's boot do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MemoryStore } from '../../kernel/memory-store';
@@ -17,6 +17,8 @@ test('resumeAllRuns: a listed run finished before its turn (a child its resumed 
   const host = { store: new MemoryStore(), env: {}, cwd: workspace };
   const done = await startSkillRun(host, { bundle: 'summarize', input });
   assert.equal(done.status, 'completed');
+  // its model script is gone: a finished run needs none
+  rmSync(path.join(workspace, 'summarize', 'model.yaml'));
   const [r, missing] = await resumeAllRuns(host, [done.runId, 'run_gone']);
   assert.equal(r.error, undefined, String(r.error));
   assert.deepEqual(r.outcome, { runId: done.runId, status: 'completed', output: done.output, error: null, report: done.report });

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resumeRun, type RunOutcome } from '../../kernel/runner';
+import { completedOutcome, resumeRun, type RunOutcome } from '../../kernel/runner';
 import type { RunRecord } from '../../kernel/ports';
 import { compileSkill } from '../../skill';
 import { kernelDeps, modelFor, type Host } from '../host';
@@ -24,6 +24,9 @@ function planFor(run: RunRecord) {
 export async function resumeSkillRun(host: Host, runId: string, opts: { model?: string } = {}): Promise<RunOutcome> {
   const run = await host.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
+  // finished: nothing to wire (its model may not even be available here any more)
+  const done = completedOutcome(run);
+  if (done) return done;
   const model = modelFor(host, opts.model ?? run.model, run.bundleDir);
   const deps = kernelDeps(host, model, {
     runChildSkill: (r) => runChildSkill(host, r, childRunFns),

@@ -30,16 +30,17 @@ export type StartRunRequest = {
   runId?: string;
 };
 
-/** A store that keeps skill versions (the Prisma store; the in-memory one does not). */
-type SkillVersions = { saveSkillVersion(name: string, text: string): Promise<{ versionId: string }> };
+/** A store that keeps skill versions (the Prisma store does; the kernel's port, and MemoryStore, do not). */
+type SkillVersions = { recordSkillVersion(name: string, text: string): Promise<{ versionId: string }> };
+
+const keepsVersions = (store: object): store is SkillVersions => typeof (store as Partial<SkillVersions>).recordSkillVersion === 'function';
 
 /**
- * The stored version of the text this run starts from, saved if new: a run records which version
- * of its skill it ran (the text itself is on the run too, so a store without versions loses nothing).
+ * The stored version of the text this run starts from, recorded if new: a run says which version of
+ * its skill it ran (the text itself is on the run too, so a store without versions loses nothing).
  */
 async function versionOf(host: Host, name: string, text: string): Promise<string | null> {
-  const store = host.store as Partial<SkillVersions>;
-  return typeof store.saveSkillVersion === 'function' ? (await store.saveSkillVersion(name, text)).versionId : null;
+  return keepsVersions(host.store) ? (await host.store.recordSkillVersion(name, text)).versionId : null;
 }
 
 export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {

@@ -7,7 +7,8 @@
 -- log can only ever be 1, 2, 3 … n.
 --
 -- A row-level BEFORE trigger sees the rows its statement inserted before it, so a unit that
--- inserts seqs 7, 8, 9 in one statement passes (in seq order, as the commit functions insert).
+-- inserts seqs 7, 8, 9 in one statement passes when they arrive in that order: the commit
+-- functions insert a unit's events in the order of its array, which they check is consecutive.
 -- Measured: ~4 µs of server CPU per inserted event (one primary-key probe), about 1% of an
 -- effectful step's commit.
 CREATE FUNCTION stagecraft_require_gap_free() RETURNS trigger
