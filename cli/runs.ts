@@ -1,12 +1,14 @@
 /** `stagecraft resume [RUN]`, `stagecraft events RUN`, `stagecraft runs`. */
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
-import { resumeAllRuns, resumeSkillRun } from '../lib/server/runs/resume-run';
+import { resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
 import { printSummary } from './print';
+
+const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
 export async function resumeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, model: { type: 'string' } }, { min: 0, max: 1, names: 'at most one run id' });
@@ -17,20 +19,20 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
       if (values.json) io.out(JSON.stringify(summary));
       else if (outcome.status === 'superseded') io.out(`run ${outcome.runId}: another process is resuming it; nothing to do here`);
       else printSummary(summary, io);
-      return outcome.status === 'completed' || outcome.status === 'superseded' ? 0 : 1;
+      return isDone(outcome.status) ? 0 : 1;
     }
-    const all = await resumeAllRuns(host);
-    const rows = all.map((r) => (r.outcome ? { runId: r.runId, status: r.outcome.status, error: r.outcome.error } : { runId: r.runId, status: 'not_resumed', error: errorToJson(r.error) }));
+    const rowOf = (r: ResumeResult) =>
+      r.outcome ? { runId: r.runId, status: r.outcome.status, error: r.outcome.error } : { runId: r.runId, status: 'not_resumed', error: errorToJson(r.error) };
+    // each run as it ends (a long list shows progress): the finished on stdout, the others (and why) on stderr
+    const all = await resumeAllRuns(host, undefined, (r) => {
+      if (values.json) return;
+      const row = rowOf(r);
+      (isDone(row.status) ? io.out : io.err)(`${row.runId}: ${row.status}${row.error ? ` — ${String((row.error as { message?: string }).message)}` : ''}`);
+    });
+    const rows = all.map(rowOf);
     if (values.json) io.out(JSON.stringify({ resumed: rows }));
     else if (rows.length === 0) io.out('no interrupted runs');
-    else {
-      // the runs that finished on stdout, the ones that did not (and why) on stderr
-      for (const r of rows) {
-        const line = `${r.runId}: ${r.status}${r.error ? ` — ${String((r.error as { message?: string }).message)}` : ''}`;
-        (r.status === 'completed' || r.status === 'superseded' ? io.out : io.err)(line);
-      }
-    }
-    return rows.every((r) => r.status === 'completed' || r.status === 'superseded') ? 0 : 1;
+    return rows.every((r) => isDone(r.status)) ? 0 : 1;
   });
 }
 

@@ -23,7 +23,8 @@ export async function boot(cwd: string = process.cwd()): Promise<void> {
   const pending = await store.listResumable();
   if (pending.length === 0) return;
   console.log(`stagecraft: resuming ${pending.length} interrupted run(s)`);
-  void resumeAllRuns({ store, env: process.env, cwd }, pending).then((rows) => {
-    for (const r of rows) console.log(`stagecraft: resumed ${r.runId}: ${r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`}`);
+  void resumeAllRuns({ store, env: process.env, cwd }, pending, (r, i, n) => {
+    const how = r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`;
+    console.log(`stagecraft: [${i + 1}/${n}] resumed ${r.runId}: ${how}`);
   });
 }

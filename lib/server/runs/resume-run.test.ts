@@ -19,7 +19,9 @@ test('resumeAllRuns: a listed run finished before its turn (a child its resumed 
   assert.equal(done.status, 'completed');
   // its model script is gone: a finished run needs none
   rmSync(path.join(workspace, 'summarize', 'model.yaml'));
-  const [r, missing] = await resumeAllRuns(host, [done.runId, 'run_gone']);
+  const heard: string[] = [];
+  const [r, missing] = await resumeAllRuns(host, [done.runId, 'run_gone'], (x, i, n) => heard.push(`${i + 1}/${n} ${x.runId}`));
+  assert.deepEqual(heard, [`1/2 ${done.runId}`, '2/2 run_gone'], 'each run is reported as it ends');
   assert.equal(r.error, undefined, String(r.error));
   assert.deepEqual(r.outcome, { runId: done.runId, status: 'completed', output: done.output, error: null, report: done.report });
   // one that cannot be resumed is reported, and does not stop the others

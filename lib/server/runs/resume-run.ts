@@ -38,18 +38,29 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   }
 }
 
+export type ResumeResult = { runId: string; outcome?: RunOutcome; error?: unknown };
+
 /**
  * Resume every resumable run (or these, already listed by the caller), one after the other; a
- * failure to resume one does not stop the others.
+ * failure to resume one does not stop the others. `onResult` hears of each as it ends (progress
+ * for a long list), before the whole list comes back.
  */
-export async function resumeAllRuns(host: Host, runIds?: readonly string[]): Promise<{ runId: string; outcome?: RunOutcome; error?: unknown }[]> {
-  const out: { runId: string; outcome?: RunOutcome; error?: unknown }[] = [];
-  for (const runId of runIds ?? (await host.store.listResumable())) {
+export async function resumeAllRuns(
+  host: Host,
+  runIds?: readonly string[],
+  onResult?: (r: ResumeResult, index: number, total: number) => void,
+): Promise<ResumeResult[]> {
+  const out: ResumeResult[] = [];
+  const ids = runIds ?? (await host.store.listResumable());
+  for (const runId of ids) {
+    let r: ResumeResult;
     try {
-      out.push({ runId, outcome: await resumeSkillRun(host, runId) });
+      r = { runId, outcome: await resumeSkillRun(host, runId) };
     } catch (error) {
-      out.push({ runId, error });
+      r = { runId, error };
     }
+    out.push(r);
+    onResult?.(r, out.length - 1, ids.length);
   }
   return out;
 }
