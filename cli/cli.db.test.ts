@@ -171,8 +171,7 @@ test('no command is a usage error on stderr; --help is the usage on stdout', asy
   assert.match(help.out, /usage:/);
 });
 
-// last: it leaves a run that cannot be resumed in this file's database
-test('resume with no run: a run that cannot be resumed is reported on stderr with why, and the exit is 1', async () => {
+test('resume with no run: a run that cannot be resumed is reported on stderr with why (exit 1); abort ends it for good', async () => {
   const store = await openStore({ databaseUrl: db.url });
   const stuck = makeRun({ model: 'scripted:/nonexistent/model.yaml', bundleDir: '/nonexistent/bundle' });
   try {
@@ -184,4 +183,13 @@ test('resume with no run: a run that cannot be resumed is reported on stderr wit
   assert.equal(r.code, 1);
   assert.doesNotMatch(r.out, new RegExp(stuck.id));
   assert.match(r.err, new RegExp(`${stuck.id}: not_resumed — .+`));
+  const aborted = await cli('abort', stuck.id, '--reason', 'its bundle is gone', '--json');
+  assert.equal(aborted.code, 0, aborted.err);
+  assert.equal(JSON.parse(aborted.out).status, 'aborted');
+  assert.match(JSON.parse(aborted.out).error.message, /aborted on request: its bundle is gone/);
+  assert.deepEqual(JSON.parse((await cli('resume', '--json')).out), { resumed: [] }, 'never resumed again');
+  const again = await cli('abort', stuck.id);
+  assert.equal(again.code, 1);
+  assert.match(again.err, /has already ended \(aborted\); there is nothing to abort/);
+  assert.equal((await cli('abort')).code, 2);
 });

@@ -1,5 +1,5 @@
 /**
- * The `stagecraft` command: validate, run, resume, events, runs.
+ * The `stagecraft` command: validate, run, resume, abort, events, runs.
  *
  * Exit codes: 0 success (a completed run, a valid skill), 1 a failed or
  * aborted run / an invalid skill for `validate` / a resume that failed,
@@ -10,7 +10,7 @@
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { validateCommand } from './validate';
 import { runCommand } from './run';
-import { eventsCommand, resumeCommand, runsCommand } from './runs';
+import { abortCommand, eventsCommand, resumeCommand, runsCommand } from './runs';
 import { skillFrontmatterSchema } from '../lib/skill/schema';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
@@ -19,6 +19,7 @@ usage:
   stagecraft validate <bundle|skill.md> [--json]
   stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--json]
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
+  stagecraft abort RUN [--reason TEXT]      end an interrupted run as aborted (never resumed)
   stagecraft events RUN [--json]            print a run's event log
   stagecraft runs [--status S] [--json]     list runs
   stagecraft schema                         print the skill.md frontmatter JSON Schema
@@ -49,6 +50,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await runCommand(rest, io);
       case 'resume':
         return await resumeCommand(rest, io);
+      case 'abort':
+        return await abortCommand(rest, io);
       case 'events':
         return await eventsCommand(rest, io);
       case 'runs':

@@ -1,7 +1,7 @@
-/** `stagecraft resume [RUN]`, `stagecraft events RUN`, `stagecraft runs`. */
+/** `stagecraft resume [RUN]`, `stagecraft abort RUN`, `stagecraft events RUN`, `stagecraft runs`. */
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
-import { resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
+import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { parse } from './args';
 import { withHost } from './store';
@@ -33,6 +33,17 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) io.out(JSON.stringify({ resumed: rows }));
     else if (rows.length === 0) io.out('no interrupted runs');
     return rows.every((r) => isDone(r.status)) ? 0 : 1;
+  });
+}
+
+export async function abortCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, reason: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
+  return withHost(async (host) => {
+    const outcome = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given');
+    const summary = await summarizeRun(host.store, outcome);
+    if (values.json) io.out(JSON.stringify(summary));
+    else io.out(`run ${outcome.runId}: aborted; it will not be resumed`);
+    return 0;
   });
 }
 

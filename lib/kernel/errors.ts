@@ -135,6 +135,10 @@ export class PayloadTooLargeError extends StagecraftError {
 }
 
 /** A recorded step does not match the skill at the same position (resume/replay). */
+/** What a DeterminismError tells its reader to do: the run is left resumable, as it was. */
+export const skillChangedAdvice = (runId: string): string =>
+  `The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) and resume it, or abort it (\`stagecraft abort ${runId}\`) and start a new run.`;
+
 export class DeterminismError extends StagecraftError {
   constructor(message: string, details: ErrorDetails = {}) {
     super('determinism_violation', message, { httpStatus: 409, details });
@@ -167,6 +171,13 @@ export class RunNotFoundError extends StagecraftError {
 export class RunNotResumableError extends StagecraftError {
   constructor(runId: string, why: string) {
     super('run_not_resumable', `Run ${runId} cannot be resumed: ${why}`, { httpStatus: 409, details: { runId } });
+  }
+}
+
+/** The run has already ended: there is nothing left to abort. */
+export class RunFinishedError extends StagecraftError {
+  constructor(runId: string, status: string) {
+    super('run_finished', `Run ${runId} has already ended (${status}); there is nothing to abort.`, { httpStatus: 409, details: { runId, status } });
   }
 }
 

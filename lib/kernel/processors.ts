@@ -14,7 +14,7 @@
  * Owns: the chain and its policies. Does not: know what a step type does
  * (processor-steps.ts) or how it is recorded (step.ts).
  */
-import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson } from './errors';
+import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson, skillChangedAdvice } from './errors';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
@@ -84,7 +84,7 @@ export function requireNoStepRecordedPast(ctx: RunContext, prefix: string, lengt
   const rec = ctx.memo.get(`${prefix}/${length}`);
   if (!rec) return;
   throw new DeterminismError(
-    `the recorded step at ${rec.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has no step there (${length ? `the chain ends after ${length} step${length === 1 ? '' : 's'}` : 'the chain is gone'}). The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) to resume it, or start a new run.`,
+    `the recorded step at ${rec.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has no step there (${length ? `the chain ends after ${length} step${length === 1 ? '' : 's'}` : 'the chain is gone'}). ${skillChangedAdvice(ctx.runId)}`,
     { position: rec.position, recorded: rec.definition, current: null, seq: rec.seq },
   );
 }

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deps, phase, plan, playModel, post, testIds } from './testing';
 import { crashAt, SimulatedCrash, type FaultPoint } from './faults';
-import { FINISH_ARTIFACT_PATH, resumeRun, startRun } from './runner';
+import { abortRun, FINISH_ARTIFACT_PATH, resumeRun, startRun } from './runner';
 import { MemoryStore } from './memory-store';
 import type { Plan, StepSpec } from './plan';
 import type { CodeSandbox, ModelPort, ModelTurn } from './ports';
-import { DeterminismError, RunNotResumableError } from './errors';
+import { DeterminismError, RunFinishedError, RunNotFoundError, RunNotResumableError } from './errors';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-resume-'));
 writeFileSync(path.join(root, 'in.txt'), 'source text');
@@ -218,6 +218,26 @@ test('at after-artifact-persisted the finish artifact and the __post__ snapshot 
   assert.equal((await store.readSnapshot('r'))?.currentPhase, '__post__');
   assert.deepEqual((await store.readArtifact('r', FINISH_ARTIFACT_PATH))?.content, { body: 'hello world' });
   assert.equal((await store.readEvents('r')).at(-1)?.type, 'artifact_persisted');
+});
+
+test('an interrupted run aborted on request: one commit ends it, it is never resumed, and asking again says it has ended', async () => {
+  const { store, c, sandbox } = await crashedRun('before-step', 8);
+  const d = deps(countingModel(c), { store, fileRoot: root, sandbox });
+  const before = (await store.readEvents('r')).length;
+  const out = await abortRun('r', 'the skill changed under it', d);
+  assert.equal(out.status, 'aborted');
+  assert.equal(out.error?.code, 'workflow_aborted');
+  assert.match(String(out.error?.message), /aborted on request: the skill changed under it/);
+  const events = await store.readEvents('r');
+  assert.equal(events.length, before + 1);
+  assert.equal(events.at(-1)?.type, 'run_aborted');
+  assert.equal(await store.readSnapshot('r'), null);
+  assert.equal((await store.getRun('r'))?.status, 'aborted');
+  assert.deepEqual(await store.listResumable(), []);
+  await assert.rejects(resumeRun('r', () => skill(), d), RunNotResumableError);
+  await assert.rejects(abortRun('r', 'again', d), (e: unknown) => e instanceof RunFinishedError && /already ended \(aborted\)/.test(e.message));
+  await assert.rejects(abortRun('nope', 'x', d), RunNotFoundError);
+  assert.equal(c.sandbox.get('effectful'), 1, 'nothing ran');
 });
 
 test('an aborted run is never resumed', async () => {

@@ -18,8 +18,10 @@
  */
 import {
   DeterminismError,
+  skillChangedAdvice,
   RunClaimedError,
   RunExistsError,
+  RunFinishedError,
   RunNotFoundError,
   RunNotResumableError,
   StoreWriteError,
@@ -150,6 +152,29 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
   }
 }
 
+/**
+ * Ends an interrupted run as aborted, on request (a run whose skill changed under it, one nobody
+ * wants finished): the `run_aborted` event, the run's status and the snapshot's deletion in one
+ * commit, as any abort. It is then never resumed. A run driven by another process is left to it.
+ */
+export async function abortRun(runId: string, reason: string, deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>): Promise<RunOutcome> {
+  const run = await deps.store.getRun(runId);
+  if (!run) throw new RunNotFoundError(runId);
+  if (run.status !== 'running') throw new RunFinishedError(runId, run.status);
+  const claim = await deps.store.claimRun(runId);
+  if (!claim) throw new RunClaimedError(runId, 'it is running there; stop that process first, or let it finish');
+  try {
+    const now = (await deps.store.getRun(runId)) ?? run;
+    if (now.status !== 'running') throw new RunFinishedError(runId, now.status);
+    const log = await deps.store.readEvents(runId);
+    const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
+    const error = errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase }));
+    return await end({ runId, journal, deps, log }, 'aborted', null, error);
+  } finally {
+    await claim.release();
+  }
+}
+
 async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot): Promise<RunOutcome> {
   const faults = deps.faults ?? NO_FAULTS;
   const journal = new Journal(runId, deps.store, deps.clock, faults, log.length);
@@ -190,7 +215,7 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     const phase = ctx.plan.phases[phaseName];
     if (!phase) {
       throw new DeterminismError(
-        `the run is in phase "${phaseName}", which the skill no longer has (its phases: ${ctx.plan.order.join(', ')}). The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) to resume it, or start a new run.`,
+        `the run is in phase "${phaseName}", which the skill no longer has (its phases: ${ctx.plan.order.join(', ')}). ${skillChangedAdvice(ctx.runId)}`,
         { phase: phaseName },
       );
     }
@@ -262,7 +287,7 @@ async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<Js
   return finish;
 }
 
-async function end(ctx: RunContext, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
+async function end(ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> }, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
   const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
   const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
   const report = deriveReport([...ctx.log, provisional]);

@@ -15,7 +15,7 @@
  *
  * Does not: decide on_error policies (processors.ts) or what a step does.
  */
-import { DeterminismError } from './errors';
+import { DeterminismError, skillChangedAdvice } from './errors';
 import { EVENT, type StepKind } from './events';
 import type { Json, JsonObject } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
@@ -56,7 +56,7 @@ export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
   if (!rec) return { hit: null, key, defHash };
   if (rec.defHash !== defHash) {
     throw new DeterminismError(
-      `the recorded step at ${def.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has ${JSON.stringify(def.definition)} there. The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) to resume it, or start a new run.`,
+      `the recorded step at ${def.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has ${JSON.stringify(def.definition)} there. ${skillChangedAdvice(ctx.runId)}`,
       { position: def.position, recorded: rec.definition, current: def.definition, seq: rec.seq },
     );
   }

@@ -1,5 +1,5 @@
 /**
- * Resume interrupted runs: one by id, or every run that has a snapshot.
+ * Resume interrupted runs: one by id, or every run that has a snapshot; or abort one.
  *
  * The plan is compiled from the bundle's current skill.md when the bundle is
  * still there — so that a skill changed since the crash is caught by the
@@ -7,7 +7,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { completedOutcome, resumeRun, type RunOutcome } from '../../kernel/runner';
+import { abortRun, completedOutcome, resumeRun, type RunOutcome } from '../../kernel/runner';
+import { systemClock } from '../system';
 import type { RunRecord } from '../../kernel/ports';
 import { compileSkill } from '../../skill';
 import { kernelDeps, modelFor, type Host } from '../host';
@@ -36,6 +37,11 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   } finally {
     await deps.close();
   }
+}
+
+/** Ends an interrupted run as aborted (it is then never resumed): for a run nobody can or wants to finish. */
+export function abortSkillRun(host: Host, runId: string, reason: string): Promise<RunOutcome> {
+  return abortRun(runId, reason, { store: host.store, clock: systemClock });
 }
 
 export type ResumeResult = { runId: string; outcome?: RunOutcome; error?: unknown };
