@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deps, phase, plan, playModel, post, testIds } from './testing';
+import { deps, phase, plan, playModel, post, stage, testIds } from './testing';
 import { crashAt, SimulatedCrash, type FaultPoint } from './faults';
 import { abortRun, FINISH_ARTIFACT_PATH, resumeRun, startRun } from './runner';
 import { MemoryStore } from './memory-store';
@@ -197,6 +197,32 @@ test('a recorded step the skill no longer has (the chain was cut short) stops th
     return true;
   });
   assert.equal(c.sandbox.get('effectful'), 1, 'nothing re-ran');
+});
+
+test('a recorded stage the skill no longer has stops the resume of its phase, naming the stage', async () => {
+  const withStage = (): Plan => ({ ...skill(), stageProgram: [stage('watch', 'post-model')] });
+  const handlers = { watch: () => undefined }; // a handler: user code, committed before the next step
+  // crash somewhere inside the phase once round 1's post-model stage is recorded
+  let found: { store: MemoryStore; c: Counters } | null = null;
+  for (let n = 1; n <= 12 && !found; n++) {
+    const store = new MemoryStore();
+    const c: Counters = { model: 0, sandbox: new Map() };
+    const d = deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox), handlers, faults: crashAt('before-step', n) });
+    const out = await startRun(withStage(), d, { input: {}, skillText: '', runId: 'r' }).catch((e: unknown) => e);
+    if (!(out instanceof SimulatedCrash)) continue;
+    const recorded = (await store.readEvents('r')).some((e) => e.data.position === 'draft/r1/post-model/watch');
+    if (recorded && (await store.readSnapshot('r'))?.currentPhase === 'draft') found = { store, c };
+  }
+  assert.ok(found, 'no crash point inside the phase after the stage was recorded');
+  const { store, c } = found;
+  const resume = (p: Plan) => resumeRun('r', () => p, deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox), handlers }));
+  await assert.rejects(resume(skill()), (e: unknown) => {
+    assert.ok(e instanceof DeterminismError);
+    assert.match(e.message, /draft\/r1\/post-model\/watch.*no stage watch on the post-model rung/);
+    return true;
+  });
+  // with the stage back, the same run resumes and completes
+  assert.equal((await resume(withStage())).status, 'completed');
 });
 
 test('resuming a completed run answers its recorded outcome and runs nothing again', async () => {

@@ -12,7 +12,7 @@
  * contributions (the phase runner does) or decide grants (the plan does; they
  * are passed explicitly, never defaulted).
  */
-import { StepFailedError } from './errors';
+import { DeterminismError, StepFailedError, skillChangedAdvice } from './errors';
 import type { Json, JsonObject } from './json';
 import type { Rung, StageSpec } from './plan';
 import type { RunContext } from './context';
@@ -21,7 +21,7 @@ import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
 import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
-import { hashJson } from './memo';
+import { hashJson, memoEntryOf } from './memo';
 
 export const CAPABILITY_TIMEOUT_MS = 10_000;
 
@@ -37,6 +37,7 @@ export type RungCall = {
 
 export async function runRung(ctx: RunContext, call: RungCall): Promise<StageResult[]> {
   const program = ctx.plan.stageProgram;
+  requireNoStageRemoved(ctx, call);
   if (!program.some((s) => s.rung === call.rung)) return [];
   const looks = new Map<string, { def: StepDef; look: MemoLookup }>();
   // The memo input of a stage is its context; the growing parts (transcript,
@@ -100,6 +101,44 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
   }, record);
   requireNoCrashedStage(results, call.phase);
   return results;
+}
+
+/** Stage names this run recorded before the current execution, by `${round prefix}/${rung}`. */
+const RECORDED_STAGES = new WeakMap<RunContext, Map<string, string[]>>();
+
+/**
+ * Built once per execution, at its first rung, from the log it resumed from: no stage has run in
+ * this execution yet, so every stage record in the log is an earlier execution's. A fresh run's is empty.
+ */
+function recordedStages(ctx: RunContext): Map<string, string[]> {
+  let index = RECORDED_STAGES.get(ctx);
+  if (index) return index;
+  index = new Map();
+  for (const e of ctx.log) {
+    const m = memoEntryOf(e);
+    const name = m?.kind === 'stage' ? (m.definition as { stage?: unknown } | null)?.stage : undefined;
+    if (typeof name !== 'string' || !m!.position.endsWith(`/${name}`)) continue;
+    const at = m!.position.slice(0, -name.length - 1);
+    index.set(at, [...(index.get(at) ?? []), name]);
+  }
+  RECORDED_STAGES.set(ctx, index);
+  return index;
+}
+
+/**
+ * On resume, a rung re-entered in a round the run recorded must still have every stage it recorded
+ * there: a stage removed (or renamed, or moved to another rung) since would otherwise be dropped
+ * silently, its contribution and effects with it. A changed stage shows as a changed definition.
+ */
+function requireNoStageRemoved(ctx: RunContext, call: RungCall): void {
+  const names = recordedStages(ctx).get(`${call.prefix}/${call.rung}`);
+  const gone = names?.find((n) => !ctx.plan.stageProgram.some((s) => s.rung === call.rung && s.name === n));
+  if (gone === undefined) return;
+  const rec = ctx.memo.get(`${call.prefix}/${call.rung}/${gone}`);
+  throw new DeterminismError(
+    `the recorded stage at ${call.prefix}/${call.rung}/${gone} no longer matches the skill: it was recorded as ${JSON.stringify(rec?.definition ?? null)} and the skill now has no stage ${gone} on the ${call.rung} rung. ${skillChangedAdvice(ctx.runId)}`,
+    { position: `${call.prefix}/${call.rung}/${gone}`, recorded: rec?.definition ?? null, current: null, seq: rec?.seq ?? null },
+  );
 }
 
 const BULKY = ['transcript', 'messages', 'evidence'] as const;
