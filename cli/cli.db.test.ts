@@ -161,6 +161,29 @@ test('the installed command (bin/stagecraft.mjs, what npx runs) works from a she
   assert.match(bad.stderr, /unknown command "frobnicate"/);
 });
 
+test('the installed command on the embedded database (no DATABASE_URL): run, events, runs, resume', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'sc-cli-embedded-')), 'data');
+  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  const sc = (...args: string[]) => spawnSync(process.execPath, ['bin/stagecraft.mjs', ...args], { encoding: 'utf8', env });
+  const bundle = path.join(examples, 'summarize');
+  const run = sc('run', bundle, '--input', path.join(bundle, 'input.json'), '--json');
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /creating the embedded database in/);
+  const { runId, status } = JSON.parse(run.stdout);
+  assert.equal(status, 'completed');
+  const events = JSON.parse(sc('events', runId, '--json').stdout).events as { seq: number; type: string }[];
+  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+  assert.equal(events.at(-1)?.type, 'run_completed');
+  const listed = sc('runs');
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.match(listed.stdout, new RegExp(`${runId}\\s+completed\\s+summarize`));
+  assert.doesNotMatch(listed.stderr, /creating/, 'the second start opens the data dir it made');
+  const resumed = sc('resume', '--json');
+  assert.deepEqual(JSON.parse(resumed.stdout), { resumed: [] });
+});
+
 test('no command is a usage error on stderr; --help is the usage on stdout', async () => {
   const none = await cli();
   assert.equal(none.code, 2);
