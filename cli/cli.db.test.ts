@@ -2,7 +2,7 @@
 // on a throwaway Postgres database: exit codes, --json shapes, located errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, cpSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, cpSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main, type Io } from './main';
@@ -161,9 +161,11 @@ test('the installed command (bin/stagecraft.mjs, what npx runs) works from a she
   assert.match(bad.stderr, /unknown command "frobnicate"/);
 });
 
-test('the installed command on the embedded database (no DATABASE_URL): run, events, runs, resume', async () => {
+test('the installed command on the embedded database (no DATABASE_URL): run, events, runs, resume', async (t) => {
   const { spawnSync } = await import('node:child_process');
-  const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'sc-cli-embedded-')), 'data');
+  const root = mkdtempSync(path.join(tmpdir(), 'sc-cli-embedded-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const dataDir = path.join(root, 'data');
   const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   const sc = (...args: string[]) => spawnSync(process.execPath, ['bin/stagecraft.mjs', ...args], { encoding: 'utf8', env });
@@ -173,7 +175,9 @@ test('the installed command on the embedded database (no DATABASE_URL): run, eve
   assert.match(run.stderr, /creating the embedded database in/);
   const { runId, status } = JSON.parse(run.stdout);
   assert.equal(status, 'completed');
-  const events = JSON.parse(sc('events', runId, '--json').stdout).events as { seq: number; type: string }[];
+  const ev = sc('events', runId, '--json');
+  assert.equal(ev.status, 0, ev.stderr);
+  const events = JSON.parse(ev.stdout).events as { seq: number; type: string }[];
   assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
   assert.equal(events.at(-1)?.type, 'run_completed');
   const listed = sc('runs');
@@ -181,6 +185,7 @@ test('the installed command on the embedded database (no DATABASE_URL): run, eve
   assert.match(listed.stdout, new RegExp(`${runId}\\s+completed\\s+summarize`));
   assert.doesNotMatch(listed.stderr, /creating/, 'the second start opens the data dir it made');
   const resumed = sc('resume', '--json');
+  assert.equal(resumed.status, 0, resumed.stderr);
   assert.deepEqual(JSON.parse(resumed.stdout), { resumed: [] });
 });
 

@@ -1,9 +1,9 @@
 /**
  * The `stagecraft` command: validate, run, resume, abort, events, runs.
  *
- * Exit codes: 0 success (a completed run, a valid skill), 1 a failed or
- * aborted run / an invalid skill for `validate` / a resume that failed,
- * 2 a usage error or an invalid skill passed to `run`.
+ * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
+ * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
+ * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`.
  * Every failure prints what happened and what to do; `--json` prints one JSON
  * object on stdout and nothing else there.
  */
@@ -19,7 +19,7 @@ usage:
   stagecraft validate <bundle|skill.md> [--json]
   stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--json]
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
-  stagecraft abort RUN [--reason TEXT]      end an interrupted run as aborted (never resumed)
+  stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
   stagecraft events RUN [--json]            print a run's event log
   stagecraft runs [--status S] [--json]     list runs
   stagecraft schema                         print the skill.md frontmatter JSON Schema

@@ -39,10 +39,13 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
 export async function abortCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, reason: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
   return withHost(async (host) => {
-    const outcome = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given');
+    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given');
     const summary = await summarizeRun(host.store, outcome);
-    if (values.json) io.out(JSON.stringify(summary));
-    else io.out(`run ${outcome.runId}: aborted; it will not be resumed`);
+    if (values.json) io.out(JSON.stringify({ ...summary, abortedChildren: children }));
+    else {
+      io.out(`run ${outcome.runId}: aborted; it will not be resumed`);
+      for (const c of children) io.out(`  its child run ${c}: aborted`);
+    }
     return 0;
   });
 }

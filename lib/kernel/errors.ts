@@ -134,11 +134,11 @@ export class PayloadTooLargeError extends StagecraftError {
   }
 }
 
-/** A recorded step does not match the skill at the same position (resume/replay). */
 /** What a DeterminismError tells its reader to do: the run is left resumable, as it was. */
 export const skillChangedAdvice = (runId: string): string =>
   `The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) and resume it, or abort it (\`stagecraft abort ${runId}\`) and start a new run.`;
 
+/** A recorded step does not match the skill at the same position (resume/replay). */
 export class DeterminismError extends StagecraftError {
   constructor(message: string, details: ErrorDetails = {}) {
     super('determinism_violation', message, { httpStatus: 409, details });

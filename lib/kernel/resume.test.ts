@@ -12,7 +12,7 @@ import { abortRun, FINISH_ARTIFACT_PATH, resumeRun, startRun } from './runner';
 import { MemoryStore } from './memory-store';
 import type { Plan, StepSpec } from './plan';
 import type { CodeSandbox, ModelPort, ModelTurn } from './ports';
-import { DeterminismError, RunFinishedError, RunNotFoundError, RunNotResumableError } from './errors';
+import { DeterminismError, RunClaimedError, RunFinishedError, RunNotFoundError, RunNotResumableError } from './errors';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-resume-'));
 writeFileSync(path.join(root, 'in.txt'), 'source text');
@@ -199,9 +199,10 @@ test('a recorded step the skill no longer has (the chain was cut short) stops th
   assert.equal(c.sandbox.get('effectful'), 1, 'nothing re-ran');
 });
 
-test('a recorded stage the skill no longer has stops the resume of its phase, naming the stage', async () => {
-  const withStage = (): Plan => ({ ...skill(), stageProgram: [stage('watch', 'post-model')] });
-  const handlers = { watch: () => undefined }; // a handler: user code, committed before the next step
+test('a recorded stage the skill no longer has on its rung (removed, or moved) stops the resume before anything runs', async () => {
+  const withStage = (rung: 'post-model' | 'prompt-assembly' = 'post-model'): Plan => ({ ...skill(), stageProgram: [stage('watch', rung)] });
+  let watched = 0;
+  const handlers = { watch: () => void watched++ }; // a handler: user code, committed before the next step
   // crash somewhere inside the phase once round 1's post-model stage is recorded
   let found: { store: MemoryStore; c: Counters } | null = null;
   for (let n = 1; n <= 12 && !found; n++) {
@@ -216,13 +217,41 @@ test('a recorded stage the skill no longer has stops the resume of its phase, na
   assert.ok(found, 'no crash point inside the phase after the stage was recorded');
   const { store, c } = found;
   const resume = (p: Plan) => resumeRun('r', () => p, deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox), handlers }));
-  await assert.rejects(resume(skill()), (e: unknown) => {
-    assert.ok(e instanceof DeterminismError);
-    assert.match(e.message, /draft\/r1\/post-model\/watch.*no stage watch on the post-model rung/);
-    return true;
-  });
+  const before = { watched, model: c.model, seqs: (await store.readEvents('r')).length };
+  for (const changed of [skill(), withStage('prompt-assembly')]) {
+    await assert.rejects(resume(changed), (e: unknown) => {
+      assert.ok(e instanceof DeterminismError);
+      assert.match(e.message, /draft\/r1\/post-model\/watch.*no stage watch on the post-model rung/);
+      return true;
+    });
+  }
+  const after = await store.readEvents('r');
+  assert.deepEqual({ watched, model: c.model }, { watched: before.watched, model: before.model }, 'nothing ran');
+  assert.deepEqual(after.slice(before.seqs).map((e) => e.type), ['run_resumed', 'run_resumed'], 'nothing recorded but the attempts');
   // with the stage back, the same run resumes and completes
   assert.equal((await resume(withStage())).status, 'completed');
+});
+
+test('a refused stage (it never ran, contributed nothing) may be removed before a resume', async () => {
+  // `net` is not granted: the stage is refused, and recorded as refused
+  const withRefused = (): Plan => ({ ...skill(), stageProgram: [stage('fetcher', 'post-model', ['net'])] });
+  let found: MemoryStore | null = null;
+  for (let n = 1; n <= 12 && !found; n++) {
+    const store = new MemoryStore();
+    const c: Counters = { model: 0, sandbox: new Map() };
+    const d = deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox), handlers: { fetcher: () => undefined }, faults: crashAt('before-step', n) });
+    const out = await startRun(withRefused(), d, { input: {}, skillText: '', runId: 'r' }).catch((e: unknown) => e);
+    if (!(out instanceof SimulatedCrash)) continue;
+    const rec = (await store.readEvents('r')).find((e) => e.data.position === 'draft/r1/post-model/fetcher');
+    if (rec && (await store.readSnapshot('r'))?.currentPhase === 'draft') {
+      assert.equal(rec.data.status, 'refused');
+      found = store;
+    }
+  }
+  assert.ok(found, 'no crash point inside the phase after the refused stage was recorded');
+  const c: Counters = { model: 0, sandbox: new Map() };
+  const out = await resumeRun('r', () => skill(), deps(countingModel(c), { store: found, fileRoot: root, sandbox: countingSandbox(c.sandbox) }));
+  assert.equal(out.status, 'completed');
 });
 
 test('resuming a completed run answers its recorded outcome and runs nothing again', async () => {
@@ -264,6 +293,17 @@ test('an interrupted run aborted on request: one commit ends it, it is never res
   await assert.rejects(abortRun('r', 'again', d), (e: unknown) => e instanceof RunFinishedError && /already ended \(aborted\)/.test(e.message));
   await assert.rejects(abortRun('nope', 'x', d), RunNotFoundError);
   assert.equal(c.sandbox.get('effectful'), 1, 'nothing ran');
+});
+
+test('a run another process is driving is not aborted from here: run_claimed, nothing written', async () => {
+  const { store, c, sandbox } = await crashedRun('before-step', 8);
+  const held = await store.claimRun('r');
+  assert.ok(held);
+  const before = (await store.readEvents('r')).length;
+  await assert.rejects(abortRun('r', 'x', deps(countingModel(c), { store, fileRoot: root, sandbox })), RunClaimedError);
+  assert.equal((await store.readEvents('r')).length, before);
+  assert.ok(await store.readSnapshot('r'));
+  await held!.release();
 });
 
 test('an aborted run is never resumed', async () => {

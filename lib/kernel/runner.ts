@@ -40,6 +40,7 @@ import { memoEntryOf } from './memo';
 import { appendOnce, markersOf } from './markers';
 import { requireNoStepRecordedPast, runChain } from './processors';
 import { runPhaseVisit } from './phase-runner';
+import { requireRecordedStagesInPlan } from './stages';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
 import { makeArtifact } from './ops/execute';
@@ -192,6 +193,7 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     currentVisit: '',
   };
   try {
+    if (snapshot.currentPhase !== POST_PHASE) requireRecordedStagesInPlan(ctx, resumePrefix(snapshot));
     const finish = snapshot.currentPhase === POST_PHASE ? await loadFinish(ctx) : await runPhases(ctx, snapshot);
     const output = await runPostprocessor(ctx, finish);
     return await end(ctx, 'completed', output, null);

@@ -37,7 +37,6 @@ export type RungCall = {
 
 export async function runRung(ctx: RunContext, call: RungCall): Promise<StageResult[]> {
   const program = ctx.plan.stageProgram;
-  requireNoStageRemoved(ctx, call);
   if (!program.some((s) => s.rung === call.rung)) return [];
   const looks = new Map<string, { def: StepDef; look: MemoLookup }>();
   // The memo input of a stage is its context; the growing parts (transcript,
@@ -103,42 +102,26 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
   return results;
 }
 
-/** Stage names this run recorded before the current execution, by `${round prefix}/${rung}`. */
-const RECORDED_STAGES = new WeakMap<RunContext, Map<string, string[]>>();
-
 /**
- * Built once per execution, at its first rung, from the log it resumed from: no stage has run in
- * this execution yet, so every stage record in the log is an earlier execution's. A fresh run's is empty.
+ * Before a resume re-enters a phase visit (`prefix`, e.g. `draft/` or `draft#2/`): every stage the
+ * run recorded in that visit must still be on the same rung of the skill. A stage removed, renamed
+ * or moved since would otherwise be dropped silently (its contribution and effects with it), or run
+ * again elsewhere. Checked up front, before anything runs: a moved stage must not run its code, nor
+ * cause a new model call, before the resume stops. A refused stage never ran and contributed
+ * nothing, so dropping it changes nothing; a changed stage shows as a changed definition when its
+ * position is reached.
  */
-function recordedStages(ctx: RunContext): Map<string, string[]> {
-  let index = RECORDED_STAGES.get(ctx);
-  if (index) return index;
-  index = new Map();
+export function requireRecordedStagesInPlan(ctx: RunContext, prefix: string): void {
   for (const e of ctx.log) {
     const m = memoEntryOf(e);
-    const name = m?.kind === 'stage' ? (m.definition as { stage?: unknown } | null)?.stage : undefined;
-    if (typeof name !== 'string' || !m!.position.endsWith(`/${name}`)) continue;
-    const at = m!.position.slice(0, -name.length - 1);
-    index.set(at, [...(index.get(at) ?? []), name]);
+    if (m?.kind !== 'stage' || m.status === 'refused' || !m.position.startsWith(prefix)) continue;
+    const d = (m.definition ?? {}) as { stage?: unknown; rung?: unknown };
+    if (ctx.plan.stageProgram.some((s) => s.name === d.stage && s.rung === d.rung)) continue;
+    throw new DeterminismError(
+      `the recorded stage at ${m.position} no longer matches the skill: it was recorded as ${JSON.stringify(m.definition)} and the skill now has no stage ${String(d.stage)} on the ${String(d.rung)} rung. ${skillChangedAdvice(ctx.runId)}`,
+      { position: m.position, recorded: m.definition, current: null, seq: m.seq },
+    );
   }
-  RECORDED_STAGES.set(ctx, index);
-  return index;
-}
-
-/**
- * On resume, a rung re-entered in a round the run recorded must still have every stage it recorded
- * there: a stage removed (or renamed, or moved to another rung) since would otherwise be dropped
- * silently, its contribution and effects with it. A changed stage shows as a changed definition.
- */
-function requireNoStageRemoved(ctx: RunContext, call: RungCall): void {
-  const names = recordedStages(ctx).get(`${call.prefix}/${call.rung}`);
-  const gone = names?.find((n) => !ctx.plan.stageProgram.some((s) => s.rung === call.rung && s.name === n));
-  if (gone === undefined) return;
-  const rec = ctx.memo.get(`${call.prefix}/${call.rung}/${gone}`);
-  throw new DeterminismError(
-    `the recorded stage at ${call.prefix}/${call.rung}/${gone} no longer matches the skill: it was recorded as ${JSON.stringify(rec?.definition ?? null)} and the skill now has no stage ${gone} on the ${call.rung} rung. ${skillChangedAdvice(ctx.runId)}`,
-    { position: `${call.prefix}/${call.rung}/${gone}`, recorded: rec?.definition ?? null, current: null, seq: rec?.seq ?? null },
-  );
 }
 
 const BULKY = ['transcript', 'messages', 'evidence'] as const;

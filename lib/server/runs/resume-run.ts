@@ -39,9 +39,27 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   }
 }
 
-/** Ends an interrupted run as aborted (it is then never resumed): for a run nobody can or wants to finish. */
-export function abortSkillRun(host: Host, runId: string, reason: string): Promise<RunOutcome> {
-  return abortRun(runId, reason, { store: host.store, clock: systemClock });
+/**
+ * Ends an interrupted run as aborted (it is then never resumed): for a run nobody can or wants to
+ * finish. Its `run_skill` children still running are aborted first, depth first (as a parent's
+ * close terminates its children in Temporal): nobody would use what they produce. `children` lists them.
+ */
+export async function abortSkillRun(host: Host, runId: string, reason: string): Promise<{ outcome: RunOutcome; children: string[] }> {
+  const children: string[] = [];
+  const running = await host.store.listRuns({ status: ['running'] });
+  const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
+    for (const child of running.filter((r) => r.parentRunId === id)) {
+      await abortTree(child.id, `its parent run ${id} was aborted`);
+      children.push(child.id);
+    }
+    return abortRun(id, why, { store: host.store, clock: systemClock });
+  };
+  // the run itself is checked first: an unknown or finished run aborts nothing
+  const run = await host.store.getRun(runId);
+  if (!run) throw new RunNotFoundError(runId);
+  if (run.status !== 'running') return { outcome: await abortRun(runId, reason, { store: host.store, clock: systemClock }), children };
+  const outcome = await abortTree(runId, reason);
+  return { outcome, children };
 }
 
 export type ResumeResult = { runId: string; outcome?: RunOutcome; error?: unknown };
