@@ -58,7 +58,7 @@ const C = Number(a.concurrency);
 const DB = a.db ?? (a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench');
 type Kind = 'effectful' | 'pure';
 /** one harness name per kind, so that the peers' summarize.mjs (which groups by harness) keeps them apart */
-const harnessOf = (kind: Kind) => `stagecraft/${kind}${a.step === 'op' ? '+op' : ''}`;
+const harnessOf = (kind: Kind) => `stagecraft/${kind}${STEP === 'op' ? '+op' : ''}`;
 
 const STEP_MODULE = `import { appendFileSync } from 'node:fs';
 // the peers' deterministic ~200-byte step result (bench-peers/common.mjs stepResult)

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const code = `
-  const { ensureTemplate, templateCacheDir } = await import('./lib/store/embedded-template.ts');
+  const { ensureTemplate } = await import('./lib/store/embedded-template.ts');
   const t0 = performance.now();
   const t = await ensureTemplate();
   console.log('db:template: ' + path.relative(process.cwd(), t.dir) + ' (' + Math.round(performance.now() - t0) + ' ms)');

@@ -143,6 +143,17 @@ export class DeterminismError extends StagecraftError {
   constructor(message: string, details: ErrorDetails = {}) {
     super('determinism_violation', message, { httpStatus: 409, details });
   }
+
+  /**
+   * A recorded step or stage (`rec`) the skill no longer has as it was recorded: `nowHas` says what
+   * the skill has instead ("… there", "no step there", …), `current` its definition, if any.
+   */
+  static recorded(runId: string, what: 'step' | 'stage', rec: { position: string; definition: Json; seq: number }, nowHas: string, current: Json | null): DeterminismError {
+    return new DeterminismError(
+      `the recorded ${what} at ${rec.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has ${nowHas}. ${skillChangedAdvice(runId)}`,
+      { position: rec.position, recorded: rec.definition, current, seq: rec.seq },
+    );
+  }
 }
 
 /** The model did not produce a valid finish artifact in time. */

@@ -14,7 +14,7 @@
  * Owns: the chain and its policies. Does not: know what a step type does
  * (processor-steps.ts) or how it is recorded (step.ts).
  */
-import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson, skillChangedAdvice } from './errors';
+import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson } from './errors';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
@@ -83,10 +83,8 @@ export async function runSteps(
 export function requireNoStepRecordedPast(ctx: RunContext, prefix: string, length: number): void {
   const rec = ctx.memo.get(`${prefix}/${length}`);
   if (!rec) return;
-  throw new DeterminismError(
-    `the recorded step at ${rec.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has no step there (${length ? `the chain ends after ${length} step${length === 1 ? '' : 's'}` : 'the chain is gone'}). ${skillChangedAdvice(ctx.runId)}`,
-    { position: rec.position, recorded: rec.definition, current: null, seq: rec.seq },
-  );
+  const end = length ? `the chain ends after ${length} step${length === 1 ? '' : 's'}` : 'the chain is gone';
+  throw DeterminismError.recorded(ctx.runId, 'step', rec, `no step there (${end})`, null);
 }
 
 /** at most this many pure code steps go to a worker in one request */

@@ -12,7 +12,7 @@
  * contributions (the phase runner does) or decide grants (the plan does; they
  * are passed explicitly, never defaulted).
  */
-import { DeterminismError, StepFailedError, skillChangedAdvice } from './errors';
+import { DeterminismError, StepFailedError } from './errors';
 import type { Json, JsonObject } from './json';
 import type { Rung, StageSpec } from './plan';
 import type { RunContext } from './context';
@@ -21,7 +21,7 @@ import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
 import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
-import { hashJson, memoEntryOf } from './memo';
+import { hashJson } from './memo';
 
 export const CAPABILITY_TIMEOUT_MS = 10_000;
 
@@ -112,15 +112,12 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
  * position is reached.
  */
 export function requireRecordedStagesInPlan(ctx: RunContext, prefix: string): void {
-  for (const e of ctx.log) {
-    const m = memoEntryOf(e);
-    if (m?.kind !== 'stage' || m.status === 'refused' || !m.position.startsWith(prefix)) continue;
+  // called before the visit runs anything: the memo holds exactly what the log recorded
+  for (const m of ctx.memo.values()) {
+    if (m.kind !== 'stage' || m.status === 'refused' || !m.position.startsWith(prefix)) continue;
     const d = (m.definition ?? {}) as { stage?: unknown; rung?: unknown };
     if (ctx.plan.stageProgram.some((s) => s.name === d.stage && s.rung === d.rung)) continue;
-    throw new DeterminismError(
-      `the recorded stage at ${m.position} no longer matches the skill: it was recorded as ${JSON.stringify(m.definition)} and the skill now has no stage ${String(d.stage)} on the ${String(d.rung)} rung. ${skillChangedAdvice(ctx.runId)}`,
-      { position: m.position, recorded: m.definition, current: null, seq: m.seq },
-    );
+    throw DeterminismError.recorded(ctx.runId, 'stage', m, `no stage ${String(d.stage)} on the ${String(d.rung)} rung`, null);
   }
 }
 

@@ -15,7 +15,7 @@
  *
  * Does not: decide on_error policies (processors.ts) or what a step does.
  */
-import { DeterminismError, skillChangedAdvice } from './errors';
+import { DeterminismError } from './errors';
 import { EVENT, type StepKind } from './events';
 import type { Json, JsonObject } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
@@ -55,10 +55,7 @@ export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
   const rec = ctx.memo.get(def.position);
   if (!rec) return { hit: null, key, defHash };
   if (rec.defHash !== defHash) {
-    throw new DeterminismError(
-      `the recorded step at ${def.position} no longer matches the skill: it was recorded as ${JSON.stringify(rec.definition)} and the skill now has ${JSON.stringify(def.definition)} there. ${skillChangedAdvice(ctx.runId)}`,
-      { position: def.position, recorded: rec.definition, current: def.definition, seq: rec.seq },
-    );
+    throw DeterminismError.recorded(ctx.runId, 'step', rec, `${JSON.stringify(def.definition)} there`, def.definition);
   }
   return { hit: rec.key === key && !def.worldPurity ? rec : null, key, defHash };
 }

@@ -36,8 +36,14 @@ import { deployToPglite } from './migrate/targets';
 /** written last into a template: its migrations, one per line */
 const READY_FILE = 'stagecraft-template.txt';
 
-/** The installed PGlite: its version (part of the key) and the node_modules it lives in. */
+let installed: { version: string; nodeModules: string } | null = null;
+
+/** The installed PGlite: its version (part of the key) and the node_modules it lives in (found once). */
 function installedPglite(): { version: string; nodeModules: string } {
+  return (installed ??= findInstalledPglite());
+}
+
+function findInstalledPglite(): { version: string; nodeModules: string } {
   let dir = path.dirname(resolveInstalled('@electric-sql/pglite'));
   for (;;) {
     const pkg = path.join(dir, 'package.json');
@@ -52,7 +58,7 @@ function installedPglite(): { version: string; nodeModules: string } {
 }
 
 /** Where templates are kept: STAGECRAFT_CACHE_DIR, else node_modules/.cache/stagecraft. */
-export function templateCacheDir(): string {
+function templateCacheDir(): string {
   return process.env.STAGECRAFT_CACHE_DIR || path.join(installedPglite().nodeModules, '.cache', 'stagecraft');
 }
 

@@ -68,32 +68,11 @@ export async function saveSkillVersion(prisma: PrismaClient, name: string, text:
  * does not make it the skill's latest. A new text is a new version, latest as a save would be.
  */
 export async function recordSkillVersion(prisma: PrismaClient, name: string, text: string): Promise<SavedSkillVersion> {
-  if (!name.trim()) throw new Error('a skill name must not be empty');
   const hash = skillTextHash(text);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    // the second SELECT reads the statement's snapshot: it finds a version that existed before it,
-    // not one a concurrent writer inserted meanwhile (then ON CONFLICT waited, and we ask again)
-    const rows = await prisma.$queryRaw<{ skill_id: string; version_id: string; is_new: boolean }[]>`
-      WITH s AS (
-        INSERT INTO "skills" ("name") VALUES (${name})
-        ON CONFLICT ("name") DO UPDATE SET "name" = EXCLUDED."name"
-        RETURNING "id"
-      ),
-      v AS (
-        INSERT INTO "skill_versions" ("skill_id", "text", "hash", "saved_at")
-        SELECT s."id", ${text}, ${hash},
-               greatest(now(), (SELECT max(o."saved_at") + interval '1 millisecond' FROM "skill_versions" o WHERE o."skill_id" = s."id"))
-        FROM s
-        ON CONFLICT ("skill_id", "hash") DO NOTHING
-        RETURNING "skill_id", "id"
-      )
-      SELECT "skill_id"::text, "id"::text AS version_id, true AS is_new FROM v
-      UNION ALL
-      SELECT sv."skill_id"::text, sv."id"::text, false FROM "skill_versions" sv, s WHERE sv."skill_id" = s."id" AND sv."hash" = ${hash}`;
-    const r = rows[0];
-    if (r) return { skillId: r.skill_id, versionId: r.version_id, hash, isNew: r.is_new };
-  }
-  throw new Error(`could not record a version of skill ${name}`);
+  const known = await prisma.skillVersion.findFirst({ where: { hash, skill: { name } }, select: { id: true, skillId: true } });
+  if (known) return { skillId: known.skillId, versionId: known.id, hash, isNew: false };
+  // never seen: saved as a save would (racing recorders of one new text still make one version)
+  return saveSkillVersion(prisma, name, text);
 }
 
 export async function listSkills(prisma: PrismaClient): Promise<SkillSummary[]> {

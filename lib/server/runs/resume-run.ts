@@ -45,21 +45,19 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
  * close terminates its children in Temporal): nobody would use what they produce. `children` lists them.
  */
 export async function abortSkillRun(host: Host, runId: string, reason: string): Promise<{ outcome: RunOutcome; children: string[] }> {
+  const deps = { store: host.store, clock: systemClock };
   const children: string[] = [];
+  // an unknown or finished run aborts nothing, its children included: abortRun says why
+  if ((await host.store.getRun(runId))?.status !== 'running') return { outcome: await abortRun(runId, reason, deps), children };
   const running = await host.store.listRuns({ status: ['running'] });
   const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
     for (const child of running.filter((r) => r.parentRunId === id)) {
       await abortTree(child.id, `its parent run ${id} was aborted`);
       children.push(child.id);
     }
-    return abortRun(id, why, { store: host.store, clock: systemClock });
+    return abortRun(id, why, deps);
   };
-  // the run itself is checked first: an unknown or finished run aborts nothing
-  const run = await host.store.getRun(runId);
-  if (!run) throw new RunNotFoundError(runId);
-  if (run.status !== 'running') return { outcome: await abortRun(runId, reason, { store: host.store, clock: systemClock }), children };
-  const outcome = await abortTree(runId, reason);
-  return { outcome, children };
+  return { outcome: await abortTree(runId, reason), children };
 }
 
 export type ResumeResult = { runId: string; outcome?: RunOutcome; error?: unknown };
