@@ -1,6 +1,10 @@
-// Lint: TypeScript-aware, plus the rule that keeps lib/kernel pure — no React,
-// Next or Prisma imports, and no ambient time, randomness or ids (they are
-// injected through the clock and id ports so runs replay deterministically).
+// Lint: TypeScript-aware, plus the rules that keep the layers apart:
+// - lib/kernel is pure — no React, Next or Prisma, no other lib/* folder, and no
+//   ambient time, randomness or ids (injected through the clock and id ports so
+//   runs replay deterministically);
+// - browser code (components/**) imports no Node module, no store, no server and
+//   nothing of the kernel at run time (types are fine): it talks to the HTTP API;
+// - route handlers (app/api/**) import no Prisma and no store: they call lib/server.
 import tseslint from 'typescript-eslint';
 
 const kernelBans = {
@@ -11,6 +15,10 @@ const kernelBans = {
         { group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'lib/kernel must not import React.' },
         { group: ['next', 'next/*'], message: 'lib/kernel must not import Next.' },
         { group: ['@prisma/*', 'prisma', '**/generated/prisma/**', '@/lib/store/*', '../store/*', '../../store/*'], message: 'lib/kernel must not import Prisma or the store; use the StorePort.' },
+        {
+          group: ['@/lib/*', '!@/lib/kernel', '!@/lib/kernel/**', '../skill/*', '../server/*', '../models/*', '../sandbox/*', '../views/*', '../client/*', '../../skill/*', '../../server/*', '../../models/*', '../../sandbox/*'],
+          message: 'lib/kernel imports no other lib/* folder: the others depend on the kernel, not the other way round.',
+        },
       ],
       paths: [{ name: 'node:crypto', importNames: ['randomUUID', 'randomBytes', 'randomInt'], message: 'Use the IdSource port, not ambient randomness.' }],
     },
@@ -44,5 +52,32 @@ export default tseslint.config(
     files: ['lib/kernel/**/*.ts'],
     ignores: ['lib/kernel/**/*.test.ts', 'lib/kernel/testing.ts'],
     rules: kernelBans,
+  },
+  {
+    // browser code
+    files: ['components/**/*.ts', 'components/**/*.tsx'],
+    ignores: ['components/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'child_process', 'crypto', 'os'], message: 'Browser code cannot use Node modules.' },
+            { group: ['@/lib/server', '@/lib/server/*', '**/lib/server/*', '@/lib/store', '@/lib/store/*', '**/lib/store', '**/lib/store/*', '@prisma/*', '**/generated/prisma/**'], message: 'Browser code reaches the server through the HTTP API (lib/client/api.ts), never its modules.' },
+            { group: ['@/lib/kernel/*', '**/lib/kernel/*'], allowTypeImports: true, message: 'Browser code imports kernel types only (import type …).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // route handlers: parse, call lib/server, map errors
+    files: ['app/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@prisma/*', 'prisma', '**/generated/prisma/**', '@/lib/store', '@/lib/store/*', '**/lib/store', '**/lib/store/*'], message: 'Route handlers call lib/server; they never touch Prisma or the store.' }] },
+      ],
+    },
   },
 );

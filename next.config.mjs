@@ -1,3 +1,9 @@
+import path from 'node:path';
+
+// monaco-yaml@5 -> monaco-worker-manager/worker imports 'monaco-editor/esm/vs/editor/editor.worker.js',
+// which monaco-editor>=0.56's "exports" map rejects: alias it to the subpath the map exposes.
+const OLD_WORKER = 'monaco-editor/esm/vs/editor/editor.worker.js';
+
 /** @type {import('next').NextConfig} */
 export default {
   reactStrictMode: true,
@@ -5,4 +11,9 @@ export default {
   // loaded by Node at run time, never bundled: PGlite finds its wasm via import.meta.url,
   // the migration loader reads files, the sandbox spawns workers from files on disk
   serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@prisma/schema-engine-wasm', 'tsx'],
+  turbopack: { resolveAlias: { [OLD_WORKER]: 'monaco-editor/editor/editor.worker.js' } },
+  webpack: (config) => {
+    config.resolve.alias[`${OLD_WORKER}$`] = path.resolve('node_modules/monaco-editor/esm/vs/editor/editor.worker.js');
+    return config;
+  },
 };

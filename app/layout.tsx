@@ -1,11 +1,16 @@
 import type { ReactNode } from 'react';
+import './globals.css';
+import { AppHeader } from '@/components/shell/AppHeader';
 
 export const metadata = { title: 'Stagecraft', description: 'Author LLM skills and see exactly what happened when one ran.' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: 'system-ui, -apple-system, Segoe UI, sans-serif', margin: 0 }}>{children}</body>
+      <body>
+        <AppHeader />
+        {children}
+      </body>
     </html>
   );
 }

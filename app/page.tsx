@@ -1,17 +1,35 @@
-import path from 'node:path';
-import { SkillList } from '@/components/SkillList';
-import { exampleBundles } from '@/lib/server/app/examples';
+// The skills home: every skill, when it was saved and how its last run went.
+import { appHost, examplesDir } from '@/lib/server/app/app-host';
+import { listSkills } from '@/lib/server/skills/list-skills';
+import { exampleBundles } from '@/lib/server/skills/load-examples';
+import { NewSkillDialog } from '@/components/home/NewSkillDialog';
+import { SkillTable } from '@/components/home/SkillTable';
+import { EmptySkills } from '@/components/home/EmptySkills';
+import styles from '@/components/home/Home.module.css';
 
 export const dynamic = 'force-dynamic';
 
-export default function Home() {
-  const skills = exampleBundles(path.join(process.cwd(), 'examples'));
+export const metadata = { title: 'Skills · Stagecraft' };
+
+export default async function HomePage() {
+  const host = await appHost();
+  const skills = await listSkills(host);
+  const examples = exampleBundles(examplesDir());
+  const now = Date.now();
   return (
-    <main style={{ maxWidth: 760, margin: '40px auto', padding: '0 20px', lineHeight: 1.5 }}>
-      <h1>Stagecraft</h1>
-      <p>Author LLM skills and see exactly what happened when one ran.</p>
-      <h2>Example skills</h2>
-      <SkillList skills={skills} />
+    <main className={styles.page}>
+      <div className={styles.head}>
+        <div>
+          <h1>Skills</h1>
+          <p className={styles.lede}>
+            {skills.length === 0
+              ? 'Author LLM skills and see exactly what happened when one ran.'
+              : `${skills.length} ${skills.length === 1 ? 'skill' : 'skills'}. Open one to edit its skill.md, see its graph and run it.`}
+          </p>
+        </div>
+        <NewSkillDialog skills={skills.map((s) => s.name)} examples={examples} />
+      </div>
+      {skills.length ? <SkillTable skills={skills} now={now} /> : <EmptySkills exampleCount={examples.length} />}
     </main>
   );
 }

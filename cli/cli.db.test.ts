@@ -2,7 +2,7 @@
 // on a throwaway Postgres database: exit codes, --json shapes, located errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, cpSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main, type Io } from './main';
@@ -81,9 +81,12 @@ test('a run records the skill version it ran (the same text, the same version); 
   assert.equal(versionOf(b.runId), versionOf(a.runId));
   const store = await openStore({ databaseUrl: db.url });
   try {
-    const v = await store.getSkillVersion(versionOf(a.runId)!);
+    const v = await store.skills.getVersionById(versionOf(a.runId)!);
     assert.equal(v?.skillName, 'summarize');
-    assert.equal(v?.text, readFileSync(path.join(bundle, 'skill.md'), 'utf8'));
+    // the whole bundle, every file as it is in the folder
+    assert.deepEqual(Object.keys(v!.files).sort(), readdirSync(bundle).sort());
+    assert.equal(v?.files['skill.md'], readFileSync(path.join(bundle, 'skill.md'), 'utf8'));
+    assert.equal(v?.files['sanitize.py'], readFileSync(path.join(bundle, 'sanitize.py'), 'utf8'));
   } finally {
     await store.close();
   }

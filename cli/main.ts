@@ -1,5 +1,5 @@
 /**
- * The `stagecraft` command: validate, run, resume, abort, events, runs.
+ * The `stagecraft` command: validate, run, resume, abort, events, runs, push, pull.
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
@@ -11,6 +11,7 @@ import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { validateCommand } from './validate';
 import { runCommand } from './run';
 import { abortCommand, eventsCommand, resumeCommand, runsCommand } from './runs';
+import { pullCommand, pushCommand } from './skills';
 import { skillFrontmatterSchema } from '../lib/skill/schema';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
@@ -22,6 +23,9 @@ usage:
   stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
   stagecraft events RUN [--json]            print a run's event log
   stagecraft runs [--status S] [--json]     list runs
+  stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
+  stagecraft pull NAME [DIR] [--version HASH] [--json]
+                                            write a skill's version (default: the latest) to a folder (default ./NAME)
   stagecraft schema                         print the skill.md frontmatter JSON Schema
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
@@ -56,6 +60,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await eventsCommand(rest, io);
       case 'runs':
         return await runsCommand(rest, io);
+      case 'push':
+        return await pushCommand(rest, io);
+      case 'pull':
+        return await pullCommand(rest, io);
       case 'schema':
         // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks)
         io.out(JSON.stringify(skillFrontmatterSchema, null, 2));

@@ -1,8 +1,8 @@
 /** `stagecraft validate <bundle|skill.md> [--json]`: located errors and warnings, exit 1 when invalid. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError, formatDiagnostic } from '../lib/kernel/errors';
-import { validateSkill } from '../lib/skill';
+import { validateFolder } from '../lib/server/skills/validate-folder';
 import { parse } from './args';
 import type { Io } from './main';
 
@@ -18,13 +18,11 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one bundle or skill.md' });
   const { file, bundleDir } = skillFileOf(positionals[0]);
   const shown = path.relative(process.cwd(), file) || file;
-  const { diagnostics } = validateSkill(readFileSync(file, 'utf8'), { file: shown, bundleDir });
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (values.json) {
-    io.out(JSON.stringify({ ok: errors.length === 0, file: shown, errors: errors.length, warnings: diagnostics.length - errors.length, diagnostics }));
-  } else {
-    for (const d of diagnostics) io.err(formatDiagnostic(d));
-    io.err(errors.length ? `${shown}: ${errors.length} error(s), ${diagnostics.length - errors.length} warning(s)` : `${shown}: valid${diagnostics.length ? ` (${diagnostics.length} warning(s))` : ''}`);
+  const view = validateFolder(bundleDir, shown);
+  if (values.json) io.out(JSON.stringify(view));
+  else {
+    for (const d of view.diagnostics) io.err(formatDiagnostic(d));
+    io.err(view.errors ? `${shown}: ${view.errors} error(s), ${view.warnings} warning(s)` : `${shown}: valid${view.warnings ? ` (${view.warnings} warning(s))` : ''}`);
   }
-  return errors.length ? 1 : 0;
+  return view.ok ? 0 : 1;
 }

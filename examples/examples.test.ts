@@ -5,13 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MemoryStore } from '../lib/kernel/memory-store';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
-import type { Host } from '../lib/server/host';
+import { memoryHost } from '../lib/server/testing';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const host = (): Host => ({ store: new MemoryStore(), env: {}, cwd: here });
+const host = () => memoryHost({ cwd: here });
 const input = (name: string) => JSON.parse(readFileSync(path.join(here, name, 'input.json'), 'utf8'));
 
 async function run(name: string) {

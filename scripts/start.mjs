@@ -1,18 +1,34 @@
 #!/usr/bin/env node
-// `npm start`: build the app if needed, then start it on PORT (default 3000).
-// The store opens on the first request: DATABASE_URL if set, else the
-// embedded database under STAGECRAFT_DATA_DIR (./.stagecraft); on start the
+// `npm start`: build the app if needed, then start it on STAGECRAFT_HOST:PORT
+// (default 127.0.0.1:3000). The store opens on start: DATABASE_URL if set,
+// else the embedded database under STAGECRAFT_DATA_DIR (./.stagecraft); the
 // example skills are loaded and interrupted runs are resumed.
+//
+// The app runs the code of the skills it stores: it listens on loopback
+// unless STAGECRAFT_HOST says otherwise, and then only with STAGECRAFT_TOKEN
+// set (every page and API call needs it). Without the token it refuses to start.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { register } from 'tsx/esm/api';
+
+register();
+const { listenProblem, securitySettings, isLoopback } = await import('../lib/server/http/security.ts');
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const host = process.env.STAGECRAFT_HOST || '127.0.0.1';
+const port = process.env.PORT || '3000';
+const loopback = isLoopback(host);
+const problem = listenProblem(host, securitySettings(process.env));
+if (problem) {
+  console.error(`stagecraft: ${problem}`);
+  process.exit(1);
+}
 if (!existsSync('.next/BUILD_ID') || process.argv.includes('--build')) {
   console.log('stagecraft: building the app (first start only, ~1 min)…');
   const b = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit', env });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
-const port = process.env.PORT ?? '3000';
-const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port], { stdio: 'inherit', env });
+console.log(`stagecraft: starting on http://${host.includes(':') ? `[${host}]` : host}:${port}${loopback ? '' : ' (token required)'}`);
+const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port, '-H', host], { stdio: 'inherit', env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // Runs the test suite with node's own test runner (+ tsx for TypeScript).
-//   node scripts/test.mjs            every *.test.ts (unit, *.db.test.ts, crash), then type-check, lint and next build
+//   node scripts/test.mjs            every test, in this order: unit and database tests (*.test.ts,
+//                                    *.db.test.ts, the crash proof); type-check and lint; the app's
+//                                    production build; the HTTP tests against that build
+//                                    (*.http.test.ts); the browser tests (Playwright, e2e/)
 //   node scripts/test.mjs --unit     only tests that need no database server
-//   node scripts/test.mjs FILE...    just those files
+//   node scripts/test.mjs FILE...    just those files (an e2e/*.spec.ts goes to Playwright)
 // Node 20's --test does not expand globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const SKIP = new Set(['node_modules', '.next', '.git', '.stagecraft', 'e2e', 'generated', 'test-results']);
+const SKIP = new Set(['node_modules', '.next', '.git', '.stagecraft', 'e2e', 'generated', 'test-results', '.bench-peers']);
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
     if (SKIP.has(name)) continue;
@@ -22,21 +25,39 @@ function walk(dir, out) {
 const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
 const explicit = args.filter((a) => !a.startsWith('--'));
-let files = explicit.length ? explicit : walk(root, []).sort();
-if (unitOnly) files = files.filter((f) => !f.endsWith('.db.test.ts'));
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env, ...opts }).status ?? 1;
+const nodeTests = (files) => (files.length ? run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`, ...files]) : 0);
+const playwright = (files) => run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...files]);
 
-const run = (cmd, argv, opts = {}) => {
-  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, ...opts });
-  return r.status ?? 1;
-};
 let failed = 0;
-const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-failed |= run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files]);
-if (!explicit.length) {
-  console.log('\n# type-check (tsc) and lint (eslint)');
-  failed |= run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
-  failed |= run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
-  console.log('\n# the app builds (next build)');
-  failed |= run(process.execPath, ['node_modules/next/dist/bin/next', 'build']);
+if (explicit.length) {
+  const specs = explicit.filter((f) => f.endsWith('.spec.ts'));
+  failed |= nodeTests(explicit.filter((f) => !f.endsWith('.spec.ts')));
+  if (specs.length) failed |= playwright(specs);
+  process.exit(failed ? 1 : 0);
+}
+
+const all = walk(root, []).sort();
+const http = all.filter((f) => f.endsWith('.http.test.ts'));
+let plain = all.filter((f) => !f.endsWith('.http.test.ts'));
+if (unitOnly) plain = plain.filter((f) => !f.endsWith('.db.test.ts'));
+failed |= nodeTests(plain);
+if (unitOnly) process.exit(failed ? 1 : 0);
+
+console.log('\n# type-check (tsc) and lint (eslint)');
+failed |= run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
+failed |= run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
+console.log('\n# the app builds (next build)');
+const built = run(process.execPath, ['node_modules/next/dist/bin/next', 'build']);
+failed |= built;
+if (built === 0) {
+  console.log('\n# HTTP tests against the built app');
+  failed |= nodeTests(http);
+  console.log('\n# browser tests (Playwright, Chromium)');
+  if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+    console.error('no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set CHROMIUM_PATH): the browser tests cannot run');
+    failed |= 1;
+  } else failed |= playwright([]);
 }
 process.exit(failed ? 1 : 0);

@@ -12,6 +12,9 @@ import type { Json, JsonObject } from './json';
 
 export type ErrorDetails = JsonObject;
 
+/** marks every StagecraftError, whichever copy of this module made it */
+const ERROR_BRAND = Symbol.for('stagecraft.error');
+
 export class StagecraftError extends Error {
   readonly code: string;
   readonly httpStatus: number;
@@ -22,6 +25,17 @@ export class StagecraftError extends Error {
     this.code = code;
     this.httpStatus = opts.httpStatus ?? 500;
     this.details = opts.details ?? {};
+    Object.defineProperty(this, ERROR_BRAND, { value: true });
+  }
+
+  /**
+   * `x instanceof StagecraftError` holds for an error made by another copy of this module too: the
+   * Next server bundles its start-up hook and its routes separately, and the store the hook opens
+   * throws into the routes. The subclasses keep the usual prototype check.
+   */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    if (this !== StagecraftError) return Function.prototype[Symbol.hasInstance].call(this, x);
+    return typeof x === 'object' && x !== null && (x as { [ERROR_BRAND]?: boolean })[ERROR_BRAND] === true;
   }
   toJSON(): JsonObject {
     return { code: this.code, message: this.message, ...this.details };
@@ -245,4 +259,60 @@ export function errorToJson(e: unknown): { code: string; message: string } & Jso
   if (e instanceof StagecraftError) return { ...e.details, code: e.code, message: e.message };
   if (e instanceof Error) return { code: 'internal', message: e.message };
   return { code: 'internal', message: String(e) };
+}
+
+// ---------------------------------------------------------------- skills and their versions
+
+export class SkillNotFoundError extends StagecraftError {
+  constructor(name: string) {
+    super('skill_not_found', `No skill named ${JSON.stringify(name)}. List the skills (GET /api/skills, or the app's home page) and check the name.`, {
+      httpStatus: 404,
+      details: { skill: name },
+    });
+  }
+}
+
+/** A new skill (or a rename) would take a name a live skill has. */
+export class SkillExistsError extends StagecraftError {
+  constructor(name: string) {
+    super('skill_exists', `A skill named ${JSON.stringify(name)} already exists: choose another name, or open that skill.`, {
+      httpStatus: 409,
+      details: { skill: name },
+    });
+  }
+}
+
+export class VersionNotFoundError extends StagecraftError {
+  constructor(skill: string, hash: string, why = 'no version of it has that hash') {
+    super('version_not_found', `Skill ${JSON.stringify(skill)}: ${why} (${hash}). List its versions (GET /api/skills/${skill}/versions) and use one of their hashes.`, {
+      httpStatus: 404,
+      details: { skill, version: hash },
+    });
+  }
+}
+
+/** A bundle the store cannot keep: a bad path, a binary file, over a limit. `problems` lists each. */
+export class BundleInvalidError extends StagecraftError {
+  readonly problems: { code: string; path: string; message: string }[];
+  constructor(problems: { code: string; path: string; message: string }[]) {
+    super('bundle_invalid', `The bundle cannot be saved: ${problems[0]?.message ?? 'it is invalid'}${problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''}`, {
+      httpStatus: 422,
+      details: { problems },
+    });
+    this.problems = problems;
+  }
+}
+
+/** A run's input that breaks the entry phase's input contract; `errors` locates each by JSON pointer. */
+export class InputInvalidError extends StagecraftError {
+  constructor(phase: string, errors: { pointer: string; message: string }[]) {
+    super(
+      'input_invalid',
+      `The input does not satisfy the input contract of the entry phase ${phase}: ${errors
+        .slice(0, 5)
+        .map((e) => `${e.pointer || '(the input)'} ${e.message}`)
+        .join('; ')}${errors.length > 5 ? ` (and ${errors.length - 5} more)` : ''}. Fix the input, or the phase's input_schema.`,
+      { httpStatus: 422, details: { phase, errors } },
+    );
+  }
 }

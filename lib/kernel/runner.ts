@@ -62,6 +62,10 @@ export type StartOptions = {
   skillVersionId?: string | null;
   parentRunId?: string | null;
   runId?: string;
+  /** where the bundle came from, recorded on the run (default: the plan's bundle folder, where it runs from) */
+  bundleDir?: string;
+  /** told once the run is recorded (its row and first event committed), before it goes on: a caller may answer with the id then */
+  onCreated?: (runId: string) => void;
 };
 
 type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
@@ -74,7 +78,7 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     skillName: plan.name,
     skillHash: plan.skillHash,
     skillText: opts.skillText,
-    bundleDir: plan.bundleDir,
+    bundleDir: opts.bundleDir ?? plan.bundleDir,
     skillVersionId: opts.skillVersionId ?? null,
     input: opts.input,
     model: deps.model.name,
@@ -102,6 +106,7 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
   const claim = claimed.status === 'fulfilled' ? claimed.value : null;
   try {
     if (created.status === 'rejected') throw created.reason;
+    opts.onCreated?.(runId);
     if (claimed.status === 'rejected') throw claimed.reason;
     // a caller-chosen id another process holds: it drives the run, not us
     if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };

@@ -58,11 +58,11 @@ export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCo
   if (flavour === 'python') {
     // Resolved through the worker's PATH (system dirs), not the server's: a virtualenv
     // on the server's PATH is deliberately not picked up.
-    return { command: 'python3', args: [workerScript('python_worker.py'), String(memoryLimitMb)] };
+    return { command: 'python3', args: [workerScript('python_worker.py', () => new URL('./workers/python_worker.py', import.meta.url)), String(memoryLimitMb)] };
   }
   const args = [`--max-old-space-size=${memoryLimitMb}`];
   if (flavour === 'node-ts') args.push('--import', tsxLoaderPath());
-  args.push(workerScript('node_worker.mjs'));
+  args.push(workerScript('node_worker.mjs', () => new URL('./workers/node_worker.mjs', import.meta.url)));
   return { command: process.execPath, args };
 }
 
@@ -82,12 +82,15 @@ export function tsxLoaderPath(): string {
 /**
  * The worker scripts ship next to this file. When a bundler has moved this module
  * (so import.meta.url no longer points into lib/sandbox), fall back to the
- * project's checkout under the current directory.
+ * project's checkout under the current directory. Each script's URL is written
+ * out whole (`near`): a bundler copies what a literal `new URL(…, import.meta.url)`
+ * names as its own asset, while a template would have it guess — and Next's
+ * picked the Node worker for the Python one.
  */
-function workerScript(name: string): string {
+function workerScript(name: string, near: () => URL): string {
   const candidates: string[] = [];
   try {
-    candidates.push(fileURLToPath(new URL(`./workers/${name}`, import.meta.url)));
+    candidates.push(fileURLToPath(near()));
   } catch {
     // import.meta.url is not a file URL under some bundlers
   }

@@ -2,7 +2,8 @@
  * The host: what a composition root (the CLI, the web app) hands the kernel
  * for a run — the store, clock and ids, a fresh code sandbox per run, the
  * model chosen by spec, the child-skill runner for `run_skill`, and fault
- * points for crash tests.
+ * points for crash tests — and where skill versions are kept and copied out
+ * for runs to execute from.
  *
  * Owns: wiring. Does not: decide what a run does (lib/kernel) or how it is
  * shown (the CLI and the app format outcomes themselves).
@@ -15,14 +16,24 @@ import { faultsFromSpec } from '../kernel/faults';
 import type { ModelPort, StorePort } from '../kernel/ports';
 import { createCodeSandbox } from '../sandbox';
 import { modelFromSpec, type ModelEnv } from '../models';
+import type { SkillRepo } from '../store/skills';
 import { randomIds, systemClock } from './system';
 
 export type Host = {
   store: StorePort;
+  /** skills and their versions: every run records the version it ran */
+  skills: SkillRepo;
+  /** where versions are written out, read-only, for runs to execute from (materialize.ts) */
+  bundlesDir: string;
   env: ModelEnv;
   /** the working directory relative paths (model scripts, inputs) resolve against */
   cwd: string;
 };
+
+/** `<data dir>/bundles`: beside the embedded database (or where it would be, on Postgres) */
+export function defaultBundlesDir(env: ModelEnv, cwd: string): string {
+  return path.resolve(cwd, env.STAGECRAFT_DATA_DIR || '.stagecraft', 'bundles');
+}
 
 /** The model a bundle runs with when none is named: its own `model.yaml`, else the configured endpoint. */
 export function defaultModelSpec(bundleDir: string, env: ModelEnv): string {

@@ -14,6 +14,19 @@ import type { KeyPath } from './source';
 
 export type FileExists = (absolutePath: string) => boolean;
 
+/**
+ * The `bundleDir` of a bundle held in memory as a files map (the editor, the
+ * API) rather than as a folder. `fileExists` is then asked bundle paths as the
+ * map names them (`rendering.py`, `lib/x.py`), a `run_skill` target `t` is
+ * asked as `../t/skill.md` (a sibling bundle), and messages speak of "the
+ * bundle" and of skills of the workspace instead of folders.
+ */
+export const IN_MEMORY_BUNDLE = '';
+
+export function isInMemoryBundle(bundleDir: string): boolean {
+  return bundleDir === IN_MEMORY_BUNDLE;
+}
+
 export const PYTHON_EXTENSIONS = ['.py'];
 export const NODE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts'];
 
@@ -93,7 +106,9 @@ export function checkModulePath(
   if (!opts.fileExists(bundleFile(opts.bundleDir, normal))) {
     findings.add(
       'module_not_found',
-      `${what} \`${m}\` does not exist in the bundle folder (${opts.bundleDir}): create it, or fix the path.`,
+      isInMemoryBundle(opts.bundleDir)
+        ? `${what} \`${m}\` does not exist in the bundle: add a file \`${normal}\` or fix the path.`
+        : `${what} \`${m}\` does not exist in the bundle folder (${opts.bundleDir}): create it, or fix the path.`,
       path,
     );
   }

@@ -10,7 +10,7 @@
  */
 import { isJsonObject } from '../kernel/json';
 import { getOp } from '../kernel/ops/registry';
-import { dirnamePath, isAbsolutePath, joinPath } from './bundle-paths';
+import { dirnamePath, isAbsolutePath, isInMemoryBundle, joinPath } from './bundle-paths';
 import type { CheckContext } from './check-context';
 import { has, obj, strings } from './frontmatter';
 import type { KeyPath } from './source';
@@ -101,16 +101,23 @@ export function checkRunOp(ctx: CheckContext, step: Record<string, unknown>, at:
   if (op === 'run_skill' && typeof args.skill === 'string' && !TEMPLATE.test(args.skill)) checkRunSkillTarget(ctx, args.skill, [...at, 'args', 'skill']);
 }
 
-/** `run_skill` names a bundle folder relative to the folder holding this bundle. */
+/**
+ * `run_skill` names a bundle folder relative to the folder holding this bundle
+ * (for a bundle in memory: `..`, so the target is asked as `../<name>/skill.md`).
+ */
 function checkRunSkillTarget(ctx: CheckContext, skill: string, at: KeyPath): void {
-  const parent = dirnamePath(ctx.bundleDir);
+  const inMemory = isInMemoryBundle(ctx.bundleDir);
+  const parent = inMemory ? '..' : dirnamePath(ctx.bundleDir);
   const target = isAbsolutePath(skill) ? skill : joinPath(parent, skill);
   const file = target.endsWith('skill.md') ? target : joinPath(target, 'skill.md');
   if (ctx.fileExists(file)) return;
   ctx.findings.add(
     'run_skill_not_found',
-    `run_skill target \`${skill}\` has no skill.md (looked for ${file}): run_skill names a bundle folder beside this one ` +
-      'in the same workspace; create it or fix the name.',
+    inMemory
+      ? `run_skill target \`${skill}\` is not a skill of this workspace: run_skill names another skill of the same workspace ` +
+          'by its name; create that skill or fix the name.'
+      : `run_skill target \`${skill}\` has no skill.md (looked for ${file}): run_skill names a bundle folder beside this one ` +
+          'in the same workspace; create it or fix the name.',
     at,
   );
 }

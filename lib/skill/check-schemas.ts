@@ -59,7 +59,11 @@ function findKey(node: unknown, key: string, value?: unknown, at: KeyPath = []):
   return undefined;
 }
 
-function metaErrors(ctx: CheckContext, schema: JsonSchema, at: KeyPath, errors: ErrorObject[]): void {
+/** Why an author schema does not compile, located relative to the schema itself. */
+type SchemaProblem = { message: string; at: KeyPath; where: 'key' | 'value' };
+
+function metaErrors(schema: JsonSchema, errors: ErrorObject[]): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
   const anyOf = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   const isBranch = (e: ErrorObject) =>
     anyOf.some((a) => a !== e && a.instancePath === e.instancePath && e.schemaPath.startsWith(`${a.schemaPath}/`));
@@ -84,47 +88,56 @@ function metaErrors(ctx: CheckContext, schema: JsonSchema, at: KeyPath, errors: 
         ? `${suggestionSuffix(value, allowed)} Allowed: ${allowed.join(', ')}.`
         : ` (${e.message ?? 'invalid'}).`;
     const where = rel.length ? `\`${key}\`` : 'the schema';
-    ctx.findings.add('invalid_schema', `Not a valid JSON Schema 2020-12: ${where} is ${shown}${hint} Fix this keyword's value.`, [...at, ...rel]);
+    out.push({ message: `Not a valid JSON Schema 2020-12: ${where} is ${shown}${hint} Fix this keyword's value.`, at: rel, where: 'value' });
   }
+  return out;
 }
 
-/** Compiles one author schema and reports, inside it, why it does not compile. */
-export function checkSchemaCompiles(ctx: CheckContext, schema: JsonSchema, at: KeyPath): void {
+/** Compiles one author schema; says, inside it, why it does not compile (nothing when it does). */
+function compileProblems(schema: JsonSchema): SchemaProblem[] {
   const ajv = schemaChecker(schema);
   try {
-    if (!ajv.validateSchema(schema)) {
-      metaErrors(ctx, schema, at, ajv.errors ?? []);
-      return;
-    }
+    if (!ajv.validateSchema(schema)) return metaErrors(schema, ajv.errors ?? []);
     ajv.compile(schema as object);
+    return [];
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     let m: RegExpExecArray | null;
     if ((m = /unknown keyword: "([^"]+)"/.exec(msg))) {
-      const rel = findKey(schema, m[1]) ?? [];
-      ctx.findings.add(
-        'invalid_schema',
-        `Unknown JSON Schema keyword \`${m[1]}\`${suggestionSuffix(m[1], KEYWORDS_2020)}` +
-          `${didYouMean(m[1], KEYWORDS_2020) ? '' : ' Use a JSON Schema 2020-12 keyword, or remove it.'}`,
-        [...at, ...rel],
-        'key',
-      );
-    } else if ((m = /unknown format "([^"]+)"/.exec(msg))) {
-      const rel = findKey(schema, 'format', m[1]) ?? [];
-      ctx.findings.add('invalid_schema', `Unknown format \`${m[1]}\`: use a format ajv-formats knows (date, date-time, email, uri, uuid, …) or remove it.`, [...at, ...rel]);
-    } else if ((m = /no schema with key or ref "([^"]+)"/.exec(msg)) || (m = /can't resolve reference (\S+)/.exec(msg))) {
+      return [
+        {
+          message:
+            `Unknown JSON Schema keyword \`${m[1]}\`${suggestionSuffix(m[1], KEYWORDS_2020)}` +
+            `${didYouMean(m[1], KEYWORDS_2020) ? '' : ' Use a JSON Schema 2020-12 keyword, or remove it.'}`,
+          at: findKey(schema, m[1]) ?? [],
+          where: 'key',
+        },
+      ];
+    }
+    if ((m = /unknown format "([^"]+)"/.exec(msg))) {
+      return [
+        {
+          message: `Unknown format \`${m[1]}\`: use a format ajv-formats knows (date, date-time, email, uri, uuid, …) or remove it.`,
+          at: findKey(schema, 'format', m[1]) ?? [],
+          where: 'value',
+        },
+      ];
+    }
+    if ((m = /no schema with key or ref "([^"]+)"/.exec(msg)) || (m = /can't resolve reference (\S+)/.exec(msg))) {
       const ref = m[1];
       const rel = findKey(schema, '$schema', ref) ?? findKey(schema, '$ref', ref) ?? findKey(schema, '$ref') ?? [];
-      ctx.findings.add(
-        'invalid_schema',
-        rel[rel.length - 1] === '$schema'
-          ? `\`$schema: ${ref}\` is not JSON Schema 2020-12: remove \`$schema\` (2020-12 is the default) or set it to https://json-schema.org/draft/2020-12/schema.`
-          : `\`$ref: ${ref}\` cannot be resolved: a schema may only refer inside itself (e.g. #/$defs/item).`,
-        [...at, ...rel],
-      );
-    } else {
-      ctx.findings.add('invalid_schema', `This schema does not compile under JSON Schema 2020-12: ${msg}.`, at);
+      return [
+        {
+          message:
+            rel[rel.length - 1] === '$schema'
+              ? `\`$schema: ${ref}\` is not JSON Schema 2020-12: remove \`$schema\` (2020-12 is the default) or set it to https://json-schema.org/draft/2020-12/schema.`
+              : `\`$ref: ${ref}\` cannot be resolved: a schema may only refer inside itself (e.g. #/$defs/item).`,
+          at: rel,
+          where: 'value',
+        },
+      ];
     }
+    return [{ message: `This schema does not compile under JSON Schema 2020-12: ${msg}.`, at: [], where: 'value' }];
   } finally {
     if (typeof schema === 'object') {
       try {
@@ -134,6 +147,28 @@ export function checkSchemaCompiles(ctx: CheckContext, schema: JsonSchema, at: K
       }
     }
   }
+}
+
+/**
+ * Compile outcomes by schema text. The editor re-validates on every keystroke
+ * and nearly every schema is unchanged between two, while an ajv compile
+ * costs about a millisecond: each distinct schema is compiled once. The
+ * outcome is a function of the text alone (key order included, which is why
+ * the key is `JSON.stringify`, not a sorted form: the locations follow it).
+ */
+const compiled = new Map<string, SchemaProblem[]>();
+const MAX_COMPILED = 2000;
+
+/** Compiles one author schema and reports, inside it, why it does not compile. */
+export function checkSchemaCompiles(ctx: CheckContext, schema: JsonSchema, at: KeyPath): void {
+  const text = JSON.stringify(schema);
+  let problems = compiled.get(text);
+  if (problems === undefined) {
+    problems = compileProblems(schema);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(text, problems);
+  }
+  for (const p of problems) ctx.findings.add('invalid_schema', p.message, [...at, ...p.at], p.where);
 }
 
 /** Checks one schema-or-name site: a name must be an artifact, inline must compile. */

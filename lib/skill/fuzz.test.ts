@@ -12,53 +12,10 @@ import type { Diagnostic } from '../kernel/errors';
 import { SkillValidationError } from '../kernel/errors';
 import { compileSkill } from './compile';
 import { BUNDLE_DIR, fakeFileExists } from './fixtures/helpers';
+import { apply, edit } from './fixtures/mutants';
 import { validateSkill } from './validate';
 
 const blogText = readFileSync(new URL('./fixtures/blog_writer/skill.md', import.meta.url), 'utf8');
-
-const FRAGMENTS = [
-  ':', ': ', '-', '- ', '\n', '  ', '\t', '[', ']', '{', '}', '#', '---', '"', "'", '&a', '*a', '!tag ', '${x}', '..', '/',
-  'constructor', '__proto__', 'toString', 'builtin:constructor', 'type: llm', 'op: ask_user', 'on_error: empty', 'module: ../x.py', 'stage: finalize', '\n## Draft\n', '\n```\n', 'ü', '🙂', '\r\n',
-];
-
-type Edit =
-  | { kind: 'delete'; at: number; length: number }
-  | { kind: 'insert'; at: number; text: string }
-  | { kind: 'dupLine'; line: number }
-  | { kind: 'swapLines'; a: number; b: number };
-
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 12 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })) }),
-  fc.record({ kind: fc.constant('dupLine' as const), line: fc.nat() }),
-  fc.record({ kind: fc.constant('swapLines' as const), a: fc.nat(), b: fc.nat() }),
-);
-
-function apply(text: string, e: Edit): string {
-  switch (e.kind) {
-    case 'delete': {
-      const at = e.at % (text.length + 1);
-      return text.slice(0, at) + text.slice(at + e.length);
-    }
-    case 'insert': {
-      const at = e.at % (text.length + 1);
-      return text.slice(0, at) + e.text + text.slice(at);
-    }
-    case 'dupLine': {
-      const lines = text.split('\n');
-      const i = e.line % lines.length;
-      lines.splice(i, 0, lines[i]);
-      return lines.join('\n');
-    }
-    case 'swapLines': {
-      const lines = text.split('\n');
-      const a = e.a % lines.length;
-      const b = e.b % lines.length;
-      [lines[a], lines[b]] = [lines[b], lines[a]];
-      return lines.join('\n');
-    }
-  }
-}
 
 function assertInside(text: string, d: Diagnostic): void {
   const lines = text.split('\n');

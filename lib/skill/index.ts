@@ -1,11 +1,12 @@
 /**
  * lib/skill — skill.md parse, validate (located errors), the editor's JSON
- * Schema, compile to a kernel `Plan`, and a graph model for drawing.
+ * Schema, compile to a kernel `Plan`, and the diagram model for drawing.
  *
  * The public API; import from here on the server and in the CLI. This barrel
  * pulls in Node modules (compile.ts: node:crypto, load.ts: node:fs). Browser
- * code (the editor) imports `lib/skill/validate`, `lib/skill/schema` and
- * `lib/skill/graph-model` directly: those import nothing from Node.
+ * code (the editor) imports `lib/skill/analyze-bundle`, `lib/skill/diagram`,
+ * `lib/skill/key-info`, `lib/skill/validate` and `lib/skill/schema` directly:
+ * those import nothing from Node.
  */
 export { validateSkill, MAX_SKILL_BYTES } from './validate';
 export type { ValidateOptions } from './validate';
@@ -13,8 +14,25 @@ export { compileSkill, emptyValueFor } from './compile';
 export type { CompileOptions, CompileResult } from './compile';
 export { loadSkillBundle } from './load';
 export type { LoadedSkill } from './load';
-export { graphModel } from './graph-model';
-export type { GraphModel, GraphNode, GraphEdge, GraphLane, PhaseNode, StageNode, StepNode, StepSummary } from './graph-model';
+export { analyzeBundle, inMemoryFileExists } from './analyze-bundle';
+export type { AnalyzeBundleOptions, BundleAnalysis } from './analyze-bundle';
+export { diagramOf, nodeAt } from './diagram';
+export type {
+  ContractDiagramNode,
+  ContractRef,
+  DiagramEdge,
+  DiagramModel,
+  DiagramNode,
+  DiagramRegion,
+  NodeProblem,
+  PhaseDiagramNode,
+  StageGroup,
+  StageItem,
+  StepDiagramNode,
+  StepItem,
+} from './diagram';
+export { describeKey, describeKeyAt, DOC_ANCHORS, keyPathAt, keyPathIn } from './key-info';
+export type { DocAnchor, KeyInfo } from './key-info';
 export {
   skillFrontmatterSchema,
   STEP_TYPES,
@@ -25,7 +43,7 @@ export {
   STEP_TIMEOUT_LIMIT_MS,
   SKILL_NAME_PATTERN,
 } from './schema';
-export { RULES, RULE_IDS } from './rules';
+export { BUNDLE_RULES, RULES, RULE_IDS } from './rules';
 export type { RuleId } from './rules';
 export type { FileExists } from './bundle-paths';
 export type { Frontmatter } from './frontmatter';

@@ -1,6 +1,7 @@
 /**
- * Loading bundles from disk, and the promise that the validator, the schema
- * and the graph model import nothing from Node (the editor runs them).
+ * Loading bundles from disk, and the promise that the validator, the schema,
+ * the bundle analysis, the diagram model and the key descriptions import
+ * nothing from Node (the editor runs them).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,7 +72,7 @@ describe('runs in the browser', () => {
     return seen;
   }
 
-  for (const entry of ['validate.ts', 'schema.ts', 'graph-model.ts']) {
+  for (const entry of ['validate.ts', 'schema.ts', 'analyze-bundle.ts', 'diagram.ts', 'key-info.ts']) {
     it(`${entry} imports nothing from Node`, () => {
       for (const file of reachable(path.join(here, entry))) {
         if (file.includes(`${path.sep}node_modules${path.sep}`)) continue;

@@ -4,11 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { readBody } from './body';
 import { MINIMAL, show, validate } from './fixtures/helpers';
 import { Findings } from './rules';
 import type { SkillSplit } from './source';
-import { formatPath, parseFrontmatter, splitSkill } from './source';
+import { formatPath, parseFrontmatter, parsePath, splitSkill } from './source';
 import { didYouMean, editDistance } from './suggest';
 
 function mustSplit(text: string): SkillSplit {
@@ -73,6 +74,18 @@ describe('FrontmatterSource.locate', () => {
     assert.equal(formatPath(['postprocessor', 'steps', 2, 'steps', 0]), 'postprocessor.steps[2].steps[0]');
     assert.equal(formatPath(['artifacts', 'a b']), 'artifacts["a b"]');
     assert.equal(formatPath([]), '');
+  });
+
+  it('parsePath reads back what formatPath writes, odd keys included', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.nat({ max: 99 }), fc.constantFrom('draft', 'a-b', '$x', '0', 'a.b', 'x[1]', '"', '\\')), { maxLength: 6 }), (path) => {
+        assert.deepEqual(parsePath(formatPath(path)), path);
+      }),
+      { numRuns: 500, seed: 3 },
+    );
+    assert.deepEqual(parsePath('phases.draft.preprocessor.steps[0].module'), ['phases', 'draft', 'preprocessor', 'steps', 0, 'module']);
+    assert.deepEqual(parsePath('graph["my phase"][2]'), ['graph', 'my phase', 2]);
+    assert.deepEqual(parsePath(''), []);
   });
 
   it('positions stay right after a syntax error (the file, not the lexer, counts lines)', () => {

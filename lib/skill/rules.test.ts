@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import { SEMANTIC_CASES } from './fixtures/rule-cases-semantic';
 import { STRUCTURE_CASES } from './fixtures/rule-cases-structure';
 import { MINIMAL, show, validate } from './fixtures/helpers';
-import { RULE_IDS, RULES } from './rules';
+import { has } from './frontmatter';
+import { BUNDLE_RULES, RULE_IDS, RULES } from './rules';
 
 const RULE_CASES = [...STRUCTURE_CASES, ...SEMANTIC_CASES];
 
@@ -32,10 +33,10 @@ describe('validator rules', () => {
     });
   }
 
-  it('every rule in RULES has at least one case', () => {
+  it('every rule in RULES has at least one case (bundle rules: analyze-bundle.test.ts)', () => {
     const covered = new Set(RULE_CASES.map((c) => c.rule));
     assert.deepEqual(
-      RULE_IDS.filter((r) => !covered.has(r)),
+      RULE_IDS.filter((r) => !covered.has(r) && !has(BUNDLE_RULES, r)),
       [],
     );
   });

@@ -7,12 +7,38 @@
  * `Diagnostic`. Does not: decide when a rule fires — the check modules do.
  */
 import type { Diagnostic } from '../kernel/errors';
+import type { BundleProblemCode } from './bundle';
 import type { FrontmatterSource, KeyPath, Span } from './source';
 import { formatPath } from './source';
 
 type RuleDef = { severity: 'error' | 'warning'; summary: string };
 
+/**
+ * The bundle's own problems (bundle.ts `checkBundle`, and reading a folder),
+ * reported as findings of the file they name; every code has a rule here.
+ */
+const BUNDLE_PROBLEM_RULES = {
+  bundle_no_skill_md: { severity: 'error', summary: 'the bundle has no skill.md' },
+  bundle_path_invalid: { severity: 'error', summary: 'a bundle path is empty, too long, or has a control character, a backslash or an empty or `.` segment' },
+  bundle_path_absolute: { severity: 'error', summary: 'a bundle path is absolute' },
+  bundle_path_escape: { severity: 'error', summary: 'a bundle path leaves the bundle (`..`)' },
+  bundle_too_many_files: { severity: 'error', summary: 'the bundle has more than MAX_BUNDLE_FILES files' },
+  bundle_too_large: { severity: 'error', summary: 'the bundle is larger than MAX_BUNDLE_BYTES' },
+  bundle_file_too_large: { severity: 'error', summary: 'a file other than skill.md is larger than MAX_BUNDLE_FILE_BYTES' },
+  bundle_file_binary: { severity: 'error', summary: 'a bundle file is binary (holds a NUL)' },
+  bundle_file_not_text: { severity: 'error', summary: "a file's content is not a string" },
+  bundle_symlink_escape: { severity: 'error', summary: 'a symbolic link in a bundle folder points outside it' },
+  bundle_unreadable: { severity: 'error', summary: 'a file of a bundle folder cannot be read' },
+} as const satisfies Record<BundleProblemCode, RuleDef>;
+
+/** Findings about a bundle that validating skill.md's text alone cannot make (analyze-bundle.ts makes them). */
+export const BUNDLE_RULES = {
+  ...BUNDLE_PROBLEM_RULES,
+  name_mismatch: { severity: 'warning', summary: "skill.md's `name` is not the name of the stored skill it is a version of" },
+} as const satisfies Record<string, RuleDef>;
+
 export const RULES = {
+  ...BUNDLE_RULES,
   // ---- the file and its YAML
   skill_too_large: { severity: 'error', summary: 'skill.md is larger than MAX_SKILL_BYTES' },
   frontmatter_missing: { severity: 'error', summary: 'the file does not start with a `---` line' },
@@ -57,7 +83,7 @@ export const RULES = {
   op_not_permitted: { severity: 'error', summary: 'an op used in `tools` or `run_op` is not in permissions.ops' },
   op_effect_not_granted: { severity: 'warning', summary: "an op's effects are not in permissions.effects" },
   op_args: { severity: 'error', summary: "run_op `args` do not fit the op's arguments" },
-  run_skill_not_found: { severity: 'warning', summary: 'run_skill names a bundle folder with no skill.md' },
+  run_skill_not_found: { severity: 'warning', summary: 'run_skill names no skill of the workspace (a bundle folder with no skill.md)' },
   // ---- processor steps and bundle files
   empty_needs_into: { severity: 'error', summary: '`on_error: empty` on a step without `into`' },
   module_path_absolute: { severity: 'error', summary: 'a module path is absolute' },

@@ -18,6 +18,9 @@ import { OPS } from '../kernel/ops/registry';
 import { PHASE_LADDER } from '../kernel/plan';
 
 export const SKILL_NAME_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
+const SKILL_NAME = new RegExp(SKILL_NAME_PATTERN);
+/** a skill's name: skill.md's `name`, the store's key, a run_skill target, a URL segment */
+export const isSkillName = (s: string): boolean => SKILL_NAME.test(s);
 /** phase and capability names: plain identifiers, so `## <phase>` headings and stage names read cleanly */
 export const IDENTIFIER_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
 

@@ -31,6 +31,44 @@ export function formatPath(path: readonly PathSegment[]): string {
   return out;
 }
 
+/**
+ * The inverse of `formatPath`: `phases.draft.tools[1]` → `['phases', 'draft', 'tools', 1]`,
+ * `graph["my phase"]` → `['graph', 'my phase']`. Text that `formatPath` cannot have made
+ * yields the segments read up to the first oddity (never throws).
+ */
+export function parsePath(text: string): KeyPath {
+  const out: KeyPath = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '.') {
+      i++;
+    } else if (c === '[' && text[i + 1] === '"') {
+      // a JSON string: find its closing quote, skipping escapes
+      let j = i + 2;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      try {
+        out.push(JSON.parse(text.slice(i + 1, j + 1)) as string);
+      } catch {
+        return out;
+      }
+      i = j + 2; // past `"]`
+    } else if (c === '[') {
+      const j = text.indexOf(']', i);
+      const n = j < 0 ? NaN : Number(text.slice(i + 1, j));
+      if (!Number.isInteger(n)) return out;
+      out.push(n);
+      i = j + 1;
+    } else {
+      let j = i;
+      while (j < text.length && text[j] !== '.' && text[j] !== '[') j++;
+      out.push(text.slice(i, j));
+      i = j;
+    }
+  }
+  return out;
+}
+
 /** Where the pieces of skill.md sit in the text. */
 export type SkillSplit = {
   /** the YAML between the `---` lines */
@@ -118,6 +156,56 @@ export class FrontmatterSource {
     const a = this.lineCounter.linePos(start);
     const b = this.lineCounter.linePos(e);
     return { line: a.line + this.firstLine - 1, column: a.col, endLine: b.line + this.firstLine - 1, endColumn: b.col };
+  }
+
+  /**
+   * The frontmatter offset of a whole-file position (1-based line and column),
+   * or undefined when the position is outside the frontmatter. A column past
+   * the end of its line is clamped to the line's end.
+   */
+  offsetAt(line: number, column: number): number | undefined {
+    const i = line - this.firstLine;
+    const starts = this.lineCounter.lineStarts;
+    if (i < 0 || i >= starts.length || column < 1) return undefined;
+    const start = starts[i];
+    if (start >= this.text.length && i > 0) return undefined; // the line after the last newline: the closing `---`
+    const nl = this.text.indexOf('\n', start);
+    const end = nl < 0 ? this.text.length : nl;
+    return Math.min(start + column - 1, end);
+  }
+
+  /** The frontmatter text (what the YAML parser read). */
+  get yamlText(): string {
+    return this.text;
+  }
+
+  /** Whole-file span of a node's range, or undefined when it has none (or an empty one). */
+  spanOfNode(node: unknown): Span | undefined {
+    return this.rangeSpan(node);
+  }
+
+  /** Whole-file span of the first line of a node (where a cursor goes to select it). */
+  headOfNode(node: unknown): Span | undefined {
+    return this.rangeSpan(node, true);
+  }
+
+  /** Whole-file span of a whole `key: value` pair, from the key to the end of the value. */
+  spanOfPair(pair: Pair): Span | undefined {
+    const k = (pair.key as { range?: [number, number, number] } | null)?.range;
+    const v = (pair.value as { range?: [number, number, number] } | null)?.range;
+    if (!k) return undefined;
+    return this.spanOf(k[0], Math.max(k[1], v ? v[1] : k[1]));
+  }
+
+  /** Whole-file span of a list item, its `- ` marker included (a block list item's node starts after it). */
+  spanOfItem(node: unknown): Span | undefined {
+    const r = (node as { range?: [number, number, number] } | null | undefined)?.range;
+    if (!r || r[1] <= r[0]) return undefined;
+    let start = r[0];
+    let j = start - 1;
+    while (j >= 0 && (this.text[j] === ' ' || this.text[j] === '\t')) j--;
+    if (j >= 0 && this.text[j] === '-') start = j;
+    return this.spanOf(start, r[1]);
   }
 
   /** The span of the opening `---` line: where findings about the whole frontmatter go. */

@@ -183,10 +183,42 @@ permissions:
     assert.deepEqual(rules(artifact), ['unknown_artifact@7:15']);
   });
 
+  it('an alias inside the node it names (an infinite value) is a located YAML error, not a crash', () => {
+    const text = MINIMAL.replace('final_output: post', 'final_output: &s { type: object, properties: { p: *s } }');
+    assert.deepEqual(rules(text), ['yaml_syntax@7:51']);
+  });
+
+  it('one schema written at two sites is reported at each (compile outcomes are shared, locations are not)', () => {
+    const text = MINIMAL.replace(
+      '---\nBe brief.',
+      'phases:\n  draft:\n    input_schema: { type: objekt }\n  review:\n    input_schema: { type: objekt }\n---\nBe brief.',
+    );
+    assert.deepEqual(rules(text), ['invalid_schema@14:27', 'invalid_schema@16:27']);
+    assert.deepEqual(rules(text), ['invalid_schema@14:27', 'invalid_schema@16:27']);
+  });
+
   it("an artifact's $id cannot disturb later checks, even the meta-schema's own id", () => {
     const text = MINIMAL.replace('    type: object\n', '    $id: "https://json-schema.org/draft/2020-12/schema"\n    type: object\n');
     validate(text);
     assert.deepEqual(rules(MINIMAL.replace('{ type: string }', '{ type: strng }')), ['invalid_schema@11:34']);
     assert.deepEqual(validate(MINIMAL), []);
+  });
+});
+
+describe('a frontmatter not closed yet', () => {
+  it('is read to the end of the file: its other findings and its diagram come too, the missing --- first', async () => {
+    const { analyzeBundle } = await import('./analyze-bundle');
+    const r = analyzeBundle({ 'skill.md': '---\nname: typing\nentry: start\noutput_schema: { type: object }\ngraph:\n  start: [next]\n  next: []\nphases:\n  nowhere: {}\n' });
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.rule, d.line]),
+      [
+        ['frontmatter_unterminated', 1],
+        ['unknown_phase', 9],
+      ],
+    );
+    assert.deepEqual(
+      r.diagram?.nodes.map((n) => n.label),
+      ['phase start (entry)', 'phase next', 'caller contract'],
+    );
   });
 });

@@ -25,8 +25,8 @@ import { checkProcessors } from './check-steps';
 import type { GraphFacts } from './frontmatter';
 import { graphFacts } from './frontmatter';
 import { Findings } from './rules';
-import type { Document, Pair, Scalar } from 'yaml';
-import { isScalar, visit } from 'yaml';
+import type { Alias, Document, Pair, Scalar } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { FrontmatterSource, SkillSplit } from './source';
 import { parseFrontmatter, splitSkill } from './source';
 import { checkStructure } from './structure';
@@ -36,7 +36,10 @@ export const MAX_SKILL_BYTES = 1_000_000;
 export type ValidateOptions = {
   /** the file name put in every diagnostic */
   file: string;
-  /** the bundle folder; module paths and run_skill targets resolve against it */
+  /**
+   * the bundle folder; module paths and run_skill targets resolve against it.
+   * `IN_MEMORY_BUNDLE` for a bundle held as a files map (see analyze-bundle.ts).
+   */
   bundleDir: string;
   /** whether a file exists (default: the local file system, when there is one) */
   fileExists?: FileExists;
@@ -81,26 +84,45 @@ function utf8Length(text: string): number {
 /** At most this many YAML syntax errors are shown: after the first, most are echoes of it. */
 const MAX_YAML_ERRORS = 5;
 
-/** Keys repeated in one mapping, found in the tree (the parser's own report points at the value, not the key). */
-function repeatedKeys(doc: Document.Parsed): Pair[] {
-  const out: Pair[] = [];
-  visit(doc, {
-    Map(_, map) {
+/**
+ * In one walk of the tree: keys repeated in one mapping (the parser's own
+ * report points at the value, not the key), and aliases inside the node they
+ * name (`&s { p: *s }`), which make the frontmatter an infinite value.
+ */
+function treeFacts(doc: Document.Parsed): { repeated: Pair[]; circular: Alias[] } {
+  const repeated: Pair[] = [];
+  const circular: Alias[] = [];
+  // a plain recursive walk: yaml's `visit` builds a path array per node, which costs a millisecond on a large skill
+  const ancestors: unknown[] = [];
+  const walk = (node: unknown): void => {
+    if (isAlias(node)) {
+      if (ancestors.includes(node.resolve(doc))) circular.push(node);
+    } else if (isMap(node)) {
+      ancestors.push(node);
       const seen = new Set<string>();
-      for (const pair of map.items) {
+      for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-        if (key === undefined) continue;
-        if (seen.has(key)) out.push(pair);
-        seen.add(key);
+        if (key !== undefined) {
+          if (seen.has(key)) repeated.push(pair);
+          seen.add(key);
+        }
+        walk(pair.key);
+        walk(pair.value);
       }
-    },
-  });
-  return out;
+      ancestors.pop();
+    } else if (isSeq(node)) {
+      ancestors.push(node);
+      for (const item of node.items) walk(item);
+      ancestors.pop();
+    }
+  };
+  walk(doc.contents);
+  return { repeated, circular };
 }
 
-function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, split: SkillSplit, findings: Findings): void {
+function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, repeated: Pair[], findings: Findings): void {
   let duplicates = false;
-  for (const pair of repeatedKeys(doc)) {
+  for (const pair of repeated) {
     const key = pair.key as Scalar;
     const [start, end] = key.range ?? [0, 1];
     findings.addAt('duplicate_key', `Key \`${String(key.value)}\` appears twice in the same mapping: YAML keeps only one. Remove or merge the repeat.`, source.spanOf(start, end));
@@ -122,6 +144,13 @@ function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, split
   });
 }
 
+/** skill.md whose opening `---` is never closed, read as all frontmatter */
+function unterminatedSplit(text: string): SkillSplit {
+  const lines = text.split('\n');
+  const frontmatter = lines.slice(1).map((l) => `${l}\n`).join('');
+  return { frontmatter, frontmatterLine: 2, closingLine: lines.length + 1, body: '', bodyLine: lines.length + 2 };
+}
+
 export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis {
   const bare = new Findings(opts.file);
   const size = utf8Length(text);
@@ -133,18 +162,32 @@ export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis
     );
     return { diagnostics: bare.sorted() };
   }
-  const split = splitSkill(text);
-  if ('rule' in split) {
-    bare.addAt(split.rule, split.message, split.span);
+  const cut = splitSkill(text);
+  if ('rule' in cut && cut.rule === 'frontmatter_missing') {
+    bare.addAt(cut.rule, cut.message, cut.span);
     return { diagnostics: bare.sorted() };
   }
+  // a frontmatter not closed yet (an author typing it) is read to the end of the file, so everything
+  // else about it is found and drawn too; the missing `---` stays the first error
+  const split = 'rule' in cut ? unterminatedSplit(text) : cut;
   const { doc, source } = parseFrontmatter(split);
   const findings = new Findings(opts.file, source);
-  reportYamlErrors(doc, source, split, findings);
+  if ('rule' in cut) findings.addAt(cut.rule, cut.message, cut.span);
+  const tree = treeFacts(doc);
+  reportYamlErrors(doc, source, tree.repeated, findings);
   for (const w of doc.warnings) {
     findings.addAt('yaml_warning', `YAML: ${w.message.replace(/\.?$/, '.')}`, source.spanOf(w.pos[0], Math.max(w.pos[1], w.pos[0] + 1)));
   }
   if (doc.errors.length) return { diagnostics: findings.sorted(), split };
+  for (const alias of tree.circular) {
+    const [start, end] = alias.range ?? [0, 1];
+    findings.addAt(
+      'yaml_syntax',
+      `The alias \`*${alias.source}\` sits inside the node it names, so the frontmatter would be infinite: write that value out instead of the alias.`,
+      source.spanOf(start, Math.max(end, start + 1)),
+    );
+  }
+  if (tree.circular.length) return { diagnostics: findings.sorted(), split };
 
   let value: unknown;
   try {

@@ -8,5 +8,5 @@ export type { OpenStoreOptions, OpenedStore } from './open-store';
 export { PrismaStore } from './prisma-store';
 export type { StoreBackend } from './prisma-store';
 export { EventLogImmutableError, RunExistsError, SeqGapError, UnsupportedValueError } from './errors';
-export type { SavedSkillVersion, SkillSummary, SkillVersionRecord } from './skills';
-export { skillTextHash } from './skills';
+export type { SavedVersion, SkillRecord, SkillRepo, VersionOrigin, VersionRecord, VersionSummary, LastRun, SaveVersionOptions } from './skills';
+export { bundleHash, MIN_HASH_PREFIX, VERSION_ORIGINS } from './skills';

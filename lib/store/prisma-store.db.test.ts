@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { openStore, type OpenedStore } from './open-store';
 import { describeStoreContract } from './store-contract';
+import { describeSkillRepoContract } from './skills-contract';
+import { bundleHash } from './skills';
 import { ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, tempDir, type TestDatabase } from './testing/pg-test-db';
 
@@ -123,57 +125,26 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       await assert.rejects(store.commit(run.id, { events: [], run: { status: 'paused' as never } }), /runs_status_check/);
     });
 
-    it('skill versions: same text → same version; the latest save wins', async () => {
+    it('the migration computes a one-file bundle hash as bundleHash does (versions saved before bundles)', async () => {
       const store = await open();
-      const name = `skill-${Date.now()}-${Math.random()}`;
-      const a = await store.saveSkillVersion(name, 'text A');
-      const b = await store.saveSkillVersion(name, 'text B');
-      const a2 = await store.saveSkillVersion(name, 'text A');
-      assert.equal(a.isNew, true);
-      assert.equal(b.isNew, true);
-      assert.deepEqual(a2, { ...a, isNew: false });
-      assert.equal(a.skillId, b.skillId);
-      assert.notEqual(a.versionId, b.versionId);
-      const listed = (await store.listSkills()).find((s) => s.name === name);
-      assert.equal(listed?.versionCount, 2);
-      assert.equal(listed?.latest?.versionId, a.versionId);
-      const v = await store.getSkillVersion(b.versionId);
-      assert.deepEqual(
-        { text: v?.text, hash: v?.hash, skillName: v?.skillName, skillId: v?.skillId },
-        { text: 'text B', hash: b.hash, skillName: name, skillId: b.skillId },
+      const text = '---\nname: ü ☃ 𝄞\n---\r\nbody\n';
+      const rows = await store.prisma.$queryRawUnsafe<{ h: string }[]>(
+        `SELECT encode(sha256(convert_to('skill.md' || E'\\n' || encode(sha256(convert_to($1::text, 'UTF8')), 'hex') || E'\\n', 'UTF8')), 'hex') AS h`,
+        text,
       );
-      assert.equal(await store.getSkillVersion('not-a-uuid'), null);
-      assert.equal(await store.getSkillVersion('00000000-0000-0000-0000-000000000000'), null);
-      const run = makeRun({ skillVersionId: b.versionId });
-      await store.createRun(run, { events: [ev(run.id, 1)] });
-      assert.equal((await store.getRun(run.id))?.skillVersionId, b.versionId);
-    });
-
-    it('a run records its version without making an older text the latest; concurrent records make one version', async () => {
-      const store = await open();
-      const name = `skill-rec-${Date.now()}-${Math.random()}`;
-      const a = await store.saveSkillVersion(name, 'text A');
-      const b = await store.saveSkillVersion(name, 'text B');
-      const ranA = await store.recordSkillVersion(name, 'text A');
-      assert.deepEqual(ranA, { ...a, isNew: false });
-      assert.equal((await store.listSkills()).find((s) => s.name === name)?.latest?.versionId, b.versionId, 'B is still the latest');
-      const recorded = await Promise.all([1, 2, 3, 4].map(() => store.recordSkillVersion(name, 'text C, run from disk')));
-      assert.equal(new Set(recorded.map((r) => r.versionId)).size, 1);
-      assert.equal(recorded.filter((r) => r.isNew).length, 1);
-      const listed = (await store.listSkills()).find((s) => s.name === name);
-      assert.equal(listed?.versionCount, 3);
-      assert.equal(listed?.latest?.versionId, recorded[0].versionId, 'a new text is the latest, as a save would make it');
-    });
-
-    it('concurrent saves of one new text make one version', async () => {
-      const store = await open();
-      const name = `skill-race-${Date.now()}`;
-      const saved = await Promise.all([1, 2, 3, 4].map(() => store.saveSkillVersion(name, 'same text')));
-      assert.equal(new Set(saved.map((s) => s.versionId)).size, 1);
-      assert.equal(saved.filter((s) => s.isNew).length, 1);
+      assert.equal(rows[0].h, bundleHash({ 'skill.md': text }));
     });
   });
 }
+
+describeSkillRepoContract('PrismaSkillRepo on PGlite', async () => {
+  const store = await pglite();
+  return { repo: store.skills, store };
+});
+describeSkillRepoContract('PrismaSkillRepo on Postgres', async () => {
+  const store = await postgres();
+  return { repo: store.skills, store };
+});
 
 describe('PrismaStore on Postgres: claims across connections', () => {
   it('a second store (another connection) cannot claim a held run until it is released', async () => {

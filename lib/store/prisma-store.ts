@@ -9,7 +9,7 @@
  * land in one transaction or not at all; a recorded seq comes back as
  * `conflict` with what is recorded. On Postgres the operations of runs that
  * write at the same moment share a statement (commit-lanes.ts). Reads go
- * through Prisma's query builder. Also the skill-version helpers (skills.ts).
+ * through Prisma's query builder. `skills` is the skill-version repository (skills.ts).
  *
  * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
  * anything about runs (the kernel does). Reading an unknown run's events,
@@ -35,7 +35,7 @@ import type { PrismaClient } from './generated/prisma/client';
 import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf } from './errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
-import { getSkillVersion, listSkills, recordSkillVersion, saveSkillVersion } from './skills';
+import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { opCommit, opCreate, opUnlock, type WireOp } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
@@ -68,6 +68,8 @@ export class PrismaStore implements StorePort {
   readonly prisma: PrismaClient;
   readonly backend: StoreBackend;
   readonly location: string;
+  /** skills and their versions (outside the kernel's port) */
+  readonly skills: SkillRepo;
   private readonly claims: ClaimRegistry;
   private readonly onClose?: () => Promise<void>;
   private readonly apply: PrismaStoreParts['apply'];
@@ -75,6 +77,7 @@ export class PrismaStore implements StorePort {
   private closing: Promise<void> | null = null;
 
   constructor(parts: PrismaStoreParts) {
+    this.skills = new PrismaSkillRepo(parts.prisma);
     this.prisma = parts.prisma;
     this.claims = parts.claims;
     this.backend = parts.backend;
@@ -187,25 +190,6 @@ export class PrismaStore implements StorePort {
     const rows = await this.prisma.workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
     if (rows.length === 0) await this.mustExist(runId);
     return rows.map(toArtifact);
-  }
-
-  // ------------------------------------------------------------------ skills (outside the port)
-
-  saveSkillVersion(name: string, text: string) {
-    return saveSkillVersion(this.prisma, name, text);
-  }
-
-  /** the version a run of `text` records, without making an older text the latest (skills.ts) */
-  recordSkillVersion(name: string, text: string) {
-    return recordSkillVersion(this.prisma, name, text);
-  }
-
-  listSkills() {
-    return listSkills(this.prisma);
-  }
-
-  getSkillVersion(id: string) {
-    return getSkillVersion(this.prisma, id);
   }
 
   // ------------------------------------------------------------------ lifecycle

@@ -1,111 +1,318 @@
 /**
- * Skills and their versions: what the editor saves and what a run can point to
- * (`RunRecord.skillVersionId`). Outside the kernel's port.
+ * Skills and their versions: what the editor saves, `stagecraft push` sends,
+ * and every run records. A version is a whole bundle (`files`: path → text)
+ * named by one content hash. Outside the kernel's port.
  *
- * Owns: "same text → same version" (unique on (skill, sha256 of the text),
- * race-free with ON CONFLICT), and "the latest save wins" (saving an older text
- * again moves that version's `saved_at` forward, so reverting A → B → A makes A
- * current again without a duplicate row).
+ * Owns: "same files → same version" (unique on (skill, bundle hash), race-free
+ * with ON CONFLICT); "the latest save wins" (saving an older bundle again
+ * moves that version's `saved_at` forward, so reverting A → B → A makes A
+ * current again without a duplicate row), while a run *records* its version
+ * without moving it; creating a skill only when the name is free; renames; and
+ * deletes that keep the skill's versions (its runs stay inspectable) and free
+ * the name.
  *
- * Does not: validate skill.md (lib/skill does), delete skills or versions.
+ * Does not: check bundles (lib/skill/bundle.ts) or read skill.md (lib/server
+ * hands in the description); materialize versions on disk (lib/server).
  */
 import { createHash } from 'node:crypto';
+import { SkillExistsError, SkillNotFoundError, VersionNotFoundError } from '../kernel/errors';
+import type { BundleFiles } from '../skill/bundle';
+import { utf8Bytes } from '../skill/bundle';
+// a name that is not a skill name names no skill, and never reaches a query
+import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
 
-export type SavedSkillVersion = { skillId: string; versionId: string; hash: string; isNew: boolean };
+export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore'] as const;
+export type VersionOrigin = (typeof VERSION_ORIGINS)[number];
 
-export type SkillSummary = {
+export type VersionSummary = {
+  id: string;
+  skillId: string;
+  skillName: string;
+  hash: string;
+  description: string;
+  origin: VersionOrigin;
+  fileCount: number;
+  sizeBytes: number;
+  createdAt: number;
+  savedAt: number;
+};
+
+export type VersionRecord = VersionSummary & { files: BundleFiles };
+
+export type LastRun = { id: string; status: string; createdAt: number };
+
+export type SkillRecord = {
   id: string;
   name: string;
   createdAt: number;
   versionCount: number;
   /** the most recently saved version */
-  latest: { versionId: string; hash: string; savedAt: number } | null;
+  latest: VersionSummary | null;
+  /** the newest run of any of its versions */
+  lastRun: LastRun | null;
 };
 
-export type SkillVersionRecord = {
-  id: string;
-  skillId: string;
-  skillName: string;
-  text: string;
-  hash: string;
-  createdAt: number;
-  savedAt: number;
+export type SavedVersion = { skillId: string; versionId: string; hash: string; isNew: boolean };
+
+export type SaveVersionOptions = {
+  /**
+   * `save`: the version becomes the skill's latest (a known one is moved forward).
+   * `record`: what a run does: a known version is left where it is; a new one is saved.
+   * `create`: the skill must not exist yet (SkillExistsError otherwise).
+   */
+  mode: 'save' | 'record' | 'create';
+  origin: VersionOrigin;
+  /** the frontmatter's description, for lists */
+  description: string;
 };
 
-export const skillTextHash = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** What the app, the CLI and the run path need of skill storage (PrismaStore; MemorySkillRepo in tests). */
+export type SkillRepo = {
+  saveVersion(name: string, files: BundleFiles, opts: SaveVersionOptions): Promise<SavedVersion>;
+  listSkills(): Promise<SkillRecord[]>;
+  /** the live skills' names, sorted (cheap: what validation asks for run_skill targets) */
+  skillNames(): Promise<string[]>;
+  /** whether a skill of this name was deleted (and none has taken the name since) */
+  wasDeleted(name: string): Promise<boolean>;
+  getSkill(name: string): Promise<SkillRecord | null>;
+  /** newest save first; null when there is no such skill */
+  listVersions(name: string): Promise<VersionSummary[] | null>;
+  /** the latest version, or the one whose hash is (or starts with) `hash`; SkillNotFoundError / VersionNotFoundError */
+  getVersion(name: string, hash?: string): Promise<VersionRecord>;
+  /** by id, whatever became of its skill since (a run's version) */
+  getVersionById(id: string): Promise<VersionRecord | null>;
+  /** the hashes of these versions (runs name the version they ran by it), without their files */
+  versionHashes(ids: readonly string[]): Promise<Map<string, string>>;
+  /** renames; with `files`, also saves them as a new latest version (the renamed skill.md) in the same transaction */
+  renameSkill(from: string, to: string, renamed?: { files: BundleFiles; description: string }): Promise<SavedVersion | null>;
+  deleteSkill(name: string): Promise<void>;
+};
+
+/** The shortest hash prefix a caller may name a version by (as git's short hashes). */
+export const MIN_HASH_PREFIX = 6;
+
+/** sha256 over the sorted paths, each with the sha256 of its content: `path\nhex\n` … (paths hold no control characters) */
+export function bundleHash(files: BundleFiles): string {
+  const h = createHash('sha256');
+  for (const p of Object.keys(files).sort()) h.update(`${p}\n${createHash('sha256').update(files[p], 'utf8').digest('hex')}\n`);
+  return h.digest('hex');
+}
+
+export function bundleSize(files: BundleFiles): number {
+  let n = 0;
+  for (const text of Object.values(files)) n += utf8Bytes(text);
+  return n;
+}
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HEX_RE = /^[0-9a-f]+$/;
 
-export async function saveSkillVersion(prisma: PrismaClient, name: string, text: string): Promise<SavedSkillVersion> {
-  if (!name.trim()) throw new Error('a skill name must not be empty');
-  const hash = skillTextHash(text);
-  // One statement: create the skill if new, then the version if new, else touch it.
-  // `xmax = 0` tells a freshly inserted row from one that ON CONFLICT updated.
-  const rows = await prisma.$queryRaw<{ skill_id: string; version_id: string; is_new: boolean }[]>`
-    WITH s AS (
-      INSERT INTO "skills" ("name") VALUES (${name})
-      ON CONFLICT ("name") DO UPDATE SET "name" = EXCLUDED."name"
-      RETURNING "id"
-    ),
-    -- saved_at has millisecond precision: two saves in one millisecond must still order, so a
-    -- save is stamped at least 1 ms after the skill's latest
-    t AS (
-      SELECT greatest(now(), (SELECT max(v."saved_at") + interval '1 millisecond'
-                                FROM "skill_versions" v, s WHERE v."skill_id" = s."id")) AS "at"
-    )
-    INSERT INTO "skill_versions" ("skill_id", "text", "hash", "saved_at")
-    SELECT s."id", ${text}, ${hash}, t."at" FROM s, t
-    ON CONFLICT ("skill_id", "hash") DO UPDATE SET "saved_at" = EXCLUDED."saved_at"
-    RETURNING "skill_id"::text, "id"::text AS version_id, (xmax = 0) AS is_new`;
-  const r = rows[0];
-  return { skillId: r.skill_id, versionId: r.version_id, hash, isNew: r.is_new };
-}
+type VersionRow = {
+  id: string;
+  skill_id: string;
+  skill_name: string;
+  hash: string;
+  description: string;
+  origin: string;
+  file_count: number;
+  size_bytes: number;
+  created_at: Date;
+  saved_at: Date;
+  files?: unknown;
+};
 
-/**
- * The version of `text`, inserted if the skill never had it — what a run records (which text it
- * ran). Unlike a save, it leaves an existing version's `saved_at` alone: running an older text
- * does not make it the skill's latest. A new text is a new version, latest as a save would be.
- */
-export async function recordSkillVersion(prisma: PrismaClient, name: string, text: string): Promise<SavedSkillVersion> {
-  const hash = skillTextHash(text);
-  const known = await prisma.skillVersion.findFirst({ where: { hash, skill: { name } }, select: { id: true, skillId: true } });
-  if (known) return { skillId: known.skillId, versionId: known.id, hash, isNew: false };
-  // never seen: saved as a save would (racing recorders of one new text still make one version)
-  return saveSkillVersion(prisma, name, text);
-}
+const VERSION_COLUMNS = `v."id"::text AS id, v."skill_id"::text AS skill_id, s."name" AS skill_name, v."hash", v."description", v."origin",
+  v."file_count", v."size_bytes", v."created_at", v."saved_at"`;
 
-export async function listSkills(prisma: PrismaClient): Promise<SkillSummary[]> {
-  const skills = await prisma.skill.findMany({
-    orderBy: { name: 'asc' },
-    include: {
-      versions: { orderBy: { savedAt: 'desc' }, take: 1, select: { id: true, hash: true, savedAt: true } },
-      _count: { select: { versions: true } },
-    },
-  });
-  return skills.map((s) => {
-    const v = s.versions[0];
-    return {
-      id: s.id,
-      name: s.name,
-      createdAt: s.createdAt.getTime(),
-      versionCount: s._count.versions,
-      latest: v ? { versionId: v.id, hash: v.hash, savedAt: v.savedAt.getTime() } : null,
-    };
-  });
-}
-
-export async function getSkillVersion(prisma: PrismaClient, id: string): Promise<SkillVersionRecord | null> {
-  if (!UUID_RE.test(id)) return null;
-  const v = await prisma.skillVersion.findUnique({ where: { id }, include: { skill: { select: { name: true } } } });
-  if (!v) return null;
+function toSummary(r: VersionRow): VersionSummary {
   return {
-    id: v.id,
-    skillId: v.skillId,
-    skillName: v.skill.name,
-    text: v.text,
-    hash: v.hash,
-    createdAt: v.createdAt.getTime(),
-    savedAt: v.savedAt.getTime(),
+    id: r.id,
+    skillId: r.skill_id,
+    skillName: r.skill_name,
+    hash: r.hash,
+    description: r.description,
+    origin: r.origin as VersionOrigin,
+    fileCount: Number(r.file_count),
+    sizeBytes: Number(r.size_bytes),
+    createdAt: r.created_at.getTime(),
+    savedAt: r.saved_at.getTime(),
   };
+}
+
+function toRecord(r: VersionRow): VersionRecord {
+  const files = typeof r.files === 'string' ? (JSON.parse(r.files) as BundleFiles) : (r.files as BundleFiles);
+  return { ...toSummary(r), files };
+}
+
+export class PrismaSkillRepo implements SkillRepo {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async saveVersion(name: string, files: BundleFiles, opts: SaveVersionOptions): Promise<SavedVersion> {
+    const hash = bundleHash(files);
+    if (opts.mode === 'record') {
+      const known = await this.prisma.$queryRawUnsafe<{ id: string; skill_id: string }[]>(
+        `SELECT v."id"::text AS id, v."skill_id"::text AS skill_id FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
+          WHERE s."name" = $1 AND s."deleted_at" IS NULL AND v."hash" = $2`,
+        name,
+        hash,
+      );
+      if (known[0]) return { skillId: known[0].skill_id, versionId: known[0].id, hash, isNew: false };
+    }
+    const json = JSON.stringify(files);
+    const size = bundleSize(files);
+    const count = Object.keys(files).length;
+    // `create` inserts the skill or nothing (a taken name yields no row); the others create it if new.
+    // saved_at has millisecond precision: two saves in one millisecond must still order, so a save is
+    // stamped at least 1 ms after the skill's latest. `xmax = 0` tells an inserted row from one that
+    // ON CONFLICT updated; a `record` that lost a race to the same new bundle leaves saved_at alone.
+    const skillCte =
+      opts.mode === 'create'
+        ? `INSERT INTO "skills" ("name") VALUES ($1) ON CONFLICT ("name") DO NOTHING RETURNING "id"`
+        : `INSERT INTO "skills" ("name") VALUES ($1) ON CONFLICT ("name") DO UPDATE SET "name" = EXCLUDED."name" RETURNING "id"`;
+    const onConflict = opts.mode === 'record' ? `"saved_at" = "skill_versions"."saved_at"` : `"saved_at" = EXCLUDED."saved_at"`;
+    const rows = await this.prisma.$queryRawUnsafe<{ skill_id: string; version_id: string; is_new: boolean }[]>(
+      `WITH s AS (${skillCte}),
+       t AS (SELECT greatest(now(), (SELECT max(v."saved_at") + interval '1 millisecond' FROM "skill_versions" v, s WHERE v."skill_id" = s."id")) AS "at")
+       INSERT INTO "skill_versions" ("skill_id", "text", "files", "hash", "description", "origin", "file_count", "size_bytes", "saved_at")
+       SELECT s."id", $2, $3::json, $4, $5, $6, $7, $8, t."at" FROM s, t
+       ON CONFLICT ("skill_id", "hash") DO UPDATE SET ${onConflict}
+       RETURNING "skill_id"::text, "id"::text AS version_id, (xmax = 0) AS is_new`,
+      name,
+      files['skill.md'] ?? '',
+      json,
+      hash,
+      opts.description,
+      opts.origin,
+      count,
+      size,
+    );
+    const r = rows[0];
+    if (!r) throw new SkillExistsError(name);
+    return { skillId: r.skill_id, versionId: r.version_id, hash, isNew: r.is_new };
+  }
+
+  private async skillRows(where: string, args: unknown[]): Promise<SkillRecord[]> {
+    const rows = await this.prisma.$queryRawUnsafe<
+      (VersionRow & { s_id: string; s_name: string; s_created_at: Date; version_count: bigint; run_id: string | null; run_status: string | null; run_created_at: Date | null })[]
+    >(
+      `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
+              (SELECT count(*) FROM "skill_versions" c WHERE c."skill_id" = s."id") AS version_count,
+              lv.*, lr.run_id, lr.run_status, lr.run_created_at
+         FROM "skills" s
+         LEFT JOIN LATERAL (
+           SELECT ${VERSION_COLUMNS} FROM "skill_versions" v WHERE v."skill_id" = s."id" ORDER BY v."saved_at" DESC LIMIT 1
+         ) lv ON true
+         LEFT JOIN LATERAL (
+           SELECT r."id" AS run_id, r."status" AS run_status, r."created_at" AS run_created_at
+             FROM "runs" r JOIN "skill_versions" rv ON rv."id" = r."skill_version_id"
+            WHERE rv."skill_id" = s."id" ORDER BY r."created_at" DESC, r."ord" DESC LIMIT 1
+         ) lr ON true
+        WHERE s."deleted_at" IS NULL ${where}
+        ORDER BY s."name"`,
+      ...args,
+    );
+    return rows.map((r) => ({
+      id: r.s_id,
+      name: r.s_name,
+      createdAt: r.s_created_at.getTime(),
+      versionCount: Number(r.version_count),
+      latest: r.id ? toSummary({ ...r, skill_name: r.s_name }) : null,
+      lastRun: r.run_id ? { id: r.run_id, status: r.run_status as string, createdAt: (r.run_created_at as Date).getTime() } : null,
+    }));
+  }
+
+  listSkills(): Promise<SkillRecord[]> {
+    return this.skillRows('', []);
+  }
+
+  async skillNames(): Promise<string[]> {
+    const rows = await this.prisma.skill.findMany({ where: { deletedAt: null }, select: { name: true }, orderBy: { name: 'asc' } });
+    return rows.map((r) => r.name);
+  }
+
+  async wasDeleted(name: string): Promise<boolean> {
+    const rows = await this.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT count(*) AS n FROM "skills" WHERE "deleted_at" IS NOT NULL AND starts_with("name", $1)
+         AND NOT EXISTS (SELECT 1 FROM "skills" WHERE "name" = $2)`,
+      `${name}~`,
+      name,
+    );
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+
+  async getSkill(name: string): Promise<SkillRecord | null> {
+    if (!isSkillName(name)) return null;
+    return (await this.skillRows(`AND s."name" = $1`, [name]))[0] ?? null;
+  }
+
+  async listVersions(name: string): Promise<VersionSummary[] | null> {
+    if (!isSkillName(name)) return null;
+    const skill = await this.prisma.skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
+    if (!skill) return null;
+    const rows = await this.prisma.$queryRawUnsafe<VersionRow[]>(
+      `SELECT ${VERSION_COLUMNS} FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id" WHERE v."skill_id" = $1::uuid ORDER BY v."saved_at" DESC`,
+      skill.id,
+    );
+    return rows.map(toSummary);
+  }
+
+  async getVersion(name: string, hash?: string): Promise<VersionRecord> {
+    if (!isSkillName(name)) throw new SkillNotFoundError(name);
+    const skill = await this.prisma.skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
+    if (!skill) throw new SkillNotFoundError(name);
+    if (hash !== undefined) {
+      const h = hash.toLowerCase();
+      if (!HEX_RE.test(h) || h.length < MIN_HASH_PREFIX) throw new VersionNotFoundError(name, hash, `a version is named by its hash (hex, at least ${MIN_HASH_PREFIX} characters)`);
+    }
+    const rows = await this.prisma.$queryRawUnsafe<VersionRow[]>(
+      `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
+        WHERE v."skill_id" = $1::uuid ${hash === undefined ? '' : `AND v."hash" LIKE $2`}
+        ORDER BY v."saved_at" DESC LIMIT 2`,
+      skill.id,
+      ...(hash === undefined ? [] : [`${hash.toLowerCase()}%`]),
+    );
+    if (rows.length === 0) throw hash === undefined ? new VersionNotFoundError(name, '-', 'it has no version yet') : new VersionNotFoundError(name, hash);
+    if (hash !== undefined && rows.length > 1) throw new VersionNotFoundError(name, hash, 'several versions have hashes starting so; give more of the hash');
+    return toRecord(rows[0]);
+  }
+
+  async getVersionById(id: string): Promise<VersionRecord | null> {
+    if (!UUID_RE.test(id)) return null;
+    const rows = await this.prisma.$queryRawUnsafe<VersionRow[]>(
+      `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id" WHERE v."id" = $1::uuid`,
+      id,
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async versionHashes(ids: readonly string[]): Promise<Map<string, string>> {
+    const valid = [...new Set(ids)].filter((id) => UUID_RE.test(id));
+    if (valid.length === 0) return new Map();
+    const rows = await this.prisma.skillVersion.findMany({ where: { id: { in: valid } }, select: { id: true, hash: true } });
+    return new Map(rows.map((r) => [r.id, r.hash]));
+  }
+
+  async renameSkill(from: string, to: string, renamed?: { files: BundleFiles; description: string }): Promise<SavedVersion | null> {
+    if (from === to) throw new SkillExistsError(to);
+    if (!isSkillName(from)) throw new SkillNotFoundError(from);
+    return this.prisma.$transaction(async (tx) => {
+      const taken = await tx.skill.findFirst({ where: { name: to }, select: { id: true } });
+      if (taken) throw new SkillExistsError(to);
+      const n = await tx.skill.updateMany({ where: { name: from, deletedAt: null }, data: { name: to } });
+      if (n.count === 0) throw new SkillNotFoundError(from);
+      if (!renamed) return null;
+      return new PrismaSkillRepo(tx as unknown as PrismaClient).saveVersion(to, renamed.files, { mode: 'save', origin: 'rename', description: renamed.description });
+    });
+  }
+
+  async deleteSkill(name: string): Promise<void> {
+    if (!isSkillName(name)) throw new SkillNotFoundError(name);
+    // the name moves aside (`~` is never in a skill name) so a new skill may take it; versions and runs stay
+    const n = await this.prisma.$executeRawUnsafe(
+      `UPDATE "skills" SET "deleted_at" = now(), "name" = "name" || '~' || "id"::text WHERE "name" = $1 AND "deleted_at" IS NULL`,
+      name,
+    );
+    if (n === 0) throw new SkillNotFoundError(name);
+  }
 }

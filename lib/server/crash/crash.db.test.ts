@@ -7,13 +7,15 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore, type OpenedStore } from '../../store';
 import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
 import { FAULT_POINTS } from '../../kernel/faults';
 import type { RunEvent } from '../../kernel/ports';
+import { bundleHash } from '../../store/skills';
+import { readBundleDir } from '../skills/bundle-dir';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const WORKER = path.join(here, 'worker.ts');
@@ -22,6 +24,8 @@ const EFFECTS = ['e0', 'e1', 'e2', 'e3', 'e4'];
 
 let db: TestDatabase;
 let store: OpenedStore;
+// where the children keep the copies runs execute from (runs execute from a copy of their version)
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-crash-data-'));
 before(async () => {
   db = await createTestDatabase();
   store = await openStore({ databaseUrl: db.url });
@@ -29,6 +33,7 @@ before(async () => {
 after(async () => {
   await store?.close();
   await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 type ChildResult = { code: number | null; signal: NodeJS.Signals | null; out: string; err: string };
@@ -36,7 +41,7 @@ type ChildResult = { code: number | null; signal: NodeJS.Signals | null; out: st
 function child(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
-      env: { ...process.env, DATABASE_URL: db.url, ...env },
+      env: { ...process.env, DATABASE_URL: db.url, STAGECRAFT_DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -52,14 +57,24 @@ function child(args: string[], env: Record<string, string>, killAfterMs?: number
   });
 }
 
+let bundles = 0;
+
+/** the probe's bundle, made a version of its own (a nonce file): each run's steps log into their own copy */
 function freshBundle(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-crash-'));
   cpSync(path.join(here, 'fixture'), dir, { recursive: true });
+  writeFileSync(path.join(dir, 'nonce.txt'), `${process.pid}-${++bundles}\n`);
   return dir;
 }
 
-const sideLines = (dir: string) =>
-  existsSync(path.join(dir, 'side.log')) ? readFileSync(path.join(dir, 'side.log'), 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]) : [];
+/**
+ * What the probe's steps logged: each execution appends a line to side.log in its working folder,
+ * the read-only copy of the version the run executes from (`<data dir>/bundles/<hash>`).
+ */
+function sideLines(dir: string, data = dataDir): string[] {
+  const log = path.join(data, 'bundles', bundleHash(readBundleDir(dir).files), 'side.log');
+  return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]) : [];
+}
 
 const committedEffects = (events: RunEvent[]) =>
   new Set(events.filter((e) => e.type === 'step_completed' && e.data.kind === 'processor' && e.data.type === 'node' && e.data.status === 'ok').map((e) => String(e.data.position)));
@@ -182,8 +197,8 @@ test('two resumers racing the same run: each seq is written once, the loser stop
 
 test('the embedded store: SIGKILL at fault points (stale data-dir lock taken over), resume, exactly-once', async () => {
   assert.ok(expected, 'the uninterrupted run must pass first');
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-crash-pglite-'));
-  const env = { DATABASE_URL: '', STAGECRAFT_DATA_DIR: dataDir };
+  const embeddedDir = mkdtempSync(path.join(tmpdir(), 'sc-crash-pglite-'));
+  const env = { DATABASE_URL: '', STAGECRAFT_DATA_DIR: embeddedDir };
   const points = ['after-commit:2', 'after-commit:6', 'before-step:9', 'after-step-before-commit:5', 'before-postprocessor:1', 'after-artifact-persisted:1'];
   for (const [i, fault] of points.entries()) {
     const dir = freshBundle();
@@ -198,7 +213,7 @@ test('the embedded store: SIGKILL at fault points (stale data-dir lock taken ove
     assert.deepEqual(out.output, expected, fault);
     assert.deepEqual(out.after.map((e) => e.seq), out.after.map((_, n) => n + 1), `${fault}: seq has gaps`);
     const committed = committedEffects(out.before);
-    const lines = sideLines(dir);
+    const lines = sideLines(dir, embeddedDir);
     for (const [n, id] of EFFECTS.entries()) {
       const runs = lines.filter((l) => l === id).length;
       if (committed.has(`__post__/${[0, 2, 4, 7, 8][n]}`)) assert.equal(runs, 1, `${fault}: committed ${id} ran ${runs} times`);
@@ -206,5 +221,5 @@ test('the embedded store: SIGKILL at fault points (stale data-dir lock taken ove
     }
     rmSync(dir, { recursive: true, force: true });
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(embeddedDir, { recursive: true, force: true });
 });

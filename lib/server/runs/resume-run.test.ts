@@ -9,13 +9,14 @@ import { RunNotFoundError } from '../../kernel/errors';
 import { startSkillRun } from './start-run';
 import { abortSkillRun, resumeAllRuns } from './resume-run';
 import { ev, makeRun } from '../../store/testing/fixtures';
+import { memoryHost } from '../testing';
 
 const workspace = mkdtempSync(path.join(tmpdir(), 'sc-resume-all-'));
 cpSync(path.resolve('examples/summarize'), path.join(workspace, 'summarize'), { recursive: true });
 const input = JSON.parse(readFileSync(path.join(workspace, 'summarize', 'input.json'), 'utf8'));
 
 test('resumeAllRuns: a listed run finished before its turn (a child its resumed parent completed) counts as completed', async () => {
-  const host = { store: new MemoryStore(), env: {}, cwd: workspace };
+  const host = memoryHost({ cwd: workspace });
   const done = await startSkillRun(host, { bundle: 'summarize', input });
   assert.equal(done.status, 'completed');
   // its model script is gone: a finished run needs none
@@ -37,7 +38,7 @@ test('resumeAllRuns: a listed run finished before its turn (a child its resumed 
 
 test('abortSkillRun aborts the run and, first, its running run_skill children; a finished child is left as it is', async () => {
   const store = new MemoryStore();
-  const host = { store, env: {}, cwd: workspace };
+  const host = memoryHost({ cwd: workspace, store });
   const running = (id: string, parentRunId: string | null = null) =>
     store.createRun(makeRun({ id, parentRunId }), { events: [ev(id, 1)], snapshot: { runId: id, currentPhase: 'draft', seq: 1, data: {} } });
   await running('run_parent');

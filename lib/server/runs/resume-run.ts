@@ -1,25 +1,36 @@
 /**
  * Resume interrupted runs: one by id, or every run that has a snapshot; or abort one.
  *
- * The plan is compiled from the bundle's current skill.md when the bundle is
- * still there — so that a skill changed since the crash is caught by the
- * kernel's identity check — and from the recorded text otherwise.
+ * What a resumed run executes:
+ * - a run of a stored version (the app) resumes with that version, from its read-only copy: the
+ *   skill may have been edited since, the version has not;
+ * - a run of a bundle folder (the CLI) resumes with the folder as it is now, recorded as a version
+ *   as a start records it — so a fix made after a crash is picked up, and a change to what was
+ *   already recorded is caught by the kernel's identity check (as DBOS and Temporal check code);
+ *   when the folder is gone, with the version it recorded;
+ * - a run recorded before versions held whole bundles, with its recorded skill.md text.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { abortRun, completedOutcome, resumeRun, type RunOutcome } from '../../kernel/runner';
 import { systemClock } from '../system';
 import type { RunRecord } from '../../kernel/ports';
-import { compileSkill } from '../../skill';
+import type { Plan } from '../../kernel/plan';
+import { compileSkill } from '../../skill/compile';
 import { kernelDeps, modelFor, type Host } from '../host';
-import { childRunFns } from './start-run';
-import { runChildSkill } from './child-skill';
+import { materializeVersion } from '../skills/materialize';
+import { childRunFns, compileCopy, prepareFolder } from './start-run';
+import { isStoredCopy, runChildSkill } from './child-skill';
 import { RunNotFoundError } from '../../kernel/errors';
 
-function planFor(run: RunRecord) {
-  const file = path.join(run.bundleDir, 'skill.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : run.skillText;
-  return compileSkill(text, { file, bundleDir: run.bundleDir }).plan;
+async function planFor(host: Host, run: RunRecord): Promise<Plan> {
+  if (!isStoredCopy(host, run.bundleDir) && existsSync(path.join(run.bundleDir, 'skill.md'))) return (await prepareFolder(host, run.bundleDir)).plan;
+  const v = run.skillVersionId ? await host.skills.getVersionById(run.skillVersionId) : null;
+  // a version recorded before bundles (skill.md alone) cannot hold the run's code: its text, where it ran
+  if (v && !(v.fileCount === 1 && existsSync(path.join(run.bundleDir, 'skill.md')))) {
+    return compileCopy(v.files, materializeVersion(host.bundlesDir, v), 'skill.md');
+  }
+  return compileSkill(run.skillText, { file: path.join(run.bundleDir, 'skill.md'), bundleDir: run.bundleDir }).plan;
 }
 
 export async function resumeSkillRun(host: Host, runId: string, opts: { model?: string } = {}): Promise<RunOutcome> {
@@ -28,12 +39,14 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   // finished: nothing to wire (its model may not even be available here any more)
   const done = completedOutcome(run);
   if (done) return done;
-  const model = modelFor(host, opts.model ?? run.model, run.bundleDir);
+  // the plan first: it puts the version's copy (and so its model script) back in place
+  const plan = await planFor(host, run);
+  const model = modelFor(host, opts.model ?? run.model, plan.bundleDir);
   const deps = kernelDeps(host, model, {
-    runChildSkill: (r) => runChildSkill(host, r, childRunFns),
+    runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: run.bundleDir }, childRunFns),
   });
   try {
-    return await resumeRun(runId, planFor, deps);
+    return await resumeRun(runId, () => plan, deps);
   } finally {
     await deps.close();
   }

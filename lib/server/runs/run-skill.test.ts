@@ -6,8 +6,9 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MemoryStore } from '../../kernel/memory-store';
-import { startSkillRun } from './start-run';
+import { childRunFns, startSkillRun } from './start-run';
 import { runChildSkill, type RunFns } from './child-skill';
+import { memoryHost } from '../testing';
 
 const workspace = mkdtempSync(path.join(tmpdir(), 'sc-runskill-'));
 cpSync(path.resolve('examples/summarize'), path.join(workspace, 'summarize'), { recursive: true });
@@ -37,7 +38,7 @@ writeFileSync(path.join(workspace, 'digest', 'model.yaml'), 'turns:\n  - finish:
 
 test('run_skill runs the sibling bundle as a child run and returns its caller artifact', async () => {
   const store = new MemoryStore();
-  const out = await startSkillRun({ store, env: {}, cwd: workspace }, { bundle: 'digest', input: {} });
+  const out = await startSkillRun(memoryHost({ cwd: workspace, store }), { bundle: 'digest', input: {} });
   assert.equal(out.status, 'completed', JSON.stringify(out.error));
   const summary = (out.output as { summary: { paragraphs: string[]; redactions: number } }).summary;
   assert.equal(summary.redactions, 2);
@@ -53,19 +54,19 @@ test('run_skill naming a bundle that does not exist fails the step with a clear 
   cpSync(path.join(workspace, 'digest'), broken, { recursive: true });
   const text = (await import('node:fs')).readFileSync(path.join(broken, 'skill.md'), 'utf8').replace('name: digest', 'name: broken').replace('skill: summarize', 'skill: nowhere');
   writeFileSync(path.join(broken, 'skill.md'), text);
-  const out = await startSkillRun({ store: new MemoryStore(), env: {}, cwd: workspace }, { bundle: 'broken', input: {} });
+  const out = await startSkillRun(memoryHost({ cwd: workspace }), { bundle: 'broken', input: {} });
   assert.equal(out.status, 'aborted');
   assert.match(String(out.error!.message), /nowhere/);
 });
 
 test('a child run is named by its parent and calling step: asked again (a resumed parent), it is reused, not re-run', async () => {
   const store = new MemoryStore();
-  const host = { store, env: {}, cwd: workspace };
+  const host = memoryHost({ cwd: workspace, store });
   let starts = 0;
   const fns: RunFns = {
     start: async (h, req) => {
       starts++;
-      return startSkillRun(h, req);
+      return childRunFns.start(h, req);
     },
     resume: async () => {
       throw new Error('not expected');
@@ -89,7 +90,7 @@ test('a skill that calls itself stops at the nesting limit with a clear error', 
     '---\nname: ouroboros\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npermissions:\n  ops: [run_skill]\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: run_op, op: run_skill, args: { skill: ouroboros }, into: again }\n---\nAgain.\n',
   );
   writeFileSync(path.join(self, 'model.yaml'), 'turns:\n  - finish: {}\n');
-  const out = await startSkillRun({ store: new MemoryStore(), env: {}, cwd: workspace }, { bundle: 'ouroboros', input: {} });
+  const out = await startSkillRun(memoryHost({ cwd: workspace }), { bundle: 'ouroboros', input: {} });
   assert.equal(out.status, 'aborted');
   assert.match(String(out.error!.message), /nested more than 5 deep/);
 });

@@ -1,57 +1,88 @@
 /**
  * The summary of a run as the CLI's `run --json` prints it and the API
- * returns it: status, caller artifact, error, derived report, every stage
- * trace and every processor step.
+ * returns it (RunSummaryView): status, caller artifact, error, derived
+ * report, every stage trace and every processor step — and the fuller
+ * RunView of `GET /api/runs/<id>`.
  */
 import type { JsonObject } from '../../kernel/json';
 import type { RunOutcome } from '../../kernel/runner';
-import type { StorePort } from '../../kernel/ports';
+import type { RunEvent, RunRecord, StageTrace, StorePort } from '../../kernel/ports';
 import { EVENT } from '../../kernel/events';
+import { RunNotFoundError } from '../../kernel/errors';
+import type { ReportView, RunErrorView, RunSummaryView, RunView, StepView, TraceView } from '../../views';
+import type { Host } from '../host';
 
-export type RunSummary = {
-  runId: string;
-  status: string;
-  output: unknown;
-  error: JsonObject | null;
-  report: JsonObject | null;
-  traces: JsonObject[];
-  steps: JsonObject[];
-};
+export type RunSummary = RunSummaryView;
 
-export async function summarizeRun(store: StorePort, outcome: RunOutcome): Promise<RunSummary> {
-  const [traces, events] = await Promise.all([store.readTraces(outcome.runId), store.readEvents(outcome.runId)]);
-  const steps = new Map<string, JsonObject>();
+function traceView(t: StageTrace): TraceView {
+  return {
+    round: t.round,
+    phase: t.phase,
+    rung: t.rung,
+    capability: t.capability,
+    stage: t.stage,
+    status: t.status,
+    effects: { asked: t.effects.asked, granted: t.effects.granted },
+    error: t.error ? t.error.message : null,
+    seq: t.seq,
+    durationMs: t.durationMs,
+  };
+}
+
+/** every top-level processor step, at its last record (a step re-executed on resume is recorded again) */
+function stepViews(events: readonly RunEvent[]): StepView[] {
+  const steps = new Map<string, StepView>();
   for (const e of events) {
     const d = e.data;
     if (e.type !== EVENT.stepCompleted || d.kind !== 'processor' || d.nested) continue;
     steps.set(String(d.position), {
-      phase: d.phase,
-      index: d.index,
-      type: d.type,
-      status: d.status,
-      position: d.position,
+      phase: String(d.phase),
+      index: Number(d.index),
+      type: String(d.type),
+      status: String(d.status),
+      position: String(d.position),
       seq: e.seq,
       ...(d.status === 'failed' || d.status === 'skipped' || d.status === 'empty' ? { error: (d.output as JsonObject | null)?.error ?? null } : {}),
     });
   }
+  return [...steps.values()];
+}
+
+function summaryOf(o: Pick<RunOutcome, 'runId' | 'status' | 'output' | 'error' | 'report'>, traces: StageTrace[], events: RunEvent[]): RunSummaryView {
   return {
-    runId: outcome.runId,
-    status: outcome.status,
-    output: outcome.output,
-    error: outcome.error,
-    report: outcome.report as unknown as JsonObject | null,
-    traces: traces.map((t) => ({
-      round: t.round,
-      phase: t.phase,
-      rung: t.rung,
-      capability: t.capability,
-      stage: t.stage,
-      status: t.status,
-      effects: { asked: t.effects.asked, granted: t.effects.granted },
-      error: t.error ? t.error.message : null,
-      seq: t.seq,
-      durationMs: t.durationMs,
-    })),
-    steps: [...steps.values()],
+    runId: o.runId,
+    status: o.status,
+    output: o.output,
+    error: o.error as RunErrorView | null,
+    report: o.report as unknown as ReportView | null,
+    traces: traces.map(traceView),
+    steps: stepViews(events),
+  };
+}
+
+export async function summarizeRun(store: StorePort, outcome: RunOutcome): Promise<RunSummaryView> {
+  const [traces, events] = await Promise.all([store.readTraces(outcome.runId), store.readEvents(outcome.runId)]);
+  return summaryOf(outcome, traces, events);
+}
+
+/** `GET /api/runs/<id>`: the summary and what the run is of, as it stands now (running ones too). */
+export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string): Promise<RunView> {
+  const run: RunRecord | null = await host.store.getRun(runId);
+  if (!run) throw new RunNotFoundError(runId);
+  const [traces, events, hashes] = await Promise.all([
+    host.store.readTraces(runId),
+    host.store.readEvents(runId),
+    run.skillVersionId ? host.skills.versionHashes([run.skillVersionId]) : Promise.resolve(new Map<string, string>()),
+  ]);
+  return {
+    ...summaryOf({ runId, status: run.status, output: run.output, error: run.error, report: run.report as RunOutcome['report'] }, traces, events),
+    skill: run.skillName,
+    version: run.skillVersionId ? (hashes.get(run.skillVersionId) ?? null) : null,
+    model: run.model,
+    input: run.input,
+    parentRunId: run.parentRunId,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    eventCount: events.length,
   };
 }

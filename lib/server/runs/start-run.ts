@@ -1,62 +1,169 @@
 /**
- * Start a run of a skill bundle: load and compile skill.md (an invalid skill
- * is a SkillValidationError, before anything is recorded), pick the model,
- * wire the host, run it to the end.
+ * Starting a run. Every run records the skill version it runs and executes
+ * from that version's read-only copy (skills/materialize.ts), so it can always
+ * be inspected, replayed and exported with the exact bundle it ran:
  *
- * `run_skill` inside the run comes back here: the child bundle is resolved
- * against the calling bundle's parent folder and runs as a run of its own,
- * linked by `parentRunId`.
+ * - `startSkillRun`: a bundle folder (the CLI's `run DIR`, a `run_skill` child
+ *   of such a run) — the folder's files become a version of its skill;
+ * - `startStoredRun` / `launchStoredRun`: a stored version (the app), the
+ *   latest or one named by hash; `launchStoredRun` answers as soon as the run
+ *   is recorded and lets it go on in the background.
+ *
+ * An invalid skill (SkillValidationError), a bundle the store cannot keep
+ * (BundleInvalidError), an input that breaks the entry phase's input contract
+ * (InputInvalidError) or an unusable model (UsageError) is refused before
+ * anything is recorded. `run_skill` inside the run comes back here
+ * (child-skill.ts).
  */
 import path from 'node:path';
+import { statSync } from 'node:fs';
 import type { JsonObject } from '../../kernel/json';
+import { BundleInvalidError, UsageError } from '../../kernel/errors';
+import type { Plan } from '../../kernel/plan';
 import { startRun, type RunOutcome } from '../../kernel/runner';
-import { loadSkillBundle } from '../../skill';
+import { compileSkill } from '../../skill/compile';
+import type { BundleFiles } from '../../skill/bundle';
+import { requireInputFits } from '../../skill/input-check';
 import { kernelDeps, modelFor, type Host } from '../host';
+import { readBundleDir } from '../skills/bundle-dir';
+import { materializeVersion } from '../skills/materialize';
+import { skillMdFacts } from '../skills/skill-text';
 import { runChildSkill, type RunFns } from './child-skill';
 import { resumeSkillRun } from './resume-run';
 
 /** how a `run_skill` child is started or resumed (resume-run.ts hands the same to a resumed parent) */
-export const childRunFns: RunFns = { start: (host, req) => startSkillRun(host, req), resume: (host, id) => resumeSkillRun(host, id) };
+export const childRunFns: RunFns = {
+  start: (host, req) => (req.bundle !== undefined ? startSkillRun(host, { ...req, bundle: req.bundle }) : startStoredRun(host, { ...req, skill: req.skill as string })),
+  resume: (host, id) => resumeSkillRun(host, id),
+};
 
-export type StartRunRequest = {
-  /** a bundle folder or its skill.md */
-  bundle: string;
+type Common = {
   input: JsonObject;
   /** model spec; default: the bundle's model.yaml, else the configured endpoint */
   model?: string;
   parentRunId?: string | null;
-  skillVersionId?: string | null;
   /** a caller-chosen id (idempotent triggers, tests); default: a fresh one */
   runId?: string;
 };
 
-/** A store that keeps skill versions (the Prisma store does; the kernel's port, and MemoryStore, do not). */
-type SkillVersions = { recordSkillVersion(name: string, text: string): Promise<{ versionId: string }> };
+export type StartRunRequest = Common & {
+  /** a bundle folder or its skill.md */
+  bundle: string;
+};
 
-const keepsVersions = (store: object): store is SkillVersions => typeof (store as Partial<SkillVersions>).recordSkillVersion === 'function';
+export type StoredRunRequest = Common & {
+  skill: string;
+  /** a version hash (or a unique prefix of it); default: the latest */
+  version?: string;
+};
 
-/**
- * The stored version of the text this run starts from, recorded if new: a run says which version of
- * its skill it ran (the text itself is on the run too, so a store without versions loses nothing).
- */
-async function versionOf(host: Host, name: string, text: string): Promise<string | null> {
-  return keepsVersions(host.store) ? (await host.store.recordSkillVersion(name, text)).versionId : null;
+/** A run ready to go: the plan compiled from the version's copy, and what to record. */
+type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
+
+/** Compiles the copy of a version; findings name `shownFile` (what the user knows the file as). */
+export function compileCopy(files: BundleFiles, copyDir: string, shownFile: string): Plan {
+  return compileSkill(files['skill.md'] ?? '', {
+    file: shownFile,
+    bundleDir: copyDir,
+    // the copy is exactly `files`; run_skill targets are resolved when the step runs
+    fileExists: (p) => {
+      const rel = path.relative(copyDir, p).split(path.sep).join('/');
+      return Object.prototype.hasOwnProperty.call(files, rel) || rel.endsWith('skill.md');
+    },
+  }).plan;
 }
 
-export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {
-  const loaded = await loadSkillBundle(path.resolve(host.cwd, req.bundle));
-  const model = modelFor(host, req.model, loaded.bundleDir);
-  const skillVersionId = req.skillVersionId ?? (await versionOf(host, loaded.plan.name, loaded.text));
-  const deps = kernelDeps(host, model, { runChildSkill: (r) => runChildSkill(host, r, childRunFns) });
+/** A bundle folder's files, as a version of its skill, with its read-only copy. */
+export async function prepareFolder(host: Host, bundle: string): Promise<Omit<Prepared, 'model'>> {
+  const given = path.resolve(host.cwd, bundle);
+  let dir = given;
   try {
-    return await startRun(loaded.plan, deps, {
+    if (!statSync(given).isDirectory()) dir = path.dirname(given);
+  } catch {
+    throw new UsageError(`No skill bundle at ${bundle}: the path does not exist. Pass a bundle folder that holds skill.md, or the path of a skill.md.`, { path: given });
+  }
+  const { files, problems } = readBundleDir(dir);
+  if (problems.some((p) => p.code === 'bundle_no_skill_md')) {
+    throw new UsageError(`No skill.md in ${dir}: a skill bundle is a folder holding skill.md (YAML frontmatter, then the prompts). Create it or pass another folder.`, { path: dir });
+  }
+  const shown = path.join(dir, 'skill.md');
+  // findings first, against the folder as the author sees it (before anything is recorded)
+  const { plan: checked } = compileSkill(files['skill.md'], { file: shown, bundleDir: dir });
+  if (problems.length) throw new BundleInvalidError(problems);
+  const saved = await host.skills.saveVersion(checked.name, files, { mode: 'record', origin: 'run', description: skillMdFacts(files['skill.md']).description });
+  const copyDir = materializeVersion(host.bundlesDir, { hash: saved.hash, files });
+  return { plan: compileCopy(files, copyDir, shown), files, versionId: saved.versionId, copyDir, origin: dir };
+}
+
+/** A stored version with its read-only copy. */
+export async function prepareStored(host: Host, skill: string, version?: string): Promise<Omit<Prepared, 'model'>> {
+  const v = await host.skills.getVersion(skill, version);
+  const copyDir = materializeVersion(host.bundlesDir, v);
+  return { plan: compileCopy(v.files, copyDir, 'skill.md'), files: v.files, versionId: v.id, copyDir, origin: copyDir };
+}
+
+/**
+ * A model spec as a stored run takes it: `scripted:<path>` names a model script of the bundle
+ * (never a file of the server), `openai` / `openai:MODEL` the configured endpoint.
+ */
+export function storedModelSpec(spec: string | undefined, files: BundleFiles, copyDir: string): string | undefined {
+  if (spec === undefined || !spec.startsWith('scripted:')) return spec;
+  const rel = spec.slice('scripted:'.length).replace(/^\.\//, '');
+  if (!Object.prototype.hasOwnProperty.call(files, rel)) {
+    const scripts = Object.keys(files).filter((p) => /\.ya?ml$/.test(p));
+    throw new UsageError(`The model script ${rel} is not a file of this skill${scripts.length ? `; its YAML files: ${scripts.join(', ')}` : ''}.`, { model: spec });
+  }
+  return `scripted:${path.join(copyDir, ...rel.split('/'))}`;
+}
+
+async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId: string) => void): Promise<RunOutcome> {
+  const model = modelFor(host, p.model, p.copyDir);
+  const deps = kernelDeps(host, model, { runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.origin }, childRunFns) });
+  try {
+    return await startRun(p.plan, deps, {
       input: req.input,
-      skillText: loaded.text,
+      skillText: p.files['skill.md'] ?? '',
       parentRunId: req.parentRunId ?? null,
-      skillVersionId,
+      skillVersionId: p.versionId,
       runId: req.runId,
+      bundleDir: p.origin,
+      onCreated,
     });
   } finally {
     await deps.close();
   }
+}
+
+/** Runs a bundle folder to its end. */
+export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {
+  const prepared = await prepareFolder(host, req.bundle);
+  return execute(host, { ...prepared, model: req.model }, req);
+}
+
+async function prepareStoredRun(host: Host, req: StoredRunRequest): Promise<Prepared> {
+  const prepared = await prepareStored(host, req.skill, req.version);
+  requireInputFits(prepared.plan, req.input);
+  const model = storedModelSpec(req.model, prepared.files, prepared.copyDir);
+  // an unusable model is refused now, not recorded as a failed run
+  modelFor(host, model, prepared.copyDir);
+  return { ...prepared, model };
+}
+
+/** Runs a stored version to its end. */
+export async function startStoredRun(host: Host, req: StoredRunRequest): Promise<RunOutcome> {
+  return execute(host, await prepareStoredRun(host, req), req);
+}
+
+/**
+ * Starts a stored version and answers once the run is recorded (its id can be shown at once);
+ * `done` settles when it ends. Everything that would refuse the run is checked before.
+ */
+export async function launchStoredRun(host: Host, req: StoredRunRequest): Promise<{ runId: string; done: Promise<RunOutcome> }> {
+  const prepared = await prepareStoredRun(host, req);
+  let created!: (id: string) => void;
+  const recorded = new Promise<string>((resolve) => (created = resolve));
+  const done = execute(host, prepared, req, created);
+  // the caller awaits `done` or not; an end it does not await must not become an unhandled rejection
+  done.catch(() => undefined);
+  return { runId: await Promise.race([recorded, done.then((o) => o.runId)]), done };
 }

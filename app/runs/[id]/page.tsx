@@ -1,0 +1,45 @@
+// One run, live: the server renders it as it stands, then RunLive polls until it ends.
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { appHost } from '@/lib/server/app/app-host';
+import { getRun } from '@/lib/server/runs/run-summary';
+import type { RunView } from '@/lib/views';
+import { RunLive } from '@/components/runs/RunLive';
+import styles from '@/components/runs/RunLive.module.css';
+
+export const dynamic = 'force-dynamic';
+
+type Params = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Params) {
+  return { title: `${(await params).id} · Runs · Stagecraft` };
+}
+
+export default async function RunPage({ params }: Params) {
+  const { id } = await params;
+  let run: RunView;
+  try {
+    run = await getRun(await appHost(), id);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'run_not_found') notFound();
+    throw e;
+  }
+  return (
+    <main className={styles.page}>
+      <nav aria-label="Breadcrumb" className={styles.crumbs}>
+        <ol>
+          <li>
+            <Link href="/runs">Runs</Link>
+          </li>
+          <li>
+            <Link href={`/runs?skill=${encodeURIComponent(run.skill)}`}>{run.skill}</Link>
+          </li>
+        </ol>
+      </nav>
+      <h1 className={styles.title}>
+        Run <code>{run.runId}</code>
+      </h1>
+      <RunLive key={run.runId} initial={run} now={Date.now()} />
+    </main>
+  );
+}

@@ -1,0 +1,42 @@
+/** `stagecraft push DIR [--name NAME]` and `stagecraft pull NAME [DIR] [--version HASH]`: skills between folders (and git) and the store. */
+import path from 'node:path';
+import { formatDiagnostic } from '../lib/kernel/errors';
+import { pullSkill } from '../lib/server/skills/pull-skill';
+import { pushSkill } from '../lib/server/skills/push-skill';
+import { parse } from './args';
+import type { Io } from './main';
+import { withHost } from './store';
+
+const short = (hash: string) => hash.slice(0, 12);
+
+export async function pushCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, name: { type: 'string' } }, { min: 1, max: 1, names: 'one bundle folder' });
+  return withHost(async (host) => {
+    const r = await pushSkill(host, positionals[0], { as: values.name });
+    if (values.json) {
+      io.out(JSON.stringify(r));
+      return 0;
+    }
+    for (const d of r.validation.diagnostics) io.err(formatDiagnostic({ ...d, file: path.join(positionals[0], d.file) }));
+    io.out(
+      `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${r.version.fileCount} file${r.version.fileCount === 1 ? '' : 's'})` +
+        (r.validation.errors ? ` — skill.md has ${r.validation.errors} error(s): runs of it are refused until they are fixed` : ''),
+    );
+    return 0;
+  });
+}
+
+export async function pullCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, version: { type: 'string' } }, { min: 1, max: 2, names: 'a skill name and, optionally, a folder' });
+  return withHost(async (host) => {
+    const r = await pullSkill(host, positionals[0], { dir: positionals[1], version: values.version, cwd: host.cwd });
+    if (values.json) {
+      io.out(JSON.stringify(r));
+      return 0;
+    }
+    const where = path.relative(host.cwd, r.dir) || '.';
+    io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${r.written.length} file${r.written.length === 1 ? '' : 's'}) to ${where}`);
+    if (r.extra.length) io.err(`${where} also holds ${r.extra.join(', ')}, not in this version (left as they are; a push of the folder would include them)`);
+    return 0;
+  });
+}

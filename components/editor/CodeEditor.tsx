@@ -1,0 +1,132 @@
+'use client';
+// One Monaco editor for the bundle's files: a model per file (so each keeps its
+// undo history and view state), markers from Stagecraft's validator, the cursor
+// reported out (the diagram follows it), and an imperative `reveal` (the diagram
+// and the Problems list move the cursor). Loaded with ssr:false (EditorPane).
+//
+// The models own the text: typing goes model → onChange → the page's state, never
+// back (a controlled `value` lags a fast typist by a render and overwrites what was
+// just typed). Text that comes from elsewhere (a restored version, a discarded
+// draft) is put into the models with `load`.
+import Editor, { type OnMount } from '@monaco-editor/react';
+import { useEffect, useRef } from 'react';
+import type * as Monaco from 'monaco-editor';
+import { monaco } from './monaco-setup';
+
+export type EditorMarker = { severity: 'error' | 'warning'; message: string; line: number; column: number; endLine?: number; endColumn?: number; rule: string };
+
+export type EditorApi = {
+  reveal(line: number, column: number, focus?: boolean): void;
+  focus(): void;
+  /** makes the models at these paths hold these texts (an undoable edit where one differs) */
+  load(texts: Record<string, string>): void;
+};
+
+type Props = {
+  /** the model's path, e.g. `/skills/blog_writer/skill.md` (monaco-yaml's schema matches `**\/skill.md`) */
+  path: string;
+  language: string;
+  /** the text a model starts with when this path is first opened */
+  value: string;
+  onChange(text: string): void;
+  markers: EditorMarker[];
+  onCursor?(line: number, column: number): void;
+  onReady?(api: EditorApi): void;
+  onSave?(): void;
+  onRun?(): void;
+  /** first line of the Markdown body: suggestions stay quiet there (prompts are prose) */
+  bodyLine?: number;
+};
+
+// Typed text stays as typed: no auto-indent, no auto-closing, Enter never accepts a suggestion
+// (Tab does). YAML is indentation-sensitive; an editor that re-indents what is typed or pasted
+// changes its meaning.
+const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
+  automaticLayout: true,
+  minimap: { enabled: false },
+  fontSize: 13,
+  lineHeight: 19,
+  fontFamily: "ui-monospace, 'SFMono-Regular', 'JetBrains Mono', Menlo, Consolas, 'Liberation Mono', monospace",
+  tabSize: 2,
+  insertSpaces: true,
+  autoIndent: 'none',
+  autoClosingBrackets: 'never',
+  autoClosingQuotes: 'never',
+  autoSurround: 'never',
+  formatOnType: false,
+  formatOnPaste: false,
+  acceptSuggestionOnEnter: 'off',
+  acceptSuggestionOnCommitCharacter: false,
+  wordWrap: 'on',
+  scrollBeyondLastLine: false,
+  renderLineHighlight: 'line',
+  fixedOverflowWidgets: true,
+  hover: { delay: 350 },
+  padding: { top: 8, bottom: 8 },
+};
+
+export default function CodeEditor(props: Props) {
+  const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
+  // the latest callbacks, for handlers registered once at mount
+  const latest = useRef(props);
+  latest.current = props;
+
+  const onMount: OnMount = (editor) => {
+    editorRef.current = editor;
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun?.());
+    editor.onDidChangeCursorPosition((e) => {
+      const { bodyLine } = latest.current;
+      const inBody = bodyLine !== undefined && e.position.lineNumber >= bodyLine;
+      editor.updateOptions({ quickSuggestions: !inBody, suggestOnTriggerCharacters: !inBody });
+      latest.current.onCursor?.(e.position.lineNumber, e.position.column);
+    });
+    latest.current.onReady?.({
+      reveal(line, column, focus = true) {
+        const pos = { lineNumber: line, column };
+        editor.setPosition(pos);
+        editor.revealPositionInCenterIfOutsideViewport(pos);
+        if (focus) editor.focus();
+      },
+      focus: () => editor.focus(),
+      load(texts) {
+        for (const [p, text] of Object.entries(texts)) {
+          const model = monaco.editor.getModel(monaco.Uri.parse(p));
+          if (!model || model.getValue() === text) continue;
+          model.pushEditOperations([], [{ range: model.getFullModelRange(), text }], () => null);
+        }
+      },
+    });
+  };
+
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model || model.uri.path !== props.path) return;
+    monaco.editor.setModelMarkers(
+      model,
+      'stagecraft',
+      props.markers.map((m) => ({
+        severity: m.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+        message: m.message,
+        source: m.rule,
+        startLineNumber: m.line,
+        startColumn: m.column,
+        endLineNumber: m.endLine ?? m.line,
+        endColumn: m.endColumn ?? m.column + 1,
+      })),
+    );
+  }, [props.markers, props.path]);
+
+  return (
+    <Editor
+      path={props.path}
+      language={props.language}
+      defaultValue={props.value}
+      onChange={(v) => props.onChange(v ?? '')}
+      onMount={onMount}
+      options={OPTIONS}
+      theme="vs"
+      loading={<div style={{ padding: 16, color: 'var(--text-3)' }}>Loading the editor…</div>}
+    />
+  );
+}

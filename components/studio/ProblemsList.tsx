@@ -1,0 +1,43 @@
+'use client';
+// The Problems list beside the editor: every finding, each read as
+// `<line>:<col> <message>`; picking one moves the cursor to it. Items are
+// list items that take focus and Enter, not buttons: a problem's text must not
+// read as one of the page's commands (Save, Run).
+import type { DiagnosticView } from '@/lib/views';
+import styles from './Studio.module.css';
+
+export function ProblemsList({ diagnostics, onPick }: { diagnostics: DiagnosticView[]; onPick(d: DiagnosticView): void }) {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  return (
+    <div className={styles.problems}>
+      <div className={styles.problemsHead} id="problems-heading">
+        Problems{' '}
+        <span className={styles.counts}>
+          {errors ? <span data-severity="error">{errors} error{errors === 1 ? '' : 's'}</span> : null}
+          {warnings ? <span data-severity="warning">{warnings} warning{warnings === 1 ? '' : 's'}</span> : null}
+          {!diagnostics.length ? <span data-severity="none">none: skill.md is valid</span> : null}
+        </span>
+      </div>
+      <ul aria-label="Problems" className={styles.problemList}>
+        {diagnostics.map((d, i) => (
+          <li
+            key={`${d.file}:${d.line}:${d.column}:${d.rule}:${i}`}
+            tabIndex={0}
+            data-severity={d.severity}
+            data-rule={d.rule}
+            onClick={() => onPick(d)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                onPick(d);
+              }
+            }}
+          >
+            {d.line}:{d.column} {d.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

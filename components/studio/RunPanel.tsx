@@ -1,0 +1,89 @@
+'use client';
+// What a run starts from: the input (JSON, checked against the entry phase's
+// input contract as it is typed, every error located) and the model. The
+// page's Run button starts it. Past inputs of this skill are offered again.
+import { useEffect, useState } from 'react';
+import type { InputProblem } from './input-errors';
+import { readInputs } from './drafts';
+import styles from './Studio.module.css';
+
+export type ModelChoice = { value: string; label: string; disabled: boolean };
+
+type Props = {
+  inputText: string;
+  onInputText(t: string): void;
+  problems: InputProblem[];
+  /** the entry phase whose input_schema the input is checked against (null: nothing to check) */
+  contractPhase: string | null;
+  /** the skill whose past inputs are offered */
+  history: string;
+  choices: ModelChoice[];
+  model: string;
+  onModel(m: string): void;
+  running: boolean;
+};
+
+export function RunPanel(p: Props) {
+  const [past, setPast] = useState<string[]>([]);
+  useEffect(() => setPast(readInputs(p.history)), [p.history, p.running]);
+  const disabledReason = p.choices.find((c) => c.disabled)?.label;
+  return (
+    <div className={styles.runPanel}>
+      <div className={styles.runHead}>
+        <label htmlFor="run-input" className={styles.runLabel}>
+          Input
+        </label>
+        <span className={styles.muted}>
+          {p.contractPhase ? <>JSON, checked against the input_schema of phase {p.contractPhase}</> : <>JSON object: the run&apos;s input</>}
+        </span>
+        {past.length ? (
+          <select
+            aria-label="History"
+            className={`select ${styles.history}`}
+            value=""
+            onChange={(e) => {
+              if (e.target.value !== '') p.onInputText(past[Number(e.target.value)]);
+            }}
+          >
+            <option value="">Earlier values…</option>
+            {past.map((t, i) => (
+              <option key={i} value={i}>
+                {t.replace(/\s+/g, ' ').slice(0, 80)}
+              </option>
+            ))}
+          </select>
+        ) : null}
+      </div>
+      <textarea
+        id="run-input"
+        className={`textarea ${styles.input}`}
+        spellCheck={false}
+        value={p.inputText}
+        onChange={(e) => p.onInputText(e.target.value)}
+        aria-invalid={p.problems.length > 0}
+        aria-describedby="run-input-problems"
+        rows={5}
+      />
+      <ul id="run-input-problems" className={styles.inputProblems} aria-label="Errors in the JSON">
+        {p.problems.map((x, i) => (
+          <li key={i}>
+            {x.line}:{x.column} {x.message}
+          </li>
+        ))}
+      </ul>
+      <div className={styles.modelRow}>
+        <label htmlFor="run-model" className={styles.runLabel}>
+          Model
+        </label>
+        <select id="run-model" className="select" value={p.model} onChange={(e) => p.onModel(e.target.value)}>
+          {p.choices.map((c) => (
+            <option key={c.value} value={c.value} disabled={c.disabled}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {disabledReason ? <p className={styles.modelNote}>{disabledReason}</p> : null}
+    </div>
+  );
+}

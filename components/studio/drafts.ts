@@ -1,0 +1,76 @@
+// Unsaved work is never lost to a navigation or a reload: the working copy of
+// a skill's files is kept in localStorage as a draft (with the version it was
+// based on) until it is saved, and offered back when the page opens again.
+import type { Files } from '@/lib/views';
+
+export type Draft = { files: Files; base: string | null; at: number };
+
+const key = (skill: string) => `stagecraft:draft:${skill}`;
+
+export function readDraft(skill: string): Draft | null {
+  try {
+    const raw = localStorage.getItem(key(skill));
+    return raw ? (JSON.parse(raw) as Draft) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** false when the browser would not keep it (storage full or disabled): then the page warns before leaving */
+export function writeDraft(skill: string, draft: Draft): boolean {
+  try {
+    localStorage.setItem(key(skill), JSON.stringify(draft));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function clearDraft(skill: string): void {
+  try {
+    localStorage.removeItem(key(skill));
+  } catch {
+    // nothing kept, nothing to clear
+  }
+}
+
+export function sameFiles(a: Files, b: Files): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+}
+
+const inputsKey = (skill: string) => `stagecraft:inputs:${skill}`;
+const MAX_INPUTS = 10;
+
+/** this skill's past run inputs, newest first */
+export function readInputs(skill: string): string[] {
+  try {
+    const raw = localStorage.getItem(inputsKey(skill));
+    return raw ? (JSON.parse(raw) as string[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberInput(skill: string, text: string): void {
+  const canonical = (() => {
+    try {
+      return JSON.stringify(JSON.parse(text));
+    } catch {
+      return text;
+    }
+  })();
+  const kept = readInputs(skill).filter((t) => {
+    try {
+      return JSON.stringify(JSON.parse(t)) !== canonical;
+    } catch {
+      return t !== text;
+    }
+  });
+  try {
+    localStorage.setItem(inputsKey(skill), JSON.stringify([text, ...kept].slice(0, MAX_INPUTS)));
+  } catch {
+    // a full storage only forgets the history
+  }
+}

@@ -1,0 +1,55 @@
+// The run input as typed: parsed, checked against the entry phase's input
+// contract, and every error located at a line and column of the text — a JSON
+// syntax error where the parser stopped, a contract error at the value its
+// JSON pointer names (YAML's parser reads JSON with source ranges).
+import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import { checkInput } from '@/lib/skill/input-check';
+import type { JsonSchema } from '@/lib/kernel/json';
+
+export type InputProblem = { line: number; column: number; message: string };
+export type CheckedInput = { value: Record<string, unknown> | null; problems: InputProblem[] };
+
+function lineCol(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+function locatePointer(text: string, pointer: string): { line: number; column: number } {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc });
+  let node: unknown = doc.contents;
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String((p.key as { value?: unknown })?.value ?? p.key) === seg);
+      if (!pair) break;
+      node = pair.value;
+    } else if (isSeq(node)) node = node.items[Number(seg)];
+    else break;
+  }
+  const range = (node as YamlNode | null)?.range ?? (doc.contents as YamlNode | null)?.range;
+  const at = lc.linePos(range ? range[0] : 0);
+  return { line: at.line, column: at.col };
+}
+
+export function checkInputText(text: string, contract: { phase: string; schema: JsonSchema } | null): CheckedInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const m = /position (\d+)/.exec(msg);
+    const at = m ? lineCol(text, Number(m[1])) : { line: 1, column: 1 };
+    return { value: null, problems: [{ ...at, message: `not valid JSON: ${msg.replace(/^JSON\.parse: /, '')}` }] };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { value: null, problems: [{ line: 1, column: 1, message: `the input must be a JSON object (the run's input), not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` }] };
+  }
+  if (!contract) return { value: value as Record<string, unknown>, problems: [] };
+  const problems = checkInput(contract.schema, value).map((e) => ({
+    ...locatePointer(text, e.pointer),
+    message: `${e.pointer || '(the input)'} ${e.message} (the input contract of phase ${contract.phase})`,
+  }));
+  return { value: value as Record<string, unknown>, problems };
+}

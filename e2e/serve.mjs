@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// The app as the browser tests see it: the production build, on 127.0.0.1,
+// with a fresh embedded database (deleted when the server stops) and no model
+// endpoint configured.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const port = process.argv[2] ?? '3100';
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-e2e-'));
+const env = { ...process.env, STAGECRAFT_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' };
+for (const k of ['DATABASE_URL', 'STAGECRAFT_MODEL_BASE_URL', 'STAGECRAFT_MODEL', 'STAGECRAFT_TOKEN', 'STAGECRAFT_HOST']) delete env[k];
+const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port, '-H', '127.0.0.1'], { stdio: 'inherit', env });
+const stop = (sig) => {
+  child.kill(sig);
+};
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop(sig));
+child.on('exit', (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

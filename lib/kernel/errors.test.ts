@@ -1,0 +1,20 @@
+// An error made by one copy of errors.ts is still a StagecraftError to another
+// copy (the Next server bundles its start-up hook and its routes apart, and
+// errors cross between them); subclasses keep their own, exact check.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RunNotFoundError, SkillExistsError, StagecraftError, errorToJson } from './errors';
+
+test('instanceof StagecraftError holds across copies of the module; subclass checks stay exact', async () => {
+  const copy = (await import(`./errors.ts?copy=${Date.now()}`)) as typeof import('./errors');
+  assert.notEqual(copy.StagecraftError, StagecraftError, 'a second copy of the module');
+  const theirs = new copy.SkillExistsError('x');
+  assert.ok(theirs instanceof StagecraftError);
+  assert.deepEqual(errorToJson(theirs), { skill: 'x', code: 'skill_exists', message: theirs.message });
+  const ours = new SkillExistsError('x');
+  assert.ok(ours instanceof copy.StagecraftError);
+  assert.ok(ours instanceof SkillExistsError);
+  assert.ok(!(ours instanceof RunNotFoundError));
+  assert.ok(!(new Error('plain') instanceof StagecraftError));
+  assert.ok(!({ code: 'x', httpStatus: 400 } instanceof StagecraftError), 'a look-alike is not one');
+});

@@ -1,0 +1,144 @@
+/**
+ * The one wrapper every route handler goes through: it caps and parses the
+ * body (a body over the cap is 413 before a byte of it is parsed), checks it
+ * against its zod schema, calls one lib/server operation, checks what goes
+ * back against its view (nothing unlisted leaks out), and maps any error to
+ * `{error: {code, message, details}}` with its status in one place
+ * (`errorResponse`). Anything a caller sent gets a 4xx; a 500 means a bug.
+ *
+ * Owns: HTTP mechanics. Does not: decide anything about skills or runs.
+ */
+import { ZodError, type ZodType } from 'zod';
+import { PayloadTooLargeError, StagecraftError, UsageError } from '../../kernel/errors';
+import type { Json } from '../../kernel/json';
+import type { ErrorView } from '../../views';
+
+/** the largest request body accepted: a bundle at its limit, JSON-encoded, fits */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** A request's own mistake found by the wrapper: not JSON, the wrong shape. */
+export class RequestInvalidError extends StagecraftError {
+  constructor(message: string, details: Record<string, Json> = {}) {
+    super('invalid_request', message, { httpStatus: 400, details });
+  }
+}
+
+export function errorResponse(e: unknown): Response {
+  if (e instanceof ZodError) e = zodError(e);
+  // a StagecraftError says its status (4xx: the caller's; 503: the store is away); a plain 500 is a bug
+  if (e instanceof StagecraftError && e.httpStatus !== 500) return json(errorBody(e), e.httpStatus);
+  console.error('stagecraft: internal error answering a request:', e);
+  return json({ error: { code: 'internal', message: 'An internal error occurred; it was logged by the server. This is a bug: please report it.' } }, 500);
+}
+
+function errorBody(e: StagecraftError): ErrorView {
+  const details = e.details as Record<string, unknown>;
+  return { error: { code: e.code, message: e.message, ...(Object.keys(details).length ? { details } : {}) } };
+}
+
+function zodError(e: ZodError): RequestInvalidError {
+  const issues = e.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  const first = issues[0];
+  return new RequestInvalidError(
+    `The request body is not as this route expects: ${first ? `${first.path || '(the body)'}: ${first.message}` : 'invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}.`,
+    { issues },
+  );
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
+}
+
+/** 1-based line and column of a character offset */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/** The body as text, read no further than `maxBytes` (413 past it, before anything is parsed). */
+export async function readTextBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  const tooLarge = (n: number | string) =>
+    new PayloadTooLargeError(`The request body is ${n} bytes, over the limit of ${maxBytes}. Send less (a bundle holds at most 5 MB of files).`, { limit: maxBytes });
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge(`more than ${maxBytes}`);
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new RequestInvalidError('The request body is not UTF-8 text. Send JSON, encoded as UTF-8.');
+  }
+}
+
+/** The body as JSON, read no further than `maxBytes`. */
+export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const text = await readTextBody(req, maxBytes);
+  if (text.trim() === '') throw new RequestInvalidError('The request body is empty: this route expects a JSON object.');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const m = /position (\d+)/.exec((e as Error).message);
+    const at = m ? lineColumn(text, Number(m[1])) : null;
+    throw new RequestInvalidError(`The request body is not valid JSON${at ? ` (line ${at.line}, column ${at.column})` : ''}: ${(e as Error).message}.`, at ? { ...at } : {});
+  }
+}
+
+type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
+
+/**
+ * A route handler: `body` parses the request body (omit for bodiless methods), `view` checks the
+ * answer; `fn` returns the answer (sent as 200, or `status`) or a Response of its own.
+ */
+export function route<P = Record<string, string>, B = undefined>(
+  opts: { body?: ZodType<B>; view?: ZodType; status?: number },
+  fn: (args: { body: B; params: P; url: URL; req: Request }) => Promise<unknown>,
+): Handler<P> {
+  return async (req, ctx) => {
+    try {
+      const body = opts.body ? opts.body.parse(await readJsonBody(req)) : (undefined as B);
+      const params = ((await ctx?.params) ?? {}) as P;
+      for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
+        // no name or id of ours holds a control character; the database would refuse a NUL outright
+        if (typeof v === 'string' && /[\u0000-\u001f]/.test(v)) throw new RequestInvalidError(`The path's ${k} holds a control character: check the URL.`);
+      }
+      const out = await fn({ body, params, url: new URL(req.url), req });
+      if (out instanceof Response) return out;
+      return json(opts.view ? opts.view.parse(out) : out, opts.status ?? 200);
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
+
+/** A query parameter that must be a whole number in a range, if given. */
+export function intParam(url: URL, name: string, min: number, max: number): number | undefined {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`?${name}= must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}.`);
+  return n;
+}

@@ -1,0 +1,89 @@
+// Who may reach the app, against the built app: listening beyond loopback
+// needs STAGECRAFT_TOKEN (the start refuses without it); with the token every
+// page and route needs it — as a bearer token, or the cookie the sign-in page
+// sets — and cross-site requests that change state are still refused.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { startApp, type AppServer } from './testing/app-server';
+
+const TOKEN = 'a-long-random-secret-for-tests-only';
+let app: AppServer;
+before(async () => {
+  app = await startApp({ host: '0.0.0.0', env: { STAGECRAFT_TOKEN: TOKEN } });
+});
+after(async () => {
+  await app?.stop();
+});
+
+const get = (p: string, headers: Record<string, string> = {}) => fetch(`${app.url}${p}`, { headers, redirect: 'manual' });
+
+describe('npm start refuses to listen beyond loopback without a token', () => {
+  it('exits 1 and says why and what to do', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_HOST: '0.0.0.0', NEXT_TELEMETRY_DISABLED: '1' };
+    delete env.STAGECRAFT_TOKEN;
+    const r = spawnSync(process.execPath, ['scripts/start.mjs'], { env, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /refusing to listen on 0\.0\.0\.0/);
+    assert.match(r.stderr, /STAGECRAFT_TOKEN/);
+  });
+});
+
+describe('with STAGECRAFT_TOKEN', () => {
+  it('an API call without the token is 401 with what to send; a wrong token too', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: TOKEN }, { cookie: 'stagecraft_session=forged' }] as Record<string, string>[]) {
+      const r = await get('/api/skills', headers);
+      assert.equal(r.status, 401);
+      const body = (await r.json()) as { error: { code: string; message: string } };
+      assert.equal(body.error.code, 'unauthorized');
+      assert.match(body.error.message, /Authorization: Bearer/);
+    }
+  });
+
+  it('a page without the token sends the browser to sign in, and back', async () => {
+    const r = await get('/skills/summarize');
+    assert.equal(r.status, 303);
+    assert.match(r.headers.get('location') ?? '', /\/signin\?next=%2Fskills%2Fsummarize$/);
+    assert.equal((await get('/signin')).status, 200);
+  });
+
+  it('the bearer token opens every route and page', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    assert.equal((await get('/api/skills', auth)).status, 200);
+    assert.equal((await get('/', auth)).status, 200);
+    assert.equal((await get('/skills/summarize', auth)).status, 200);
+  });
+
+  it('signing in sets a session cookie (not the token itself) that opens the app; a wrong token goes back to the form', async () => {
+    const form = (token: string) =>
+      fetch(`${app.url}/api/session`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+        body: new URLSearchParams({ token, next: '/skills/summarize' }).toString(),
+      });
+    const wrong = await form('nope');
+    assert.equal(wrong.status, 303);
+    assert.match(wrong.headers.get('location') ?? '', /\/signin\?failed=1/);
+    assert.equal(wrong.headers.get('set-cookie'), null);
+    const ok = await form(TOKEN);
+    assert.equal(ok.status, 303);
+    assert.equal(ok.headers.get('location'), '/skills/summarize');
+    const cookie = ok.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /stagecraft_session=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Strict/);
+    assert.ok(!cookie.includes(TOKEN));
+    const session = cookie.split(';')[0];
+    assert.equal((await get('/api/skills', { cookie: session })).status, 200);
+    assert.equal((await get('/skills/summarize', { cookie: session })).status, 200);
+  });
+
+  it('a cross-site POST is 403 even with a valid session', async () => {
+    const r = await fetch(`${app.url}/api/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, origin: 'http://evil.example' },
+      body: JSON.stringify({ files: { 'skill.md': '' } }),
+    });
+    assert.equal(r.status, 403);
+    assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'cross_origin');
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Who may reach the app. The app runs the code of the bundles it stores, so
+ * reaching it must not mean running code:
+ *
+ * - by default it listens on loopback only (`STAGECRAFT_HOST`, default
+ *   127.0.0.1); listening anywhere else needs `STAGECRAFT_TOKEN`, and the
+ *   server refuses to start without it (`listenProblem`);
+ * - without a token, a request must name a loopback host (`Host:`), which also
+ *   turns away DNS-rebinding pages that reach 127.0.0.1 under another name;
+ * - with a token, every page and route needs it: `Authorization: Bearer
+ *   <token>`, or the session cookie the sign-in page sets (an HMAC of the
+ *   token, never the token itself);
+ * - a request that changes state must come from the app's own origin: a
+ *   browser's cross-site POST (Origin or Sec-Fetch-Site say so) gets 403.
+ *
+ * Owns: these decisions, as pure functions of the request and the settings
+ * (proxy.ts applies them to every request). Does not: serve the sign-in page.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+export const SESSION_COOKIE = 'stagecraft_session';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export type SecuritySettings = { token: string | null };
+
+export function securitySettings(env: Record<string, string | undefined>): SecuritySettings {
+  return { token: env.STAGECRAFT_TOKEN ? env.STAGECRAFT_TOKEN : null };
+}
+
+/** `127.0.0.1:3000` → `127.0.0.1`, `[::1]:3000` → `::1` */
+export function hostnameOf(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
+  const i = h.lastIndexOf(':');
+  return i > 0 && h.indexOf(':') === i ? h.slice(0, i) : h;
+}
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return LOOPBACK.has(h) || /^127(\.\d{1,3}){3}$/.test(h) || h.endsWith('.localhost');
+}
+
+/** Why the server must not start listening on `host`, or null. */
+export function listenProblem(host: string, settings: SecuritySettings): string | null {
+  if (isLoopback(host) || settings.token) return null;
+  return (
+    `refusing to listen on ${host}: the app runs the code of the skills it stores, so anyone who can reach it could run code. ` +
+    `Set STAGECRAFT_TOKEN to a long random secret (every page and API call will then need it), or listen on 127.0.0.1 (unset STAGECRAFT_HOST).`
+  );
+}
+
+/** The session cookie's value for a token: an HMAC, so the cookie does not carry the token itself. */
+export function sessionValue(token: string): string {
+  return createHmac('sha256', token).update('stagecraft-session-v1').digest('hex');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Whether `given` is the token (compared in constant time). */
+export function tokenMatches(given: string, settings: SecuritySettings): boolean {
+  return settings.token !== null && sameSecret(given, settings.token);
+}
+
+export function cookieValue(cookieHeader: string | null, name: string): string | null {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
+}
+
+export function isAuthorized(headers: Headers, settings: SecuritySettings): boolean {
+  if (!settings.token) return true;
+  const auth = headers.get('authorization');
+  if (auth?.toLowerCase().startsWith('bearer ') && sameSecret(auth.slice(7).trim(), settings.token)) return true;
+  const session = cookieValue(headers.get('cookie'), SESSION_COOKIE);
+  return session !== null && sameSecret(session, sessionValue(settings.token));
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function hostOfOrigin(origin: string): string | null {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** A request that changes state and, by what the browser says of it, comes from another site than the one it is sent to. */
+export function isCrossSite(method: string, headers: Headers): boolean {
+  if (SAFE_METHODS.has(method.toUpperCase())) return false;
+  const origin = headers.get('origin');
+  if (origin !== null) return hostOfOrigin(origin) !== (headers.get('host') ?? '').toLowerCase();
+  const site = headers.get('sec-fetch-site');
+  // no Origin and no Sec-Fetch-Site: not a browser (curl, the CLI, scripts), which cannot be made to send cookies cross-site
+  return site !== null && site !== 'same-origin' && site !== 'none';
+}
+
+export type Verdict =
+  | { allow: true }
+  | { allow: false; status: 401 | 403; code: string; message: string; /** a page request without a session goes to sign in */ signIn?: boolean };
+
+/** Paths that must answer without a token: the sign-in page and where it posts. */
+export const PUBLIC_PATHS = ['/signin', '/api/session'];
+
+export function judgeRequest(req: { method: string; pathname: string; headers: Headers }, settings: SecuritySettings): Verdict {
+  const host = req.headers.get('host') ?? '';
+  if (!settings.token && !isLoopback(hostnameOf(host))) {
+    return {
+      allow: false,
+      status: 403,
+      code: 'host_not_allowed',
+      message: `This Stagecraft listens for 127.0.0.1 only, and this request names the host "${host}". Open it as http://127.0.0.1 or http://localhost, or start it with STAGECRAFT_TOKEN set to accept other names.`,
+    };
+  }
+  if (isCrossSite(req.method, req.headers)) {
+    return {
+      allow: false,
+      status: 403,
+      code: 'cross_origin',
+      message: `A ${req.method} from another site (${req.headers.get('origin') ?? req.headers.get('sec-fetch-site')}) is refused: requests that change state must come from this app's own pages.`,
+    };
+  }
+  if (PUBLIC_PATHS.includes(req.pathname) || isAuthorized(req.headers, settings)) return { allow: true };
+  return {
+    allow: false,
+    status: 401,
+    code: 'unauthorized',
+    message: 'This Stagecraft needs its token: send `Authorization: Bearer <STAGECRAFT_TOKEN>`, or sign in at /signin.',
+    signIn: !req.pathname.startsWith('/api/'),
+  };
+}

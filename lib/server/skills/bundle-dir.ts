@@ -1,0 +1,123 @@
+/**
+ * A bundle folder on disk ↔ a bundle as data (`files`: path → text): what
+ * `stagecraft push`, `run DIR` and `validate DIR` read, and what `pull` and
+ * the read-only copies a run executes from (materialize.ts) write.
+ *
+ * Owns: which files of a folder belong to the bundle (everything but version
+ * control, dependency and cache folders), that a symlink counts only when it
+ * resolves inside the folder (then as the file it points to), that a file is
+ * UTF-8 text without NUL (a binary file is refused, never mangled), and the
+ * limits, checked while reading so a huge folder is not read whole.
+ * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BundleInvalidError } from '../../kernel/errors';
+import { bundlePathProblem, checkBundle, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
+import { MAX_SKILL_BYTES } from '../../skill/validate';
+
+/** folders a bundle never holds: version control, dependencies, caches, our own data */
+export const IGNORED_NAMES = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.stagecraft', '.DS_Store', '.next']);
+
+export type ReadBundle = { files: BundleFiles; problems: BundleProblem[] };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads a bundle folder. Problems (binary files, symlinks out, limits, bad paths) are listed, not thrown. */
+export function readBundleDir(dir: string): ReadBundle {
+  const root = realpathSync(dir);
+  const files: BundleFiles = {};
+  const problems: BundleProblem[] = [];
+  let count = 0;
+  // a symlinked folder inside the bundle may point back up: each real folder is read once
+  const visited = new Set<string>();
+  const walk = (abs: string, rel: string): void => {
+    const real = realpathSync(abs);
+    if (visited.has(real)) return;
+    visited.add(real);
+    for (const name of readdirSync(abs).sort()) {
+      if (IGNORED_NAMES.has(name)) continue;
+      const p = rel ? `${rel}/${name}` : name;
+      const full = path.join(abs, name);
+      let st = lstatSync(full);
+      if (st.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = realpathSync(full);
+        } catch {
+          problems.push({ code: 'bundle_symlink_escape', path: p, message: `${p} is a symlink to nothing (its target does not exist): remove it or point it at a file of the bundle.` });
+          continue;
+        }
+        if (real !== root && !real.startsWith(root + path.sep)) {
+          problems.push({
+            code: 'bundle_symlink_escape',
+            path: p,
+            message: `${p} is a symlink to ${real}, outside the bundle folder: a skill can only hold files of its own folder. Copy the file into the bundle instead.`,
+          });
+          continue;
+        }
+        st = statSync(full);
+      }
+      if (st.isDirectory()) {
+        walk(full, p);
+        continue;
+      }
+      if (!st.isFile()) continue;
+      if (++count > MAX_BUNDLE_FILES) {
+        problems.push({ code: 'bundle_too_many_files', path: '', message: `The folder has more than ${MAX_BUNDLE_FILES} files: keep only what the skill runs or reads.` });
+        return;
+      }
+      const cap = p === 'skill.md' ? MAX_SKILL_BYTES : MAX_BUNDLE_FILE_BYTES;
+      if (st.size > cap) {
+        problems.push({ code: 'bundle_file_too_large', path: p, message: `${p} is ${st.size} bytes, over the limit of ${cap} for one file.` });
+        continue;
+      }
+      let text: string;
+      try {
+        text = utf8.decode(readFileSync(full));
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        problems.push(
+          code
+            ? { code: 'bundle_unreadable', path: p, message: `${p} cannot be read: ${(e as Error).message}.` }
+            : { code: 'bundle_file_binary', path: p, message: `${p} is not UTF-8 text: a bundle holds text files only (code, prompts, model scripts, JSON or text data). Remove it, or keep the data as text.` },
+        );
+        continue;
+      }
+      files[p] = text;
+    }
+  };
+  walk(root, '');
+  if (problems.some((x) => x.code === 'bundle_too_many_files')) return { files, problems };
+  const seen = new Set(problems.map((x) => `${x.code}:${x.path}`));
+  for (const x of checkBundle(files)) if (!seen.has(`${x.code}:${x.path}`)) problems.push(x);
+  return { files, problems };
+}
+
+/** Writes a bundle into `dir` (created if needed): each file at its path. Files already there and not in the bundle are left alone. */
+export function writeBundleDir(dir: string, files: BundleFiles, mode?: number): void {
+  for (const [p, text] of Object.entries(files)) {
+    // the store only keeps checked paths; this is the last line before the file system all the same
+    const bad = bundlePathProblem(p);
+    if (bad) throw new BundleInvalidError([bad]);
+    const full = path.join(dir, ...p.split('/'));
+    mkdirSync(path.dirname(full), { recursive: true });
+    writeFileSync(full, text, mode === undefined ? undefined : { mode });
+  }
+}
+
+/** Every file path under `dir` (bundle-relative, `/`-separated), ignoring what a bundle never holds. */
+export function listBundleDir(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (abs: string, rel: string) => {
+    for (const name of readdirSync(abs)) {
+      if (IGNORED_NAMES.has(name)) continue;
+      const p = rel ? `${rel}/${name}` : name;
+      const st = lstatSync(path.join(abs, name));
+      if (st.isDirectory()) walk(path.join(abs, name), p);
+      else out.push(p);
+    }
+  };
+  walk(dir, '');
+  return out.sort();
+}

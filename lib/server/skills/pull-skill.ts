@@ -1,0 +1,25 @@
+/**
+ * `stagecraft pull NAME [DIR] [--version HASH]`: a version written out to a
+ * folder (default `./NAME`), so a skill can live in git as well as in the
+ * app. Files of the version are written (replacing what is at their paths);
+ * other files already in the folder are left alone and listed, since a later
+ * `push` of the folder would include them.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../kernel/errors';
+import type { VersionSummaryView } from '../../views';
+import type { Host } from '../host';
+import { listBundleDir, writeBundleDir } from './bundle-dir';
+import { versionSummaryView } from './views';
+
+export type PulledSkill = { dir: string; version: VersionSummaryView; written: string[]; extra: string[] };
+
+export async function pullSkill(host: Pick<Host, 'skills'>, name: string, opts: { dir?: string; version?: string; cwd: string }): Promise<PulledSkill> {
+  const v = await host.skills.getVersion(name, opts.version);
+  const dir = path.resolve(opts.cwd, opts.dir ?? name);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${opts.dir ?? name} is a file, not a folder: pull into a folder (new or existing).`);
+  const extra = existsSync(dir) ? listBundleDir(dir).filter((p) => !Object.prototype.hasOwnProperty.call(v.files, p)) : [];
+  writeBundleDir(dir, v.files);
+  return { dir, version: versionSummaryView(v), written: Object.keys(v.files).sort(), extra };
+}

@@ -1,0 +1,26 @@
+/**
+ * `stagecraft push DIR`: a bundle folder saved as a new version of its skill
+ * (the skill is created when new). The skill is the frontmatter's `name`,
+ * else the folder's name — or `as`, when given.
+ */
+import path from 'node:path';
+import { BundleInvalidError, UsageError } from '../../kernel/errors';
+import type { SavedVersionView } from '../../views';
+import { isSkillName } from '../../skill/schema';
+import type { Host } from '../host';
+import { readBundleDir } from './bundle-dir';
+import { saveVersion } from './save-version';
+import { skillMdFacts } from './skill-text';
+
+export async function pushSkill(host: Pick<Host, 'skills'>, dir: string, opts: { as?: string } = {}): Promise<SavedVersionView & { skill: string }> {
+  const { files, problems } = readBundleDir(dir);
+  if (problems.length) throw new BundleInvalidError(problems);
+  const folder = path.basename(path.resolve(dir));
+  const name = opts.as ?? skillMdFacts(files['skill.md']).name ?? folder;
+  if (!isSkillName(name)) {
+    throw new UsageError(
+      `Cannot push ${dir} as "${name}": a skill name is a lowercase letter, then lowercase letters, digits or _ (at most 64). Set \`name:\` in skill.md, or pass --name.`,
+    );
+  }
+  return { skill: name, ...(await saveVersion(host, name, { files, origin: 'push', createIfMissing: true })) };
+}

@@ -1,0 +1,43 @@
+/**
+ * `stagecraft validate DIR`: a bundle folder validated as the app validates a
+ * stored bundle — its files read as a bundle (a binary file, a symlink out of
+ * the folder or a limit is a finding too), then the same analysis, with the
+ * sibling folders holding a skill.md as the skills `run_skill` may name.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Diagnostic } from '../../kernel/errors';
+import { checkBundle } from '../../skill/bundle';
+import type { ValidationView } from '../../views';
+import { readBundleDir } from './bundle-dir';
+import { validateFiles, validationView } from './validate-bundle';
+
+/** the bundle folders beside `dir` (what run_skill names from it) */
+export function siblingSkills(dir: string): string[] {
+  const parent = path.dirname(path.resolve(dir));
+  try {
+    return readdirSync(parent).filter((name) => existsSync(path.join(parent, name, 'skill.md')));
+  } catch {
+    return [];
+  }
+}
+
+export function validateFolder(dir: string, shownFile: string): ValidationView {
+  const { files, problems } = readBundleDir(dir);
+  const view = validateFiles(files, { file: shownFile, knownSkills: siblingSkills(dir) });
+  // what the analysis cannot see: the files reading the folder left out (binary, symlinked out, too large)
+  const inFiles = checkBundle(files);
+  const shownDir = path.dirname(shownFile);
+  const extra: Diagnostic[] = problems
+    .filter((p) => !inFiles.some((q) => q.code === p.code && q.path === p.path))
+    .map((p) => ({
+      severity: 'error' as const,
+      rule: p.code,
+      message: p.message,
+      file: p.path ? path.join(shownDir, p.path) : shownDir,
+      line: 1,
+      column: 1,
+      path: '',
+    }));
+  return extra.length ? validationView([...extra, ...view.diagnostics], shownFile) : view;
+}

@@ -1,0 +1,17 @@
+/**
+ * A host for tests of lib/server on the kernel's in-memory store: a
+ * MemorySkillRepo (whose `lastRun` reads that store) and a fresh folder for
+ * the versions' read-only copies.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MemoryStore } from '../kernel/memory-store';
+import type { ModelEnv } from '../models';
+import { MemorySkillRepo } from '../store/testing/memory-skills';
+import type { Host } from './host';
+
+export function memoryHost(opts: { cwd: string; env?: ModelEnv; store?: MemoryStore }): Host & { store: MemoryStore; skills: MemorySkillRepo } {
+  const store = opts.store ?? new MemoryStore();
+  return { store, skills: new MemorySkillRepo(store), bundlesDir: path.join(mkdtempSync(path.join(tmpdir(), 'sc-bundles-')), 'bundles'), env: opts.env ?? {}, cwd: opts.cwd };
+}

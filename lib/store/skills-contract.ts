@@ -1,0 +1,130 @@
+/**
+ * The SkillRepo contract: one suite that PrismaSkillRepo (PGlite and Postgres,
+ * prisma-store.db.test.ts) and MemorySkillRepo (skills-contract.test.ts) both
+ * pass, so tests on the in-memory host mean what the app does.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StorePort } from '../kernel/ports';
+import { bundleHash, type SkillRepo } from './skills';
+import { ev, makeRun } from './testing/fixtures';
+
+type Opened = { repo: SkillRepo; store: StorePort };
+
+let n = 0;
+const fresh = (what: string) => `${what}_${Date.now().toString(36)}_${++n}`;
+const bundle = (text: string, extra: Record<string, string> = {}) => ({ 'skill.md': text, ...extra });
+const save = (repo: SkillRepo, name: string, files: Record<string, string>, mode: 'save' | 'record' | 'create' = 'save') =>
+  repo.saveVersion(name, files, { mode, origin: mode === 'record' ? 'run' : 'app', description: `about ${name}` });
+
+export function describeSkillRepoContract(label: string, open: () => Promise<Opened>): void {
+  describe(`SkillRepo contract: ${label}`, () => {
+    it('the same files give the same version, and the latest save wins (A, B, A → A)', async () => {
+      const { repo } = await open();
+      const name = fresh('latest');
+      const a = await save(repo, name, bundle('A', { 'x.py': 'x' }));
+      const b = await save(repo, name, bundle('B'));
+      const a2 = await save(repo, name, { 'x.py': 'x', 'skill.md': 'A' });
+      assert.equal(a.isNew, true);
+      assert.equal(b.isNew, true);
+      assert.deepEqual(a2, { ...a, isNew: false });
+      assert.equal(a.hash, bundleHash({ 'skill.md': 'A', 'x.py': 'x' }));
+      const skill = await repo.getSkill(name);
+      assert.equal(skill?.versionCount, 2);
+      assert.equal(skill?.latest?.hash, a.hash);
+      assert.equal(skill?.latest?.description, `about ${name}`);
+      assert.deepEqual((await repo.listVersions(name))?.map((v) => v.hash), [a.hash, b.hash]);
+      assert.deepEqual((await repo.getVersion(name)).files, { 'skill.md': 'A', 'x.py': 'x' });
+    });
+
+    it('files come back exactly: unicode, CRLF, empty files, nested paths', async () => {
+      const { repo } = await open();
+      const name = fresh('exact');
+      const files = { 'skill.md': '---\r\nname: x\r\n---\r\n', 'notes/ü.txt': 'naïve ☃ 𝄞', 'empty.txt': '', 'a/b/c.json': '{"k": [1, 2]}\n' };
+      const saved = await save(repo, name, files);
+      const v = await repo.getVersion(name, saved.hash);
+      assert.deepEqual(v.files, files);
+      assert.equal(v.fileCount, 4);
+      assert.equal(v.sizeBytes, Object.values(files).reduce((s, t) => s + Buffer.byteLength(t), 0));
+      assert.deepEqual((await repo.getVersionById(saved.versionId))?.files, files);
+      assert.deepEqual([...(await repo.versionHashes([saved.versionId, 'nope', saved.versionId]))], [[saved.versionId, saved.hash]]);
+    });
+
+    it('a run records its version without moving an older one forward; racing records make one version', async () => {
+      const { repo } = await open();
+      const name = fresh('record');
+      const a = await save(repo, name, bundle('A'));
+      const b = await save(repo, name, bundle('B'));
+      assert.deepEqual(await save(repo, name, bundle('A'), 'record'), { ...a, isNew: false });
+      assert.equal((await repo.getSkill(name))?.latest?.hash, b.hash, 'B is still the latest');
+      const recorded = await Promise.all([1, 2, 3, 4].map(() => save(repo, name, bundle('C, run from a folder'), 'record')));
+      assert.equal(new Set(recorded.map((r) => r.versionId)).size, 1);
+      assert.equal(recorded.filter((r) => r.isNew).length, 1);
+      assert.equal((await repo.getSkill(name))?.latest?.hash, recorded[0].hash, 'a new bundle is the latest, as a save would make it');
+    });
+
+    it('racing saves of one new bundle make one version', async () => {
+      const { repo } = await open();
+      const name = fresh('race');
+      const saved = await Promise.all([1, 2, 3, 4].map(() => save(repo, name, bundle('same'))));
+      assert.equal(new Set(saved.map((s) => s.versionId)).size, 1);
+      assert.equal(saved.filter((s) => s.isNew).length, 1);
+    });
+
+    it('create refuses a taken name; versions are found by hash or a prefix of it', async () => {
+      const { repo } = await open();
+      const name = fresh('create');
+      const first = await save(repo, name, bundle('one'), 'create');
+      await assert.rejects(save(repo, name, bundle('two'), 'create'), { code: 'skill_exists' });
+      assert.equal((await repo.getVersion(name, first.hash.slice(0, 8))).id, first.versionId);
+      assert.equal((await repo.getVersion(name, first.hash.toUpperCase())).id, first.versionId);
+      await assert.rejects(repo.getVersion(name, first.hash.slice(0, 3)), { code: 'version_not_found' });
+      await assert.rejects(repo.getVersion(name, 'f'.repeat(64)), { code: 'version_not_found' });
+      await assert.rejects(repo.getVersion(name, "' OR 1=1 --"), { code: 'version_not_found' });
+      await assert.rejects(repo.getVersion(fresh('nobody')), { code: 'skill_not_found' });
+      // what is not a skill name names no skill (and never reaches the database, which refuses a NUL)
+      assert.equal(await repo.getSkill('bad\u0000name'), null);
+      await assert.rejects(repo.getVersion('Bad Name'), { code: 'skill_not_found' });
+      await assert.rejects(repo.deleteSkill('x\u0000'), { code: 'skill_not_found' });
+      assert.equal(await repo.listVersions(fresh('nobody')), null);
+      assert.equal(await repo.getVersionById('not-a-uuid'), null);
+      assert.equal(await repo.getVersionById('00000000-0000-0000-0000-000000000000'), null);
+    });
+
+    it('rename keeps the versions and can save the renamed skill.md as the latest; taken and unknown names are refused', async () => {
+      const { repo } = await open();
+      const [from, to, other] = [fresh('from'), fresh('to'), fresh('other')];
+      const v1 = await save(repo, from, bundle('name: from'));
+      await save(repo, other, bundle('x'));
+      const renamed = await repo.renameSkill(from, to, { files: bundle('name: to'), description: 'd' });
+      assert.equal(renamed?.isNew, true);
+      assert.equal(await repo.getSkill(from), null);
+      const versions = await repo.listVersions(to);
+      assert.deepEqual(versions?.map((v) => v.hash), [renamed!.hash, v1.hash]);
+      assert.equal(versions?.[0].origin, 'rename');
+      await assert.rejects(repo.renameSkill(to, other), { code: 'skill_exists' });
+      await assert.rejects(repo.renameSkill(fresh('ghost'), fresh('x')), { code: 'skill_not_found' });
+      assert.ok((await repo.skillNames()).includes(to));
+    });
+
+    it("delete: the skill leaves the list, its versions stay readable by id, and its name is free for a new skill", async () => {
+      const { repo, store } = await open();
+      const name = fresh('gone');
+      const v = await save(repo, name, bundle('old'));
+      const run = makeRun({ skillVersionId: v.versionId, skillName: name });
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      assert.equal((await repo.getSkill(name))?.lastRun?.id, run.id, 'the last run of the skill is listed with it');
+      await repo.deleteSkill(name);
+      assert.equal(await repo.getSkill(name), null);
+      assert.ok(!(await repo.listSkills()).some((s) => s.name === name));
+      assert.equal(await repo.wasDeleted(name), true);
+      assert.deepEqual((await repo.getVersionById(v.versionId))?.files, bundle('old'), "a deleted skill's run can still read what it ran");
+      await assert.rejects(repo.deleteSkill(name), { code: 'skill_not_found' });
+      const again = await save(repo, name, bundle('new'), 'create');
+      assert.notEqual(again.skillId, v.skillId);
+      assert.equal((await repo.getSkill(name))?.versionCount, 1);
+      assert.equal((await repo.getSkill(name))?.lastRun, null);
+      assert.equal(await repo.wasDeleted(name), false);
+    });
+  });
+}

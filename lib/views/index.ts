@@ -1,0 +1,207 @@
+/**
+ * The read model: the one typed shape of every skill, version, run, trace,
+ * step and event page that leaves the server — the HTTP API sends these, the
+ * CLI's `--json` prints them, and the browser reads them. Also the request
+ * bodies the API accepts. Zod schemas, so a response is checked against its
+ * contract (`.strict()`: nothing unlisted leaks out) and a request is parsed,
+ * not trusted.
+ *
+ * Owns: field names and types. Times are epoch milliseconds, as the CLI has
+ * always printed them. Does not: build views (lib/server does) or know about
+ * HTTP. Browser code may import it (zod and the skill name pattern only).
+ */
+import { z } from 'zod';
+import { SKILL_NAME_PATTERN } from '../skill/schema';
+
+const json = z.unknown();
+const ms = z.number();
+
+// ---------------------------------------------------------------- validation
+
+export const DiagnosticView = z
+  .object({
+    severity: z.enum(['error', 'warning']),
+    rule: z.string(),
+    message: z.string(),
+    file: z.string(),
+    line: z.number().int(),
+    column: z.number().int(),
+    endLine: z.number().int().optional(),
+    endColumn: z.number().int().optional(),
+    path: z.string(),
+  })
+  .strict();
+export type DiagnosticView = z.infer<typeof DiagnosticView>;
+
+/** what `stagecraft validate --json` prints and `POST /api/validate` answers */
+export const ValidationView = z
+  .object({ ok: z.boolean(), file: z.string(), errors: z.number().int(), warnings: z.number().int(), diagnostics: z.array(DiagnosticView) })
+  .strict();
+export type ValidationView = z.infer<typeof ValidationView>;
+
+// ---------------------------------------------------------------- skills and versions
+
+export const Files = z.record(z.string(), z.string());
+export type Files = z.infer<typeof Files>;
+
+export const VersionSummaryView = z
+  .object({
+    hash: z.string(),
+    skill: z.string(),
+    description: z.string(),
+    /** how it was made: app | push | run | example | create | rename | restore */
+    origin: z.string(),
+    fileCount: z.number().int(),
+    sizeBytes: z.number().int(),
+    createdAt: ms,
+    savedAt: ms,
+  })
+  .strict();
+export type VersionSummaryView = z.infer<typeof VersionSummaryView>;
+
+export const VersionView = VersionSummaryView.extend({ files: Files }).strict();
+export type VersionView = z.infer<typeof VersionView>;
+
+export const LastRunView = z.object({ id: z.string(), status: z.string(), createdAt: ms }).strict();
+
+export const SkillView = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    createdAt: ms,
+    /** when its latest version was saved (null: no version yet) */
+    savedAt: ms.nullable(),
+    versionCount: z.number().int(),
+    latestVersion: z.string().nullable(),
+    lastRun: LastRunView.nullable(),
+  })
+  .strict();
+export type SkillView = z.infer<typeof SkillView>;
+
+/** `GET /api/skills/<name>`: the skill with its latest version and files */
+export const SkillDetailView = SkillView.extend({ version: VersionView.nullable() }).strict();
+export type SkillDetailView = z.infer<typeof SkillDetailView>;
+
+/** what saving answers: the version, whether it is new, and the findings of its skill.md */
+export const SavedVersionView = z.object({ version: VersionSummaryView, isNew: z.boolean(), validation: ValidationView }).strict();
+export type SavedVersionView = z.infer<typeof SavedVersionView>;
+
+// ---------------------------------------------------------------- runs
+
+export const TraceView = z
+  .object({
+    round: z.number().int(),
+    phase: z.string(),
+    rung: z.string(),
+    capability: z.string(),
+    stage: z.string(),
+    status: z.enum(['ok', 'failed', 'refused', 'skipped']),
+    effects: z.object({ asked: z.array(z.string()), granted: z.array(z.string()) }).strict(),
+    error: z.string().nullable(),
+    seq: z.number().int(),
+    durationMs: z.number(),
+  })
+  .strict();
+export type TraceView = z.infer<typeof TraceView>;
+
+export const StepView = z
+  .object({
+    phase: z.string(),
+    index: z.number().int(),
+    type: z.string(),
+    status: z.string(),
+    position: z.string(),
+    seq: z.number().int(),
+    error: json.optional(),
+  })
+  .strict();
+export type StepView = z.infer<typeof StepView>;
+
+export const RunErrorView = z.record(z.string(), json).and(z.object({ code: z.string(), message: z.string() }));
+export type RunErrorView = z.infer<typeof RunErrorView>;
+
+export const ReportView = z
+  .object({
+    outcome: z.enum(['succeeded', 'blocked', 'failed']),
+    block_reason: z.string().nullable(),
+    failed_stage: z
+      .object({ phase: z.string(), rung: z.string(), stage: z.string(), capability: z.string(), round: z.number(), error: z.string() })
+      .strict()
+      .nullable(),
+    changed_paths: z.array(z.string()),
+    step_counts: z.record(z.string(), json),
+    rounds: z.number().optional(),
+    annotations: z.number().optional(),
+  })
+  .strict();
+export type ReportView = z.infer<typeof ReportView>;
+
+export const RUN_STATUS_WORDS = ['running', 'completed', 'failed', 'aborted'] as const;
+
+/** what `stagecraft run --json` prints (unchanged since the CLI first had it) */
+export const RunSummaryView = z
+  .object({
+    runId: z.string(),
+    status: z.string(),
+    output: json,
+    error: RunErrorView.nullable(),
+    report: ReportView.nullable(),
+    traces: z.array(TraceView),
+    steps: z.array(StepView),
+  })
+  .strict();
+export type RunSummaryView = z.infer<typeof RunSummaryView>;
+
+/** `GET /api/runs/<id>`: the summary, plus what the run is of */
+export const RunView = RunSummaryView.extend({
+  skill: z.string(),
+  /** the version it ran (null for a run recorded before versions were bundles) */
+  version: z.string().nullable(),
+  model: z.string(),
+  input: json,
+  parentRunId: z.string().nullable(),
+  createdAt: ms,
+  updatedAt: ms,
+  /** the number of events recorded so far */
+  eventCount: z.number().int(),
+}).strict();
+export type RunView = z.infer<typeof RunView>;
+
+export const RunListItemView = z
+  .object({ runId: z.string(), skill: z.string(), version: z.string().nullable(), status: z.string(), model: z.string(), parentRunId: z.string().nullable(), createdAt: ms, updatedAt: ms })
+  .strict();
+export type RunListItemView = z.infer<typeof RunListItemView>;
+
+export const EventView = z.object({ seq: z.number().int(), type: z.string(), at: ms, data: z.record(z.string(), json) }).strict();
+export type EventView = z.infer<typeof EventView>;
+
+/** `GET /api/runs/<id>/events?after=&limit=`: `next` is the `after` of the following page, null at the end of the log so far */
+export const EventPageView = z.object({ runId: z.string(), events: z.array(EventView), next: z.number().int().nullable() }).strict();
+export type EventPageView = z.infer<typeof EventPageView>;
+
+export const StartedRunView = z.object({ runId: z.string() }).strict();
+
+// ---------------------------------------------------------------- errors
+
+export const ErrorView = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), json).optional() }).strict() })
+  .strict();
+export type ErrorView = z.infer<typeof ErrorView>;
+
+// ---------------------------------------------------------------- request bodies
+
+const skillName = z.string().regex(new RegExp(SKILL_NAME_PATTERN), 'a skill name is 1–64 characters: a lowercase letter, then lowercase letters, digits or _');
+
+export const CreateSkillBody = z.object({ name: skillName, from: z.string().min(1).optional() }).strict();
+export const RenameSkillBody = z.object({ name: skillName }).strict();
+export const FilesBody = z.object({ files: Files }).strict();
+export const StartRunBody = z
+  .object({
+    skill: z.string().min(1),
+    version: z.string().min(1).optional(),
+    input: z.record(z.string(), json),
+    /** `scripted:<bundle path>` (a model script of the bundle), `openai` or `openai:<model>`; default: the bundle's model.yaml */
+    model: z.string().min(1).optional(),
+  })
+  .strict();
+export type StartRunBody = z.infer<typeof StartRunBody>;
