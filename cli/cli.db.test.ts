@@ -224,3 +224,72 @@ test('resume with no run: a run that cannot be resumed is reported on stderr wit
   assert.match(again.err, /has already ended \(aborted\); there is nothing to abort/);
   assert.equal((await cli('abort')).code, 2);
 });
+
+test('push and pull: a folder becomes a version of its skill and comes back byte for byte; versions by hash', async () => {
+  const src = mkdtempSync(path.join(tmpdir(), 'sc-push-'));
+  cpSync(path.join(examples, 'code_review'), src, { recursive: true });
+  writeFileSync(path.join(src, 'skill.md'), readFileSync(path.join(src, 'skill.md'), 'utf8').replace('name: code_review', 'name: pushed_review'));
+  const first = await cli('push', src, '--json');
+  assert.equal(first.code, 0, first.err);
+  const v1 = JSON.parse(first.out);
+  assert.equal(v1.skill, 'pushed_review');
+  assert.equal(v1.isNew, true);
+  assert.equal(v1.validation.ok, true);
+  const again = await cli('push', src);
+  assert.equal(again.code, 0, again.err);
+  assert.match(again.out, new RegExp(`pushed_review: unchanged, version ${v1.version.hash.slice(0, 12)}`));
+  writeFileSync(path.join(src, 'enrich.mjs'), `${readFileSync(path.join(src, 'enrich.mjs'), 'utf8')}\n// changed\n`);
+  const second = JSON.parse((await cli('push', src, '--json')).out);
+  assert.notEqual(second.version.hash, v1.version.hash);
+
+  // the latest, into a new folder: every file as it was pushed
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'sc-pull-')), 'review');
+  const pulled = await cli('pull', 'pushed_review', out);
+  assert.equal(pulled.code, 0, pulled.err);
+  const files = (dir: string) => {
+    const walk = (d: string, rel = ''): string[] =>
+      readdirSync(path.join(d, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(d, path.join(rel, e.name)) : [path.join(rel, e.name)]));
+    return Object.fromEntries(walk(dir).sort().map((p) => [p, readFileSync(path.join(dir, p), 'utf8')]));
+  };
+  assert.deepEqual(files(out), files(src));
+  // an older version by a prefix of its hash; a file of the folder that is not in it is left, and said
+  writeFileSync(path.join(out, 'notes.local'), 'mine');
+  const older = await cli('pull', 'pushed_review', out, '--version', v1.version.hash.slice(0, 10));
+  assert.equal(older.code, 0, older.err);
+  assert.match(older.err, /also holds notes\.local, not in this version/);
+  assert.doesNotMatch(readFileSync(path.join(out, 'enrich.mjs'), 'utf8'), /\/\/ changed/);
+  assert.equal(readFileSync(path.join(out, 'notes.local'), 'utf8'), 'mine');
+  // unknown skills and versions are clear errors
+  const none = await cli('pull', 'nobody_here', out);
+  assert.equal(none.code, 1);
+  assert.match(none.err, /No skill named "nobody_here"/);
+  const noVersion = await cli('pull', 'pushed_review', out, '--version', 'abcdef0123');
+  assert.equal(noVersion.code, 1);
+  assert.match(noVersion.err, /no version of it has that hash/);
+});
+
+test('push refuses what a bundle cannot hold, naming the file; a skill.md with errors is saved, and said', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-push-bad-'));
+  cpSync(path.join(examples, 'summarize'), dir, { recursive: true });
+  writeFileSync(path.join(dir, 'skill.md'), readFileSync(path.join(dir, 'skill.md'), 'utf8').replace('name: summarize', 'name: push_checks'));
+  writeFileSync(path.join(dir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]));
+  const binary = await cli('push', dir);
+  assert.equal(binary.code, 1);
+  assert.match(binary.err, /logo\.png is not UTF-8 text/);
+  rmSync(path.join(dir, 'logo.png'));
+  const { symlinkSync } = await import('node:fs');
+  symlinkSync('/etc/hostname', path.join(dir, 'leak.txt'));
+  const link = await cli('push', dir);
+  assert.equal(link.code, 1);
+  assert.match(link.err, /leak\.txt is a symlink to .*outside the bundle folder/);
+  // validate finds the same, located at the file
+  const v = JSON.parse((await cli('validate', dir, '--json')).out);
+  assert.equal(v.ok, false);
+  assert.ok(v.diagnostics.some((d: { rule: string; file: string }) => d.rule === 'bundle_symlink_escape' && d.file.endsWith('leak.txt')));
+  rmSync(path.join(dir, 'leak.txt'));
+  writeFileSync(path.join(dir, 'skill.md'), readFileSync(path.join(dir, 'skill.md'), 'utf8').replace('entry: summarize', 'entry: nowhere'));
+  const broken = await cli('push', dir);
+  assert.equal(broken.code, 0, broken.err);
+  assert.match(broken.out, /skill\.md has \d+ error\(s\): runs of it are refused/);
+  assert.match(broken.err, /skill\.md:\d+:\d+: error: .*nowhere/);
+});

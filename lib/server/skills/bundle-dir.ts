@@ -72,16 +72,22 @@ export function readBundleDir(dir: string): ReadBundle {
         problems.push({ code: 'bundle_file_too_large', path: p, message: `${p} is ${st.size} bytes, over the limit of ${cap} for one file.` });
         continue;
       }
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(full);
+      } catch (e) {
+        problems.push({ code: 'bundle_unreadable', path: p, message: `${p} cannot be read: ${(e as Error).message}.` });
+        continue;
+      }
       let text: string;
       try {
-        text = utf8.decode(readFileSync(full));
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        problems.push(
-          code
-            ? { code: 'bundle_unreadable', path: p, message: `${p} cannot be read: ${(e as Error).message}.` }
-            : { code: 'bundle_file_binary', path: p, message: `${p} is not UTF-8 text: a bundle holds text files only (code, prompts, model scripts, JSON or text data). Remove it, or keep the data as text.` },
-        );
+        text = utf8.decode(bytes);
+      } catch {
+        problems.push({
+          code: 'bundle_file_binary',
+          path: p,
+          message: `${p} is not UTF-8 text: a bundle holds text files only (code, prompts, model scripts, JSON or text data). Remove it, or keep the data as text.`,
+        });
         continue;
       }
       files[p] = text;
