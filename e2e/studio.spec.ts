@@ -235,3 +235,44 @@ test('a skill of 100 phases and 50 steps stays readable: fit, zoom, minimap', as
   await expect(diagramOf(page).getByRole('group', { name: 'step 49 validate', exact: true })).toBeInViewport();
   await shot(page, '11-hundred-phases-fitted');
 });
+
+test('the frontmatter gets completion and hover from the JSON Schema, linked to the reference; the split is remembered', async ({ page }) => {
+  const warnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
+  });
+  await page.goto('/skills/summarize');
+  const editor = editorOf(page);
+  await expect(editor.locator('.view-line').first()).toBeVisible();
+  // hover on `entry` (line 4): its description, and a link to its section of the reference
+  const entryKey = editor.locator('.view-lines span span').filter({ hasText: /^entry$/ }).first();
+  await entryKey.hover();
+  const hover = page.locator('.monaco-hover').filter({ hasText: 'skill.md reference' });
+  await expect(hover).toBeVisible();
+  await expect(hover).toContainText('The phase the run starts in');
+  await expect(hover.getByRole('link', { name: /skill\.md reference: entry/ })).toBeVisible();
+  await shot(page, '12-hover');
+  // completion offers the keys this skill does not have yet
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+Space');
+  const suggest = page.locator('.suggest-widget');
+  await expect(suggest).toBeVisible();
+  await expect(suggest).toContainText('capabilities');
+  await shot(page, '13-completion');
+  await page.keyboard.press('Escape');
+  // the key under the cursor is described under the editor
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByRole('note', { name: 'The key under the cursor' })).toContainText('name — The skill name');
+  // the split between editor and diagram: moved with the keyboard, remembered across a reload
+  const splitter = page.getByRole('separator', { name: 'Resize the editor and the diagram' });
+  await splitter.focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+  await expect(splitter).toHaveAttribute('aria-valuenow', '40');
+  await page.reload();
+  await expect(page.getByRole('separator', { name: 'Resize the editor and the diagram' })).toHaveAttribute('aria-valuenow', '40');
+  expect(warnings.filter((w) => /Falling back|Could not create web worker|Missing requestHandler/.test(w))).toEqual([]);
+});

@@ -216,7 +216,7 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
         // the first picture is fitted before it is shown; later ones keep the user's viewport
         fitView
         fitViewOptions={FIT}
-        minZoom={0.05}
+        minZoom={0.02}
         maxZoom={2}
         nodesConnectable={false}
         elementsSelectable

@@ -399,7 +399,7 @@ export function Studio({ skill, versions: initialVersions, knownSkills, openai }
               </section>
             </Tabs.Content>
           </Tabs.Root>
-          <div className={styles.keyInfo} aria-live="off">
+          <div className={styles.keyInfo} role="note" aria-label="The key under the cursor">
             {keyInfo ? (
               <>
                 <code>{keyInfo.path}</code> — {keyInfo.description}{' '}
