@@ -1,5 +1,5 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
-import { defaultBundlesDir, type Host } from '../lib/server/host';
+import { hostFor, type Host } from '../lib/server/host';
 import { openStore } from '../lib/store';
 
 export async function withHost<T>(fn: (host: Host) => Promise<T>): Promise<T> {
@@ -10,8 +10,7 @@ export async function withHost<T>(fn: (host: Host) => Promise<T>): Promise<T> {
     onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
   });
   try {
-    const cwd = process.cwd();
-    return await fn({ store, skills: store.skills, bundlesDir: defaultBundlesDir(process.env, cwd), env: process.env, cwd });
+    return await fn(hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() }));
   } finally {
     await store.close();
   }

@@ -24,8 +24,12 @@ const WORKING = 'working';
 const ORIGIN: Record<string, string> = { app: 'saved', push: 'pushed', run: 'run from a folder', example: 'example', create: 'created', rename: 'renamed', restore: 'restored' };
 
 export function VersionsPanel({ id, skill, versions, current, working, onRestore, onClose }: Props) {
-  const [to, setTo] = useState<string>(working ? WORKING : (versions[0]?.hash ?? ''));
-  const [from, setFrom] = useState<string>(working ? (current ?? '') : (versions[1]?.hash ?? ''));
+  // until the user picks, the comparison follows the list: the newest against the one before it
+  // (or the unsaved changes against the current version)
+  const [toPicked, setTo] = useState<string | null>(null);
+  const [fromPicked, setFrom] = useState<string | null>(null);
+  const to = toPicked ?? (working ? WORKING : (versions[0]?.hash ?? ''));
+  const from = fromPicked ?? (working ? (current ?? '') : (versions[1]?.hash ?? ''));
   const [loaded, setLoaded] = useState<Record<string, Files>>({});
   const [error, setError] = useState<string | null>(null);
 

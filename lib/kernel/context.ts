@@ -30,8 +30,10 @@ export type KernelDeps = {
   model: ModelPort;
   sandbox: CodeSandbox;
   faults?: Faults;
-  /** root for file/read and file/write (default: the bundle folder) */
+  /** the run's folder: file/write writes here, file/read reads here first (default: the bundle folder) */
   fileRoot?: string;
+  /** a folder file/read also reads, read-only, for a path the run's folder has no file at (the bundle) */
+  fileReadFallback?: string;
   /** runs another skill bundle (run_skill); absent → the op fails with a clear error */
   runChildSkill?: (req: ChildSkillRequest) => Promise<Json>;
   /** answers ask_user; absent → the model is told no user is attached */

@@ -243,3 +243,26 @@ test('a fused request that fails as a whole (the worker died) runs each of its s
   assert.deepEqual(calls.map((c) => ((c as { chain?: unknown[] }).chain ? 'fused' : (c as { exportName: string }).exportName)), ['fused', 'a', 'b', 'c', 'd']);
   assert.deepEqual(out.output, { t: 1, k2: 'a', k3: 'b', k4: 'c', k5: 'd' });
 });
+
+test("file/read reads the run's folder first, then the bundle (read-only); file/write never writes the bundle", async () => {
+  const { readFileSync } = await import('node:fs');
+  const bundle = mkdtempSync(path.join(tmpdir(), 'sc-bundle-'));
+  writeFileSync(path.join(bundle, 'data.txt'), 'from the bundle');
+  const workspace = mkdtempSync(path.join(tmpdir(), 'sc-ws-'));
+  const write = (index: number, content: string) => ({ ...base, index, type: 'run_op', op: 'file/write', args: { path: 'data.txt', content }, into: `w${index}` }) as StepSpec;
+  const p = plan({
+    postprocessor: post([readOp(0, 'data.txt', { into: 'before' }), write(1, 'from the run'), readOp(2, 'data.txt', { into: 'after' })]),
+    permittedOps: new Set(['file/read', 'file/write']),
+    effectGrants: new Set(['fs.read', 'fs.write']),
+  });
+  const out = await runWith(p, deps(finishWith({}), { fileRoot: workspace, fileReadFallback: bundle }));
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  assert.equal((out.output as { before: string }).before, 'from the bundle');
+  assert.equal((out.output as { after: string }).after, 'from the run');
+  assert.equal(readFileSync(path.join(bundle, 'data.txt'), 'utf8'), 'from the bundle');
+  assert.equal(readFileSync(path.join(workspace, 'data.txt'), 'utf8'), 'from the run');
+  // a path that escapes is refused for the fallback too
+  const escape = await runWith(plan({ postprocessor: post([readOp(0, '../x.txt')]), permittedOps: new Set(['file/read']), effectGrants: new Set(['fs.read']) }), deps(finishWith({}), { fileRoot: workspace, fileReadFallback: bundle }));
+  assert.equal(escape.status, 'aborted');
+  assert.match(String(escape.error!.message), /leaves the run root/);
+});

@@ -63,6 +63,14 @@ export function errorFor(
       { ...base, maxReplyChars: MAX_REPLY_CHARS },
     );
   }
+  if (outcome.kind === 'protocol') {
+    return new CodeStepError(
+      `The ${ctx.language} worker running ${fn} wrote ${outcome.why}, and was stopped. ` +
+        `Its reply channel (fd 4) is reserved for results: write output to stdout or stderr, and return the value.` +
+        stderrNote(outcome.output),
+      { ...base, protocol: outcome.why },
+    );
+  }
   if (outcome.kind === 'exited') {
     const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
     const oom = ctx.language === 'node' ? NODE_OOM : PYTHON_OOM;

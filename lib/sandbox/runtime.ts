@@ -3,10 +3,14 @@
  * which environment.
  *
  * Owns: the mapping from a module file to a worker flavour (python, node, node
- * with tsx's loader), the command line of each flavour, and the minimal
- * environment every worker gets. Invariant: nothing is copied from the
- * server's `process.env` — a worker sees exactly the keys built here, so no
- * secret of the server can leak into user code.
+ * with tsx's loader), the command line of each flavour, its memory limit, and
+ * the minimal environment every worker gets. Invariant: nothing is copied from
+ * the server's `process.env` — a worker sees exactly the keys built here, so no
+ * secret of the server can leak into user code. The memory limit counts what
+ * the process maps, not only its heap: python sets RLIMIT_AS on itself before
+ * any user code runs; node gets RLIMIT_DATA (every private writable mapping —
+ * the V8 heap, Buffers, native allocations; V8's address-space reservations
+ * would not fit under RLIMIT_AS) from a shell that then becomes the worker.
  *
  * Does not: spawn or talk to processes (worker.ts), or decide when a worker is
  * reused (sandbox.ts). POSIX only: the sandbox relies on process groups.
@@ -58,21 +62,38 @@ export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCo
   if (flavour === 'python') {
     // Resolved through the worker's PATH (system dirs), not the server's: a virtualenv
     // on the server's PATH is deliberately not picked up.
-    return { command: 'python3', args: [workerScript('python_worker.py', () => new URL('./workers/python_worker.py', import.meta.url)), String(memoryLimitMb)] };
+    return { command: 'python3', args: [pythonWorkerScript(), String(memoryLimitMb)] };
   }
   const args = [`--max-old-space-size=${memoryLimitMb}`];
   if (flavour === 'node-ts') args.push('--import', tsxLoaderPath());
-  args.push(workerScript('node_worker.mjs', () => new URL('./workers/node_worker.mjs', import.meta.url)));
-  return { command: process.execPath, args };
+  args.push(nodeWorkerScript());
+  // `ulimit -d` takes KiB; the shell execs node, so the worker is the shell's own process
+  return { command: '/bin/sh', args: ['-c', 'ulimit -d "$0" && exec "$@"', String(memoryLimitMb * 1024), process.execPath, ...args] };
+}
+
+const pythonWorkerScript = () => workerScript('python_worker.py', () => new URL('./workers/python_worker.py', import.meta.url));
+const nodeWorkerScript = () => workerScript('node_worker.mjs', () => new URL('./workers/node_worker.mjs', import.meta.url));
+
+/** What a flavour's worker must be able to read besides the system and the bundle: its worker script, and tsx with esbuild for TypeScript. */
+export function runtimeFiles(flavour: Flavour): string[] {
+  if (flavour === 'python') return [path.dirname(pythonWorkerScript())];
+  const files = [path.dirname(nodeWorkerScript())];
+  if (flavour === 'node-ts') {
+    const pkg = (spec: string) => path.dirname(resolveInstalled(`${spec}/package.json`));
+    // esbuild's binary is a package of its own, per platform
+    files.push(pkg('tsx'), pkg('esbuild'), pkg(`@esbuild/${process.platform}-${process.arch}`));
+  }
+  return files;
 }
 
 let cachedTsxLoader: string | null = null;
 
-/** Absolute path of tsx's ESM loader (`tsx/esm`), resolved from this package's node_modules. */
+/** Absolute path of tsx's loader (`tsx`), resolved from this package's node_modules. */
 export function tsxLoaderPath(): string {
   if (cachedTsxLoader) return cachedTsxLoader;
   try {
-    cachedTsxLoader = resolveInstalled('tsx/esm');
+    // the whole loader (ESM and CommonJS hooks): a module with no package.json above it (a bundle's copy) loads as CommonJS
+    cachedTsxLoader = resolveInstalled('tsx');
     return cachedTsxLoader;
   } catch {
     throw new Error('tsx is not installed: TypeScript code steps need the `tsx` package (npm install tsx)');

@@ -12,12 +12,17 @@
  * calls, or spent starting the interpreter, does not count; importing the
  * user's module on first use does).
  *
- * Does not: enforce a step's `pure` or `on_error` semantics, resolve module
- * paths relative to a bundle (callers pass absolute paths), or isolate the
- * file system or network — a worker is a separate process with limits and a
- * clean environment, not a container.
+ * Isolation (isolation.ts): with bubblewrap, each worker runs in a sandbox of
+ * its own — no network, its own pid and mount namespaces, the bundle version
+ * and the system runtime read-only, the run's working folder writable, nothing
+ * else of the machine. Without it (STAGECRAFT_SANDBOX=off, or no bubblewrap
+ * here) a worker is a separate process with limits and a clean environment,
+ * not a container.
+ *
+ * Does not: enforce a step's `pure` or `on_error` semantics, or resolve module
+ * paths relative to a bundle (callers pass absolute paths).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +30,8 @@ import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import type { CodeCall, CodeSandbox } from '../kernel/ports';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
-import { flavourFor, launchCommand, workerEnv, type Flavour } from './runtime';
+import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from './runtime';
+import { bwrapArgs, isolationFor, sandboxMode, type Isolation } from './isolation';
 import { WorkerProcess, WorkerStartError } from './worker';
 
 export type CodeSandboxOptions = {
@@ -33,6 +39,12 @@ export type CodeSandboxOptions = {
   memoryLimitMb?: number;
   /** warm workers per flavour (python, node, node+tsx) that calls may run on in parallel */
   maxWorkersPerLanguage?: number;
+  /** the bundle the code comes from (read-only in the sandbox); default: the folder of each worker's first module */
+  bundleDir?: string;
+  /** the run's working folder: the workers' current directory, the one place they may write; default: the module's folder */
+  workDir?: string;
+  /** default: STAGECRAFT_SANDBOX of this process (auto) */
+  isolation?: Isolation;
 };
 
 export const DEFAULT_MEMORY_LIMIT_MB = 512;
@@ -64,6 +76,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     throw new UsageError(`maxWorkersPerLanguage must be an integer ≥ 1, got ${maxWorkers}`);
   }
 
+  const isolation = opts.isolation ?? isolationFor(sandboxMode(process.env));
   const lanes = new Map<Flavour, Lane[]>();
   let homeDir: string | null = null;
   let isClosed = false;
@@ -75,9 +88,12 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     },
   };
 
-  /** HOME for the workers: a fresh empty directory per sandbox, never the server's. */
+  /** HOME for unisolated workers: a fresh empty directory per sandbox, never the server's (a sandboxed one has its own /tmp). */
   function home(): string {
-    homeDir ??= mkdtempSync(path.join(os.tmpdir(), 'stagecraft-sandbox-'));
+    if (!homeDir) {
+      sweepAbandonedHomes();
+      homeDir = mkdtempSync(path.join(os.tmpdir(), `${HOME_PREFIX}${process.pid}-`));
+    }
     return homeDir;
   }
 
@@ -148,7 +164,17 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     private spawn(ctx: CallContext): WorkerProcess {
       try {
         const { command, args } = launchCommand(this.flavour, memoryLimitMb);
-        return new WorkerProcess({ command, args, env: workerEnv(home()), cwd: path.dirname(ctx.modulePath) });
+        const workDir = opts.workDir ?? path.dirname(ctx.modulePath);
+        if (isolation.kind === 'none') return new WorkerProcess({ command, args, env: workerEnv(home()), cwd: workDir });
+        const sandbox = bwrapArgs({
+          readOnly: [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)],
+          // only a folder the caller names is writable: without one, the code's own folder is read-only
+          workDir: opts.workDir ?? null,
+          cwd: workDir,
+          env: workerEnv('/tmp'),
+        });
+        // bwrap itself gets no environment either: nothing of the server's reaches the sandbox's pid 1
+        return new WorkerProcess({ command: isolation.bwrap, args: [...sandbox, '--', command, ...args], env: {}, cwd: os.tmpdir() });
       } catch (error) {
         throw startError(this.flavour, ctx, error); // no worker script, no tsx
       }
@@ -203,6 +229,35 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (homeDir) await rm(homeDir, { recursive: true, force: true });
     },
   };
+}
+
+const HOME_PREFIX = 'stagecraft-sandbox-';
+let isSwept = false;
+
+/** Temp homes of processes that are gone (SIGKILLed before they could clean up): removed once per process. */
+function sweepAbandonedHomes(): void {
+  if (isSwept) return;
+  isSwept = true;
+  let names: string[] = [];
+  try {
+    names = readdirSync(os.tmpdir()).filter((n) => n.startsWith(HOME_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^stagecraft-sandbox-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function startError(flavour: Flavour, ctx: CallContext, error: unknown): CodeStepError {

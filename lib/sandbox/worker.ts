@@ -7,7 +7,10 @@
  * stderr stay free-form), and the tails of the user's stdout/stderr per call.
  * Invariants: the child leads its own process group and is always killed as a
  * group (user code may have spawned children of its own); a caller learns a
- * call's outcome only after a killed child has really exited.
+ * call's outcome only after a killed child has really exited; nothing the
+ * child writes — malformed or truncated lines, a value nested too deep, a
+ * reply too large, a closed channel — throws in the server: each becomes that
+ * call's outcome, and the worker is killed.
  *
  * Does not: queue calls (the caller serialises them; `run` refuses overlap),
  * respawn (sandbox.ts does), or turn outcomes into Stagecraft errors
@@ -16,15 +19,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Json } from '../kernel/json';
+import { jsonTextDepth, MAX_JSON_DEPTH } from '../kernel/json-depth';
 
 /** How much of the user's stdout and stderr is kept per call, for error messages. */
 export const OUTPUT_TAIL_CHARS = 4096;
 /** A reply larger than this is refused (and its worker killed) rather than buffered in the server. */
-export const MAX_REPLY_CHARS = 64 * 1024 * 1024;
+export const MAX_REPLY_CHARS = 16 * 1024 * 1024;
 /** Starting an interpreter (and tsx) must not take longer than this. */
 const BOOT_TIMEOUT_MS = 15_000;
 /** After a child exits, how long to wait for the rest of its stderr before reporting. */
 const DRAIN_AFTER_EXIT_MS = 250;
+/** After the reply channel closes, how long the exit of a dying worker may take to be seen. */
+const CHANNEL_CLOSE_GRACE_MS = 300;
 /** How long `kill` waits for the exit notice of a SIGKILLed child. */
 const KILL_WAIT_MS = 2_000;
 
@@ -53,6 +59,8 @@ export type CallOutcome =
   | { kind: 'timeout'; output: OutputTails }
   /** the reply outgrew MAX_REPLY_CHARS; the worker was killed */
   | { kind: 'too_large'; output: OutputTails }
+  /** the worker wrote something that is not a reply (or closed its reply channel); it was killed */
+  | { kind: 'protocol'; why: string; output: OutputTails }
   | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; output: OutputTails };
 
 export type WorkerLaunch = { command: string; args: string[]; env: Record<string, string>; cwd: string };
@@ -111,6 +119,13 @@ export class WorkerProcess {
     stdout.on('data', (s: string) => (this.stdoutTail = (this.stdoutTail + s).slice(-OUTPUT_TAIL_CHARS)));
     stderr.on('data', (s: string) => (this.stderrTail = (this.stderrTail + s).slice(-OUTPUT_TAIL_CHARS)));
     replies.on('data', (s: string) => this.onReplyData(s));
+    // a worker that closes its reply channel but stays alive could never answer (one that is
+    // exiting closes it too: its exit, reported as such, is given a moment to arrive first)
+    replies.on('end', () => {
+      setTimeout(() => {
+        if (this.isAlive && (this.pending || this.onReady)) this.breakProtocol('nothing more: it closed its reply channel (fd 4)');
+      }, CHANNEL_CLOSE_GRACE_MS).unref();
+    });
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
@@ -231,7 +246,11 @@ export class WorkerProcess {
       this.replyChunks = [];
       this.replyChars = 0;
       chunk = chunk.slice(nl + 1);
-      if (line.trim()) this.onMessage(JSON.parse(line) as { type?: string; id?: number } & WorkerReply);
+      if (line.trim()) {
+        const message = parseMessage(line);
+        if (typeof message === 'string') this.breakProtocol(message);
+        else this.onMessage(message);
+      }
       nl = chunk.indexOf('\n');
     }
     if (chunk) {
@@ -240,14 +259,30 @@ export class WorkerProcess {
     }
   }
 
-  private onMessage(message: { type?: string; id?: number } & WorkerReply): void {
+  /** The child wrote something that is not a reply: the call in flight (or the start) fails with why, and the worker goes. */
+  private breakProtocol(why: string): void {
+    if (this.onReady) {
+      const onReady = this.onReady;
+      void this.kill().then(() => onReady(new WorkerStartError(`it wrote ${why} on its reply channel before it was ready`, this.takeOutput())));
+      return;
+    }
+    const pending = this.pending;
+    if (pending && !pending.isTimedOut) {
+      pending.isTimedOut = true; // no other path may finish it now
+      void this.kill().then(() => pending.finish({ kind: 'protocol', why, output: this.takeOutput() }));
+      return;
+    }
+    void this.kill(); // between calls: the next call starts a fresh worker
+  }
+
+  private onMessage(message: Message): void {
     if (message.type === 'ready') {
       this.onReady?.(null);
       return;
     }
     const pending = this.pending;
     if (!pending || pending.isTimedOut || message.id !== pending.id) return; // too late: the call timed out
-    const { id: _id, type: _type, ...reply } = message;
+    const { id: _id, type: _type, ...reply } = message as Message & WorkerReply;
     if (reply.ok) {
       pending.finish({ kind: 'reply', reply, output: this.takeOutput() });
       return;
@@ -281,4 +316,26 @@ export class WorkerProcess {
     const handles = [this.child, ...this.child.stdio] as ({ ref?: () => void; unref?: () => void } | null)[];
     for (const h of handles) (isRef ? h?.ref : h?.unref)?.call(h);
   }
+}
+
+type Message = { type?: string; id?: number } & Record<string, unknown>;
+
+const REPLY_KINDS = new Set(['raised', 'import_failed', 'not_json', 'module_missing', 'export_missing', 'memory']);
+
+/** A line of the reply channel as a message, or why it is not one (never throws). */
+export function parseMessage(line: string): Message | string {
+  if (jsonTextDepth(line) > MAX_JSON_DEPTH) return `a value nested deeper than ${MAX_JSON_DEPTH} levels`;
+  let m: unknown;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    return `a line that is not JSON (${JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line)})`;
+  }
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return `a JSON ${m === null ? 'null' : Array.isArray(m) ? 'array' : typeof m} instead of a message object`;
+  const o = m as Message;
+  if (o.type === 'ready') return o;
+  if (typeof o.id !== 'number') return 'a message without a request id';
+  if (o.ok === true && 'value' in o) return o;
+  if (o.ok === false && typeof o.kind === 'string' && REPLY_KINDS.has(o.kind)) return o;
+  return 'a message that is neither a result nor an error';
 }

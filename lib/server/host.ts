@@ -8,15 +8,16 @@
  * Owns: wiring. Does not: decide what a run does (lib/kernel) or how it is
  * shown (the CLI and the app format outcomes themselves).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { KernelDeps } from '../kernel/context';
 import { UsageError } from '../kernel/errors';
 import { faultsFromSpec } from '../kernel/faults';
 import type { ModelPort, StorePort } from '../kernel/ports';
 import { createCodeSandbox } from '../sandbox';
-import { modelFromSpec, type ModelEnv } from '../models';
+import { isolationFor, sandboxMode, type Isolation } from '../sandbox/isolation';
 import type { SkillRepo } from '../store/skills';
+import { modelFromSpec, type ModelEnv } from '../models';
 import { randomIds, systemClock } from './system';
 
 export type Host = {
@@ -25,14 +26,38 @@ export type Host = {
   skills: SkillRepo;
   /** where versions are written out, read-only, for runs to execute from (materialize.ts) */
   bundlesDir: string;
+  /** where each run's workspace is: `<workspacesDir>/<run id>` (a folder, or a link to the one the user named) */
+  workspacesDir: string;
+  /** how code steps are confined (lib/sandbox/isolation.ts) */
+  isolation: Isolation;
   env: ModelEnv;
   /** the working directory relative paths (model scripts, inputs) resolve against */
   cwd: string;
 };
 
-/** `<data dir>/bundles`: beside the embedded database (or where it would be, on Postgres) */
-export function defaultBundlesDir(env: ModelEnv, cwd: string): string {
-  return path.resolve(cwd, env.STAGECRAFT_DATA_DIR || '.stagecraft', 'bundles');
+/** `<data dir>/bundles` and `<data dir>/workspaces`: beside the embedded database (or where it would be, on Postgres) */
+export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundlesDir' | 'workspacesDir'> {
+  const dataDir = path.resolve(cwd, env.STAGECRAFT_DATA_DIR || '.stagecraft');
+  return { bundlesDir: path.join(dataDir, 'bundles'), workspacesDir: path.join(dataDir, 'workspaces') };
+}
+
+/**
+ * The host of a process: its store and skills, the folders under its data dir, and the isolation
+ * STAGECRAFT_SANDBOX asks for (probed once; `required` without bubblewrap throws
+ * SandboxUnavailableError here, before anything runs).
+ */
+export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string }): Host {
+  return { ...parts, ...defaultHostDirs(parts.env, parts.cwd), isolation: isolationFor(sandboxMode(parts.env)) };
+}
+
+/**
+ * A run's workspace: the folder its file ops act on and its code steps work in (their current
+ * folder, the one place they may write). Made when first asked for.
+ */
+export function workspaceOf(host: Pick<Host, 'workspacesDir'>, runId: string): string {
+  const dir = path.join(host.workspacesDir, runId);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** The model a bundle runs with when none is named: its own `model.yaml`, else the configured endpoint. */
@@ -58,15 +83,27 @@ export function modelFor(host: Host, spec: string | undefined, bundleDir: string
   return modelFromSpec(s, { bundleDir, env: host.env, cwd: host.cwd });
 }
 
-/** Kernel deps for one run; `close` releases the sandbox's workers. */
-export function kernelDeps(host: Host, model: ModelPort, extra: Partial<KernelDeps> = {}): KernelDeps & { close(): Promise<void> } {
-  const sandbox = createCodeSandbox();
+/**
+ * Kernel deps for one execution of a run: code runs in a sandbox that sees the bundle read-only and
+ * the run's workspace; file ops act on the workspace (reading the bundle's own files where the
+ * workspace has none). `close` releases the sandbox's workers.
+ */
+export function kernelDeps(
+  host: Host,
+  model: ModelPort,
+  run: { runId: string; bundleDir: string },
+  extra: Partial<KernelDeps> = {},
+): KernelDeps & { close(): Promise<void> } {
+  const workDir = workspaceOf(host, run.runId);
+  const sandbox = createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation });
   return {
     store: host.store,
     clock: systemClock,
     ids: randomIds,
     model,
     sandbox,
+    fileRoot: workDir,
+    fileReadFallback: run.bundleDir,
     faults: faultsFromSpec(host.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL')),
     ...extra,
     close: () => sandbox.close(),

@@ -9,9 +9,11 @@ import path from 'node:path';
 import { MemoryStore } from '../kernel/memory-store';
 import type { ModelEnv } from '../models';
 import { MemorySkillRepo } from '../store/testing/memory-skills';
-import type { Host } from './host';
+import { hostFor, type Host } from './host';
 
 export function memoryHost(opts: { cwd: string; env?: ModelEnv; store?: MemoryStore }): Host & { store: MemoryStore; skills: MemorySkillRepo } {
   const store = opts.store ?? new MemoryStore();
-  return { store, skills: new MemorySkillRepo(store), bundlesDir: path.join(mkdtempSync(path.join(tmpdir(), 'sc-bundles-')), 'bundles'), env: opts.env ?? {}, cwd: opts.cwd };
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-host-'));
+  const host = hostFor({ store, skills: new MemorySkillRepo(store), env: { STAGECRAFT_DATA_DIR: dataDir, ...opts.env }, cwd: opts.cwd });
+  return { ...host, store, skills: host.skills as MemorySkillRepo };
 }

@@ -1,14 +1,18 @@
 /**
  * Executing ops: what each op in the registry does.
  *
- * File ops are confined to the run's file root (no absolute paths, no `..`
- * escape, no symlink escape). Workspace writes do not touch the store here:
- * they are returned as artifacts so they commit with the step that made them.
+ * File ops act on the run's folder (`fileRoot`: the run's workspace) and are
+ * confined to it (no absolute paths, no `..` escape, no symlink escape);
+ * file/read also reads the bundle's own files (`fileReadFallback`, read-only)
+ * when the workspace has no file at the path, so a skill reads the data it
+ * ships, while nothing a run writes can change the bundle it executes.
+ * Workspace writes do not touch the store here: they are returned as
+ * artifacts so they commit with the step that made them.
  *
  * Owns: op behaviour. Does not: check permissions (gate.ts — callers gate
  * first), memoize, or record (step.ts).
  */
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StepFailedError } from '../errors';
 import type { Json, JsonObject } from '../json';
@@ -55,6 +59,15 @@ async function resolveInside(root: string, rel: string, op: string): Promise<str
   return full;
 }
 
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function makeArtifact(ctx: RunContext, p: string, content: Json): WorkspaceArtifact {
   const text = typeof content === 'string' ? content : canonicalJson(content);
   return { runId: ctx.runId, path: p, content, sha256: sha256(text), size: Buffer.byteLength(text), createdAt: ctx.deps.clock.now() };
@@ -65,7 +78,9 @@ export async function executeOp(ctx: RunContext, op: string, args: JsonObject, p
   switch (op) {
     case 'file/read': {
       const rel = argString(op, args, 'path');
-      const full = await resolveInside(root, rel, op);
+      let full = await resolveInside(root, rel, op);
+      const fallback = ctx.deps.fileReadFallback;
+      if (fallback && !(await exists(full))) full = await resolveInside(fallback, rel, op);
       try {
         const buf = await readFile(full);
         if (buf.length > FILE_READ_MAX_BYTES) {

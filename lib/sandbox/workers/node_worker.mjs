@@ -150,7 +150,7 @@ async function handle(request) {
   if (!modules.has(modulePath) && !existsSync(modulePath)) {
     return { ok: false, kind: 'module_missing', message: `no such file: ${modulePath}` };
   }
-  process.chdir(path.dirname(modulePath));
+  // the current folder stays the one the worker was started in: the run's workspace
   let mod;
   try {
     mod = await load(modulePath);

@@ -152,7 +152,7 @@ def handle(request):
     export_name = request["exportName"]
     if module_path not in _modules and not os.path.isfile(module_path):
         return {"ok": False, "kind": "module_missing", "message": f"no such file: {module_path}"}
-    os.chdir(os.path.dirname(module_path))
+    # the current folder stays the one the worker was started in: the run's workspace
     try:
         mod = _load(module_path)
     except BaseException as exc:  # noqa: BLE001 - user code may raise anything, SystemExit included

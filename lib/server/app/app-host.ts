@@ -4,12 +4,11 @@
  * page and route handler hands to lib/server.
  */
 import { getStore, type OpenedStore } from '../../store';
-import { defaultBundlesDir, type Host } from '../host';
+import { hostFor, type Host } from '../host';
 
 export async function appHost(): Promise<Host & { store: OpenedStore }> {
   const store = await getStore();
-  const cwd = process.cwd();
-  return { store, skills: store.skills, bundlesDir: defaultBundlesDir(process.env, cwd), env: process.env, cwd };
+  return { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() }), store };
 }
 
 /** The example bundles that ship with the app. */

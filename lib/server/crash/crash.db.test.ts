@@ -7,15 +7,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore, type OpenedStore } from '../../store';
 import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
 import { FAULT_POINTS } from '../../kernel/faults';
 import type { RunEvent } from '../../kernel/ports';
-import { bundleHash } from '../../store/skills';
-import { readBundleDir } from '../skills/bundle-dir';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const WORKER = path.join(here, 'worker.ts');
@@ -24,7 +22,7 @@ const EFFECTS = ['e0', 'e1', 'e2', 'e3', 'e4'];
 
 let db: TestDatabase;
 let store: OpenedStore;
-// where the children keep the copies runs execute from (runs execute from a copy of their version)
+// where the children keep the runs' workspaces (and the copies they execute from)
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-crash-data-'));
 before(async () => {
   db = await createTestDatabase();
@@ -57,22 +55,15 @@ function child(args: string[], env: Record<string, string>, killAfterMs?: number
   });
 }
 
-let bundles = 0;
-
-/** the probe's bundle, made a version of its own (a nonce file): each run's steps log into their own copy */
 function freshBundle(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-crash-'));
   cpSync(path.join(here, 'fixture'), dir, { recursive: true });
-  writeFileSync(path.join(dir, 'nonce.txt'), `${process.pid}-${++bundles}\n`);
   return dir;
 }
 
-/**
- * What the probe's steps logged: each execution appends a line to side.log in its working folder,
- * the read-only copy of the version the run executes from (`<data dir>/bundles/<hash>`).
- */
-function sideLines(dir: string, data = dataDir): string[] {
-  const log = path.join(data, 'bundles', bundleHash(readBundleDir(dir).files), 'side.log');
+/** What the probe's steps logged: each execution appends a line to side.log in its working folder, the run's workspace. */
+function sideLines(runId: string, data = dataDir): string[] {
+  const log = path.join(data, 'workspaces', runId, 'side.log');
   return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]) : [];
 }
 
@@ -91,7 +82,7 @@ test('an uninterrupted run of the crash probe', async () => {
   const out = JSON.parse(r.out.trim().split('\n').pop()!);
   assert.equal(out.status, 'completed', JSON.stringify(out.error));
   expected = out.output;
-  assert.deepEqual(sideLines(dir).sort(), [...EFFECTS, 'p0', 'p1'].sort());
+  assert.deepEqual(sideLines('run_uninterrupted').sort(), [...EFFECTS, 'p0', 'p1'].sort());
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -136,7 +127,7 @@ test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: 
     const run = await store.getRun(runId);
     const atKill = run ? await store.readEvents(runId) : [];
     const committed = committedEffects(atKill);
-    const linesAtKill = sideLines(dir);
+    const linesAtKill = sideLines(runId);
     const resumed = run?.status === 'running';
     if (run && run.status === 'running') {
       const r = await child(['resume', runId], {});
@@ -156,7 +147,7 @@ test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: 
     }
     const events = await store.readEvents(runId);
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), `${k.label}: seq has gaps`);
-    const lines = sideLines(dir);
+    const lines = sideLines(runId);
     for (const id of EFFECTS) {
       const n = lines.filter((l) => l === id).length;
       assert.ok(n >= 1, `${k.label}: ${id} never ran`);
@@ -190,7 +181,7 @@ test('two resumers racing the same run: each seq is written once, the loser stop
   assert.ok(statuses.every((s) => s === 'completed' || s === 'superseded'), JSON.stringify(statuses));
   const events = await store.readEvents(runId);
   assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
-  const lines = sideLines(dir);
+  const lines = sideLines(runId);
   for (const id of EFFECTS) assert.equal(lines.filter((l) => l === id).length, 1, `${id} ran more than once`);
   rmSync(dir, { recursive: true, force: true });
 });
@@ -213,7 +204,7 @@ test('the embedded store: SIGKILL at fault points (stale data-dir lock taken ove
     assert.deepEqual(out.output, expected, fault);
     assert.deepEqual(out.after.map((e) => e.seq), out.after.map((_, n) => n + 1), `${fault}: seq has gaps`);
     const committed = committedEffects(out.before);
-    const lines = sideLines(dir, embeddedDir);
+    const lines = sideLines(runId, embeddedDir);
     for (const [n, id] of EFFECTS.entries()) {
       const runs = lines.filter((l) => l === id).length;
       if (committed.has(`__post__/${[0, 2, 4, 7, 8][n]}`)) assert.equal(runs, 1, `${fault}: committed ${id} ran ${runs} times`);

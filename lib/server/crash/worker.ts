@@ -8,11 +8,11 @@
 import { openStore } from '../../store';
 import { startSkillRun } from '../runs/start-run';
 import { resumeSkillRun } from '../runs/resume-run';
-import { defaultBundlesDir } from '../host';
+import { hostFor } from '../host';
 
 const [cmd, runId, bundle] = process.argv.slice(2);
 const store = await openStore({});
-const host = { store, skills: store.skills, bundlesDir: defaultBundlesDir(process.env, process.cwd()), env: process.env, cwd: process.cwd() };
+const host = hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() });
 // with the embedded store only one process may open it, so the worker also reports what it saw
 const run = cmd === 'start' ? null : await store.getRun(runId);
 const before = run ? await store.readEvents(runId) : [];

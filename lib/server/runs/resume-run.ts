@@ -42,7 +42,7 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   // the plan first: it puts the version's copy (and so its model script) back in place
   const plan = await planFor(host, run);
   const model = modelFor(host, opts.model ?? run.model, plan.bundleDir);
-  const deps = kernelDeps(host, model, {
+  const deps = kernelDeps(host, model, { runId, bundleDir: plan.bundleDir }, {
     runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: run.bundleDir }, childRunFns),
   });
   try {

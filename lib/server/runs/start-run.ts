@@ -16,7 +16,7 @@
  * (child-skill.ts).
  */
 import path from 'node:path';
-import { statSync } from 'node:fs';
+import { mkdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import type { JsonObject } from '../../kernel/json';
 import { BundleInvalidError, UsageError } from '../../kernel/errors';
 import type { Plan } from '../../kernel/plan';
@@ -25,6 +25,7 @@ import { compileSkill } from '../../skill/compile';
 import type { BundleFiles } from '../../skill/bundle';
 import { requireInputFits } from '../../skill/input-check';
 import { kernelDeps, modelFor, type Host } from '../host';
+import { randomIds } from '../system';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { skillMdFacts } from '../skills/skill-text';
@@ -39,6 +40,8 @@ export const childRunFns: RunFns = {
 
 type Common = {
   input: JsonObject;
+  /** the folder the run's file ops act on (the CLI's --workspace); default: a new one of its own under the data dir */
+  workspace?: string;
   /** model spec; default: the bundle's model.yaml, else the configured endpoint */
   model?: string;
   parentRunId?: string | null;
@@ -116,16 +119,26 @@ export function storedModelSpec(spec: string | undefined, files: BundleFiles, co
   return `scripted:${path.join(copyDir, ...rel.split('/'))}`;
 }
 
+/** The named folder as the run's workspace: its place under the data dir links to it (resume finds it there). */
+function useWorkspace(host: Host, runId: string, dir: string): void {
+  const real = realpathSync(path.resolve(host.cwd, dir));
+  if (!statSync(real).isDirectory()) throw new UsageError(`--workspace ${dir} is not a folder: name the folder the run's file ops should act on.`);
+  mkdirSync(host.workspacesDir, { recursive: true });
+  symlinkSync(real, path.join(host.workspacesDir, runId));
+}
+
 async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId: string) => void): Promise<RunOutcome> {
   const model = modelFor(host, p.model, p.copyDir);
-  const deps = kernelDeps(host, model, { runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.origin }, childRunFns) });
+  const runId = req.runId ?? randomIds.newId('run');
+  if (req.workspace !== undefined) useWorkspace(host, runId, req.workspace);
+  const deps = kernelDeps(host, model, { runId, bundleDir: p.copyDir }, { runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.origin }, childRunFns) });
   try {
     return await startRun(p.plan, deps, {
       input: req.input,
       skillText: p.files['skill.md'] ?? '',
       parentRunId: req.parentRunId ?? null,
       skillVersionId: p.versionId,
-      runId: req.runId,
+      runId,
       bundleDir: p.origin,
       onCreated,
     });
