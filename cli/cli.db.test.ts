@@ -293,3 +293,50 @@ test('push refuses what a bundle cannot hold, naming the file; a skill.md with e
   assert.match(broken.out, /skill\.md has \d+ error\(s\): runs of it are refused/);
   assert.match(broken.err, /skill\.md:\d+:\d+: error: .*nowhere/);
 });
+
+test('run --workspace: file ops act on the named folder (then the bundle, read-only); the bundle is never written', async () => {
+  const ws = mkdtempSync(path.join(tmpdir(), 'sc-ws-'));
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(path.join(ws, 'src'));
+  writeFileSync(path.join(ws, 'src', 'cart.test.js'), 'test one\ntest two\n');
+  const bundle = path.join(examples, 'code_review');
+  const before = readFileSync(path.join(bundle, 'src', 'cart.js'), 'utf8');
+  const r = await cli('run', bundle, '--input', path.join(bundle, 'input.json'), '--workspace', ws, '--json');
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out).output as { affected_files: { path: string; exists: boolean; lines?: number }[] };
+  assert.deepEqual(out.affected_files, [
+    { path: 'src/cart.js', exists: true, lines: 8 },
+    { path: 'src/cart.test.js', exists: true, lines: 3 },
+  ]);
+  assert.equal(readFileSync(path.join(bundle, 'src', 'cart.js'), 'utf8'), before);
+  const missing = await cli('run', bundle, '--workspace', path.join(ws, 'nope'));
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /--workspace .*nope does not exist: create the folder/);
+});
+
+test('run --input is bounded: over 8 MB, or nested deeper than 128 levels, is a usage error without a stack', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-input-'));
+  const big = path.join(dir, 'big.json');
+  writeFileSync(big, JSON.stringify({ blob: 'x'.repeat(9 * 1024 * 1024) }));
+  const tooBig = await cli('run', path.join(examples, 'summarize'), '--input', big);
+  assert.equal(tooBig.code, 2);
+  assert.match(tooBig.err, /--input .*big\.json is over 8 MB/);
+  const deep = path.join(dir, 'deep.json');
+  writeFileSync(deep, `{"a": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+  const tooDeep = await cli('run', path.join(examples, 'summarize'), '--input', deep);
+  assert.equal(tooDeep.code, 2);
+  assert.match(tooDeep.err, /nests arrays or objects deeper than 128 levels/);
+  assert.doesNotMatch(tooDeep.err, /internal error|RangeError|at .*\.ts:\d+/);
+});
+
+test('a skill.md that is not UTF-8 is a located error, for validate and for run', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-utf8-'));
+  writeFileSync(path.join(dir, 'skill.md'), Buffer.concat([Buffer.from('---\nname: latin\ndescription: caf'), Buffer.from([0xe9]), Buffer.from(' au lait\n---\n')]));
+  const v = await cli('validate', dir);
+  assert.equal(v.code, 1);
+  assert.match(v.err, /skill\.md:3:17: error: skill\.md is not valid UTF-8: byte 0xE9 at line 3, column 17/);
+  assert.doesNotMatch(v.err, /has no skill\.md/);
+  const r = await cli('run', dir, '--json');
+  assert.equal(r.code, 2);
+  assert.match(JSON.parse(r.out).error.message, /skill\.md:3:17: error: skill\.md is not valid UTF-8/);
+});

@@ -9,7 +9,7 @@
  */
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { validateCommand } from './validate';
-import { runCommand } from './run';
+import { InputTooLarge, runCommand } from './run';
 import { abortCommand, eventsCommand, resumeCommand, runsCommand } from './runs';
 import { pullCommand, pushCommand } from './skills';
 import { skillFrontmatterSchema } from '../lib/skill/schema';
@@ -18,7 +18,7 @@ export const USAGE = `stagecraft — author LLM skills and see exactly what happ
 
 usage:
   stagecraft validate <bundle|skill.md> [--json]
-  stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--json]
+  stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--workspace DIR] [--json]
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
   stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
   stagecraft events RUN [--json]            print a run's event log
@@ -31,14 +31,19 @@ usage:
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft).`;
 
-export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: () => Promise<string> };
+export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (maxBytes: number) => Promise<string> };
 
 export const processIo: Io = {
   out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
   err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
-  stdin: async () => {
+  stdin: async (maxBytes) => {
     const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
+    let size = 0;
+    for await (const c of process.stdin) {
+      size += (c as Buffer).length;
+      if (size > maxBytes) throw new InputTooLarge();
+      chunks.push(c as Buffer);
+    }
     return Buffer.concat(chunks).toString('utf8');
   },
 };

@@ -1,5 +1,7 @@
 /** `stagecraft run <bundle|skill.md> [--input FILE|-] [--model SPEC] [--json]`: exit 0 completed, 1 failed/aborted, 2 usage/invalid skill. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { jsonTextDepth } from '../lib/kernel/json-depth';
+import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../lib/server/limits';
 import { UsageError } from '../lib/kernel/errors';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
 import { startSkillRun } from '../lib/server/runs/start-run';
@@ -14,10 +16,15 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
   if (spec === undefined) return {};
   let text: string;
   try {
-    text = spec === '-' ? await io.stdin() : readFileSync(spec, 'utf8');
+    if (spec !== '-' && statSync(spec).size > MAX_INPUT_BYTES) throw new InputTooLarge();
+    text = spec === '-' ? await io.stdin(MAX_INPUT_BYTES) : readFileSync(spec, 'utf8');
   } catch (e) {
+    if (e instanceof InputTooLarge) {
+      throw new UsageError(`--input ${spec} is over ${MAX_INPUT_BYTES / (1024 * 1024)} MB: a run's input is a small JSON object; put large data in the run's workspace (--workspace DIR) and read it with file/read.`);
+    }
     throw new UsageError(`cannot read --input ${spec}: ${(e as Error).message}`);
   }
+  if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`--input ${spec} nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -28,19 +35,22 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
   return v;
 }
 
+/** a stdin or file over MAX_INPUT_BYTES (its message is the usage error's) */
+export class InputTooLarge extends Error {}
+
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { json: { type: 'boolean' }, input: { type: 'string' }, model: { type: 'string' } },
+    { json: { type: 'boolean' }, input: { type: 'string' }, model: { type: 'string' }, workspace: { type: 'string' } },
     { min: 1, max: 1, names: 'one bundle or skill.md' },
   );
   const { file } = skillFileOf(positionals[0]);
   const input = await readInput(values.input, io);
   return withHost(async (host) => {
-    const outcome = await startSkillRun(host, { bundle: file, input, model: values.model });
+    const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace });
     const summary = await summarizeRun(host.store, outcome);
     if (values.json) io.out(JSON.stringify(summary));
     else printSummary(summary, io);
     return outcome.status === 'completed' ? 0 : 1;
-  });
+  }, { runsCode: true });
 }

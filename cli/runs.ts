@@ -33,7 +33,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) io.out(JSON.stringify({ resumed: rows }));
     else if (rows.length === 0) io.out('no interrupted runs');
     return rows.every((r) => isDone(r.status)) ? 0 : 1;
-  });
+  }, { runsCode: true });
 }
 
 export async function abortCommand(argv: string[], io: Io): Promise<number> {

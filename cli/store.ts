@@ -1,8 +1,13 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
 import { hostFor, type Host } from '../lib/server/host';
+import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { openStore } from '../lib/store';
 
-export async function withHost<T>(fn: (host: Host) => Promise<T>): Promise<T> {
+/**
+ * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
+ * without bubblewrap stops here), and running without a sandbox is said once, on stderr.
+ */
+export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCode?: boolean } = {}): Promise<T> {
   const store = await openStore({
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.STAGECRAFT_DATA_DIR,
@@ -10,7 +15,12 @@ export async function withHost<T>(fn: (host: Host) => Promise<T>): Promise<T> {
     onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
   });
   try {
-    return await fn(hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() }));
+    const host = hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() });
+    if (opts.runsCode) {
+      const warning = noIsolationWarning(host.isolation());
+      if (warning) process.stderr.write(`stagecraft: ${warning}\n`);
+    }
+    return await fn(host);
   } finally {
     await store.close();
   }

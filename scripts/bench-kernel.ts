@@ -2,7 +2,9 @@
 //   stageDispatchUs      StageDispatcher.runPhase per stage (grant check, handler call, trace)
 //   stageInRunUs         one stage inside a run (+ memo lookup, step_completed event, group commit)
 //   pureChain1000Ms      a postprocessor of 1,000 pure in-process steps (validate), end to end
-//   pythonMsPerCall / nodeMsPerCall   warm code-step calls in the sandbox (cold start alongside)
+//   pythonMsPerCall / nodeMsPerCall   warm code-step calls in the sandbox (cold start alongside; `sandbox` says
+//                        which: bwrap where bubblewrap works, else none); `unsandboxed` the same as plain
+//                        child processes, and `warmCallRatio` sandboxed / unsandboxed (target ≤ 2)
 //   codeStepInRunMs      one `node` step inside a run (memo + record + sandbox call)
 //   fusedPureCodeStepInRunMs   the same with `pure: true`: consecutive pure steps share one worker request
 // Targets (issue): ≤ 5 µs per stage dispatch, ≤ 50 ms for the chain, ≤ 5 ms per code-step call.
@@ -16,6 +18,7 @@ import type { StepSpec } from '../lib/kernel/plan';
 import type { StageContext } from '../lib/kernel/stage-types';
 import { createCodeSandbox } from '../lib/sandbox';
 import { benchCodeSteps } from '../lib/sandbox/bench';
+import { isolationFor } from '../lib/sandbox/isolation';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const hr = () => Number(process.hrtime.bigint()) / 1e6;
@@ -97,7 +100,11 @@ async function codeStepInRunMs(n: number, pure: boolean): Promise<number> {
   }
 }
 
-const code = await benchCodeSteps({ calls: 500 });
+// code steps in the sandbox this machine gives them (bubblewrap here) and as plain child processes
+const isolation = isolationFor('auto');
+const code = await benchCodeSteps({ calls: 500, isolation });
+const plain = await benchCodeSteps({ calls: 500, isolation: { kind: 'none', reason: 'measured for comparison' } });
+const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 const result = {
   bench: 'kernel',
   stageDispatchUs: +(await stageDispatchUs()).toFixed(3),
@@ -107,9 +114,17 @@ const result = {
   nodeColdMs: +code.nodeColdMs.toFixed(1),
   pythonMsPerCall: +code.pythonMsPerCall.toFixed(3),
   nodeMsPerCall: +code.nodeMsPerCall.toFixed(3),
+  sandbox: isolation.kind,
+  unsandboxed: {
+    pythonColdMs: +plain.pythonColdMs.toFixed(1),
+    nodeColdMs: +plain.nodeColdMs.toFixed(1),
+    pythonMsPerCall: +plain.pythonMsPerCall.toFixed(3),
+    nodeMsPerCall: +plain.nodeMsPerCall.toFixed(3),
+  },
+  warmCallRatio: { python: ratio(code.pythonMsPerCall, plain.pythonMsPerCall), node: ratio(code.nodeMsPerCall, plain.nodeMsPerCall) },
   codeStepInRunMs: +(await codeStepInRunMs(200, false)).toFixed(3),
   fusedPureCodeStepInRunMs: +(await codeStepInRunMs(200, true)).toFixed(3),
-  targets: { stageDispatchUs: 5, pureChain1000Ms: 50, codeStepMsPerCall: 5 },
+  targets: { stageDispatchUs: 5, pureChain1000Ms: 50, codeStepMsPerCall: 5, warmCallRatio: 2 },
   node: process.version,
 };
 process.stdout.write(JSON.stringify(result) + '\n');

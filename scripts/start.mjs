@@ -13,6 +13,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { listenProblem, securitySettings, isLoopback } = await import('../lib/server/http/security.ts');
+const { isolationFor, sandboxMode, noIsolationWarning } = await import('../lib/sandbox/isolation.ts');
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const host = process.env.STAGECRAFT_HOST || '127.0.0.1';
@@ -21,6 +22,18 @@ const loopback = isLoopback(host);
 const problem = listenProblem(host, securitySettings(process.env));
 if (problem) {
   console.error(`stagecraft: ${problem}`);
+  process.exit(1);
+}
+// the code the app stores runs in a sandbox, or the app stays on this machine
+let isolation;
+try {
+  isolation = isolationFor(sandboxMode(process.env));
+} catch (e) {
+  console.error(`stagecraft: ${e.message}`);
+  process.exit(1);
+}
+if (!loopback && isolation.kind === 'none') {
+  console.error(`stagecraft: refusing to listen on ${host}: ${noIsolationWarning(isolation)}\n  Beyond this machine the app needs the sandbox; listen on 127.0.0.1 (unset STAGECRAFT_HOST), or install bubblewrap.`);
   process.exit(1);
 }
 if (!existsSync('.next/BUILD_ID') || process.argv.includes('--build')) {

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CodeCall } from '../kernel/ports';
 import { createCodeSandbox } from './sandbox';
+import type { Isolation } from './isolation';
 
 export type CodeStepBench = {
   pythonColdMs: number;
@@ -22,9 +23,9 @@ export type CodeStepBench = {
 const WARM_UP_CALLS = 20;
 const BENCH_TIMEOUT_MS = 30_000;
 
-export async function benchCodeSteps({ calls }: { calls: number }): Promise<CodeStepBench> {
+export async function benchCodeSteps({ calls, isolation }: { calls: number; isolation?: Isolation }): Promise<CodeStepBench> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'stagecraft-bench-'));
-  const sandbox = createCodeSandbox();
+  const sandbox = createCodeSandbox({ isolation });
   try {
     const py = path.join(dir, 'bench_step.py');
     const js = path.join(dir, 'bench_step.mjs');

@@ -312,3 +312,19 @@ test('a fused chain gives each step its own copy of the value, merged as the ker
     await sandbox.close();
   }
 });
+
+test('temp homes left by a SIGKILLed server are swept; a live one is left alone', async () => {
+  const { mkdtempSync, mkdirSync, existsSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { sweepAbandonedHomes } = await import('./sandbox');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-sweep-'));
+  // a pid that cannot be running (above the kernel's pid_max)
+  const dead = path.join(dir, 'stagecraft-sandbox-4999999-abc');
+  const alive = path.join(dir, `stagecraft-sandbox-${process.ppid}-def`);
+  const other = path.join(dir, 'someone-else');
+  for (const d of [dead, alive, other]) mkdirSync(d);
+  sweepAbandonedHomes(dir);
+  assert.equal(existsSync(dead), false);
+  assert.equal(existsSync(alive), true);
+  assert.equal(existsSync(other), true);
+});

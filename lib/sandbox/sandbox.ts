@@ -91,7 +91,10 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   /** HOME for unisolated workers: a fresh empty directory per sandbox, never the server's (a sandboxed one has its own /tmp). */
   function home(): string {
     if (!homeDir) {
-      sweepAbandonedHomes();
+      if (!isSwept) {
+        isSwept = true;
+        sweepAbandonedHomes(os.tmpdir());
+      }
       homeDir = mkdtempSync(path.join(os.tmpdir(), `${HOME_PREFIX}${process.pid}-`));
     }
     return homeDir;
@@ -234,20 +237,21 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 const HOME_PREFIX = 'stagecraft-sandbox-';
 let isSwept = false;
 
-/** Temp homes of processes that are gone (SIGKILLed before they could clean up): removed once per process. */
-function sweepAbandonedHomes(): void {
-  if (isSwept) return;
-  isSwept = true;
+/**
+ * Temp homes (in `dir`) of processes that are gone — SIGKILLed before they could clean up — are
+ * removed; a sandbox sweeps once per process, before it makes its own. Sandboxed workers need none.
+ */
+export function sweepAbandonedHomes(dir: string): void {
   let names: string[] = [];
   try {
-    names = readdirSync(os.tmpdir()).filter((n) => n.startsWith(HOME_PREFIX));
+    names = readdirSync(dir).filter((n) => n.startsWith(HOME_PREFIX));
   } catch {
     return;
   }
   for (const name of names) {
     const pid = Number(/^stagecraft-sandbox-(\d+)-/.exec(name)?.[1]);
     if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
-    rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+    rmSync(path.join(dir, name), { recursive: true, force: true });
   }
 }
 

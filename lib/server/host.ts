@@ -28,8 +28,8 @@ export type Host = {
   bundlesDir: string;
   /** where each run's workspace is: `<workspacesDir>/<run id>` (a folder, or a link to the one the user named) */
   workspacesDir: string;
-  /** how code steps are confined (lib/sandbox/isolation.ts) */
-  isolation: Isolation;
+  /** how code steps are confined (lib/sandbox/isolation.ts): asked when code is about to run, so a command that runs none never needs a sandbox */
+  isolation: () => Isolation;
   env: ModelEnv;
   /** the working directory relative paths (model scripts, inputs) resolve against */
   cwd: string;
@@ -43,11 +43,11 @@ export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundles
 
 /**
  * The host of a process: its store and skills, the folders under its data dir, and the isolation
- * STAGECRAFT_SANDBOX asks for (probed once; `required` without bubblewrap throws
- * SandboxUnavailableError here, before anything runs).
+ * STAGECRAFT_SANDBOX asks for (probed on first use; `required` without bubblewrap then throws
+ * SandboxUnavailableError, before any code runs).
  */
 export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string }): Host {
-  return { ...parts, ...defaultHostDirs(parts.env, parts.cwd), isolation: isolationFor(sandboxMode(parts.env)) };
+  return { ...parts, ...defaultHostDirs(parts.env, parts.cwd), isolation: () => isolationFor(sandboxMode(parts.env)) };
 }
 
 /**
@@ -95,7 +95,7 @@ export function kernelDeps(
   extra: Partial<KernelDeps> = {},
 ): KernelDeps & { close(): Promise<void> } {
   const workDir = workspaceOf(host, run.runId);
-  const sandbox = createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation });
+  const sandbox = createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation() });
   return {
     store: host.store,
     clock: systemClock,

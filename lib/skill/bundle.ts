@@ -33,9 +33,11 @@ export type BundleProblemCode =
   | 'bundle_file_binary'
   | 'bundle_file_not_text'
   | 'bundle_symlink_escape'
-  | 'bundle_unreadable';
+  | 'bundle_unreadable'
+  | 'skill_md_not_utf8';
 
-export type BundleProblem = { code: BundleProblemCode; path: string; message: string };
+/** `line` and `column` (1-based) when the problem is at a place in the file */
+export type BundleProblem = { code: BundleProblemCode; path: string; message: string; line?: number; column?: number };
 
 /** UTF-8 length without encoding when it cannot matter */
 export function utf8Bytes(text: string): number {
@@ -72,6 +74,23 @@ export function bundlePathProblem(p: string): BundleProblem | null {
     return bad('bundle_path_invalid', 'has an empty or `.` segment: write it as the plain relative path, e.g. `notes/a.txt`.');
   }
   return null;
+}
+
+/** The offset of the first byte that is not part of valid UTF-8, or -1 when all of it is. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (need < 0) return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    // overlong forms, surrogates and code points past U+10FFFF
+    if ((b === 0xe0 && bytes[i + 1] < 0xa0) || (b === 0xed && bytes[i + 1] > 0x9f) || (b === 0xf0 && bytes[i + 1] < 0x90) || (b === 0xf4 && bytes[i + 1] > 0x8f)) return i;
+    i += need + 1;
+  }
+  return -1;
 }
 
 /** Text that cannot be a text file: a NUL byte is what every "is this binary" heuristic keys on. */

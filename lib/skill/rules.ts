@@ -29,6 +29,7 @@ const BUNDLE_PROBLEM_RULES = {
   bundle_file_not_text: { severity: 'error', summary: "a file's content is not a string" },
   bundle_symlink_escape: { severity: 'error', summary: 'a symbolic link in a bundle folder points outside it' },
   bundle_unreadable: { severity: 'error', summary: 'a file of a bundle folder cannot be read' },
+  skill_md_not_utf8: { severity: 'error', summary: 'skill.md in a bundle folder is not valid UTF-8 (located at the first bad byte)' },
 } as const satisfies Record<BundleProblemCode, RuleDef>;
 
 /** Findings about a bundle that validating skill.md's text alone cannot make (analyze-bundle.ts makes them). */

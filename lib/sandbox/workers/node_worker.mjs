@@ -12,7 +12,6 @@
 // group; --max-old-space-size is a flag of this process), or sandbox the file
 // system or network. Plain JS on purpose: it must start without tsx.
 import net from 'node:net';
-import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';

@@ -7,9 +7,13 @@
 import { resumeAllRuns } from '../runs/resume-run';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
+import { noIsolationWarning } from '../../sandbox/isolation';
 
 export async function boot(): Promise<void> {
   const host = await appHost();
+  // settled before anything runs: STAGECRAFT_SANDBOX=required without bubblewrap stops the start here
+  const warning = noIsolationWarning(host.isolation());
+  if (warning) console.warn(`stagecraft: ${warning}`);
   const skills = await loadExampleSkills(host, examplesDir());
   console.log(`stagecraft: store ready (${host.store.backend}), ${skills.length} example skills loaded`);
   const pending = await host.store.listResumable();

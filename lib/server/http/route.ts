@@ -12,9 +12,11 @@ import { ZodError, type ZodType } from 'zod';
 import { PayloadTooLargeError, StagecraftError, UsageError } from '../../kernel/errors';
 import type { Json } from '../../kernel/json';
 import type { ErrorView } from '../../views';
+import { jsonTextDepth } from '../../kernel/json-depth';
+import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../limits';
 
 /** the largest request body accepted: a bundle at its limit, JSON-encoded, fits */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const MAX_BODY_BYTES = MAX_INPUT_BYTES;
 
 /** A request's own mistake found by the wrapper: not JSON, the wrong shape. */
 export class RequestInvalidError extends StagecraftError {
@@ -98,6 +100,7 @@ export async function readTextBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
 export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   const text = await readTextBody(req, maxBytes);
   if (text.trim() === '') throw new RequestInvalidError('The request body is empty: this route expects a JSON object.');
+  if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new RequestInvalidError(`The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   try {
     return JSON.parse(text);
   } catch (e) {

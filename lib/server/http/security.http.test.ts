@@ -18,14 +18,27 @@ after(async () => {
 
 const get = (p: string, headers: Record<string, string> = {}) => fetch(`${app.url}${p}`, { headers, redirect: 'manual' });
 
-describe('npm start refuses to listen beyond loopback without a token', () => {
-  it('exits 1 and says why and what to do', () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_HOST: '0.0.0.0', NEXT_TELEMETRY_DISABLED: '1' };
-    delete env.STAGECRAFT_TOKEN;
-    const r = spawnSync(process.execPath, ['scripts/start.mjs'], { env, encoding: 'utf8', timeout: 30_000 });
+describe('npm start refuses to listen beyond loopback without a token, or without a sandbox', () => {
+  const start = (extra: Record<string, string>) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_HOST: '0.0.0.0', NEXT_TELEMETRY_DISABLED: '1', ...extra };
+    if (!extra.STAGECRAFT_TOKEN) delete env.STAGECRAFT_TOKEN;
+    return spawnSync(process.execPath, ['scripts/start.mjs'], { env, encoding: 'utf8', timeout: 30_000 });
+  };
+  it('without a token: exits 1 and says why and what to do', () => {
+    const r = start({});
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stderr, /refusing to listen on 0\.0\.0\.0/);
     assert.match(r.stderr, /STAGECRAFT_TOKEN/);
+  });
+  it('with a token but code steps unsandboxed (STAGECRAFT_SANDBOX=off): exits 1, naming the sandbox', () => {
+    const r = start({ STAGECRAFT_TOKEN: TOKEN, STAGECRAFT_SANDBOX: 'off' });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /refusing to listen on 0\.0\.0\.0: code steps run WITHOUT a sandbox/);
+  });
+  it('an unknown STAGECRAFT_SANDBOX is refused with the choices', () => {
+    const r = start({ STAGECRAFT_HOST: '127.0.0.1', STAGECRAFT_SANDBOX: 'sometimes' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /STAGECRAFT_SANDBOX="sometimes": use off, auto .* or required/);
   });
 });
 

@@ -18,7 +18,7 @@
 import path from 'node:path';
 import { mkdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import type { JsonObject } from '../../kernel/json';
-import { BundleInvalidError, UsageError } from '../../kernel/errors';
+import { BundleInvalidError, SkillValidationError, UsageError } from '../../kernel/errors';
 import type { Plan } from '../../kernel/plan';
 import { startRun, type RunOutcome } from '../../kernel/runner';
 import { compileSkill } from '../../skill/compile';
@@ -86,6 +86,12 @@ export async function prepareFolder(host: Host, bundle: string): Promise<Omit<Pr
     throw new UsageError(`No skill bundle at ${bundle}: the path does not exist. Pass a bundle folder that holds skill.md, or the path of a skill.md.`, { path: given });
   }
   const { files, problems } = readBundleDir(dir);
+  const unreadable = problems.find((p) => p.code === 'skill_md_not_utf8');
+  if (unreadable) {
+    throw new SkillValidationError([
+      { severity: 'error', rule: unreadable.code, message: unreadable.message, file: path.join(dir, 'skill.md'), line: unreadable.line ?? 1, column: unreadable.column ?? 1, path: '' },
+    ]);
+  }
   if (problems.some((p) => p.code === 'bundle_no_skill_md')) {
     throw new UsageError(`No skill.md in ${dir}: a skill bundle is a folder holding skill.md (YAML frontmatter, then the prompts). Create it or pass another folder.`, { path: dir });
   }
@@ -121,7 +127,12 @@ export function storedModelSpec(spec: string | undefined, files: BundleFiles, co
 
 /** The named folder as the run's workspace: its place under the data dir links to it (resume finds it there). */
 function useWorkspace(host: Host, runId: string, dir: string): void {
-  const real = realpathSync(path.resolve(host.cwd, dir));
+  let real: string;
+  try {
+    real = realpathSync(path.resolve(host.cwd, dir));
+  } catch {
+    throw new UsageError(`--workspace ${dir} does not exist: create the folder, or name the one the run's file ops should act on.`);
+  }
   if (!statSync(real).isDirectory()) throw new UsageError(`--workspace ${dir} is not a folder: name the folder the run's file ops should act on.`);
   mkdirSync(host.workspacesDir, { recursive: true });
   symlinkSync(real, path.join(host.workspacesDir, runId));

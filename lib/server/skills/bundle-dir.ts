@@ -13,7 +13,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BundleInvalidError } from '../../kernel/errors';
-import { bundlePathProblem, checkBundle, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
+import { bundlePathProblem, checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
 
 /** folders a bundle never holds: version control, dependencies, caches, our own data */
@@ -83,11 +83,7 @@ export function readBundleDir(dir: string): ReadBundle {
       try {
         text = utf8.decode(bytes);
       } catch {
-        problems.push({
-          code: 'bundle_file_binary',
-          path: p,
-          message: `${p} is not UTF-8 text: a bundle holds text files only (code, prompts, model scripts, JSON or text data). Remove it, or keep the data as text.`,
-        });
+        problems.push(notUtf8(p, bytes));
         continue;
       }
       files[p] = text;
@@ -98,6 +94,32 @@ export function readBundleDir(dir: string): ReadBundle {
   const seen = new Set(problems.map((x) => `${x.code}:${x.path}`));
   for (const x of checkBundle(files)) if (!seen.has(`${x.code}:${x.path}`)) problems.push(x);
   return { files, problems };
+}
+
+/**
+ * A file that does not decode as UTF-8. skill.md is text the author edits: the problem says where
+ * (line and column of the first bad byte). Another file is taken for a binary file.
+ */
+function notUtf8(p: string, bytes: Buffer): BundleProblem {
+  if (p !== 'skill.md') {
+    return {
+      code: 'bundle_file_binary',
+      path: p,
+      message: `${p} is not UTF-8 text: a bundle holds text files only (code, prompts, model scripts, JSON or text data). Remove it, or keep the data as text.`,
+    };
+  }
+  const at = firstInvalidUtf8(bytes);
+  const before = bytes.subarray(0, at);
+  const lineStart = before.lastIndexOf(0x0a) + 1;
+  const line = before.filter((b) => b === 0x0a).length + 1;
+  const column = utf8.decode(bytes.subarray(lineStart, at)).length + 1;
+  return {
+    code: 'skill_md_not_utf8',
+    path: p,
+    line,
+    column,
+    message: `skill.md is not valid UTF-8: byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')} at line ${line}, column ${column} cannot be read. Save skill.md as UTF-8 (or fix the character there).`,
+  };
 }
 
 /** Writes a bundle into `dir` (created if needed): each file at its path. Files already there and not in the bundle are left alone. */

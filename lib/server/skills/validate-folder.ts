@@ -35,9 +35,12 @@ export function validateFolder(dir: string, shownFile: string): ValidationView {
       rule: p.code,
       message: p.message,
       file: p.path ? path.join(shownDir, p.path) : shownDir,
-      line: 1,
-      column: 1,
+      line: p.line ?? 1,
+      column: p.column ?? 1,
       path: '',
     }));
-  return extra.length ? validationView([...extra, ...view.diagnostics], shownFile) : view;
+  // a skill.md that could not be read as text is that finding, not also a missing skill.md
+  const unreadable = problems.some((p) => p.code === 'skill_md_not_utf8');
+  const own = unreadable ? view.diagnostics.filter((d) => d.rule !== 'bundle_no_skill_md') : view.diagnostics;
+  return extra.length ? validationView([...extra, ...own], shownFile) : view;
 }
