@@ -9,7 +9,7 @@
 import '@xyflow/react/dist/style.css';
 import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, useNodesInitialized, useReactFlow, type Edge, type Node, type NodeChange } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { DiagramModel } from '@/lib/skill/diagram';
+import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { nodeTypes } from './nodes';
 import styles from './SkillDiagram.module.css';
@@ -52,6 +52,12 @@ function storeLayout(key: string, layout: Remembered): void {
   }
 }
 
+/** whether `id` names an item drawn inside node `n` (a stage, a preprocessor step, a nested step) */
+function highlightsInside(n: DiagramNode, id: string): boolean {
+  if (n.kind === 'phase') return n.preprocessor.some((s) => s.id === id) || n.stages.some((g) => g.items.some((s) => s.id === id));
+  return n.kind === 'step' && (n.steps ?? []).some((s) => s.id === id);
+}
+
 function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   const flow = useReactFlow();
   const layout = useRef<Remembered | null>(null);
@@ -73,6 +79,13 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
     storeLayout(storageKey, l);
   }
 
+  // one select callback for the life of the diagram: node data that did not change stays the same object
+  const selectRef = useRef(onSelect);
+  selectRef.current = onSelect;
+  const select = useCallback((id: string) => selectRef.current(id), []);
+  // the node objects of the last picture, by what they showed: React Flow re-renders only the nodes that changed
+  const drawn = useRef(new Map<string, { sig: string; node: Node }>());
+
   const built = useMemo(() => {
     if (!model) return [];
     const pos = layout.current?.positions ?? new Map<string, Point>();
@@ -91,23 +104,35 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
         zIndex: -1,
       });
     }
+    const next = new Map<string, { sig: string; node: Node }>();
     for (const n of model.nodes) {
-      out.push({
-        id: n.id,
-        type: n.kind,
-        position: pos.get(n.id) ?? { x: 0, y: 0 },
-        data: { node: n, highlight, onSelectItem: onSelect },
-        ariaLabel: n.label,
-        // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
-        style: sizeOf(n),
-        draggable: true,
-        selectable: true,
-        focusable: true,
-      });
+      const position = pos.get(n.id) ?? { x: 0, y: 0 };
+      // the highlight as this node shows it: itself, one of its items, or nothing
+      const shown = highlight !== null && (highlight === n.id || highlightsInside(n, highlight)) ? highlight : null;
+      const sig = `${JSON.stringify(n)}|${shown}|${position.x},${position.y}`;
+      const kept = drawn.current.get(n.id);
+      const node: Node =
+        kept && kept.sig === sig
+          ? kept.node
+          : {
+              id: n.id,
+              type: n.kind,
+              position,
+              data: { node: n, highlight: shown, onSelectItem: select },
+              ariaLabel: n.label,
+              // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
+              style: sizeOf(n),
+              draggable: true,
+              selectable: true,
+              focusable: true,
+            };
+      next.set(n.id, { sig, node });
+      out.push(node);
     }
+    drawn.current = next;
     return out;
     // `key` and `version` stand for the positions: a new structure, or a drag or arrange under the same one
-  }, [model, key, highlight, onSelect, version]);
+  }, [model, key, highlight, select, version]);
 
   useEffect(() => setNodes(built), [built]);
 
@@ -209,7 +234,7 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
         edges={edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
-        onNodeClick={(_, n) => n.id !== LANE_ID && onSelect(n.id)}
+        onNodeClick={(_, n) => n.id !== LANE_ID && select(n.id)}
         deleteKeyCode={null}
         selectionKeyCode={null}
         multiSelectionKeyCode={null}
