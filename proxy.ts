@@ -1,5 +1,6 @@
 // Every request passes here before any page or route: who may reach the app (lib/server/http/security.ts).
 import { NextResponse, type NextRequest } from 'next/server';
+import { errorJson } from './lib/server/http/route';
 import { judgeRequest, securitySettings } from './lib/server/http/security';
 
 export function proxy(request: NextRequest) {
@@ -11,7 +12,7 @@ export function proxy(request: NextRequest) {
     url.search = `?next=${encodeURIComponent(request.nextUrl.pathname + request.nextUrl.search)}`;
     return NextResponse.redirect(url, 303);
   }
-  return NextResponse.json({ error: { code: verdict.code, message: verdict.message } }, { status: verdict.status });
+  return errorJson(verdict.status, verdict.code, verdict.message);
 }
 
 export const config = {

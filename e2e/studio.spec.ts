@@ -199,7 +199,9 @@ test('a refused capability is drawn refused, naming the missing grant; the curso
   expect((await request.post('/api/skills/brief_refused/versions', { data: { files: { ...files, 'skill.md': files['skill.md'].replace('name: research_brief', 'name: brief_refused') } } })).status()).toBe(201);
   await page.goto('/skills/brief_refused');
   await expect(diagramOf(page).getByRole('group', { name: 'stage result_budget on post-tool refused: transcript.write not granted' }).first()).toBeVisible();
-  // clicking a node puts the cursor on its declaration (the `write:` key under `phases:`)
+  // clicking a node puts the cursor on its declaration (the `write:` key under `phases:`); the diagram
+  // may be drawn before Monaco has made its model, so wait for the text
+  await expect.poll(() => editorText(page)).toContain('\nphases:\n');
   const text = await editorText(page);
   const lines = text.split('\n');
   const phasesAt = lines.indexOf('phases:');

@@ -10,6 +10,7 @@ import '@xyflow/react/dist/style.css';
 import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, useNodesInitialized, useReactFlow, type Edge, type Node, type NodeChange } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
+import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { nodeTypes } from './nodes';
 import styles from './SkillDiagram.module.css';
@@ -53,10 +54,7 @@ function storeLayout(key: string, layout: Remembered): void {
 }
 
 /** whether `id` names an item drawn inside node `n` (a stage, a preprocessor step, a nested step) */
-function highlightsInside(n: DiagramNode, id: string): boolean {
-  if (n.kind === 'phase') return n.preprocessor.some((s) => s.id === id) || n.stages.some((g) => g.items.some((s) => s.id === id));
-  return n.kind === 'step' && (n.steps ?? []).some((s) => s.id === id);
-}
+const highlightsInside = (n: DiagramNode, id: string): boolean => itemsOf(n).some((s) => s.id === id);
 
 function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   const flow = useReactFlow();
@@ -83,8 +81,10 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   const selectRef = useRef(onSelect);
   selectRef.current = onSelect;
   const select = useCallback((id: string) => selectRef.current(id), []);
-  // the node objects of the last picture, by what they showed: React Flow re-renders only the nodes that changed
+  // what each node of the last picture showed; a node that shows the same again is passed to React Flow as
+  // the very object it holds now (with its measured size), so it re-renders only the nodes that changed
   const drawn = useRef(new Map<string, { sig: string; node: Node }>());
+  const held = useRef(new Map<string, Node>());
 
   const built = useMemo(() => {
     if (!model) return [];
@@ -105,20 +105,21 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
       });
     }
     const next = new Map<string, { sig: string; node: Node }>();
+    const namer = model.nodes.find((n) => n.kind === 'phase')?.id;
     for (const n of model.nodes) {
       const position = pos.get(n.id) ?? { x: 0, y: 0 };
       // the highlight as this node shows it: itself, one of its items, or nothing
       const shown = highlight !== null && (highlight === n.id || highlightsInside(n, highlight)) ? highlight : null;
-      const sig = `${JSON.stringify(n)}|${shown}|${position.x},${position.y}`;
+      const sig = `${JSON.stringify(n)}|${shown}|${n.id === namer}|${position.x},${position.y}`;
       const kept = drawn.current.get(n.id);
       const node: Node =
         kept && kept.sig === sig
-          ? kept.node
+          ? (held.current.get(n.id) ?? kept.node)
           : {
               id: n.id,
               type: n.kind,
               position,
-              data: { node: n, highlight: shown, onSelectItem: select },
+              data: { node: n, highlight: shown, onSelectItem: select, namesStages: n.id === namer },
               ariaLabel: n.label,
               // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
               style: sizeOf(n),
@@ -135,6 +136,9 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   }, [model, key, highlight, select, version]);
 
   useEffect(() => setNodes(built), [built]);
+  useEffect(() => {
+    held.current = new Map(nodes.map((n) => [n.id, n]));
+  }, [nodes]);
 
   const edges: Edge[] = useMemo(
     () =>
@@ -197,7 +201,14 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   // the highlighted node is brought into view when it is off screen
   useEffect(() => {
     if (!highlight || !model) return;
-    const id = highlight.startsWith('pre:') ? `phase:${highlight.split(':')[1]}` : highlight.startsWith('post:') ? highlight.split('/')[0] : highlight;
+    // an item is inside a card: a preprocessor step in its phase's, a nested step in its step's, a stage in the first phase's
+    const id = highlight.startsWith('pre:')
+      ? `phase:${highlight.split(':')[1]}`
+      : highlight.startsWith('post:')
+        ? highlight.split('/')[0]
+        : highlight.startsWith('cap:')
+          ? (model.nodes.find((n) => n.kind === 'phase')?.id ?? highlight)
+          : highlight;
     const node = flow.getNode(id);
     if (!node) return;
     const { x, y, zoom } = flow.getViewport();

@@ -9,7 +9,11 @@ import type { ContractRef, PhaseDiagramNode, StageItem, StepDiagramNode, StepIte
 import styles from './SkillDiagram.module.css';
 
 export type Selectable = { highlight: string | null; onSelectItem(id: string): void };
-export type PhaseData = { node: PhaseDiagramNode } & Selectable;
+/**
+ * `namesStages`: the skill's stages are the same in every phase, so one card (the first phase's)
+ * names them for screen readers and tests; the others draw the same chips hidden from both.
+ */
+export type PhaseData = { node: PhaseDiagramNode; namesStages: boolean } & Selectable;
 export type StepData = { node: StepDiagramNode } & Selectable;
 export type ContractData = { node: ContractDiagramNode } & Selectable;
 export type LaneData = { label: string; width: number; height: number };
@@ -53,9 +57,9 @@ function itemProps(id: string, d: Selectable) {
   };
 }
 
-function StageChip({ s, d }: { s: StageItem; d: Selectable }) {
+function StageChip({ s, d, named }: { s: StageItem; d: Selectable; named: boolean }) {
   return (
-    <span role="group" aria-label={s.label} className={styles.stage} data-refused={s.refused || undefined} data-invalid={s.invalid || undefined} {...itemProps(s.id, d)} title={`${s.uses}${s.effects.length ? ` · effects: ${s.effects.join(', ')}` : ''} — double-click for its declaration`}>
+    <span {...(named ? { role: 'group', 'aria-label': s.label } : { 'aria-hidden': true })} className={styles.stage} data-refused={s.refused || undefined} data-invalid={s.invalid || undefined} {...itemProps(s.id, d)} title={`${s.uses}${s.effects.length ? ` · effects: ${s.effects.join(', ')}` : ''} — double-click for its declaration`}>
       {s.name || '(unnamed)'}
       {s.refused ? <em> refused: {s.missing.join(', ')} not granted</em> : null}
     </span>
@@ -109,7 +113,7 @@ export function PhaseCard({ data }: NodeProps & { data: PhaseData }) {
         <div key={g.rung} className={styles.rung}>
           <span className={styles.rungName}>{g.rung || '?'}</span>
           {g.items.map((s) => (
-            <StageChip key={s.id} s={s} d={data} />
+            <StageChip key={s.id} s={s} d={data} named={data.namesStages} />
           ))}
         </div>
       ))}

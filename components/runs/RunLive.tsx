@@ -61,9 +61,12 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
 
   return (
     <>
-      <section aria-label="Run status" className={styles.statusCard} data-status={run.status}>
+      <div className={styles.statusCard} data-status={run.status}>
         <div className={styles.statusLine}>
-          <StatusPill status={run.status} className={styles.bigPill} />
+          {/* the region holds the status word alone: running, completed, failed or aborted */}
+          <section aria-label="Run status" aria-live="polite">
+            <StatusPill status={run.status} className={styles.bigPill} />
+          </section>
           {isRunning ? <span className={styles.liveNote}>{pollError ? `Reconnecting… (${pollError})` : 'Updating live'}</span> : null}
         </div>
         <dl className={styles.facts}>
@@ -114,7 +117,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
             </div>
           ) : null}
         </dl>
-      </section>
+      </div>
       <span role="status" className="visually-hidden">
         {announcement}
       </span>

@@ -8,9 +8,9 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import * as Tabs from '@radix-ui/react-tabs';
 import { analyzeBundle } from '@/lib/skill/analyze-bundle';
-import { bundlePaths, languageOf, SKILL_MD } from '@/lib/skill/bundle';
+import { bundlePaths, isModelScript, languageOf, SKILL_MD } from '@/lib/skill/bundle';
 import type { DiagramModel } from '@/lib/skill/diagram';
-import { nodeAt } from '@/lib/skill/diagram';
+import { itemsOf, nodeAt } from '@/lib/skill/diagram';
 import { describeKey, keyPathIn, type KeyInfo } from '@/lib/skill/key-info';
 import { inputContractOfFrontmatter } from '@/lib/skill/input-check';
 import type { Files, SavedVersionView, SkillDetailView, VersionSummaryView } from '@/lib/views';
@@ -86,13 +86,26 @@ export function Studio({ skill, versions: initialVersions, knownSkills, openai }
     return () => clearTimeout(t);
   }, [files, dirty, name, saved.hash]);
 
+  // leaving the page (a reload, closing the tab, a link to another page of the app) keeps the draft at once
+  const latestDraft = useRef({ files, base: saved.hash, dirty });
+  latestDraft.current = { files, base: saved.hash, dirty };
   useEffect(() => {
-    const warn = (e: BeforeUnloadEvent) => {
-      if (dirty && !draftKept.current) e.preventDefault();
+    const keep = () => {
+      const d = latestDraft.current;
+      if (d.dirty) draftKept.current = writeDraft(name, { files: d.files, base: d.base, at: Date.now() });
     };
+    const warn = (e: BeforeUnloadEvent) => {
+      keep();
+      if (latestDraft.current.dirty && !draftKept.current) e.preventDefault();
+    };
+    window.addEventListener('pagehide', keep);
     window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+    return () => {
+      keep();
+      window.removeEventListener('pagehide', keep);
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, [name]);
 
   // ---------------------------------------------------------------- analysis
   const analyzeNow = useCallback((f: Files) => analyzeBundle(f, { knownSkills: knownSkills.includes(name) ? knownSkills : [...knownSkills, name], skillName: name }), [knownSkills, name]);
@@ -164,8 +177,7 @@ export function Studio({ skill, versions: initialVersions, knownSkills, openai }
       let span = node?.span;
       if (!span) {
         for (const n of m.nodes) {
-          const items = n.kind === 'phase' ? [...n.preprocessor, ...n.stages.flatMap((g) => g.items)] : n.kind === 'step' ? (n.steps ?? []) : [];
-          const hit = items.find((i) => i.id === id);
+          const hit = itemsOf(n).find((i) => i.id === id);
           if (hit) span = hit.span;
         }
       }
@@ -208,7 +220,7 @@ export function Studio({ skill, versions: initialVersions, knownSkills, openai }
   }, [dirty, saved.hash, name, files, refreshVersions]);
 
   const modelChoices: ModelChoice[] = useMemo(() => {
-    const scripts = bundlePaths(files).filter((p) => /\.ya?ml$/.test(p) && /^turns\s*:/m.test(files[p]));
+    const scripts = bundlePaths(files).filter((p) => isModelScript(p, files[p]));
     return [
       ...scripts.map((p) => ({ value: `scripted:${p}`, label: `Model script ${p}`, disabled: false })),
       openai.configured

@@ -4,16 +4,11 @@
 // JSON pointer names (YAML's parser reads JSON with source ranges).
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { checkInput } from '@/lib/skill/input-check';
+import { jsonErrorPosition } from '@/lib/skill/text-position';
 import type { JsonSchema } from '@/lib/kernel/json';
 
 export type InputProblem = { line: number; column: number; message: string };
 export type CheckedInput = { value: Record<string, unknown> | null; problems: InputProblem[] };
-
-function lineCol(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, offset));
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
 
 function locatePointer(text: string, pointer: string): { line: number; column: number } {
   const lc = new LineCounter();
@@ -39,8 +34,7 @@ export function checkInputText(text: string, contract: { phase: string; schema: 
     value = JSON.parse(text);
   } catch (e) {
     const msg = (e as Error).message;
-    const m = /position (\d+)/.exec(msg);
-    const at = m ? lineCol(text, Number(m[1])) : { line: 1, column: 1 };
+    const at = jsonErrorPosition(text) ?? { line: 1, column: 1 };
     return { value: null, problems: [{ ...at, message: `not valid JSON: ${msg.replace(/^JSON\.parse: /, '')}` }] };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jsonTextDepth, jsonValueDepth, MAX_JSON_DEPTH } from './json-depth';
+import { jsonTextDepth, MAX_JSON_DEPTH } from './json-depth';
 
 test('depth of a JSON text: brackets in strings and escaped quotes do not count; a huge depth is measured without recursion', () => {
   assert.equal(jsonTextDepth('{"a": [1, {"b": "[[[{{{"}]}'), 3);
@@ -9,12 +9,4 @@ test('depth of a JSON text: brackets in strings and escaped quotes do not count;
   const deep = '['.repeat(100_000) + ']'.repeat(100_000);
   assert.equal(jsonTextDepth(deep), MAX_JSON_DEPTH + 1, 'stops counting past the limit');
   assert.equal(jsonTextDepth(deep, Infinity), 100_000);
-});
-
-test('depth of a value, iteratively', () => {
-  assert.equal(jsonValueDepth({ a: [1, { b: null }] }), 3);
-  assert.equal(jsonValueDepth('x'), 0);
-  let v: unknown = 1;
-  for (let i = 0; i < 100_000; i++) v = [v];
-  assert.equal(jsonValueDepth(v), MAX_JSON_DEPTH + 1);
 });

@@ -1,10 +1,10 @@
 /**
- * How deep a JSON text or value nests, checked before it is parsed or handed
+ * How deep a JSON text nests, checked before it is parsed or handed
  * on: a run's input, a request body, a code step's reply. A value nested
  * deeper than MAX_JSON_DEPTH is refused with a clear error instead of
  * overflowing a recursive parser, serializer or schema check somewhere later.
  *
- * Owns: the limit and the scans (iterative: any depth is measured without
+ * Owns: the limit and the scan (iterative: any depth is measured without
  * recursion). Does not: parse or validate anything else.
  */
 export const MAX_JSON_DEPTH = 128;
@@ -29,23 +29,6 @@ export function jsonTextDepth(text: string, limit = MAX_JSON_DEPTH): number {
         if (max > limit) return max;
       }
     } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return max;
-}
-
-/** The deepest nesting of arrays and objects in a value (iteratively); stops counting past `limit`. */
-export function jsonValueDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    const depth = d + 1;
-    if (depth > max) {
-      max = depth;
-      if (max > limit) return max;
-    }
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth]);
   }
   return max;
 }

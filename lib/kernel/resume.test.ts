@@ -111,6 +111,8 @@ test('crash at every fault point and hit, then resume: committed steps run once,
       assert.ok((c.sandbox.get('effectful') ?? 0) <= 2, label);
       const events = await store.readEvents(runId);
       assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), `${label}: seq gap-free`);
+      // the log says which skill text each execution ran
+      for (const e of events.filter((x) => x.type === 'run_resumed')) assert.equal(e.data.skillHash, skill().skillHash, label);
       // a committed step is never recorded twice at the same position
       const positions = events.filter((e) => e.type === 'step_completed' && e.data.kind !== 'tool').map((e) => e.data.position);
       assert.equal(new Set(positions).size, positions.length, `${label}: duplicate step record`);

@@ -148,7 +148,8 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
       seq: log.length + 1,
       type: EVENT.runResumed,
       at: deps.clock.now(),
-      data: { fromSeq: log.length, currentPhase: snapshot.currentPhase },
+      // the skill text this execution runs: a folder resumed after an edit says so in its log
+      data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash },
     };
     const r = await deps.store.commit(runId, { events: [resumed] });
     if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };

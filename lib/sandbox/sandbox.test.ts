@@ -313,8 +313,8 @@ test('a fused chain gives each step its own copy of the value, merged as the ker
   }
 });
 
-test('temp homes left by a SIGKILLed server are swept; a live one is left alone', async () => {
-  const { mkdtempSync, mkdirSync, existsSync } = await import('node:fs');
+test('temp homes left by a SIGKILLed server are swept; a live one is left alone; an unowned one once a day old', async () => {
+  const { mkdtempSync, mkdirSync, existsSync, utimesSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { sweepAbandonedHomes } = await import('./sandbox');
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-sweep-'));
@@ -322,9 +322,16 @@ test('temp homes left by a SIGKILLed server are swept; a live one is left alone'
   const dead = path.join(dir, 'stagecraft-sandbox-4999999-abc');
   const alive = path.join(dir, `stagecraft-sandbox-${process.ppid}-def`);
   const other = path.join(dir, 'someone-else');
-  for (const d of [dead, alive, other]) mkdirSync(d);
+  // the older layout named no owner: `stagecraft-sandbox-XXXXXX`
+  const unownedOld = path.join(dir, 'stagecraft-sandbox-Qx81Za');
+  const unownedNew = path.join(dir, 'stagecraft-sandbox-Pp02Lm');
+  for (const d of [dead, alive, other, unownedOld, unownedNew]) mkdirSync(d);
+  const twoDaysAgo = (Date.now() - 2 * 24 * 3600 * 1000) / 1000;
+  utimesSync(unownedOld, twoDaysAgo, twoDaysAgo);
   sweepAbandonedHomes(dir);
   assert.equal(existsSync(dead), false);
   assert.equal(existsSync(alive), true);
   assert.equal(existsSync(other), true);
+  assert.equal(existsSync(unownedOld), false);
+  assert.equal(existsSync(unownedNew), true, 'another process may still be using a fresh one');
 });

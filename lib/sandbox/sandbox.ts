@@ -22,7 +22,7 @@
  * Does not: enforce a step's `pure` or `on_error` semantics, or resolve module
  * paths relative to a bundle (callers pass absolute paths).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,13 +35,14 @@ import { bwrapArgs, isolationFor, sandboxMode, type Isolation } from './isolatio
 import { WorkerProcess, WorkerStartError } from './worker';
 
 export type CodeSandboxOptions = {
-  /** per worker: RLIMIT_AS for python, --max-old-space-size for node */
+  /** per worker: RLIMIT_AS for python, RLIMIT_DATA for node (what it maps, Buffers included) */
   memoryLimitMb?: number;
   /** warm workers per flavour (python, node, node+tsx) that calls may run on in parallel */
   maxWorkersPerLanguage?: number;
   /** the bundle the code comes from (read-only in the sandbox); default: the folder of each worker's first module */
   bundleDir?: string;
-  /** the run's working folder: the workers' current directory, the one place they may write; default: the module's folder */
+  /** the run's working folder: the workers' current directory, the one place they may write; default: the module's
+   *  folder as the current directory, and nowhere writable (under bwrap that folder is the read-only bundle) */
   workDir?: string;
   /** default: STAGECRAFT_SANDBOX of this process (auto) */
   isolation?: Isolation;
@@ -237,6 +238,9 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 const HOME_PREFIX = 'stagecraft-sandbox-';
 let isSwept = false;
 
+/** a temp home named without its owner's pid (an older layout) is removed once it is a day old */
+const UNOWNED_HOME_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Temp homes (in `dir`) of processes that are gone — SIGKILLed before they could clean up — are
  * removed; a sandbox sweeps once per process, before it makes its own. Sandboxed workers need none.
@@ -249,9 +253,23 @@ export function sweepAbandonedHomes(dir: string): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(/^stagecraft-sandbox-(\d+)-/.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
-    rmSync(path.join(dir, name), { recursive: true, force: true });
+    const home = path.join(dir, name);
+    const owner = /^stagecraft-sandbox-(\d+)-/.exec(name)?.[1];
+    if (owner === undefined) {
+      if (!isOlderThan(home, UNOWNED_HOME_MAX_AGE_MS)) continue;
+    } else {
+      const pid = Number(owner);
+      if (pid === process.pid || isAlive(pid)) continue;
+    }
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function isOlderThan(file: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs > ms;
+  } catch {
+    return false;
   }
 }
 

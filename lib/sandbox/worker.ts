@@ -78,8 +78,8 @@ export class WorkerStartError extends Error {
 
 type Pending = {
   id: number;
-  /** once set, only the timeout (or too-large) path may finish the call */
-  isTimedOut: boolean;
+  /** once set, the call is claimed: only the path that set it (the timeout, or a reply over the cap) may finish it */
+  isClaimed: boolean;
   finish: (outcome: CallOutcome) => void;
   timer: NodeJS.Timeout | null;
 };
@@ -185,7 +185,7 @@ export class WorkerProcess {
     return new Promise<CallOutcome>((resolve) => {
       const pending: Pending = {
         id: this.nextId++,
-        isTimedOut: false,
+        isClaimed: false,
         timer: null,
         finish: (outcome) => {
           if (pending.timer) clearTimeout(pending.timer);
@@ -197,7 +197,7 @@ export class WorkerProcess {
       };
       this.pending = pending;
       pending.timer = setTimeout(() => {
-        pending.isTimedOut = true;
+        pending.isClaimed = true;
         // kill first, report after the exit, so "timed out" also means "gone"
         void this.kill().then(() => pending.finish({ kind: 'timeout', output: this.takeOutput() }));
       }, request.timeoutMs);
@@ -234,9 +234,9 @@ export class WorkerProcess {
     if (nl < 0) {
       this.replyChunks.push(chunk);
       this.replyChars += chunk.length;
-      if (this.replyChars > MAX_REPLY_CHARS && this.pending && !this.pending.isTimedOut) {
+      if (this.replyChars > MAX_REPLY_CHARS && this.pending && !this.pending.isClaimed) {
         const pending = this.pending;
-        pending.isTimedOut = true; // no other path may finish it now
+        pending.isClaimed = true; // no other path may finish it now
         void this.kill().then(() => pending.finish({ kind: 'too_large', output: this.takeOutput() }));
       }
       return;
@@ -267,8 +267,8 @@ export class WorkerProcess {
       return;
     }
     const pending = this.pending;
-    if (pending && !pending.isTimedOut) {
-      pending.isTimedOut = true; // no other path may finish it now
+    if (pending && !pending.isClaimed) {
+      pending.isClaimed = true; // no other path may finish it now
       void this.kill().then(() => pending.finish({ kind: 'protocol', why, output: this.takeOutput() }));
       return;
     }
@@ -281,7 +281,7 @@ export class WorkerProcess {
       return;
     }
     const pending = this.pending;
-    if (!pending || pending.isTimedOut || message.id !== pending.id) return; // too late: the call timed out
+    if (!pending || pending.isClaimed || message.id !== pending.id) return; // too late: the call timed out
     const { id: _id, type: _type, ...reply } = message as Message & WorkerReply;
     if (reply.ok) {
       pending.finish({ kind: 'reply', reply, output: this.takeOutput() });
@@ -289,7 +289,7 @@ export class WorkerProcess {
     }
     // A failing call's output matters: the worker flushed it before replying, but the
     // stdout/stderr pipes may be read after fd 4 in the same loop turn.
-    setImmediate(() => !pending.isTimedOut && pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
+    setImmediate(() => !pending.isClaimed && pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
   }
 
   private onChildGone(): void {
@@ -303,7 +303,7 @@ export class WorkerProcess {
       this.onReady(new WorkerStartError(`it ${how}`, this.takeOutput()));
     }
     const pending = this.pending;
-    if (pending && !pending.isTimedOut) pending.finish({ kind: 'exited', ...info, output: this.takeOutput() });
+    if (pending && !pending.isClaimed) pending.finish({ kind: 'exited', ...info, output: this.takeOutput() });
     this.setRef(false);
   }
 

@@ -5,10 +5,10 @@
  * the file they name, and the diagram from the same pass.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { analyzeBundle } from './analyze-bundle';
 import type { BundleFiles } from './bundle';
-import { MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES } from './bundle';
+import { bundlePaths, isModelScript, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES } from './bundle';
 import { diagramOf } from './diagram';
 import { MINIMAL, show, withLines } from './fixtures/helpers';
 import { BUNDLE_RULES, RULES } from './rules';
@@ -130,4 +130,20 @@ describe('analyzeBundle: the bundle’s own problems', () => {
       assert.equal(RULES[code as keyof typeof RULES].severity, code === 'name_mismatch' ? 'warning' : 'error', code);
     }
   });
+});
+
+test('the file tabs: skill.md, then the code, then model scripts, then data, by path within each', () => {
+  const files = {
+    'z.json': '{}',
+    'b.py': '',
+    'model.yaml': 'turns:\n  - finish: {}\n',
+    'config.yaml': 'limit: 3\n',
+    'skill.md': '---\n',
+    'a/steps.ts': '',
+    'input.json': '{}',
+    'lib.mjs': '',
+  };
+  assert.deepEqual(bundlePaths(files), ['skill.md', 'a/steps.ts', 'b.py', 'lib.mjs', 'model.yaml', 'config.yaml', 'input.json', 'z.json']);
+  assert.equal(isModelScript('model.yml', 'turns: []\n'), true);
+  assert.equal(isModelScript('notes.md', 'turns: []\n'), false);
 });

@@ -56,23 +56,16 @@ export function inMemoryFileExists(files: BundleFiles, knownSkills?: readonly st
   };
 }
 
-function problemDiagnostic(p: BundleProblem, skillFile: string): Diagnostic {
-  return {
-    severity: RULES[p.code].severity,
-    rule: p.code,
-    message: p.message,
-    file: p.path === '' || p.path === SKILL_MD ? skillFile : p.path,
-    line: 1,
-    column: 1,
-    endLine: 1,
-    endColumn: 2,
-    path: '',
-  };
+/** A bundle-level problem as a finding: in `fileOf(path)` (skill.md for the bundle itself), where it is located or at 1:1. */
+export function bundleProblemDiagnostic(p: BundleProblem, fileOf: (path: string) => string): Diagnostic {
+  const line = p.line ?? 1;
+  const column = p.column ?? 1;
+  return { severity: RULES[p.code].severity, rule: p.code, message: p.message, file: fileOf(p.path), line, column, endLine: line, endColumn: column + 1, path: '' };
 }
 
 export function analyzeBundle(files: BundleFiles, opts: AnalyzeBundleOptions = {}): BundleAnalysis {
   const file = opts.file ?? SKILL_MD;
-  const problems = checkBundle(files).map((p) => problemDiagnostic(p, file));
+  const problems = checkBundle(files).map((p) => bundleProblemDiagnostic(p, (at) => (at === '' || at === SKILL_MD ? file : at)));
   const isMap = files !== null && typeof files === 'object' && !Array.isArray(files);
   const text = isMap && has(files, SKILL_MD) ? (files[SKILL_MD] as unknown) : undefined;
   if (typeof text !== 'string') return { diagnostics: problems, diagram: null, analysis: { diagnostics: [] } };

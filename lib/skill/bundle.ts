@@ -145,9 +145,17 @@ export function checkBundle(files: unknown): BundleProblem[] {
   return out;
 }
 
-/** Bundle paths in display order: skill.md first, then by path. */
+const CODE_FILE = /\.(py|js|mjs|cjs|ts|mts|cts)$/i;
+
+/** A model script: a YAML file of scripted turns (`turns:` at the top level). */
+export function isModelScript(p: string, text: string): boolean {
+  return /\.ya?ml$/i.test(p) && /^turns\s*:/m.test(text);
+}
+
+/** Bundle paths in display order: skill.md, then the code, then model scripts, then data; by path within each. */
 export function bundlePaths(files: BundleFiles): string[] {
-  return Object.keys(files).sort((a, b) => (a === SKILL_MD ? -1 : b === SKILL_MD ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const rank = (p: string) => (p === SKILL_MD ? 0 : CODE_FILE.test(p) ? 1 : isModelScript(p, files[p]) ? 2 : 3);
+  return Object.keys(files).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The language a file is edited in, by its extension. */

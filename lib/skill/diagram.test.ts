@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { analyzeBundle } from './analyze-bundle';
 import type { BundleFiles } from './bundle';
 import type { DiagramModel, PhaseDiagramNode, StepDiagramNode } from './diagram';
-import { nodeAt } from './diagram';
+import { itemsOf, nodeAt } from './diagram';
 import { apply, edit } from './fixtures/mutants';
 
 const FILES = { 'steps.py': 'def f(v):\n  return v\n' };
@@ -114,8 +114,16 @@ describe('diagram names', () => {
   it('preprocessor steps carry their phase, so they never collide with postprocessor steps', () => {
     assert.deepEqual(
       phase(m, 'triage').preprocessor.map((s) => [s.id, s.label, s.detail, s.onError, s.into]),
-      [['pre:triage:0', 'triage preprocessor step 0 run_op', 'op file/read', 'empty', 'faq']],
+      [['pre:triage:0', 'triage preprocessor #0 run_op', 'op file/read', 'empty', 'faq']],
     );
+  });
+
+  it("itemsOf: the items drawn inside a node (a phase's preprocessor and stages, a step's nested steps)", () => {
+    const triage = itemsOf(phase(m, 'triage')).map((i) => i.id);
+    assert.ok(triage.includes('pre:triage:0'));
+    assert.deepEqual(itemsOf(step(m, 'post:0')).map((i) => i.id), ['post:0/0']);
+    assert.deepEqual(itemsOf(m.nodes.find((n) => n.kind === 'contract')!), []);
+    for (const n of m.nodes) for (const i of itemsOf(n)) assert.ok(!m.nodes.some((o) => o.id === i.id), `${i.id} is an item, not a node`);
   });
 
   it('a stage whose effects are not granted is refused, and says which', () => {
@@ -213,7 +221,7 @@ describe('invalid parts', () => {
     const m = diagram(TEXT.replace('op: file/read\n', 'op: file/write\n'));
     const t = phase(m, 'triage');
     assert.equal(t.label, 'phase triage (entry) invalid');
-    assert.equal(t.preprocessor[0].label, 'triage preprocessor step 0 run_op invalid');
+    assert.equal(t.preprocessor[0].label, 'triage preprocessor #0 run_op invalid');
   });
 
   it('a branching phase without `next`, and an unreachable phase (drawn after the reachable ones)', () => {

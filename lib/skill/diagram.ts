@@ -277,7 +277,8 @@ export function diagramOf(analysis: SkillAnalysis): DiagramModel | null {
     register(b, id, node);
     node.preprocessor = buildSteps(b, obj(settings.preprocessor).steps, ['phases', name, 'preprocessor', 'steps'], {
       idHead: `pre:${name}:`,
-      labelHead: `${name} preprocessor step `,
+      // not `… step <n> …`: a test or a screen reader asking for `step 0 python` means the postprocessor's
+      labelHead: `${name} preprocessor #`,
       numberHead: '',
       alsoMarks: [id],
     });
@@ -349,4 +350,10 @@ export function nodeAt(model: DiagramModel, line: number, column: number): strin
     if (!best || isInner(s, best.span)) best = r;
   }
   return best?.id ?? null;
+}
+
+/** The items drawn inside a node: a phase's preprocessor steps and stages, a step's nested steps. */
+export function itemsOf(node: DiagramNode): readonly (StepItem | StageItem)[] {
+  if (node.kind === 'phase') return [...node.preprocessor, ...node.stages.flatMap((g) => g.items)];
+  return node.kind === 'step' ? (node.steps ?? []) : [];
 }

@@ -26,10 +26,16 @@ export type InputError = { pointer: string; message: string };
 
 let ajv: InstanceType<AjvCtor> | undefined;
 const compiled = new Map<string, ValidateFunction | null>();
+/** contracts kept compiled; past this (a long editing session types many), the cache and ajv's own start over */
+const MAX_COMPILED = 200;
 
 function validatorFor(schema: JsonSchema): ValidateFunction | null {
   const key = JSON.stringify(schema);
   if (!compiled.has(key)) {
+    if (compiled.size >= MAX_COMPILED) {
+      compiled.clear();
+      ajv = undefined;
+    }
     if (!ajv) {
       ajv = new Ajv2020({ allErrors: true, strict: false });
       addFormats(ajv);

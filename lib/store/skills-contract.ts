@@ -107,6 +107,20 @@ export function describeSkillRepoContract(label: string, open: () => Promise<Ope
       assert.ok((await repo.skillNames()).includes(to));
     });
 
+    it('two skills renamed to one name at once: one wins, the other is told the name is taken', async () => {
+      const { repo } = await open();
+      const [a, b, to] = [fresh('ra'), fresh('rb'), fresh('rto')];
+      await save(repo, a, bundle('a'));
+      await save(repo, b, bundle('b'));
+      const results = await Promise.allSettled([repo.renameSkill(a, to), repo.renameSkill(b, to)]);
+      assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+      const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      assert.equal(lost.reason.code, 'skill_exists');
+      const left = [await repo.getSkill(a), await repo.getSkill(b)].filter(Boolean);
+      assert.equal(left.length, 1, 'the loser keeps its own name');
+      assert.ok(await repo.getSkill(to));
+    });
+
     it("delete: the skill leaves the list, its versions stay readable by id, and its name is free for a new skill", async () => {
       const { repo, store } = await open();
       const name = fresh('gone');

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SkillExistsError, SkillNotFoundError, VersionNotFoundError } from '../kernel/errors';
+import { dbErrorOf } from './errors';
 import type { BundleFiles } from '../skill/bundle';
 import { utf8Bytes } from '../skill/bundle';
 // a name that is not a skill name names no skill, and never reaches a query
@@ -296,14 +297,20 @@ export class PrismaSkillRepo implements SkillRepo {
   async renameSkill(from: string, to: string, renamed?: { files: BundleFiles; description: string }): Promise<SavedVersion | null> {
     if (from === to) throw new SkillExistsError(to);
     if (!isSkillName(from)) throw new SkillNotFoundError(from);
-    return this.prisma.$transaction(async (tx) => {
-      const taken = await tx.skill.findFirst({ where: { name: to }, select: { id: true } });
-      if (taken) throw new SkillExistsError(to);
-      const n = await tx.skill.updateMany({ where: { name: from, deletedAt: null }, data: { name: to } });
-      if (n.count === 0) throw new SkillNotFoundError(from);
-      if (!renamed) return null;
-      return new PrismaSkillRepo(tx as unknown as PrismaClient).saveVersion(to, renamed.files, { mode: 'save', origin: 'rename', description: renamed.description });
-    });
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const taken = await tx.skill.findFirst({ where: { name: to }, select: { id: true } });
+        if (taken) throw new SkillExistsError(to);
+        const n = await tx.skill.updateMany({ where: { name: from, deletedAt: null }, data: { name: to } });
+        if (n.count === 0) throw new SkillNotFoundError(from);
+        if (!renamed) return null;
+        return new PrismaSkillRepo(tx as unknown as PrismaClient).saveVersion(to, renamed.files, { mode: 'save', origin: 'rename', description: renamed.description });
+      });
+    } catch (e) {
+      // two renames (or a create) racing to the same name: the loser hits the unique key after the check above
+      if (dbErrorOf(e)?.code === '23505' || (e as { code?: unknown })?.code === 'P2002') throw new SkillExistsError(to);
+      throw e;
+    }
   }
 
   async deleteSkill(name: string): Promise<void> {

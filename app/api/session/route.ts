@@ -1,6 +1,6 @@
 // Signing in with the token (the sign-in page's form, or JSON `{token}`): a session cookie holding an
 // HMAC of the token, HttpOnly and SameSite=Strict; DELETE signs out.
-import { route, readTextBody, RequestInvalidError } from '@/lib/server/http/route';
+import { errorJson, json, route, readTextBody, RequestInvalidError } from '@/lib/server/http/route';
 import { SESSION_COOKIE, securitySettings, sessionValue, tokenMatches } from '@/lib/server/http/security';
 import { UsageError } from '@/lib/kernel/errors';
 
@@ -33,11 +33,11 @@ export const POST = route({}, async ({ req }) => {
   const ok = token !== null && tokenMatches(token, settings);
   if (!ok) {
     if (form) return new Response(null, { status: 303, headers: { location: `/signin?failed=1&next=${encodeURIComponent(safeNext(next))}` } });
-    return new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'That is not the token this Stagecraft was started with.' } }), { status: 401, headers: { 'content-type': 'application/json' } });
+    return errorJson(401, 'unauthorized', 'That is not the token this Stagecraft was started with.');
   }
   const cookie = `${SESSION_COOKIE}=${sessionValue(settings.token)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${60 * 60 * 24 * 30}`;
   if (form) return new Response(null, { status: 303, headers: { location: safeNext(next), 'set-cookie': cookie } });
-  return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { 'content-type': 'application/json', 'set-cookie': cookie } });
+  return json({ ok: true }, 200, { 'set-cookie': cookie });
 });
 
 export const DELETE = route({}, async () => new Response(null, { status: 204, headers: { 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0` } }));

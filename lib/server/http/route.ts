@@ -14,8 +14,9 @@ import type { Json } from '../../kernel/json';
 import type { ErrorView } from '../../views';
 import { jsonTextDepth } from '../../kernel/json-depth';
 import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../limits';
+import { jsonErrorPosition } from '../../skill/text-position';
 
-/** the largest request body accepted: a bundle at its limit, JSON-encoded, fits */
+/** the largest request body accepted (8 MB, the --input cap): a bundle at its 5 MB limit, JSON-encoded, fits */
 export const MAX_BODY_BYTES = MAX_INPUT_BYTES;
 
 /** A request's own mistake found by the wrapper: not JSON, the wrong shape. */
@@ -28,14 +29,14 @@ export class RequestInvalidError extends StagecraftError {
 export function errorResponse(e: unknown): Response {
   if (e instanceof ZodError) e = zodError(e);
   // a StagecraftError says its status (4xx: the caller's; 503: the store is away); a plain 500 is a bug
-  if (e instanceof StagecraftError && e.httpStatus !== 500) return json(errorBody(e), e.httpStatus);
+  if (e instanceof StagecraftError && e.httpStatus !== 500) return errorJson(e.httpStatus, e.code, e.message, e.details as Record<string, unknown>);
   console.error('stagecraft: internal error answering a request:', e);
-  return json({ error: { code: 'internal', message: 'An internal error occurred; it was logged by the server. This is a bug: please report it.' } }, 500);
+  return errorJson(500, 'internal', 'An internal error occurred; it was logged by the server. This is a bug: please report it.');
 }
 
-function errorBody(e: StagecraftError): ErrorView {
-  const details = e.details as Record<string, unknown>;
-  return { error: { code: e.code, message: e.message, ...(Object.keys(details).length ? { details } : {}) } };
+/** The one shape of every error answer: `{error: {code, message, details?}}` (the proxy's refusals too). */
+export function errorJson(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
+  return json({ error: { code, message, ...(details && Object.keys(details).length ? { details } : {}) } } satisfies ErrorView, status);
 }
 
 function zodError(e: ZodError): RequestInvalidError {
@@ -49,17 +50,6 @@ function zodError(e: ZodError): RequestInvalidError {
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
-}
-
-/** 1-based line and column of a character offset */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, column: offset - start + 1 };
 }
 
 /** The body as text, read no further than `maxBytes` (413 past it, before anything is parsed). */
@@ -104,8 +94,7 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   try {
     return JSON.parse(text);
   } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
-    const at = m ? lineColumn(text, Number(m[1])) : null;
+    const at = jsonErrorPosition(text);
     throw new RequestInvalidError(`The request body is not valid JSON${at ? ` (line ${at.line}, column ${at.column})` : ''}: ${(e as Error).message}.`, at ? { ...at } : {});
   }
 }
@@ -130,7 +119,11 @@ export function route<P = Record<string, string>, B = undefined>(
       }
       const out = await fn({ body, params, url: new URL(req.url), req });
       if (out instanceof Response) return out;
-      return json(opts.view ? opts.view.parse(out) : out, opts.status ?? 200);
+      if (!opts.view) return json(out, opts.status ?? 200);
+      // an answer that does not match its view is our bug (a 500), never the caller's 400
+      const checked = opts.view.safeParse(out);
+      if (!checked.success) throw new Error(`the answer does not match its view: ${checked.error.message}`);
+      return json(checked.data, opts.status ?? 200);
     } catch (e) {
       return errorResponse(e);
     }

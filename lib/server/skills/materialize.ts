@@ -9,8 +9,9 @@
  * one is never used) and keeping it exact — each time a run starts from it,
  * every file of the version is compared and a changed or missing one is put
  * back. Files are written read-only (0444). Files that are not the version's
- * (what a code step wrote into its working folder) are left alone.
- * Does not: confine what code does at run time (the sandbox does).
+ * are left alone (code steps write their run's workspace, never this copy).
+ * Does not: confine what code does at run time (the sandbox does), or make
+ * workspaces (launch-run.ts does).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../../kernel/errors';
+import { bundleProblemDiagnostic } from '../../skill/analyze-bundle';
 import { checkBundle } from '../../skill/bundle';
 import type { ValidationView } from '../../views';
 import { readBundleDir } from './bundle-dir';
@@ -30,15 +31,7 @@ export function validateFolder(dir: string, shownFile: string): ValidationView {
   const shownDir = path.dirname(shownFile);
   const extra: Diagnostic[] = problems
     .filter((p) => !inFiles.some((q) => q.code === p.code && q.path === p.path))
-    .map((p) => ({
-      severity: 'error' as const,
-      rule: p.code,
-      message: p.message,
-      file: p.path ? path.join(shownDir, p.path) : shownDir,
-      line: p.line ?? 1,
-      column: p.column ?? 1,
-      path: '',
-    }));
+    .map((p) => bundleProblemDiagnostic(p, (at) => (at ? path.join(shownDir, at) : shownDir)));
   // a skill.md that could not be read as text is that finding, not also a missing skill.md
   const unreadable = problems.some((p) => p.code === 'skill_md_not_utf8');
   const own = unreadable ? view.diagnostics.filter((d) => d.rule !== 'bundle_no_skill_md') : view.diagnostics;

@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkInputText } from './input-errors';
+
+const contract = { phase: 'draft', schema: { type: 'object', required: ['topic'], properties: { topic: { type: 'string' }, n: { type: 'integer' } } } };
+
+test('a JSON syntax error in the run input is located where the text stops being JSON', () => {
+  const r = checkInputText('{\n  "topic": "x",\n  "n": ]\n}', contract);
+  assert.equal(r.value, null);
+  assert.equal(r.problems.length, 1);
+  assert.deepEqual([r.problems[0].line, r.problems[0].column], [3, 8]);
+  assert.match(r.problems[0].message, /^not valid JSON/);
+});
+
+test('an input against the entry contract is located at the value its pointer names', () => {
+  const r = checkInputText('{\n  "topic": "x",\n  "n": "three"\n}', contract);
+  assert.deepEqual(r.problems.map((p) => [p.line, p.column]), [[3, 8]]);
+  assert.match(r.problems[0].message, /\/n .*integer.*input contract of phase draft/);
+  assert.deepEqual(checkInputText('{"topic": "ok"}', contract).problems, []);
+  assert.match(checkInputText('[1]', contract).problems[0].message, /must be a JSON object.*not an array/);
+});
