@@ -16,6 +16,11 @@ const stop = (sig) => {
   child.kill(sig);
 };
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop(sig));
+// a Playwright killed outright cannot stop its web server: an orphaned one stops itself and frees the port
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop('SIGTERM');
+}, 1000).unref();
 child.on('exit', (code) => {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);
