@@ -248,9 +248,13 @@ test('the frontmatter gets completion and hover from the JSON Schema, linked to 
   await expect(editor.locator('.view-line').first()).toBeVisible();
   // hover on `entry` (line 4): its description, and a link to its section of the reference
   const entryKey = editor.locator('.view-lines span span').filter({ hasText: /^entry$/ }).first();
-  await entryKey.hover();
   const hover = page.locator('.monaco-hover').filter({ hasText: 'skill.md reference' });
-  await expect(hover).toBeVisible();
+  // the YAML worker may still be starting on the first hover: move away and hover again until it answers
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    await entryKey.hover();
+    await expect(hover).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(hover).toContainText('The phase the run starts in');
   await expect(hover.getByRole('link', { name: /skill\.md reference: entry/ })).toBeVisible();
   await shot(page, '12-hover');

@@ -17,7 +17,9 @@
  * and the system runtime read-only, the run's working folder writable, nothing
  * else of the machine. Without it (STAGECRAFT_SANDBOX=off, or no bubblewrap
  * here) a worker is a separate process with limits and a clean environment,
- * not a container.
+ * not a container. Either way, where a pids cgroup can be made (pids-limit.ts)
+ * a worker and all it forks are capped at `maxProcesses` tasks, and whatever is
+ * left of them when the worker exits is killed.
  *
  * Does not: enforce a step's `pure` or `on_error` semantics, or resolve module
  * paths relative to a bundle (callers pass absolute paths).
@@ -32,7 +34,9 @@ import type { CodeCall, CodeSandbox } from '../kernel/ports';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
 import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from './runtime';
 import { bwrapArgs, isolationFor, sandboxMode, type Isolation } from './isolation';
-import { WorkerProcess, WorkerStartError } from './worker';
+import { WorkerProcess, WorkerStartError, type WorkerLaunch } from './worker';
+import { isProcessAlive } from './processes';
+import { createPidsCgroup, DEFAULT_MAX_PROCESSES, inPidsCgroup, releasePidsCgroup, releasePidsCgroupNow } from './pids-limit';
 
 export type CodeSandboxOptions = {
   /** per worker: RLIMIT_AS for python, RLIMIT_DATA for node (what it maps, Buffers included) */
@@ -46,6 +50,8 @@ export type CodeSandboxOptions = {
   workDir?: string;
   /** default: STAGECRAFT_SANDBOX of this process (auto) */
   isolation?: Isolation;
+  /** per worker: processes + threads at once (a pids cgroup, where one can be made here) */
+  maxProcesses?: number;
 };
 
 export const DEFAULT_MEMORY_LIMIT_MB = 512;
@@ -70,6 +76,10 @@ function ensureExitHook(): void {
 export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   const memoryLimitMb = opts.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const maxWorkers = opts.maxWorkersPerLanguage ?? DEFAULT_MAX_WORKERS_PER_LANGUAGE;
+  const maxProcesses = opts.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+  if (!Number.isInteger(maxProcesses) || maxProcesses < 16) {
+    throw new UsageError(`maxProcesses must be an integer ≥ 16, got ${maxProcesses}`);
+  }
   if (!Number.isInteger(memoryLimitMb) || memoryLimitMb < 16) {
     throw new UsageError(`memoryLimitMb must be an integer ≥ 16, got ${memoryLimitMb}`);
   }
@@ -81,13 +91,40 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   const lanes = new Map<Flavour, Lane[]>();
   let homeDir: string | null = null;
   let isClosed = false;
+  /** the pids cgroups of this sandbox's live workers, and their removals under way */
+  const cgroups = new Set<string>();
+  const releases = new Set<Promise<void>>();
 
   const internals: SandboxInternals = {
     killNow() {
       for (const lane of [...lanes.values()].flat()) lane.worker?.killNow();
+      for (const cg of cgroups) releasePidsCgroupNow(cg);
       if (homeDir) rmSync(homeDir, { recursive: true, force: true });
     },
   };
+
+  /** Starts a worker in a pids cgroup of its own (where one can be made), removed when the worker exits. */
+  function startWorker(launch: WorkerLaunch): WorkerProcess {
+    const cg = createPidsCgroup(maxProcesses);
+    if (!cg) return new WorkerProcess(launch);
+    cgroups.add(cg);
+    let worker: WorkerProcess;
+    try {
+      worker = new WorkerProcess({ ...launch, ...inPidsCgroup(cg, launch.command, launch.args) });
+    } catch (error) {
+      releasePidsCgroupNow(cg);
+      cgroups.delete(cg);
+      throw error;
+    }
+    const release: Promise<void> = worker.whenExited
+      .then(() => releasePidsCgroup(cg))
+      .finally(() => {
+        cgroups.delete(cg);
+        releases.delete(release);
+      });
+    releases.add(release);
+    return worker;
+  }
 
   /** HOME for unisolated workers: a fresh empty directory per sandbox, never the server's (a sandboxed one has its own /tmp). */
   function home(): string {
@@ -169,7 +206,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       try {
         const { command, args } = launchCommand(this.flavour, memoryLimitMb);
         const workDir = opts.workDir ?? path.dirname(ctx.modulePath);
-        if (isolation.kind === 'none') return new WorkerProcess({ command, args, env: workerEnv(home()), cwd: workDir });
+        if (isolation.kind === 'none') return startWorker({ command, args, env: workerEnv(home()), cwd: workDir });
         const sandbox = bwrapArgs({
           readOnly: [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)],
           // only a folder the caller names is writable: without one, the code's own folder is read-only
@@ -178,7 +215,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
           env: workerEnv('/tmp'),
         });
         // bwrap itself gets no environment either: nothing of the server's reaches the sandbox's pid 1
-        return new WorkerProcess({ command: isolation.bwrap, args: [...sandbox, '--', command, ...args], env: {}, cwd: os.tmpdir() });
+        return startWorker({ command: isolation.bwrap, args: [...sandbox, '--', command, ...args], env: {}, cwd: os.tmpdir() });
       } catch (error) {
         throw startError(this.flavour, ctx, error); // no worker script, no tsx
       }
@@ -229,6 +266,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       const all = [...lanes.values()].flat();
       for (const lane of all) lane.rejectQueued(new CodeStepError('The code sandbox was closed before this call ran.'));
       await Promise.all(all.map((lane) => lane.worker?.kill()));
+      await Promise.all(releases);
       liveSandboxes.delete(internals);
       if (homeDir) await rm(homeDir, { recursive: true, force: true });
     },
@@ -259,7 +297,7 @@ export function sweepAbandonedHomes(dir: string): void {
       if (!isOlderThan(home, UNOWNED_HOME_MAX_AGE_MS)) continue;
     } else {
       const pid = Number(owner);
-      if (pid === process.pid || isAlive(pid)) continue;
+      if (pid === process.pid || isProcessAlive(pid)) continue;
     }
     rmSync(home, { recursive: true, force: true });
   }
@@ -270,15 +308,6 @@ function isOlderThan(file: string, ms: number): boolean {
     return Date.now() - statSync(file).mtimeMs > ms;
   } catch {
     return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

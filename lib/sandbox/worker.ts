@@ -206,6 +206,11 @@ export class WorkerProcess {
     });
   }
 
+  /** Resolves when the worker's process has exited. */
+  get whenExited(): Promise<void> {
+    return this.exited;
+  }
+
   /** SIGKILLs the worker's process group and waits (bounded) for the exit notice. */
   async kill(): Promise<void> {
     if (!this.isAlive) return;

@@ -7,13 +7,14 @@
 // error where its attack failed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RunOutcome } from '../../kernel/runner';
 import { isolationFor } from '../../sandbox/isolation';
+import { processCommandLines } from '../../sandbox/processes';
 import { openStore, type OpenedStore } from '../../store';
 import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
 import { hostFor, type Host } from '../host';
@@ -279,7 +280,7 @@ export function fork() { spawn('sleep', ['${marker}.2'], { detached: true, stdio
       });
       assert.equal(o.status, 'completed', failure(o));
       assert.deepEqual(o.output, { py: 'spawned', node: 'spawned' });
-      const survivors = () => commandLines().filter((l) => l.includes(`sleep ${marker}.`));
+      const survivors = () => processCommandLines().filter((l) => l.includes(`sleep ${marker}.`));
       for (let i = 0; i < 40 && survivors().length; i++) await new Promise((r) => setTimeout(r, 50));
       assert.deepEqual(survivors(), [], 'a process outlived its run');
     });
@@ -314,17 +315,4 @@ export function fork() { spawn('sleep', ['${marker}.2'], { detached: true, stdio
       assert.equal((await store.listRuns({ skillName: 'linker' })).length, 0, 'nothing was recorded');
     });
   });
-}
-
-/** Every live process's command line, from /proc (no `ps` needed: procps may be missing). */
-function commandLines(): string[] {
-  const out: string[] = [];
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      out.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim());
-    } catch {
-      // gone since the listing
-    }
-  }
-  return out;
 }
