@@ -14,6 +14,7 @@
  * writable (not root, a container without cgroup delegation) workers run
  * without the cap, and `pidsLimitStatus()` says why.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isProcessAlive } from './processes';
@@ -21,8 +22,30 @@ import { isProcessAlive } from './processes';
 /** processes + threads per worker: far above what a step's interpreter needs (node ~12, esbuild ~20) */
 export const DEFAULT_MAX_PROCESSES = 256;
 
-const CANDIDATES = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup', '/sys/fs/cgroup/unified'];
 const PREFIX = 'stagecraft-';
+/** names this process's cgroups apart from another server's with the same pid (another pid namespace) */
+const TOKEN = randomBytes(4).toString('hex');
+
+/**
+ * Where to look: this process's own pids cgroup (from /proc/self/cgroup), under the v1 pids mount or
+ * the cgroup2 mount — never the root, so workers stay inside the server's own limits and service.
+ */
+function candidates(): string[] {
+  let lines: string[] = [];
+  try {
+    lines = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const line of lines) {
+    const [, controllers, own] = line.split(':');
+    if (own === undefined) continue;
+    if (controllers.split(',').includes('pids')) out.push(path.join('/sys/fs/cgroup/pids', own));
+    if (controllers === '') out.push(path.join('/sys/fs/cgroup', own), path.join('/sys/fs/cgroup/unified', own));
+  }
+  return out;
+}
 
 let base: { dir: string | null; reason: string } | null = null;
 let counter = 0;
@@ -30,7 +53,7 @@ let counter = 0;
 /** Where per-worker pids cgroups are made here, probed once (and abandoned ones swept then). */
 export function pidsLimitStatus(): { dir: string | null; reason: string } {
   if (base) return base;
-  for (const dir of CANDIDATES) {
+  for (const dir of candidates()) {
     const probe = path.join(dir, `${PREFIX}probe-${process.pid}`);
     try {
       mkdirSync(probe);
@@ -61,7 +84,7 @@ export function pidsLimitStatus(): { dir: string | null; reason: string } {
 export function createPidsCgroup(max: number): string | null {
   const { dir } = pidsLimitStatus();
   if (!dir) return null;
-  const cg = path.join(dir, `${PREFIX}${process.pid}-${++counter}`);
+  const cg = path.join(dir, `${PREFIX}${process.pid}-${TOKEN}-${++counter}`);
   try {
     mkdirSync(cg);
     writeFileSync(path.join(cg, 'pids.max'), String(max));
@@ -81,7 +104,7 @@ export function createPidsCgroup(max: number): string | null {
  * execs (so the worker and all it forks are counted). Joining is best effort: a worker still starts.
  */
 export function inPidsCgroup(cg: string, command: string, args: string[]): { command: string; args: string[] } {
-  return { command: '/bin/sh', args: ['-c', 'echo $$ > "$0/cgroup.procs" 2>/dev/null; exec "$@"', cg, command, ...args] };
+  return { command: '/bin/sh', args: ['-c', '{ echo $$ > "$0/cgroup.procs"; } 2>/dev/null; exec "$@"', cg, command, ...args] };
 }
 
 function tasksOf(cg: string): number[] {
@@ -135,8 +158,8 @@ function sweepAbandoned(dir: string): void {
     return;
   }
   for (const name of names) {
-    const owner = Number(/^stagecraft-(\d+)-\d+$/.exec(name)?.[1]);
-    if (!Number.isInteger(owner) || owner === process.pid || isProcessAlive(owner)) continue;
-    releasePidsCgroupNow(path.join(dir, name));
+    const m = /^stagecraft-(\d+)-([0-9a-f]+)-\d+$/.exec(name);
+    if (!m || m[2] === TOKEN || isProcessAlive(Number(m[1]))) continue;
+    void releasePidsCgroup(path.join(dir, name)); // retried: a just-killed task keeps the folder busy a moment
   }
 }

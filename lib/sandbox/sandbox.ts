@@ -266,7 +266,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       const all = [...lanes.values()].flat();
       for (const lane of all) lane.rejectQueued(new CodeStepError('The code sandbox was closed before this call ran.'));
       await Promise.all(all.map((lane) => lane.worker?.kill()));
-      await Promise.all(releases);
+      // bounded: a worker stuck in the kernel must not hold up close() (its cgroup is swept later)
+      await Promise.race([Promise.all(releases), new Promise((r) => setTimeout(r, 2_000).unref())]);
       liveSandboxes.delete(internals);
       if (homeDir) await rm(homeDir, { recursive: true, force: true });
     },
