@@ -17,7 +17,12 @@ test('a JSON syntax error is located where the text stops being JSON', () => {
   assert.deepEqual(jsonErrorPosition('{"a" 1}'), { line: 1, column: 6 });
   assert.deepEqual(jsonErrorPosition('[1, 2'), { line: 1, column: 6 });
   assert.deepEqual(jsonErrorPosition('{"a": "x\ny"}'), { line: 1, column: 9 });
-  assert.deepEqual(jsonErrorPosition('{"a": tru}'), { line: 1, column: 7 });
+  assert.deepEqual(jsonErrorPosition('{"a": tru}'), { line: 1, column: 10 });
+  assert.deepEqual(jsonErrorPosition('nulx'), { line: 1, column: 4 });
+  assert.deepEqual(jsonErrorPosition('[1.]'), { line: 1, column: 4 });
+  assert.deepEqual(jsonErrorPosition('[1e+]'), { line: 1, column: 5 });
+  assert.deepEqual(jsonErrorPosition('[-x]'), { line: 1, column: 3 });
+  assert.deepEqual(jsonErrorPosition('"\\u12"'), { line: 1, column: 6 });
   assert.deepEqual(jsonErrorPosition('{} {}'), { line: 1, column: 4 });
   assert.deepEqual(jsonErrorPosition('"\\x"'), { line: 1, column: 3 });
   assert.deepEqual(jsonErrorPosition('01'), { line: 1, column: 2 });
@@ -33,4 +38,22 @@ test('the scanner agrees with JSON.parse on what is JSON, at any depth', () => {
     assert.throws(() => JSON.parse(t), SyntaxError, t);
   }
   for (const t of valid.slice(0, -1)) JSON.parse(t);
+});
+
+test('fuzzed: the scanner calls a text JSON exactly when JSON.parse does', async () => {
+  const fc = (await import('fast-check')).default;
+  const valid = (t: string) => {
+    try {
+      JSON.parse(t);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const token = fc.constantFrom('{', '}', '[', ']', ',', ':', ' ', '\n', '"', '\\', 'u', '0', '1', '9', '-', '+', '.', 'e', 'E', 'a', 'f', 'true', 'false', 'null', 'nul', '"k"', '\t', '\u0001');
+  fc.assert(fc.property(fc.array(token, { maxLength: 24 }), (parts) => {
+    const t = parts.join('');
+    assert.equal(jsonSyntaxErrorOffset(t) === null, valid(t), JSON.stringify(t));
+  }), { numRuns: 20_000 });
+  fc.assert(fc.property(fc.jsonValue(), (v) => jsonSyntaxErrorOffset(JSON.stringify(v, null, 1)) === null), { numRuns: 2_000 });
 });

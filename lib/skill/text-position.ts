@@ -15,7 +15,6 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
 }
 
 const isWs = (c: string) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 
 /** The offset of the first character that makes `text` not JSON (text.length for an early end), or null when it is JSON. */
@@ -34,12 +33,33 @@ export function jsonSyntaxErrorOffset(text: string): number | null {
       if (c === '\\') {
         const e = text[++i];
         if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) return i;
-          i += 4;
+          // at the first character that is not a hex digit (`"\u12"`: the closing quote)
+          for (let k = 0; k < 4; k++) if (!/[0-9a-fA-F]/.test(text[++i] ?? '')) return Math.min(i, n);
         } else if (e === undefined || !ESCAPES.has(e)) return Math.min(i, n);
       }
     }
     return n;
+  };
+  /** scans the number at i; returns an error offset (where it stops being a number: `1.]` at the `]`), or -1 */
+  const number = (): number => {
+    const digits = () => {
+      const from = i;
+      while (i < n && text[i] >= '0' && text[i] <= '9') i++;
+      return i > from;
+    };
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else if (!digits()) return i;
+    if (text[i] === '.') {
+      i++;
+      if (!digits()) return i;
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      if (!digits()) return i;
+    }
+    return -1;
   };
   for (;;) {
     while (i < n && isWs(text[i])) i++;
@@ -82,14 +102,14 @@ export function jsonSyntaxErrorOffset(text: string): number | null {
       if (bad >= 0) return bad;
       continue;
     }
-    const word = ['true', 'false', 'null'].find((w) => text.startsWith(w, i));
+    const word = c === 't' ? 'true' : c === 'f' ? 'false' : c === 'n' ? 'null' : null;
     if (word) {
-      i += word.length;
+      // at the first character that stops matching (`nulx`: the x)
+      for (let k = 0; k < word.length; k++, i++) if (text[i] !== word[k]) return Math.min(i, n);
       continue;
     }
-    NUMBER.lastIndex = i;
-    if (!NUMBER.test(text)) return i;
-    i = NUMBER.lastIndex;
+    const bad = number();
+    if (bad >= 0) return bad;
   }
 }
 
