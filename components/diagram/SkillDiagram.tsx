@@ -53,6 +53,9 @@ function storeLayout(key: string, layout: Remembered): void {
   }
 }
 
+/** the card whose stage chips are the named ones (every phase draws the same stages): the first phase's */
+const stagesCardOf = (model: DiagramModel): string | undefined => model.nodes.find((n) => n.kind === 'phase')?.id;
+
 /** whether `id` names an item drawn inside node `n` (a stage, a preprocessor step, a nested step) */
 const highlightsInside = (n: DiagramNode, id: string): boolean => itemsOf(n).some((s) => s.id === id);
 
@@ -105,7 +108,7 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
       });
     }
     const next = new Map<string, { sig: string; node: Node }>();
-    const namer = model.nodes.find((n) => n.kind === 'phase')?.id;
+    const namer = stagesCardOf(model);
     for (const n of model.nodes) {
       const position = pos.get(n.id) ?? { x: 0, y: 0 };
       // the highlight as this node shows it: itself, one of its items, or nothing
@@ -207,7 +210,7 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
       : highlight.startsWith('post:')
         ? highlight.split('/')[0]
         : highlight.startsWith('cap:')
-          ? (model.nodes.find((n) => n.kind === 'phase')?.id ?? highlight)
+          ? (stagesCardOf(model) ?? highlight)
           : highlight;
     const node = flow.getNode(id);
     if (!node) return;

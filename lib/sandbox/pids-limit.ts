@@ -6,10 +6,11 @@
  * worker exits, whatever is left in its cgroup is killed and the cgroup
  * removed — which also reaps detached children of an unsandboxed worker.
  *
- * Owns: finding a pids hierarchy this process may write (cgroup v1's
- * `/sys/fs/cgroup/pids`, or a cgroup2 root with the pids controller), the
- * per-worker cgroups (`stagecraft-<server pid>-<n>`), their cleanup, and
- * sweeping those of servers that are gone. Does not: spawn workers
+ * Owns: finding where this process may make child pids cgroups (inside its
+ * own cgroup, under cgroup v1's `/sys/fs/cgroup/pids` or a cgroup2 mount with
+ * the pids controller delegated), the per-worker cgroups
+ * (`stagecraft-<server pid>-<token>-<n>`), their cleanup, and sweeping those
+ * of servers that are gone. Does not: spawn workers
  * (worker.ts) or isolate them (isolation.ts). Where no such hierarchy is
  * writable (not root, a container without cgroup delegation) workers run
  * without the cap, and `pidsLimitStatus()` says why.
