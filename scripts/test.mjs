@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the test suite with node's own test runner (+ tsx for TypeScript).
-//   node scripts/test.mjs            every test, in this order: unit and database tests (*.test.ts,
+//   node scripts/test.mjs            prepares the machine (scripts/prepare.mjs), then every test, in this order: unit and database tests (*.test.ts,
 //                                    *.db.test.ts, the crash proof); type-check and lint; the app's
 //                                    production build; the HTTP tests against that build
 //                                    (*.http.test.ts); the browser tests (Playwright, e2e/)
@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { prepare } from './prepare.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SKIP = new Set(['node_modules', '.next', '.git', '.stagecraft', 'e2e', 'generated', 'test-results', '.bench-peers']);
@@ -26,6 +27,15 @@ const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
 const explicit = args.filter((a) => !a.startsWith('--'));
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+// Chromium, bubblewrap, python3 and a running Postgres first (installed or started when missing);
+// nothing is tested on a machine that cannot run every test.
+if (prepare({ env }) !== 0) process.exit(1);
+// DATABASE_URL names the server the database tests create their databases on; the tests themselves
+// choose between it and the embedded store, so it is not passed down as it is.
+if (env.DATABASE_URL) {
+  env.STAGECRAFT_TEST_PG_URL ??= env.DATABASE_URL;
+  delete env.DATABASE_URL;
+}
 const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env, ...opts }).status ?? 1;
 const nodeTests = (files) => (files.length ? run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`, ...files]) : 0);
 const playwright = (files) => run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...files]);

@@ -130,7 +130,7 @@ export function noIsolationWarning(iso: Isolation): string | null {
   if (iso.kind !== 'none') return null;
   return (
     `code steps run WITHOUT a sandbox (${iso.reason}): they get a clean environment, a timeout and a memory limit, ` +
-    `but can read and write what this process can, and reach the network. Install bubblewrap to isolate them, ` +
+    `but can read and write what this process can, and reach the network. Install bubblewrap to isolate them (apt-get install bubblewrap), ` +
     `or set STAGECRAFT_SANDBOX=required to refuse to run them unisolated.`
   );
 }
