@@ -24,6 +24,7 @@ import {
   RunFinishedError,
   RunNotFoundError,
   RunNotResumableError,
+  RecordRefusedError,
   StoreWriteError,
   WorkflowAbortedError,
   errorToJson,
@@ -210,7 +211,13 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     // stopped recording (the run is resumable from its last commit once the store is back)
     if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
     const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
-    return await end(ctx, status, null, errorToJson(err));
+    try {
+      return await end(ctx, status, null, errorToJson(err));
+    } catch (e) {
+      // the failure's own record refused (its message quoting what the store could not keep): the bare fact, so the run is never left running
+      if (!(e instanceof RecordRefusedError)) throw e;
+      return await end(ctx, 'failed', null, { code: e.code, message: 'The run failed, and what it produced could not be recorded by the store (the full error could not be recorded either).' });
+    }
   }
 }
 
@@ -297,6 +304,8 @@ async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<Js
 
 async function end(ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> }, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
   const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
+  // events the store refused (RecordRefusedError) are not in the log: the report is of what is
+  if (ctx.log.length && ctx.log[ctx.log.length - 1].seq > ctx.journal.lastSeq) ctx.log.splice(ctx.log.findIndex((e) => e.seq > ctx.journal.lastSeq));
   const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
   const report = deriveReport([...ctx.log, provisional]);
   // a completion is recomputed by a resume from what is durable (everything after the last durable
