@@ -179,6 +179,20 @@ export function isUnrecordableValue(e: unknown): boolean {
   return UNRECORDABLE_CODES.has(String((e as { code?: unknown } | null)?.code));
 }
 
+/** A JSON Schema `pattern` the linear-time engine (RE2) cannot express: a backreference, lookaround, … */
+export class PatternUnsupportedError extends StagecraftError {
+  readonly pattern: string;
+  constructor(pattern: string, reason: string) {
+    super(
+      'pattern_unsupported',
+      `The pattern ${JSON.stringify(pattern)} cannot be matched in linear time: ${reason}. ` +
+        'Patterns are matched by RE2, so that no input can stall a run or the server; rewrite it in RE2 syntax (no backreferences, no lookahead or lookbehind).',
+      { httpStatus: 422, details: { pattern } },
+    );
+    this.pattern = pattern;
+  }
+}
+
 /** What a DeterminismError tells its reader to do: the run is left resumable, as it was. */
 export const skillChangedAdvice = (runId: string): string =>
   `The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) and resume it, or abort it (\`stagecraft abort ${runId}\`) and start a new run.`;
