@@ -9,6 +9,7 @@ import { checkSchema } from '../kernel/schema-check';
 import { compileLinear } from '../kernel/linear-regexp';
 import { checkInput } from './input-check';
 import { validateSkill } from './validate';
+import { IN_MEMORY_BUNDLE } from './bundle-paths';
 
 const EVIL = '^(a+)+$';
 const ATTACK = `${'a'.repeat(50_000)}!`;
@@ -48,20 +49,20 @@ Go.
 `;
 
 test('a backreference or a lookaround is refused by the validator at its place in skill.md, saying why and what to do', () => {
-  const back = validateSkill(skill('  type: object\n  properties:\n    code: { type: string, pattern: "^(a)\\\\1$" }'), { file: 'skill.md' }).diagnostics;
+  const back = validateSkill(skill('  type: object\n  properties:\n    code: { type: string, pattern: "^(a)\\\\1$" }'), { file: 'skill.md', bundleDir: IN_MEMORY_BUNDLE }).diagnostics;
   assert.equal(back.length, 1, JSON.stringify(back));
   assert.equal(back[0].rule, 'invalid_schema');
   assert.deepEqual([back[0].line, back[0].column], [9, 36]);
   assert.equal(back[0].path, 'output_schema.properties.code.pattern');
   assert.match(back[0].message, /cannot be matched in linear time: a backreference \(\\1\).*rewrite it in RE2 syntax/);
 
-  const look = validateSkill(skill('  type: object\n  patternProperties:\n    "^(?!tmp_)": { type: string }'), { file: 'skill.md' }).diagnostics;
+  const look = validateSkill(skill('  type: object\n  patternProperties:\n    "^(?!tmp_)": { type: string }'), { file: 'skill.md', bundleDir: IN_MEMORY_BUNDLE }).diagnostics;
   assert.equal(look.length, 1, JSON.stringify(look));
   assert.equal(look[0].line, 9);
   assert.equal(look[0].column, 5, 'at the patternProperties key');
   assert.match(look[0].message, /lookahead \(\(\?!…\) is not supported by RE2/);
 
-  const big = validateSkill(skill('  type: object\n  properties:\n    a: { type: string, pattern: "^a{2000}$" }'), { file: 'skill.md' }).diagnostics;
+  const big = validateSkill(skill('  type: object\n  properties:\n    a: { type: string, pattern: "^a{2000}$" }'), { file: 'skill.md', bundleDir: IN_MEMORY_BUNDLE }).diagnostics;
   assert.match(big[0]?.message ?? '', /invalid repeat count.*at most 1000 times/);
 });
 
@@ -77,6 +78,6 @@ test('the kernel refuses the same pattern with the same words (a schema compiled
 test('strict mode never runs an author pattern with the backtracking engine (property names vs patternProperties)', () => {
   // ajv's strict check of `properties` against `patternProperties` used `new RegExp(p).test(name)` at compile time
   const name = `${'a'.repeat(40)}!`;
-  const d = validateSkill(skill(`  type: object\n  properties:\n    "${name}": { type: string }\n  patternProperties:\n    "${EVIL}": { type: string }`), { file: 'skill.md' }).diagnostics;
+  const d = validateSkill(skill(`  type: object\n  properties:\n    "${name}": { type: string }\n  patternProperties:\n    "${EVIL}": { type: string }`), { file: 'skill.md', bundleDir: IN_MEMORY_BUNDLE }).diagnostics;
   assert.deepEqual(d.filter((x) => x.severity === 'error'), []);
 });

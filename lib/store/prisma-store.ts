@@ -136,15 +136,16 @@ export class PrismaStore implements StorePort {
 
   async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     const rows = await this.prisma.run.findMany({
-      where: {
-        ...(filter.status ? { status: { in: filter.status } } : {}),
-        ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
-      },
+      where: runWhere(filter),
       // ties keep creation order, as a stable sort of MemoryStore's insertion order does
       orderBy: [{ createdAt: 'desc' }, { ord: 'asc' }],
       ...(filter.limit !== undefined ? { take: Math.max(0, filter.limit) } : {}),
     });
     return rows.map(toRunRecord);
+  }
+
+  countRuns(filter: RunFilter = {}): Promise<number> {
+    return this.prisma.run.count({ where: runWhere(filter) });
   }
 
   async readEvents(runId: string, afterSeq = 0): Promise<RunEvent[]> {
@@ -227,4 +228,12 @@ function serialized(build: () => WireOp, runId: string): WireOp {
   } catch (e) {
     throw new UnsupportedValueError(`this value cannot be written as JSON (${e instanceof Error ? e.message : String(e)}); keep large or binary data in the workspace, not in a step's output`, { runId });
   }
+}
+
+function runWhere(filter: RunFilter) {
+  return {
+    ...(filter.status ? { status: { in: filter.status } } : {}),
+    ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
+    ...(filter.idPrefix !== undefined ? { id: { startsWith: filter.idPrefix } } : {}),
+  };
 }
