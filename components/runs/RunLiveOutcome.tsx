@@ -10,6 +10,20 @@ const WHERE_LABELS: Record<string, string> = { stepType: 'step type' };
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
 export function RunLiveOutcome({ run }: { run: RunView }) {
+  if (run.status === 'queued') {
+    return (
+      <section className={styles.pending} aria-labelledby="run-outcome-title">
+        <h2 id="run-outcome-title" className="visually-hidden">
+          Outcome
+        </h2>
+        <span className={styles.spinner} aria-hidden="true" />
+        <p>
+          The run is queued, waiting for its turn: the app drives a limited number of runs at once (<code>STAGECRAFT_MAX_RUNS</code>). It starts
+          on its own when one of them ends.
+        </p>
+      </section>
+    );
+  }
   if (run.status === 'running') {
     return (
       <section className={styles.pending} aria-labelledby="run-outcome-title">

@@ -74,7 +74,8 @@ export type CodeSandbox = {
 };
 
 // ---------------------------------------------------------------- records
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'aborted'] as const;
+/** `queued`: recorded, waiting for the app to drive it (its limit of runs at once); then `running` */
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type RunRecord = {

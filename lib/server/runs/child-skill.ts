@@ -17,7 +17,7 @@ import type { ChildSkillRequest } from '../../kernel/context';
 import { StepFailedError } from '../../kernel/errors';
 import type { Json } from '../../kernel/json';
 import { sha256 } from '../../kernel/memo';
-import type { RunOutcome } from '../../kernel/runner';
+import { isUnfinished, type RunOutcome } from '../../kernel/runner';
 import type { Host } from '../host';
 import { isSkillName } from '../../skill/schema';
 import { maxDescendants } from '../limits';
@@ -98,7 +98,7 @@ export async function runChildSkill(host: Host, req: ChildSkillRequest, fns: Run
     out = await fns.start(host, { ...target, input: req.input, parentRunId: req.parentRunId, runId });
   }
   else if (existing.status === 'completed') return existing.output;
-  else if (existing.status === 'running') out = await fns.resume(host, runId);
+  else if (isUnfinished(existing.status)) out = await fns.resume(host, runId);
   else out = { runId, status: existing.status, output: existing.output, error: existing.error, report: null };
   if (out.status !== 'completed') {
     throw new StepFailedError('child_skill_failed', `run_skill ${req.skill}: the child run ${out.runId} ${out.status}${out.error ? `: ${String(out.error.message)}` : ''}`, {
