@@ -16,10 +16,12 @@ import { defaultMaxRuns } from '../lib/server/limits';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' }, 'step-ms': { type: 'string', default: '200' } } });
 const env: Record<string, string> = {};
 if (process.env.STAGECRAFT_MAX_RUNS) env.STAGECRAFT_MAX_RUNS = process.env.STAGECRAFT_MAX_RUNS;
+// DATABASE_URL: that Postgres (a database of its own: the probe skill and its runs are written there); else the embedded store
+if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
 const app = await startApp({ env });
 try {
   const figures = await runLoad(app, { runs: Number(values.runs), stepMs: Number(values['step-ms']), timeoutMs: 20 * 60_000 });
-  console.log(JSON.stringify({ bench: 'load', maxRuns: Number(env.STAGECRAFT_MAX_RUNS ?? defaultMaxRuns()), ...figures }));
+  console.log(JSON.stringify({ bench: 'load', store: env.DATABASE_URL ? 'postgres' : 'embedded', maxRuns: Number(env.STAGECRAFT_MAX_RUNS ?? defaultMaxRuns()), ...figures }));
   process.exitCode = figures.completed === figures.runs && figures.skillsMs.p95 <= 200 ? 0 : 1;
 } finally {
   await app.stop();

@@ -23,7 +23,6 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are checked field by field
 const call = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
   const r = await fetch(`${app.url}${p}`, { method, headers: { 'content-type': 'application/json', origin: app.url }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: r.status, body: (r.headers.get('content-type') ?? '').includes('json') ? await r.json() : await r.text() };

@@ -68,7 +68,7 @@ test('launchAdmittedRun: past the limit a run is recorded queued, then admitted 
   const host = memoryHost({ cwd: mkdtempSync(path.join(tmpdir(), 'sc-admit-')), store });
   await slowSkill(host, 300);
   const admission = new RunAdmission(1);
-  const launched = [];
+  const launched: Awaited<ReturnType<typeof launchAdmittedRun>>[] = [];
   for (let i = 0; i < 3; i++) launched.push(await launchAdmittedRun(host, { skill: 'slow', input: { i } }, admission));
   assert.deepEqual(launched.map((l) => l.queued), [false, true, true]);
   const statuses = async () => Promise.all(launched.map(async (l) => (await store.getRun(l.runId))!.status));

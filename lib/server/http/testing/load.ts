@@ -2,9 +2,10 @@
  * Many runs started at once through the HTTP API of a running app, measured
  * while they run: how fast `GET /api/skills` answers (p50, p95, max), how much
  * memory the server holds (peak RSS of the app's own process, and of the whole
- * process group: sandbox workers included), how many runs were driven at once
- * at most (polled from `GET /api/runs?status=running`), whether any was seen
- * `queued`, and how they ended. The admission HTTP test runs it small; `npm run
+ * process group), how many runs were driven at once at most and how many waited
+ * `queued` (from each run's log afterwards: driven from its `run_admitted`, or
+ * its creation, to its end — exact, and no polling adds to the load), and how
+ * they ended. The admission HTTP test runs it small; `npm run
  * test:load` runs it at 200.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -79,8 +80,6 @@ export async function runLoad(app: { url: string; pid: number; headers?: Record<
   const skillsMs: number[] = [];
   let serverPeak = 0;
   let groupPeak = 0;
-  let maxRunsAtOnce = 0;
-  const queuedSeen = new Set<string>();
   const probe = (async () => {
     while (!done) {
       const t = performance.now();
@@ -92,15 +91,6 @@ export async function runLoad(app: { url: string; pid: number; headers?: Record<
       await new Promise((r) => setTimeout(r, 50));
     }
   })();
-  const watch = (async () => {
-    while (!done) {
-      const running = (await call('GET', '/api/runs?skill=load_probe&status=running&limit=500')).runs as unknown[];
-      maxRunsAtOnce = Math.max(maxRunsAtOnce, running.length);
-      for (const r of (await call('GET', '/api/runs?skill=load_probe&status=queued&limit=500')).runs as { runId: string }[]) queuedSeen.add(r.runId);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-
   const postMs: number[] = [];
   const ids = await Promise.all(
     Array.from({ length: opts.runs }, async (_, n) => {
@@ -110,28 +100,38 @@ export async function runLoad(app: { url: string; pid: number; headers?: Record<
       return String(r.runId);
     }),
   );
-  const ends: Record<string, number> = {};
+  // until none is queued or running (one short answer at a time: measuring must not be the load)
   for (;;) {
-    const runs = (await call('GET', '/api/runs?skill=load_probe&limit=500')).runs as { runId: string; status: string }[];
-    const mine = runs.filter((r) => ids.includes(r.runId));
-    const finished = mine.filter((r) => r.status !== 'running' && r.status !== 'queued');
-    if (finished.length === ids.length) {
-      for (const r of finished) ends[r.status] = (ends[r.status] ?? 0) + 1;
-      break;
-    }
-    if (Date.now() - started > opts.timeoutMs) {
-      for (const r of mine) ends[r.status] = (ends[r.status] ?? 0) + 1;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 200));
+    const open = (await call('GET', '/api/runs?skill=load_probe&status=queued,running&limit=500')).runs as unknown[];
+    if (open.length === 0 || Date.now() - started > opts.timeoutMs) break;
+    await new Promise((r) => setTimeout(r, 500));
   }
   done = true;
-  await Promise.all([probe, watch]);
+  await probe;
+  // how they ended, and when each was driven: from its run_admitted (a queued run) or its creation to its last update
+  const ends: Record<string, number> = {};
+  const spans: [number, number][] = [];
+  let sawQueued = 0;
+  const items = new Map(((await call('GET', `/api/runs?skill=load_probe&limit=500`)).runs as { runId: string; createdAt: number; updatedAt: number }[]).map((r) => [r.runId, r]));
+  for (const id of ids) {
+    const run = await call('GET', `/api/runs/${id}`);
+    const status = String(run.status);
+    ends[status] = (ends[status] ?? 0) + 1;
+    const { events } = (await call('GET', `/api/runs/${id}/events?limit=5`)) as { events: { type: string; at: number }[] };
+    const admitted = events.find((e) => e.type === 'run_admitted');
+    if (admitted) sawQueued++;
+    const item = items.get(id);
+    if (item) spans.push([admitted?.at ?? item.createdAt, item.updatedAt]);
+  }
+  const edges = spans.flatMap(([a, b]): [number, number][] => [[a, 1], [b, -1]]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let now = 0;
+  let maxRunsAtOnce = 0;
+  for (const [, d] of edges) maxRunsAtOnce = Math.max(maxRunsAtOnce, (now += d));
   const { completed = 0, ...otherEnds } = ends;
   return {
     runs: opts.runs,
     maxRunsAtOnce,
-    sawQueued: queuedSeen.size,
+    sawQueued,
     completed,
     otherEnds,
     postMs: { p50: quantile(postMs, 0.5), p95: quantile(postMs, 0.95), max: Math.round(Math.max(...postMs)) },
