@@ -3,6 +3,7 @@
 // a run page follows its run — and the browser reports no CSP violation anywhere. The page refuses
 // to be framed by another site.
 import { expect, test, type Page } from '@playwright/test';
+import { hoverUntilShown } from './monaco';
 
 /** CSP violations, as the document reports them (and the console's "Refused to …" lines). */
 async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
@@ -31,11 +32,7 @@ test('the studio runs under the strict CSP: workers start, findings and hover an
   // the YAML worker answers a hover (schema descriptions come from it)
   const entryKey = editor.locator('.view-lines span span').filter({ hasText: /^entry$/ }).first();
   const hover = page.locator('.monaco-hover').filter({ hasText: 'skill.md reference' });
-  await expect(async () => {
-    await page.mouse.move(0, 0);
-    await entryKey.hover();
-    await expect(hover).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await hoverUntilShown(page, entryKey, hover, 30_000);
   // the validator (ajv compiles schemas in the page) marks a broken key as it is typed
   await editor.locator('.view-lines').click();
   await page.keyboard.press('Control+Home');
