@@ -12,6 +12,16 @@ export default {
   // the migration loader reads files, the sandbox spawns workers from files on disk
   serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@prisma/schema-engine-wasm', 'tsx'],
   turbopack: { resolveAlias: { [OLD_WORKER]: 'monaco-editor/editor/editor.worker.js' } },
+  // the build's static files bypass proxy.ts (which sets every other answer's headers): never framed, never sniffed
+  headers: async () => [
+    {
+      source: '/_next/:path*',
+      headers: [
+        { key: 'X-Frame-Options', value: 'DENY' },
+        { key: 'X-Content-Type-Options', value: 'nosniff' },
+      ],
+    },
+  ],
   webpack: (config) => {
     config.resolve.alias[`${OLD_WORKER}$`] = path.resolve('node_modules/monaco-editor/esm/vs/editor/editor.worker.js');
     return config;

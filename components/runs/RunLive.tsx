@@ -23,7 +23,8 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
   const [run, setRun] = useState(initial);
   const [pollError, setPollError] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const isRunning = run.status === 'running';
+  // a queued run is followed too: it starts when the app has a free slot
+  const isRunning = run.status === 'running' || run.status === 'queued';
   const wasRunning = useRef(isRunning);
 
   useEffect(() => {
@@ -38,7 +39,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
         failures = 0;
         setPollError(null);
         setRun(next);
-        if (next.status === 'running') timer = setTimeout(poll, POLL_MS);
+        if (next.status === 'running' || next.status === 'queued') timer = setTimeout(poll, POLL_MS);
       } catch (err) {
         if (abort.signal.aborted) return;
         failures += 1;
@@ -63,7 +64,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
     <>
       <div className={styles.statusCard} data-status={run.status}>
         <div className={styles.statusLine}>
-          {/* the region holds the status word alone: running, completed, failed or aborted */}
+          {/* the region holds the status word alone: queued, running, completed, failed or aborted */}
           <section aria-label="Run status" aria-live="polite">
             <StatusPill status={run.status} className={styles.bigPill} />
           </section>

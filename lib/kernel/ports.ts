@@ -74,7 +74,8 @@ export type CodeSandbox = {
 };
 
 // ---------------------------------------------------------------- records
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'aborted'] as const;
+/** `queued`: recorded, waiting for the app to drive it (its limit of runs at once); then `running` */
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type RunRecord = {
@@ -190,7 +191,13 @@ export type CommitResult =
   /** another writer already holds these seqs: the recorded events are returned, not an error */
   | { kind: 'conflict'; recorded: RunEvent[] };
 
-export type RunFilter = { status?: RunStatus[]; skillName?: string; limit?: number };
+export type RunFilter = {
+  status?: RunStatus[];
+  skillName?: string;
+  limit?: number;
+  /** runs whose id starts with this (a run's `run_skill` descendants: `<root id>.`) */
+  idPrefix?: string;
+};
 
 /** A claim on a run: only its holder drives the run. */
 export type RunClaim = { release(): Promise<void> };
@@ -203,6 +210,8 @@ export type StorePort = {
   claimRun(runId: string): Promise<RunClaim | null>;
   getRun(runId: string): Promise<RunRecord | null>;
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  /** how many runs `listRuns(filter)` would list, without its limit */
+  countRuns(filter?: RunFilter): Promise<number>;
   readEvents(runId: string, afterSeq?: number): Promise<RunEvent[]>;
   readTraces(runId: string): Promise<StageTrace[]>;
   readMemo(runId: string): Promise<MemoEntry[]>;

@@ -136,7 +136,8 @@ export const ReportView = z
   .strict();
 export type ReportView = z.infer<typeof ReportView>;
 
-export const RUN_STATUS_WORDS = ['running', 'completed', 'failed', 'aborted'] as const;
+/** `queued`: recorded, waiting for the app to drive it (STAGECRAFT_MAX_RUNS runs at once) */
+export const RUN_STATUS_WORDS = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 
 /** what `stagecraft run --json` prints (unchanged since the CLI first had it) */
 export const RunSummaryView = z

@@ -1,10 +1,11 @@
 /**
  * What the app does when its server starts: open the store (embedded unless
  * DATABASE_URL is set), load the example skills as skills (load-examples.ts
- * says when a version is added), and resume every interrupted run in the
- * background. Called once from instrumentation.ts.
+ * says when a version is added), and hand every interrupted or queued run to
+ * the admission (run-admission.ts), which drives them in the background,
+ * STAGECRAFT_MAX_RUNS at once. Called once from instrumentation.ts.
  */
-import { resumeAllRuns } from '../runs/resume-run';
+import { admitRecordedRuns, runAdmission } from '../runs/run-admission';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
 import { noIsolationWarning } from '../../sandbox/isolation';
@@ -16,11 +17,12 @@ export async function boot(): Promise<void> {
   if (warning) console.warn(`stagecraft: ${warning}`);
   const skills = await loadExampleSkills(host, examplesDir());
   console.log(`stagecraft: store ready (${host.store.backend}), ${skills.length} example skills loaded`);
-  const pending = await host.store.listResumable();
-  if (pending.length === 0) return;
-  console.log(`stagecraft: resuming ${pending.length} interrupted run(s)`);
-  void resumeAllRuns(host, pending, (r, i, n) => {
+  const admission = runAdmission(host.env);
+  const { interrupted, queued } = await admitRecordedRuns(host, admission, (r) => {
     const how = r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`;
-    console.log(`stagecraft: [${i + 1}/${n}] resumed ${r.runId}: ${how}`);
+    console.log(`stagecraft: resumed ${r.runId}: ${how}`);
   });
+  if (interrupted + queued) {
+    console.log(`stagecraft: resuming ${interrupted} interrupted and ${queued} queued run(s), at most ${admission.limit} at once (STAGECRAFT_MAX_RUNS)`);
+  }
 }

@@ -1,16 +1,18 @@
 /**
  * `POST /api/runs`: start a stored version in the server and answer with its
- * id as soon as it is recorded; the run goes on in the background, and a
- * server restart resumes it like any interrupted run. What would refuse the
- * run (an invalid skill, an input against the entry's contract, an unusable
- * model, an unknown skill or version) is a 4xx before anything is recorded.
+ * id as soon as it is recorded; the run goes on in the background — at once
+ * when the app drives fewer than STAGECRAFT_MAX_RUNS runs, else `queued` until
+ * a slot frees (run-admission.ts) — and a server restart resumes it like any
+ * interrupted run. What would refuse the run (an invalid skill, an input
+ * against the entry's contract, an unusable model, an unknown skill or
+ * version) is a 4xx before anything is recorded.
  */
 import type { StartRunBody } from '../../views';
 import type { Host } from '../host';
-import { launchStoredRun } from './start-run';
+import { launchAdmittedRun, runAdmission } from './run-admission';
 
 export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId: string }> {
-  const { runId, done } = await launchStoredRun(host, { skill: body.skill, version: body.version, input: body.input as never, model: body.model });
+  const { runId, done } = await launchAdmittedRun(host, { skill: body.skill, version: body.version, input: body.input as never, model: body.model }, runAdmission(host.env));
   done.then(
     (o) => console.log(`stagecraft: run ${runId} of ${body.skill}: ${o.status}`),
     (e) => console.error(`stagecraft: run ${runId} of ${body.skill} stopped: ${(e as Error).message}`),

@@ -20,12 +20,12 @@ import { mkdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import type { JsonObject } from '../../kernel/json';
 import { BundleInvalidError, SkillValidationError, UsageError } from '../../kernel/errors';
 import type { Plan } from '../../kernel/plan';
-import { startRun, type RunOutcome } from '../../kernel/runner';
+import { queueRun, startRun, type RunOutcome } from '../../kernel/runner';
 import { compileSkill } from '../../skill/compile';
 import type { BundleFiles } from '../../skill/bundle';
 import { requireInputFits } from '../../skill/input-check';
 import { kernelDeps, modelFor, type Host } from '../host';
-import { randomIds } from '../system';
+import { randomIds, systemClock } from '../system';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { skillMdFacts } from '../skills/skill-text';
@@ -61,7 +61,7 @@ export type StoredRunRequest = Common & {
 };
 
 /** A run ready to go: the plan compiled from the version's copy, and what to record. */
-type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
+export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
 
 /** Compiles the copy of a version; findings name `shownFile` (what the user knows the file as). */
 export function compileCopy(files: BundleFiles, copyDir: string, shownFile: string): Plan {
@@ -164,7 +164,7 @@ export async function startSkillRun(host: Host, req: StartRunRequest): Promise<R
   return execute(host, { ...prepared, model: req.model }, req);
 }
 
-async function prepareStoredRun(host: Host, req: StoredRunRequest): Promise<Prepared> {
+export async function prepareStoredRun(host: Host, req: StoredRunRequest): Promise<Prepared> {
   const prepared = await prepareStored(host, req.skill, req.version);
   requireInputFits(prepared.plan, req.input);
   const model = storedModelSpec(req.model, prepared.files, prepared.copyDir);
@@ -179,11 +179,26 @@ export async function startStoredRun(host: Host, req: StoredRunRequest): Promise
 }
 
 /**
- * Starts a stored version and answers once the run is recorded (its id can be shown at once);
- * `done` settles when it ends. Everything that would refuse the run is checked before.
+ * Records a prepared stored run as `queued` (nothing runs yet): whoever admits it drives it with
+ * `resumeSkillRun`, which picks up its version and model as a resume does.
  */
-export async function launchStoredRun(host: Host, req: StoredRunRequest): Promise<{ runId: string; done: Promise<RunOutcome> }> {
-  const prepared = await prepareStoredRun(host, req);
+export async function queueStoredRun(host: Host, prepared: Prepared, req: StoredRunRequest): Promise<string> {
+  const model = modelFor(host, prepared.model, prepared.copyDir);
+  return queueRun(prepared.plan, { store: host.store, clock: systemClock, ids: randomIds, model }, {
+    input: req.input,
+    skillText: prepared.files['skill.md'] ?? '',
+    parentRunId: req.parentRunId ?? null,
+    skillVersionId: prepared.versionId,
+    runId: req.runId,
+    bundleDir: prepared.origin,
+  });
+}
+
+/**
+ * Starts a stored version (prepared: everything that would refuse it checked) and answers once
+ * the run is recorded (its id can be shown at once); `done` settles when it ends.
+ */
+export async function launchStoredRun(host: Host, prepared: Prepared, req: StoredRunRequest): Promise<{ runId: string; done: Promise<RunOutcome> }> {
   let created!: (id: string) => void;
   const recorded = new Promise<string>((resolve) => (created = resolve));
   const done = execute(host, prepared, req, created);
