@@ -24,3 +24,31 @@ export function processCommandLines(): string[] {
   }
   return out;
 }
+
+/** The live (not zombie) descendants of `root`, from each process's parent in /proc/<pid>/stat. */
+export function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state === 'Z') continue;
+    const list = children.get(Number(ppid)) ?? [];
+    list.push(Number(name));
+    children.set(Number(ppid), list);
+  }
+  const out: number[] = [];
+  const stack = [...(children.get(root) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}

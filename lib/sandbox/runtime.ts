@@ -45,7 +45,7 @@ export function flavourFor(language: Language, modulePath: string): Flavour | { 
 const SYSTEM_PATH_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
 /** The complete environment of a worker. `NODE_OPTIONS` is absent on purpose: it could inject code into workers. */
-export function workerEnv(homeDir: string): Record<string, string> {
+export function workerEnv(homeDir: string, flavour?: Flavour): Record<string, string> {
   const dirs = [path.dirname(process.execPath), ...SYSTEM_PATH_DIRS];
   return {
     PATH: [...new Set(dirs)].join(':'),
@@ -53,22 +53,33 @@ export function workerEnv(homeDir: string): Record<string, string> {
     HOME: homeDir,
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONUNBUFFERED: '1',
+    // tsx's disk cache would let the worker's warm-up skip esbuild, which then starts during a step and is killed with it
+    ...(flavour === 'node-ts' ? { TSX_DISABLE_CACHE: '1' } : {}),
   };
 }
 
 export type LaunchCommand = { command: string; args: string[] };
 
-export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCommand {
+/**
+ * `maxFileBytes`: RLIMIT_FSIZE, the largest file the worker (and what it starts) may write — the
+ * workspace quota, so that no single file outgrows it between two measurements; 0 for none.
+ */
+export function launchCommand(flavour: Flavour, memoryLimitMb: number, maxFileBytes = 0): LaunchCommand {
   if (flavour === 'python') {
     // Resolved through the worker's PATH (system dirs), not the server's: a virtualenv
     // on the server's PATH is deliberately not picked up.
-    return { command: 'python3', args: [pythonWorkerScript(), String(memoryLimitMb)] };
+    return { command: 'python3', args: [pythonWorkerScript(), String(memoryLimitMb), String(maxFileBytes)] };
   }
   const args = [`--max-old-space-size=${memoryLimitMb}`];
   if (flavour === 'node-ts') args.push('--import', tsxLoaderPath());
   args.push(nodeWorkerScript());
-  // `ulimit -d` takes KiB; the shell execs node, so the worker is the shell's own process
-  return { command: '/bin/sh', args: ['-c', 'ulimit -d "$0" && exec "$@"', String(memoryLimitMb * 1024), process.execPath, ...args] };
+  if (flavour === 'node-ts') args.push('--warm-ts');
+  // `ulimit -d` takes KiB, `ulimit -f` 512-byte blocks; the shell execs node, so the worker is the shell's own process
+  const fsize = maxFileBytes > 0 ? String(Math.ceil(maxFileBytes / 512)) : 'unlimited';
+  return {
+    command: '/bin/sh',
+    args: ['-c', 'ulimit -d "$0" && ulimit -f "$1" && shift && exec "$@"', String(memoryLimitMb * 1024), fsize, process.execPath, ...args],
+  };
 }
 
 const pythonWorkerScript = () => workerScript('python_worker.py', () => new URL('./workers/python_worker.py', import.meta.url));
