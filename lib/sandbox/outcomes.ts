@@ -77,13 +77,6 @@ export function errorFor(
     const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
     const oom = ctx.language === 'node' ? NODE_OOM : PYTHON_OOM;
     if (ctx.isOomKilled || oom.test(outcome.output.stderr)) return memoryError(fn, ctx, base);
-    if (outcome.signal === 'SIGXFSZ') {
-      return new CodeStepError(
-        `${fn} wrote a file larger than the run's workspace quota allows, and its worker was stopped (SIGXFSZ). Write smaller files, or raise STAGECRAFT_WORKSPACE_MAX_BYTES.` +
-          stderrNote(outcome.output),
-        { ...base, signal: outcome.signal },
-      );
-    }
     return new CodeStepError(
       `The ${ctx.language} worker ${how} while running ${fn}. ` +
         `User code must return a value, not exit the process.` +

@@ -60,26 +60,18 @@ export function workerEnv(homeDir: string, flavour?: Flavour): Record<string, st
 
 export type LaunchCommand = { command: string; args: string[] };
 
-/**
- * `maxFileBytes`: RLIMIT_FSIZE, the largest file the worker (and what it starts) may write — the
- * workspace quota, so that no single file outgrows it between two measurements; 0 for none.
- */
-export function launchCommand(flavour: Flavour, memoryLimitMb: number, maxFileBytes = 0): LaunchCommand {
+export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCommand {
   if (flavour === 'python') {
     // Resolved through the worker's PATH (system dirs), not the server's: a virtualenv
     // on the server's PATH is deliberately not picked up.
-    return { command: 'python3', args: [pythonWorkerScript(), String(memoryLimitMb), String(maxFileBytes)] };
+    return { command: 'python3', args: [pythonWorkerScript(), String(memoryLimitMb)] };
   }
   const args = [`--max-old-space-size=${memoryLimitMb}`];
   if (flavour === 'node-ts') args.push('--import', tsxLoaderPath());
   args.push(nodeWorkerScript());
   if (flavour === 'node-ts') args.push('--warm-ts');
-  // `ulimit -d` takes KiB, `ulimit -f` 512-byte blocks; the shell execs node, so the worker is the shell's own process
-  const fsize = maxFileBytes > 0 ? String(Math.ceil(maxFileBytes / 512)) : 'unlimited';
-  return {
-    command: '/bin/sh',
-    args: ['-c', 'ulimit -d "$0" && ulimit -f "$1" && shift && exec "$@"', String(memoryLimitMb * 1024), fsize, process.execPath, ...args],
-  };
+  // `ulimit -d` takes KiB; the shell execs node, so the worker is the shell's own process
+  return { command: '/bin/sh', args: ['-c', 'ulimit -d "$0" && exec "$@"', String(memoryLimitMb * 1024), process.execPath, ...args] };
 }
 
 const pythonWorkerScript = () => workerScript('python_worker.py', () => new URL('./workers/python_worker.py', import.meta.url));

@@ -111,7 +111,6 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   const isolation = opts.isolation ?? isolationFor(sandboxMode(process.env));
   const slots = opts.slots ?? sharedWorkerSlots();
   const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null) : null;
-  const quotaBytes = opts.workDir && opts.workspaceQuota ? opts.workspaceQuota.maxBytes : 0;
   const lanes = new Map<Flavour, Lane[]>();
   let homeDir: string | null = null;
   let isClosed = false;
@@ -228,7 +227,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     }
 
     private launch(ctx: CallContext): WorkerLaunch {
-      const { command, args } = launchCommand(this.flavour, memoryLimitMb, quotaBytes);
+      const { command, args } = launchCommand(this.flavour, memoryLimitMb);
       const workDir = opts.workDir ?? path.dirname(ctx.modulePath);
       if (isolation.kind === 'none') return { command, args, env: workerEnv(home(), this.flavour), cwd: workDir };
       const filter = isolation.seccomp;

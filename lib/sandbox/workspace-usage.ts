@@ -7,10 +7,11 @@
  * loop-mounted image per run; neither is there on an ordinary machine. So the
  * workspace is measured — after each code step, every WORKSPACE_POLL_MS while
  * one runs (a step past the quota is killed then), and before each
- * `file/write` lands — and a single file can never outgrow the quota in
- * between (the workers' RLIMIT_FSIZE, runtime.ts). A step can therefore write
- * past the quota by what it writes in one poll interval before it is stopped;
- * it is then that step's failure, and the run's on_error applies.
+ * `file/write` lands. A step can therefore write past the quota by what it
+ * writes in one poll interval before it is stopped; it is then that step's
+ * failure, and the run's on_error applies. (RLIMIT_FSIZE would cap single
+ * files, but at the apparent size: a sparse file that takes no disk would be
+ * refused, so it is not used.)
  *
  * Bytes are the space files take on disk (`st_blocks`, as `du` and disk quotas
  * count): a sparse file costs what it has written. Files are entries of every
@@ -33,7 +34,7 @@ export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
 export const DEFAULT_WORKSPACE_MAX_BYTES = 1024 ** 3;
 export const DEFAULT_WORKSPACE_MAX_FILES = 10_000;
 /** how often a running code step's workspace is measured */
-export const WORKSPACE_POLL_MS = 500;
+export const WORKSPACE_POLL_MS = 250;
 /** folders nested deeper than this are refused (each level holds a descriptor while the walk is below it) */
 export const MAX_WALK_DEPTH = 128;
 
@@ -149,7 +150,7 @@ export function quotaError(usage: WorkspaceUsage, quota: WorkspaceQuota, who: st
     usage.files > quota.maxFiles
       ? `more than ${quota.maxFiles} files and folders (counted ${usage.files} before stopping)`
       : `more than ${quota.maxBytes} bytes on disk (counted ${usage.bytes} before stopping)`;
-  return new WorkspaceQuotaError(`${who} took the run's workspace past its quota: it holds ${what}`, details);
+  return new WorkspaceQuotaError(`${who}: the run's workspace is past its quota, holding ${what}`, details);
 }
 
 /** Throws WorkspaceQuotaError when the workspace, with `adding` more, would be past its quota. */

@@ -10,7 +10,7 @@ imported, and a reply's `value` is strict JSON (no NaN, no sets, str keys).
 Does not: enforce timeouts (the parent kills the whole process group) or
 sandbox the file system or network.
 
-Usage: python3 python_worker.py MEMORY_LIMIT_MB [MAX_FILE_BYTES]
+Usage: python3 python_worker.py MEMORY_LIMIT_MB
 """
 import importlib.util
 import copy
@@ -47,13 +47,6 @@ def _exit_when_parent_dies():
 
     threading.stack_size(256 * 1024)  # the thread's stack counts against RLIMIT_AS
     threading.Thread(target=watch, name="stagecraft-parent-watch", daemon=True).start()
-
-
-def _limit_file_size(max_bytes):
-    # the largest file this process (and what it starts) may write: python ignores SIGXFSZ,
-    # so a write past it raises OSError(EFBIG) in the step
-    if max_bytes > 0:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (max_bytes, max_bytes))
 
 
 def _limit_memory(limit_mb):
@@ -212,7 +205,6 @@ def main():
     _drop_own_dir_from_path()
     _exit_when_parent_dies()
     _limit_memory(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
-    _limit_file_size(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
     for fd in (REQUEST_FD, REPLY_FD):
         os.set_inheritable(fd, False)  # subprocesses of user code must not hold the protocol pipes
         os.set_blocking(fd, True)
