@@ -17,6 +17,12 @@
  * non-blocking (a FIFO opens at once instead of waiting for a writer) and
  * `fstat` on the descriptor, not a second lookup by name, says what was opened.
  *
+ * These metadata calls (open, fstat, mkdir, rename, lstat, close) are made
+ * synchronously: each takes microseconds on a local folder and none of them can
+ * wait — folders and files are opened non-blocking and nothing is read —
+ * while through the thread pool each would cost ten times that and queue
+ * behind other I/O. Reading and writing file contents stays asynchronous.
+ *
  * Where /proc is missing (not Linux), a component is opened by its full path:
  * O_NOFOLLOW still refuses a link at the component being opened, but a folder
  * above it swapped for a link in between is not caught — that race needs
@@ -26,8 +32,7 @@
  * path was refused. Does not: read, write or measure (workspace-files.ts,
  * workspace-usage.ts do, on top of this).
  */
-import { constants, existsSync } from 'node:fs';
-import { lstat, mkdir, open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { StepFailedError } from '../kernel/errors';
 
@@ -41,17 +46,28 @@ export const CREATE_FLAGS = O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW | O
 
 const HAS_PROC_FD = existsSync('/proc/self/fd');
 
-/** An open folder: its descriptor, and the name through which entries are looked up in it. */
-export type Dir = { handle: FileHandle; path: string; shown: string };
+/** An open folder: its descriptor, the path it was opened from, and how it is named in messages. */
+export type Dir = { fd: number; path: string; shown: string };
 
 /** The name of `entry` inside an open folder, looked up relative to the folder itself (see the header). */
 export function within(dir: Dir, entry: string): string {
-  return HAS_PROC_FD ? `/proc/self/fd/${dir.handle.fd}/${entry}` : path.join(dir.path, entry);
+  return withinFd(dir.fd, dir.path, entry);
+}
+
+/** The same, for a folder open as a plain descriptor `fd` (opened from `dirPath`). */
+export function withinFd(fd: number, dirPath: string, entry: string): string {
+  return HAS_PROC_FD ? `/proc/self/fd/${fd}/${entry}` : path.join(dirPath, entry);
 }
 
 /** Opens the root of a walk (a host-made path: a link to a --workspace folder is followed here, and only here). */
-export async function openRoot(root: string): Promise<Dir> {
-  return { handle: await open(root, O.O_RDONLY | O.O_DIRECTORY | O.O_NONBLOCK), path: root, shown: '' };
+export function openRoot(root: string): Dir {
+  return { fd: openSync(root, O.O_RDONLY | O.O_DIRECTORY | O.O_NONBLOCK), path: root, shown: '' };
+}
+
+/** Closes what `openDirs` returned and the root it started from. */
+export function closeDirs(root: Dir, dir: Dir | null): void {
+  if (dir && dir !== root) closeSync(dir.fd);
+  closeSync(root.fd);
 }
 
 /** A path as the parts it names, or why it is refused: relative, no `..`, no NUL, no `.git` folder anywhere. */
@@ -84,42 +100,53 @@ function badPath(op: string, rel: string, why: string): StepFailedError {
  * Opens the folders of `parts` one below the other from `root` (making missing ones when `create`);
  * null when one does not exist (and `create` is false). A link or a non-folder on the way is refused.
  */
-export async function openDirs(op: string, root: Dir, parts: string[], rel: string, create: boolean): Promise<Dir | null> {
+export function openDirs(op: string, root: Dir, parts: string[], rel: string, create: boolean): Dir | null {
   let dir = root;
   try {
     for (const part of parts) {
-      let next: FileHandle;
+      let next: number;
       try {
-        next = await open(within(dir, part), DIR_FLAGS);
+        next = openSync(within(dir, part), DIR_FLAGS);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && create) {
-          await mkdir(within(dir, part), 0o755).catch((m: NodeJS.ErrnoException) => {
-            if (m.code !== 'EEXIST') throw m;
-          });
-          next = await open(within(dir, part), DIR_FLAGS).catch((again) => refuse(op, dir, part, rel, again));
-        } else if (code === 'ENOENT') {
-          if (dir !== root) await dir.handle.close();
+        if (code !== 'ENOENT') refuse(op, dir, part, rel, e);
+        if (!create) {
+          if (dir !== root) closeSync(dir.fd);
           return null;
-        } else return await refuse(op, dir, part, rel, e);
+        }
+        try {
+          mkdirSync(within(dir, part), 0o755);
+        } catch (m) {
+          if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw m;
+        }
+        try {
+          next = openSync(within(dir, part), DIR_FLAGS);
+        } catch (again) {
+          refuse(op, dir, part, rel, again);
+        }
       }
       const shown = dir.shown ? `${dir.shown}/${part}` : part;
-      if (dir !== root) await dir.handle.close();
-      dir = { handle: next, path: path.join(dir.path, part), shown };
+      if (dir !== root) closeSync(dir.fd);
+      dir = { fd: next, path: path.join(dir.path, part), shown };
     }
     return dir;
   } catch (e) {
-    if (dir !== root) await dir.handle.close().catch(() => {});
+    if (dir !== root) closeSync(dir.fd);
     throw e;
   }
 }
 
 /** Throws the error that says why `part` of `dir` could not be opened (a link, not a folder, or the system's reason). */
-export async function refuse(op: string, dir: Dir, part: string, rel: string, e: unknown): Promise<never> {
+export function refuse(op: string, dir: Dir, part: string, rel: string, e: unknown): never {
   const where = dir.shown ? `${dir.shown}/${part}` : part;
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ENXIO') {
-    const st = await lstat(within(dir, part)).catch(() => null);
+    let st = null;
+    try {
+      st = lstatSync(within(dir, part));
+    } catch {
+      // gone since: the system's reason below
+    }
     if (st?.isSymbolicLink()) {
       throw new StepFailedError(
         'op_bad_path',

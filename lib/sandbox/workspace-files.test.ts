@@ -135,6 +135,20 @@ test('a folder, a socket-like entry or a folder at the written name are refused 
   assert.match((await failure(files.read('plain.txt/below'))).message, /plain\.txt is not a folder/);
 });
 
+test('file/write counts against the workspace quota: past it, the write fails and nothing is written', async () => {
+  const small = path.join(root, 'small');
+  mkdirSync(small);
+  const limited = createWorkspaceFiles({ root: small, quota: { maxBytes: 64 * 1024, maxFiles: 5 } });
+  for (let i = 0; i < 5; i++) await limited.write(`f${i}.txt`, 'x');
+  await limited.write('f0.txt', 'rewritten'); // the same file again: still five
+  const e = await failure(limited.write('f5.txt', 'x'));
+  assert.equal(e.code, 'workspace_quota_exceeded');
+  assert.match(e.message, /file\/write f5\.txt \(1 bytes\): the run's workspace is past its quota, holding more than 5 files and folders/);
+  assert.equal(existsSync(path.join(small, 'f5.txt')), false);
+  const big = await failure(limited.write('big.txt', 'y'.repeat(100 * 1024)));
+  assert.match(big.message, /more than 65536 bytes on disk/);
+});
+
 describe('a folder flipped between a real folder and a link to /proc/self while the host reads through it', () => {
   let flipper: ReturnType<typeof spawn>;
   let dir: string;

@@ -24,11 +24,12 @@
  * the step's result; the kernel records it).
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { closeSync, fstatSync, lstatSync, openSync, read, renameSync, unlinkSync, write } from 'node:fs';
+import { promisify } from 'node:util';
 import { StepFailedError } from '../kernel/errors';
 import type { WorkspaceFiles } from '../kernel/ports';
-import { CREATE_FLAGS, notRegular, openDirs, openRoot, pathParts, READ_FLAGS, refuse, within, type Dir } from './confined-fs';
-import { checkWorkspaceQuota, type WorkspaceQuota } from './workspace-usage';
+import { closeDirs, CREATE_FLAGS, notRegular, openDirs, openRoot, pathParts, READ_FLAGS, refuse, within, type Dir } from './confined-fs';
+import { WriteQuota, type WorkspaceQuota } from './workspace-usage';
 
 /** the most `file/read` returns */
 export const FILE_READ_MAX_BYTES = 1_000_000;
@@ -47,9 +48,10 @@ export type WorkspaceFilesOptions = {
 
 export function createWorkspaceFiles(opts: WorkspaceFilesOptions): WorkspaceFiles {
   const timeoutMs = opts.timeoutMs ?? FILE_OP_TIMEOUT_MS;
+  const quota = opts.quota ? new WriteQuota(opts.root, opts.quota) : null;
   return {
     read: (rel) => withTimeLimit('file/read', rel, timeoutMs, () => readText(opts, rel)),
-    write: (rel, content) => withTimeLimit('file/write', rel, timeoutMs, () => writeText(opts, rel, content)),
+    write: (rel, content) => withTimeLimit('file/write', rel, timeoutMs, () => writeText(opts.root, quota, rel, content)),
   };
 }
 
@@ -65,46 +67,46 @@ async function readFrom(root: string, parts: string[], rel: string): Promise<str
   const op = 'file/read';
   let top: Dir;
   try {
-    top = await openRoot(root);
+    top = openRoot(root);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
   let dir: Dir | null = null;
+  let fd = -1;
   try {
-    dir = await openDirs(op, top, parts.slice(0, -1), rel, false);
+    dir = openDirs(op, top, parts.slice(0, -1), rel, false);
     if (!dir) return null;
     const name = parts[parts.length - 1];
-    let file;
     try {
-      file = await open(within(dir, name), READ_FLAGS);
+      fd = openSync(within(dir, name), READ_FLAGS);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      return await refuse(op, dir, name, rel, e);
+      refuse(op, dir, name, rel, e);
     }
-    try {
-      const st = await file.stat();
-      if (!st.isFile()) throw notRegular(op, rel, rel, st);
-      if (st.size > FILE_READ_MAX_BYTES) throw tooLarge(rel, st.size);
-      // the file may grow after the stat: read one byte more than allowed, never more
-      const buf = Buffer.alloc(Math.min(st.size, FILE_READ_MAX_BYTES) + 1);
-      let filled = 0;
-      for (;;) {
-        const { bytesRead } = await file.read(buf, filled, buf.length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-        if (filled === buf.length) break;
-      }
-      if (filled > FILE_READ_MAX_BYTES) throw tooLarge(rel, filled);
-      return buf.subarray(0, filled).toString('utf8');
-    } finally {
-      await file.close();
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notRegular(op, rel, rel, st);
+    if (st.size > FILE_READ_MAX_BYTES) throw tooLarge(rel, st.size);
+    // the file may grow after the stat: read one byte more than allowed, never more
+    const buf = Buffer.alloc(Math.min(st.size, FILE_READ_MAX_BYTES) + 1);
+    let filled = 0;
+    for (;;) {
+      const { bytesRead } = await readAt(fd, buf, filled, buf.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+      if (filled === buf.length) break;
     }
+    if (filled > FILE_READ_MAX_BYTES) throw tooLarge(rel, filled);
+    return buf.subarray(0, filled).toString('utf8');
   } finally {
-    if (dir && dir !== top) await dir.handle.close();
-    await top.handle.close();
+    // only once the read above has ended (a timed-out op still runs to here): the number is never reused under it
+    if (fd >= 0) closeSync(fd);
+    closeDirs(top, dir);
   }
 }
+
+const readAt = promisify(read);
+const writeAt = promisify(write);
 
 function tooLarge(rel: string, size: number): StepFailedError {
   return new StepFailedError(
@@ -114,36 +116,51 @@ function tooLarge(rel: string, size: number): StepFailedError {
   );
 }
 
-async function writeText(opts: WorkspaceFilesOptions, rel: string, content: string): Promise<{ bytes: number }> {
+async function writeText(root: string, quota: WriteQuota | null, rel: string, content: string): Promise<{ bytes: number }> {
   const op = 'file/write';
   const parts = pathParts(op, rel);
   const data = Buffer.from(content, 'utf8');
-  if (opts.quota) await checkWorkspaceQuota(opts.root, opts.quota, { op, path: rel, adding: { bytes: data.length, entries: 1 } });
-  const top = await openRoot(opts.root);
+  const top = openRoot(root);
   let dir: Dir | null = null;
+  let fd = -1;
   try {
-    dir = (await openDirs(op, top, parts.slice(0, -1), rel, true))!;
+    dir = openDirs(op, top, parts.slice(0, -1), rel, true)!;
     const name = parts[parts.length - 1];
+    if (quota) await quota.check(op, rel, data.length, !lstatOrNull(within(dir, name)));
     const temp = `.${name.slice(0, 100)}.stagecraft-${randomBytes(6).toString('hex')}.tmp`;
-    const file = await open(within(dir, temp), CREATE_FLAGS, 0o644);
+    fd = openSync(within(dir, temp), CREATE_FLAGS, 0o644);
     try {
-      await file.writeFile(data);
-    } finally {
-      await file.close();
-    }
-    try {
+      for (let at = 0; at < data.length; ) at += await writeAt(fd, data, at, data.length - at, at).then((r) => r.bytesWritten);
+      closeSync(fd);
+      fd = -1;
       // replaces whatever the name is — a file, or a link planted there — and never writes through it
-      await rename(within(dir, temp), within(dir, name));
+      renameSync(within(dir, temp), within(dir, name));
     } catch (e) {
-      await unlink(within(dir, temp)).catch(() => {});
-      const st = await lstat(within(dir, name)).catch(() => null);
+      tryUnlink(within(dir, temp));
+      const st = lstatOrNull(within(dir, name));
       if (st && !st.isFile() && !st.isSymbolicLink()) throw notRegular(op, rel, rel, st);
       throw new StepFailedError('op_failed', `${op}: cannot write ${rel}: ${(e as Error).message}`, { op, path: rel });
     }
     return { bytes: data.length };
   } finally {
-    if (dir && dir !== top) await dir.handle.close();
-    await top.handle.close();
+    if (fd >= 0) closeSync(fd);
+    closeDirs(top, dir);
+  }
+}
+
+function lstatOrNull(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function tryUnlink(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // never made, or gone
   }
 }
 

@@ -25,9 +25,9 @@
  * workspace-files.ts) or remove workspaces (workspace-retention.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, open, readdir, rename } from 'node:fs/promises';
+import { closeSync, constants, lstatSync, openSync, readdirSync, renameSync } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
-import { DIR_FLAGS, isGitName, openDirs, openRoot, within, type Dir } from './confined-fs';
+import { closeDirs, DIR_FLAGS, isGitName, openDirs, openRoot, within, withinFd, type Dir } from './confined-fs';
 
 export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
 
@@ -88,81 +88,136 @@ export type WorkspaceUsage = {
   tooDeep: boolean;
 };
 
-/** Measures the workspace under `root`, stopping once past `quota`. */
+/**
+ * Measures the workspace under `root`, stopping once past `quota`. The walk makes plain synchronous
+ * calls (an lstat is a few µs; through the thread pool each would cost ten times that and wait in
+ * line behind other I/O) in slices of WALK_SLICE calls, yielding to the event loop between slices:
+ * none of them can wait (folders open non-blocking, nothing is read), so no slice holds the loop long.
+ */
 export async function measureWorkspace(root: string, quota: WorkspaceQuota): Promise<WorkspaceUsage> {
   const usage: WorkspaceUsage = { bytes: 0, files: 0, gitPaths: [], isOver: false, tooDeep: false };
-  const top = await openRoot(root);
+  const budget = { calls: 0 };
+  const fd = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
   try {
-    await walk(top, '', 0, usage, quota);
+    await walk(fd, root, '', 0, usage, quota, budget);
   } finally {
-    await top.handle.close();
+    closeSync(fd);
   }
   return usage;
 }
 
-async function walk(dir: Dir, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota): Promise<void> {
+/** syscalls between two yields to the event loop (~0.1–0.5 ms of work) */
+const WALK_SLICE = 128;
+
+async function walk(fd: number, dirPath: string, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }): Promise<void> {
   if (depth > MAX_WALK_DEPTH) {
     usage.isOver = usage.tooDeep = true;
     return;
   }
+  const tick = async (n = 1) => {
+    budget.calls += n;
+    if (budget.calls >= WALK_SLICE) {
+      budget.calls = 0;
+      await new Promise((r) => setImmediate(r));
+    }
+  };
   let names: string[];
   try {
-    names = await readdir(within(dir, '.'));
+    names = readdirSync(withinFd(fd, dirPath, '.'));
   } catch {
     return; // removed while we looked: nothing to count
   }
-  const stats = await Promise.all(names.map((n) => lstat(within(dir, n)).catch(() => null)));
   const folders: string[] = [];
-  names.forEach((name, i) => {
-    const st = stats[i];
-    if (!st) return;
+  for (const name of names) {
+    await tick();
+    const st = lstatOrNull(withinFd(fd, dirPath, name));
+    if (!st) continue; // removed since the listing
     usage.files++;
     usage.bytes += st.blocks * 512;
     if (isGitName(name)) usage.gitPaths.push(rel ? `${rel}/${name}` : name);
     if (st.isDirectory()) folders.push(name);
-  });
-  if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
-    usage.isOver = true;
-    return;
+    if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
+      usage.isOver = true;
+      return;
+    }
   }
   for (const name of folders) {
-    let handle;
+    await tick();
+    let child: number;
     try {
-      handle = await open(within(dir, name), DIR_FLAGS);
+      child = openSync(withinFd(fd, dirPath, name), DIR_FLAGS);
     } catch {
       continue; // replaced by a link or removed since the listing: never followed, nothing to count
     }
     try {
-      await walk({ handle, path: `${dir.path}/${name}`, shown: name }, rel ? `${rel}/${name}` : name, depth + 1, usage, quota);
+      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget);
     } finally {
-      await handle.close();
+      closeSync(child);
     }
     if (usage.isOver) return;
   }
 }
 
-/** What a usage says against its quota, as an error (null when within it). */
-export function quotaError(usage: WorkspaceUsage, quota: WorkspaceQuota, who: string): WorkspaceQuotaError | null {
+function lstatOrNull(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** What a usage says against its quota, as an error (null when within it); `limits`: what the walk stopped at, when less than the quota. */
+export function quotaError(usage: WorkspaceUsage, quota: WorkspaceQuota, who: string, limits: WorkspaceQuota = quota): WorkspaceQuotaError | null {
   if (!usage.isOver) return null;
   const details = { bytes: usage.bytes, files: usage.files, maxBytes: quota.maxBytes, maxFiles: quota.maxFiles };
   if (usage.tooDeep) return new WorkspaceQuotaError(`${who} nested folders more than ${MAX_WALK_DEPTH} levels deep in the run's workspace`, details);
   const what =
-    usage.files > quota.maxFiles
+    usage.files > limits.maxFiles
       ? `more than ${quota.maxFiles} files and folders (counted ${usage.files} before stopping)`
       : `more than ${quota.maxBytes} bytes on disk (counted ${usage.bytes} before stopping)`;
   return new WorkspaceQuotaError(`${who}: the run's workspace is past its quota, holding ${what}`, details);
 }
 
-/** Throws WorkspaceQuotaError when the workspace, with `adding` more, would be past its quota. */
-export async function checkWorkspaceQuota(
-  root: string,
-  quota: WorkspaceQuota,
-  what: { op: string; path: string; adding: { bytes: number; entries: number } },
-): Promise<void> {
-  const room = { maxBytes: quota.maxBytes - what.adding.bytes, maxFiles: quota.maxFiles - what.adding.entries };
-  const usage = room.maxBytes < 0 || room.maxFiles < 0 ? { bytes: 0, files: 0, gitPaths: [], isOver: true, tooDeep: false } : await measureWorkspace(root, room);
-  const error = quotaError(usage, quota, `${what.op} ${what.path} (${what.adding.bytes} bytes)`);
-  if (error) throw error;
+/** how long a measurement stands for the host's own writes (each write adds what it wrote) */
+export const WRITE_REMEASURE_MS = 1_000;
+const BLOCK = 4096;
+
+/**
+ * The quota as the host's file/write sees it. Measuring the whole workspace before every write would
+ * make a run writing many files pay for each of them again; so a measurement stands for
+ * WRITE_REMEASURE_MS, each write adding what it writes (rounded up to whole blocks, as a new file),
+ * and the workspace is measured again once that estimate would pass the quota, or has aged. What the
+ * run's code writes in between is the code step's to answer for (workspace-guard.ts).
+ */
+export class WriteQuota {
+  private measured: { bytes: number; files: number; at: number } | null = null;
+  private added = { bytes: 0, files: 0 };
+
+  constructor(
+    private readonly root: string,
+    private readonly quota: WorkspaceQuota,
+  ) {}
+
+  /** Throws WorkspaceQuotaError when writing `bytes` more (in a new file when `isNew`) would take the workspace past its quota. */
+  async check(op: string, rel: string, bytes: number, isNew: boolean): Promise<void> {
+    const adding = { bytes: Math.ceil(bytes / BLOCK) * BLOCK, files: isNew ? 1 : 0 };
+    const now = Date.now();
+    const m = this.measured;
+    if (m && now - m.at < WRITE_REMEASURE_MS) {
+      const fits = m.bytes + this.added.bytes + adding.bytes <= this.quota.maxBytes && m.files + this.added.files + adding.files <= this.quota.maxFiles;
+      if (fits) {
+        this.added.bytes += adding.bytes;
+        this.added.files += adding.files;
+        return;
+      }
+    }
+    const room = { maxBytes: this.quota.maxBytes - adding.bytes, maxFiles: this.quota.maxFiles - adding.files };
+    const usage = room.maxBytes < 0 || room.maxFiles < 0 ? { bytes: 0, files: 0, gitPaths: [], isOver: true, tooDeep: false } : await measureWorkspace(this.root, room);
+    const error = quotaError(usage, this.quota, `${op} ${rel} (${bytes} bytes)`, room);
+    if (error) throw error;
+    this.measured = { bytes: usage.bytes, files: usage.files, at: now };
+    this.added = adding;
+  }
 }
 
 /**
@@ -172,18 +227,18 @@ export async function checkWorkspaceQuota(
  */
 export async function disarmGit(root: string, rel: string): Promise<string | null> {
   const parts = rel.split('/');
-  const top = await openRoot(root);
+  let top: Dir | null = null;
   let dir: Dir | null = null;
   try {
-    dir = await openDirs('workspace', top, parts.slice(0, -1), rel, false);
+    top = openRoot(root);
+    dir = openDirs('workspace', top, parts.slice(0, -1), rel, false);
     if (!dir) return null;
     const to = `${parts[parts.length - 1]}.refused-${randomBytes(4).toString('hex')}`;
-    await rename(within(dir, parts[parts.length - 1]), within(dir, to));
+    renameSync(within(dir, parts[parts.length - 1]), within(dir, to));
     return [...parts.slice(0, -1), to].join('/');
   } catch {
     return null;
   } finally {
-    if (dir && dir !== top) await dir.handle.close();
-    await top.handle.close();
+    if (top) closeDirs(top, dir);
   }
 }
