@@ -198,9 +198,13 @@ export function oomKills(cg: WorkerCgroup | null): number {
 
 /** SIGKILLs every process of the cgroup but those in `keep`; how many it signalled. */
 export function killTasks(cg: WorkerCgroup, keep: ReadonlySet<number> = new Set()): number {
+  return killPids(tasksOf(cg).filter((pid) => !keep.has(pid)));
+}
+
+/** SIGKILLs each of `pids`; how many it signalled. */
+export function killPids(pids: number[]): number {
   let killed = 0;
-  for (const pid of tasksOf(cg)) {
-    if (keep.has(pid)) continue;
+  for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');
       killed++;

@@ -1,5 +1,6 @@
-// Asking the OS about processes: whether one is alive, and every live one's command line (/proc).
-// Used to sweep what dead servers left behind, and by the tests that prove nothing is left.
+// Asking the OS about processes: whether one is alive, every live one's command line, and a process's
+// descendants (/proc). Used to sweep what dead servers left behind, to find what a step started where
+// no cgroup lists it (sandbox-worker.ts), and by the tests that prove nothing is left.
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Whether a process with this pid exists (one we may not signal counts as alive). */

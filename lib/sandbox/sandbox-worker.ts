@@ -19,7 +19,7 @@
  * queue calls or choose workers (sandbox.ts), or speak the protocol
  * (worker.ts).
  */
-import { createWorkerCgroup, inWorkerCgroup, killTasks, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, tasksOf, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
+import { createWorkerCgroup, inWorkerCgroup, killPids, killTasks, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, tasksOf, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
 import { descendantsOf } from './processes';
 import { WorkerProcess, type CallOutcome, type WorkerLaunch, type WorkerRequest } from './worker';
 import type { WorkerSlots } from './worker-slots';
@@ -111,17 +111,4 @@ export class SandboxWorker {
     this.process.killNow();
     if (this.cg) releaseWorkerCgroupNow(this.cg);
   }
-}
-
-function killPids(pids: number[]): number {
-  let killed = 0;
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-      killed++;
-    } catch {
-      // gone already
-    }
-  }
-  return killed;
 }
