@@ -32,6 +32,7 @@ export class SandboxWorker {
   /** resolves once the worker has exited and its cgroup is gone (bounded) */
   readonly released: Promise<void>;
   private keep: Set<number> | null = null;
+  private oomAtReady = 0;
   private oomAtExit: number | null = null;
 
   private constructor(
@@ -73,17 +74,24 @@ export class SandboxWorker {
   /** Resolves when the worker is ready; from then on what runs in its cgroup is "the worker itself". */
   async ready(): Promise<void> {
     await this.process.ready;
-    this.keep ??= new Set(this.processes());
+    if (this.keep) return;
+    this.keep = new Set(this.processes());
+    this.oomAtReady = oomKills(this.cg);
   }
 
-  /** Runs one request; when it ends, whatever the call started (and left running) is killed. */
+  /**
+   * Runs one request; when it ends, whatever the call started (and left running) is killed.
+   * `isOomKilled`: the worker exited, and its memory cgroup had OOM-killed (counted once at ready,
+   * once at the exit, never per call: reading the count costs more than a warm call).
+   */
   async run(request: WorkerRequest): Promise<{ outcome: CallOutcome; isOomKilled: boolean }> {
-    const kills = oomKills(this.cg);
     const outcome = await this.process.run(request);
-    if (this.process.isAlive) await this.killStrays();
-    // a worker that exited: its count was read at the exit (before the 'exited' outcome could arrive)
-    const after = this.process.isAlive ? oomKills(this.cg) : (this.oomAtExit ?? 0);
-    return { outcome, isOomKilled: after > kills };
+    if (this.process.isAlive) {
+      await this.killStrays();
+      return { outcome, isOomKilled: false };
+    }
+    // the count was read at the exit, before the 'exited' outcome could arrive
+    return { outcome, isOomKilled: (this.oomAtExit ?? 0) > this.oomAtReady };
   }
 
   /** The pids of the worker's tree: its cgroup, else its descendants (and itself). */
