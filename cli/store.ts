@@ -2,10 +2,12 @@
 import { hostFor, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { openStore } from '../lib/store';
+import { sweepWorkspaces } from '../lib/server/runs/sweep-workspaces';
 
 /**
  * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
- * without bubblewrap stops here), and running without a sandbox is said once, on stderr.
+ * without bubblewrap stops here), running without a sandbox is said once, on stderr, and afterwards the
+ * workspaces of runs finished longer ago than STAGECRAFT_WORKSPACE_RETENTION are removed.
  */
 export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCode?: boolean } = {}): Promise<T> {
   const store = await openStore({
@@ -20,7 +22,9 @@ export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCo
       const warning = noIsolationWarning(host.isolation());
       if (warning) process.stderr.write(`stagecraft: ${warning}\n`);
     }
-    return await fn(host);
+    const result = await fn(host);
+    if (opts.runsCode) await sweepWorkspaces(host).catch(() => {});
+    return result;
   } finally {
     await store.close();
   }

@@ -9,7 +9,7 @@ import type { Json, JsonObject } from './json';
 import type { Faults } from './faults';
 import type { Journal } from './journal';
 import type { Plan } from './plan';
-import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort } from './ports';
+import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort, WorkspaceFiles } from './ports';
 import type { StageHandler } from './stage-types';
 
 export type ChildSkillRequest = {
@@ -30,10 +30,8 @@ export type KernelDeps = {
   model: ModelPort;
   sandbox: CodeSandbox;
   faults?: Faults;
-  /** the run's folder: file/write writes here, file/read reads here first (default: the bundle folder) */
-  fileRoot?: string;
-  /** a folder file/read also reads, read-only, for a path the run's folder has no file at (the bundle) */
-  fileReadFallback?: string;
+  /** file/read and file/write: the run's workspace (and the bundle's own files, read-only); absent → the ops fail with a clear error */
+  files?: WorkspaceFiles;
   /** runs another skill bundle (run_skill); absent → the op fails with a clear error */
   runChildSkill?: (req: ChildSkillRequest) => Promise<Json>;
   /** answers ask_user; absent → the model is told no user is attached */

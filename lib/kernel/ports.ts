@@ -2,8 +2,8 @@
  * The kernel's ports: everything the kernel needs from the outside world,
  * handed to it by the composition root (CLI, app, tests).
  *
- * Owns: the contracts for the store, the clock, ids, the code sandbox and the
- * model. Does not: implement any of them (memory-store.ts is the in-memory
+ * Owns: the contracts for the store, the clock, ids, the code sandbox, the
+ * workspace's files and the model. Does not: implement any of them (memory-store.ts is the in-memory
  * store; lib/store is the Prisma one; lib/sandbox runs code; lib/models holds
  * the model adapters).
  */
@@ -71,6 +71,18 @@ export type CodeCall = {
 export type CodeSandbox = {
   call(call: CodeCall): Promise<Json>;
   close(): Promise<void>;
+};
+
+// ---------------------------------------------------------------- workspace files
+/**
+ * `file/read` and `file/write` on the run's workspace, done by the host. The workspace is written by
+ * the run's code too, so an implementation must never follow what code made there (links, FIFOs) and
+ * must bound its own time; failures are StepFailedErrors that say why.
+ */
+export type WorkspaceFiles = {
+  /** the text of a file of the workspace (else of the bundle's own files) */
+  read(path: string): Promise<string>;
+  write(path: string, content: string): Promise<{ bytes: number }>;
 };
 
 // ---------------------------------------------------------------- records

@@ -1,11 +1,13 @@
 /**
  * What the app does when its server starts: open the store (embedded unless
  * DATABASE_URL is set), load the example skills as skills (load-examples.ts
- * says when a version is added), and hand every interrupted or queued run to
+ * says when a version is added), hand every interrupted or queued run to
  * the admission (run-admission.ts), which drives them in the background,
- * STAGECRAFT_MAX_RUNS at once. Called once from instrumentation.ts.
+ * STAGECRAFT_MAX_RUNS at once, and remove finished runs' workspaces once past
+ * their retention. Called once from instrumentation.ts.
  */
 import { admitRecordedRuns, runAdmission } from '../runs/run-admission';
+import { scheduleWorkspaceSweeps } from '../runs/sweep-workspaces';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
 import { noIsolationWarning } from '../../sandbox/isolation';
@@ -17,6 +19,7 @@ export async function boot(): Promise<void> {
   if (warning) console.warn(`stagecraft: ${warning}`);
   const skills = await loadExampleSkills(host, examplesDir());
   console.log(`stagecraft: store ready (${host.store.backend}), ${skills.length} example skills loaded`);
+  scheduleWorkspaceSweeps(host, (e) => console.warn(`stagecraft: removing old workspaces failed: ${(e as Error).message}`));
   const admission = runAdmission(host.env);
   const { interrupted, queued } = await admitRecordedRuns(host, admission, (r) => {
     const how = r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`;
