@@ -11,6 +11,7 @@ import type { Journal } from './journal';
 import type { Plan } from './plan';
 import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort } from './ports';
 import type { StageHandler } from './stage-types';
+import type { Recording } from './recording';
 
 export type ChildSkillRequest = {
   /** the `skill` argument of run_skill (a bundle folder name or relative path) */
@@ -60,4 +61,6 @@ export type RunContext = {
   markers: Set<string>;
   /** the visit key of the phase being run (`draft`, `draft#2`) */
   currentVisit: string;
+  /** a replay's or a fork's second memo: its parent's recorded steps (recording.ts); null for a plain run */
+  recording: Recording | null;
 };

@@ -80,6 +80,8 @@ export class MemoryStore implements StorePort {
     let out = [...this.runs.values()].map((s) => s.run);
     if (filter.status) out = out.filter((r) => filter.status!.includes(r.status));
     if (filter.skillName) out = out.filter((r) => r.skillName === filter.skillName);
+    if (filter.kind) out = out.filter((r) => filter.kind!.includes(r.kind));
+    if (filter.parentRunId !== undefined) out = out.filter((r) => r.parentRunId === filter.parentRunId);
     out.sort((a, b) => b.createdAt - a.createdAt);
     return clone(out.slice(0, filter.limit ?? out.length));
   }

@@ -133,6 +133,8 @@ export class PrismaStore implements StorePort {
       where: {
         ...(filter.status ? { status: { in: filter.status } } : {}),
         ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
+        ...(filter.kind ? { kind: { in: filter.kind } } : {}),
+        ...(filter.parentRunId !== undefined ? { parentRunId: filter.parentRunId } : {}),
       },
       // ties keep creation order, as a stable sort of MemoryStore's insertion order does
       orderBy: [{ createdAt: 'desc' }, { ord: 'asc' }],
