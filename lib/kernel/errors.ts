@@ -345,6 +345,16 @@ export class InputInvalidError extends StagecraftError {
 
 // ---------------------------------------------------------------- replay, export and import
 
+/** A run that has not ended yet, asked for what only an ended run has (a replay, a fork, an export). */
+export class RunStillRunningError extends StagecraftError {
+  constructor(runId: string) {
+    super('run_running', `Run ${runId} is still running: it can be replayed, forked, compared or exported once it has ended (resume it, or abort it).`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
+
 /** A run export file that cannot be imported as it is: not an export, a newer format, a hash that does not match. */
 export class ExportInvalidError extends StagecraftError {
   constructor(message: string, details: ErrorDetails = {}) {

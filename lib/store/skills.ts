@@ -23,7 +23,7 @@ import { utf8Bytes } from '../skill/bundle';
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
 
-export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore'] as const;
+export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore', 'import'] as const;
 export type VersionOrigin = (typeof VERSION_ORIGINS)[number];
 
 export type VersionSummary = {
