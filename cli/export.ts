@@ -2,7 +2,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../lib/kernel/errors';
 import { exportRun } from '../lib/server/runs/export-run';
-import { importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
+import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -39,6 +39,8 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
       throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
     }
   });
+  // every file is checked before the store is opened: a bad one is refused at once, and nothing is written
+  for (const f of files) checkRunExport(f.text, f.source);
   return withHost(async (host) => {
     const r = await importRuns(host, files);
     if (values.json) io.out(JSON.stringify(r));

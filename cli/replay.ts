@@ -11,7 +11,7 @@ import { UsageError } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
 import { forkRun } from '../lib/server/runs/fork-run';
-import { importRuns } from '../lib/server/runs/import-runs';
+import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
 import { regressSkill } from '../lib/server/runs/regress-skill';
 import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
@@ -40,6 +40,8 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     { min: 1, max: Infinity, names: 'a run id, or exported run files' },
   );
   const choice = versionChoice(values);
+  // export files are checked before the store is opened (and imported, checked again, inside)
+  for (const arg of positionals) if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
   return withHost(async (host) => {
     const views: ReplayView[] = [];
     for (const arg of positionals) views.push(await replayOne(host, arg, { ...choice, trust: values.trust }));

@@ -44,7 +44,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { MemoEntry, RunEvent } from './ports';
 import type { RunContext } from './context';
-import { memoEntryOf } from './memo';
+import { canonicalJson, memoEntryOf } from './memo';
 import { appendOnce } from './markers';
 import { RUN_INPUT_POINT, stepOutputCheck, type EditCheck, type ForkPoint } from './fork-edits';
 
@@ -149,7 +149,7 @@ function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, d
       { position: step.position, forkPoint: at, current: step.definition },
     );
   }
-  if (entry.defHash !== defHash) {
+  if (entry.defHash !== defHash && !sameDefinition(entry.definition, step.definition)) {
     throw new ForkPointError(
       'fork_prefix_changed',
       `The ${step.kind} step at ${step.position}, before the fork point ${at}, changed since run ${rec.runId} recorded it (recorded as ${JSON.stringify(entry.definition)}, now ${JSON.stringify(step.definition)}): it cannot be answered from the recording. Fork at ${step.position} or earlier, or fork with the version the run recorded.`,
@@ -157,6 +157,20 @@ function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, d
     );
   }
   return entry;
+}
+
+/**
+ * A module capability's definition names the absolute path of the version copy it ran from: the
+ * same code elsewhere (another version's copy of an unchanged file, an imported run) is the same
+ * step. The memo keeps the recorded definition (its hash keys resumes); a fork compares without it.
+ */
+function sameDefinition(recorded: Json, current: Json): boolean {
+  const strip = (d: Json): Json => {
+    if (!isJsonObject(d) || !isJsonObject(d.binding)) return d;
+    const { modulePath: _where, ...binding } = d.binding;
+    return { ...d, binding };
+  };
+  return canonicalJson(strip(recorded)) === canonicalJson(strip(current));
 }
 
 function replayPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, key: string, defHash: string): MemoEntry | null {

@@ -6,7 +6,7 @@
  * last completed run of the same skill before it (`?b=` alone).
  */
 import { compareLogs, type OutcomeSide } from '../../kernel/compare';
-import { RunNotFoundError } from '../../kernel/errors';
+import { RunNotFoundError, UsageError } from '../../kernel/errors';
 import type { RunRecord } from '../../kernel/ports';
 import type { BaselineDivergenceView, CompareSideView, CompareView } from '../../views';
 import type { Host } from '../host';
@@ -68,4 +68,10 @@ export async function divergenceFromLastCompleted(host: Pick<Host, 'store'>, run
   if (!baseline) return { runId, baselineRunId: null, firstDivergence: null };
   const cmp = compareLogs(await host.store.readEvents(baseline.id), await host.store.readEvents(runId));
   return { runId, baselineRunId: baseline.id, firstDivergence: cmp.divergences[0] ? compareDivergenceView(cmp.divergences[0]) : null };
+}
+
+/** `GET /api/compare`: `?a=&b=` compares the two; `?b=` alone, b against its skill's last completed run. */
+export async function compareOrBaseline(host: Pick<Host, 'store' | 'skills'>, a: string | null, b: string | null): Promise<CompareView | BaselineDivergenceView> {
+  if (!b) throw new UsageError('Name the runs to compare: ?a=<run id>&b=<run id>, or ?b=<run id> alone for its first divergence from the last completed run of its skill.');
+  return a ? compareRuns(host, a, b) : divergenceFromLastCompleted(host, b);
 }

@@ -1,14 +1,17 @@
 /**
  * What a replay, a fork or a regression runs: the skill version it is asked
  * for (a hash, a bundle folder, unsaved files laid over a version), else the
- * skill's latest version — or, when the skill is gone, the version the run
- * recorded — compiled from its read-only copy; and whether its code may run
- * here.
+ * skill's latest version — for a run made from a folder of the user's that is
+ * still there, the folder as it is now (as a resume takes it); when the skill
+ * is gone, the version the run recorded — compiled from its read-only copy;
+ * and whether its code may run here.
  *
  * Code of an imported version (origin `import`: someone else's) runs only in
  * the sandbox. Where no sandbox works, the CLI runs it only when told to
  * (`--trust`); the app never does (it never passes `trust`).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Plan, StepSpec } from '../../kernel/plan';
 import type { RunRecord } from '../../kernel/ports';
 import { RunNotFoundError, RunStillRunningError, SkillNotFoundError, UntrustedCodeError, VersionNotFoundError } from '../../kernel/errors';
@@ -18,6 +21,7 @@ import type { VersionOrigin } from '../../store/skills';
 import type { Host } from '../host';
 import { materializeVersion } from '../skills/materialize';
 import { compileCopy, prepareFolder } from './start-run';
+import { isStoredCopy } from './child-skill';
 
 export type VersionChoice = {
   /** a version hash (or a unique prefix) of the run's skill */
@@ -26,8 +30,14 @@ export type VersionChoice = {
   skillDir?: string;
   /** unsaved files laid over the chosen version (the editor's text) */
   files?: BundleFiles;
-  /** the version to use when none is asked for (default: the skill's latest) */
+  /** the version to use when none is asked for and the skill is gone */
   fallbackVersionId?: string | null;
+  /**
+   * the run's own bundle folder: when the run was made from a folder of the user's (the CLI) that is
+   * still there, "the latest version" is that folder as it is now — as a resume takes it — so a fix
+   * made in the folder is what a replay checks and a rerun runs
+   */
+  runBundleDir?: string;
 };
 
 export type ChosenVersion = {
@@ -51,8 +61,9 @@ export async function endedRun(host: Pick<Host, 'store'>, runId: string): Promis
 }
 
 export async function chooseVersion(host: Host, skill: string, choice: VersionChoice): Promise<ChosenVersion> {
-  if (choice.skillDir !== undefined) {
-    const p = await prepareFolder(host, choice.skillDir);
+  const folder = choice.skillDir ?? (choice.version === undefined && !choice.files ? await userFolderOf(host, choice) : undefined);
+  if (folder !== undefined) {
+    const p = await prepareFolder(host, folder);
     return { plan: p.plan, files: p.files, hash: bundleHash(p.files), versionId: p.versionId, origin: 'folder', copyDir: p.copyDir, bundleDir: p.origin };
   }
   let v;
@@ -75,6 +86,14 @@ export async function chooseVersion(host: Host, skill: string, choice: VersionCh
   }
   const copyDir = materializeVersion(host.bundlesDir, v);
   return { plan: compileCopy(v.files, copyDir, 'skill.md'), files: v.files, hash: v.hash, versionId: v.id, origin: v.origin, copyDir, bundleDir: copyDir };
+}
+
+/** The run's folder when it is one of the user's, still there, and the run was made here (not imported). */
+async function userFolderOf(host: Host, choice: VersionChoice): Promise<string | undefined> {
+  const dir = choice.runBundleDir;
+  if (!dir || isStoredCopy(host, dir) || !existsSync(path.join(dir, 'skill.md'))) return undefined;
+  const recorded = choice.fallbackVersionId ? await host.skills.getVersionById(choice.fallbackVersionId) : null;
+  return recorded?.origin === 'import' ? undefined : dir;
 }
 
 /** Whether a plan has code of its skill's own to run: python/node steps or module capabilities. */

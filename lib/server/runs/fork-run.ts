@@ -33,10 +33,10 @@ import { childRunFns, storedModelSpec } from './start-run';
 export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
   /** the fork point (default on a failed or aborted run: its failed step) */
   at?: string;
-  /** the whole new value at the point */
-  value?: Json;
-  /** edits of the value at the point, in order */
-  set?: { path: string; value: Json }[];
+  /** the whole new value at the point (parsed JSON) */
+  value?: unknown;
+  /** edits of the value at the point, in order (parsed JSON values) */
+  set?: { path: string; value: unknown }[];
   /** another model for the rest of the run (a spec, as `run --model` takes) */
   model?: string;
   /** model scripts may be any file of this machine, as for `run --model` (the CLI); else only the bundle's (the app) */
@@ -94,15 +94,15 @@ async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise
   if (!at) throw new UsageError(`Name the fork point of run ${runId} (--at POSITION, e.g. a phase name, draft/r2/model or __post__/0): ${run.status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
   const asked = parseForkPosition(at);
   const hasEdit = req.value !== undefined || (req.set?.length ?? 0) > 0;
-  const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId });
+  const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
   requireTrustedCode(host, chosen, { trust: req.trust, what: `Forking run ${runId}` });
   // the point is probed with no edit first: the value there is what the edits apply to
   const probe = await probeForkPoint(chosen.plan, { clock: systemClock, ids: randomIds }, { input: run.input, parentRunId: runId, events, point: forkPointOf(at, hasEdit ? null : undefined) });
   let point: ForkPoint = forkPointOf(at, undefined);
   if (hasEdit) {
     if (!probe.check) throw new ForkPointError('fork_edit_invalid', `${at} holds no value to edit; fork there without an edit to run that step again.`, { position: at });
-    let value: Json = req.value !== undefined ? req.value : probe.base;
-    for (const s of req.set ?? []) value = setAtPath(value, s.path, s.value);
+    let value = req.value !== undefined ? (req.value as Json) : probe.base;
+    for (const s of req.set ?? []) value = setAtPath(value, s.path, s.value as Json);
     const checked = probe.check(value);
     if (checked.errors.length) {
       throw new ForkPointError('fork_edit_invalid', `The edited value at ${at} does not fit: ${checked.errors.join('; ')}. Nothing was run.`, { position: at, errors: checked.errors });
