@@ -22,6 +22,7 @@ import type { Message, ModelRequest, ModelTurn, ToolCall, ToolSpec } from './por
 import type { RunContext } from './context';
 import { runRung } from './stages';
 import { runStep } from './step';
+import { pendingForkPoint } from './recording';
 import { dispatchOp, forkedArgs } from './ops/dispatch';
 import { getOp } from './ops/registry';
 import type { ToolOutcome } from './stage-types';
@@ -157,7 +158,7 @@ async function runToolRound(
     }
     try {
       // a fork point at this call's arguments: the edited ones are sent, and shown to the model
-      if (ctx.recording) req.args = await forkedArgs(ctx, req.op, `${base.prefix}/tool/${i}`, req.args);
+      if (pendingForkPoint(ctx) !== null) req.args = await forkedArgs(ctx, req.op, `${base.prefix}/tool/${i}`, req.args);
       const data = await dispatchOp(ctx, {
         op: req.op,
         args: req.args,

@@ -59,7 +59,8 @@ export async function runSteps(
   let aloneUntil = 0;
   for (let k = 0; k < steps.length; ) {
     // a fork point at this step's input: the edited value flows in (fork-edits.ts)
-    if (ctx.recording) value = await atForkInput(ctx, `${prefix}/${steps[k].index}`, value, STEP_INPUT_CHECK);
+    const point = pendingForkPoint(ctx);
+    if (point !== null) value = await atForkInput(ctx, `${prefix}/${steps[k].index}`, value, STEP_INPUT_CHECK);
     const run = k < aloneUntil ? [] : fusibleRun(steps, k, pendingForkPoint(ctx), prefix);
     let look: MemoLookup | undefined;
     if (run.length >= 2) {

@@ -203,7 +203,10 @@ function replayPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined,
   return null; // stages and processor steps really run
 }
 
-/** Whether this run is at a fork point that is still ahead (processors must not fuse steps across it). */
+/**
+ * The fork point still ahead of this run, if any: where `atForkInput` may edit a value (callers on
+ * hot paths check this first, without an await), and where processors must not fuse steps across.
+ */
 export function pendingForkPoint(ctx: RunContext): string | null {
   const rec = ctx.recording;
   return rec && rec.point && !rec.reached ? rec.point.at : null;

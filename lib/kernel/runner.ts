@@ -50,7 +50,7 @@ import { requireRecordedStagesInPlan } from './stages';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
 import { makeArtifact } from './ops/execute';
-import { atForkInput, ForkProbeReached, markForkPoint, recordingOf, type Derivation } from './recording';
+import { atForkInput, ForkProbeReached, markForkPoint, pendingForkPoint, recordingOf, type Derivation } from './recording';
 import { objectCheck, RUN_INPUT_POINT, type ForkPoint } from './fork-edits';
 
 /** where the finish artifact is kept, durable, before the postprocessor starts (a reserved path: ops cannot write it) */
@@ -280,7 +280,7 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     const visitKey = visit === 1 ? phaseName : `${phaseName}#${visit}`;
     ctx.currentVisit = visitKey;
     // a fork point at this phase start: the edited input is what the phase starts from
-    if (ctx.recording) input = await atForkInput(ctx, visitKey, input, objectCheck(`the input of phase ${phaseName}`, phase.preprocessor ? null : phase.inputSchema));
+    if (pendingForkPoint(ctx) !== null) input = await atForkInput(ctx, visitKey, input, objectCheck(`the input of phase ${phaseName}`, phase.preprocessor ? null : phase.inputSchema));
     await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input }, 'group');
     let value = input;
     if (phase.preprocessor) {
@@ -295,7 +295,7 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     let artifact = await runPhaseVisit(ctx, phase, visit, visitKey, value);
     visits[phaseName] = visit;
     let next = nextPhase(ctx.plan, phaseName, artifact);
-    if (next === null && ctx.recording) {
+    if (next === null && pendingForkPoint(ctx) !== null) {
       // a fork point at the finish artifact: the edited one is persisted and post-processed
       artifact = await atForkInput(ctx, POST_PHASE, artifact, objectCheck('the finish artifact', phase.outputSchema));
       next = nextPhase(ctx.plan, phaseName, artifact);

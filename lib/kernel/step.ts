@@ -118,7 +118,8 @@ export async function recordStep(
   durationMs: number,
 ): Promise<StepResult> {
   const status = r.status ?? 'ok';
-  if (ctx.recording) await markStepAtForkPoint(ctx, def.position);
+  // (checked here, not in the callee: this is every step's path, and an await costs a promise)
+  if (ctx.recording?.point?.at === def.position) await markStepAtForkPoint(ctx, def.position);
   const data: JsonObject = {
     ...(def.label ?? {}),
     kind: def.kind,
