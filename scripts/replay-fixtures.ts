@@ -6,7 +6,7 @@
  *
  *   npm run fixtures:replay
  *
- * Run it after changing an example: fixtures/replay/fixtures.test.ts replays
+ * Run it after changing an example: lib/server/runs/replay-fixtures.test.ts replays
  * every fixture against its example and fails while the two disagree. Runs are
  * made from a copy of the examples at a fixed temporary path, with fixed run
  * ids, so the files name nothing of the machine that made them.

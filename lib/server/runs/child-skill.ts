@@ -36,7 +36,11 @@ export function childRunId(req: ChildSkillRequest): string {
 
 async function depthOf(host: Host, runId: string): Promise<number> {
   let depth = 0;
-  for (let id: string | null = runId; id && depth <= MAX_SKILL_DEPTH; depth++) id = (await host.store.getRun(id))?.parentRunId ?? null;
+  for (let id: string | null = runId; id && depth <= MAX_SKILL_DEPTH; depth++) {
+    const run = await host.store.getRun(id);
+    // a replay or a fork is a run of its own, not a call: its parent is not a caller
+    id = run?.kind === 'run' ? run.parentRunId : null;
+  }
   return depth;
 }
 

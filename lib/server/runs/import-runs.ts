@@ -132,7 +132,13 @@ async function writeRun(host: Pick<Host, 'store' | 'skills'>, c: CheckedExport):
     if (partHash(await host.store.readEvents(run.id)) !== doc.hashes.events) throw new ImportConflictError(run.id, `its log differs from the one in ${c.source}`);
     return { runId: run.id, skill: doc.skill.name, version: doc.skill.version, status: 'unchanged' };
   }
-  const saved = await host.skills.saveVersion(doc.skill.name, doc.skill.files, { mode: 'record', origin: 'import', description: skillMdFacts(doc.skill.files['skill.md']).description });
+  const saved = await host.skills.saveVersion(doc.skill.name, doc.skill.files, {
+    mode: 'record',
+    origin: 'import',
+    description: skillMdFacts(doc.skill.files['skill.md']).description,
+    // in the skill's history at the run's time: an old run imported does not become the skill's latest
+    savedAt: run.createdAt,
+  });
   await host.store.createRun(
     { ...run, skillVersionId: saved.versionId },
     { events: doc.events as unknown as RunEvent[], traces: doc.traces as unknown as StageTrace[], artifacts: doc.artifacts as unknown as WorkspaceArtifact[] },
