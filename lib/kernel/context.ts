@@ -63,4 +63,6 @@ export type RunContext = {
   currentVisit: string;
   /** a replay's or a fork's second memo: its parent's recorded steps (recording.ts); null for a plain run */
   recording: Recording | null;
+  /** the step whose execution threw what is ending the run (a model call that failed): its position goes in the run's error */
+  failedAt: string | null;
 };

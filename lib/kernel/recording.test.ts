@@ -16,7 +16,7 @@ import type { Json, JsonObject } from './json';
 import { compareLogs } from './compare';
 import { forkPointOf, setAtPath } from './fork-edits';
 import { probeForkPoint } from './fork-probe';
-import { ForkPointError } from './errors';
+import { ForkPointError, ModelError } from './errors';
 import type { Derivation } from './recording';
 import { EVENT } from './events';
 
@@ -311,4 +311,36 @@ test('--set edits: paths into objects and arrays, copies only', () => {
   assert.deepEqual(setAtPath(v, '$', 5), 5);
   assert.deepEqual(v, { a: { b: [1, 2] }, c: 'x' });
   assert.throws(() => setAtPath(v, 'c.d', 1), /c is string, so it has no "d"/);
+});
+
+test('a run whose model call failed records where; its replay fails there the same way (identical), and a rerun starts there', async () => {
+  const failing: ModelPort = {
+    name: 'flaky',
+    async invoke(r) {
+      if (r.phase === 'write') throw new ModelError('model_http_error', 'The model endpoint answered HTTP 503: overloaded.', { status: 503 });
+      return { text: '', toolCalls: [], finish: null, ...structuredClone(turns[r.phase][r.round - 1]) } as ModelTurn;
+    },
+  };
+  const store = new MemoryStore();
+  const out = await startRun(skill(), deps(failing, { store, sandbox: countingSandbox().sandbox, fileRoot: root }), { input: {}, skillText: '', runId: 'flaky' });
+  assert.equal(out.status, 'failed');
+  assert.equal(out.error?.position, 'write/r1/model');
+  const events = await store.readEvents('flaky');
+  const r = await startRun(skill(), deps(countingModel({ calls: [] }), { store, sandbox: countingSandbox().sandbox, fileRoot: root }), {
+    input: {},
+    skillText: '',
+    runId: 'flaky-replay',
+    derivation: { mode: 'replay', parentRunId: 'flaky', events },
+  });
+  assert.equal(r.status, 'failed');
+  assert.deepEqual(compareLogs(events, await store.readEvents(r.runId)).divergences, []);
+  const model = { calls: [] as string[] };
+  const rerun = await startRun(skill(), deps(countingModel(model), { store, sandbox: countingSandbox().sandbox, fileRoot: root }), {
+    input: {},
+    skillText: '',
+    runId: 'flaky-rerun',
+    derivation: { mode: 'fork', parentRunId: 'flaky', events, point: { at: String(out.error?.position), target: 'rerun' } },
+  });
+  assert.equal(rerun.status, 'completed');
+  assert.deepEqual(model.calls, ['write/r1'], 'only the failed call is made again');
 });

@@ -71,6 +71,8 @@ export type Recording = {
   point: ForkPoint | null;
   reached: boolean;
   probe: boolean;
+  /** how the parent failed, when a step that records nothing (a model call) failed it: a replay reproduces it */
+  failure: JsonObject | null;
 };
 
 /** ops whose effects stay in the run's own workspace: a replay runs them there */
@@ -81,8 +83,10 @@ const FORK_MARKER = 'fork:reached';
 export function recordingOf(d: Derivation, ownLog: readonly RunEvent[]): Recording {
   const steps = new Map<string, MemoEntry[]>();
   let input: Json = null;
+  let failure: JsonObject | null = null;
   for (const e of d.events) {
     if (e.type === EVENT.runStarted) input = (e.data.input ?? null) as Json;
+    if (e.type === EVENT.runFailed && isJsonObject(e.data.error) && typeof e.data.error.position === 'string') failure = e.data.error;
     const m = memoEntryOf(e);
     if (!m) continue;
     const list = steps.get(m.position);
@@ -91,7 +95,7 @@ export function recordingOf(d: Derivation, ownLog: readonly RunEvent[]): Recordi
   }
   const point = d.point ?? null;
   const reached = point !== null && (point.at === RUN_INPUT_POINT || ownLog.some((e) => e.data.marker === FORK_MARKER));
-  return { mode: d.mode, runId: d.parentRunId, steps, input, point, reached, probe: d.probe === true };
+  return { mode: d.mode, runId: d.parentRunId, steps, input, point, reached, probe: d.probe === true, failure };
 }
 
 /** The fork point was reached in a probe: the value there and its check (not an error anyone sees). */
@@ -102,6 +106,14 @@ export class ForkProbeReached extends StagecraftError {
     readonly kind: string,
   ) {
     super('fork_probe_reached', 'the fork point was reached');
+  }
+}
+
+/** A failure the recording ends with, raised again where it happened (a replay of a run whose model call failed). */
+class RecordedFailure extends StagecraftError {
+  constructor(recorded: JsonObject) {
+    const { code, message, ...details } = recorded;
+    super(String(code), String(message), { details: details as JsonObject });
   }
 }
 
@@ -176,6 +188,8 @@ function sameDefinition(recorded: Json, current: Json): boolean {
 function replayPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, key: string, defHash: string): MemoEntry | null {
   if (step.kind === 'model') {
     if (entry && entry.key === key) return entry;
+    // the recorded run failed right here (the model call failed): so does its replay, with the same error
+    if (!entry && rec.failure?.position === step.position) throw new RecordedFailure(rec.failure);
     if (!entry) {
       throw new ReplayDivergedError(
         'model_turn_unrecorded',

@@ -243,6 +243,7 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     markers: markersOf(log),
     currentVisit: '',
     recording: derivation ? recordingOf(derivation, log) : null,
+    failedAt: null,
   };
   try {
     // a fork of the run input departs at once: nothing of the parent is answered
@@ -259,7 +260,10 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
     // a replay that cannot go on was stopped, as an abort is: nothing in the skill failed
     const status: RunStatus = err instanceof WorkflowAbortedError || err instanceof ReplayDivergedError ? 'aborted' : 'failed';
-    return await end(ctx, status, null, errorToJson(err));
+    const error = errorToJson(err);
+    // where a step that records nothing failed (a model call): what a rerun starts from, what a replay reproduces
+    if (ctx.failedAt !== null && error.position === undefined) error.position = ctx.failedAt;
+    return await end(ctx, status, null, error);
   }
 }
 

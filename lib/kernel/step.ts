@@ -106,7 +106,14 @@ export async function runStep(
   if (look.hit) return look.fromRecording ? recordAnswer(ctx, def, look) : { output: look.hit.output, status: look.hit.status, replayed: true, seq: look.hit.seq };
   await beginStep(ctx);
   const started = ctx.deps.clock.now();
-  const r = await exec();
+  let r: StepExecution;
+  try {
+    r = await exec();
+  } catch (e) {
+    // nothing records a step that threw (a model call that failed): the run's error says where it was
+    ctx.failedAt = def.position;
+    throw e;
+  }
   return recordStep(ctx, def, look, r, ctx.deps.clock.now() - started);
 }
 
