@@ -10,6 +10,10 @@
  * nothing of that import is written. The run must have ended, and its log
  * must be whole (events 1..n of this run, from run_started to its end).
  *
+ * The version is placed in the skill's history at the run's time, never
+ * after the skill's latest: importing a run does not change what the studio
+ * opens or what new runs start from.
+ *
  * Idempotent: a run already here with the same log is left as it is
  * (`unchanged`); a different run of the same id is never overwritten
  * (ImportConflictError). Importing never runs code: it only writes records
@@ -132,12 +136,14 @@ async function writeRun(host: Pick<Host, 'store' | 'skills'>, c: CheckedExport):
     if (partHash(await host.store.readEvents(run.id)) !== doc.hashes.events) throw new ImportConflictError(run.id, `its log differs from the one in ${c.source}`);
     return { runId: run.id, skill: doc.skill.name, version: doc.skill.version, status: 'unchanged' };
   }
+  // in the skill's history at the run's time, and never after what the skill has now: importing a run
+  // does not change the version the studio opens and runs start from
+  const latest = (await host.skills.getSkill(doc.skill.name))?.latest?.savedAt;
   const saved = await host.skills.saveVersion(doc.skill.name, doc.skill.files, {
     mode: 'record',
     origin: 'import',
     description: skillMdFacts(doc.skill.files['skill.md']).description,
-    // in the skill's history at the run's time: an old run imported does not become the skill's latest
-    savedAt: run.createdAt,
+    savedAt: latest === undefined ? run.createdAt : Math.min(run.createdAt, latest - 1),
   });
   await host.store.createRun(
     { ...run, skillVersionId: saved.versionId },
