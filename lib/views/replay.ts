@@ -94,6 +94,12 @@ export const ForkBody = z
   .strict();
 export type ForkBody = z.infer<typeof ForkBody>;
 
+/** `GET /api/runs/<id>/fork?at=`: the value at a fork point (what the fork editor opens with) */
+export const ForkPointView = z
+  .object({ runId: z.string(), at: z.string(), kind: z.string(), value: json, editable: z.boolean(), version: z.string() })
+  .strict();
+export type ForkPointView = z.infer<typeof ForkPointView>;
+
 /** `POST /api/runs/<id>/fork` (201, as soon as the fork is recorded; it goes on in the background) */
 export const ForkedRunView = z.object({ runId: z.string(), parentRunId: z.string(), forkPoint: z.string(), version: z.string() }).strict();
 export type ForkedRunView = z.infer<typeof ForkedRunView>;

@@ -96,6 +96,11 @@ describe('replay, fork, compare, regress, export, import over HTTP', () => {
 
   it('fork: an edited finish artifact runs to the end; an edit that does not fit is refused before anything runs', async () => {
     const runId = await summarizeRun();
+    const point = await call('GET', `/api/runs/${runId}/fork?at=__post__`);
+    assert.equal(point.status, 200, point.text);
+    assert.equal(point.body.editable, true);
+    assert.equal(point.body.value.paragraphs.length, 2, 'the finish artifact, as the fork would start from it');
+    isError(await call('GET', `/api/runs/${runId}/fork`), 400, 'usage', /\?at=POSITION/);
     const forked = await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', set: [{ path: 'paragraphs[0]', value: 'Edited, mail x@example.org.' }] });
     assert.equal(forked.status, 201, forked.text);
     assert.equal(forked.body.parentRunId, runId);

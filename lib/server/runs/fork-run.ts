@@ -23,7 +23,7 @@ import { isJsonObject, type Json, type JsonObject } from '../../kernel/json';
 import { POST_PHASE } from '../../kernel/plan';
 import type { RunEvent, RunRecord } from '../../kernel/ports';
 import { startRun, type RunOutcome } from '../../kernel/runner';
-import type { ForkedRunView } from '../../views';
+import type { ForkedRunView, ForkPointView } from '../../views';
 import { kernelDeps, modelFor, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
 import { chooseVersion, endedRun, requireTrustedCode, type ChosenVersion, type VersionChoice } from './derived-version';
@@ -160,4 +160,18 @@ export async function launchFork(host: Host, runId: string, req: ForkRequest): P
   );
   const forkId = await Promise.race([recorded, done.then((o) => o.runId)]);
   return { runId: forkId, parentRunId: runId, forkPoint: p.forkPoint, version: p.chosen.hash };
+}
+
+/**
+ * The value at a fork point, as the fork would start from it (`GET /api/runs/<id>/fork?at=`): what
+ * the "Fork from here" editor opens with. `editable` is false where there is nothing to edit (a rerun
+ * of a step is all a fork there can be).
+ */
+export async function forkPointValue(host: Host, runId: string, at: string | null, req: Pick<ForkRequest, 'version'> = {}): Promise<ForkPointView> {
+  if (!at) throw new UsageError('Name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …).');
+  const run = await endedRun(host, runId);
+  const events = await host.store.readEvents(runId);
+  const chosen = await chooseVersion(host, run.skillName, { version: req.version, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
+  const probe = await probeForkPoint(chosen.plan, { clock: systemClock, ids: randomIds }, { input: run.input, parentRunId: runId, events, point: forkPointOf(at, null) });
+  return { runId, at, kind: probe.kind, value: probe.base, editable: probe.check !== null, version: chosen.hash };
 }
