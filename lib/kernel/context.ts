@@ -11,6 +11,7 @@ import type { Journal } from './journal';
 import type { Plan } from './plan';
 import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort, WorkspaceFiles } from './ports';
 import type { StageHandler } from './stage-types';
+import type { Recording } from './recording';
 
 export type ChildSkillRequest = {
   /** the `skill` argument of run_skill (a bundle folder name or relative path) */
@@ -58,4 +59,8 @@ export type RunContext = {
   markers: Set<string>;
   /** the visit key of the phase being run (`draft`, `draft#2`) */
   currentVisit: string;
+  /** a replay's or a fork's second memo: its parent's recorded steps (recording.ts); null for a plain run */
+  recording: Recording | null;
+  /** the step whose execution threw what is ending the run (a model call that failed): its position goes in the run's error */
+  failedAt: string | null;
 };

@@ -18,6 +18,8 @@ export const EVENT = {
   phaseCompleted: 'phase_completed',
   /** the finish artifact is durable in the workspace (before the postprocessor) */
   artifactPersisted: 'artifact_persisted',
+  /** a fork reached its fork point: the recorded value there, and the edited one (recording.ts) */
+  forkPointReached: 'fork_point_reached',
   /** an override of a machine-derived field the model wrote anyway */
   factOverridden: 'fact_overridden',
   runCompleted: 'run_completed',

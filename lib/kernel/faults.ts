@@ -74,5 +74,14 @@ export function crashAt(point: FaultPoint, n: number): Faults {
 export function isInfrastructureError(e: unknown): boolean {
   if (e instanceof SimulatedCrash) return true;
   const code = (e as { code?: unknown } | null)?.code;
-  return code === 'run_claimed' || code === 'determinism_violation' || code === 'store_write_failed' || code === 'record_refused';
+  return (
+    code === 'run_claimed' ||
+    code === 'determinism_violation' ||
+    code === 'store_write_failed' ||
+    code === 'record_refused' ||
+    // a replay or fork that cannot go on: it stops the run, it is never a step's own failure
+    code === 'replay_diverged' ||
+    code === 'fork_prefix_changed' ||
+    code === 'fork_probe_reached'
+  );
 }

@@ -25,7 +25,7 @@ class RecordingStore extends MemoryStore {
 
 async function journalOn(store: RecordingStore) {
   await store.createRun(
-    { id: 'r', skillName: 's', skillHash: 'h', skillText: '', bundleDir: '/', skillVersionId: null, input: {}, model: 'm', status: 'running', output: null, error: null, report: null, parentRunId: null, createdAt: 0, updatedAt: 0 },
+    { id: 'r', skillName: 's', skillHash: 'h', skillText: '', bundleDir: '/', skillVersionId: null, input: {}, model: 'm', status: 'running', output: null, error: null, report: null, kind: 'run', parentRunId: null, forkPoint: null, createdAt: 0, updatedAt: 0 },
     { events: [{ runId: 'r', seq: 1, type: EVENT.runStarted, at: 0, data: {} }] },
   );
   store.units = []; // the run's creation is not the journal's

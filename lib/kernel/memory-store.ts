@@ -91,6 +91,8 @@ export class MemoryStore implements StorePort {
     if (filter.status) out = out.filter((r) => filter.status!.includes(r.status));
     if (filter.skillName) out = out.filter((r) => r.skillName === filter.skillName);
     if (filter.idPrefix !== undefined) out = out.filter((r) => r.id.startsWith(filter.idPrefix!));
+    if (filter.kind) out = out.filter((r) => filter.kind!.includes(r.kind));
+    if (filter.parentRunId !== undefined) out = out.filter((r) => r.parentRunId === filter.parentRunId);
     return out;
   }
 

@@ -22,7 +22,8 @@ import type { Message, ModelRequest, ModelTurn, ToolCall, ToolSpec } from './por
 import type { RunContext } from './context';
 import { runRung } from './stages';
 import { runStep } from './step';
-import { dispatchOp } from './ops/dispatch';
+import { pendingForkPoint } from './recording';
+import { dispatchOp, forkedArgs } from './ops/dispatch';
 import { getOp } from './ops/registry';
 import type { ToolOutcome } from './stage-types';
 import { checkSchema, formatSchemaErrors } from './schema-check';
@@ -156,6 +157,8 @@ async function runToolRound(
       continue;
     }
     try {
+      // a fork point at this call's arguments: the edited ones are sent, and shown to the model
+      if (pendingForkPoint(ctx) !== null) req.args = await forkedArgs(ctx, req.op, `${base.prefix}/tool/${i}`, req.args);
       const data = await dispatchOp(ctx, {
         op: req.op,
         args: req.args,

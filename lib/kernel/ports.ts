@@ -90,6 +90,14 @@ export type WorkspaceFiles = {
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/**
+ * What a run is: `run` (started from a skill; a `run_skill` child too, whose parent is its caller),
+ * `replay` (its parent's recording re-executed against a skill version, recording.ts) or `fork`
+ * (its parent's steps up to the fork point answered from the recording, then live).
+ */
+export const RUN_KINDS = ['run', 'replay', 'fork'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
 export type RunRecord = {
   id: string;
   skillName: string;
@@ -105,8 +113,11 @@ export type RunRecord = {
   output: Json | null;
   error: JsonObject | null;
   report: JsonObject | null;
-  /** set when the run was forked from another */
+  kind: RunKind;
+  /** the run it derives from: the replayed or forked run, or the caller of a `run_skill` child */
   parentRunId: string | null;
+  /** a fork's fork point (`draft/r2/model`, `__post__/3/input`, a phase start, `input`), else null */
+  forkPoint: string | null;
   createdAt: number;
   updatedAt: number;
 };
@@ -206,6 +217,8 @@ export type CommitResult =
 export type RunFilter = {
   status?: RunStatus[];
   skillName?: string;
+  kind?: RunKind[];
+  parentRunId?: string;
   limit?: number;
   /** runs whose id starts with this (a run's `run_skill` descendants: `<root id>.`) */
   idPrefix?: string;

@@ -16,7 +16,8 @@ import type { StepSpec } from './plan';
 import type { RunContext } from './context';
 import { checkSchema } from './schema-check';
 import { getPath, renderTemplate, requirePath } from './value-path';
-import { dispatchOp } from './ops/dispatch';
+import { pendingForkPoint } from './recording';
+import { dispatchOp, forkedArgs } from './ops/dispatch';
 import { getOp } from './ops/registry';
 import type { ChainScope } from './processors';
 import { runSteps } from './processors';
@@ -96,7 +97,7 @@ export async function executeProcessorStep(
       if (!isJsonObject(args)) throw new StepFailedError('op_bad_args', `run_op ${step.op}: args must be an object`);
       return dispatchOp(ctx, {
         op: step.op,
-        args,
+        args: pendingForkPoint(ctx) !== null ? await forkedArgs(ctx, step.op, `${position}/op`, args) : args,
         caller: { kind: 'processor', phase: scope.phase },
         position: `${position}/op`,
       });

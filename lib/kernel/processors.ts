@@ -21,7 +21,9 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
-import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
+import { beginStep, lookupMemo, recordAnswer, recordStep, type MemoLookup, type StepDef } from './step';
+import { atForkInput, pendingForkPoint } from './recording';
+import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { executeProcessorStep, isPureStep, readsWorld, stepDefinition } from './processor-steps';
@@ -59,7 +61,10 @@ export async function runSteps(
   /** steps before this index run alone: their fused request failed as a whole */
   let aloneUntil = 0;
   for (let k = 0; k < steps.length; ) {
-    const run = k < aloneUntil ? [] : fusibleRun(steps, k);
+    // a fork point at this step's input: the edited value flows in (fork-edits.ts)
+    const point = pendingForkPoint(ctx);
+    if (point !== null) value = await atForkInput(ctx, `${prefix}/${steps[k].index}`, value, STEP_INPUT_CHECK);
+    const run = k < aloneUntil ? [] : fusibleRun(steps, k, pendingForkPoint(ctx), prefix);
     let look: MemoLookup | undefined;
     if (run.length >= 2) {
       const done = await runFused(ctx, run, value, prefix, scope);
@@ -90,6 +95,9 @@ export function requireNoStepRecordedPast(ctx: RunContext, prefix: string, lengt
   throw DeterminismError.recorded(ctx.runId, 'step', rec, `no step there (${end})`, null);
 }
 
+/** a processor step's input is the chain's current value: an object */
+const STEP_INPUT_CHECK = objectCheck("a processor step's input");
+
 /** at most this many pure code steps go to a worker in one request */
 export const FUSE_MAX_STEPS = 256;
 /** a fused request may take this many times its slowest step's timeout */
@@ -99,13 +107,15 @@ export const FUSED_TIMEOUT_FACTOR = 4;
  * Consecutive pure code steps of one module, from `k`: they may run in one
  * worker request (their results are recorded one by one, as always).
  */
-function fusibleRun(steps: readonly StepSpec[], k: number): CodeStep[] {
+function fusibleRun(steps: readonly StepSpec[], k: number, forkPoint: string | null, prefix: string): CodeStep[] {
   const first = steps[k];
   if ((first.type !== 'python' && first.type !== 'node') || !first.pure) return [];
   const run: CodeStep[] = [first];
   for (let j = k + 1; j < steps.length && run.length < FUSE_MAX_STEPS; j++) {
     const s = steps[j];
     if (s.type !== first.type || !s.pure || s.modulePath !== first.modulePath) break;
+    // a fork point ahead is where the run departs from its parent: never inside a fused request
+    if (forkPoint !== null && forkPoint === `${prefix}/${s.index}`) break;
     run.push(s);
   }
   return run;
@@ -200,6 +210,7 @@ async function runOneStep(
   let output: Json;
   let merged: JsonObject | undefined;
   if (look.hit) {
+    if (look.fromRecording) await recordAnswer(ctx, def, look);
     status = look.hit.status;
     output = look.hit.output;
     if (status === 'failed') {

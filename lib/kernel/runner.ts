@@ -16,11 +16,17 @@
  * A run driven by another process (claim taken, or its seq written first)
  * stops cleanly with status `superseded` and writes nothing.
  *
+ * A replay or a fork is a run like any other, with a derivation: its
+ * parent's log as a second memo and a policy (recording.ts), recorded in its
+ * first event so that a resume derives it the same way. A replay that cannot
+ * go on ends aborted.
+ *
  * Owns: the run lifecycle and the snapshot. Does not: run rounds
  * (phase-runner.ts) or processor steps (processors.ts).
  */
 import {
   DeterminismError,
+  ReplayDivergedError,
   skillChangedAdvice,
   RunClaimedError,
   RunExistsError,
@@ -36,7 +42,7 @@ import { EVENT } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
-import type { CommitUnit, RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
+import type { CommitUnit, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
@@ -48,6 +54,8 @@ import { requireRecordedStagesInPlan } from './stages';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
 import { makeArtifact } from './ops/execute';
+import { atForkInput, ForkProbeReached, markForkPoint, pendingForkPoint, recordingOf, type Derivation } from './recording';
+import { objectCheck, RUN_INPUT_POINT, type ForkPoint } from './fork-edits';
 
 /** where the finish artifact is kept, durable, before the postprocessor starts (a reserved path: ops cannot write it) */
 export const FINISH_ARTIFACT_PATH = '.stagecraft/finish.json';
@@ -70,6 +78,10 @@ export type StartOptions = {
   bundleDir?: string;
   /** told once the run is recorded (its row and first event committed), before it goes on: a caller may answer with the id then */
   onCreated?: (runId: string) => void;
+  /** `replay` / `fork`: how the run derives from its parent (recording.ts); default: a plain run */
+  derivation?: Derivation;
+  /** how the fork point is shown and recorded (default: the point's position) */
+  forkPoint?: string;
 };
 
 type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
@@ -78,6 +90,11 @@ type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
 function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model'>, opts: StartOptions, status: 'running' | 'queued'): { record: RunRecord; first: CommitUnit } {
   const runId = opts.runId ?? deps.ids.newId('run');
   const now = deps.clock.now();
+  const derived = opts.derivation ?? null;
+  const kind: RunKind = derived?.mode ?? 'run';
+  const point = derived?.point ?? null;
+  const forkPoint = kind === 'fork' && point ? (opts.forkPoint ?? point.at) : null;
+  const parentRunId = derived?.parentRunId ?? opts.parentRunId ?? null;
   const record: RunRecord = {
     id: runId,
     skillName: plan.name,
@@ -91,7 +108,9 @@ function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model'>, o
     output: null,
     error: null,
     report: null,
-    parentRunId: opts.parentRunId ?? null,
+    kind,
+    parentRunId,
+    forkPoint,
     createdAt: now,
     updatedAt: now,
   };
@@ -100,7 +119,16 @@ function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model'>, o
     seq: 1,
     type: EVENT.runStarted,
     at: now,
-    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null },
+    data: {
+      skill: plan.name,
+      skillHash: plan.skillHash,
+      model: deps.model.name,
+      input: opts.input,
+      parentRunId,
+      ...(kind !== 'run' ? { kind } : {}),
+      // a resume (or a replay of this fork) re-applies the same point and edit
+      ...(point ? { forkPoint, fork: point as unknown as JsonObject } : {}),
+    },
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
   return { record, first: { events: [started], snapshot } };
@@ -123,7 +151,7 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     if (claimed.status === 'rejected') throw claimed.reason;
     // a caller-chosen id another process holds: it drives the run, not us
     if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
-    return await drive(plan, deps, runId, [started], snapshot);
+    return await drive(plan, deps, runId, [started], snapshot, opts.derivation ?? null);
   } finally {
     // the run is over (its last commit is in): letting go of the claim need not delay the caller
     void claim?.release().catch(() => undefined);
@@ -152,7 +180,16 @@ export function completedOutcome(run: RunRecord): RunOutcome | null {
   return { runId: run.id, status: 'completed', output: run.output, error: null, report: run.report as RunReport | null };
 }
 
-export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan | Promise<Plan>, deps: KernelDeps): Promise<RunOutcome> {
+/**
+ * `derivation`: for a replay or a fork, its parent's recording (default: read from the store, as the
+ * run's first event names it).
+ */
+export async function resumeRun(
+  runId: string,
+  planFor: (run: RunRecord) => Plan | Promise<Plan>,
+  deps: KernelDeps,
+  opts: { derivation?: Derivation } = {},
+): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   const claim = await deps.store.claimRun(runId);
@@ -184,10 +221,18 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
         };
     const r = await deps.store.commit(runId, { events: [resumed], ...(isAdmission ? { run: { status: 'running', updatedAt: at } } : {}) });
     if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };
-    return await drive(plan, deps, runId, [...log, resumed], snapshot);
+    const derivation = opts.derivation ?? (await derivationOf(deps, run, log));
+    return await drive(plan, deps, runId, [...log, resumed], snapshot, derivation);
   } finally {
     await claim.release();
   }
+}
+
+/** A replay's or a fork's recording, from its first event and its parent's log. */
+async function derivationOf(deps: KernelDeps, run: RunRecord, log: readonly RunEvent[]): Promise<Derivation | null> {
+  if (run.kind === 'run' || !run.parentRunId) return null;
+  const point = (log[0]?.data.fork ?? null) as ForkPoint | null;
+  return { mode: run.kind, parentRunId: run.parentRunId, events: await deps.store.readEvents(run.parentRunId), point };
 }
 
 /**
@@ -218,7 +263,7 @@ export function isUnfinished(status: RunStatus): boolean {
   return status === 'running' || status === 'queued';
 }
 
-async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot): Promise<RunOutcome> {
+async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot, derivation: Derivation | null = null): Promise<RunOutcome> {
   const faults = deps.faults ?? NO_FAULTS;
   const journal = new Journal(runId, deps.store, deps.clock, faults, log.length);
   const memo = new Map(log.map(memoEntryOf).filter((m) => m !== null).map((m) => [m!.position, m!]));
@@ -233,21 +278,29 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     faults,
     markers: markersOf(log),
     currentVisit: '',
+    recording: derivation ? recordingOf(derivation, log) : null,
+    failedAt: null,
   };
   try {
+    // a fork of the run input departs at once: nothing of the parent is answered
+    if (ctx.recording?.point?.at === RUN_INPUT_POINT) await markForkPoint(ctx, ctx.recording.input, (ctx.recording.point.value ?? null) as Json);
     if (snapshot.currentPhase !== POST_PHASE) requireRecordedStagesInPlan(ctx, resumePrefix(snapshot));
     const finish = snapshot.currentPhase === POST_PHASE ? await loadFinish(ctx) : await runPhases(ctx, snapshot);
     const output = await runPostprocessor(ctx, finish);
     return await end(ctx, 'completed', output, null);
   } catch (err) {
-    if (err instanceof SimulatedCrash) throw err;
+    if (err instanceof SimulatedCrash || err instanceof ForkProbeReached) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
     // a determinism error stops the resume and leaves the run as it was; so does a store that
     // stopped recording (the run is resumable from its last commit once the store is back)
     if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
-    const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
+    // a replay that cannot go on was stopped, as an abort is: nothing in the skill failed
+    const status: RunStatus = err instanceof WorkflowAbortedError || err instanceof ReplayDivergedError ? 'aborted' : 'failed';
+    const error = errorToJson(err);
+    // where a step that records nothing failed (a model call): what a rerun starts from, what a replay reproduces
+    if (ctx.failedAt !== null && error.position === undefined) error.position = ctx.failedAt;
     try {
-      return await end(ctx, status, null, errorToJson(err));
+      return await end(ctx, status, null, error);
     } catch (e) {
       // the failure's own record refused (its message quoting what the store could not keep): the bare fact, so the run is never left running
       if (!(e instanceof RecordRefusedError)) throw e;
@@ -272,6 +325,8 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     const visit = (visits[phaseName] ?? 0) + 1;
     const visitKey = visit === 1 ? phaseName : `${phaseName}#${visit}`;
     ctx.currentVisit = visitKey;
+    // a fork point at this phase start: the edited input is what the phase starts from
+    if (pendingForkPoint(ctx) !== null) input = await atForkInput(ctx, visitKey, input, objectCheck(`the input of phase ${phaseName}`, phase.preprocessor ? null : phase.inputSchema));
     await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input }, 'group');
     let value = input;
     if (phase.preprocessor) {
@@ -283,9 +338,14 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
         throw new WorkflowAbortedError(`the input of phase ${phaseName} does not satisfy its input_schema: ${formatSchemaErrors(errors)}`, { phase: phaseName });
       }
     }
-    const artifact = await runPhaseVisit(ctx, phase, visit, visitKey, value);
+    let artifact = await runPhaseVisit(ctx, phase, visit, visitKey, value);
     visits[phaseName] = visit;
-    const next = nextPhase(ctx.plan, phaseName, artifact);
+    let next = nextPhase(ctx.plan, phaseName, artifact);
+    if (next === null && pendingForkPoint(ctx) !== null) {
+      // a fork point at the finish artifact: the edited one is persisted and post-processed
+      artifact = await atForkInput(ctx, POST_PHASE, artifact, objectCheck('the finish artifact', phase.outputSchema));
+      next = nextPhase(ctx.plan, phaseName, artifact);
+    }
     if (next === null) {
       await appendOnce(ctx, `phase:${visitKey}:completed`, EVENT.phaseCompleted, { phase: phaseName, visit, artifact, next: null }, 'group');
       // the finish artifact is durable in the workspace before the postprocessor starts [seed]

@@ -235,5 +235,7 @@ function runWhere(filter: RunFilter) {
     ...(filter.status ? { status: { in: filter.status } } : {}),
     ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
     ...(filter.idPrefix !== undefined ? { id: { startsWith: filter.idPrefix } } : {}),
+    ...(filter.kind ? { kind: { in: filter.kind } } : {}),
+    ...(filter.parentRunId !== undefined ? { parentRunId: filter.parentRunId } : {}),
   };
 }

@@ -233,6 +233,20 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
       assert.equal(await store.countRuns({ skillName, status: ['failed'] }), 0);
     });
 
+    it('a run keeps its kind, parent and fork point; listRuns filters by kind and parent', async () => {
+      const skillName = `skill-${randomUUID()}`;
+      const parent = await runWith(store, 1, { skillName, createdAt: T0 + 1 });
+      const replay = await runWith(store, 1, { skillName, kind: 'replay', parentRunId: parent.id, createdAt: T0 + 2 });
+      const fork = await runWith(store, 1, { skillName, kind: 'fork', parentRunId: parent.id, forkPoint: '__post__/3/input', createdAt: T0 + 3 });
+      assert.deepEqual(await store.getRun(fork.id), fork);
+      assert.equal((await store.getRun(parent.id))?.kind, 'run');
+      const ids = (rs: RunRecord[]) => rs.map((r) => r.id);
+      assert.deepEqual(ids(await store.listRuns({ skillName, kind: ['replay', 'fork'] })), [fork.id, replay.id]);
+      assert.deepEqual(ids(await store.listRuns({ skillName, kind: ['run'] })), [parent.id]);
+      assert.deepEqual(ids(await store.listRuns({ parentRunId: parent.id })), [fork.id, replay.id]);
+      assert.deepEqual(ids(await store.listRuns({ parentRunId: parent.id, kind: ['fork'] })), [fork.id]);
+    });
+
     it('claimRun is exclusive until released', async () => {
       const run = await runWith(store, 1);
       const claim = await store.claimRun(run.id);

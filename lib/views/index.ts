@@ -49,7 +49,7 @@ export const VersionSummaryView = z
     hash: z.string(),
     skill: z.string(),
     description: z.string(),
-    /** how it was made: app | push | run | example | create | rename | restore */
+    /** how it was made: app | push | run | example | create | rename | restore | import */
     origin: z.string(),
     fileCount: z.number().int(),
     sizeBytes: z.number().int(),
@@ -153,6 +153,10 @@ export const RunSummaryView = z
   .strict();
 export type RunSummaryView = z.infer<typeof RunSummaryView>;
 
+/** a run derived from another: a replay or a fork of it (a run_skill child is a run) */
+export const DerivedRunView = z.object({ runId: z.string(), kind: z.string(), forkPoint: z.string().nullable(), status: z.string(), createdAt: ms }).strict();
+export type DerivedRunView = z.infer<typeof DerivedRunView>;
+
 /** `GET /api/runs/<id>`: the summary, plus what the run is of */
 export const RunView = RunSummaryView.extend({
   skill: z.string(),
@@ -160,7 +164,14 @@ export const RunView = RunSummaryView.extend({
   version: z.string().nullable(),
   model: z.string(),
   input: json,
+  /** run | replay | fork */
+  kind: z.string(),
+  /** the replayed or forked run (or the caller of a run_skill child) */
   parentRunId: z.string().nullable(),
+  /** a fork's fork point */
+  forkPoint: z.string().nullable(),
+  /** the replays and forks of this run, newest first */
+  derivedRuns: z.array(DerivedRunView),
   createdAt: ms,
   updatedAt: ms,
   /** the number of events recorded so far */
@@ -169,7 +180,18 @@ export const RunView = RunSummaryView.extend({
 export type RunView = z.infer<typeof RunView>;
 
 export const RunListItemView = z
-  .object({ runId: z.string(), skill: z.string(), version: z.string().nullable(), status: z.string(), model: z.string(), parentRunId: z.string().nullable(), createdAt: ms, updatedAt: ms })
+  .object({
+    runId: z.string(),
+    skill: z.string(),
+    version: z.string().nullable(),
+    status: z.string(),
+    model: z.string(),
+    kind: z.string(),
+    parentRunId: z.string().nullable(),
+    forkPoint: z.string().nullable(),
+    createdAt: ms,
+    updatedAt: ms,
+  })
   .strict();
 export type RunListItemView = z.infer<typeof RunListItemView>;
 
@@ -206,3 +228,5 @@ export const StartRunBody = z
   })
   .strict();
 export type StartRunBody = z.infer<typeof StartRunBody>;
+
+export * from './replay';

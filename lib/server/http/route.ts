@@ -90,6 +90,10 @@ export async function readTextBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
 export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
   const text = await readTextBody(req, maxBytes);
   if (text.trim() === '') throw new RequestInvalidError('The request body is empty: this route expects a JSON object.');
+  return parseJsonText(text);
+}
+
+function parseJsonText(text: string): unknown {
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new RequestInvalidError(`The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   try {
     return JSON.parse(text);
@@ -99,6 +103,12 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   }
 }
 
+/** The body as JSON, `{}` when there is none (a POST whose every option has a default). */
+async function readOptionalJsonBody(req: Request): Promise<unknown> {
+  const text = await readTextBody(req);
+  return text.trim() === '' ? {} : parseJsonText(text);
+}
+
 type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 
 /**
@@ -106,12 +116,12 @@ type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Respons
  * answer; `fn` returns the answer (sent as 200, or `status`) or a Response of its own.
  */
 export function route<P = Record<string, string>, B = undefined>(
-  opts: { body?: ZodType<B>; view?: ZodType; status?: number },
+  opts: { body?: ZodType<B>; view?: ZodType; status?: number; /** an empty body reads as `{}` (every field optional) */ bodyOptional?: boolean },
   fn: (args: { body: B; params: P; url: URL; req: Request }) => Promise<unknown>,
 ): Handler<P> {
   return async (req, ctx) => {
     try {
-      const body = opts.body ? opts.body.parse(await readJsonBody(req)) : (undefined as B);
+      const body = opts.body ? opts.body.parse(opts.bodyOptional ? await readOptionalJsonBody(req) : await readJsonBody(req)) : (undefined as B);
       const params = ((await ctx?.params) ?? {}) as P;
       for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
         // no name or id of ours holds a control character; the database would refuse a NUL outright

@@ -14,7 +14,9 @@ export async function listRuns(host: Pick<Host, 'store' | 'skills'>, q: RunQuery
     version: r.skillVersionId ? (hashes.get(r.skillVersionId) ?? null) : null,
     status: r.status,
     model: r.model,
+    kind: r.kind,
     parentRunId: r.parentRunId,
+    forkPoint: r.forkPoint,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   }));

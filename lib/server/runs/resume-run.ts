@@ -9,6 +9,9 @@
  *   already recorded is caught by the kernel's identity check (as DBOS and Temporal check code);
  *   when the folder is gone, with the version it recorded;
  * - a run recorded before versions held whole bundles, with its recorded skill.md text.
+ *
+ * A replay or a fork resumes as it started: the kernel reads its parent's log again (its first event
+ * names the parent and the fork point), so what it answered from the recording it answers again.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +25,7 @@ import { materializeVersion } from '../skills/materialize';
 import { childRunFns, compileCopy, prepareFolder } from './start-run';
 import { isStoredCopy, runChildSkill } from './child-skill';
 import { RunNotFoundError } from '../../kernel/errors';
+import { createReplayModel } from '../../models';
 
 async function planFor(host: Host, run: RunRecord): Promise<Plan> {
   if (!isStoredCopy(host, run.bundleDir) && existsSync(path.join(run.bundleDir, 'skill.md'))) return (await prepareFolder(host, run.bundleDir)).plan;
@@ -41,7 +45,8 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   if (done) return done;
   // the plan first: it puts the version's copy (and so its model script) back in place
   const plan = await planFor(host, run);
-  const model = modelFor(host, opts.model ?? run.model, plan.bundleDir);
+  // a replay asks no model (its recording answers every turn): its recorded name is not a spec
+  const model = run.kind === 'replay' && !opts.model ? createReplayModel([], { name: run.model }) : modelFor(host, opts.model ?? run.model, plan.bundleDir);
   const deps = kernelDeps(host, model, { runId, bundleDir: plan.bundleDir }, {
     runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: run.bundleDir }, childRunFns),
   });
@@ -65,7 +70,7 @@ export async function abortSkillRun(host: Host, runId: string, reason: string): 
   if (!run || !isUnfinished(run.status)) return { outcome: await abortRun(runId, reason, deps), children };
   const running = await host.store.listRuns({ status: ['running', 'queued'] });
   const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
-    for (const child of running.filter((r) => r.parentRunId === id)) {
+    for (const child of running.filter((r) => r.parentRunId === id && r.kind === 'run')) {
       await abortTree(child.id, `its parent run ${id} was aborted`);
       children.push(child.id);
     }
