@@ -39,7 +39,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
 export async function abortCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, reason: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
   return withHost(async (host) => {
-    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given');
+    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given', { via: 'cli' });
     const summary = await summarizeRun(host.store, outcome);
     if (values.json) io.out(JSON.stringify({ ...summary, abortedChildren: children }));
     else {
