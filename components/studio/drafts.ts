@@ -40,14 +40,24 @@ export function sameFiles(a: Files, b: Files): boolean {
   return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
 }
 
-const inputsKey = (skill: string) => `stagecraft:inputs:${skill}`;
+export const inputsKey = (skill: string) => `stagecraft:inputs:${skill}`;
 const MAX_INPUTS = 10;
+
+
+/** past run inputs as stored (the text of a JSON list), newest first */
+export function parseInputs(raw: string | null): string[] {
+  try {
+    const v = raw ? (JSON.parse(raw) as unknown) : [];
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 /** this skill's past run inputs, newest first */
 export function readInputs(skill: string): string[] {
   try {
-    const raw = localStorage.getItem(inputsKey(skill));
-    return raw ? (JSON.parse(raw) as string[]) : [];
+    return parseInputs(localStorage.getItem(inputsKey(skill)));
   } catch {
     return [];
   }
