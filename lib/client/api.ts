@@ -42,23 +42,28 @@ export function routeUrl<R extends RouteDef>(route: R, input: RouteInput<R>): st
   return `${pathFor(route.path, i.params)}${encodeQuery(i.query)}`;
 }
 
-function checked<T>(route: RouteDef, schema: z.ZodType, value: unknown, what: string): T {
-  if (!checksAnswers()) return value as T;
+/** the answer as its view parses it (where answers are checked), else as the server sent it */
+function checked<S extends z.ZodType>(route: RouteDef, schema: S, value: unknown, what: string): z.output<S> {
+  // unchecked (production builds): the server checked it against the same view before sending it
+  if (!checksAnswers()) return value as z.output<S>;
   const r = schema.safeParse(value);
-  if (r.success) return r.data as T;
+  if (r.success) return r.data;
   const first = r.error.issues[0];
   const message = `The server's ${what} of ${route.method} ${route.path} does not match its view: ${first ? `${first.path.join('.') || '(the answer)'}: ${first.message}` : 'invalid'}.`;
   console.error(message, r.error.issues);
   throw new ApiError(0, 'answer_invalid', message, { issues: r.error.issues });
 }
 
-export async function callRoute<R extends RouteDef>(route: R, input: RouteInput<R>, opts: { signal?: AbortSignal } = {}): Promise<RouteAnswer<R>> {
+/** `baseUrl` and `headers`: for callers outside a page of the app (tests, scripts: `Authorization: Bearer …`) */
+export type CallOptions = { signal?: AbortSignal; baseUrl?: string; headers?: Record<string, string> };
+
+export async function callRoute<R extends RouteDef>(route: R, input: RouteInput<R>, opts: CallOptions = {}): Promise<RouteAnswer<R>> {
   const body = (input as { body?: unknown }).body;
   let res: Response;
   try {
-    res = await fetch(routeUrl(route, input), {
+    res = await fetch(`${opts.baseUrl ?? ''}${routeUrl(route, input)}`, {
       method: route.method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers },
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
       signal: opts.signal,
@@ -80,7 +85,8 @@ export async function callRoute<R extends RouteDef>(route: R, input: RouteInput<
   }
   const answer = route.answer;
   if (answer.kind !== 'json') return undefined as RouteAnswer<R>;
-  return checked<RouteAnswer<R>>(route, answer.schema, parsed, 'answer');
+  // the entry's own view: RouteAnswer<R> is its output type
+  return checked(route, answer.schema, parsed, 'answer') as RouteAnswer<R>;
 }
 
 type StreamHandlers<R extends RouteDef> = { [K in keyof StreamEvents<R>]?: (data: StreamEvents<R>[K], id: string) => void } & {

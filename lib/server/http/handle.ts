@@ -13,6 +13,7 @@
  * Owns: HTTP mechanics. Does not: decide anything about skills or runs.
  */
 import { ZodError, type ZodType } from 'zod';
+import { UsageError, type StagecraftError } from '../../kernel/errors';
 import { decodeQuery, type HandlerArgs, type HandlerResult, type RouteDef } from '../../api/route-def';
 import { errorResponse, json, parseJsonText, readTextBody, RequestInvalidError } from './route';
 import { sseResponse, type SseMessage } from './sse';
@@ -21,17 +22,20 @@ export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, 
 
 const FORM = 'application/x-www-form-urlencoded';
 
-/** what a zod issue says, naming where in the request it is */
-function invalid(part: 'params' | 'query' | 'body', e: ZodError, raw: (key: string) => string | null): RequestInvalidError {
+/**
+ * What a zod issue says, naming where in the request it is: a query or path that is not as the
+ * route takes it is a `usage` error (as the CLI's flags are), a body an `invalid_request`; both 400.
+ */
+function invalid(part: 'params' | 'query' | 'body', e: ZodError, raw: (key: string) => string | null): StagecraftError {
   const issues = e.issues.map((i) => ({ part, path: i.path.map(String).join('.'), message: i.message }));
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
   if (part === 'query') {
     const key = first?.path.split('.')[0] ?? '';
     const given = raw(key);
-    return new RequestInvalidError(`?${key}=${given === null ? '' : JSON.stringify(given).slice(0, 80)}: ${first?.message ?? 'invalid'}${more}.`, { issues });
+    return new UsageError(`?${key}=${given === null ? '' : JSON.stringify(given).slice(0, 80)}: ${first?.message ?? 'invalid'}${more}.`, { issues });
   }
-  if (part === 'params') return new RequestInvalidError(`The path's ${first?.path || 'params'} is not as this route expects: ${first?.message ?? 'invalid'}.`, { issues });
+  if (part === 'params') return new UsageError(`The path's ${first?.path || 'params'} is not as this route expects: ${first?.message ?? 'invalid'}.`, { issues });
   return new RequestInvalidError(
     `The request body is not as this route expects: ${first ? `${first.path || '(the body)'}: ${first.message}` : 'invalid'}${more}.`,
     { issues },

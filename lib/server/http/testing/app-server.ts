@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type AppServer = { url: string; port: number; output(): string; stop(): Promise<void> };
+export type AppServer = { url: string; port: number; dataDir: string; output(): string; stop(): Promise<void> };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,5 +65,5 @@ export async function startApp(opts: { env?: Record<string, string>; host?: stri
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, port, output: () => out, stop };
+  return { url, port, dataDir, output: () => out, stop };
 }
