@@ -8,7 +8,7 @@
 // greyed. Keys when the diagram has focus: F fits, A arranges.
 import '@xyflow/react/dist/style.css';
 import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, useNodesInitialized, useReactFlow, type Edge, type Node, type NodeChange } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
@@ -62,6 +62,14 @@ const highlightsInside = (n: DiagramNode, id: string): boolean => itemsOf(n).som
 /** the positions of one structure of the model (`key`), and which nodes the user placed by hand */
 type Layout = { key: string } & Remembered;
 
+/** a node's JSON, made once per node object (the studio keeps the objects of nodes that did not change) */
+const nodeJson = new WeakMap<DiagramNode, string>();
+const jsonOf = (n: DiagramNode): string => {
+  let j = nodeJson.get(n);
+  if (j === undefined) nodeJson.set(n, (j = JSON.stringify(n)));
+  return j;
+};
+
 /** a drawn node, with the signature of what it shows (a node that shows the same again is kept as it is) */
 type Drawn = Node & { data: { sig: string } };
 
@@ -74,13 +82,28 @@ function layoutFor(model: DiagramModel, key: string, from: Remembered, isFirst: 
   return { key, positions: isFirst && complete ? from.positions : stablePositions(model, from.positions, from.pinned), pinned: from.pinned };
 }
 
-/** the nodes to draw; a node whose signature is unchanged is React Flow's own object (with its measured size) */
-function mergeNodes(prev: readonly Node[], next: readonly Drawn[]): Node[] {
+/**
+ * The nodes to draw; a node whose signature is unchanged is React Flow's own object (with its
+ * measured size), and when none changed the list itself is kept: React Flow then has nothing to do.
+ */
+function mergeNodes(prev: Node[], next: readonly Drawn[]): Node[] {
   const held = new Map(prev.map((n) => [n.id, n]));
-  return next.map((n) => {
+  const out = next.map((n) => {
     const old = held.get(n.id) as Drawn | undefined;
     return old && old.data?.sig === n.data.sig && old.position.x === n.position.x && old.position.y === n.position.y ? old : n;
   });
+  return out.length === prev.length && out.every((n, i) => n === prev[i]) ? prev : out;
+}
+
+/** the edges to draw, each kept as it was while it is the same (React Flow redraws only the changed ones) */
+function mergeEdges(prev: Edge[], next: Edge[]): Edge[] {
+  const sig = (e: Edge) => `${e.source}>${e.target}|${String(e.label ?? '')}|${e.className ?? ''}`;
+  const held = new Map(prev.map((e) => [e.id, e]));
+  const out = next.map((e) => {
+    const old = held.get(e.id);
+    return old && sig(old) === sig(e) ? old : e;
+  });
+  return out.length === prev.length && out.every((e, i) => e === prev[i]) ? prev : out;
 }
 
 function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
@@ -130,7 +153,7 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
         id: n.id,
         type: n.kind,
         position,
-        data: { node: n, highlight: shown, namesStages: n.id === namer, sig: `${JSON.stringify(n)}|${shown}|${n.id === namer}` },
+        data: { node: n, highlight: shown, namesStages: n.id === namer, sig: `${jsonOf(n)}|${shown}|${n.id === namer}` },
         ariaLabel: n.label,
         // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
         style: sizeOf(n),
@@ -151,7 +174,7 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
     setNodes((prev) => mergeNodes(prev, built));
   }
 
-  const edges: Edge[] = useMemo(
+  const builtEdges: Edge[] = useMemo(
     () =>
       (model?.edges ?? []).map((e) => ({
         id: e.id,
@@ -166,6 +189,12 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
       })),
     [model],
   );
+  const [edges, setEdges] = useState<Edge[]>([]);
+  const [edgesFrom, setEdgesFrom] = useState<Edge[] | null>(null);
+  if (edgesFrom !== builtEdges) {
+    setEdgesFrom(builtEdges);
+    setEdges((prev) => mergeEdges(prev, builtEdges));
+  }
 
   // where nodes are being dragged to; the layout takes them when the drag ends (not at every frame of it)
   const moving = useRef(new Map<string, Point>());
@@ -298,7 +327,8 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   );
 }
 
-export default function SkillDiagram(props: Props) {
+/** Redrawn only when what it is given changes (the studio re-renders on every keystroke). */
+export default memo(function SkillDiagram(props: Props) {
   if (!props.model) {
     return (
       <div className={styles.empty}>
@@ -317,4 +347,4 @@ export default function SkillDiagram(props: Props) {
       <Diagram {...props} />
     </ReactFlowProvider>
   );
-}
+});

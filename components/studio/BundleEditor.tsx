@@ -3,7 +3,6 @@
 // with the validator's markers, what the key under the cursor does, and the Problems list.
 import * as Tabs from '@radix-ui/react-tabs';
 import { useMemo } from 'react';
-import type { BundleAnalysis } from '@/lib/skill/analyze-bundle';
 import { languageOf, SKILL_MD } from '@/lib/skill/bundle';
 import type { KeyInfo } from '@/lib/skill/key-info';
 import type { DiagnosticView, Files } from '@/lib/views';
@@ -20,7 +19,9 @@ type Props = {
   onActive(path: string): void;
   modelPath(path: string): string;
   onText(path: string, text: string): void;
-  analysis: BundleAnalysis;
+  diagnostics: DiagnosticView[];
+  /** skill.md's first line of Markdown (where suggestions stay quiet) */
+  bodyLine: number | undefined;
   keyInfo: KeyInfo | null;
   onCursor(line: number, column: number): void;
   onEditorReady(api: EditorApi): void;
@@ -32,9 +33,9 @@ type Props = {
 };
 
 export function BundleEditor(p: Props) {
-  const { active, analysis } = p;
+  const { active, diagnostics } = p;
   // the same array while the findings are the same: Monaco's markers are set again only when they change
-  const markers = useMemo(() => analysis.diagnostics.filter((d) => d.file === active && (active === SKILL_MD || d.line > 0)), [analysis.diagnostics, active]);
+  const markers = useMemo(() => diagnostics.filter((d) => d.file === active && (active === SKILL_MD || d.line > 0)), [diagnostics, active]);
   return (
     <div className={styles.left}>
       <Tabs.Root value={active} onValueChange={p.onActive} className={styles.tabsRoot}>
@@ -68,7 +69,7 @@ export function BundleEditor(p: Props) {
               onReady={p.onEditorReady}
               onSave={p.onSave}
               onRun={p.onRun}
-              bodyLine={active === SKILL_MD ? analysis.analysis.split?.bodyLine : undefined}
+              bodyLine={active === SKILL_MD ? p.bodyLine : undefined}
             />
           </section>
         </Tabs.Content>
@@ -87,7 +88,7 @@ export function BundleEditor(p: Props) {
           <span className={styles.muted}>{languageOf(active)}</span>
         )}
       </div>
-      <ProblemsList diagnostics={analysis.diagnostics} onPick={p.onPickProblem} />
+      <ProblemsList diagnostics={diagnostics} onPick={p.onPickProblem} />
     </div>
   );
 }
