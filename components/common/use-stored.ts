@@ -15,7 +15,8 @@ function subscribe(onChange: () => void): () => void {
   };
 }
 
-function read(key: string): string | null {
+/** the text stored under `key` now (null: none, or no storage) — outside render (events, effects) */
+export function readStored(key: string): string | null {
   try {
     return localStorage.getItem(key);
   } catch {
@@ -27,7 +28,7 @@ function read(key: string): string | null {
 export function useStored(key: string): string | null {
   return useSyncExternalStore(
     subscribe,
-    () => read(key),
+    () => readStored(key),
     () => null,
   );
 }

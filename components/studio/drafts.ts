@@ -2,6 +2,7 @@
 // a skill's files is kept in localStorage as a draft (with the version it was
 // based on) until it is saved, and offered back when the page opens again.
 import type { Files } from '@/lib/views';
+import { readStored, writeStored } from '@/components/common/use-stored';
 
 export type Draft = { files: Files; base: string | null; at: number };
 
@@ -43,21 +44,11 @@ export function sameFiles(a: Files, b: Files): boolean {
 export const inputsKey = (skill: string) => `stagecraft:inputs:${skill}`;
 const MAX_INPUTS = 10;
 
-
 /** past run inputs as stored (the text of a JSON list), newest first */
 export function parseInputs(raw: string | null): string[] {
   try {
     const v = raw ? (JSON.parse(raw) as unknown) : [];
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** this skill's past run inputs, newest first */
-export function readInputs(skill: string): string[] {
-  try {
-    return parseInputs(localStorage.getItem(inputsKey(skill)));
   } catch {
     return [];
   }
@@ -71,16 +62,13 @@ export function rememberInput(skill: string, text: string): void {
       return text;
     }
   })();
-  const kept = readInputs(skill).filter((t) => {
+  const kept = parseInputs(readStored(inputsKey(skill))).filter((t) => {
     try {
       return JSON.stringify(JSON.parse(t)) !== canonical;
     } catch {
       return t !== text;
     }
   });
-  try {
-    localStorage.setItem(inputsKey(skill), JSON.stringify([text, ...kept].slice(0, MAX_INPUTS)));
-  } catch {
-    // a full storage only forgets the history
-  }
+  // a full storage only forgets the history
+  writeStored(inputsKey(skill), JSON.stringify([text, ...kept].slice(0, MAX_INPUTS)));
 }
