@@ -75,13 +75,15 @@ test('a run records the skill version it ran (the same text, the same version); 
   const bundle = path.join(examples, 'summarize');
   const run = async () => JSON.parse((await cli('run', bundle, '--input', path.join(bundle, 'input.json'), '--json')).out);
   const [a, b] = [await run(), await run()];
-  const runs = JSON.parse((await cli('runs', '--json')).out).runs as { id: string; skillVersionId: string | null }[];
-  const versionOf = (id: string) => runs.find((r) => r.id === id)!.skillVersionId;
-  assert.ok(versionOf(a.runId), 'the run points to a skill version');
+  // `runs --json` prints the API's run views (runId, version hash, …), not store records
+  const runs = JSON.parse((await cli('runs', '--json')).out).runs as { runId: string; version: string | null; skillText?: unknown }[];
+  const versionOf = (id: string) => runs.find((r) => r.runId === id)!.version;
+  assert.match(versionOf(a.runId) ?? '', /^[0-9a-f]{64}$/, 'the run names its skill version');
   assert.equal(versionOf(b.runId), versionOf(a.runId));
+  assert.ok(runs.every((r) => !('skillText' in r)), 'no store record fields');
   const store = await openStore({ databaseUrl: db.url });
   try {
-    const v = await store.skills.getVersionById(versionOf(a.runId)!);
+    const v = await store.skills.getVersion('summarize', versionOf(a.runId)!);
     assert.equal(v?.skillName, 'summarize');
     // the whole bundle, every file as it is in the folder
     assert.deepEqual(Object.keys(v!.files).sort(), readdirSync(bundle).sort());
@@ -146,11 +148,43 @@ test('schema prints the frontmatter JSON Schema the validator uses', async () =>
   assert.ok(schema.properties.postprocessor);
 });
 
+test('runs --json prints run views, filtered (attention, failure point, outcome, search) and paged by cursor', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-cli-'));
+  cpSync(path.join(examples, 'blog_writer'), dir, { recursive: true });
+  writeFileSync(path.join(dir, 'rendering.py'), 'def to_html(value):\n    return {"html_rendered": ""}\n\ndef count_words(value):\n    raise ValueError("no words for the cli filter test")\n');
+  const aborted = JSON.parse((await cli('run', dir, '--input', path.join(dir, 'input.json'), '--json')).out);
+  const ok = JSON.parse((await cli('run', path.join(examples, 'summarize'), '--input', path.join(examples, 'summarize', 'input.json'), '--json')).out);
+  const list = async (...flags: string[]) => {
+    const r = await cli('runs', '--json', ...flags);
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out) as { runs: { runId: string; status: string; outcome: string | null; failedAt: string | null; needsAttention: boolean; errorMessage: string | null }[]; next: string | null };
+  };
+  const attention = await list('--attention');
+  const row = attention.runs.find((r) => r.runId === aborted.runId);
+  assert.deepEqual([row?.status, row?.outcome, row?.failedAt, row?.needsAttention], ['aborted', 'blocked', '__post__/1', true]);
+  assert.ok(!attention.runs.some((r) => r.runId === ok.runId), 'a completed run that succeeded needs no attention');
+  assert.deepEqual((await list('--failed', '__post__/1', '--search', 'no words for the cli filter')).runs.map((r) => r.runId), [aborted.runId]);
+  assert.ok((await list('--outcome', 'succeeded')).runs.some((r) => r.runId === ok.runId));
+  // newest first, a page at a time: the second page goes on where the first stopped
+  const first = await list('--limit', '1');
+  assert.equal(first.runs[0].runId, ok.runId);
+  assert.ok(first.next);
+  const second = await list('--limit', '1', '--cursor', first.next!);
+  assert.equal(second.runs[0].runId, aborted.runId);
+  // the text form lists the same runs, and says where the next page is
+  const text = await cli('runs', '--limit', '1');
+  assert.match(text.out, new RegExp(`^${ok.runId}\\s+completed\\s+summarize`));
+  assert.match(text.err, /more: stagecraft runs --cursor \S+/);
+});
+
 test('runs: bad flags are usage errors (exit 2), not internal errors', async () => {
   assert.equal((await cli('runs', '--limit', 'abc')).code, 2);
   const r = await cli('runs', '--status', 'bogus');
   assert.equal(r.code, 2);
   assert.match(r.err, /a status is one of queued, running, completed, failed, aborted/);
+  assert.match((await cli('runs', '--outcome', 'meh')).err, /an outcome is one of succeeded, blocked, failed/);
+  assert.match((await cli('runs', '--since', 'yesterday-ish')).err, /give a date/);
+  assert.match((await cli('runs', '--cursor', 'nope')).err, /not a cursor this API gave/);
   assert.equal((await cli('resume', 'run_nope')).code, 1);
 });
 

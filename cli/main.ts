@@ -27,7 +27,10 @@ usage:
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
   stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
   stagecraft events RUN [--json]            print a run's event log
-  stagecraft runs [--status S] [--json]     list runs
+  stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
+                  [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
+                                            list runs, newest first (--attention: failed, aborted by
+                                            a step, or blocked; --cursor: the next page)
   stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)

@@ -1,7 +1,7 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
 import { hostFor, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
-import { openStore } from '../lib/store';
+import { openStore, type OpenedStore } from '../lib/store';
 import { sweepWorkspaces } from '../lib/server/runs/sweep-workspaces';
 
 /**
@@ -9,7 +9,7 @@ import { sweepWorkspaces } from '../lib/server/runs/sweep-workspaces';
  * without bubblewrap stops here), running without a sandbox is said once, on stderr, and afterwards the
  * workspaces of runs finished longer ago than STAGECRAFT_WORKSPACE_RETENTION are removed.
  */
-export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCode?: boolean } = {}): Promise<T> {
+export async function withHost<T>(fn: (host: Host & { store: OpenedStore }) => Promise<T>, opts: { runsCode?: boolean } = {}): Promise<T> {
   const store = await openStore({
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.STAGECRAFT_DATA_DIR,
@@ -17,7 +17,7 @@ export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCo
     onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
   });
   try {
-    const host = hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() });
+    const host = { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() }), store };
     if (opts.runsCode) {
       const warning = noIsolationWarning(host.isolation());
       if (warning) process.stderr.write(`stagecraft: ${warning}\n`);

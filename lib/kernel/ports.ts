@@ -237,13 +237,20 @@ export type StorePort = {
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
   /** how many runs `listRuns(filter)` would list, without its limit */
   countRuns(filter?: RunFilter): Promise<number>;
-  readEvents(runId: string, afterSeq?: number): Promise<RunEvent[]>;
+  /** the events after `afterSeq` (default 0: all), in seq order, at most `limit` of them (default: no limit) */
+  readEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEvent[]>;
   readTraces(runId: string): Promise<StageTrace[]>;
   readMemo(runId: string): Promise<MemoEntry[]>;
   readSnapshot(runId: string): Promise<Snapshot | null>;
   /** runs that have a snapshot (interrupted, not aborted, not finished) */
   listResumable(): Promise<string[]>;
   readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null>;
+  /**
+   * Hear of the events this process appends, once they are committed: `fn(runId, lastSeq)`. Only
+   * this process's writes (a run driven by another process is seen by polling readEvents). The
+   * kernel never calls it; a store may leave it out. Returns the function that stops listening.
+   */
+  onAppend?(fn: (runId: string, lastSeq: number) => void): () => void;
   listArtifacts(runId: string): Promise<WorkspaceArtifact[]>;
   close(): Promise<void>;
 };

@@ -239,8 +239,15 @@ async function derivationOf(deps: KernelDeps, run: RunRecord, log: readonly RunE
  * Ends an interrupted run as aborted, on request (a run whose skill changed under it, one nobody
  * wants finished): the `run_aborted` event, the run's status and the snapshot's deletion in one
  * commit, as any abort. It is then never resumed. A run driven by another process is left to it.
+ * Its error says it was asked for (`requestedBy: "user"`, and `via` where the request came from),
+ * so an abort a user wanted is never mistaken for one a failing step caused.
  */
-export async function abortRun(runId: string, reason: string, deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>): Promise<RunOutcome> {
+export async function abortRun(
+  runId: string,
+  reason: string,
+  deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>,
+  opts: { via?: string } = {},
+): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   if (!isUnfinished(run.status)) throw new RunFinishedError(runId, run.status);
@@ -251,7 +258,11 @@ export async function abortRun(runId: string, reason: string, deps: Pick<KernelD
     if (!isUnfinished(now.status)) throw new RunFinishedError(runId, now.status);
     const log = await deps.store.readEvents(runId);
     const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
-    const error = errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase }));
+    const error: JsonObject = {
+      ...errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase })),
+      requestedBy: 'user',
+      ...(opts.via ? { via: opts.via } : {}),
+    };
     return await end({ runId, journal, deps, log }, 'aborted', null, error);
   } finally {
     await claim.release();

@@ -31,11 +31,13 @@ import type {
 import { RunNotFoundError } from '../kernel/errors';
 import { memoEntryOf } from '../kernel/memo';
 import { EVENT } from '../kernel/events';
+import { AppendListeners } from '../kernel/append-listeners';
 import type { PrismaClient } from './generated/prisma/client';
 import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf, UnsupportedValueError } from './errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
+import { PrismaRunIndex, type RunIndex } from './run-index';
 import { opCommit, opCreate, opUnlock, withUnlock, type WireOp } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
@@ -70,14 +72,18 @@ export class PrismaStore implements StorePort {
   readonly location: string;
   /** skills and their versions (outside the kernel's port) */
   readonly skills: SkillRepo;
+  /** the runs list: filters, search, keyset pages, the chart's aggregate (outside the kernel's port) */
+  readonly runIndex: RunIndex;
   private readonly claims: ClaimRegistry;
   private readonly onClose?: () => Promise<void>;
   private readonly apply: PrismaStoreParts['apply'];
   private readonly lazyCommits: boolean;
   private closing: Promise<void> | null = null;
+  private readonly appends = new AppendListeners();
 
   constructor(parts: PrismaStoreParts) {
     this.skills = new PrismaSkillRepo(parts.prisma);
+    this.runIndex = new PrismaRunIndex(parts.prisma);
     this.prisma = parts.prisma;
     this.claims = parts.claims;
     this.backend = parts.backend;
@@ -99,6 +105,7 @@ export class PrismaStore implements StorePort {
     } catch (e) {
       throw storeErrorOf(e, run.id);
     }
+    if (first.events.length) this.appends.notify(run.id, first.events[first.events.length - 1].seq);
   }
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
@@ -107,7 +114,9 @@ export class PrismaStore implements StorePort {
     const op = serialized(() => opCommit(runId, unit, null), runId);
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    return this.commitOp(runId, unlock ? withUnlock(op, unlock) : op, unlock);
+    const result = await this.commitOp(runId, unlock ? withUnlock(op, unlock) : op, unlock);
+    if (result.kind === 'committed' && unit.events.length) this.appends.notify(runId, unit.events[unit.events.length - 1].seq);
+    return result;
   }
 
   private async commitOp(runId: string, op: WireOp, unlock: string | null): Promise<CommitResult> {
@@ -148,10 +157,12 @@ export class PrismaStore implements StorePort {
     return this.prisma.run.count({ where: runWhere(filter) });
   }
 
-  async readEvents(runId: string, afterSeq = 0): Promise<RunEvent[]> {
+  async readEvents(runId: string, afterSeq = 0, limit?: number): Promise<RunEvent[]> {
+    // a page is one index range scan on the (run_id, seq) key: nothing past `limit` is read
     const rows = await this.prisma.event.findMany({
       where: { runId, seq: { gt: afterSeq } },
       orderBy: { seq: 'asc' },
+      ...(limit !== undefined ? { take: Math.max(0, limit) } : {}),
     });
     if (rows.length === 0) await this.mustExist(runId);
     return rows.map(toRunEvent);
@@ -197,6 +208,10 @@ export class PrismaStore implements StorePort {
     const rows = await this.prisma.workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
     if (rows.length === 0) await this.mustExist(runId);
     return rows.map(toArtifact);
+  }
+
+  onAppend(fn: (runId: string, lastSeq: number) => void): () => void {
+    return this.appends.add(fn);
   }
 
   // ------------------------------------------------------------------ lifecycle

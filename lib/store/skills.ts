@@ -58,7 +58,8 @@ export type SavedVersion = { skillId: string; versionId: string; hash: string; i
 
 export type SaveVersionOptions = {
   /**
-   * `save`: the version becomes the skill's latest (a known one is moved forward).
+   * `save`: the version becomes the skill's latest (a known one is moved forward; with origin
+   *   `restore`, its origin becomes `restore`).
    * `record`: what a run does: a known version is left where it is; a new one is saved.
    * `create`: the skill must not exist yet (SkillExistsError otherwise).
    */
@@ -176,7 +177,11 @@ export class PrismaSkillRepo implements SkillRepo {
       opts.mode === 'create'
         ? `INSERT INTO "skills" ("name") VALUES ($1) ON CONFLICT ("name") DO NOTHING RETURNING "id"`
         : `INSERT INTO "skills" ("name") VALUES ($1) ON CONFLICT ("name") DO UPDATE SET "name" = EXCLUDED."name" RETURNING "id"`;
-    const onConflict = opts.mode === 'record' ? `"saved_at" = "skill_versions"."saved_at"` : `"saved_at" = EXCLUDED."saved_at"`;
+    // a restore says how the version became the latest again: its origin is `restore` from then on
+    const onConflict =
+      opts.mode === 'record'
+        ? `"saved_at" = "skill_versions"."saved_at"`
+        : `"saved_at" = EXCLUDED."saved_at"${opts.origin === 'restore' ? `, "origin" = 'restore'` : ''}`;
     const rows = await this.prisma.$queryRawUnsafe<{ skill_id: string; version_id: string; is_new: boolean }[]>(
       `WITH s AS (${skillCte}),
        t AS (SELECT coalesce(to_timestamp($9::float8 / 1000),

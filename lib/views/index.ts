@@ -86,6 +86,10 @@ export type SkillDetailView = z.infer<typeof SkillDetailView>;
 export const SavedVersionView = z.object({ version: VersionSummaryView, isNew: z.boolean(), validation: ValidationView }).strict();
 export type SavedVersionView = z.infer<typeof SavedVersionView>;
 
+/** what restoring answers: the version it made the latest again (origin `restore`), with its files and findings */
+export const RestoredVersionView = z.object({ version: VersionView, validation: ValidationView }).strict();
+export type RestoredVersionView = z.infer<typeof RestoredVersionView>;
+
 // ---------------------------------------------------------------- runs
 
 export const TraceView = z
@@ -136,8 +140,8 @@ export const ReportView = z
   .strict();
 export type ReportView = z.infer<typeof ReportView>;
 
-/** `queued`: recorded, waiting for the app to drive it (STAGECRAFT_MAX_RUNS runs at once) */
-export const RUN_STATUS_WORDS = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
+export { RUN_STATUS_WORDS, type RunStatusWord } from './run-words';
+export { RUN_OUTCOME_WORDS, RunListItemView, RunPageView, RunStatsView, RunFilterQuery } from './run-list';
 
 /** what `stagecraft run --json` prints (unchanged since the CLI first had it) */
 export const RunSummaryView = z
@@ -179,21 +183,6 @@ export const RunView = RunSummaryView.extend({
 }).strict();
 export type RunView = z.infer<typeof RunView>;
 
-export const RunListItemView = z
-  .object({
-    runId: z.string(),
-    skill: z.string(),
-    version: z.string().nullable(),
-    status: z.string(),
-    model: z.string(),
-    kind: z.string(),
-    parentRunId: z.string().nullable(),
-    forkPoint: z.string().nullable(),
-    createdAt: ms,
-    updatedAt: ms,
-  })
-  .strict();
-export type RunListItemView = z.infer<typeof RunListItemView>;
 
 export const EventView = z.object({ seq: z.number().int(), type: z.string(), at: ms, data: z.record(z.string(), json) }).strict();
 export type EventView = z.infer<typeof EventView>;
@@ -203,6 +192,7 @@ export const EventPageView = z.object({ runId: z.string(), events: z.array(Event
 export type EventPageView = z.infer<typeof EventPageView>;
 
 export const StartedRunView = z.object({ runId: z.string() }).strict();
+export { ResumedRunView, AbortRunBody, AbortedRunView, RunEndView } from './run-actions';
 
 // ---------------------------------------------------------------- errors
 
@@ -218,6 +208,10 @@ const skillName = z.string().regex(new RegExp(SKILL_NAME_PATTERN), 'a skill name
 export const CreateSkillBody = z.object({ name: skillName, from: z.string().min(1).optional() }).strict();
 export const RenameSkillBody = z.object({ name: skillName }).strict();
 export const FilesBody = z.object({ files: Files }).strict();
+/** `skill`: the stored skill these files are (to be) a version of, for the name check */
+export const ValidateBody = z.object({ files: Files, skill: z.string().optional() }).strict();
+/** signing in: the token, and the app path to go on to (a form's field) */
+export const SessionBody = z.object({ token: z.string({ error: "send the token: {\"token\": \"<STAGECRAFT_TOKEN>\"}" }), next: z.string().optional() });
 export const StartRunBody = z
   .object({
     skill: z.string().min(1),

@@ -36,8 +36,8 @@ import type { Host } from '../host';
 import { skillMdFacts } from '../skills/skill-text';
 import { documentHash, partHash } from './export-run';
 
-/** the largest export accepted (the API's cap; a bundle is at most 5 MB of it) */
-export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+/** the largest export accepted (the API's cap, declared with its route; a bundle is at most 5 MB of it) */
+export { MAX_IMPORT_BYTES } from '../../api/routes';
 
 const RecordShape = z
   .object({

@@ -62,19 +62,19 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
  * finish. Its `run_skill` children still running are aborted first, depth first (as a parent's
  * close terminates its children in Temporal): nobody would use what they produce. `children` lists them.
  */
-export async function abortSkillRun(host: Host, runId: string, reason: string): Promise<{ outcome: RunOutcome; children: string[] }> {
+export async function abortSkillRun(host: Host, runId: string, reason: string, opts: { via?: 'app' | 'cli' } = {}): Promise<{ outcome: RunOutcome; children: string[] }> {
   const deps = { store: host.store, clock: systemClock };
   const children: string[] = [];
   // an unknown or finished run aborts nothing, its children included: abortRun says why
   const run = await host.store.getRun(runId);
-  if (!run || !isUnfinished(run.status)) return { outcome: await abortRun(runId, reason, deps), children };
+  if (!run || !isUnfinished(run.status)) return { outcome: await abortRun(runId, reason, deps, opts), children };
   const running = await host.store.listRuns({ status: ['running', 'queued'] });
   const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
     for (const child of running.filter((r) => r.parentRunId === id && r.kind === 'run')) {
       await abortTree(child.id, `its parent run ${id} was aborted`);
       children.push(child.id);
     }
-    return abortRun(id, why, deps);
+    return abortRun(id, why, deps, opts);
   };
   return { outcome: await abortTree(runId, reason), children };
 }

@@ -38,6 +38,7 @@ export class MemorySkillRepo implements SkillRepo {
     const known = skill.versions.find((v) => v.hash === hash);
     if (known) {
       if (opts.mode !== 'record') known.savedAt = this.now();
+      if (opts.mode === 'save' && opts.origin === 'restore') known.origin = 'restore';
       return { skillId: skill.id, versionId: known.id, hash, isNew: false };
     }
     const at = opts.mode === 'record' && opts.savedAt !== undefined ? opts.savedAt : this.now();
