@@ -11,6 +11,7 @@ import type { Journal } from './journal';
 import type { Plan } from './plan';
 import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort } from './ports';
 import type { StageHandler } from './stage-types';
+import type { Evidence } from './evidence';
 
 export type ChildSkillRequest = {
   /** the `skill` argument of run_skill (a bundle folder name or relative path) */
@@ -53,8 +54,10 @@ export type RunContext = {
   memo: Map<string, MemoEntry>;
   /** the log as this process knows it (loaded + appended) */
   log: RunEvent[];
-  /** every tool outcome's text so far (the evidence post-model checks read) */
-  evidence: string[];
+  /** every tool outcome's text so far (the evidence post-model checks read; evidence.ts) */
+  evidence: Evidence;
+  /** hashes of the request frames the log holds (each is recorded once; events.ts RequestFrame) */
+  frames: Set<string>;
   faults: Faults;
   /** marker events already in the log (see markers.ts) */
   markers: Set<string>;

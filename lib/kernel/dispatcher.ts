@@ -25,6 +25,7 @@ import type { Json, JsonObject } from './json';
 import type { Rung, StageSpec } from './plan';
 import type { Clock, IdSource, StageTrace } from './ports';
 import { RUNG_EFFECT } from './builtins/catalog';
+import { isInfrastructureError } from './faults';
 import { RUNG_KEYS, type Contribution, type StageContext } from './stage-types';
 
 /** Executes one stage's handler; returns its (raw) contribution. */
@@ -100,6 +101,9 @@ export class StageDispatcher {
           trace.contribution = summarize(raw);
           trace.notApplied = filtered.notApplied;
         } catch (err) {
+          // a crash, a lost claim or a store that stopped recording is not the stage's failure: the
+          // invoker commits before it enters a handler, and what failed there must stop the run as is
+          if (isInfrastructureError(err)) throw err;
           const e = err instanceof Error ? err : new Error(String(err));
           trace.status = 'failed';
           trace.error = { message: e.message, stack: e.stack ?? null };

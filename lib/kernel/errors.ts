@@ -86,6 +86,9 @@ export type RunLocation = {
   capability?: string;
   step?: number;
   stepType?: string;
+  /** a step's position in the run (`__post__/2`, `draft/pre/0`) and its on_error */
+  position?: string;
+  onError?: 'fail' | 'skip' | 'empty';
   round?: number;
   op?: string;
 };

@@ -15,6 +15,7 @@
  */
 import { RunClaimedError, StoreWriteError } from './errors';
 import type { JsonObject } from './json';
+import type { EventDataMap, EventType } from './events';
 import type { Faults } from './faults';
 import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
 
@@ -73,9 +74,12 @@ export class Journal {
     return this.nextSeq - 1;
   }
 
-  /** Append one event; returns it with its seq. `now` flushes everything pending with it. */
-  async append(type: string, data: JsonObject, durability: Durability, att: Attachments = {}): Promise<RunEvent> {
-    const event: RunEvent = { runId: this.runId, seq: this.nextSeq++, type, at: this.clock.now(), data };
+  /**
+   * Append one event; returns it with its seq. `now` flushes everything pending with it. The data
+   * is typed by the event type (events.ts), so what the kernel writes is what the views parse.
+   */
+  async append<T extends EventType>(type: T, data: EventDataMap[T], durability: Durability, att: Attachments = {}): Promise<RunEvent> {
+    const event: RunEvent = { runId: this.runId, seq: this.nextSeq++, type, at: this.clock.now(), data: data as unknown as JsonObject };
     for (const t of att.traces ?? []) t.seq = event.seq;
     const p = this.pending;
     p.events.push(event);

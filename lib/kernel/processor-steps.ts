@@ -107,7 +107,8 @@ export async function executeProcessorStep(
       for (let i = 0; i < arr.length; i++) {
         const el = arr[i];
         const elValue: JsonObject = isJsonObject(el) ? el : { value: el };
-        results.push(await runSteps(ctx, step.steps, elValue, `${position}/${i}`, scope));
+        // the nested steps' records name the array they iterate, so the fold knows each element's value
+        results.push(await runSteps(ctx, step.steps, elValue, `${position}/${i}`, { ...scope, overs: [...(scope.overs ?? []), step.over] }));
       }
       return results;
     }

@@ -28,7 +28,8 @@ import {
   WorkflowAbortedError,
   errorToJson,
 } from './errors';
-import { EVENT } from './events';
+import { EVENT, type AbortCause, type ProgramStage, type RunResumedData, type RunStartedData } from './events';
+import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
@@ -39,7 +40,7 @@ import { NO_FAULTS, SimulatedCrash } from './faults';
 import { memoEntryOf } from './memo';
 import { appendOnce, markersOf } from './markers';
 import { requireNoStepRecordedPast, runChain } from './processors';
-import { runPhaseVisit } from './phase-runner';
+import { frameRef, runPhaseVisit } from './phase-runner';
 import { requireRecordedStagesInPlan } from './stages';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
@@ -95,7 +96,16 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     seq: 1,
     type: EVENT.runStarted,
     at: now,
-    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null },
+    data: {
+      skill: plan.name,
+      skillHash: plan.skillHash,
+      model: deps.model.name,
+      input: opts.input,
+      parentRunId: opts.parentRunId ?? null,
+      entry: plan.entry,
+      bundleDir: plan.bundleDir,
+      stages: programOf(plan),
+    } satisfies RunStartedData as unknown as JsonObject,
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
   if (opts.runId && (await deps.store.getRun(runId))) {
@@ -149,7 +159,13 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
       type: EVENT.runResumed,
       at: deps.clock.now(),
       // the skill text this execution runs: a folder resumed after an edit says so in its log
-      data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash },
+      data: {
+        fromSeq: log.length,
+        currentPhase: snapshot.currentPhase,
+        skillHash: plan.skillHash,
+        bundleDir: plan.bundleDir,
+        stages: programOf(plan),
+      } satisfies RunResumedData as unknown as JsonObject,
     };
     const r = await deps.store.commit(runId, { events: [resumed] });
     if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };
@@ -164,7 +180,13 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
  * wants finished): the `run_aborted` event, the run's status and the snapshot's deletion in one
  * commit, as any abort. It is then never resumed. A run driven by another process is left to it.
  */
-export async function abortRun(runId: string, reason: string, deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>): Promise<RunOutcome> {
+export async function abortRun(
+  runId: string,
+  reason: string,
+  deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>,
+  /** who asked (recorded with the abort): `cli (user dana)`, `api` … */
+  requestedBy = 'a caller that did not say',
+): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   if (run.status !== 'running') throw new RunFinishedError(runId, run.status);
@@ -176,7 +198,7 @@ export async function abortRun(runId: string, reason: string, deps: Pick<KernelD
     const log = await deps.store.readEvents(runId);
     const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
     const error = errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase }));
-    return await end({ runId, journal, deps, log }, 'aborted', null, error);
+    return await end({ runId, journal, deps, log }, 'aborted', null, error, { by: 'request', reason, requestedBy });
   } finally {
     await claim.release();
   }
@@ -193,7 +215,8 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     journal,
     memo,
     log,
-    evidence: evidenceOf(log, resumePrefix(snapshot)),
+    evidence: Evidence.fromLog(log),
+    frames: framesOf(log),
     faults,
     markers: markersOf(log),
     currentVisit: '',
@@ -209,8 +232,8 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     // a determinism error stops the resume and leaves the run as it was; so does a store that
     // stopped recording (the run is resumable from its last commit once the store is back)
     if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
-    const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
-    return await end(ctx, status, null, errorToJson(err));
+    if (err instanceof WorkflowAbortedError) return await end(ctx, 'aborted', null, errorToJson(err), abortCauseOf(err));
+    return await end(ctx, 'failed', null, errorToJson(err));
   }
 }
 
@@ -230,7 +253,8 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     const visit = (visits[phaseName] ?? 0) + 1;
     const visitKey = visit === 1 ? phaseName : `${phaseName}#${visit}`;
     ctx.currentVisit = visitKey;
-    await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input }, 'group');
+    const frame = frameRef(ctx, phase);
+    if (await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input, ...frame }, 'group')) ctx.frames.add(frame.frame);
     let value = input;
     if (phase.preprocessor) {
       value = await runChain(ctx, phase.preprocessor, input, { phase: phaseName, prefix: `${visitKey}/pre`, label: `phase ${phaseName} preprocessor` });
@@ -295,14 +319,21 @@ async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<Js
   return finish;
 }
 
-async function end(ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> }, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
+async function end(
+  ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> },
+  status: RunStatus,
+  output: Json | null,
+  error: JsonObject | null,
+  abort?: AbortCause,
+): Promise<RunOutcome> {
   const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
-  const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
+  const cause: { abort?: AbortCause } = abort ? { abort } : {};
+  const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error, ...cause } as JsonObject };
   const report = deriveReport([...ctx.log, provisional]);
   // a completion is recomputed by a resume from what is durable (everything after the last durable
   // commit is pure), so it asks for no disk flush of its own; a failure or an abort may not be
   // reached again (a model error, a timeout), so it is on disk before the caller hears of it
-  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject }, status === 'completed' ? 'settle' : 'now', {
+  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject, ...cause }, status === 'completed' ? 'settle' : 'now', {
     snapshot: 'delete',
     run: { status, output, error, report: report as unknown as JsonObject, updatedAt: ctx.deps.clock.now() },
   });
@@ -318,15 +349,23 @@ function resumePrefix(snapshot: Snapshot): string {
   return `${visit === 1 ? snapshot.currentPhase : `${snapshot.currentPhase}#${visit}`}/`;
 }
 
-/** tool outcomes recorded before the point a resumed execution re-enters (a re-executed read counts once: its last record) */
-function evidenceOf(log: readonly RunEvent[], replayedPrefix: string): string[] {
-  const byPosition = new Map<string, string>();
-  for (const e of log) {
-    if (e.type === EVENT.stepCompleted && e.data.kind === 'tool' && e.data.status === 'ok' && !String(e.data.position).startsWith(replayedPrefix)) {
-      const o = e.data.output;
-      byPosition.delete(String(e.data.position));
-      byPosition.set(String(e.data.position), typeof o === 'string' ? o : JSON.stringify(o));
-    }
+/** the stage program as the log names it: a reader then knows the stages that did not run, and why */
+function programOf(plan: Plan): ProgramStage[] {
+  return plan.stageProgram.map((s) => ({ name: s.name, capability: s.capability, rung: s.rung, effects: s.effects, ...(s.line ? { line: s.line } : {}) }));
+}
+
+/** hashes of the request frames the log already holds (each is recorded once per run) */
+function framesOf(log: readonly RunEvent[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of log) if (e.data.frameValue !== undefined && typeof e.data.frame === 'string') out.add(e.data.frame);
+  return out;
+}
+
+/** What ended a run as aborted: a processor step whose on_error is fail, or a contract it broke. */
+function abortCauseOf(err: WorkflowAbortedError): AbortCause {
+  const l = err.location;
+  if (l.step !== undefined && l.position !== undefined) {
+    return { by: 'step', phase: l.phase ?? '', position: l.position, index: l.step, type: l.stepType ?? '', onError: l.onError ?? 'fail' };
   }
-  return [...byPosition.values()];
+  return { by: 'contract', phase: l.phase ?? null };
 }

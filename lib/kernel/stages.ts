@@ -123,7 +123,8 @@ export function requireRecordedStagesInPlan(ctx: RunContext, prefix: string): vo
 
 const BULKY = ['transcript', 'messages', 'evidence'] as const;
 
-function digestContext(c: Partial<StageContext>): JsonObject {
+/** A stage's memo input is its context with the growing parts hashed (rebuild.ts checks rebuilt contexts against it). */
+export function digestContext(c: Partial<StageContext>): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(c)) {
     if (v === undefined) continue;

@@ -10,11 +10,12 @@
  */
 import type { Json, JsonObject } from '../json';
 import type { RunContext } from '../context';
-import { runStep } from '../step';
+import { lookupMemo, recordStep, runStep, type StepDef } from '../step';
+import { isJsonObject } from '../json';
 import { gateOp, type Caller } from './gate';
 import { executeOp } from './execute';
 import { getOp } from './registry';
-import { StepFailedError, errorToJson } from '../errors';
+import { GrantRefusedError, StepFailedError, errorToJson } from '../errors';
 import { isInfrastructureError } from '../faults';
 
 const PURE_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
@@ -23,20 +24,27 @@ export async function dispatchOp(
   ctx: RunContext,
   req: { op: string; args: JsonObject; caller: Caller; position: string; label?: JsonObject },
 ): Promise<Json> {
-  gateOp(ctx.plan, req.op, req.caller);
-  const def = getOp(req.op)!;
+  const step: StepDef = {
+    kind: 'tool',
+    phase: req.caller.phase,
+    position: req.position,
+    definition: { op: req.op },
+    input: req.args,
+    pure: PURE_OPS.has(req.op),
+    worldPurity: getOp(req.op)?.worldPurity ?? false,
+    label: { op: req.op, ...(req.label ?? {}) },
+  };
+  try {
+    gateOp(ctx.plan, req.op, req.caller);
+  } catch (e) {
+    // a model's call the gate refused is what the model is told next round: the log says so (a
+    // processor's run_op fails its step instead, which records it)
+    if (e instanceof GrantRefusedError && req.caller.kind === 'model') await recordRefusal(ctx, step, e);
+    throw e;
+  }
   const r = await runStep(
     ctx,
-    {
-      kind: 'tool',
-      phase: req.caller.phase,
-      position: req.position,
-      definition: { op: req.op },
-      input: req.args,
-      pure: PURE_OPS.has(req.op),
-      worldPurity: def.worldPurity,
-      label: { op: req.op, ...(req.label ?? {}) },
-    },
+    step,
     async () => {
       try {
         const res = await executeOp(ctx, req.op, req.args, req.position);
@@ -48,11 +56,22 @@ export async function dispatchOp(
       }
     },
   );
+  if (r.status === 'refused') throw new GrantRefusedError(errorMessageOf(r.output, `op ${req.op} was refused`), { op: req.op });
   if (r.status === 'error') {
     const e = (r.output as { error?: { code?: string; message?: string } }).error ?? {};
     throw new StepFailedError(e.code ?? 'op_failed', e.message ?? `op ${req.op} failed`, { op: req.op });
   }
-  // every op outcome is evidence (what post-model checks read), replayed or not
-  ctx.evidence.push(typeof r.output === 'string' ? r.output : JSON.stringify(r.output));
   return r.output;
+}
+
+/** Records a refused call once (a resume that meets it again finds it in the memo). */
+async function recordRefusal(ctx: RunContext, step: StepDef, e: GrantRefusedError): Promise<void> {
+  const look = lookupMemo(ctx, step);
+  if (ctx.memo.get(step.position)?.key === look.key) return;
+  await recordStep(ctx, { ...step, pure: true, worldPurity: false }, look, { output: { error: errorToJson(e) }, status: 'refused' }, 0);
+}
+
+function errorMessageOf(output: Json, fallback: string): string {
+  const e = isJsonObject(output) && isJsonObject(output.error) ? output.error : null;
+  return typeof e?.message === 'string' ? e.message : fallback;
 }
