@@ -20,7 +20,7 @@
  * the run (the phase runner does), memoize (the invoker it is given does), or
  * know about processes (module capabilities are the invoker's business).
  */
-import { StageCrashedError } from './errors';
+import { StageCrashedError, StagecraftError } from './errors';
 import type { Json, JsonObject } from './json';
 import type { Rung, StageSpec } from './plan';
 import type { Clock, IdSource, StageTrace } from './ports';
@@ -106,7 +106,9 @@ export class StageDispatcher {
           if (isInfrastructureError(err)) throw err;
           const e = err instanceof Error ? err : new Error(String(err));
           trace.status = 'failed';
-          trace.error = { message: e.message, stack: e.stack ?? null };
+          // user code run in the sandbox: its own traceback, not the stack of the error that carried it here
+          const traceback = err instanceof StagecraftError && typeof err.details.traceback === 'string' ? err.details.traceback : null;
+          trace.error = { message: e.message, stack: traceback ?? e.stack ?? null };
         }
       }
       trace.endedAt = this.clock.now();

@@ -196,6 +196,26 @@ export class RunNotFoundError extends StagecraftError {
   }
 }
 
+/** A seq past a run's log (or before its start): the inspector asked for an event it does not have yet. */
+export class EventNotFoundError extends StagecraftError {
+  constructor(runId: string, seq: number, lastSeq: number) {
+    super('event_not_found', `Run ${runId} has ${lastSeq} event${lastSeq === 1 ? '' : 's'} so far; there is no event ${seq}. Ask for a seq from 0 (before the first event) to ${lastSeq}.`, {
+      httpStatus: 404,
+      details: { runId, seq, lastSeq },
+    });
+  }
+}
+
+/** A value reference (`{ seq, path }`) that names nothing in the run. */
+export class ValueNotFoundError extends StagecraftError {
+  constructor(runId: string, seq: number, path: string) {
+    super('value_not_found', `Run ${runId} has no value at ${path} (seq ${seq}). Use a ref from a state or item view as it was given: \`state/…\`, \`item/…\` or \`event/…\` at the seq it names.`, {
+      httpStatus: 404,
+      details: { runId, seq, path },
+    });
+  }
+}
+
 export class RunNotResumableError extends StagecraftError {
   constructor(runId: string, why: string) {
     super('run_not_resumable', `Run ${runId} cannot be resumed: ${why}`, { httpStatus: 409, details: { runId } });

@@ -157,6 +157,11 @@ export type StageStepData = StepCommon & {
   round: number;
   definition: { stage: string; rung: Rung; binding: JsonObject; effects: string[]; with: JsonObject };
   status: TraceStatus;
+  /** since the inspector: a refused stage's grants (what it had, what it lacked) */
+  granted?: string[];
+  missing?: string[];
+  /** since the inspector: the keys of the contribution not applied, and why */
+  notApplied?: { key: string; reason: string }[];
   /** the applied contribution, or the error of a failed stage */
   output: { contribution: JsonObject } | { error: { message: string; stack: string | null } };
 };

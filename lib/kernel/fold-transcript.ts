@@ -57,12 +57,12 @@ export function requestsAfterPreTool(round: RoundRec, k: number): ToolCall[] {
 }
 
 /** call index → the first pre-tool stage's reason for denying it */
-export function denialsAt(round: RoundRec, k: number): Map<number, { reason: string; stage: string }> {
-  const deny = new Map<number, { reason: string; stage: string }>();
+export function denialsAt(round: RoundRec, k: number): Map<number, { reason: string; stage: string; seq: number }> {
+  const deny = new Map<number, { reason: string; stage: string; seq: number }>();
   for (const s of stagesOn(round, 'pre-tool', k)) {
     const c = contributionOf(s);
     if (!c || !isJsonObject(c.deny)) continue;
-    for (const [i, reason] of Object.entries(c.deny)) if (!deny.has(Number(i))) deny.set(Number(i), { reason: String(reason), stage: s.data.stage });
+    for (const [i, reason] of Object.entries(c.deny)) if (!deny.has(Number(i))) deny.set(Number(i), { reason: String(reason), stage: s.data.stage, seq: s.seq });
   }
   return deny;
 }

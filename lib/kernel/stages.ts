@@ -85,7 +85,15 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       : { contribution: (r.trace.status === 'ok' ? r.contribution : {}) as unknown as Json };
     // a post-tool stage's kept full texts commit with the stage's own step
     const artifacts = Object.entries(r.contribution.workspace ?? {}).map(([p, content]) => makeArtifact(ctx, p, content));
-    await recordStep(ctx, { ...entry.def, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
+    // what the trace says beyond the contribution, so the log alone tells what the stage did: the
+    // grants it had or lacked, and the keys of its contribution that were not applied (and why)
+    const e = r.trace.effects;
+    const label = {
+      ...entry.def.label,
+      ...(e.missing.length ? { granted: e.granted, missing: e.missing } : {}),
+      ...(r.trace.notApplied.length ? { notApplied: r.trace.notApplied } : {}),
+    };
+    await recordStep(ctx, { ...entry.def, label, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
       output,
       status: r.trace.status,
       traces: [r.trace],

@@ -137,6 +137,9 @@ const StageStepData = z.object({
   round: z.number().int(),
   definition: z.object({ stage: z.string(), rung, binding: jsonObject, effects: z.array(z.string()), with: jsonObject }),
   status: z.enum(['ok', 'failed', 'refused', 'skipped']),
+  granted: z.array(z.string()).optional(),
+  missing: z.array(z.string()).optional(),
+  notApplied: z.array(z.object({ key: z.string(), reason: z.string() })).optional(),
   output: z.union([
     z.object({ contribution: jsonObject }),
     z.object({ error: z.object({ message: z.string(), stack: z.string().nullable() }) }),
