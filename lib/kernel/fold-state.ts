@@ -16,8 +16,8 @@
 import type { Json, JsonObject } from './json';
 import { POST_PHASE } from './plan';
 import type { Message, RunStatus, ToolCall } from './ports';
-import { EVENT, type StepCompletedData } from './events';
-import { chainValueAt, countAt, splitRoundPosition, valueAt, workspaceContent, type ChainStepRec, type ResumeState, type RunFold, type VisitRec } from './fold';
+import { EVENT } from './events';
+import { chainValueAt, countAt, countSeqs, splitRoundPosition, valueAt, workspaceContent, type ChainStepRec, type ResumeState, type RunFold, type VisitRec } from './fold';
 import { transcriptAt, type Through } from './fold-transcript';
 
 export type StateMessage = {
@@ -187,24 +187,24 @@ function elementAt(fold: RunFold, prefix: string, seq: number): StateChain['elem
 }
 
 function workspaceAt(fold: RunFold, seq: number): RunState['workspace'] {
-  const byPath = new Map<string, { path: string; seq: number; content: Json }>();
-  for (let i = 0, n = countAt(fold.workspace, seq); i < n; i++) {
-    const w = fold.workspace[i];
-    byPath.set(w.path, { path: w.path, seq: w.seq, content: workspaceContent(w) });
+  const out: RunState['workspace'] = [];
+  for (const [path, writes] of fold.workspaceByPath) {
+    const n = countAt(writes, seq);
+    if (n > 0) out.push({ path, seq: writes[n - 1].seq, content: workspaceContent(writes[n - 1]) });
   }
-  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function countsAt(fold: RunFold, seq: number): RunState['counts'] {
-  const tally = (list: readonly { seq: number; data: StepCompletedData }[]) => {
+  const tally = (kind: string) => {
     const c = zeroCounts();
-    for (let i = 0, n = countAt(list, seq); i < n; i++) {
-      const s = list[i].data.status as keyof StepCounts;
-      if (s in c) c[s]++;
+    for (const status of Object.keys(c) as (keyof StepCounts)[]) {
+      const seqs = fold.statusSeqs.get(`${kind}:${status}`);
+      if (seqs) c[status] = countSeqs(seqs, seq);
     }
     return c;
   };
-  return { events: seq, model: countAt(fold.models, seq), tool: tally(fold.tools), stage: tally(fold.stages), processor: tally(fold.processors) };
+  return { events: seq, model: countAt(fold.models, seq), tool: tally('tool'), stage: tally('stage'), processor: tally('processor') };
 }
 
 /** the round of a step position, for callers that have only the position */

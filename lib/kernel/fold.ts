@@ -28,8 +28,9 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE } from './plan';
 import type { RunEvent, RunStatus } from './ports';
-import { mergeResult } from './processors';
 import { getPath, renderTemplate } from './value-path';
+import { applyStepResult, chainValueAt, currentValue, replayValue } from './fold-chains';
+import type { Change } from './fold-lists';
 import { FINISH_ARTIFACT_PATH } from './runner';
 import { requestsAfterPreTool } from './fold-transcript';
 
@@ -93,8 +94,6 @@ export function workspaceContent(w: WorkspaceRec): Json {
 }
 export type FileRec = { seq: number; path: string; bytes: number };
 
-/** A value that changed at a seq; read with `at(list, k)`. */
-type Change<T> = { seq: number; value: T };
 
 export class RunFold {
   readonly runId: string;
@@ -112,6 +111,10 @@ export class RunFold {
   readonly stages: Rec<StageStepData>[] = [];
   readonly processors: ChainStepRec[] = [];
   readonly workspace: WorkspaceRec[] = [];
+  /** the workspace writes of each path, in seq order (the workspace at k is read per path) */
+  readonly workspaceByPath = new Map<string, WorkspaceRec[]>();
+  /** the seqs of the step records of each `kind:status` (counts at k are a binary search) */
+  readonly statusSeqs = new Map<string, number[]>();
   readonly files: FileRec[] = [];
   readonly persisted: Rec<ArtifactPersistedData>[] = [];
   readonly statuses: Change<RunStatus>[] = [];
@@ -199,7 +202,7 @@ export class RunFold {
         const d = e.data as unknown as ArtifactPersistedData;
         this.persisted.push({ ...rec, data: d });
         const finish = this.finishArtifact();
-        if (finish) this.workspace.push({ seq: e.seq, path: d.path, content: finish });
+        if (finish) this.keep({ seq: e.seq, path: d.path, content: finish });
         this.resumeStates.push({ seq: e.seq, value: { currentPhase: POST_PHASE, seq: e.seq, data: { finishPath: d.path } } });
         this.whereAt.push({ seq: e.seq, value: -1 });
         return;
@@ -251,6 +254,10 @@ export class RunFold {
     const list = this.records.get(d.position);
     if (list) list.push(e);
     else this.records.set(d.position, [e]);
+    const key = `${d.kind}:${d.status}`;
+    const seqs = this.statusSeqs.get(key);
+    if (seqs) seqs.push(e.seq);
+    else this.statusSeqs.set(key, [e.seq]);
     const rec = { seq: e.seq, at: e.at };
     if (d.kind === 'processor') return this.applyProcessor({ ...rec, data: d });
     const { visitKey, round: roundNo } = splitRoundPosition(d.position);
@@ -290,7 +297,7 @@ export class RunFold {
         if (d.rung === 'post-tool' && round.closedAt === null && (round.model?.data.output.toolCalls.length ?? 0) > 0) round.closedAt = e.seq;
         round.stages.push(s);
         if (d.status === 'ok' && 'contribution' in d.output && isJsonObject(d.output.contribution.workspace)) {
-          for (const [path, content] of Object.entries(d.output.contribution.workspace)) this.workspace.push({ seq: e.seq, path, content });
+          for (const [path, content] of Object.entries(d.output.contribution.workspace)) this.keep({ seq: e.seq, path, content });
         }
         return;
       }
@@ -328,7 +335,7 @@ export class RunFold {
     if (!out || typeof out.path !== 'string') return;
     if (d.op === 'workspace/write') {
       const content = () => args().content ?? null;
-      this.workspace.push(later ? { seq, path: out.path, content: undefined, resolve: content } : { seq, path: out.path, content: content() });
+      this.keep(later ? { seq, path: out.path, content: undefined, resolve: content } : { seq, path: out.path, content: content() });
     }
     if (d.op === 'file/write') this.files.push({ seq, path: out.path, bytes: typeof out.bytes === 'number' ? out.bytes : 0 });
   }
@@ -380,6 +387,13 @@ export class RunFold {
     return chain;
   }
 
+  private keep(w: WorkspaceRec): void {
+    this.workspace.push(w);
+    const list = this.workspaceByPath.get(w.path);
+    if (list) list.push(w);
+    else this.workspaceByPath.set(w.path, [w]);
+  }
+
   /** the terminal phase's finish artifact (what the postprocessor starts from) */
   finishArtifact(): JsonObject | null {
     for (let i = this.visits.length - 1; i >= 0; i--) {
@@ -407,47 +421,6 @@ export class RunFold {
   }
 }
 
-/** the value a chain holds after its latest step */
-export function currentValue(chain: ChainRec): JsonObject {
-  return chainValueAt(chain, Number.MAX_SAFE_INTEGER).value;
-}
-
-/** the chain's value at seq k (its start before its first step), and the last step recorded by then */
-export function chainValueAt(chain: ChainRec, k: number): { value: JsonObject; step: ChainStepRec | null } {
-  const n = countAt(chain.steps, k);
-  const step = n > 0 ? chain.steps[n - 1] : null;
-  if (!step) return { value: chain.start, step };
-  return { value: chain.replayed ? replayValue(chain, k + 1, Number.MAX_SAFE_INTEGER) : step.after, step };
-}
-
-/** How a step's record changes the chain's value: the kernel's merge, or what its on_error branch wrote. */
-function applyStepResult(before: JsonObject, d: ProcessorStepData): JsonObject {
-  const def = isJsonObject(d.definition) ? d.definition : {};
-  const into = typeof def.into === 'string' ? def.into : null;
-  if (d.status === 'ok') {
-    try {
-      return mergeResult(before, { type: d.type, into }, d.output);
-    } catch {
-      return before;
-    }
-  }
-  if (d.status === 'empty' && into) return { ...before, [into]: d.empty ?? null };
-  return before;
-}
-
-/**
- * The value after the steps of the chain before `index`, each at its latest record before seq: what a
- * resumed execution holds, having replayed the recorded steps in chain order (and re-run the ones
- * it recorded again).
- */
-function replayValue(chain: ChainRec, beforeSeq: number, index: number): JsonObject {
-  const latest = new Map<number, ChainStepRec>();
-  for (const s of chain.steps) if (s.seq < beforeSeq && s.data.index < index) latest.set(s.data.index, s);
-  let value = chain.start;
-  for (const i of [...latest.keys()].sort((a, b) => a - b)) value = applyStepResult(value, latest.get(i)!.data);
-  return value;
-}
-
 export function visitKeyOf(phase: string, visit: number): string {
   return visit === 1 ? phase : `${phase}#${visit}`;
 }
@@ -466,29 +439,5 @@ function closes(r: RoundRec): boolean {
   return Boolean(turn && (turn.toolCalls.length > 0 || !turn.finish));
 }
 
-/** the latest value of a change list at seq k */
-export function valueAt<T>(list: readonly Change<T>[], k: number, fallback: T): T {
-  let lo = 0;
-  let hi = list.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].seq <= k) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found < 0 ? fallback : list[found].value;
-}
-
-/** how many of a seq-ordered list are at or before k */
-export function countAt(list: readonly { seq: number }[], k: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].seq <= k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+export { chainValueAt, currentValue } from './fold-chains';
+export { countAt, countSeqs, valueAt } from './fold-lists';

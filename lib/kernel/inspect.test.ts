@@ -110,7 +110,7 @@ test('the detail of a stage is the context it was handed; a processor step, its 
   assert.ok(budget?.kind === 'stage');
   assert.equal(budget.rebuilt.verified, true);
   assert.deepEqual(budget.context.outcomes?.map((o) => o.status), ['ok', 'denied', 'ok', 'error', 'error', 'ok']);
-  assert.equal(budget.context.requests?.[2].args.size < INLINE_VALUE_MAX_CHARS, true);
+  assert.ok(budget.context.requests![2].args.size < INLINE_VALUE_MAX_CHARS);
   assert.deepEqual((budget.context.requests?.[2].args as { value: unknown }).value, { path: 'draft-2.txt', content: 'first' });
   const step = itemView(fold, seqOf('__post__/2'));
   assert.ok(step?.kind === 'processor');

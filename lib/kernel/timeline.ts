@@ -16,18 +16,21 @@
  *
  * Does not: rebuild inputs (rebuild.ts; the detail view asks for one item).
  */
-import { PHASE_LADDER, POST_PHASE, type OnError, type Rung } from './plan';
+import { PHASE_LADDER, type OnError, type Rung } from './plan';
 import type { ProgramStage, StageStepData, ToolStepData } from './events';
 import type { RunStatus, TraceStatus } from './ports';
 import type { RunReport } from './report';
 import { deriveReport } from './report';
 import { errorInfo, type ErrorInfo } from './error-info';
-import { valueAt, visitKeyOf, type ChainRec, type ChainStepRec, type Rec, type RoundRec, type RunFold, type VisitRec } from './fold';
+import { valueAt, type ChainRec, type ChainStepRec, type Rec, type RoundRec, type RunFold, type VisitRec } from './fold';
 import { denialsAt, outcomesAt } from './fold-transcript';
 import { branchOf, stageSummary, stepSummary, toolSummary, turnSummary } from './summaries';
 import { costOf, type AppliedPrice } from './prices';
 import { pointer, slot, type ValueSlot } from './values';
 import { isJsonObject } from './json';
+import { answeredFromLog, bundleRoots } from './provenance';
+
+export { bundleRoots };
 
 export type Usage = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null };
 
@@ -188,12 +191,6 @@ export function buildTimeline(fold: RunFold, opts: TimelineOptions = {}): RunTim
 
 type Ctx = { fold: RunFold; roots: string[]; answered: Map<number, number>; price: AppliedPrice | null; status: RunStatus };
 
-export function bundleRoots(fold: RunFold): string[] {
-  const out: string[] = [];
-  if (fold.started?.data.bundleDir) out.push(fold.started.data.bundleDir);
-  for (const r of fold.resumes) if (r.data.bundleDir) out.push(r.data.bundleDir);
-  return out;
-}
 
 function visitView(ctx: Ctx, v: VisitRec): TimelineVisit {
   const rounds = v.rounds.map((r) => roundView(ctx, v, r));
@@ -411,40 +408,3 @@ const sum = (us: Usage[]): Usage => {
     cost: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
   };
 };
-
-/**
- * Steps a resume answered from the log: on resume r (re-entering visit or postprocessor P), every
- * step recorded under P before r, not recorded again, that the resumed execution went past (it
- * replays in order: past the earliest-recorded step it recorded anew, or everything when it reached
- * new ground). Maps the step's seq to r.
- */
-export function answeredFromLog(fold: RunFold): Map<number, number> {
-  const out = new Map<number, number>();
-  fold.resumes.forEach((r, i) => {
-    const until = fold.resumes[i + 1]?.seq ?? fold.lastSeq + 1;
-    const resume = valueAt(fold.resumeStates, r.seq, null);
-    if (!resume) return;
-    const visits = (resume.data.visits ?? {}) as Record<string, number>;
-    const prefix = resume.currentPhase === POST_PHASE ? `${POST_PHASE}/` : `${visitKeyOf(resume.currentPhase, (visits[resume.currentPhase] ?? 0) + 1)}/`;
-    let frontier = 0;
-    const again = new Set<string>();
-    for (let seq = r.seq + 1; seq < until; seq++) {
-      const e = fold.events[seq - 1];
-      if (e.type !== 'step_completed') {
-        if (e.type === 'phase_completed' || e.type === 'artifact_persisted' || e.type.startsWith('run_')) frontier = Number.MAX_SAFE_INTEGER;
-        continue;
-      }
-      const position = String(e.data.position);
-      const first = fold.records.get(position)?.find((x) => x.seq < r.seq);
-      if (first) again.add(position);
-      frontier = Math.max(frontier, first ? first.seq : Number.MAX_SAFE_INTEGER);
-    }
-    for (const [position, recs] of fold.records) {
-      if (!position.startsWith(prefix) || again.has(position)) continue;
-      const before = recs.filter((x) => x.seq < r.seq);
-      const last = before[before.length - 1];
-      if (last && last.seq < frontier) out.set(last.seq, r.seq);
-    }
-  });
-  return out;
-}

@@ -57,18 +57,24 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
  * finish. Its `run_skill` children still running are aborted first, depth first (as a parent's
  * close terminates its children in Temporal): nobody would use what they produce. `children` lists them.
  */
-export async function abortSkillRun(host: Host, runId: string, reason: string): Promise<{ outcome: RunOutcome; children: string[] }> {
+export async function abortSkillRun(
+  host: Host,
+  runId: string,
+  reason: string,
+  /** who asks, recorded with the abort (`cli (user dana)`, `api`); the run's report names them */
+  requestedBy = 'a caller that did not say',
+): Promise<{ outcome: RunOutcome; children: string[] }> {
   const deps = { store: host.store, clock: systemClock };
   const children: string[] = [];
   // an unknown or finished run aborts nothing, its children included: abortRun says why
-  if ((await host.store.getRun(runId))?.status !== 'running') return { outcome: await abortRun(runId, reason, deps), children };
+  if ((await host.store.getRun(runId))?.status !== 'running') return { outcome: await abortRun(runId, reason, deps, requestedBy), children };
   const running = await host.store.listRuns({ status: ['running'] });
   const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
     for (const child of running.filter((r) => r.parentRunId === id)) {
       await abortTree(child.id, `its parent run ${id} was aborted`);
       children.push(child.id);
     }
-    return abortRun(id, why, deps);
+    return abortRun(id, why, deps, requestedBy);
   };
   return { outcome: await abortTree(runId, reason), children };
 }
