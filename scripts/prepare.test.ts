@@ -53,7 +53,8 @@ function prepare(m: Machine, extra: Record<string, string> = {}, script = 'scrip
   const r = spawnSync(process.execPath, [script, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { PATH: m.bin, CHROMIUM_PATH: m.chromium, STAGECRAFT_PREPARE_UID: '0', STAGECRAFT_PREPARE_PG_WAIT_MS: '3000', ...extra },
+    // a clean environment on purpose (no NODE_ENV either): what the set-up sees is only what the test gives it
+    env: { PATH: m.bin, CHROMIUM_PATH: m.chromium, STAGECRAFT_PREPARE_UID: '0', STAGECRAFT_PREPARE_PG_WAIT_MS: '3000', ...extra } as unknown as NodeJS.ProcessEnv,
   });
   const calls = readFileSync(m.log, 'utf8').split('\n').filter(Boolean);
   return { status: r.status, out: r.stdout + r.stderr, calls };
