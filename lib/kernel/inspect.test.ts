@@ -157,3 +157,17 @@ test('after a crash and a resume, the steps the resume answered from the log say
   assert.equal(t.visits[0].pre!.steps[0].answeredFromLog, resume);
   assert.equal(t.visits[0].pre!.steps[1].answeredFromLog, null, 'its run_op read the world again');
 });
+
+test('a run that failed by itself (max_rounds) opens on the report, which says why', async () => {
+  const { plan, phase, playModel } = await import('./testing');
+  const d = deps(playModel([{ text: 'hmm' }, { text: 'still thinking' }]));
+  const out = await startRun(plan({ phases: { main: phase('main', { maxRounds: 2 }) } }), d, { input: {}, skillText: '' });
+  assert.equal(out.status, 'failed');
+  const t = buildTimeline(new RunFold(out.runId, await d.store.readEvents(out.runId)));
+  assert.equal(t.selected, 'run');
+  assert.match(t.report.summary, /^Failed: phase main did not finish within max_rounds \(2\)/);
+  assert.equal(t.report.error?.code, 'max_rounds_exceeded');
+  assert.equal(t.report.error?.position, null);
+  const r2 = t.visits[0].rounds[1];
+  assert.equal(r2.model?.summary, 'replied (14 characters), without finishing');
+});

@@ -16,7 +16,7 @@ import type { Message, ModelTurn, ToolCall } from './ports';
 import type { ModelStepData, ProcessorStepData, StageStepData, ToolStepData } from './events';
 import type { RunFold } from './fold';
 import { splitRoundPosition } from './fold';
-import { changedPaths, stateAt, type RunState, type StateMessage } from './fold-state';
+import { changedPaths, itemOf, stateAt, type RunState, type StateMessage } from './fold-state';
 import { outcomesAt } from './fold-transcript';
 import { rebuildStep, type Rebuilt } from './rebuild';
 import { eventSummary } from './summaries';
@@ -150,7 +150,7 @@ export function itemView(fold: RunFold, seq: number, opts: { price?: AppliedPric
   const ref = (...p: (string | number)[]) => ({ seq, path: pointer('item', ...p) });
   const roots = bundleRoots(fold);
   if (e.type !== 'step_completed') {
-    return { kind: 'event', seq, id: String(e.data.position ?? e.type), type: e.type, summary: eventSummary(e.type, e.data), data: slot(e.data, ref('data')) };
+    return { kind: 'event', seq, id: itemOf(e.type, e.data), type: e.type, summary: eventSummary(e.type, e.data), data: slot(e.data, ref('data')) };
   }
   const r: Rebuilt | null = rebuildStep(fold, seq);
   const rebuilt = { verified: r?.verified ?? false };

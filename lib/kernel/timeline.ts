@@ -152,7 +152,7 @@ export type RunTimeline = {
   resumes: { seq: number; fromSeq: number; currentPhase: string }[];
   /** ids of what failed, was refused, denied or took an on_error branch, in run order ("next failure") */
   failures: string[];
-  /** the item to open the page on: what ended the run, or what blocked it (`run` for a run-level failure) */
+  /** the item to open the page on: what ended the run, or what blocked it (`run`: a failure of the run itself, shown by the report) */
   selected: string | null;
   usage: Usage;
   price: AppliedPrice | null;
@@ -395,7 +395,8 @@ function selectedOf(report: RunReport, failures: string[]): string | null {
     // a step inside an iterate is shown by its top-level step
     return failures.find((f) => at === f || at.startsWith(`${f}/`)) ?? at;
   }
-  if (report.status === 'failed' || report.attention === 'aborted') return failures[failures.length - 1] ?? 'run';
+  // a failure of the run itself (a model error, max_rounds, a contract): the report says it
+  if (report.status === 'failed' || report.attention === 'aborted') return 'run';
   return null;
 }
 

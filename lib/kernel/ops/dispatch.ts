@@ -4,6 +4,9 @@
  *
  * Reads (`file/read`, `workspace/read`, `http/get`) are pure and world-purity
  * ops are re-executed on resume; every other op commits before the next step.
+ * A model's call the gate refuses is recorded too (status `refused`): what the
+ * model is told next round is then in the log, and a resume answers it the same.
+ * Every ok outcome becomes evidence as it is recorded (step.ts, evidence.ts).
  *
  * Owns: gating + memo for ops. Does not: turn failures into outcomes for the
  * model (the phase runner does) or apply on_error (processors.ts).
