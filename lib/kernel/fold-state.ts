@@ -206,8 +206,3 @@ function countsAt(fold: RunFold, seq: number): RunState['counts'] {
   };
   return { events: seq, model: countAt(fold.models, seq), tool: tally('tool'), stage: tally('stage'), processor: tally('processor') };
 }
-
-/** the round of a step position, for callers that have only the position */
-export function roundOfPosition(position: string): number | null {
-  return splitRoundPosition(position).round;
-}

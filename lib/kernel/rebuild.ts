@@ -23,7 +23,7 @@ import type { StageContext } from './stage-types';
 import { memoKey } from './memo';
 import { digestContext } from './stages';
 import { Evidence } from './evidence';
-import { chainValueAt, splitRoundPosition, type Rec, type RoundRec, type RunFold, type VisitRec } from './fold';
+import { splitRoundPosition, type Rec, type RoundRec, type RunFold, type VisitRec } from './fold';
 import { frameOf, outcomesAt, requestMessages, requestsAfterPreTool, requestsOf, transcriptAt } from './fold-transcript';
 
 export type Rebuilt =
@@ -116,12 +116,6 @@ export function evidenceAt(fold: RunFold, seq: number): string[] {
     if (t.data.status === 'ok') ev.record(t.data.position, t.data.output);
   }
   return ev.list();
-}
-
-/** the chain value a processor step at `position` would be handed at seq (for views of a running step) */
-export function chainInputAt(fold: RunFold, position: string, seq: number): JsonObject | null {
-  const chain = fold.chainOf(position.slice(0, position.lastIndexOf('/')));
-  return chain ? chainValueAt(chain, seq).value : null;
 }
 
 function stageMemoInput(c: StageContext): Json {
