@@ -8,6 +8,7 @@ import path from 'node:path';
 import { main, type Io } from './main';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
 import { openStore } from '../lib/store';
+import { RunEventsView } from '../lib/views/events';
 import { ev, makeRun } from '../lib/store/testing/fixtures';
 
 let db: TestDatabase;
@@ -69,6 +70,13 @@ test('run --json on an example: exit 0 and the documented fields', async () => {
   const events = JSON.parse(ev.out).events;
   assert.deepEqual(events.map((e: { seq: number }) => e.seq), events.map((_: unknown, i: number) => i + 1));
   assert.equal(events.at(-1).type, 'run_completed');
+  // each event is its kind's view: a stage step carries its rung and capability, typed
+  const typed = RunEventsView.parse(JSON.parse(ev.out));
+  assert.deepEqual(typed, JSON.parse(ev.out), 'nothing the view does not name');
+  const guard = typed.events.find((e) => e.type === 'step_completed' && e.data.kind === 'stage' && e.data.rung === 'pre-tool');
+  assert.ok(guard && guard.type === 'step_completed' && guard.data.kind === 'stage' && guard.data.capability === 'path_guard');
+  const text = await cli('events', s.runId);
+  assert.match(text.out, /gather\/r1\/pre-tool\/path_guard: denied call 2 \(reading secrets\/keys\.txt is not allowed by path_guard\)/);
 });
 
 test('a run records the skill version it ran (the same text, the same version); resuming a completed run exits 0 with its outcome', async () => {
@@ -252,6 +260,8 @@ test('resume with no run: a run that cannot be resumed is reported on stderr wit
   assert.equal(aborted.code, 0, aborted.err);
   assert.equal(JSON.parse(aborted.out).status, 'aborted');
   assert.match(JSON.parse(aborted.out).error.message, /aborted on request: its bundle is gone/);
+  assert.match(JSON.parse(aborted.out).report.summary, /^Aborted on request by cli( \(user .+\))?: its bundle is gone$/, 'the run says who asked');
+  assert.equal(JSON.parse(aborted.out).report.needs_attention, false);
   assert.deepEqual(JSON.parse((await cli('resume', '--json')).out), { resumed: [] }, 'never resumed again');
   const again = await cli('abort', stuck.id);
   assert.equal(again.code, 1);

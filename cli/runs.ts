@@ -1,11 +1,13 @@
 /** `stagecraft resume [RUN]`, `stagecraft abort RUN`, `stagecraft events RUN`, `stagecraft runs`. */
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
-import { eventView } from '../lib/server/runs/list-run-events';
 import { listRuns } from '../lib/server/runs/list-runs';
 import { RUN_OUTCOMES, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
+import { eventSummary } from '../lib/kernel/summaries';
+import { RunEventsView } from '../lib/views/events';
+import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -42,7 +44,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
 export async function abortCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, reason: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
   return withHost(async (host) => {
-    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given', { via: 'cli' });
+    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given', { via: 'cli', requestedBy: whoAsks() });
     const summary = await summarizeRun(host.store, outcome);
     if (values.json) io.out(JSON.stringify({ ...summary, abortedChildren: children }));
     else {
@@ -53,6 +55,15 @@ export async function abortCommand(argv: string[], io: Io): Promise<number> {
   });
 }
 
+/** who aborts from this command line, as the run records it */
+function whoAsks(): string {
+  try {
+    return `cli (user ${userInfo().username})`;
+  } catch {
+    return 'cli';
+  }
+}
+
 export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
   return withHost(async (host) => {
@@ -61,19 +72,13 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
     const events = await host.store.readEvents(runId);
     // the API's event views (lib/views), as `GET /api/runs/<id>/events` pages them
     if (values.json) {
-      io.out(JSON.stringify({ runId, events: events.map(eventView) }));
+      // each event as its kind's view (lib/views/events.ts): what the API and the browser read too
+      io.out(JSON.stringify(RunEventsView.parse({ runId, events: events.map(({ runId: _r, ...e }) => e) })));
       return 0;
     }
-    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.data)}`);
+    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data)}`);
     return 0;
   });
-}
-
-function eventSummary(d: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const k of ['phase', 'kind', 'position', 'op', 'stage', 'type', 'status']) if (d[k] !== undefined && d[k] !== null) parts.push(`${k}=${String(d[k])}`);
-  if (d.error && typeof d.error === 'object') parts.push(`error=${String((d.error as { message?: string }).message)}`);
-  return parts.join(' ');
 }
 
 /** a comma-separated list of words, each one of `allowed` */

@@ -12,6 +12,7 @@ import type { Plan } from './plan';
 import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort, WorkspaceFiles } from './ports';
 import type { StageHandler } from './stage-types';
 import type { Recording } from './recording';
+import type { Evidence } from './evidence';
 
 export type ChildSkillRequest = {
   /** the `skill` argument of run_skill (a bundle folder name or relative path) */
@@ -52,8 +53,10 @@ export type RunContext = {
   memo: Map<string, MemoEntry>;
   /** the log as this process knows it (loaded + appended) */
   log: RunEvent[];
-  /** every tool outcome's text so far (the evidence post-model checks read) */
-  evidence: string[];
+  /** every tool outcome's text so far (the evidence post-model checks read; evidence.ts) */
+  evidence: Evidence;
+  /** hashes of the request frames the log holds (each is recorded once; events.ts RequestFrame) */
+  frames: Set<string>;
   faults: Faults;
   /** marker events already in the log (see markers.ts) */
   markers: Set<string>;

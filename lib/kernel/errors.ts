@@ -86,6 +86,9 @@ export type RunLocation = {
   capability?: string;
   step?: number;
   stepType?: string;
+  /** a step's position in the run (`__post__/2`, `draft/pre/0`) and its on_error */
+  position?: string;
+  onError?: 'fail' | 'skip' | 'empty';
   round?: number;
   op?: string;
 };
@@ -260,6 +263,26 @@ export class RunNotFoundError extends StagecraftError {
     super('run_not_found', `No run with id ${runId}. List runs with \`stagecraft runs\` or check the id.`, {
       httpStatus: 404,
       details: { runId },
+    });
+  }
+}
+
+/** A seq past a run's log (or before its start): the inspector asked for an event it does not have yet. */
+export class EventNotFoundError extends StagecraftError {
+  constructor(runId: string, seq: number, lastSeq: number) {
+    super('event_not_found', `Run ${runId} has ${lastSeq} event${lastSeq === 1 ? '' : 's'} so far; there is no event ${seq}. Ask for a seq from 0 (before the first event) to ${lastSeq}.`, {
+      httpStatus: 404,
+      details: { runId, seq, lastSeq },
+    });
+  }
+}
+
+/** A value reference (`{ seq, path }`) that names nothing in the run. */
+export class ValueNotFoundError extends StagecraftError {
+  constructor(runId: string, seq: number, path: string) {
+    super('value_not_found', `Run ${runId} has no value at ${path} (seq ${seq}). Use a ref from a state or item view as it was given: \`state/…\`, \`item/…\` or \`event/…\` at the seq it names.`, {
+      httpStatus: 404,
+      details: { runId, seq, path },
     });
   }
 }

@@ -111,7 +111,8 @@ export async function executeProcessorStep(
       for (let i = 0; i < arr.length; i++) {
         const el = arr[i];
         const elValue: JsonObject = isJsonObject(el) ? el : { value: el };
-        const result = await runSteps(ctx, step.steps, elValue, `${position}/${i}`, scope);
+        // the nested steps' records name the array they iterate, so the fold knows each element's value
+        const result = await runSteps(ctx, step.steps, elValue, `${position}/${i}`, { ...scope, overs: [...(scope.overs ?? []), step.over] });
         results.push(result);
         chars += valueChars(result) + 1;
         if (chars > MAX_VALUE_CHARS && (chars = jsonChars(results, MAX_VALUE_CHARS)) > MAX_VALUE_CHARS) {

@@ -36,6 +36,8 @@ export type ChainScope = {
   prefix: string;
   /** human name for messages */
   label: string;
+  /** inside iterates: the path of the array each iterates, outermost first (each in its enclosing chain's value) */
+  overs?: string[];
 };
 
 export async function runChain(ctx: RunContext, proc: ProcessorPlan, input: JsonObject, scope: ChainScope): Promise<JsonObject> {
@@ -191,7 +193,13 @@ function processorDef(step: StepSpec, value: JsonObject, position: string, scope
     pure: isPureStep(step),
     worldPurity: readsWorld(step),
     // steps inside an iterate are nested: the chain's own steps are listed, not every element's
-    label: { index: step.index, type: step.type, ...(position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { nested: true } : {}) },
+    label: {
+      index: step.index,
+      type: step.type,
+      onError: step.onError,
+      line: step.line,
+      ...(position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { nested: true, overs: scope.overs ?? [] } : {}),
+    },
   };
 }
 
@@ -216,11 +224,7 @@ async function runOneStep(
     if (status === 'failed') {
       // recorded as failed with on_error: fail — the crash came between it and the abort
       const e = (isJsonObject(output) && isJsonObject(output.error) ? output.error : {}) as { message?: string };
-      throw new WorkflowAbortedError(`${stepWhere(step, scope)} failed: ${e.message ?? 'failed'}`, {
-        phase: scope.phase,
-        step: step.index,
-        stepType: step.type,
-      });
+      throw new WorkflowAbortedError(`${stepWhere(step, scope)} failed: ${e.message ?? 'failed'}`, stepLocation(step, scope, position));
     }
   } else {
     await beginStep(ctx);
@@ -239,13 +243,15 @@ async function runOneStep(
         await recordStep(ctx, { ...def, pure: false }, look, { output: { error: e }, status: 'failed' }, ctx.deps.clock.now() - started);
         throw new WorkflowAbortedError(
           `${stepWhere(step, scope)} failed: ${e.message}`,
-          { phase: scope.phase, step: step.index, stepType: step.type },
+          stepLocation(step, scope, position),
           err instanceof StagecraftError ? err : undefined,
         );
       }
       status = step.onError === 'skip' ? 'skipped' : 'empty';
       output = { error: e };
-      await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started);
+      // the value `empty` wrote is the plan's (its schema's empty value): the log keeps it for the fold
+      const recorded = status === 'empty' ? { ...def, label: { ...def.label, empty: step.emptyValue } } : def;
+      await recordStep(ctx, recorded, look, { output, status }, ctx.deps.clock.now() - started);
       return applyPolicy(step, value, status);
     }
     await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started);
@@ -265,6 +271,14 @@ function mergedIfFits(step: StepSpec, value: JsonObject, output: Json, scope: Ch
   }
   return merged;
 }
+
+const stepLocation = (step: StepSpec, scope: ChainScope, position: string) => ({
+  phase: scope.phase,
+  step: step.index,
+  stepType: step.type,
+  position,
+  onError: step.onError,
+});
 
 const stepWhere = (step: StepSpec, scope: ChainScope) => `${scope.label} step ${step.index} (${step.type}, skill.md line ${step.line})`;
 
@@ -295,9 +309,17 @@ function merge(step: StepSpec, value: JsonObject, output: Json, scope: ChainScop
       { phase: scope.phase, step: step.index, stepType: step.type },
     );
   }
+  return mergeResult(value, step, output);
+}
+
+/**
+ * How a step's result enters the chain's value: stored under `into` (a lint_plan's under `lint`),
+ * ignored when null (a validate's), else shallow-merged. The fold applies the same rule.
+ */
+export function mergeResult(value: JsonObject, step: { type: string; into?: string | null }, output: Json): JsonObject {
   if (step.into) return { ...value, [step.into]: output };
   if (step.type === 'lint_plan') return { ...value, lint: output };
-  if (output === null) return value; // a validate's
+  if (output === null) return value;
   return { ...value, ...(output as JsonObject) };
 }
 

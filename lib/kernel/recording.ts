@@ -246,7 +246,7 @@ export async function atForkInput<T extends Json>(ctx: RunContext, position: str
 export async function markForkPoint(ctx: RunContext, recorded: Json, edited: Json | null): Promise<void> {
   const point = ctx.recording?.point;
   if (!point) return;
-  await appendOnce(ctx, FORK_MARKER, EVENT.forkPointReached, { position: point.at, target: point.target, from: ctx.recording!.runId, recorded, edited } as JsonObject, 'group');
+  await appendOnce(ctx, FORK_MARKER, EVENT.forkPointReached, { position: point.at, target: point.target, from: ctx.recording!.runId, recorded, edited }, 'group');
 }
 
 /** The marker for a step at the fork point (its answer or its live run), recorded before the step itself. */

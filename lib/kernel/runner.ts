@@ -38,7 +38,8 @@ import {
   WorkflowAbortedError,
   errorToJson,
 } from './errors';
-import { EVENT } from './events';
+import { EVENT, type AbortCause, type ProgramStage, type RunAdmittedData, type RunResumedData, type RunStartedData } from './events';
+import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
@@ -49,7 +50,7 @@ import { NO_FAULTS, SimulatedCrash } from './faults';
 import { memoEntryOf } from './memo';
 import { appendOnce, markersOf } from './markers';
 import { requireNoStepRecordedPast, runChain } from './processors';
-import { runPhaseVisit } from './phase-runner';
+import { frameRef, runPhaseVisit } from './phase-runner';
 import { requireRecordedStagesInPlan } from './stages';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
@@ -128,7 +129,10 @@ function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model'>, o
       ...(kind !== 'run' ? { kind } : {}),
       // a resume (or a replay of this fork) re-applies the same point and edit
       ...(point ? { forkPoint, fork: point as unknown as JsonObject } : {}),
-    },
+      entry: plan.entry,
+      bundleDir: plan.bundleDir,
+      stages: programOf(plan),
+    } satisfies RunStartedData as unknown as JsonObject,
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
   return { record, first: { events: [started], snapshot } };
@@ -209,16 +213,11 @@ export async function resumeRun(
     const at = deps.clock.now();
     // a queued run starts here; any other is taken up again where it stopped
     const isAdmission = run.status === 'queued';
+    // the skill text this execution runs (a folder resumed after an edit says so in its log), and its stage program
+    const ran = { skillHash: plan.skillHash, bundleDir: plan.bundleDir, stages: programOf(plan) };
     const resumed: RunEvent = isAdmission
-      ? { runId, seq: log.length + 1, type: EVENT.runAdmitted, at, data: { waitedMs: Math.max(0, at - run.createdAt), skillHash: plan.skillHash } }
-      : {
-          runId,
-          seq: log.length + 1,
-          type: EVENT.runResumed,
-          at,
-          // the skill text this execution runs: a folder resumed after an edit says so in its log
-          data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash },
-        };
+      ? { runId, seq: log.length + 1, type: EVENT.runAdmitted, at, data: { waitedMs: Math.max(0, at - run.createdAt), ...ran } satisfies RunAdmittedData as unknown as JsonObject }
+      : { runId, seq: log.length + 1, type: EVENT.runResumed, at, data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, ...ran } satisfies RunResumedData as unknown as JsonObject };
     const r = await deps.store.commit(runId, { events: [resumed], ...(isAdmission ? { run: { status: 'running', updatedAt: at } } : {}) });
     if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };
     const derivation = opts.derivation ?? (await derivationOf(deps, run, log));
@@ -246,7 +245,8 @@ export async function abortRun(
   runId: string,
   reason: string,
   deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>,
-  opts: { via?: string } = {},
+  /** `via`: where the request came from (app, cli); `requestedBy`: who asked (`cli (user dana)`), both recorded with the abort */
+  opts: { via?: string; requestedBy?: string } = {},
 ): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
@@ -263,7 +263,7 @@ export async function abortRun(
       requestedBy: 'user',
       ...(opts.via ? { via: opts.via } : {}),
     };
-    return await end({ runId, journal, deps, log }, 'aborted', null, error);
+    return await end({ runId, journal, deps, log }, 'aborted', null, error, { by: 'request', reason, requestedBy: opts.requestedBy ?? opts.via ?? 'a caller that did not say' });
   } finally {
     await claim.release();
   }
@@ -285,7 +285,8 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     journal,
     memo,
     log,
-    evidence: evidenceOf(log, resumePrefix(snapshot)),
+    evidence: Evidence.fromLog(log),
+    frames: framesOf(log),
     faults,
     markers: markersOf(log),
     currentVisit: '',
@@ -305,13 +306,13 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     // a determinism error stops the resume and leaves the run as it was; so does a store that
     // stopped recording (the run is resumable from its last commit once the store is back)
     if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
-    // a replay that cannot go on was stopped, as an abort is: nothing in the skill failed
-    const status: RunStatus = err instanceof WorkflowAbortedError || err instanceof ReplayDivergedError ? 'aborted' : 'failed';
     const error = errorToJson(err);
     // where a step that records nothing failed (a model call): what a rerun starts from, what a replay reproduces
     if (ctx.failedAt !== null && error.position === undefined) error.position = ctx.failedAt;
+    // a replay that cannot go on was stopped, as an abort is: nothing in the skill failed
+    const isAbort = err instanceof WorkflowAbortedError || err instanceof ReplayDivergedError;
     try {
-      return await end(ctx, status, null, error);
+      return await end(ctx, isAbort ? 'aborted' : 'failed', null, error, err instanceof WorkflowAbortedError ? abortCauseOf(err) : undefined);
     } catch (e) {
       // the failure's own record refused (its message quoting what the store could not keep): the bare fact, so the run is never left running
       if (!(e instanceof RecordRefusedError)) throw e;
@@ -338,7 +339,8 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     ctx.currentVisit = visitKey;
     // a fork point at this phase start: the edited input is what the phase starts from
     if (pendingForkPoint(ctx) !== null) input = await atForkInput(ctx, visitKey, input, objectCheck(`the input of phase ${phaseName}`, phase.preprocessor ? null : phase.inputSchema));
-    await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input }, 'group');
+    const frame = frameRef(ctx, phase);
+    if (await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input, ...frame }, 'group')) ctx.frames.add(frame.frame);
     let value = input;
     if (phase.preprocessor) {
       value = await runChain(ctx, phase.preprocessor, input, { phase: phaseName, prefix: `${visitKey}/pre`, label: `phase ${phaseName} preprocessor` });
@@ -408,16 +410,23 @@ async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<Js
   return finish;
 }
 
-async function end(ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> }, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
+async function end(
+  ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> },
+  status: RunStatus,
+  output: Json | null,
+  error: JsonObject | null,
+  abort?: AbortCause,
+): Promise<RunOutcome> {
   const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
   // events the store refused (RecordRefusedError) are not in the log: the report is of what is
   if (ctx.log.length && ctx.log[ctx.log.length - 1].seq > ctx.journal.lastSeq) ctx.log.splice(ctx.log.findIndex((e) => e.seq > ctx.journal.lastSeq));
-  const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
+  const cause: { abort?: AbortCause } = abort ? { abort } : {};
+  const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error, ...cause } as JsonObject };
   const report = deriveReport([...ctx.log, provisional]);
   // a completion is recomputed by a resume from what is durable (everything after the last durable
   // commit is pure), so it asks for no disk flush of its own; a failure or an abort may not be
   // reached again (a model error, a timeout), so it is on disk before the caller hears of it
-  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject }, status === 'completed' ? 'settle' : 'now', {
+  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject, ...cause }, status === 'completed' ? 'settle' : 'now', {
     snapshot: 'delete',
     run: { status, output, error, report: report as unknown as JsonObject, updatedAt: ctx.deps.clock.now() },
   });
@@ -433,15 +442,23 @@ function resumePrefix(snapshot: Snapshot): string {
   return `${visit === 1 ? snapshot.currentPhase : `${snapshot.currentPhase}#${visit}`}/`;
 }
 
-/** tool outcomes recorded before the point a resumed execution re-enters (a re-executed read counts once: its last record) */
-function evidenceOf(log: readonly RunEvent[], replayedPrefix: string): string[] {
-  const byPosition = new Map<string, string>();
-  for (const e of log) {
-    if (e.type === EVENT.stepCompleted && e.data.kind === 'tool' && e.data.status === 'ok' && !String(e.data.position).startsWith(replayedPrefix)) {
-      const o = e.data.output;
-      byPosition.delete(String(e.data.position));
-      byPosition.set(String(e.data.position), typeof o === 'string' ? o : JSON.stringify(o));
-    }
+/** the stage program as the log names it: a reader then knows the stages that did not run, and why */
+function programOf(plan: Plan): ProgramStage[] {
+  return plan.stageProgram.map((s) => ({ name: s.name, capability: s.capability, rung: s.rung, effects: s.effects, ...(s.line ? { line: s.line } : {}) }));
+}
+
+/** hashes of the request frames the log already holds (each is recorded once per run) */
+function framesOf(log: readonly RunEvent[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of log) if (e.data.frameValue !== undefined && typeof e.data.frame === 'string') out.add(e.data.frame);
+  return out;
+}
+
+/** What ended a run as aborted: a processor step whose on_error is fail, or a contract it broke. */
+function abortCauseOf(err: WorkflowAbortedError): AbortCause {
+  const l = err.location;
+  if (l.step !== undefined && l.position !== undefined) {
+    return { by: 'step', phase: l.phase ?? '', position: l.position, index: l.step, type: l.stepType ?? '', onError: l.onError ?? 'fail' };
   }
-  return [...byPosition.values()];
+  return { by: 'contract', phase: l.phase ?? null };
 }

@@ -99,11 +99,19 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       : { contribution: (r.trace.status === 'ok' ? r.contribution : {}) as unknown as Json };
     // a post-tool stage's kept full texts commit with the stage's own step
     const artifacts = Object.entries(r.contribution.workspace ?? {}).map(([p, content]) => makeArtifact(ctx, p, content));
+    // what the trace says beyond the contribution, so the log alone tells what the stage did: the
+    // grants it had or lacked, and the keys of its contribution that were not applied (and why)
+    const e = r.trace.effects;
+    const label = {
+      ...entry.def.label,
+      ...(e.missing.length ? { granted: e.granted, missing: e.missing } : {}),
+      ...(r.trace.notApplied.length ? { notApplied: r.trace.notApplied } : {}),
+    };
     if (entry.look.fromRecording) {
-      await recordAnswer(ctx, entry.def, entry.look, { traces: [r.trace], artifacts });
+      await recordAnswer(ctx, { ...entry.def, label }, entry.look, { traces: [r.trace], artifacts });
       return;
     }
-    await recordStep(ctx, { ...entry.def, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
+    await recordStep(ctx, { ...entry.def, label, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
       output,
       status: r.trace.status,
       traces: [r.trace],
@@ -141,7 +149,8 @@ export function requireRecordedStagesInPlan(ctx: RunContext, prefix: string): vo
 
 const BULKY = ['transcript', 'messages', 'evidence'] as const;
 
-function digestContext(c: Partial<StageContext>): JsonObject {
+/** A stage's memo input is its context with the growing parts hashed (rebuild.ts checks rebuilt contexts against it). */
+export function digestContext(c: Partial<StageContext>): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(c)) {
     if (v === undefined) continue;

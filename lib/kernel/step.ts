@@ -23,7 +23,7 @@
  * Does not: decide on_error policies (processors.ts) or what a step does.
  */
 import { DeterminismError } from './errors';
-import { EVENT, type StepKind } from './events';
+import { EVENT, type StepCompletedData, type StepKind } from './events';
 import type { Json, JsonObject } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
 import { definitionHash, memoKey } from './memo';
@@ -146,11 +146,13 @@ export async function recordStep(
     durationMs,
   };
   const durability = !def.pure ? 'step' : def.worldPurity ? 'observed' : 'group';
-  const ev = await ctx.journal.append(EVENT.stepCompleted, data, durability, {
+  // the label's fields are the kind's (events.ts); lib/views/events.test.ts parses every recorded step
+  const ev = await ctx.journal.append(EVENT.stepCompleted, data as unknown as StepCompletedData, durability, {
     traces: r.traces,
     artifacts: r.artifacts,
   });
   ctx.log.push(ev);
+  if (def.kind === 'tool' && status === 'ok') ctx.evidence.record(def.position, r.output);
   const entry: MemoEntry = {
     seq: ev.seq,
     position: def.position,

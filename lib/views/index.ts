@@ -12,6 +12,10 @@
  */
 import { z } from 'zod';
 import { SKILL_NAME_PATTERN } from '../skill/schema';
+import { RunReportView } from './inspector';
+
+export * from './events';
+export * from './inspector';
 
 const json = z.unknown();
 const ms = z.number();
@@ -124,20 +128,8 @@ export type StepView = z.infer<typeof StepView>;
 export const RunErrorView = z.record(z.string(), json).and(z.object({ code: z.string(), message: z.string() }));
 export type RunErrorView = z.infer<typeof RunErrorView>;
 
-export const ReportView = z
-  .object({
-    outcome: z.enum(['succeeded', 'blocked', 'failed']),
-    block_reason: z.string().nullable(),
-    failed_stage: z
-      .object({ phase: z.string(), rung: z.string(), stage: z.string(), capability: z.string(), round: z.number(), error: z.string() })
-      .strict()
-      .nullable(),
-    changed_paths: z.array(z.string()),
-    step_counts: z.record(z.string(), json),
-    rounds: z.number().optional(),
-    annotations: z.number().optional(),
-  })
-  .strict();
+/** the run report (`deriveReport`): facts and the words that say what happened (inspector.ts) */
+export const ReportView = RunReportView;
 export type ReportView = z.infer<typeof ReportView>;
 
 export { RUN_STATUS_WORDS, type RunStatusWord } from './run-words';

@@ -9,6 +9,6 @@ import type { Host } from '../host';
 import { abortSkillRun } from './resume-run';
 
 export async function requestAbort(host: Host, runId: string, reason: string | undefined): Promise<AbortedRunView> {
-  const { outcome, children } = await abortSkillRun(host, runId, reason ?? 'asked for in the app', { via: 'app' });
+  const { outcome, children } = await abortSkillRun(host, runId, reason ?? 'asked for in the app', { via: 'app', requestedBy: 'the app' });
   return { runId, status: 'aborted', error: outcome.error ?? {}, abortedChildren: children };
 }

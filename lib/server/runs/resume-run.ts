@@ -62,7 +62,13 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
  * finish. Its `run_skill` children still running are aborted first, depth first (as a parent's
  * close terminates its children in Temporal): nobody would use what they produce. `children` lists them.
  */
-export async function abortSkillRun(host: Host, runId: string, reason: string, opts: { via?: 'app' | 'cli' } = {}): Promise<{ outcome: RunOutcome; children: string[] }> {
+export async function abortSkillRun(
+  host: Host,
+  runId: string,
+  reason: string,
+  /** `via`: app or cli; `requestedBy`: who asks (`cli (user dana)`, `app`) — recorded with the abort, and the run's report names them */
+  opts: { via?: 'app' | 'cli'; requestedBy?: string } = {},
+): Promise<{ outcome: RunOutcome; children: string[] }> {
   const deps = { store: host.store, clock: systemClock };
   const children: string[] = [];
   // an unknown or finished run aborts nothing, its children included: abortRun says why

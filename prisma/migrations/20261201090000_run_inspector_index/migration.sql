@@ -43,7 +43,7 @@ $$;
 
 CREATE FUNCTION stagecraft_run_duration_ms(p_status text, p_created timestamptz, p_updated timestamptz) RETURNS double precision
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT CASE WHEN p_status <> 'running' THEN (EXTRACT(EPOCH FROM (p_updated - p_created)) * 1000)::double precision END
+  SELECT CASE WHEN p_status NOT IN ('running', 'queued') THEN (EXTRACT(EPOCH FROM (p_updated - p_created)) * 1000)::double precision END
 $$;
 
 ALTER TABLE "runs"
