@@ -1,5 +1,5 @@
 /**
- * The `stagecraft` command: validate, run, resume, abort, events, runs, push, pull.
+ * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull.
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
@@ -12,6 +12,7 @@ import { validateCommand } from './validate';
 import { InputTooLarge, runCommand } from './run';
 import { abortCommand, eventsCommand, resumeCommand, runsCommand } from './runs';
 import { pullCommand, pushCommand } from './skills';
+import { workerCommand } from './worker';
 import { skillFrontmatterSchema } from '../lib/skill/schema';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
@@ -19,17 +20,21 @@ export const USAGE = `stagecraft — author LLM skills and see exactly what happ
 usage:
   stagecraft validate <bundle|skill.md> [--json]
   stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--workspace DIR] [--json]
+             [--queue]                      record the run for the workers and return at once (Postgres store)
+  stagecraft worker [--concurrency N]       drive queued runs, N at once (default 4), until SIGTERM
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
   stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
   stagecraft events RUN [--json]            print a run's event log
-  stagecraft runs [--status S] [--json]     list runs
+  stagecraft runs [--status S] [--json]     list runs (S: queued, running, completed, failed, aborted)
   stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
   stagecraft schema                         print the skill.md frontmatter JSON Schema
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
-STAGECRAFT_DATA_DIR (default ./.stagecraft).`;
+STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external the
+app queues its runs for \`stagecraft worker\` processes. With
+OTEL_EXPORTER_OTLP_ENDPOINT set, every run is exported as OpenTelemetry spans.`;
 
 export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (maxBytes: number) => Promise<string> };
 
@@ -65,6 +70,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await eventsCommand(rest, io);
       case 'runs':
         return await runsCommand(rest, io);
+      case 'worker':
+        return await workerCommand(rest, io);
       case 'push':
         return await pushCommand(rest, io);
       case 'pull':

@@ -1,5 +1,5 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
-import { hostFor, type Host } from '../lib/server/host';
+import { hostFor, processDriver, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { openStore } from '../lib/store';
 
@@ -15,7 +15,7 @@ export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCo
     onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
   });
   try {
-    const host = hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() });
+    const host = hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('cli') });
     if (opts.runsCode) {
       const warning = noIsolationWarning(host.isolation());
       if (warning) process.stderr.write(`stagecraft: ${warning}\n`);

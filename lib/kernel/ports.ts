@@ -74,7 +74,11 @@ export type CodeSandbox = {
 };
 
 // ---------------------------------------------------------------- records
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'aborted'] as const;
+/**
+ * `queued`: recorded (its row holds the skill, input and model) but not started — no event yet;
+ * it waits for a driver (a worker, or the process's admission) and starts with `run_started`.
+ */
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export type RunRecord = {

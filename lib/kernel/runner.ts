@@ -11,7 +11,9 @@
  * snapshot: an aborted run is never resumed. Resuming a completed run answers
  * its recorded outcome.
  * A run driven by another process (claim taken, or its seq written first)
- * stops cleanly with status `superseded` and writes nothing.
+ * stops cleanly with status `superseded` and writes nothing. A queued run
+ * (recorded, not started: `enqueueRun`) is started by `resumeRun`. A driver
+ * told to let go (`deps.signal`) stops between two steps, `released`.
  *
  * Owns: the run lifecycle and the snapshot. Does not: run rounds
  * (phase-runner.ts) or processor steps (processors.ts).
@@ -24,6 +26,8 @@ import {
   RunFinishedError,
   RunNotFoundError,
   RunNotResumableError,
+  RunReleasedError,
+  StoreUnavailableError,
   StoreWriteError,
   WorkflowAbortedError,
   errorToJson,
@@ -50,7 +54,8 @@ export const FINISH_ARTIFACT_PATH = '.stagecraft/finish.json';
 
 export type RunOutcome = {
   runId: string;
-  status: RunStatus | 'superseded';
+  /** `superseded`: another process drives the run; `released`: this one let go of it (deps.signal) and it stays resumable */
+  status: RunStatus | 'superseded' | 'released';
   output: Json | null;
   error: JsonObject | null;
   report: RunReport | null;
@@ -95,7 +100,7 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     seq: 1,
     type: EVENT.runStarted,
     at: now,
-    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null },
+    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null, ...driverOf(deps) },
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
   if (opts.runId && (await deps.store.getRun(runId))) {
@@ -132,6 +137,9 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
   const claim = await deps.store.claimRun(runId);
   if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
   try {
+    // read again under the claim: a queued run may have been started by its previous holder
+    const current = run.status === 'queued' ? ((await deps.store.getRun(runId)) ?? run) : run;
+    if (current.status === 'queued') return await startQueued(current, await planFor(current), deps);
     const snapshot = await deps.store.readSnapshot(runId);
     if (!snapshot) {
       // read again: another process (or the parent of a child run) may have finished it since
@@ -149,7 +157,7 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
       type: EVENT.runResumed,
       at: deps.clock.now(),
       // the skill text this execution runs: a folder resumed after an edit says so in its log
-      data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash },
+      data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash, ...driverOf(deps) },
     };
     const r = await deps.store.commit(runId, { events: [resumed] });
     if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };
@@ -160,6 +168,59 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
 }
 
 /**
+ * Records a run without starting it: its row (skill text, version, input, model) with status
+ * `queued` and no event. Whoever drives it later — a worker, or this process when it has room —
+ * starts it with `resumeRun`, which writes `run_started` then.
+ */
+export async function enqueueRun(plan: Plan, deps: Pick<KernelDeps, 'store' | 'clock' | 'ids'> & { model: { name: string } }, opts: StartOptions): Promise<string> {
+  const runId = opts.runId ?? deps.ids.newId('run');
+  if (opts.runId && (await deps.store.getRun(runId))) throw new RunExistsError(runId);
+  const now = deps.clock.now();
+  await deps.store.createRun(
+    {
+      id: runId,
+      skillName: plan.name,
+      skillHash: plan.skillHash,
+      skillText: opts.skillText,
+      bundleDir: opts.bundleDir ?? plan.bundleDir,
+      skillVersionId: opts.skillVersionId ?? null,
+      input: opts.input,
+      model: deps.model.name,
+      status: 'queued',
+      output: null,
+      error: null,
+      report: null,
+      parentRunId: opts.parentRunId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    },
+    { events: [] },
+  );
+  return runId;
+}
+
+/** Starts a queued run (its claim held): `run_started`, the entry snapshot and `running` in one commit, then drives it. */
+async function startQueued(run: RunRecord, plan: Plan, deps: KernelDeps): Promise<RunOutcome> {
+  const now = deps.clock.now();
+  const started: RunEvent = {
+    runId: run.id,
+    seq: 1,
+    type: EVENT.runStarted,
+    at: now,
+    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: run.input, parentRunId: run.parentRunId, queuedAt: run.createdAt, ...driverOf(deps) },
+  };
+  const snapshot: Snapshot = { runId: run.id, currentPhase: plan.entry, seq: 1, data: { phaseInput: run.input, visits: {} } };
+  const r = await deps.store.commit(run.id, { events: [started], snapshot, run: { status: 'running', updatedAt: now } });
+  if (r.kind === 'conflict') return { runId: run.id, status: 'superseded', output: null, error: null, report: null };
+  return drive(plan, deps, run.id, [started], snapshot);
+}
+
+/** what `run_started` and `run_resumed` say about the process driving the run (deps.driver) */
+function driverOf(deps: Pick<KernelDeps, 'driver'>): { driver?: JsonObject } {
+  return deps.driver ? { driver: deps.driver } : {};
+}
+
+/**
  * Ends an interrupted run as aborted, on request (a run whose skill changed under it, one nobody
  * wants finished): the `run_aborted` event, the run's status and the snapshot's deletion in one
  * commit, as any abort. It is then never resumed. A run driven by another process is left to it.
@@ -167,12 +228,13 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
 export async function abortRun(runId: string, reason: string, deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
-  if (run.status !== 'running') throw new RunFinishedError(runId, run.status);
+  const isOpen = (status: RunStatus) => status === 'running' || status === 'queued';
+  if (!isOpen(run.status)) throw new RunFinishedError(runId, run.status);
   const claim = await deps.store.claimRun(runId);
   if (!claim) throw new RunClaimedError(runId, 'it is running there; stop that process first, or let it finish');
   try {
     const now = (await deps.store.getRun(runId)) ?? run;
-    if (now.status !== 'running') throw new RunFinishedError(runId, now.status);
+    if (!isOpen(now.status)) throw new RunFinishedError(runId, now.status);
     const log = await deps.store.readEvents(runId);
     const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
     const error = errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase }));
@@ -206,9 +268,14 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
   } catch (err) {
     if (err instanceof SimulatedCrash) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
+    if (err instanceof RunReleasedError) {
+      // what ran before the stop is pure or committed already; recording it spares the next driver a re-run
+      await ctx.journal.flush().catch(() => undefined);
+      return { runId, status: 'released', output: null, error: null, report: null };
+    }
     // a determinism error stops the resume and leaves the run as it was; so does a store that
-    // stopped recording (the run is resumable from its last commit once the store is back)
-    if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
+    // stopped recording or cannot be reached (the run is resumable from its last commit once it is back)
+    if (err instanceof DeterminismError || err instanceof StoreWriteError || err instanceof StoreUnavailableError) throw err;
     const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
     return await end(ctx, status, null, errorToJson(err));
   }

@@ -10,7 +10,9 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import type { KernelDeps } from '../kernel/context';
+import type { JsonObject } from '../kernel/json';
 import { UsageError } from '../kernel/errors';
 import { faultsFromSpec } from '../kernel/faults';
 import type { ModelPort, StorePort } from '../kernel/ports';
@@ -33,6 +35,8 @@ export type Host = {
   env: ModelEnv;
   /** the working directory relative paths (model scripts, inputs) resolve against */
   cwd: string;
+  /** who drives the runs this host starts or resumes (recorded on run_started / run_resumed): a CLI, the app, a worker */
+  driver?: JsonObject;
 };
 
 /** `<data dir>/bundles` and `<data dir>/workspaces`: beside the embedded database (or where it would be, on Postgres) */
@@ -46,8 +50,13 @@ export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundles
  * STAGECRAFT_SANDBOX asks for (probed on first use; `required` without bubblewrap then throws
  * SandboxUnavailableError, before any code runs).
  */
-export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string }): Host {
+export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string; driver?: JsonObject }): Host {
   return { ...parts, ...defaultHostDirs(parts.env, parts.cwd), isolation: () => isolationFor(sandboxMode(parts.env)) };
+}
+
+/** This process as the driver of its runs: what kind of process, on which host, which pid. */
+export function processDriver(kind: 'cli' | 'app'): JsonObject {
+  return { kind, host: os.hostname(), pid: process.pid };
 }
 
 /**
@@ -105,6 +114,7 @@ export function kernelDeps(
     fileRoot: workDir,
     fileReadFallback: run.bundleDir,
     faults: faultsFromSpec(host.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL')),
+    ...(host.driver ? { driver: host.driver } : {}),
     ...extra,
     close: () => sandbox.close(),
   };

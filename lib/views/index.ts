@@ -12,6 +12,9 @@
  */
 import { z } from 'zod';
 import { SKILL_NAME_PATTERN } from '../skill/schema';
+import { RunDriverView } from './ops';
+
+export * from './ops';
 
 const json = z.unknown();
 const ms = z.number();
@@ -136,7 +139,7 @@ export const ReportView = z
   .strict();
 export type ReportView = z.infer<typeof ReportView>;
 
-export const RUN_STATUS_WORDS = ['running', 'completed', 'failed', 'aborted'] as const;
+export const RUN_STATUS_WORDS = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 
 /** what `stagecraft run --json` prints (unchanged since the CLI first had it) */
 export const RunSummaryView = z
@@ -164,6 +167,8 @@ export const RunView = RunSummaryView.extend({
   updatedAt: ms,
   /** the number of events recorded so far */
   eventCount: z.number().int(),
+  /** which process drove each part of the run (a worker, the app, a CLI), in order */
+  drivers: z.array(RunDriverView),
 }).strict();
 export type RunView = z.infer<typeof RunView>;
 

@@ -61,7 +61,7 @@ export type StoredRunRequest = Common & {
 };
 
 /** A run ready to go: the plan compiled from the version's copy, and what to record. */
-type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
+export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
 
 /** Compiles the copy of a version; findings name `shownFile` (what the user knows the file as). */
 export function compileCopy(files: BundleFiles, copyDir: string, shownFile: string): Plan {
@@ -164,7 +164,7 @@ export async function startSkillRun(host: Host, req: StartRunRequest): Promise<R
   return execute(host, { ...prepared, model: req.model }, req);
 }
 
-async function prepareStoredRun(host: Host, req: StoredRunRequest): Promise<Prepared> {
+export async function prepareStoredRun(host: Host, req: StoredRunRequest): Promise<Prepared> {
   const prepared = await prepareStored(host, req.skill, req.version);
   requireInputFits(prepared.plan, req.input);
   const model = storedModelSpec(req.model, prepared.files, prepared.copyDir);
