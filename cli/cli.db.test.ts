@@ -150,7 +150,7 @@ test('runs: bad flags are usage errors (exit 2), not internal errors', async () 
   assert.equal((await cli('runs', '--limit', 'abc')).code, 2);
   const r = await cli('runs', '--status', 'bogus');
   assert.equal(r.code, 2);
-  assert.match(r.err, /a status is one of running, completed, failed, aborted/);
+  assert.match(r.err, /a status is one of queued, running, completed, failed, aborted/);
   assert.equal((await cli('resume', 'run_nope')).code, 1);
 });
 
