@@ -2,6 +2,7 @@
 import { hostFor, processDriver, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { openStore } from '../lib/store';
+import { flushTraces } from '../lib/server/runs/trace-run';
 
 /**
  * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
@@ -22,6 +23,8 @@ export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCo
     }
     return await fn(host);
   } finally {
+    // a short command's runs are sent before it exits (nothing to wait for when export is off)
+    await flushTraces();
     await store.close();
   }
 }

@@ -21,7 +21,7 @@ import type { Plan } from '../../kernel/plan';
 import { compileSkill } from '../../skill/compile';
 import { kernelDeps, modelFor, type Host } from '../host';
 import { materializeVersion } from '../skills/materialize';
-import { childRunFns, compileCopy, prepareFolder } from './start-run';
+import { childRunFns, compileCopy, endTraced, prepareFolder } from './start-run';
 import { isStoredCopy, runChildSkill } from './child-skill';
 import { RunNotFoundError } from '../../kernel/errors';
 import type { JsonObject } from '../../kernel/json';
@@ -56,7 +56,7 @@ export async function resumeSkillRun(host: Host, runId: string, opts: ResumeOpti
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   try {
-    return await resumeRun(runId, () => plan, deps);
+    return endTraced(host, deps.driver, await resumeRun(runId, () => plan, deps));
   } finally {
     await deps.close();
   }
