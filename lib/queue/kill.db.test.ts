@@ -90,3 +90,46 @@ test(`3 workers, ${RUNS} runs, a worker SIGKILLed twice: every run completes, co
   for (const w of live) w.child.kill('SIGTERM');
   for (const w of live) assert.equal((await w.exited).code, 0, w.output());
 });
+
+test('SIGTERM: the worker finishes the step in flight, hands its runs back and exits 0; another worker takes them up at once', async () => {
+  const a = startWorker(b, CONCURRENCY);
+  const other = startWorker(b, CONCURRENCY);
+  workers.push(a, other);
+  const aId = await a.id();
+  await other.id();
+  const ids = await queueProbeRuns(b, 12);
+  // wait until the worker to stop is in the middle of runs
+  const holding = async () => {
+    let n = 0;
+    for (const id of ids) {
+      const events = await b.store.readEvents(id).catch(() => []);
+      const run = await b.store.getRun(id);
+      if (run?.status === 'running' && driversOf(events).at(-1)?.worker === aId && committedEffects(events).size >= 1) n++;
+    }
+    return n;
+  };
+  await waitFor('the worker to be in the middle of runs', async () => (await holding()) >= 1, 120_000, 100);
+  const at = Date.now();
+  a.child.kill('SIGTERM');
+  const exit = await a.exited;
+  assert.equal(exit.code, 0, a.output());
+  assert.match(a.output(), /SIGTERM: finishing the steps in flight, handing \d+ run\(s\) back to the queue/);
+  await waitFor('every run to complete', async () => (await countCompleted(b, ids)) === ids.length, 120_000, 250);
+  let handedBack = 0;
+  for (const id of ids) {
+    const r = await checkProbeRun(b, id, new Set());
+    // the step in flight finished and was committed before the worker let go: nothing ran twice
+    assert.equal(r.repeats, 0, `${id}: a step ran again after a clean stop`);
+    const drivers = driversOf(r.events);
+    const handed = drivers.findIndex((d) => d.worker === aId && d.at < at);
+    if (handed >= 0 && drivers[handed + 1]) {
+      handedBack++;
+      // handed back, not left to expire: taken up well before the lease (15 s) could have run out
+      assert.ok(drivers[handed + 1].at - at < 10_000, `${id}: taken up ${drivers[handed + 1].at - at} ms after SIGTERM`);
+      assert.notEqual(drivers[handed + 1].worker, aId);
+    }
+  }
+  assert.ok(handedBack >= 1, 'no run was handed back: the SIGTERM landed between runs');
+  other.child.kill('SIGTERM');
+  assert.equal((await other.exited).code, 0, other.output());
+});

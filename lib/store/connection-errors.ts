@@ -37,13 +37,14 @@ export function isConnectionError(e: unknown, depth = 0): boolean {
 }
 
 /** The one error for "the store cannot be reached now", naming where and what to do. */
-export function unreachableError(location: string, cause: unknown): StoreUnavailableError {
+export function unreachableError(location: string | null, cause: unknown): StoreUnavailableError {
+  if (cause instanceof StoreUnavailableError) return cause;
   const why = describe(cause);
   return new StoreUnavailableError(
     'store_unreachable',
-    `The database at ${location} is unreachable (${why}). Nothing was lost: runs wait and go on when it is back. ` +
+    `The database${location ? ` at ${location}` : ''} is unreachable (${why}). Nothing was lost: runs wait and go on when it is back. ` +
       'Check that the Postgres server is running and reachable; this request can be sent again then.',
-    { location },
+    location ? { location } : {},
   );
 }
 

@@ -249,6 +249,11 @@ export class PrismaStore implements StorePort {
     });
   }
 
+  /** One round trip to the database: resolves when it answers, else store_unreachable. */
+  async ping(): Promise<void> {
+    await this.read(() => this.prisma.$queryRaw`SELECT 1`);
+  }
+
   // ------------------------------------------------------------------ lifecycle
 
   /** Releases claims, disconnects, then frees what opening took. Idempotent. */
