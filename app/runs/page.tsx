@@ -42,7 +42,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
               : `${runs.length === RUN_LIMIT ? `The latest ${RUN_LIMIT}` : runs.length} ${runs.length === 1 ? 'run' : 'runs'}${isFiltered ? ' matching the filters' : ''}, newest first.`}
           </p>
         </div>
-        <RunListAutoRefresh isActive={runs.some((r) => r.status === 'running')} />
+        <RunListAutoRefresh isActive={runs.some((r) => r.status === 'running' || r.status === 'queued')} />
       </div>
       {runs.length || isFiltered ? <RunListFilters status={status} skill={skill} skills={skillChoices} /> : null}
       {wantedStatus && !status ? (

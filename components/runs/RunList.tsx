@@ -61,7 +61,7 @@ export function RunList({ runs, liveSkills, now }: { runs: RunListItemView[]; li
               <td className={styles.nowrap}>
                 <RelativeTime ms={r.createdAt} now={now} />
               </td>
-              <td className={styles.nowrap}>{r.status === 'running' ? <span className={styles.muted}>…</span> : formatDuration(r.updatedAt - r.createdAt)}</td>
+              <td className={styles.nowrap}>{r.status === 'running' || r.status === 'queued' ? <span className={styles.muted}>…</span> : formatDuration(r.updatedAt - r.createdAt)}</td>
             </tr>
           ))}
         </tbody>

@@ -23,7 +23,8 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
   const [run, setRun] = useState(initial);
   const [pollError, setPollError] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const isRunning = run.status === 'running';
+  // a queued run is watched too: a worker starts it, then it runs
+  const isRunning = run.status === 'running' || run.status === 'queued';
   const wasRunning = useRef(isRunning);
 
   useEffect(() => {
@@ -38,7 +39,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
         failures = 0;
         setPollError(null);
         setRun(next);
-        if (next.status === 'running') timer = setTimeout(poll, POLL_MS);
+        if (next.status === 'running' || next.status === 'queued') timer = setTimeout(poll, POLL_MS);
       } catch (err) {
         if (abort.signal.aborted) return;
         failures += 1;

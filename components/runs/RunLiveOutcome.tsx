@@ -10,6 +10,17 @@ const WHERE_LABELS: Record<string, string> = { stepType: 'step type' };
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
 export function RunLiveOutcome({ run }: { run: RunView }) {
+  if (run.status === 'queued') {
+    return (
+      <section className={styles.pending} aria-labelledby="run-outcome-title">
+        <h2 id="run-outcome-title" className="visually-hidden">
+          Outcome
+        </h2>
+        <span className={styles.spinner} aria-hidden="true" />
+        <p>The run is queued: it starts when a worker is free to drive it. Its caller artifact, or its error, appears here when it ends.</p>
+      </section>
+    );
+  }
   if (run.status === 'running') {
     return (
       <section className={styles.pending} aria-labelledby="run-outcome-title">

@@ -21,6 +21,7 @@
  * know about processes (module capabilities are the invoker's business).
  */
 import { StageCrashedError } from './errors';
+import { isInfrastructureError } from './faults';
 import type { Json, JsonObject } from './json';
 import type { Rung, StageSpec } from './plan';
 import type { Clock, IdSource, StageTrace } from './ports';
@@ -100,6 +101,8 @@ export class StageDispatcher {
           trace.contribution = summarize(raw);
           trace.notApplied = filtered.notApplied;
         } catch (err) {
+          // not the stage's failure: the process stops, lets go of the run, or lost the store
+          if (isInfrastructureError(err)) throw err;
           const e = err instanceof Error ? err : new Error(String(err));
           trace.status = 'failed';
           trace.error = { message: e.message, stack: e.stack ?? null };

@@ -49,9 +49,11 @@ export function unreachableError(location: string | null, cause: unknown): Store
 }
 
 function describe(e: unknown): string {
-  const o = e as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { originalMessage?: unknown } } } } | null;
-  const inner = o?.meta?.driverAdapterError?.cause?.originalMessage;
-  const message = typeof inner === 'string' ? inner : typeof o?.message === 'string' ? o.message.split('\n').filter(Boolean).pop()! : String(e);
+  const o = e as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; originalMessage?: unknown } } } } | null;
+  // Prisma's own code (P20xx) says nothing here: the driver's SQLSTATE and message do
+  const inner = o?.meta?.driverAdapterError?.cause;
+  if (typeof inner?.originalMessage === 'string') return typeof inner.originalCode === 'string' ? `${inner.originalCode}: ${inner.originalMessage}` : inner.originalMessage;
+  const message = typeof o?.message === 'string' ? o.message.split('\n').filter(Boolean).pop()! : String(e);
   return typeof o?.code === 'string' && !message.includes(o.code) ? `${o.code}: ${message}` : message;
 }
 
