@@ -13,7 +13,8 @@
  * Each mode gets a fresh database (the tiny size shares one); a mode's clock runs from the first run
  * recorded to the last one ended (worker start-up is not counted: workers are
  * long-lived). Prints one JSON line: runs/s, per-run latency (recorded → ended)
- * p50/p95, and ratios against in-process — compare ratios from one line only,
+ * p50/p95, how long queued runs waited for a slot and how long a run took once
+ * started (p50/p95), and ratios against in-process — compare ratios from one line only,
  * the machine is shared.
  *
  * Size: RUNS (default 200); `--tiny` or BENCH_TINY=1 runs 4 per mode (what
@@ -40,7 +41,8 @@ const CONCURRENCY = 8;
 const BUNDLE = path.join(ROOT, 'examples/research_brief');
 const INPUT = { question: 'What did the reading pilot achieve?' };
 
-type ModeResult = { runs: number; wallMs: number; runsPerSec: number; latencyP50Ms: number; latencyP95Ms: number; failed: number };
+/** latency: recorded → ended; wait: recorded → started (queued runs wait for a free slot); run: started → ended */
+type ModeResult = { runs: number; wallMs: number; runsPerSec: number; latencyP50Ms: number; latencyP95Ms: number; waitP50Ms: number; runP50Ms: number; runP95Ms: number; failed: number };
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -48,14 +50,21 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function summarize(store: OpenedStore, ids: string[], wallMs: number): Promise<ModeResult> {
-  const rows = await store.prisma.run.findMany({ where: { id: { in: ids } }, select: { status: true, createdAt: true, updatedAt: true } });
+  const rows = await store.prisma.run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, createdAt: true, updatedAt: true } });
   const latencies = rows.map((r) => r.updatedAt.getTime() - r.createdAt.getTime());
+  const spans = await store.prisma.event.groupBy({ by: ['runId'], where: { runId: { in: ids } }, _min: { at: true }, _max: { at: true } });
+  const created = new Map(rows.map((r) => [r.id, r.createdAt.getTime()]));
+  const waits = spans.map((x) => x._min.at!.getTime() - created.get(x.runId)!);
+  const durations = spans.map((x) => x._max.at!.getTime() - x._min.at!.getTime());
   return {
     runs: ids.length,
     wallMs: Math.round(wallMs),
     runsPerSec: +((ids.length * 1000) / wallMs).toFixed(2),
     latencyP50Ms: pct(latencies, 50),
     latencyP95Ms: pct(latencies, 95),
+    waitP50Ms: pct(waits, 50),
+    runP50Ms: pct(durations, 50),
+    runP95Ms: pct(durations, 95),
     failed: rows.filter((r) => r.status !== 'completed').length,
   };
 }

@@ -69,6 +69,9 @@ function eventSummary(d: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const k of ['phase', 'kind', 'position', 'op', 'stage', 'type', 'status']) if (d[k] !== undefined && d[k] !== null) parts.push(`${k}=${String(d[k])}`);
   if (d.error && typeof d.error === 'object') parts.push(`error=${String((d.error as { message?: string }).message)}`);
+  // run_started / run_resumed: which process drove the run from here on
+  const driver = d.driver as { kind?: string; worker?: string; host?: string; pid?: number } | undefined;
+  if (driver) parts.push(`driver=${driver.worker ? `worker ${driver.worker}` : `${driver.kind ?? '?'} ${driver.host ?? '?'}:${driver.pid ?? '?'}`}`);
   return parts.join(' ');
 }
 
