@@ -15,7 +15,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <AppHeader />
-        {store.reachable ? children : <StoreUnreachable message={store.message} />}
+        {store.reachable ? children : <StoreUnreachable reason={store.reason} />}
       </body>
     </html>
   );

@@ -44,7 +44,7 @@ export function unreachableError(location: string | null, cause: unknown): Store
     'store_unreachable',
     `The database${location ? ` at ${location}` : ''} is unreachable (${why}). Nothing was lost: runs wait and go on when it is back. ` +
       'Check that the Postgres server is running and reachable; this request can be sent again then.',
-    location ? { location } : {},
+    { reason: why, ...(location ? { location } : {}) },
   );
 }
 
@@ -54,6 +54,9 @@ function describe(e: unknown): string {
   const inner = o?.meta?.driverAdapterError?.cause;
   if (typeof inner?.originalMessage === 'string') return typeof inner.originalCode === 'string' ? `${inner.originalCode}: ${inner.originalMessage}` : inner.originalMessage;
   const message = typeof o?.message === 'string' ? o.message.split('\n').filter(Boolean).pop()! : String(e);
+  // Prisma's raw-query wrapper: "Raw query failed. Code: `N/A`. Message: `Can't reach database server at …`"
+  const wrapped = /Message: `([^`]+)`/.exec(message);
+  if (wrapped) return wrapped[1];
   return typeof o?.code === 'string' && !message.includes(o.code) ? `${o.code}: ${message}` : message;
 }
 

@@ -5,7 +5,8 @@
  */
 import { appHost } from '../app/app-host';
 
-export type StoreStatus = { reachable: true } | { reachable: false; message: string };
+/** `reason`: why it cannot be reached, in a line (the error's own message says what to do, which the page says itself) */
+export type StoreStatus = { reachable: true } | { reachable: false; reason: string };
 
 export async function storeStatus(): Promise<StoreStatus> {
   try {
@@ -13,6 +14,8 @@ export async function storeStatus(): Promise<StoreStatus> {
     await host.store.ping();
     return { reachable: true };
   } catch (e) {
-    return { reachable: false, message: (e as Error).message };
+    const details = (e as { details?: { reason?: unknown; location?: unknown } }).details;
+    const reason = typeof details?.reason === 'string' ? `${typeof details.location === 'string' ? `${details.location}: ` : ''}${details.reason}` : (e as Error).message;
+    return { reachable: false, reason };
   }
 }
