@@ -24,6 +24,16 @@ export default {
     '@opentelemetry/exporter-trace-otlp-http',
   ],
   turbopack: { resolveAlias: { [OLD_WORKER]: 'monaco-editor/editor/editor.worker.js' } },
+  // the build's static files bypass proxy.ts (which sets every other answer's headers): never framed, never sniffed
+  headers: async () => [
+    {
+      source: '/_next/:path*',
+      headers: [
+        { key: 'X-Frame-Options', value: 'DENY' },
+        { key: 'X-Content-Type-Options', value: 'nosniff' },
+      ],
+    },
+  ],
   webpack: (config) => {
     config.resolve.alias[`${OLD_WORKER}$`] = path.resolve('node_modules/monaco-editor/esm/vs/editor/editor.worker.js');
     return config;

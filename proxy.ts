@@ -1,21 +1,33 @@
-// Every request passes here before any page or route: who may reach the app (lib/server/http/security.ts).
+// Every request passes here before any page or route: who may reach the app, and what its
+// answers allow a browser to do with them (lib/server/http/security.ts).
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorJson } from './lib/server/http/route';
-import { judgeRequest, securitySettings } from './lib/server/http/security';
+import { judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
 
 export function proxy(request: NextRequest) {
+  const isPage = !request.nextUrl.pathname.startsWith('/api/');
+  // a page's scripts carry this response's nonce: Next reads it from the request's CSP while it renders
+  const csp = isPage ? pageCsp(newNonce(), process.env.NODE_ENV === 'development') : null;
+  const headers = securityHeaders(csp);
   const verdict = judgeRequest({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers }, securitySettings(process.env));
-  if (verdict.allow) return NextResponse.next();
-  if (verdict.signIn && request.method === 'GET') {
+  let response: Response;
+  if (verdict.allow) {
+    const forward = new Headers(request.headers);
+    if (csp) forward.set('content-security-policy', csp);
+    response = NextResponse.next({ request: { headers: forward } });
+  } else if (verdict.signIn && request.method === 'GET') {
     const url = request.nextUrl.clone();
     url.pathname = '/signin';
     url.search = `?next=${encodeURIComponent(request.nextUrl.pathname + request.nextUrl.search)}`;
-    return NextResponse.redirect(url, 303);
+    response = NextResponse.redirect(url, 303);
+  } else {
+    response = errorJson(verdict.status, verdict.code, verdict.message);
   }
-  return errorJson(verdict.status, verdict.code, verdict.message);
+  for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  return response;
 }
 
 export const config = {
-  // the build's static files are the same for everyone; everything else is judged
+  // the build's static files are the same for everyone (next.config.mjs gives them their headers); everything else is judged
   matcher: ['/((?!_next/static|_next/image).*)'],
 };

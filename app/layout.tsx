@@ -8,7 +8,8 @@ import { storeStatus } from '@/lib/server/ops/store-status';
 export const metadata = { title: 'Stagecraft', description: 'Author LLM skills and see exactly what happened when one ran.' };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // every page needs the store, and says so while it cannot be reached (rendered per request: never at build time)
+  // every page is rendered per request: its scripts carry that response's CSP nonce (proxy.ts), which a
+  // prerendered page could not; and every page needs the store, and says so while it cannot be reached
   await connection();
   const store = await storeStatus();
   return (

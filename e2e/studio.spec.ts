@@ -4,6 +4,7 @@
 // restore an older version; run it and land on the completed run. No request
 // leaves 127.0.0.1. Screenshots are kept in test-results/screens/.
 import { expect, test, type Page } from '@playwright/test';
+import { hoverUntilShown } from './monaco';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: false });
 
@@ -249,12 +250,7 @@ test('the frontmatter gets completion and hover from the JSON Schema, linked to 
   // hover on `entry` (line 4): its description, and a link to its section of the reference
   const entryKey = editor.locator('.view-lines span span').filter({ hasText: /^entry$/ }).first();
   const hover = page.locator('.monaco-hover').filter({ hasText: 'skill.md reference' });
-  // the YAML worker may still be starting on the first hover: move away and hover again until it answers
-  await expect(async () => {
-    await page.mouse.move(0, 0);
-    await entryKey.hover();
-    await expect(hover).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+  await hoverUntilShown(page, entryKey, hover);
   await expect(hover).toContainText('The phase the run starts in');
   await expect(hover.getByRole('link', { name: /skill\.md reference: entry/ })).toBeVisible();
   await shot(page, '12-hover');

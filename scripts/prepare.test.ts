@@ -53,8 +53,7 @@ function prepare(m: Machine, extra: Record<string, string> = {}, script = 'scrip
   const r = spawnSync(process.execPath, [script, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    // exactly these variables (Next's types declare NODE_ENV required; this child must not get one)
-    env: { PATH: m.bin, CHROMIUM_PATH: m.chromium, STAGECRAFT_PREPARE_UID: '0', STAGECRAFT_PREPARE_PG_WAIT_MS: '3000', ...extra } as unknown as NodeJS.ProcessEnv,
+    env: { NODE_ENV: 'test', PATH: m.bin, CHROMIUM_PATH: m.chromium, STAGECRAFT_PREPARE_UID: '0', STAGECRAFT_PREPARE_PG_WAIT_MS: '3000', ...extra },
   });
   const calls = readFileSync(m.log, 'utf8').split('\n').filter(Boolean);
   return { status: r.status, out: r.stdout + r.stderr, calls };

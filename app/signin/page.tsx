@@ -1,5 +1,6 @@
 // Signing in with the token this Stagecraft was started with: a plain form, so it
 // works before any script loads; POST /api/session sets the session cookie.
+import { safeNextPath } from '@/lib/server/http/security';
 import styles from './signin.module.css';
 
 export const metadata = { title: 'Sign in · Stagecraft' };
@@ -9,7 +10,8 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
   const query = await searchParams;
   const hasFailed = query.failed === '1';
-  const next = typeof query.next === 'string' && query.next.startsWith('/') ? query.next : '/';
+  // a path of this app only (POST /api/session checks it again against the request's own origin)
+  const next = safeNextPath(typeof query.next === 'string' ? query.next : null, 'http://stagecraft.invalid');
   return (
     <main className={styles.page}>
       <div className={styles.card}>

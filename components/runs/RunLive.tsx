@@ -23,7 +23,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
   const [run, setRun] = useState(initial);
   const [pollError, setPollError] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  // a queued run is watched too: a worker starts it, then it runs
+  // a queued run is followed too: it starts when a slot is free (the app's, or a worker's)
   const isRunning = run.status === 'running' || run.status === 'queued';
   const wasRunning = useRef(isRunning);
 
@@ -64,7 +64,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
     <>
       <div className={styles.statusCard} data-status={run.status}>
         <div className={styles.statusLine}>
-          {/* the region holds the status word alone: running, completed, failed or aborted */}
+          {/* the region holds the status word alone: queued, running, completed, failed or aborted */}
           <section aria-label="Run status" aria-live="polite">
             <StatusPill status={run.status} className={styles.bigPill} />
           </section>

@@ -1,5 +1,6 @@
 // What a run ended with: the caller artifact when it completed; the error —
 // code, message, where — and the report's verdict when it failed or aborted.
+import type { ReactNode } from 'react';
 import type { ReportView, RunErrorView, RunView } from '@/lib/views';
 import styles from './RunLive.module.css';
 
@@ -9,29 +10,29 @@ const WHERE_LABELS: Record<string, string> = { stepType: 'step type' };
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
+/** While there is no outcome yet: what the run is doing meanwhile. */
+function Pending({ children }: { children: ReactNode }) {
+  return (
+    <section className={styles.pending} aria-labelledby="run-outcome-title">
+      <h2 id="run-outcome-title" className="visually-hidden">
+        Outcome
+      </h2>
+      <span className={styles.spinner} aria-hidden="true" />
+      <p>{children}</p>
+    </section>
+  );
+}
+
 export function RunLiveOutcome({ run }: { run: RunView }) {
   if (run.status === 'queued') {
     return (
-      <section className={styles.pending} aria-labelledby="run-outcome-title">
-        <h2 id="run-outcome-title" className="visually-hidden">
-          Outcome
-        </h2>
-        <span className={styles.spinner} aria-hidden="true" />
-        <p>The run is queued: it starts when a worker is free to drive it. Its caller artifact, or its error, appears here when it ends.</p>
-      </section>
+      <Pending>
+        The run is queued, waiting for its turn: the app drives a limited number of runs at once (<code>STAGECRAFT_MAX_RUNS</code>), or{' '}
+        <code>stagecraft worker</code> processes drive them (<code>STAGECRAFT_WORKERS=external</code>). It starts on its own when one is free.
+      </Pending>
     );
   }
-  if (run.status === 'running') {
-    return (
-      <section className={styles.pending} aria-labelledby="run-outcome-title">
-        <h2 id="run-outcome-title" className="visually-hidden">
-          Outcome
-        </h2>
-        <span className={styles.spinner} aria-hidden="true" />
-        <p>The run is in progress. Its caller artifact, or its error, appears here when it ends.</p>
-      </section>
-    );
-  }
+  if (run.status === 'running') return <Pending>The run is in progress. Its caller artifact, or its error, appears here when it ends.</Pending>;
   if (run.status === 'completed') {
     return (
       <section className={styles.card} aria-labelledby="run-artifact-title">

@@ -148,6 +148,51 @@ export class PayloadTooLargeError extends StagecraftError {
   }
 }
 
+/** A step's output, or the value a chain would hold after it, is over MAX_VALUE_CHARS: that step's failure (on_error applies). */
+export class ValueTooLargeError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('value_too_large', message, { httpStatus: 413, details });
+  }
+}
+
+/**
+ * The store refused what a run had to record for what it is — a value it cannot serialize or
+ * keep, not a store that is away: recording it again would fail the same way. The run fails,
+ * recorded (never left running, never retried by a resume).
+ */
+export class RecordRefusedError extends StagecraftError {
+  constructor(runId: string, cause: unknown) {
+    super(
+      'record_refused',
+      `Run ${runId} produced something the store cannot record: ${cause instanceof Error ? cause.message : String(cause)}. ` +
+        'Recording it again would fail the same way, so the run fails here. Keep large or binary data in the workspace, not in step outputs.',
+      { httpStatus: 422, details: { runId, ...(typeof (cause as { code?: unknown })?.code === 'string' ? { cause: (cause as { code: string }).code } : {}) }, cause },
+    );
+  }
+}
+
+/** Codes of store failures caused by the value written, not by the store: the same write fails every time. */
+const UNRECORDABLE_CODES = new Set(['store_value_unsupported', 'value_too_large']);
+
+/** Whether a failed commit failed for what it carried (deterministic), not for where it went. */
+export function isUnrecordableValue(e: unknown): boolean {
+  return UNRECORDABLE_CODES.has(String((e as { code?: unknown } | null)?.code));
+}
+
+/** A JSON Schema `pattern` the linear-time engine (RE2) cannot express: a backreference, lookaround, … */
+export class PatternUnsupportedError extends StagecraftError {
+  readonly pattern: string;
+  constructor(pattern: string, reason: string) {
+    super(
+      'pattern_unsupported',
+      `The pattern ${JSON.stringify(pattern)} cannot be matched in linear time: ${reason}. ` +
+        'Patterns are matched by RE2, so that no input can stall a run or the server; rewrite it in RE2 syntax (no backreferences, no lookahead or lookbehind).',
+      { httpStatus: 422, details: { pattern } },
+    );
+    this.pattern = pattern;
+  }
+}
+
 /** What a DeterminismError tells its reader to do: the run is left resumable, as it was. */
 export const skillChangedAdvice = (runId: string): string =>
   `The skill changed after this run was recorded: restore the skill.md it ran (its text is kept with the run) and resume it, or abort it (\`stagecraft abort ${runId}\`) and start a new run.`;

@@ -10,6 +10,8 @@
 export const EVENT = {
   runStarted: 'run_started',
   runResumed: 'run_resumed',
+  /** a queued run got its turn: the app drives it from here (`waitedMs`: how long it was queued) */
+  runAdmitted: 'run_admitted',
   phaseStarted: 'phase_started',
   /** one memoized step finished: a model turn, a tool call, a stage, a processor step */
   stepCompleted: 'step_completed',

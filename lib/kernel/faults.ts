@@ -67,11 +67,20 @@ export function crashAt(point: FaultPoint, n: number): Faults {
 /**
  * Errors no step policy may absorb: the process is (as good as) gone, another
  * process drives the run, this process lets go of it, the store cannot be
- * reached, or the log disagrees with the skill. on_error and tool-error
- * outcomes must let these through.
+ * reached, the log disagrees with the skill, or the store refused what the
+ * run recorded (`record_refused`: the run fails, as it must, instead of a
+ * step's policy carrying on past events that were never written). on_error
+ * and tool-error outcomes must let these through.
  */
 export function isInfrastructureError(e: unknown): boolean {
   if (e instanceof SimulatedCrash) return true;
   const code = (e as { code?: unknown } | null)?.code;
-  return code === 'run_claimed' || code === 'determinism_violation' || code === 'store_write_failed' || code === 'run_released' || code === 'store_unreachable';
+  return (
+    code === 'run_claimed' ||
+    code === 'determinism_violation' ||
+    code === 'store_write_failed' ||
+    code === 'record_refused' ||
+    code === 'run_released' ||
+    code === 'store_unreachable'
+  );
 }

@@ -11,12 +11,21 @@
  * A `(run, seq)` already written means another process drives this run: the
  * journal raises `RunClaimedError` and the run stops cleanly.
  *
+ * Size: a unit is flushed before it would pass MAX_UNIT_CHARS of JSON, so no
+ * commit grows past what one string and one statement can carry, however many
+ * large outputs pure steps return in a row. A commit the store refuses for
+ * what it carries (a value it cannot serialize or keep: the same write would
+ * fail every time) is not a store that is away: nothing of that unit was
+ * written, its seqs are given back, and `RecordRefusedError` lets the run
+ * record its failure.
+ *
  * Does not: decide what is pure (the caller says), or read events back.
  */
-import { RunClaimedError, StoreWriteError } from './errors';
+import { isUnrecordableValue, RecordRefusedError, RunClaimedError, StoreWriteError } from './errors';
 import type { JsonObject } from './json';
 import type { Faults } from './faults';
 import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
+import { jsonChars, MAX_VALUE_CHARS } from './value-size';
 
 /**
  * - `now`: committed before append returns (the end of a run);
@@ -46,6 +55,8 @@ export type Attachments = {
 
 /** pending pure events are flushed at this size even without an effectful step */
 export const GROUP_COMMIT_MAX_EVENTS = 256;
+/** pending events are flushed before they would pass this much JSON (one step's output may reach MAX_VALUE_CHARS) */
+export const MAX_UNIT_CHARS = MAX_VALUE_CHARS;
 
 export class Journal {
   private nextSeq: number;
@@ -58,6 +69,8 @@ export class Journal {
   private needsDisk = false;
   /** set when a commit failed: nothing after it may be recorded out of order */
   private broken: StoreWriteError | null = null;
+  /** JSON characters of the pending unit, as measured by jsonChars */
+  private pendingChars = 0;
 
   constructor(
     readonly runId: string,
@@ -75,6 +88,9 @@ export class Journal {
 
   /** Append one event; returns it with its seq. `now` flushes everything pending with it. */
   async append(type: string, data: JsonObject, durability: Durability, att: Attachments = {}): Promise<RunEvent> {
+    const chars = unitChars(data, att);
+    if (this.pending.events.length && this.pendingChars + chars > MAX_UNIT_CHARS) await this.flush();
+    this.pendingChars += chars;
     const event: RunEvent = { runId: this.runId, seq: this.nextSeq++, type, at: this.clock.now(), data };
     for (const t of att.traces ?? []) t.seq = event.seq;
     const p = this.pending;
@@ -101,12 +117,19 @@ export class Journal {
     if (!this.needsDisk) unit.lazy = true;
     this.pending = { events: [] };
     this.needsDisk = false;
+    this.pendingChars = 0;
     this.faults.hit('after-step-before-commit');
     if (this.broken) throw this.broken;
     let r;
     try {
       r = await this.store.commit(this.runId, unit);
     } catch (e) {
+      if (isUnrecordableValue(e)) {
+        // a commit is all or nothing, and this one would fail again: nothing of it is in the log,
+        // so its seqs are free for the run to record its failure
+        this.nextSeq = unit.events[0].seq;
+        throw new RecordRefusedError(this.runId, e);
+      }
       // the unit's events are not in the log and their seqs are spent: this journal can record nothing more
       this.broken = new StoreWriteError(this.runId, e);
       throw this.broken;
@@ -120,4 +143,14 @@ export class Journal {
     }
     this.faults.hit('after-commit');
   }
+}
+
+/** What an event adds to its unit: its data and what travels with it (the size of the wire form, give or take its scalars). */
+function unitChars(data: JsonObject, att: Attachments): number {
+  let n = jsonChars(data, MAX_UNIT_CHARS) + 64;
+  if (att.traces?.length) n += jsonChars(att.traces, MAX_UNIT_CHARS);
+  if (att.artifacts?.length) n += jsonChars(att.artifacts, MAX_UNIT_CHARS);
+  if (att.snapshot && att.snapshot !== 'delete') n += jsonChars(att.snapshot.data, MAX_UNIT_CHARS);
+  if (att.run) n += jsonChars(att.run, MAX_UNIT_CHARS);
+  return n;
 }

@@ -77,11 +77,21 @@ export class MemoryStore implements StorePort {
   }
 
   async listRuns(filter: RunFilter = {}) {
+    const out = this.matching(filter);
+    out.sort((a, b) => b.createdAt - a.createdAt);
+    return clone(out.slice(0, filter.limit ?? out.length));
+  }
+
+  async countRuns(filter: RunFilter = {}) {
+    return this.matching(filter).length;
+  }
+
+  private matching(filter: RunFilter): RunRecord[] {
     let out = [...this.runs.values()].map((s) => s.run);
     if (filter.status) out = out.filter((r) => filter.status!.includes(r.status));
     if (filter.skillName) out = out.filter((r) => r.skillName === filter.skillName);
-    out.sort((a, b) => b.createdAt - a.createdAt);
-    return clone(out.slice(0, filter.limit ?? out.length));
+    if (filter.idPrefix !== undefined) out = out.filter((r) => r.id.startsWith(filter.idPrefix!));
+    return out;
   }
 
   async readEvents(runId: string, afterSeq = 0) {

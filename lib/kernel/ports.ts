@@ -75,8 +75,9 @@ export type CodeSandbox = {
 
 // ---------------------------------------------------------------- records
 /**
- * `queued`: recorded (its row holds the skill, input and model) but not started — no event yet;
- * it waits for a driver (a worker, or the process's admission) and starts with `run_started`.
+ * `queued`: recorded (its row, run_started and the snapshot at the entry) but not driven yet; it
+ * waits for a driver — the app's admission (STAGECRAFT_MAX_RUNS at once) or a `stagecraft worker` —
+ * whose resume records `run_admitted` and makes it `running`.
  */
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -194,7 +195,13 @@ export type CommitResult =
   /** another writer already holds these seqs: the recorded events are returned, not an error */
   | { kind: 'conflict'; recorded: RunEvent[] };
 
-export type RunFilter = { status?: RunStatus[]; skillName?: string; limit?: number };
+export type RunFilter = {
+  status?: RunStatus[];
+  skillName?: string;
+  limit?: number;
+  /** runs whose id starts with this (a run's `run_skill` descendants: `<root id>.`) */
+  idPrefix?: string;
+};
 
 /** A claim on a run: only its holder drives the run. */
 export type RunClaim = { release(): Promise<void> };
@@ -207,6 +214,8 @@ export type StorePort = {
   claimRun(runId: string): Promise<RunClaim | null>;
   getRun(runId: string): Promise<RunRecord | null>;
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  /** how many runs `listRuns(filter)` would list, without its limit */
+  countRuns(filter?: RunFilter): Promise<number>;
   readEvents(runId: string, afterSeq?: number): Promise<RunEvent[]>;
   readTraces(runId: string): Promise<StageTrace[]>;
   readMemo(runId: string): Promise<MemoEntry[]>;

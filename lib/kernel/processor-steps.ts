@@ -20,6 +20,7 @@ import { dispatchOp } from './ops/dispatch';
 import { getOp } from './ops/registry';
 import type { ChainScope } from './processors';
 import { runSteps } from './processors';
+import { jsonChars, MAX_VALUE_CHARS, rememberBound, tooLarge, valueChars } from './value-size';
 
 const READ_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
 
@@ -104,11 +105,19 @@ export async function executeProcessorStep(
       const arr = requirePath(value, step.over, 'iterate');
       if (!Array.isArray(arr)) throw new StepFailedError('not_an_array', `iterate: "${step.over}" is ${typeof arr}, not an array`);
       const results: Json[] = [];
+      // what the results add up to, checked as they come: a run that gathers too much stops at the element that passes the cap
+      let chars = 2;
       for (let i = 0; i < arr.length; i++) {
         const el = arr[i];
         const elValue: JsonObject = isJsonObject(el) ? el : { value: el };
-        results.push(await runSteps(ctx, step.steps, elValue, `${position}/${i}`, scope));
+        const result = await runSteps(ctx, step.steps, elValue, `${position}/${i}`, scope);
+        results.push(result);
+        chars += valueChars(result) + 1;
+        if (chars > MAX_VALUE_CHARS && (chars = jsonChars(results, MAX_VALUE_CHARS)) > MAX_VALUE_CHARS) {
+          throw tooLarge(`iterate: the results of its first ${i + 1} of ${arr.length} elements hold`);
+        }
       }
+      rememberBound(results, chars);
       return results;
     }
     case 'lint_plan': {

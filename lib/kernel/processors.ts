@@ -9,7 +9,9 @@
  * aborts the skill (WorkflowAbortedError — no automatic resume), `skip` logs
  * and continues, `empty` writes the empty value of the `into` target's type.
  * After the last step the value is checked against the chain's contract; a
- * mismatch aborts like a failed step.
+ * mismatch aborts like a failed step. A step's result over MAX_VALUE_CHARS of
+ * JSON, or one that would make the value so large, is that step's failure
+ * (ValueTooLargeError), so on_error applies to it as to any other.
  *
  * Owns: the chain and its policies. Does not: know what a step type does
  * (processor-steps.ts) or how it is recorded (step.ts).
@@ -23,6 +25,7 @@ import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { executeProcessorStep, isPureStep, readsWorld, stepDefinition } from './processor-steps';
+import { requireMergeFits, requireValueFits, valueFits } from './value-size';
 
 export type ChainScope = {
   /** the phase name, or `__post__` */
@@ -157,8 +160,11 @@ async function runFused(
     const def = processorDef(step, value, `${prefix}/${step.index}`, scope);
     const look = count === 0 ? first : lookupMemo(ctx, def);
     if (look.hit) return { value, count, next: look };
+    // a result too large for the value is left to the single-step path, which fails that step (on_error applies)
+    const merged = mergedIfFits(step, value, output, scope);
+    if (!merged) return { value, count, next: look };
     await recordStep(ctx, def, look, { output, status: 'ok' }, each);
-    value = merge(step, value, output, scope);
+    value = merged;
     count++;
   }
   return { value, count };
@@ -192,6 +198,7 @@ async function runOneStep(
   const look = known ?? lookupMemo(ctx, def);
   let status: string;
   let output: Json;
+  let merged: JsonObject | undefined;
   if (look.hit) {
     status = look.hit.status;
     output = look.hit.output;
@@ -210,6 +217,9 @@ async function runOneStep(
     try {
       output = await executeProcessorStep(ctx, step, value, position, scope);
       requireMergeable(step, output);
+      requireValueFits(output, 'it returned');
+      merged = merge(step, value, output, scope);
+      requireMergeFits(value, output, merged, step.into?.length ?? 4);
       status = 'ok';
     } catch (err) {
       if (isInfrastructureError(err)) throw err;
@@ -230,7 +240,19 @@ async function runOneStep(
     await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started);
   }
   if (status === 'skipped' || status === 'empty') return applyPolicy(step, value, status);
-  return merge(step, value, output, scope);
+  return merged ?? merge(step, value, output, scope);
+}
+
+/** The value with a fresh result merged in, or null when the result or the value would be over the cap. */
+function mergedIfFits(step: StepSpec, value: JsonObject, output: Json, scope: ChainScope): JsonObject | null {
+  if (!isMergeable(step, output) || !valueFits(output)) return null;
+  const merged = merge(step, value, output, scope);
+  try {
+    requireMergeFits(value, output, merged, step.into?.length ?? 4);
+  } catch {
+    return null;
+  }
+  return merged;
 }
 
 const stepWhere = (step: StepSpec, scope: ChainScope) => `${scope.label} step ${step.index} (${step.type}, skill.md line ${step.line})`;

@@ -2,11 +2,12 @@
 // between two steps — on any rung, in a stage as in a processor step — with the
 // step in flight committed and the run left resumable, never failed; a resume
 // carries it to the end without running a committed step again. A queued run
-// (recorded, no event) is started by resumeRun, and abortRun ends it.
+// (recorded: run_started and its snapshot) is admitted by resumeRun, which says
+// who drives it; abortRun ends it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deps, phase, plan, post, stage } from './testing';
-import { enqueueRun, resumeRun, abortRun } from './runner';
+import { queueRun, resumeRun, abortRun } from './runner';
 import type { StepSpec } from './plan';
 import type { ModelPort, ModelTurn } from './ports';
 import type { StageHandler } from './stage-types';
@@ -35,18 +36,19 @@ function setup(abortAfterStage: string | null) {
 test('a signal between two stages: released (not failed), resumable, and the resume does not run a committed stage again', async () => {
   const s = setup('first');
   const d = deps(s.model, { handlers: s.handlers, signal: s.ac.signal, driver: { kind: 'worker', worker: 'w1', host: 'h', pid: 1 } });
-  const runId = await enqueueRun(s.p, d, { input: {}, skillText: '' });
+  const runId = await queueRun(s.p, d, { input: {}, skillText: '' });
   assert.equal((await d.store.getRun(runId))?.status, 'queued');
-  assert.deepEqual(await d.store.readEvents(runId), []);
+  assert.deepEqual((await d.store.readEvents(runId)).map((e) => e.type), ['run_started']);
   const o = await resumeRun(runId, () => s.p, d);
   assert.equal(o.status, 'released');
   assert.deepEqual(s.ran, ['first']);
   const run = await d.store.getRun(runId);
   assert.equal(run?.status, 'running');
   assert.ok(await d.store.readSnapshot(runId), 'still resumable');
-  const started = (await d.store.readEvents(runId))[0];
-  assert.equal(started.type, 'run_started');
-  assert.deepEqual(started.data.driver, { kind: 'worker', worker: 'w1', host: 'h', pid: 1 });
+  const [started, admitted] = await d.store.readEvents(runId);
+  assert.equal(started.data.driver, undefined, 'recording a queued run drives nothing');
+  assert.equal(admitted.type, 'run_admitted');
+  assert.deepEqual(admitted.data.driver, { kind: 'worker', worker: 'w1', host: 'h', pid: 1 });
 
   const d2 = { ...d, signal: undefined, driver: { kind: 'worker', worker: 'w2', host: 'h', pid: 2 } };
   const again = await resumeRun(runId, () => s.p, d2);
@@ -62,7 +64,7 @@ test('a signal already given: the run stops before its first step', async () => 
   const s = setup(null);
   s.ac.abort(new Error('stop'));
   const d = deps(s.model, { handlers: s.handlers, signal: s.ac.signal });
-  const runId = await enqueueRun(s.p, d, { input: {}, skillText: '' });
+  const runId = await queueRun(s.p, d, { input: {}, skillText: '' });
   const o = await resumeRun(runId, () => s.p, d);
   assert.equal(o.status, 'released');
   assert.deepEqual(s.ran, []);
@@ -72,10 +74,10 @@ test('a signal already given: the run stops before its first step', async () => 
 test('a queued run can be aborted: it is never started', async () => {
   const s = setup(null);
   const d = deps(s.model, { handlers: s.handlers });
-  const runId = await enqueueRun(s.p, d, { input: {}, skillText: '' });
+  const runId = await queueRun(s.p, d, { input: {}, skillText: '' });
   const o = await abortRun(runId, 'nobody wants it', d);
   assert.equal(o.status, 'aborted');
-  assert.deepEqual((await d.store.readEvents(runId)).map((e) => e.type), ['run_aborted']);
+  assert.deepEqual((await d.store.readEvents(runId)).map((e) => e.type), ['run_started', 'run_aborted']);
   await assert.rejects(resumeRun(runId, () => s.p, d), /aborted/);
   assert.deepEqual(s.ran, []);
 });

@@ -4,6 +4,9 @@
  * postprocessor as the pseudo-phase `__post__`, and ends the run as
  * completed, failed or aborted.
  *
+ * A run may also be recorded `queued` (queueRun) and driven later: its
+ * admission is a resume that records `run_admitted` and sets it `running`.
+ *
  * Resume reads the snapshot and jumps to its phase (straight to the
  * postprocessor for `__post__`); steps recorded in the log are answered from
  * the memo, and a recorded step the skill no longer has (changed, or a chain
@@ -11,9 +14,9 @@
  * snapshot: an aborted run is never resumed. Resuming a completed run answers
  * its recorded outcome.
  * A run driven by another process (claim taken, or its seq written first)
- * stops cleanly with status `superseded` and writes nothing. A queued run
- * (recorded, not started: `enqueueRun`) is started by `resumeRun`. A driver
- * told to let go (`deps.signal`) stops between two steps, `released`.
+ * stops cleanly with status `superseded` and writes nothing. A driver told to
+ * let go (`deps.signal`) stops between two steps, `released`; run_started,
+ * run_admitted and run_resumed record who drives (`deps.driver`).
  *
  * Owns: the run lifecycle and the snapshot. Does not: run rounds
  * (phase-runner.ts) or processor steps (processors.ts).
@@ -26,6 +29,7 @@ import {
   RunFinishedError,
   RunNotFoundError,
   RunNotResumableError,
+  RecordRefusedError,
   RunReleasedError,
   StoreUnavailableError,
   StoreWriteError,
@@ -36,7 +40,7 @@ import { EVENT } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
-import type { RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
+import type { CommitUnit, RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
@@ -75,7 +79,8 @@ export type StartOptions = {
 
 type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
 
-export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions): Promise<RunOutcome> {
+/** The record of a new run and its first unit (run_started, the snapshot at the entry phase). */
+function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model' | 'driver'>, opts: StartOptions, status: 'running' | 'queued'): { record: RunRecord; first: CommitUnit } {
   const runId = opts.runId ?? deps.ids.newId('run');
   const now = deps.clock.now();
   const record: RunRecord = {
@@ -87,7 +92,7 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     skillVersionId: opts.skillVersionId ?? null,
     input: opts.input,
     model: deps.model.name,
-    status: 'running',
+    status,
     output: null,
     error: null,
     report: null,
@@ -103,11 +108,19 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null, ...driverOf(deps) },
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
+  return { record, first: { events: [started], snapshot } };
+}
+
+export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions): Promise<RunOutcome> {
+  const { record, first } = newRun(plan, deps, opts, 'running');
+  const runId = record.id;
+  const [started] = first.events;
+  const snapshot = first.snapshot as Snapshot;
   if (opts.runId && (await deps.store.getRun(runId))) {
     throw new RunExistsError(runId);
   }
   // the claim and the run row are independent round trips: take them together
-  const [claimed, created] = await Promise.allSettled([deps.store.claimRun(runId), deps.store.createRun(record, { events: [started], snapshot })]);
+  const [claimed, created] = await Promise.allSettled([deps.store.claimRun(runId), deps.store.createRun(record, first)]);
   const claim = claimed.status === 'fulfilled' ? claimed.value : null;
   try {
     if (created.status === 'rejected') throw created.reason;
@@ -120,6 +133,20 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     // the run is over (its last commit is in): letting go of the claim need not delay the caller
     void claim?.release().catch(() => undefined);
   }
+}
+
+/**
+ * Records a run that is not driven yet (`queued`): its row, run_started and the snapshot at the
+ * entry phase, exactly as a start records them. Whoever admits it later drives it with
+ * `resumeRun`, which records `run_admitted` and sets it `running`; until then it is resumable
+ * like any interrupted run, so a restart picks it up.
+ */
+export async function queueRun(plan: Plan, deps: Pick<KernelDeps, 'store' | 'clock' | 'ids' | 'model'>, opts: StartOptions): Promise<string> {
+  // whoever records a queued run does not drive it: its admission names the driver
+  const { record, first } = newRun(plan, { clock: deps.clock, ids: deps.ids, model: deps.model }, opts, 'queued');
+  if (opts.runId && (await deps.store.getRun(record.id))) throw new RunExistsError(record.id);
+  await deps.store.createRun(record, first);
+  return record.id;
 }
 
 /**
@@ -137,82 +164,38 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
   const claim = await deps.store.claimRun(runId);
   if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
   try {
-    // read again under the claim: a queued run may have been started by its previous holder
-    const current = run.status === 'queued' ? ((await deps.store.getRun(runId)) ?? run) : run;
-    if (current.status === 'queued') return await startQueued(current, await planFor(current), deps);
     const snapshot = await deps.store.readSnapshot(runId);
     if (!snapshot) {
       // read again: another process (or the parent of a child run) may have finished it since
       const now = (await deps.store.getRun(runId)) ?? run;
       const done = completedOutcome(now);
       if (done) return done;
-      if (now.status === 'running') throw new RunNotResumableError(runId, 'it has no snapshot');
+      if (isUnfinished(now.status)) throw new RunNotResumableError(runId, 'it has no snapshot');
       throw new RunNotResumableError(runId, `it is ${now.status}${now.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
     }
     const plan = await planFor(run);
     const log = await deps.store.readEvents(runId);
-    const resumed: RunEvent = {
-      runId,
-      seq: log.length + 1,
-      type: EVENT.runResumed,
-      at: deps.clock.now(),
-      // the skill text this execution runs: a folder resumed after an edit says so in its log
-      data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash, ...driverOf(deps) },
-    };
-    const r = await deps.store.commit(runId, { events: [resumed] });
+    const at = deps.clock.now();
+    // a queued run starts here; any other is taken up again where it stopped. Either way the event
+    // names who drives it from here (deps.driver)
+    // read again under the claim: a queued run may have been admitted by its previous holder since
+    const isAdmission = run.status === 'queued' && (await deps.store.getRun(runId))?.status === 'queued';
+    const resumed: RunEvent = isAdmission
+      ? { runId, seq: log.length + 1, type: EVENT.runAdmitted, at, data: { waitedMs: Math.max(0, at - run.createdAt), skillHash: plan.skillHash, ...driverOf(deps) } }
+      : {
+          runId,
+          seq: log.length + 1,
+          type: EVENT.runResumed,
+          at,
+          // the skill text this execution runs: a folder resumed after an edit says so in its log
+          data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash, ...driverOf(deps) },
+        };
+    const r = await deps.store.commit(runId, { events: [resumed], ...(isAdmission ? { run: { status: 'running', updatedAt: at } } : {}) });
     if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };
     return await drive(plan, deps, runId, [...log, resumed], snapshot);
   } finally {
     await claim.release();
   }
-}
-
-/**
- * Records a run without starting it: its row (skill text, version, input, model) with status
- * `queued` and no event. Whoever drives it later — a worker, or this process when it has room —
- * starts it with `resumeRun`, which writes `run_started` then.
- */
-export async function enqueueRun(plan: Plan, deps: Pick<KernelDeps, 'store' | 'clock' | 'ids'> & { model: { name: string } }, opts: StartOptions): Promise<string> {
-  const runId = opts.runId ?? deps.ids.newId('run');
-  if (opts.runId && (await deps.store.getRun(runId))) throw new RunExistsError(runId);
-  const now = deps.clock.now();
-  await deps.store.createRun(
-    {
-      id: runId,
-      skillName: plan.name,
-      skillHash: plan.skillHash,
-      skillText: opts.skillText,
-      bundleDir: opts.bundleDir ?? plan.bundleDir,
-      skillVersionId: opts.skillVersionId ?? null,
-      input: opts.input,
-      model: deps.model.name,
-      status: 'queued',
-      output: null,
-      error: null,
-      report: null,
-      parentRunId: opts.parentRunId ?? null,
-      createdAt: now,
-      updatedAt: now,
-    },
-    { events: [] },
-  );
-  return runId;
-}
-
-/** Starts a queued run (its claim held): `run_started`, the entry snapshot and `running` in one commit, then drives it. */
-async function startQueued(run: RunRecord, plan: Plan, deps: KernelDeps): Promise<RunOutcome> {
-  const now = deps.clock.now();
-  const started: RunEvent = {
-    runId: run.id,
-    seq: 1,
-    type: EVENT.runStarted,
-    at: now,
-    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: run.input, parentRunId: run.parentRunId, queuedAt: run.createdAt, ...driverOf(deps) },
-  };
-  const snapshot: Snapshot = { runId: run.id, currentPhase: plan.entry, seq: 1, data: { phaseInput: run.input, visits: {} } };
-  const r = await deps.store.commit(run.id, { events: [started], snapshot, run: { status: 'running', updatedAt: now } });
-  if (r.kind === 'conflict') return { runId: run.id, status: 'superseded', output: null, error: null, report: null };
-  return drive(plan, deps, run.id, [started], snapshot);
 }
 
 /** what `run_started` and `run_resumed` say about the process driving the run (deps.driver) */
@@ -228,13 +211,12 @@ function driverOf(deps: Pick<KernelDeps, 'driver'>): { driver?: JsonObject } {
 export async function abortRun(runId: string, reason: string, deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
-  const isOpen = (status: RunStatus) => status === 'running' || status === 'queued';
-  if (!isOpen(run.status)) throw new RunFinishedError(runId, run.status);
+  if (!isUnfinished(run.status)) throw new RunFinishedError(runId, run.status);
   const claim = await deps.store.claimRun(runId);
   if (!claim) throw new RunClaimedError(runId, 'it is running there; stop that process first, or let it finish');
   try {
     const now = (await deps.store.getRun(runId)) ?? run;
-    if (!isOpen(now.status)) throw new RunFinishedError(runId, now.status);
+    if (!isUnfinished(now.status)) throw new RunFinishedError(runId, now.status);
     const log = await deps.store.readEvents(runId);
     const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
     const error = errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase }));
@@ -242,6 +224,11 @@ export async function abortRun(runId: string, reason: string, deps: Pick<KernelD
   } finally {
     await claim.release();
   }
+}
+
+/** A run that has not ended: driven (`running`) or waiting its turn (`queued`). */
+export function isUnfinished(status: RunStatus): boolean {
+  return status === 'running' || status === 'queued';
 }
 
 async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot): Promise<RunOutcome> {
@@ -277,7 +264,13 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     // stopped recording or cannot be reached (the run is resumable from its last commit once it is back)
     if (err instanceof DeterminismError || err instanceof StoreWriteError || err instanceof StoreUnavailableError) throw err;
     const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
-    return await end(ctx, status, null, errorToJson(err));
+    try {
+      return await end(ctx, status, null, errorToJson(err));
+    } catch (e) {
+      // the failure's own record refused (its message quoting what the store could not keep): the bare fact, so the run is never left running
+      if (!(e instanceof RecordRefusedError)) throw e;
+      return await end(ctx, 'failed', null, { code: e.code, message: 'The run failed, and what it produced could not be recorded by the store (the full error could not be recorded either).' });
+    }
   }
 }
 
@@ -364,6 +357,8 @@ async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<Js
 
 async function end(ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> }, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
   const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
+  // events the store refused (RecordRefusedError) are not in the log: the report is of what is
+  if (ctx.log.length && ctx.log[ctx.log.length - 1].seq > ctx.journal.lastSeq) ctx.log.splice(ctx.log.findIndex((e) => e.seq > ctx.journal.lastSeq));
   const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
   const report = deriveReport([...ctx.log, provisional]);
   // a completion is recomputed by a resume from what is durable (everything after the last durable

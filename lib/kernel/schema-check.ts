@@ -10,12 +10,14 @@ import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import type { Json, JsonSchema } from './json';
 import { canonicalJson } from './memo';
+import { linearRegExp } from './linear-regexp';
 
 type AjvCtor = typeof import('ajv/dist/2020.js').default;
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvCtor }).default ?? Ajv2020Module) as AjvCtor;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown) => void;
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// an author's patterns run on run-time data: matched in linear time (linear-regexp.ts)
+const ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
 addFormats(ajv);
 const cache = new Map<string, ValidateFunction>();
 

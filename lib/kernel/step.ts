@@ -13,6 +13,9 @@
  * crash repeats at most the one step in flight. A world read is group-committed
  * too, but the commit holding it goes to disk (journal.ts `observed`).
  *
+ * An output over MAX_VALUE_CHARS is never recorded (value-size.ts): processor
+ * steps fail on it where on_error applies; any other step fails here.
+ *
  * Does not: decide on_error policies (processors.ts) or what a step does.
  */
 import { DeterminismError, RunReleasedError } from './errors';
@@ -21,6 +24,7 @@ import type { Json, JsonObject } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
 import { definitionHash, memoKey } from './memo';
 import type { RunContext } from './context';
+import { tooLarge, valueFits } from './value-size';
 
 export type StepDef = {
   kind: StepKind;
@@ -92,6 +96,8 @@ export async function recordStep(
   durationMs: number,
 ): Promise<StepResult> {
   const status = r.status ?? 'ok';
+  // processor steps were checked where on_error could apply; a tool's, a stage's or a model turn's output is checked here
+  if (!valueFits(r.output)) throw tooLarge(`the ${def.kind} step at ${def.position}: its output holds`);
   const data: JsonObject = {
     ...(def.label ?? {}),
     kind: def.kind,

@@ -12,6 +12,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { skillFrontmatterSchema } from './schema';
+import { linearRegExp } from '../kernel/linear-regexp';
 
 // ajv and ajv-formats are CommonJS: under ESM the constructor is the default
 // export in one loader and the module itself in another.
@@ -20,7 +21,14 @@ export type Ajv = InstanceType<AjvCtor>;
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvCtor }).default ?? Ajv2020Module) as AjvCtor;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => void;
 
-function newAjv(): Ajv {
+/**
+ * `authored`: for the author's own schemas — their patterns compile to RE2 (linear time, as the
+ * kernel matches them; lib/kernel/linear-regexp.ts), and strict mode does not test them against
+ * the schema's property names with the backtracking engine (`allowMatchingProperties`: that check
+ * runs `new RegExp(pattern)` at compile time, where a hostile pattern and name could stall it).
+ * The frontmatter schema is ours, its patterns too (one uses a lookahead).
+ */
+function newAjv(authored: boolean): Ajv {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
@@ -30,6 +38,7 @@ function newAjv(): Ajv {
     allowUnionTypes: true,
     validateFormats: true,
     verbose: true,
+    ...(authored ? { allowMatchingProperties: true, code: { regExp: linearRegExp } } : {}),
   });
   addFormats(ajv);
   return ajv;
@@ -39,7 +48,7 @@ let frontmatter: ValidateFunction | undefined;
 
 /** `skillFrontmatterSchema`, compiled on first use and reused. */
 export function frontmatterValidator(): ValidateFunction {
-  frontmatter ??= newAjv().compile(skillFrontmatterSchema);
+  frontmatter ??= newAjv(false).compile(skillFrontmatterSchema);
   return frontmatter;
 }
 
@@ -52,7 +61,7 @@ let checker: Ajv | undefined;
  * afterwards would remove that one too.
  */
 export function schemaChecker(schema?: unknown): Ajv {
-  if (schema !== undefined && typeof schema === 'object' && JSON.stringify(schema).includes('"$id"')) return newAjv();
-  checker ??= newAjv();
+  if (schema !== undefined && typeof schema === 'object' && JSON.stringify(schema).includes('"$id"')) return newAjv(true);
+  checker ??= newAjv(true);
   return checker;
 }

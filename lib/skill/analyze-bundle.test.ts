@@ -103,6 +103,7 @@ describe('analyzeBundle: the bundle’s own problems', () => {
       ['bundle_path_invalid', { 'skill.md': MINIMAL, 'a//b.txt': '' }, 'a//b.txt'],
       ['bundle_path_absolute', { 'skill.md': MINIMAL, '/etc/passwd': '' }, '/etc/passwd'],
       ['bundle_path_escape', { 'skill.md': MINIMAL, '../x.py': '' }, '../x.py'],
+      ['bundle_path_vcs', { 'skill.md': MINIMAL, '.git/config': '[core]\n\tfsmonitor = touch /tmp/pwned\n' }, '.git/config'],
       ['bundle_file_binary', { 'skill.md': MINIMAL, 'img.png': 'PNG\0\0' }, 'img.png'],
       ['bundle_file_not_text', { 'skill.md': MINIMAL, 'n.json': 5 }, 'n.json'],
       ['bundle_file_too_large', { 'skill.md': MINIMAL, 'big.txt': 'x'.repeat(MAX_BUNDLE_FILE_BYTES + 1) }, 'big.txt'],

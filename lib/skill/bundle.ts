@@ -27,6 +27,7 @@ export type BundleProblemCode =
   | 'bundle_path_invalid'
   | 'bundle_path_absolute'
   | 'bundle_path_escape'
+  | 'bundle_path_vcs'
   | 'bundle_too_many_files'
   | 'bundle_too_large'
   | 'bundle_file_too_large'
@@ -55,6 +56,21 @@ export function utf8Bytes(text: string): number {
 }
 
 /**
+ * Folders of version control: a bundle never holds one, nor a path through one. Written out by
+ * `pull` they would be read by the tool — a `.git/config` with `core.fsmonitor`, or a hook, runs
+ * a command at the next `git status` or `git commit`. Compared as the tools and file systems do:
+ * case-insensitively, trailing dots and spaces ignored (NTFS), and `git~1`, the 8.3 name of `.git`.
+ */
+export const VCS_FOLDERS = ['.git', '.hg', '.svn', '.bzr', '_darcs', '.fossil-settings', '.fslckout', '_fossil_', 'cvs', '.pijul', '.jj', '.sl', 'git~1'];
+const VCS = new Set(VCS_FOLDERS);
+
+/** The version-control folder a path goes through (or is), or null. */
+export function vcsSegment(p: string): string | null {
+  for (const seg of p.split('/')) if (VCS.has(seg.toLowerCase().replace(/[. ]+$/, ''))) return seg;
+  return null;
+}
+
+/**
  * Why `p` is not a usable bundle path, or null when it is. Paths are as the
  * bundle's own files name each other: `rendering.py`, `notes/a.txt` — no
  * leading `./` or `/`, no `..`, `.` or empty segments, no backslashes.
@@ -72,6 +88,13 @@ export function bundlePathProblem(p: string): BundleProblem | null {
   if (segments.includes('..')) return bad('bundle_path_escape', 'leaves the bundle (`..`): a bundle can only hold files inside its own folder.');
   if (segments.some((s) => s === '' || s === '.')) {
     return bad('bundle_path_invalid', 'has an empty or `.` segment: write it as the plain relative path, e.g. `notes/a.txt`.');
+  }
+  const vcs = vcsSegment(p);
+  if (vcs) {
+    return bad(
+      'bundle_path_vcs',
+      `is inside a version-control folder (\`${vcs}\`): a bundle never holds one — written out by \`pull\`, its config or hooks would run commands in git (or hg, svn…). Remove the file from the bundle.`,
+    );
   }
   return null;
 }

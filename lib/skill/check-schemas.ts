@@ -11,6 +11,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { JsonSchema } from '../kernel/json';
+import type { PatternUnsupportedError } from '../kernel/errors';
 import { isJsonObject } from '../kernel/json';
 import { schemaChecker } from './ajv';
 import type { CheckContext } from './check-context';
@@ -93,6 +94,30 @@ function metaErrors(schema: JsonSchema, errors: ErrorObject[]): SchemaProblem[] 
   return out;
 }
 
+/** Path (relative to the schema) of a `patternProperties` key that is `pattern`, depth first. */
+function findPatternProperty(node: unknown, pattern: string, at: KeyPath = []): KeyPath | undefined {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const r = findPatternProperty(node[i], pattern, [...at, i]);
+      if (r) return r;
+    }
+  } else if (isJsonObject(node)) {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'patternProperties' && isJsonObject(v) && Object.prototype.hasOwnProperty.call(v, pattern)) return [...at, k, pattern];
+      const r = findPatternProperty(v, pattern, [...at, k]);
+      if (r) return r;
+    }
+  }
+  return undefined;
+}
+
+/** A pattern RE2 cannot express, at its `pattern` value or its `patternProperties` key. */
+function patternProblem(schema: JsonSchema, pattern: string, message: string): SchemaProblem {
+  const asValue = findKey(schema, 'pattern', pattern);
+  if (asValue) return { message, at: asValue, where: 'value' };
+  return { message, at: findPatternProperty(schema, pattern) ?? [], where: 'key' };
+}
+
 /** Compiles one author schema; says, inside it, why it does not compile (nothing when it does). */
 function compileProblems(schema: JsonSchema): SchemaProblem[] {
   const ajv = schemaChecker(schema);
@@ -102,6 +127,7 @@ function compileProblems(schema: JsonSchema): SchemaProblem[] {
     return [];
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
+    if ((err as { code?: string }).code === 'pattern_unsupported') return [patternProblem(schema, (err as PatternUnsupportedError).pattern, msg)];
     let m: RegExpExecArray | null;
     if ((m = /unknown keyword: "([^"]+)"/.exec(msg))) {
       return [

@@ -13,6 +13,7 @@ import type { ValidateFunction } from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { InputInvalidError } from '../kernel/errors';
+import { linearRegExp } from '../kernel/linear-regexp';
 import type { JsonSchema } from '../kernel/json';
 import type { Plan } from '../kernel/plan';
 import { resolveSchema } from './check-schemas';
@@ -37,7 +38,8 @@ function validatorFor(schema: JsonSchema): ValidateFunction | null {
       ajv = undefined;
     }
     if (!ajv) {
-      ajv = new Ajv2020({ allErrors: true, strict: false });
+      // the skill's patterns against what the user types: linear time in the browser as on the server
+      ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
       addFormats(ajv);
     }
     let fn: ValidateFunction | null = null;

@@ -130,7 +130,7 @@ describe('describeKey', () => {
   it('inside free-form data (a JSON Schema, `args`), the nearest described key', () => {
     assert.deepEqual(describeKey(['artifacts', 'post', 'properties', 'title']), {
       path: 'artifacts.post',
-      description: 'A JSON Schema (2020-12).',
+      description: 'A JSON Schema (2020-12). Its `pattern` and `patternProperties` are matched by RE2, in time linear in the input: no backreferences (\\1), no lookahead or lookbehind ((?=…), (?<=…)), repeats at most {1000}.',
       anchor: 'artifacts',
     });
     assert.equal(describeKey(['postprocessor', 'steps', 0, 'args', 'path'], () => 'run_op')?.path, 'postprocessor.steps[0].args');

@@ -22,6 +22,7 @@ const BUNDLE_PROBLEM_RULES = {
   bundle_path_invalid: { severity: 'error', summary: 'a bundle path is empty, too long, or has a control character, a backslash or an empty or `.` segment' },
   bundle_path_absolute: { severity: 'error', summary: 'a bundle path is absolute' },
   bundle_path_escape: { severity: 'error', summary: 'a bundle path leaves the bundle (`..`)' },
+  bundle_path_vcs: { severity: 'error', summary: 'a bundle path is inside a version-control folder (`.git/`, `.hg/`, `.svn/`, …)' },
   bundle_too_many_files: { severity: 'error', summary: 'the bundle has more than MAX_BUNDLE_FILES files' },
   bundle_too_large: { severity: 'error', summary: 'the bundle is larger than MAX_BUNDLE_BYTES' },
   bundle_file_too_large: { severity: 'error', summary: 'a file other than skill.md is larger than MAX_BUNDLE_FILE_BYTES' },

@@ -35,8 +35,12 @@ const OP_NAMES = Object.keys(OPS);
 const PROCESSOR_OP_NAMES = OP_NAMES.filter((n) => !OPS[n].modelOnly);
 const BUILTIN_USES = Object.keys(BUILTINS).map((n) => `builtin:${n}`);
 
+/** what every schema site says of patterns (the engine: lib/kernel/linear-regexp.ts) */
+const PATTERN_NOTE =
+  'Its `pattern` and `patternProperties` are matched by RE2, in time linear in the input: no backreferences (\\1), no lookahead or lookbehind ((?=…), (?<=…)), repeats at most {1000}.';
+
 const schemaOrRef = (description: string): JsonObject => ({
-  description: `${description} Either the name of an entry of \`artifacts\`, or a JSON Schema (2020-12) written inline.`,
+  description: `${description} Either the name of an entry of \`artifacts\`, or a JSON Schema (2020-12) written inline. ${PATTERN_NOTE}`,
   type: ['string', 'object', 'boolean'],
   minLength: 1,
 });
@@ -277,7 +281,7 @@ export const skillFrontmatterSchema: JsonObject = {
       description: "The skill's artifact registry: name → JSON Schema (2020-12). Schema references elsewhere name these.",
       type: 'object',
       propertyNames: { minLength: 1 },
-      additionalProperties: { description: 'A JSON Schema (2020-12).', type: ['object', 'boolean'] },
+      additionalProperties: { description: `A JSON Schema (2020-12). ${PATTERN_NOTE}`, type: ['object', 'boolean'] },
     },
     phases: {
       description: 'Per-phase settings, keyed by phase name (each must be a phase of `graph`).',

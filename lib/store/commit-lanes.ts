@@ -31,6 +31,12 @@ import { APPLY_SQL, batchParam, opUnlock, type WireOp } from './wire';
 export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
 /** operations per statement at most */
 export const MAX_BATCH = 64;
+/**
+ * characters of operations per statement at most (one operation alone may pass it): runs that
+ * each commit a large output at the same moment must not add up to a parameter past what a string
+ * or a jsonb can hold, which would fail every run of the batch for the size of the others'
+ */
+export const MAX_BATCH_CHARS = 32 * 1024 * 1024;
 
 type Pending = { op: WireOp; claimKey?: string; resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
@@ -68,7 +74,7 @@ export class Lane {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length) {
-        const batch = this.queue.splice(0, MAX_BATCH);
+        const batch = this.queue.splice(0, batchLength(this.queue));
         try {
           const rows = await this.send(batch.map((p) => p.op));
           batch.forEach((p, i) => p.resolve(rows[i]));
@@ -106,6 +112,18 @@ export class Lane {
     const c = await this.client.catch(() => null);
     await c?.end().catch(() => undefined);
   }
+}
+
+/** How many queued operations the next statement takes: at most MAX_BATCH, and MAX_BATCH_CHARS unless the first alone is more. */
+export function batchLength(queue: readonly { op: WireOp }[]): number {
+  let chars = 0;
+  let n = 0;
+  while (n < queue.length && n < MAX_BATCH) {
+    chars += queue[n].op.length + 1;
+    if (n > 0 && chars > MAX_BATCH_CHARS) break;
+    n++;
+  }
+  return n;
 }
 
 /**

@@ -73,6 +73,8 @@ export function storeErrorOf(e: unknown, runId: string | null): unknown {
       return new SeqGapError(db.message, runId ?? '?');
     case 'SC004':
       return new RunExistsError(runId ?? '?');
+    case '54000': // program_limit_exceeded: a value past what Postgres can hold (a jsonb over 256 MB, …)
+      return new UnsupportedValueError(`Postgres cannot store this value: ${db.message}. Keep large data in the workspace, not in a step's output.`, runId ? { runId } : {});
     case '22P05': // unsupported Unicode escape sequence (\u0000 in jsonb)
     case '22021': // invalid byte sequence for encoding "UTF8": 0x00 in text
     case '22P02': {

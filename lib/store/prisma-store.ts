@@ -33,11 +33,11 @@ import { memoEntryOf } from '../kernel/memo';
 import { EVENT } from '../kernel/events';
 import type { PrismaClient } from './generated/prisma/client';
 import type { ClaimRegistry } from './claims';
-import { isEventKeyRace, storeErrorOf } from './errors';
+import { isEventKeyRace, storeErrorOf, UnsupportedValueError } from './errors';
 import { isConnectionError, reachable, unreachableError } from './connection-errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
-import { opCommit, opCreate, opUnlock, type WireOp } from './wire';
+import { opCommit, opCreate, opUnlock, withUnlock, type WireOp } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
 
@@ -111,8 +111,9 @@ export class PrismaStore implements StorePort {
   // ------------------------------------------------------------------ writes
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
+    const op = serialized(() => opCreate(run, first), run.id);
     try {
-      await this.apply(run.id, opCreate(run, first));
+      await this.apply(run.id, op);
     } catch (e) {
       throw isConnectionError(e) ? unreachableError(this.location, e) : storeErrorOf(e, run.id);
     }
@@ -120,9 +121,14 @@ export class PrismaStore implements StorePort {
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
     if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
+    // serialized first: a value that cannot be written must not leave the claim handed to a statement never sent
+    const op = serialized(() => opCommit(runId, unit, null), runId);
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    const op = opCommit(runId, unit, unlock);
+    return this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock);
+  }
+
+  private async commitOp(runId: string, unit: CommitUnit, op: WireOp, unlock: string | null): Promise<CommitResult> {
     const giveUpAt = Date.now() + this.reconnectMs;
     let isResent = false;
     for (let attempt = 1; ; attempt++) {
@@ -172,15 +178,18 @@ export class PrismaStore implements StorePort {
   async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     return this.read(async () => {
       const rows = await this.prisma.run.findMany({
-        where: {
-          ...(filter.status ? { status: { in: filter.status } } : {}),
-          ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
-        },
+        where: runWhere(filter),
         // ties keep creation order, as a stable sort of MemoryStore's insertion order does
         orderBy: [{ createdAt: 'desc' }, { ord: 'asc' }],
         ...(filter.limit !== undefined ? { take: Math.max(0, filter.limit) } : {}),
+      });
+      return rows.map(toRunRecord);
     });
-    return rows.map(toRunRecord);
+  }
+
+  async countRuns(filter: RunFilter = {}): Promise<number> {
+    return this.read(async () => {
+      return this.prisma.run.count({ where: runWhere(filter) });
     });
   }
 
@@ -189,9 +198,9 @@ export class PrismaStore implements StorePort {
       const rows = await this.prisma.event.findMany({
         where: { runId, seq: { gt: afterSeq } },
         orderBy: { seq: 'asc' },
-    });
-    if (rows.length === 0) await this.mustExist(runId);
-    return rows.map(toRunEvent);
+      });
+      if (rows.length === 0) await this.mustExist(runId);
+      return rows.map(toRunEvent);
     });
   }
 
@@ -208,14 +217,14 @@ export class PrismaStore implements StorePort {
       const rows = await this.prisma.event.findMany({
         where: { runId, type: EVENT.stepCompleted },
         orderBy: { seq: 'asc' },
-    });
-    if (rows.length === 0) await this.mustExist(runId);
-    const out: MemoEntry[] = [];
-    for (const row of rows) {
-      const m = memoEntryOf(toRunEvent(row));
-      if (m) out.push(m);
-    }
-    return out;
+      });
+      if (rows.length === 0) await this.mustExist(runId);
+      const out: MemoEntry[] = [];
+      for (const row of rows) {
+        const m = memoEntryOf(toRunEvent(row));
+        if (m) out.push(m);
+      }
+      return out;
     });
   }
 
@@ -274,4 +283,25 @@ export class PrismaStore implements StorePort {
     const n = await this.prisma.run.count({ where: { id: runId } });
     if (n === 0) throw new RunNotFoundError(runId);
   }
+}
+
+/**
+ * A write's wire text, or UnsupportedValueError when its values cannot be written as JSON (a string
+ * past what the runtime can hold, a value JSON has no form for): the same values fail every time,
+ * so this is the value's failure, never the store's.
+ */
+function serialized(build: () => WireOp, runId: string): WireOp {
+  try {
+    return build();
+  } catch (e) {
+    throw new UnsupportedValueError(`this value cannot be written as JSON (${e instanceof Error ? e.message : String(e)}); keep large or binary data in the workspace, not in a step's output`, { runId });
+  }
+}
+
+function runWhere(filter: RunFilter) {
+  return {
+    ...(filter.status ? { status: { in: filter.status } } : {}),
+    ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
+    ...(filter.idPrefix !== undefined ? { id: { startsWith: filter.idPrefix } } : {}),
+  };
 }

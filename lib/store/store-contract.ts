@@ -221,6 +221,18 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
       assert.deepEqual((await store.listRuns({ skillName }))[3], r1);
     });
 
+    it('countRuns counts what listRuns lists; idPrefix selects a run’s descendants (`<root id>.`)', async () => {
+      const skillName = `skill-${randomUUID()}`;
+      const root = await runWith(store, 1, { skillName });
+      const child = await runWith(store, 1, { skillName, id: `${root.id}.c1`, parentRunId: root.id });
+      await runWith(store, 1, { skillName, id: `${child.id}.g1`, parentRunId: child.id });
+      await runWith(store, 1, { skillName, id: `${root.id}x` });
+      assert.equal(await store.countRuns({ skillName }), 4);
+      assert.equal(await store.countRuns({ idPrefix: `${root.id}.` }), 2);
+      assert.deepEqual((await store.listRuns({ idPrefix: `${child.id}.` })).map((r) => r.parentRunId), [child.id]);
+      assert.equal(await store.countRuns({ skillName, status: ['failed'] }), 0);
+    });
+
     it('claimRun is exclusive until released', async () => {
       const run = await runWith(store, 1);
       const claim = await store.claimRun(run.id);

@@ -97,6 +97,9 @@ export const opCreate = (run: RunRecord, first: CommitUnit): WireOp => `{"op":"c
 export const opCommit = (runId: string, unit: CommitUnit, unlock?: string | null): WireOp =>
   `{"op":"commit","runId":${JSON.stringify(runId)},"unit":${wireUnit(unit)}${unlock ? `,"unlock":"${unlock}"` : ''}}`;
 
+/** A commit operation (built without `unlock`) that also lets go of the claim `unlock` once applied. */
+export const withUnlock = (op: WireOp, unlock: string): WireOp => `${op.slice(0, -1)},"unlock":"${unlock}"}`;
+
 export const opClaim = (key: string): WireOp => `{"op":"claim","key":"${key}"}`;
 
 export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}`;

@@ -19,8 +19,9 @@
  *
  * A failed or refused stage, a failed step or tool call, a failed phase and a
  * failed run carry an error status whose message says why — a refused stage
- * names the grants it lacked. Span events mark resumes (with the worker that
- * took over), the finish artifact's persistence and overridden facts.
+ * names the grants it lacked. Span events mark a queued run's admission and
+ * resumes (with the worker that took over), the finish artifact's persistence
+ * and overridden facts.
  *
  * Owns: the mapping. Does not: export anything (otlp-export.ts), or load
  * OpenTelemetry (times are epoch milliseconds, statuses plain strings).
@@ -98,7 +99,6 @@ export function runSpans(run: RunRecord, events: readonly RunEvent[], traces: re
     'stagecraft.run.status': run.status,
     'stagecraft.skill.hash': run.skillHash,
   });
-  if (first.type === EVENT.runStarted && typeof first.data.queuedAt === 'number') root.attributes['stagecraft.run.queued_ms'] = first.at - first.data.queuedAt;
   if (run.parentRunId) {
     root.attributes['stagecraft.run.parent_id'] = run.parentRunId;
     root.links.push({ traceId: traceIdOf(run.parentRunId), spanId: rootSpanIdOf(run.parentRunId), attributes: { 'stagecraft.link': 'parent_run' } });
@@ -127,13 +127,16 @@ export function runSpans(run: RunRecord, events: readonly RunEvent[], traces: re
     const d = e.data;
     switch (e.type) {
       case EVENT.runStarted:
+      case EVENT.runAdmitted:
       case EVENT.runResumed: {
         const driver = (d.driver ?? {}) as JsonObject;
         const who: Record<string, AttributeValue> = {};
         for (const k of ['kind', 'worker', 'host'] as const) if (typeof driver[k] === 'string') who[`stagecraft.driver.${k}`] = driver[k] as string;
         if (typeof driver.pid === 'number') who['stagecraft.driver.pid'] = driver.pid;
-        if (e.type === EVENT.runStarted) Object.assign(root.attributes, who);
-        else root.events.push({ name: 'run_resumed', atMs: e.at, attributes: { 'stagecraft.seq': e.seq, ...who } });
+        // the root names the first driver (a queued run's is the one that admitted it)
+        if (root.attributes['stagecraft.driver.kind'] === undefined) Object.assign(root.attributes, who);
+        if (e.type === EVENT.runAdmitted && typeof d.waitedMs === 'number') root.attributes['stagecraft.run.queued_ms'] = d.waitedMs;
+        if (e.type !== EVENT.runStarted) root.events.push({ name: e.type, atMs: e.at, attributes: { 'stagecraft.seq': e.seq, ...who } });
         break;
       }
       case EVENT.phaseStarted:

@@ -139,6 +139,7 @@ export const ReportView = z
   .strict();
 export type ReportView = z.infer<typeof ReportView>;
 
+/** `queued`: recorded, waiting to be driven (the app's STAGECRAFT_MAX_RUNS at once, or a `stagecraft worker`) */
 export const RUN_STATUS_WORDS = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 
 /** what `stagecraft run --json` prints (unchanged since the CLI first had it) */

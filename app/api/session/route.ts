@@ -1,15 +1,14 @@
 // Signing in with the token (the sign-in page's form, or JSON `{token}`): a session cookie holding an
 // HMAC of the token, HttpOnly and SameSite=Strict; DELETE signs out.
 import { errorJson, json, route, readTextBody, RequestInvalidError } from '@/lib/server/http/route';
-import { SESSION_COOKIE, securitySettings, sessionValue, tokenMatches } from '@/lib/server/http/security';
+import { SESSION_COOKIE, safeNextPath, securitySettings, sessionValue, tokenMatches } from '@/lib/server/http/security';
 import { UsageError } from '@/lib/kernel/errors';
 
 export const dynamic = 'force-dynamic';
 
-/** only a path of this app: never an open redirect */
-const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') ? next : '/');
-
 export const POST = route({}, async ({ req }) => {
+  // only a path of this app, as the browser will resolve it: never an open redirect
+  const safeNext = (next: string | null) => safeNextPath(next, new URL(req.url).origin);
   const settings = securitySettings(process.env);
   const form = (req.headers.get('content-type') ?? '').includes('application/x-www-form-urlencoded');
   let token: string | null = null;

@@ -190,9 +190,9 @@ export function assertNoOverlap(runId: string, entries: readonly SideEntry[]): v
   }
 }
 
-/** The worker that drove each stretch of a run, from its log. */
+/** The worker that drove each stretch of a run, from its log (a queued run is first driven by its admission). */
 export function driversOf(events: readonly RunEvent[]): { seq: number; at: number; worker: string | null }[] {
   return events
-    .filter((e) => e.type === 'run_started' || e.type === 'run_resumed')
+    .filter((e) => e.type === 'run_admitted' || e.type === 'run_resumed')
     .map((e) => ({ seq: e.seq, at: e.at, worker: ((e.data.driver ?? {}) as { worker?: string }).worker ?? null }));
 }

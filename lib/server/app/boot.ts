@@ -1,12 +1,13 @@
 /**
  * What the app does when its server starts: open the store (embedded unless
  * DATABASE_URL is set), load the example skills as skills (load-examples.ts
- * says when a version is added), and resume every interrupted run in the
- * background — or, with STAGECRAFT_WORKERS=external, hand the interrupted and
- * queued runs to the workers (a job each; one already waiting is not doubled).
+ * says when a version is added), and hand every interrupted or queued run to
+ * the admission (run-admission.ts), which drives them in the background,
+ * STAGECRAFT_MAX_RUNS at once — or, with STAGECRAFT_WORKERS=external, to the
+ * workers (a job each on the run queue; one already waiting is not doubled).
  * Called once from instrumentation.ts.
  */
-import { resumeAllRuns } from '../runs/resume-run';
+import { admitRecordedRuns, runAdmission } from '../runs/run-admission';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
 import { noIsolationWarning } from '../../sandbox/isolation';
@@ -21,18 +22,20 @@ export async function boot(): Promise<void> {
   console.log(`stagecraft: store ready (${host.store.backend}), ${skills.length} example skills loaded`);
   const workers = workersSetting(host);
   if (workers.notice) console.warn(`stagecraft: ${workers.notice}`);
-  const pending = await host.store.listResumable();
   if (workers.mode === 'external') {
-    const queued = (await host.store.listRuns({ status: ['queued'], limit: 10_000 })).map((r) => r.id);
+    // interrupted and queued runs alike have a snapshot: each gets a job
+    const pending = await host.store.listResumable();
     const queue = await runQueueOf(host);
-    for (const runId of [...pending, ...queued]) await queue.enqueue(runId);
-    console.log(`stagecraft: runs are driven by \`stagecraft worker\` processes (STAGECRAFT_WORKERS=external); ${pending.length + queued.length} waiting run(s) handed to them`);
+    for (const runId of pending) await queue.enqueue(runId);
+    console.log(`stagecraft: runs are driven by \`stagecraft worker\` processes (STAGECRAFT_WORKERS=external); ${pending.length} waiting run(s) handed to them`);
     return;
   }
-  if (pending.length === 0) return;
-  console.log(`stagecraft: resuming ${pending.length} interrupted run(s)`);
-  void resumeAllRuns(host, pending, (r, i, n) => {
+  const admission = runAdmission(host.env);
+  const { interrupted, queued } = await admitRecordedRuns(host, admission, (r) => {
     const how = r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`;
-    console.log(`stagecraft: [${i + 1}/${n}] resumed ${r.runId}: ${how}`);
+    console.log(`stagecraft: resumed ${r.runId}: ${how}`);
   });
+  if (interrupted + queued) {
+    console.log(`stagecraft: resuming ${interrupted} interrupted and ${queued} queued run(s), at most ${admission.limit} at once (STAGECRAFT_MAX_RUNS)`);
+  }
 }

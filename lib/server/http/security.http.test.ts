@@ -100,3 +100,57 @@ describe('with STAGECRAFT_TOKEN', () => {
     assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'cross_origin');
   });
 });
+
+describe('the web edge', () => {
+  const auth = { authorization: `Bearer ${TOKEN}` };
+
+  it('a malformed session cookie is a 401 (a page: sign in), never a 500', async () => {
+    for (const cookie of ['stagecraft_session=%E0%A4%A', 'stagecraft_session=%', 'stagecraft_session=%zz; other=%']) {
+      assert.equal((await get('/api/skills', { cookie })).status, 401, cookie);
+      assert.equal((await get('/skills/summarize', { cookie })).status, 303, cookie);
+    }
+  });
+
+  it('sign-in never sends the browser off-site: next=/%5Cevil.example and its kin lead to this app', async () => {
+    const page = await (await get('/signin?next=/%5Cevil.example')).text();
+    assert.match(page, /name="next" value="\/"/);
+    for (const next of ['/\\evil.example', '//evil.example', 'https://evil.example/', '/\t/evil.example']) {
+      const r = await fetch(`${app.url}/api/session`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+        body: new URLSearchParams({ token: TOKEN, next }).toString(),
+      });
+      assert.equal(r.status, 303);
+      const location = r.headers.get('location') ?? '';
+      assert.equal(new URL(location, app.url).origin, new URL(app.url).origin, `${JSON.stringify(next)} → ${location}`);
+    }
+  });
+
+  it('every answer refuses framing (pages, the API, errors, redirects, static files); pages allow only their own nonce’s scripts', async () => {
+    const answers = [await get('/', auth), await get('/docs/skill-md', auth), await get('/nowhere', auth), await get('/api/skills', auth), await get('/api/skills'), await get('/skills/summarize'), await get('/signin')];
+    const html = await (await get('/', auth)).text();
+    const asset = html.match(/\/_next\/static\/[^"]+\.js/)?.[0];
+    assert.ok(asset, 'the page loads a script of the build');
+    answers.push(await get(asset));
+    for (const r of answers) {
+      assert.equal(r.headers.get('x-frame-options'), 'DENY', r.url);
+      assert.match(r.headers.get('content-security-policy') ?? (r.url.includes('/_next/') ? "frame-ancestors 'none'" : ''), /frame-ancestors 'none'/, r.url);
+    }
+    const csps = [];
+    for (const p of ['/', '/docs/skill-md', '/runs']) {
+      const r = await get(p, auth);
+      const csp = r.headers.get('content-security-policy') ?? '';
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+      assert.ok(nonce, `${p}: ${csp}`);
+      assert.doesNotMatch(csp, /script-src[^;]*'unsafe-inline'/);
+      csps.push(nonce);
+      // every script of the page carries that nonce: nothing else would run
+      const body = await r.text();
+      const scripts = [...body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      assert.ok(scripts.length > 0);
+      for (const s of scripts) assert.ok(s.includes(`nonce="${nonce}"`), `${p}: ${s}`);
+    }
+    assert.equal(new Set(csps).size, csps.length, 'a fresh nonce per response');
+  });
+});

@@ -11,7 +11,11 @@
  *   <token>`, or the session cookie the sign-in page sets (an HMAC of the
  *   token, never the token itself);
  * - a request that changes state must come from the app's own origin: a
- *   browser's cross-site POST (Origin or Sec-Fetch-Site say so) gets 403.
+ *   browser's cross-site POST (Origin or Sec-Fetch-Site say so) gets 403;
+ * - no other site may frame it (`frame-ancestors 'none'`, `X-Frame-Options:
+ *   DENY`: two clicks in a hidden frame must not delete a skill), pages run
+ *   only the scripts the server sent with this response's nonce (a strict
+ *   CSP), and a sign-in's `next` only ever leads back into the app.
  *
  * Owns: these decisions, as pure functions of the request and the settings
  * (proxy.ts applies them to every request). Does not: serve the sign-in page.
@@ -65,12 +69,77 @@ export function tokenMatches(given: string, settings: SecuritySettings): boolean
   return settings.token !== null && sameSecret(given, settings.token);
 }
 
+/** A cookie's value; one that is not valid percent-encoding is taken as it is (it then matches nothing), never an error. */
 export function cookieValue(cookieHeader: string | null, name: string): string | null {
   for (const part of (cookieHeader ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      const raw = part.slice(i + 1).trim();
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return raw;
+      }
+    }
   }
   return null;
+}
+
+/**
+ * Where a sign-in may send the browser next: a path of this app, as the browser will read it —
+ * `new URL(next, origin)` must keep the app's origin (`//evil.example`, `/\evil.example`,
+ * `/%5Cevil.example` once decoded, `https://evil.example` do not). Anything else is `/`. What
+ * comes back is the normalized path, never the raw text.
+ */
+export function safeNextPath(next: string | null | undefined, origin: string): string {
+  if (typeof next !== 'string' || !next.startsWith('/')) return '/';
+  try {
+    const base = new URL(origin);
+    const url = new URL(next, base);
+    return url.origin === base.origin ? `${url.pathname}${url.search}${url.hash}` : '/';
+  } catch {
+    return '/';
+  }
+}
+
+/** A fresh nonce for one page response's scripts. */
+export function newNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/**
+ * The Content-Security-Policy of a page. Scripts: only those carrying this response's nonce (Next
+ * puts it on its own) and what they load (`'strict-dynamic'`), never an inline or injected one.
+ * `'unsafe-eval'` stays because the studio checks skill.md as it is typed with ajv, which compiles
+ * each JSON Schema to a function (as the server does). Monaco's workers come from this origin.
+ * Styles may be inline: Monaco and React Flow set them at run time.
+ */
+export function pageCsp(nonce: string, isDev = false): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' 'unsafe-eval'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${isDev ? ' ws:' : ''}`,
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** What every response of the app carries: never framed, never sniffed; an answer that is not a page runs nothing at all. */
+export function securityHeaders(csp: string | null): Record<string, string> {
+  return {
+    'content-security-policy': csp ?? "default-src 'none'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+  };
 }
 
 export function isAuthorized(headers: Headers, settings: SecuritySettings): boolean {

@@ -51,10 +51,8 @@ function sandboxHealth(env: Record<string, string | undefined>): HealthView['san
   }
 }
 
-async function countRuns(host: Host, status: 'queued' | 'running'): Promise<number> {
-  const store = host.store as Partial<OpenedStore>;
-  if (store.prisma) return store.prisma.run.count({ where: { status } });
-  return (await host.store.listRuns({ status: [status] })).length;
+function countRuns(host: Host, status: 'queued' | 'running'): Promise<number> {
+  return host.store.countRuns({ status: [status] });
 }
 
 /** The app's health: its store may not even open (the database was away when the app started). */

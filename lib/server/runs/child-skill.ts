@@ -6,16 +6,21 @@
  * latest version. Either way it runs as a run of its own linked by
  * `parentRunId`, named after the parent run and the calling step — so a
  * parent resumed after a crash finds its child (reuses its output, or resumes
- * it) instead of starting it again. Nesting is bounded.
+ * it) instead of starting it again. Nesting is bounded, and so is breadth: a
+ * root run starts at most STAGECRAFT_MAX_DESCENDANTS runs (default 100), its
+ * children's own children included. A child's id is its parent's followed by
+ * `.`, so a root's descendants are the runs whose id starts with `<root id>.`:
+ * counted in the store, so the count holds across resumes and restarts.
  */
 import path from 'node:path';
 import type { ChildSkillRequest } from '../../kernel/context';
 import { StepFailedError } from '../../kernel/errors';
 import type { Json } from '../../kernel/json';
 import { sha256 } from '../../kernel/memo';
-import type { RunOutcome } from '../../kernel/runner';
+import { isUnfinished, type RunOutcome } from '../../kernel/runner';
 import type { Host } from '../host';
 import { isSkillName } from '../../skill/schema';
+import { maxDescendants } from '../limits';
 
 /** run_skill inside run_skill inside … at most this deep */
 export const MAX_SKILL_DEPTH = 5;
@@ -34,10 +39,28 @@ export function childRunId(req: ChildSkillRequest): string {
   return `${req.parentRunId}.${sha256(req.position).slice(0, 10)}`;
 }
 
-async function depthOf(host: Host, runId: string): Promise<number> {
+/** How deep `runId` is nested (1 for a root), and its root (the run without a parent it descends from). */
+async function ancestryOf(host: Host, runId: string): Promise<{ depth: number; root: string }> {
   let depth = 0;
-  for (let id: string | null = runId; id && depth <= MAX_SKILL_DEPTH; depth++) id = (await host.store.getRun(id))?.parentRunId ?? null;
-  return depth;
+  let root = runId;
+  for (let id: string | null = runId; id && depth <= MAX_SKILL_DEPTH; depth++) {
+    root = id;
+    id = (await host.store.getRun(id))?.parentRunId ?? null;
+  }
+  return { depth, root };
+}
+
+/** A new child of `root`'s tree would pass STAGECRAFT_MAX_DESCENDANTS: the step fails, naming the limit. */
+async function requireDescendantRoom(host: Host, root: string, skill: string): Promise<void> {
+  const max = maxDescendants(host.env);
+  const started = await host.store.countRuns({ idPrefix: `${root}.` });
+  if (started < max) return;
+  throw new StepFailedError(
+    'skill_descendants_exceeded',
+    `run_skill ${skill}: run ${root} has already started ${started} runs through run_skill (its children's own included), ` +
+      `the most one run may start (STAGECRAFT_MAX_DESCENDANTS=${max}). Start fewer child runs (do the work in one run, or in a code step), or raise the limit.`,
+    { root, limit: max },
+  );
 }
 
 export type RunFns = {
@@ -63,15 +86,19 @@ async function resolveStoredChild(host: Host, ref: string): Promise<string> {
 
 export async function runChildSkill(host: Host, req: ChildSkillRequest, fns: RunFns): Promise<Json> {
   const target = isStoredCopy(host, req.fromBundleDir) ? { skill: await resolveStoredChild(host, req.skill) } : { bundle: resolveChildBundle(req.skill, req.fromBundleDir) };
-  if ((await depthOf(host, req.parentRunId)) >= MAX_SKILL_DEPTH) {
+  const { depth, root } = await ancestryOf(host, req.parentRunId);
+  if (depth >= MAX_SKILL_DEPTH) {
     throw new StepFailedError('skill_depth_exceeded', `run_skill ${req.skill}: skills nested more than ${MAX_SKILL_DEPTH} deep (does a skill call itself?)`);
   }
   const runId = childRunId(req);
   const existing = await host.store.getRun(runId);
   let out: RunOutcome;
-  if (!existing) out = await fns.start(host, { ...target, input: req.input, parentRunId: req.parentRunId, runId });
+  if (!existing) {
+    await requireDescendantRoom(host, root, req.skill);
+    out = await fns.start(host, { ...target, input: req.input, parentRunId: req.parentRunId, runId });
+  }
   else if (existing.status === 'completed') return existing.output;
-  else if (existing.status === 'running') out = await fns.resume(host, runId);
+  else if (isUnfinished(existing.status)) out = await fns.resume(host, runId);
   else out = { runId, status: existing.status, output: existing.output, error: existing.error, report: null };
   if (out.status !== 'completed') {
     throw new StepFailedError('child_skill_failed', `run_skill ${req.skill}: the child run ${out.runId} ${out.status}${out.error ? `: ${String(out.error.message)}` : ''}`, {

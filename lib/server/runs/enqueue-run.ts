@@ -9,25 +9,16 @@
  * and the workers' sweep sends it (run-worker.ts): a queued run is never lost.
  */
 import { UsageError } from '../../kernel/errors';
-import { enqueueRun } from '../../kernel/runner';
-import { modelFor, type Host } from '../host';
-import { randomIds, systemClock } from '../system';
-import { prepareFolder, prepareStoredRun, type Prepared, type StartRunRequest, type StoredRunRequest } from './start-run';
+import type { Host } from '../host';
+import { prepareFolder, prepareStoredRun, queueStoredRun, type Prepared, type StartRunRequest, type StoredRunRequest } from './start-run';
 import { runQueueOf } from './run-source';
 
 export type QueuedRun = { runId: string; status: 'queued' };
 
 async function enqueuePrepared(host: Host, p: Prepared, req: StoredRunRequest | StartRunRequest): Promise<QueuedRun> {
-  const model = modelFor(host, p.model, p.copyDir);
   const queue = await runQueueOf(host);
-  const runId = await enqueueRun(p.plan, { store: host.store, clock: systemClock, ids: randomIds, model }, {
-    input: req.input,
-    skillText: p.files['skill.md'] ?? '',
-    skillVersionId: p.versionId,
-    parentRunId: req.parentRunId ?? null,
-    runId: req.runId,
-    bundleDir: p.origin,
-  });
+  // recorded as the app's admission records a run it has no slot for: queued, resumable
+  const runId = await queueStoredRun(host, p, req);
   await queue.enqueue(runId).catch((e: Error) => console.error(`stagecraft: run ${runId} is queued; its job will be sent by a worker's sweep (${e.message})`));
   return { runId, status: 'queued' };
 }

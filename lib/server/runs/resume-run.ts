@@ -14,7 +14,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { abortRun, completedOutcome, resumeRun, type RunOutcome } from '../../kernel/runner';
+import { abortRun, completedOutcome, isUnfinished, resumeRun, type RunOutcome } from '../../kernel/runner';
 import { systemClock } from '../system';
 import type { RunRecord } from '../../kernel/ports';
 import type { Plan } from '../../kernel/plan';
@@ -82,8 +82,9 @@ export async function abortSkillRun(host: Host, runId: string, reason: string): 
   const deps = { store: host.store, clock: systemClock };
   const children: string[] = [];
   // an unknown or finished run aborts nothing, its children included: abortRun says why
-  if ((await host.store.getRun(runId))?.status !== 'running') return { outcome: await abortRun(runId, reason, deps), children };
-  const running = await host.store.listRuns({ status: ['running'] });
+  const run = await host.store.getRun(runId);
+  if (!run || !isUnfinished(run.status)) return { outcome: await abortRun(runId, reason, deps), children };
+  const running = await host.store.listRuns({ status: ['running', 'queued'] });
   const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
     for (const child of running.filter((r) => r.parentRunId === id)) {
       await abortTree(child.id, `its parent run ${id} was aborted`);

@@ -23,7 +23,13 @@ test('each driver holds the run from its start or resume to the event before the
   ]);
 });
 
-test('a queued run has no driver yet; a run recorded before drivers were has one of unknown kind', () => {
+test('a queued run: its recording drove nothing, its admission is the first stretch', () => {
+  const events = [ev(1, 'run_started'), ev(2, 'run_admitted', { waitedMs: 5, driver: { kind: 'worker', worker: 'a-1-abc', host: 'a', pid: 1 } }), ev(3, 'run_completed')];
+  assert.deepEqual(runDrivers(events), [{ fromSeq: 2, toSeq: 3, at: 1002, kind: 'worker', worker: 'a-1-abc', host: 'a', pid: 1 }]);
+  assert.deepEqual(runDrivers([ev(1, 'run_started')]), [{ fromSeq: 1, toSeq: 1, at: 1001, kind: null, worker: null, host: null, pid: null }]);
+});
+
+test('a run with no events has no driver; a run recorded before drivers were has one of unknown kind', () => {
   assert.deepEqual(runDrivers([]), []);
   assert.deepEqual(runDrivers([ev(1, 'run_started'), ev(2, 'run_completed')]), [{ fromSeq: 1, toSeq: 2, at: 1001, kind: null, worker: null, host: null, pid: null }]);
 });

@@ -94,3 +94,33 @@ test('a skill that calls itself stops at the nesting limit with a clear error', 
   assert.equal(out.status, 'aborted');
   assert.match(String(out.error!.message), /nested more than 5 deep/);
 });
+
+test('a run starts at most STAGECRAFT_MAX_DESCENDANTS runs (its children’s own included): the next run_skill fails, naming the limit', async () => {
+  const bundle = (name: string, steps: string) => {
+    const dir = path.join(workspace, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'skill.md'),
+      `---\nname: ${name}\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npermissions:\n  ops: [run_skill]\npostprocessor:\n  output_schema: { type: object }\n  steps:\n${steps}---\nGo.\n`,
+    );
+    writeFileSync(path.join(dir, 'model.yaml'), `turns:\n  - finish: { items: [1, 2, 3, 4, 5, 6, 7, 8] }\n`);
+  };
+  bundle('leaf', '    - { type: validate, schema: { type: object } }\n');
+  // each `pair` starts one leaf: so a fan of 8 pairs asks for 16 runs
+  bundle('pair', '    - { type: run_op, op: run_skill, args: { skill: leaf }, into: leaf }\n');
+  bundle('fan', '    - type: iterate\n      over: items\n      into: done\n      steps:\n        - { type: run_op, op: run_skill, args: { skill: pair, input: { n: "${value}" } }, into: r }\n');
+  const store = new MemoryStore();
+  const out = await startSkillRun(memoryHost({ cwd: workspace, store, env: { STAGECRAFT_MAX_DESCENDANTS: '5' } }), { bundle: 'fan', input: {} });
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error!.message), /has already started 5 runs through run_skill .*STAGECRAFT_MAX_DESCENDANTS=5/);
+  const descendants = (await store.listRuns()).filter((r) => r.id.startsWith(`${out.runId}.`));
+  assert.equal(descendants.length, 5, 'no sixth run was started');
+  assert.ok(descendants.some((r) => r.parentRunId !== out.runId), 'grandchildren count too');
+});
+
+test('STAGECRAFT_MAX_DESCENDANTS defaults to 100; a value that is not a positive whole number is refused', async () => {
+  const { maxDescendants } = await import('../limits');
+  assert.equal(maxDescendants({}), 100);
+  assert.equal(maxDescendants({ STAGECRAFT_MAX_DESCENDANTS: '7' }), 7);
+  assert.throws(() => maxDescendants({ STAGECRAFT_MAX_DESCENDANTS: 'lots' }), /STAGECRAFT_MAX_DESCENDANTS="lots": give .* whole number of at least 1 \(default 100\)/);
+});

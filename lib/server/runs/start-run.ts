@@ -20,12 +20,12 @@ import { mkdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import type { JsonObject } from '../../kernel/json';
 import { BundleInvalidError, SkillValidationError, UsageError } from '../../kernel/errors';
 import type { Plan } from '../../kernel/plan';
-import { startRun, type RunOutcome } from '../../kernel/runner';
+import { queueRun, startRun, type RunOutcome } from '../../kernel/runner';
 import { compileSkill } from '../../skill/compile';
 import type { BundleFiles } from '../../skill/bundle';
 import { requireInputFits } from '../../skill/input-check';
 import { kernelDeps, modelFor, type Host } from '../host';
-import { randomIds } from '../system';
+import { randomIds, systemClock } from '../system';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { skillMdFacts } from '../skills/skill-text';
@@ -188,11 +188,26 @@ export async function startStoredRun(host: Host, req: StoredRunRequest): Promise
 }
 
 /**
- * Starts a stored version and answers once the run is recorded (its id can be shown at once);
- * `done` settles when it ends. Everything that would refuse the run is checked before.
+ * Records a prepared stored run as `queued` (nothing runs yet): whoever admits it drives it with
+ * `resumeSkillRun`, which picks up its version and model as a resume does.
  */
-export async function launchStoredRun(host: Host, req: StoredRunRequest): Promise<{ runId: string; done: Promise<RunOutcome> }> {
-  const prepared = await prepareStoredRun(host, req);
+export async function queueStoredRun(host: Host, prepared: Prepared, req: StoredRunRequest | StartRunRequest): Promise<string> {
+  const model = modelFor(host, prepared.model, prepared.copyDir);
+  return queueRun(prepared.plan, { store: host.store, clock: systemClock, ids: randomIds, model }, {
+    input: req.input,
+    skillText: prepared.files['skill.md'] ?? '',
+    parentRunId: req.parentRunId ?? null,
+    skillVersionId: prepared.versionId,
+    runId: req.runId,
+    bundleDir: prepared.origin,
+  });
+}
+
+/**
+ * Starts a stored version (prepared: everything that would refuse it checked) and answers once
+ * the run is recorded (its id can be shown at once); `done` settles when it ends.
+ */
+export async function launchStoredRun(host: Host, prepared: Prepared, req: StoredRunRequest): Promise<{ runId: string; done: Promise<RunOutcome> }> {
   let created!: (id: string) => void;
   const recorded = new Promise<string>((resolve) => (created = resolve));
   const done = execute(host, prepared, req, created);

@@ -16,8 +16,15 @@ import { BundleInvalidError } from '../../kernel/errors';
 import { bundlePathProblem, checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
 
-/** folders a bundle never holds: version control, dependencies, caches, our own data */
-export const IGNORED_NAMES = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.stagecraft', '.DS_Store', '.next']);
+/**
+ * what a bundle folder holds that is never part of the bundle: version control (a folder kept in
+ * git is pushed without its `.git`; a bundle path through one is refused, bundle.ts), dependencies,
+ * caches, our own data
+ */
+export const IGNORED_NAMES = new Set([
+  ...['.git', '.hg', '.svn', '.bzr', '_darcs', '.fossil-settings', '.fslckout', '_FOSSIL_', 'CVS', '.pijul', '.jj', '.sl'],
+  ...['node_modules', '__pycache__', '.venv', '.mypy_cache', '.pytest_cache', '.stagecraft', '.DS_Store', '.next'],
+]);
 
 export type ReadBundle = { files: BundleFiles; problems: BundleProblem[] };
 

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type AppServer = { url: string; port: number; output(): string; stop(): Promise<void> };
+export type AppServer = { url: string; port: number; pid: number; output(): string; stop(): Promise<void> };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,9 +23,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startApp(opts: { env?: Record<string, string>; host?: string } = {}): Promise<AppServer> {
+/** `dataDir`: the embedded database's folder, kept when the app stops (to start it again on the same data); default a new one, removed */
+export async function startApp(opts: { env?: Record<string, string>; host?: string; dataDir?: string } = {}): Promise<AppServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-http-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'sc-http-'));
   const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...opts.env };
   for (const k of ['DATABASE_URL', 'STAGECRAFT_TOKEN', 'STAGECRAFT_MODEL_BASE_URL', 'STAGECRAFT_MODEL']) if (!opts.env?.[k]) delete env[k];
   const host = opts.host ?? '127.0.0.1';
@@ -47,7 +48,7 @@ export async function startApp(opts: { env?: Record<string, string>; host?: stri
       }
       await new Promise((r) => child.once('exit', r));
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -65,5 +66,5 @@ export async function startApp(opts: { env?: Record<string, string>; host?: stri
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, port, output: () => out, stop };
+  return { url, port, pid: child.pid!, output: () => out, stop };
 }

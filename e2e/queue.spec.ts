@@ -1,0 +1,37 @@
+// Runs past STAGECRAFT_MAX_RUNS wait their turn, and the pages say so: the runs list shows them
+// `queued`, a queued run's page says it is waiting and follows it live until it completes.
+import { expect, test } from '@playwright/test';
+
+const SLOW = {
+  'skill.md': `---\nname: queue_probe\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait }\n---\nGo.\n`,
+  'wait.mjs': 'export async function wait() { await new Promise((r) => setTimeout(r, 5000)); return { waited: true }; }\n',
+  'model.yaml': 'turns:\n  - finish: {}\n',
+};
+
+test('a queued run is shown queued, then followed live to its end', async ({ page, request, baseURL }) => {
+  const headers = { origin: baseURL! };
+  expect((await request.post('/api/skills', { data: { name: 'queue_probe', from: 'blank' }, headers })).status()).toBe(201);
+  expect((await request.post('/api/skills/queue_probe/versions', { data: { files: SLOW }, headers })).status()).toBe(201);
+  // start runs until a whole round of them has to wait (the limit is twice this machine's CPUs): the last waits for two rounds
+  const waiting: string[] = [];
+  let started = 0;
+  for (let i = 0; i < 60 && (waiting.length === 0 || waiting.length < started - waiting.length); i++) {
+    const { runId } = (await (await request.post('/api/runs', { data: { skill: 'queue_probe', input: { i } }, headers })).json()) as { runId: string };
+    started++;
+    if (((await (await request.get(`/api/runs/${runId}`)).json()) as { status: string }).status === 'queued') waiting.push(runId);
+  }
+  const queued = waiting.at(-1) ?? '';
+  expect(queued, 'a run waited its turn').not.toBe('');
+
+  await page.goto('/runs?skill=queue_probe');
+  await expect(page.locator('[data-status="queued"]').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/e2e/queue-runs-list.png' });
+
+  await page.goto(`/runs/${queued}`);
+  const status = page.getByRole('region', { name: 'Run status' });
+  await expect(status).toContainText('queued');
+  await expect(page.getByText('The run is queued, waiting for its turn')).toBeVisible();
+  await page.screenshot({ path: 'test-results/e2e/queue-run-page.png' });
+  await expect(status).toContainText('completed', { timeout: 90_000 });
+  await page.screenshot({ path: 'test-results/e2e/queue-run-completed.png' });
+});

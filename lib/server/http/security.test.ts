@@ -1,0 +1,54 @@
+// The web edge's pure decisions: a malformed cookie is no error, `next` only leads back into the
+// app (as the browser resolves it), and the headers every answer carries.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cookieValue, judgeRequest, pageCsp, safeNextPath, securityHeaders } from './security';
+
+test('a session cookie that is not valid percent-encoding is a cookie that matches nothing, never an exception', () => {
+  assert.equal(cookieValue('stagecraft_session=%E0%A4%A', 'stagecraft_session'), '%E0%A4%A');
+  assert.equal(cookieValue('a=1; stagecraft_session=%zz%', 'stagecraft_session'), '%zz%');
+  assert.equal(cookieValue('stagecraft_session=ab%20c', 'stagecraft_session'), 'ab c');
+  const headers = new Headers({ host: '127.0.0.1:3000', cookie: 'stagecraft_session=%E0%A4%A' });
+  const v = judgeRequest({ method: 'GET', pathname: '/api/skills', headers }, { token: 'secret' });
+  assert.equal(v.allow, false);
+  assert.equal((v as { status: number }).status, 401);
+});
+
+test('next is a path of this app as the browser resolves it; anything that leaves the origin is /', () => {
+  const origin = 'http://127.0.0.1:3000';
+  const cases: [string | null, string][] = [
+    ['/skills/summarize', '/skills/summarize'],
+    ['/runs?status=failed#top', '/runs?status=failed#top'],
+    ['/%5Cevil.example', '/%5Cevil.example'],
+    ['/\\evil.example', '/'],
+    ['//evil.example', '/'],
+    ['/\\/evil.example', '/'],
+    ['/\t/evil.example', '/'],
+    ['https://evil.example/', '/'],
+    ['javascript:alert(1)', '/'],
+    ['evil.example', '/'],
+    ['', '/'],
+    [null, '/'],
+    ['/a/../../b', '/b'],
+  ];
+  for (const [next, want] of cases) {
+    const got = safeNextPath(next, origin);
+    assert.equal(got, want, JSON.stringify(next));
+    assert.equal(new URL(got, origin).origin, origin);
+  }
+});
+
+test('every answer refuses to be framed; a page runs only scripts with its nonce', () => {
+  const csp = pageCsp('bm9uY2U=');
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.match(csp, /script-src 'self' 'nonce-bm9uY2U=' 'strict-dynamic'/);
+  assert.doesNotMatch(csp, /script-src[^;]*'unsafe-inline'/);
+  assert.match(csp, /object-src 'none'/);
+  assert.match(csp, /base-uri 'none'/);
+  const page = securityHeaders(csp);
+  assert.equal(page['x-frame-options'], 'DENY');
+  const api = securityHeaders(null);
+  assert.equal(api['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+  assert.equal(api['x-frame-options'], 'DENY');
+  assert.equal(api['x-content-type-options'], 'nosniff');
+});
