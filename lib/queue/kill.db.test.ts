@@ -46,9 +46,18 @@ test(`3 workers, ${RUNS} runs, a worker SIGKILLed twice: every run completes, co
   const kills: Kill[] = [];
   for (const fraction of [1 / 3, 2 / 3]) {
     await waitFor(`${Math.round(fraction * 100)}% of the runs`, async () => (await countCompleted(b, ids)) >= Math.floor(RUNS * fraction), 240_000);
-    // the victim: a worker in the middle of runs (it holds some right now)
-    const victim = workers.find((w) => w.child.exitCode === null && w.child.signalCode === null)!;
-    const victimId = await victim.id();
+    // the victim: the live worker in the middle of the most runs right now
+    const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    const holding = new Map<string, number>();
+    for (const id of ids) {
+      if ((await b.store.getRun(id))?.status !== 'running') continue;
+      const last = driversOf(await b.store.readEvents(id)).at(-1)?.worker;
+      if (last) holding.set(last, (holding.get(last) ?? 0) + 1);
+    }
+    const liveIds = await Promise.all(live.map((w) => w.id()));
+    const pick = liveIds.reduce((best, id, i) => ((holding.get(id) ?? 0) > (holding.get(liveIds[best]) ?? 0) ? i : best), 0);
+    const victim = live[pick];
+    const victimId = liveIds[pick];
     victim.child.kill('SIGKILL');
     const at = Date.now();
     await victim.exited;
