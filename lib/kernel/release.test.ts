@@ -47,6 +47,7 @@ test('a signal between two stages: released (not failed), resumable, and the res
   assert.ok(await d.store.readSnapshot(runId), 'still resumable');
   const [started, admitted] = await d.store.readEvents(runId);
   assert.equal(started.data.driver, undefined, 'recording a queued run drives nothing');
+  assert.equal(started.data.queued, true);
   assert.equal(admitted.type, 'run_admitted');
   assert.deepEqual(admitted.data.driver, { kind: 'worker', worker: 'w1', host: 'h', pid: 1 });
 

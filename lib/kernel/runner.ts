@@ -105,7 +105,8 @@ function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model' | '
     seq: 1,
     type: EVENT.runStarted,
     at: now,
-    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null, ...driverOf(deps) },
+    // a queued run's start only records it (`queued`): its admission names who drives it
+    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null, ...(status === 'queued' ? { queued: true } : driverOf(deps)) },
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
   return { record, first: { events: [started], snapshot } };
@@ -142,8 +143,7 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
  * like any interrupted run, so a restart picks it up.
  */
 export async function queueRun(plan: Plan, deps: Pick<KernelDeps, 'store' | 'clock' | 'ids' | 'model'>, opts: StartOptions): Promise<string> {
-  // whoever records a queued run does not drive it: its admission names the driver
-  const { record, first } = newRun(plan, { clock: deps.clock, ids: deps.ids, model: deps.model }, opts, 'queued');
+  const { record, first } = newRun(plan, deps, opts, 'queued');
   if (opts.runId && (await deps.store.getRun(record.id))) throw new RunExistsError(record.id);
   await deps.store.createRun(record, first);
   return record.id;

@@ -2,8 +2,8 @@
  * Which process drove each part of a run, read from its log: `run_started`,
  * `run_admitted` (a queued run taken up) and `run_resumed` record their driver
  * (a worker's id, host and pid; or the app or a CLI), and each drives until
- * the next one takes over. A queued run's `run_started` only recorded it
- * (nobody drove it until its admission), so it is no stretch of its own. A pure
+ * the next one takes over. A queued run's `run_started` (`queued: true`) only
+ * recorded it — nobody drove it until its admission — so it is no stretch. A pure
  * function of the events, so the API, the CLI and the inspector agree.
  */
 import type { RunEvent } from '../../kernel/ports';
@@ -17,11 +17,10 @@ const TAKES_OVER: ReadonlySet<string> = new Set([EVENT.runStarted, EVENT.runAdmi
 export function runDrivers(events: readonly RunEvent[]): RunDriverView[] {
   const out: RunDriverView[] = [];
   for (const e of events) {
-    if (!TAKES_OVER.has(e.type)) continue;
+    // a queued run's run_started only recorded it: nobody drove it until its admission
+    if (!TAKES_OVER.has(e.type) || (e.type === EVENT.runStarted && e.data.queued === true)) continue;
     const prev = out[out.length - 1];
-    // recorded queued, then admitted: the recording drove nothing
-    if (e.type === EVENT.runAdmitted && prev && prev.fromSeq === e.seq - 1 && prev.kind === null) out.pop();
-    else if (prev) prev.toSeq = e.seq - 1;
+    if (prev) prev.toSeq = e.seq - 1;
     const d = (e.data.driver ?? {}) as Record<string, unknown>;
     out.push({
       fromSeq: e.seq,
