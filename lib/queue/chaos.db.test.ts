@@ -24,8 +24,8 @@ import {
 const RUNS = Number(process.env.CHAOS_RUNS ?? 40);
 const RESTARTS = Number(process.env.CHAOS_RESTARTS ?? 3);
 /** between restarts, and how long the server stays down each time */
-const EVERY_MS = 2_500;
-const DOWN_MS = 1_000;
+const EVERY_MS = 1_500;
+const DOWN_MS = 750;
 
 let b: Bench;
 const workers: WorkerProcess[] = [];

@@ -14,6 +14,7 @@ import {
   committedEffects,
   countCompleted,
   driversOf,
+  holdersOf,
   openBench,
   queueProbeRuns,
   startWorker,
@@ -48,13 +49,9 @@ test(`3 workers, ${RUNS} runs, a worker SIGKILLed twice: every run completes, co
     await waitFor(`${Math.round(fraction * 100)}% of the runs`, async () => (await countCompleted(b, ids)) >= Math.floor(RUNS * fraction), 240_000);
     // the victim: the live worker in the middle of the most runs right now
     const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
-    const holding = new Map<string, number>();
-    for (const id of ids) {
-      if ((await b.store.getRun(id))?.status !== 'running') continue;
-      const last = driversOf(await b.store.readEvents(id)).at(-1)?.worker;
-      if (last) holding.set(last, (holding.get(last) ?? 0) + 1);
-    }
     const liveIds = await Promise.all(live.map((w) => w.id()));
+    const holding = new Map<string, number>();
+    for (const w of (await holdersOf(b, ids)).values()) holding.set(w, (holding.get(w) ?? 0) + 1);
     const pick = liveIds.reduce((best, id, i) => ((holding.get(id) ?? 0) > (holding.get(liveIds[best]) ?? 0) ? i : best), 0);
     const victim = live[pick];
     const victimId = liveIds[pick];
@@ -63,14 +60,9 @@ test(`3 workers, ${RUNS} runs, a worker SIGKILLed twice: every run completes, co
     await victim.exited;
     // what the store holds right after the kill: effects committed then must never run again
     const committed = new Map<string, Set<string>>();
-    const running: string[] = [];
-    for (const id of ids) {
-      const run = await b.store.getRun(id);
-      if (run?.status !== 'running') continue;
-      const events = await b.store.readEvents(id);
-      committed.set(id, committedEffects(events));
-      if (driversOf(events).at(-1)?.worker === victimId) running.push(id);
-    }
+    const held = await holdersOf(b, ids);
+    const running = ids.filter((id) => held.get(id) === victimId);
+    for (const id of held.keys()) committed.set(id, committedEffects(await b.store.readEvents(id)));
     kills.push({ worker: victimId, at, committed, running });
     workers.push(startWorker(b, CONCURRENCY));
   }

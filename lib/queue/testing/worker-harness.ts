@@ -190,6 +190,16 @@ export function assertNoOverlap(runId: string, entries: readonly SideEntry[]): v
   }
 }
 
+/** The worker driving each of these runs now (running, by its last admission or resume), in one query. */
+export async function holdersOf(b: Bench, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = await b.store.prisma.$queryRaw<{ run_id: string; worker: string | null }[]>`
+    SELECT DISTINCT ON (e.run_id) e.run_id, (e.data::jsonb) -> 'driver' ->> 'worker' AS worker
+      FROM events e JOIN runs r ON r.id = e.run_id
+     WHERE e.run_id = ANY(${[...ids]}) AND r.status = 'running' AND e.type IN ('run_admitted', 'run_resumed')
+     ORDER BY e.run_id, e.seq DESC`;
+  return new Map(rows.filter((r) => r.worker).map((r) => [r.run_id, r.worker!]));
+}
+
 /** The worker that drove each stretch of a run, from its log (a queued run is first driven by its admission). */
 export function driversOf(events: readonly RunEvent[]): { seq: number; at: number; worker: string | null }[] {
   return events
