@@ -5,7 +5,12 @@
 // - browser code (components/**) imports no Node module, no store, no server and
 //   nothing of the kernel at run time (types are fine): it talks to the HTTP API;
 // - route handlers (app/api/**) import no Prisma and no store: they call lib/server.
+// On top: typescript-eslint's recommended rules everywhere, and for the React code
+// the hooks rules (eslint-plugin-react-hooks: no writes during render, effects
+// with their dependencies) and Next's own (@next/eslint-plugin-next).
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import nextPlugin from '@next/eslint-plugin-next';
 
 const kernelBans = {
   'no-restricted-imports': [
@@ -39,14 +44,37 @@ const kernelBans = {
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.next/**', 'lib/store/generated/**', '.stagecraft/**', 'next-env.d.ts', 'test-results/**', '**/fixtures/**', 'examples/**'] },
+  ...tseslint.configs.recommended.map((c) => ({ ...c, files: ['**/*.ts', '**/*.tsx', '**/*.mts'] })),
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     languageOptions: { parser: tseslint.parser },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       'no-throw-literal': 'error',
     },
+  },
+  {
+    // tests read raw answers and records as they come
+    files: ['**/*.test.ts', 'e2e/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // the React code: components, pages, the browser's client
+    files: ['components/**/*.ts', 'components/**/*.tsx', 'app/**/*.ts', 'app/**/*.tsx', 'lib/client/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks, '@next/next': nextPlugin },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...nextPlugin.configs.recommended.rules,
+      ...nextPlugin.configs['core-web-vitals'].rules,
+    },
+    settings: { next: { rootDir: '.' } },
+  },
+  {
+    // server components render once per request (every page is force-dynamic): the clock they
+    // read is the request's time, handed down as a prop, never read again in the browser
+    files: ['app/**/page.tsx'],
+    rules: { 'react-hooks/purity': 'off' },
   },
   {
     files: ['lib/kernel/**/*.ts'],
@@ -63,7 +91,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*', 'fs', 'path', 'child_process', 'crypto', 'os'], message: 'Browser code cannot use Node modules.' },
-            { group: ['@/lib/server', '@/lib/server/*', '**/lib/server/*', '@/lib/store', '@/lib/store/*', '**/lib/store', '**/lib/store/*', '@prisma/*', '**/generated/prisma/**'], message: 'Browser code reaches the server through the HTTP API (lib/client/api.ts), never its modules.' },
+            { group: ['@/lib/server', '@/lib/server/*', '**/lib/server/*', '@/lib/store', '@/lib/store/*', '**/lib/store', '**/lib/store/*', '@prisma/*', '**/generated/prisma/**'], message: 'Browser code reaches the server through the HTTP API (lib/client/api.ts: callRoute, routeQuery), never its modules.' },
             { group: ['@/lib/kernel/*', '**/lib/kernel/*'], allowTypeImports: true, message: 'Browser code imports kernel types only (import type …).' },
           ],
         },

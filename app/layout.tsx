@@ -4,6 +4,7 @@ import './globals.css';
 import { AppHeader } from '@/components/shell/AppHeader';
 import { StoreUnreachable } from '@/components/shell/StoreUnreachable';
 import { storeStatus } from '@/lib/server/ops/store-status';
+import { QueryProvider } from '@/components/shell/QueryProvider';
 
 export const metadata = { title: 'Stagecraft', description: 'Author LLM skills and see exactly what happened when one ran.' };
 
@@ -12,11 +13,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // prerendered page could not; and every page needs the store, and says so while it cannot be reached
   await connection();
   const store = await storeStatus();
+  // STAGECRAFT_CHECK_ANSWERS=1: the browser checks every API answer against its view in this build too (lib/client/api.ts)
+  const checkAnswers = process.env.STAGECRAFT_CHECK_ANSWERS === '1' ? '1' : undefined;
   return (
-    <html lang="en">
+    <html lang="en" data-check-answers={checkAnswers}>
       <body>
-        <AppHeader />
-        {store.reachable ? children : <StoreUnreachable reason={store.reason} />}
+        <QueryProvider>
+          <AppHeader />
+          {store.reachable ? children : <StoreUnreachable reason={store.reason} />}
+        </QueryProvider>
       </body>
     </html>
   );

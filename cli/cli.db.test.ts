@@ -8,6 +8,7 @@ import path from 'node:path';
 import { main, type Io } from './main';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
 import { openStore } from '../lib/store';
+import { RunEventsView } from '../lib/views/events';
 import { ev, makeRun } from '../lib/store/testing/fixtures';
 
 let db: TestDatabase;
@@ -69,19 +70,28 @@ test('run --json on an example: exit 0 and the documented fields', async () => {
   const events = JSON.parse(ev.out).events;
   assert.deepEqual(events.map((e: { seq: number }) => e.seq), events.map((_: unknown, i: number) => i + 1));
   assert.equal(events.at(-1).type, 'run_completed');
+  // each event is its kind's view: a stage step carries its rung and capability, typed
+  const typed = RunEventsView.parse(JSON.parse(ev.out));
+  assert.deepEqual(typed, JSON.parse(ev.out), 'nothing the view does not name');
+  const guard = typed.events.find((e) => e.type === 'step_completed' && e.data.kind === 'stage' && e.data.rung === 'pre-tool');
+  assert.ok(guard && guard.type === 'step_completed' && guard.data.kind === 'stage' && guard.data.capability === 'path_guard');
+  const text = await cli('events', s.runId);
+  assert.match(text.out, /gather\/r1\/pre-tool\/path_guard: denied call 2 \(reading secrets\/keys\.txt is not allowed by path_guard\)/);
 });
 
 test('a run records the skill version it ran (the same text, the same version); resuming a completed run exits 0 with its outcome', async () => {
   const bundle = path.join(examples, 'summarize');
   const run = async () => JSON.parse((await cli('run', bundle, '--input', path.join(bundle, 'input.json'), '--json')).out);
   const [a, b] = [await run(), await run()];
-  const runs = JSON.parse((await cli('runs', '--json')).out).runs as { id: string; skillVersionId: string | null }[];
-  const versionOf = (id: string) => runs.find((r) => r.id === id)!.skillVersionId;
-  assert.ok(versionOf(a.runId), 'the run points to a skill version');
+  // `runs --json` prints the API's run views (runId, version hash, …), not store records
+  const runs = JSON.parse((await cli('runs', '--json')).out).runs as { runId: string; version: string | null; skillText?: unknown }[];
+  const versionOf = (id: string) => runs.find((r) => r.runId === id)!.version;
+  assert.match(versionOf(a.runId) ?? '', /^[0-9a-f]{64}$/, 'the run names its skill version');
   assert.equal(versionOf(b.runId), versionOf(a.runId));
+  assert.ok(runs.every((r) => !('skillText' in r)), 'no store record fields');
   const store = await openStore({ databaseUrl: db.url });
   try {
-    const v = await store.skills.getVersionById(versionOf(a.runId)!);
+    const v = await store.skills.getVersion('summarize', versionOf(a.runId)!);
     assert.equal(v?.skillName, 'summarize');
     // the whole bundle, every file as it is in the folder
     assert.deepEqual(Object.keys(v!.files).sort(), readdirSync(bundle).sort());
@@ -146,11 +156,43 @@ test('schema prints the frontmatter JSON Schema the validator uses', async () =>
   assert.ok(schema.properties.postprocessor);
 });
 
+test('runs --json prints run views, filtered (attention, failure point, outcome, search) and paged by cursor', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-cli-'));
+  cpSync(path.join(examples, 'blog_writer'), dir, { recursive: true });
+  writeFileSync(path.join(dir, 'rendering.py'), 'def to_html(value):\n    return {"html_rendered": ""}\n\ndef count_words(value):\n    raise ValueError("no words for the cli filter test")\n');
+  const aborted = JSON.parse((await cli('run', dir, '--input', path.join(dir, 'input.json'), '--json')).out);
+  const ok = JSON.parse((await cli('run', path.join(examples, 'summarize'), '--input', path.join(examples, 'summarize', 'input.json'), '--json')).out);
+  const list = async (...flags: string[]) => {
+    const r = await cli('runs', '--json', ...flags);
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out) as { runs: { runId: string; status: string; outcome: string | null; failedAt: string | null; needsAttention: boolean; errorMessage: string | null }[]; next: string | null };
+  };
+  const attention = await list('--attention');
+  const row = attention.runs.find((r) => r.runId === aborted.runId);
+  assert.deepEqual([row?.status, row?.outcome, row?.failedAt, row?.needsAttention], ['aborted', 'blocked', '__post__/1', true]);
+  assert.ok(!attention.runs.some((r) => r.runId === ok.runId), 'a completed run that succeeded needs no attention');
+  assert.deepEqual((await list('--failed', '__post__/1', '--search', 'no words for the cli filter')).runs.map((r) => r.runId), [aborted.runId]);
+  assert.ok((await list('--outcome', 'succeeded')).runs.some((r) => r.runId === ok.runId));
+  // newest first, a page at a time: the second page goes on where the first stopped
+  const first = await list('--limit', '1');
+  assert.equal(first.runs[0].runId, ok.runId);
+  assert.ok(first.next);
+  const second = await list('--limit', '1', '--cursor', first.next!);
+  assert.equal(second.runs[0].runId, aborted.runId);
+  // the text form lists the same runs, and says where the next page is
+  const text = await cli('runs', '--limit', '1');
+  assert.match(text.out, new RegExp(`^${ok.runId}\\s+completed\\s+summarize`));
+  assert.match(text.err, /more: stagecraft runs --cursor \S+/);
+});
+
 test('runs: bad flags are usage errors (exit 2), not internal errors', async () => {
   assert.equal((await cli('runs', '--limit', 'abc')).code, 2);
   const r = await cli('runs', '--status', 'bogus');
   assert.equal(r.code, 2);
   assert.match(r.err, /a status is one of queued, running, completed, failed, aborted/);
+  assert.match((await cli('runs', '--outcome', 'meh')).err, /an outcome is one of succeeded, blocked, failed/);
+  assert.match((await cli('runs', '--since', 'yesterday-ish')).err, /give a date/);
+  assert.match((await cli('runs', '--cursor', 'nope')).err, /not a cursor this API gave/);
   assert.equal((await cli('resume', 'run_nope')).code, 1);
 });
 
@@ -218,6 +260,8 @@ test('resume with no run: a run that cannot be resumed is reported on stderr wit
   assert.equal(aborted.code, 0, aborted.err);
   assert.equal(JSON.parse(aborted.out).status, 'aborted');
   assert.match(JSON.parse(aborted.out).error.message, /aborted on request: its bundle is gone/);
+  assert.match(JSON.parse(aborted.out).report.summary, /^Aborted on request by cli( \(user .+\))?: its bundle is gone$/, 'the run says who asked');
+  assert.equal(JSON.parse(aborted.out).report.needs_attention, false);
   assert.deepEqual(JSON.parse((await cli('resume', '--json')).out), { resumed: [] }, 'never resumed again');
   const again = await cli('abort', stuck.id);
   assert.equal(again.code, 1);

@@ -1,9 +1,12 @@
 /**
- * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull.
+ * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull,
+ * replay, fork, compare, regress, export, import.
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
- * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`.
+ * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`
+ * (or a fork point, an edit or an export file that does not fit). `replay --check`:
+ * 0 identical, 1 diverged, 2 usage; `regress`: 1 when a past run would change.
  * Every failure prints what happened and what to do; `--json` prints one JSON
  * object on stdout and nothing else there.
  */
@@ -13,6 +16,8 @@ import { InputTooLarge, runCommand } from './run';
 import { abortCommand, eventsCommand, resumeCommand, runsCommand } from './runs';
 import { pullCommand, pushCommand } from './skills';
 import { workerCommand } from './worker';
+import { compareCommand, forkCommand, regressCommand, replayCommand } from './replay';
+import { exportCommand, importCommand } from './export';
 import { skillFrontmatterSchema } from '../lib/skill/schema';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
@@ -25,16 +30,33 @@ usage:
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
   stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
   stagecraft events RUN [--json]            print a run's event log
-  stagecraft runs [--status S] [--json]     list runs (S: queued, running, completed, failed, aborted)
+  stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
+                  [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
+                                            list runs, newest first (--attention: failed, aborted by
+                                            a step, or blocked; --cursor: the next page)
   stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
+  stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]
+                                            re-run recorded runs against a version, zero model calls;
+                                            identical, or every step that changed (--check: exit 0/1)
+  stagecraft fork RUN --at POSITION [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json]
+                                            a new run: steps before POSITION from the recording, the value
+                                            there edited (none: rerun from here), then live
+  stagecraft compare RUN_A RUN_B [--json]   two runs aligned step by step, first divergence on top
+  stagecraft regress SKILL [--version HASH] [--limit N] [--json]
+                                            a version's postprocessor over past runs' finish artifacts
+  stagecraft export RUN [--out FILE]        one JSON file: the run, its log and the skill version, hashed
+  stagecraft import FILE… [--json]          check and add exported runs (idempotent, never overwrites)
   stagecraft schema                         print the skill.md frontmatter JSON Schema
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external the
 app queues its runs for \`stagecraft worker\` processes. With
 OTEL_EXPORTER_OTLP_ENDPOINT set, every run is exported as OpenTelemetry spans.`;
+
+/** what the caller sent that does not fit, found before anything ran: exit 2, as a usage error */
+const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed']);
 
 export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (maxBytes: number) => Promise<string> };
 
@@ -76,6 +98,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await pushCommand(rest, io);
       case 'pull':
         return await pullCommand(rest, io);
+      case 'replay':
+        return await replayCommand(rest, io);
+      case 'fork':
+        return await forkCommand(rest, io);
+      case 'compare':
+        return await compareCommand(rest, io);
+      case 'regress':
+        return await regressCommand(rest, io);
+      case 'export':
+        return await exportCommand(rest, io);
+      case 'import':
+        return await importCommand(rest, io);
       case 'schema':
         // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks)
         io.out(JSON.stringify(skillFrontmatterSchema, null, 2));
@@ -101,7 +135,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     if (e instanceof StagecraftError) {
       io.err(`stagecraft: ${e.message}`);
-      return e.code === 'skill_invalid' ? 2 : 1;
+      return EXIT_2_CODES.has(e.code) ? 2 : 1;
     }
     io.err(`stagecraft: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return 1;

@@ -1,4 +1,5 @@
 /** Human-readable output of the CLI (the `--json` forms print the objects as they are). */
+import { format as formatPatch } from 'jsondiffpatch/formatters/jsonpatch';
 import type { RunSummary } from '../lib/server/runs/run-summary';
 import type { Io } from './main';
 
@@ -11,4 +12,40 @@ export function printSummary(s: RunSummary, io: Io): void {
   }
   if (s.error) io.out(`error [${String(s.error.code)}]: ${String(s.error.message)}`);
   if (s.output !== null && s.output !== undefined) io.out(JSON.stringify(s.output, null, 2));
+}
+
+/** One value on one line, cut at `max` characters. */
+export function oneLine(v: unknown, max = 100): string {
+  const s = v === undefined ? '(nothing)' : JSON.stringify(v);
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function atPointer(v: unknown, pointer: string): unknown {
+  let cur = v;
+  for (const raw of pointer.split('/').slice(1)) {
+    const k = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  }
+  return cur;
+}
+
+/** A divergence's diff as lines: `~ /path: old → new`, `+ /path: new`, `- /path` (a JSON Patch of the delta). */
+export function diffLines(diff: unknown, before: unknown): string[] {
+  if (diff === null || diff === undefined) return [];
+  const ops = formatPatch(diff as Parameters<typeof formatPatch>[0]);
+  // jsondiffpatch matches array items by value: a changed item is its removal and an insertion at the same index
+  const merged = ops.flatMap((op, i) => {
+    const next = ops[i + 1];
+    if (op.op === 'remove' && next?.op === 'add' && next.path === op.path) return [{ op: 'replace' as const, path: op.path, value: next.value }];
+    const prev = ops[i - 1];
+    if (op.op === 'add' && prev?.op === 'remove' && prev.path === op.path) return [];
+    return [op];
+  });
+  return merged.map((op) => {
+    const where = op.path || '(the value)';
+    if (op.op === 'replace') return `~ ${where}: ${oneLine(atPointer(before, op.path), 60)} → ${oneLine(op.value, 60)}`;
+    if (op.op === 'add') return `+ ${where}: ${oneLine(op.value)}`;
+    if (op.op === 'remove') return `- ${where}`;
+    return `↷ ${op.from} → ${where}`;
+  });
 }

@@ -1,8 +1,13 @@
 /** `stagecraft resume [RUN]`, `stagecraft abort RUN`, `stagecraft events RUN`, `stagecraft runs`. */
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
+import { listRuns } from '../lib/server/runs/list-runs';
+import { RUN_OUTCOMES, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
+import { eventSummary } from '../lib/kernel/summaries';
+import { RunEventsView } from '../lib/views/events';
+import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -39,7 +44,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
 export async function abortCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, reason: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
   return withHost(async (host) => {
-    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given');
+    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given', { via: 'cli', requestedBy: whoAsks() });
     const summary = await summarizeRun(host.store, outcome);
     if (values.json) io.out(JSON.stringify({ ...summary, abortedChildren: children }));
     else {
@@ -50,42 +55,89 @@ export async function abortCommand(argv: string[], io: Io): Promise<number> {
   });
 }
 
+/** who aborts from this command line, as the run records it */
+function whoAsks(): string {
+  try {
+    return `cli (user ${userInfo().username})`;
+  } catch {
+    return 'cli';
+  }
+}
+
 export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
   return withHost(async (host) => {
     const runId = positionals[0];
     if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
     const events = await host.store.readEvents(runId);
+    // the API's event views (lib/views), as `GET /api/runs/<id>/events` pages them
     if (values.json) {
-      io.out(JSON.stringify({ runId, events }));
+      // each event as its kind's view (lib/views/events.ts): what the API and the browser read too
+      io.out(JSON.stringify(RunEventsView.parse({ runId, events: events.map(({ runId: _r, ...e }) => e) })));
       return 0;
     }
-    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.data)}`);
+    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data)}`);
     return 0;
   });
 }
 
-function eventSummary(d: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const k of ['phase', 'kind', 'position', 'op', 'stage', 'type', 'status']) if (d[k] !== undefined && d[k] !== null) parts.push(`${k}=${String(d[k])}`);
-  if (d.error && typeof d.error === 'object') parts.push(`error=${String((d.error as { message?: string }).message)}`);
-  // run_started / run_resumed: which process drove the run from here on
-  const driver = d.driver as { kind?: string; worker?: string; host?: string; pid?: number } | undefined;
-  if (driver) parts.push(`driver=${driver.worker ? `worker ${driver.worker}` : `${driver.kind ?? '?'} ${driver.host ?? '?'}:${driver.pid ?? '?'}`}`);
-  return parts.join(' ');
+/** a comma-separated list of words, each one of `allowed` */
+function wordsOf<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[], what: string): T[] | undefined {
+  if (raw === undefined) return undefined;
+  const words = raw.split(',').filter(Boolean);
+  const bad = words.filter((x) => !allowed.includes(x as T));
+  if (bad.length) throw new UsageError(`${flag} ${bad.join(',')}: ${what} is one of ${allowed.join(', ')}`);
+  return words as T[];
+}
+
+/** `--since 2026-01-31` or `--since 1764000000000`: epoch ms */
+function timeOf(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (!Number.isFinite(ms)) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z) or epoch milliseconds`);
+  return ms;
 }
 
 export async function runsCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, { json: { type: 'boolean' }, status: { type: 'string' }, limit: { type: 'string' } }, { min: 0, max: 0, names: 'no arguments' });
-  const statuses = values.status ? values.status.split(',') : undefined;
-  const bad = statuses?.filter((x) => !RUN_STATUSES.includes(x as RunStatus));
-  if (bad?.length) throw new UsageError(`--status ${bad.join(',')}: a status is one of ${RUN_STATUSES.join(', ')}`);
+  const { values } = parse(
+    argv,
+    {
+      json: { type: 'boolean' },
+      status: { type: 'string' },
+      outcome: { type: 'string' },
+      skill: { type: 'string' },
+      failed: { type: 'string' },
+      attention: { type: 'boolean' },
+      search: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+    },
+    { min: 0, max: 0, names: 'no arguments' },
+  );
+  const status = wordsOf('--status', values.status, RUN_STATUSES, 'a status');
+  const outcome = wordsOf<RunOutcomeWord>('--outcome', values.outcome, RUN_OUTCOMES, 'an outcome');
   const limit = values.limit === undefined ? 50 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number ≥ 1, not ${JSON.stringify(values.limit)}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, not ${JSON.stringify(values.limit)}`);
+  const filter = {
+    status: status as RunStatus[] | undefined,
+    outcome,
+    skill: values.skill,
+    failed: values.failed,
+    attention: values.attention,
+    q: values.search,
+    from: timeOf('--since', values.since),
+    to: timeOf('--until', values.until),
+  };
   return withHost(async (host) => {
-    const runs = await host.store.listRuns({ status: statuses as RunStatus[] | undefined, limit });
-    if (values.json) io.out(JSON.stringify({ runs: runs.map(({ skillText: _t, ...r }) => r) }));
-    else for (const r of runs) io.out(`${r.id}  ${r.status.padEnd(9)}  ${r.skillName}  ${new Date(r.createdAt).toISOString()}`);
+    // the run views the API answers (lib/views: RunPageView), never the store's records
+    const page = await listRuns(host, { ...filter, limit, cursor: values.cursor });
+    if (values.json) io.out(JSON.stringify(page));
+    else {
+      for (const r of page.runs) io.out(`${r.runId}  ${r.status.padEnd(9)}  ${r.skill}  ${new Date(r.createdAt).toISOString()}${r.outcome ? `  ${r.outcome}` : ''}${r.failedAt ? `  at ${r.failedAt}` : ''}`);
+      if (page.next) io.err(`more: stagecraft runs --cursor ${page.next} (with the same filters)`);
+    }
     return 0;
   });
 }

@@ -1,14 +1,16 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
 import { hostFor, processDriver, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
-import { openStore } from '../lib/store';
+import { openStore, type OpenedStore } from '../lib/store';
+import { sweepWorkspaces } from '../lib/server/runs/sweep-workspaces';
 import { flushTraces } from '../lib/server/runs/trace-run';
 
 /**
  * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
- * without bubblewrap stops here), and running without a sandbox is said once, on stderr.
+ * without bubblewrap stops here), running without a sandbox is said once, on stderr, and afterwards the
+ * workspaces of runs finished longer ago than STAGECRAFT_WORKSPACE_RETENTION are removed.
  */
-export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCode?: boolean } = {}): Promise<T> {
+export async function withHost<T>(fn: (host: Host & { store: OpenedStore }) => Promise<T>, opts: { runsCode?: boolean } = {}): Promise<T> {
   const store = await openStore({
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.STAGECRAFT_DATA_DIR,
@@ -16,12 +18,14 @@ export async function withHost<T>(fn: (host: Host) => Promise<T>, opts: { runsCo
     onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
   });
   try {
-    const host = hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('cli') });
+    const host = { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('cli') }), store };
     if (opts.runsCode) {
       const warning = noIsolationWarning(host.isolation());
       if (warning) process.stderr.write(`stagecraft: ${warning}\n`);
     }
-    return await fn(host);
+    const result = await fn(host);
+    if (opts.runsCode) await sweepWorkspaces(host).catch(() => {});
+    return result;
   } finally {
     // a short command's runs are sent before it exits (nothing to wait for when export is off)
     await flushTraces();

@@ -9,7 +9,8 @@ import path from 'node:path';
 
 const port = process.argv[2] ?? '3100';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-e2e-'));
-const env = { ...process.env, STAGECRAFT_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' };
+// STAGECRAFT_CHECK_ANSWERS: the browser checks every API answer against its view in this build too
+const env = { ...process.env, STAGECRAFT_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1', STAGECRAFT_CHECK_ANSWERS: '1' };
 for (const k of ['DATABASE_URL', 'STAGECRAFT_MODEL_BASE_URL', 'STAGECRAFT_MODEL', 'STAGECRAFT_TOKEN', 'STAGECRAFT_HOST']) delete env[k];
 const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port, '-H', '127.0.0.1'], { stdio: 'inherit', env });
 const stop = (sig) => {

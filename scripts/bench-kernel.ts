@@ -4,14 +4,21 @@
 //   pureChain1000Ms      a postprocessor of 1,000 pure in-process steps (validate), end to end
 //   pythonMsPerCall / nodeMsPerCall   warm code-step calls in the sandbox (cold start alongside; `sandbox` says
 //                        which: bwrap where bubblewrap works, else none); `unsandboxed` the same as plain
-//                        child processes, and `warmCallRatio` sandboxed / unsandboxed (target ≤ 2)
+//                        child processes, and `warmCallRatio` sandboxed / unsandboxed (target ≤ 2); `inWorkspace`
+//                        the sandboxed warm call with a run's workspace, its quota and .git checked around each call
 //   codeStepInRunMs      one `node` step inside a run (memo + record + sandbox call)
 //   fusedPureCodeStepInRunMs   the same with `pure: true`: consecutive pure steps share one worker request
+//   fileReadUs / fileWriteUs   one file/read (4 KB, a file of the workspace) and one file/write (4 KB into a
+//                        subfolder, the workspace quota checked as a run checks it) through the kernel's op path
 // Targets (issue): ≤ 5 µs per stage dispatch, ≤ 50 ms for the chain, ≤ 5 ms per code-step call.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { RunContext } from '../lib/kernel/context';
 import { StageDispatcher } from '../lib/kernel/dispatcher';
+import { executeOp } from '../lib/kernel/ops/execute';
+import { createWorkspaceFiles } from '../lib/sandbox/workspace-files';
+import { workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
 import { deps, phase, plan, playModel, post, stage, testClock, testIds } from '../lib/kernel/testing';
 import { startRun } from '../lib/kernel/runner';
 import type { StepSpec } from '../lib/kernel/plan';
@@ -100,10 +107,29 @@ async function codeStepInRunMs(n: number, pure: boolean): Promise<number> {
   }
 }
 
+/** µs per file op, as a run's model or run_op step makes it (the workspace holds a few files, as most do) */
+async function fileOpUs(op: 'file/read' | 'file/write'): Promise<number> {
+  const root = mkdtempSync(path.join(tmpdir(), 'sc-bench-files-'));
+  writeFileSync(path.join(root, 'notes.txt'), 'x'.repeat(4096));
+  const files = createWorkspaceFiles({ root, quota: workspaceQuotaFromEnv({}) });
+  const ctx = { deps: deps(playModel([]), { files }), plan: plan({}), runId: 'r' } as unknown as RunContext;
+  const args: Record<string, string> = op === 'file/read' ? { path: 'notes.txt' } : { path: 'out/w.txt', content: 'y'.repeat(4096) };
+  const N = 2000;
+  for (let i = 0; i < 200; i++) await executeOp(ctx, op, args, 'p');
+  const reps: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t = hr();
+    for (let i = 0; i < N; i++) await executeOp(ctx, op, args, 'p');
+    reps.push(((hr() - t) * 1000) / N);
+  }
+  return median(reps);
+}
+
 // code steps in the sandbox this machine gives them (bubblewrap here) and as plain child processes
 const isolation = isolationFor('auto');
 const code = await benchCodeSteps({ calls: 500, isolation });
 const plain = await benchCodeSteps({ calls: 500, isolation: { kind: 'none', reason: 'measured for comparison' } });
+const inWorkspace = await benchCodeSteps({ calls: 300, isolation, inWorkspace: true });
 const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 const result = {
   bench: 'kernel',
@@ -122,8 +148,11 @@ const result = {
     nodeMsPerCall: +plain.nodeMsPerCall.toFixed(3),
   },
   warmCallRatio: { python: ratio(code.pythonMsPerCall, plain.pythonMsPerCall), node: ratio(code.nodeMsPerCall, plain.nodeMsPerCall) },
+  inWorkspace: { pythonMsPerCall: +inWorkspace.pythonMsPerCall.toFixed(3), nodeMsPerCall: +inWorkspace.nodeMsPerCall.toFixed(3) },
   codeStepInRunMs: +(await codeStepInRunMs(200, false)).toFixed(3),
   fusedPureCodeStepInRunMs: +(await codeStepInRunMs(200, true)).toFixed(3),
+  fileReadUs: +(await fileOpUs('file/read')).toFixed(1),
+  fileWriteUs: +(await fileOpUs('file/write')).toFixed(1),
   targets: { stageDispatchUs: 5, pureChain1000Ms: 50, codeStepMsPerCall: 5, warmCallRatio: 2 },
   node: process.version,
 };

@@ -1,21 +1,19 @@
-// Recent runs, newest first, narrowed by ?status= and ?skill=.
+// Runs, newest first, narrowed by ?status=, ?skill=, ?q= (search) and ?attention=1, a keyset page at a time.
 import { appHost } from '@/lib/server/app/app-host';
 import { listRuns } from '@/lib/server/runs/list-runs';
 import { listSkills } from '@/lib/server/skills/list-skills';
-import { RUN_STATUS_WORDS } from '@/lib/views';
-import { RunList } from '@/components/runs/RunList';
+import { RUN_STATUS_WORDS, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
+import { RunListLive } from '@/components/runs/RunListLive';
 import { RunListFilters } from '@/components/runs/RunListFilters';
 import { RunListEmpty } from '@/components/runs/RunListEmpty';
-import { RunListAutoRefresh } from '@/components/runs/RunListAutoRefresh';
 import styles from '@/components/runs/RunList.module.css';
 
 export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Runs · Stagecraft' };
 
-const RUN_LIMIT = 100;
+const PAGE_SIZE = 100;
 
-type RunStatusWord = (typeof RUN_STATUS_WORDS)[number];
 const isRunStatus = (s: string): s is RunStatusWord => (RUN_STATUS_WORDS as readonly string[]).includes(s);
 const one = (v: string | string[] | undefined) => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -24,12 +22,15 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   const wantedStatus = one(query.status);
   const status = wantedStatus && isRunStatus(wantedStatus) ? wantedStatus : undefined;
   const skill = one(query.skill);
+  const q = one(query.q)?.slice(0, 200);
+  const attention = one(query.attention) === '1' ? true : undefined;
+  const filter: RunFilterQuery = { skill, status: status ? [status] : undefined, q, attention };
   const host = await appHost();
-  const [runs, skills] = await Promise.all([listRuns(host, { skill, status: status ? [status] : undefined, limit: RUN_LIMIT }), listSkills(host)]);
+  const [page, skills] = await Promise.all([listRuns(host, { ...filter, limit: PAGE_SIZE }), listSkills(host)]);
   const liveSkills = skills.map((s) => s.name);
   // a deleted skill's runs stay listed, so it stays a choice too
-  const skillChoices = [...new Set([...liveSkills, ...runs.map((r) => r.skill), ...(skill ? [skill] : [])])].sort();
-  const isFiltered = Boolean(status || skill);
+  const skillChoices = [...new Set([...liveSkills, ...page.runs.map((r) => r.skill), ...(skill ? [skill] : [])])].sort();
+  const isFiltered = Boolean(status || skill || q || attention);
   const now = Date.now();
   return (
     <main className={styles.page}>
@@ -37,20 +38,21 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         <div>
           <h1>Runs</h1>
           <p className={styles.lede}>
-            {runs.length === 0
-              ? 'Every run of every skill, newest first.'
-              : `${runs.length === RUN_LIMIT ? `The latest ${RUN_LIMIT}` : runs.length} ${runs.length === 1 ? 'run' : 'runs'}${isFiltered ? ' matching the filters' : ''}, newest first.`}
+            {page.runs.length === 0 ? 'Every run of every skill, newest first.' : `Every run${isFiltered ? ' matching the filters' : ''}, newest first.`}
           </p>
         </div>
-        <RunListAutoRefresh isActive={runs.some((r) => r.status === 'running' || r.status === 'queued')} />
       </div>
-      {runs.length || isFiltered ? <RunListFilters status={status} skill={skill} skills={skillChoices} /> : null}
+      {page.runs.length || isFiltered ? <RunListFilters status={status} skill={skill} q={q} attention={attention ?? false} skills={skillChoices} /> : null}
       {wantedStatus && !status ? (
         <p className="form-error" role="alert">
           There is no status “{wantedStatus}”: a run is {RUN_STATUS_WORDS.join(', ')}. Showing every status.
         </p>
       ) : null}
-      {runs.length ? <RunList runs={runs} liveSkills={liveSkills} now={now} /> : <RunListEmpty isFiltered={isFiltered} />}
+      {page.runs.length ? (
+        <RunListLive key={JSON.stringify(filter)} initial={page} filter={filter} pageSize={PAGE_SIZE} liveSkills={liveSkills} now={now} />
+      ) : (
+        <RunListEmpty isFiltered={isFiltered} />
+      )}
     </main>
   );
 }

@@ -8,11 +8,11 @@
 // greyed. Keys when the diagram has focus: F fits, A arranges.
 import '@xyflow/react/dist/style.css';
 import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, useNodesInitialized, useReactFlow, type Edge, type Node, type NodeChange } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
-import { nodeTypes } from './nodes';
+import { nodeTypes, SelectDeclaration } from './nodes';
 import styles from './SkillDiagram.module.css';
 
 type Props = {
@@ -22,8 +22,8 @@ type Props = {
   stale: boolean;
   /** the node or item under the editor's cursor */
   highlight: string | null;
-  /** a node or an item inside one was clicked */
-  onSelect(id: string): void;
+  /** a node or an item inside one was picked (clicked, or Enter on a focused node): its declaration */
+  onSelect(at: { line: number; column: number }): void;
   /** where this skill's layout is remembered (localStorage) */
   storageKey: string;
 };
@@ -59,91 +59,122 @@ const stagesCardOf = (model: DiagramModel): string | undefined => model.nodes.fi
 /** whether `id` names an item drawn inside node `n` (a stage, a preprocessor step, a nested step) */
 const highlightsInside = (n: DiagramNode, id: string): boolean => itemsOf(n).some((s) => s.id === id);
 
+/** the positions of one structure of the model (`key`), and which nodes the user placed by hand */
+type Layout = { key: string } & Remembered;
+
+/** a node's JSON, made once per node object (the studio keeps the objects of nodes that did not change) */
+const nodeJson = new WeakMap<DiagramNode, string>();
+const jsonOf = (n: DiagramNode): string => {
+  let j = nodeJson.get(n);
+  if (j === undefined) nodeJson.set(n, (j = JSON.stringify(n)));
+  return j;
+};
+
+/** a drawn node, with the signature of what it shows (a node that shows the same again is kept as it is) */
+type Drawn = Node & { data: { sig: string } };
+
+/**
+ * The positions for the model's structure `key`: the remembered ones as they are when they cover a
+ * first picture, else each kept node where it was and the new ones placed around them (layout.ts).
+ */
+function layoutFor(model: DiagramModel, key: string, from: Remembered, isFirst: boolean): Layout {
+  const complete = model.nodes.every((n) => from.positions.has(n.id));
+  return { key, positions: isFirst && complete ? from.positions : stablePositions(model, from.positions, from.pinned), pinned: from.pinned };
+}
+
+/**
+ * The nodes to draw; a node whose signature is unchanged is React Flow's own object (with its
+ * measured size), and when none changed the list itself is kept: React Flow then has nothing to do.
+ */
+function mergeNodes(prev: Node[], next: readonly Drawn[]): Node[] {
+  const held = new Map(prev.map((n) => [n.id, n]));
+  const out = next.map((n) => {
+    const old = held.get(n.id) as Drawn | undefined;
+    return old && old.data?.sig === n.data.sig && old.position.x === n.position.x && old.position.y === n.position.y ? old : n;
+  });
+  return out.length === prev.length && out.every((n, i) => n === prev[i]) ? prev : out;
+}
+
+/** the edges to draw, each kept as it was while it is the same (React Flow redraws only the changed ones) */
+function mergeEdges(prev: Edge[], next: Edge[]): Edge[] {
+  const sig = (e: Edge) => `${e.source}>${e.target}|${String(e.label ?? '')}|${e.className ?? ''}`;
+  const held = new Map(prev.map((e) => [e.id, e]));
+  const out = next.map((e) => {
+    const old = held.get(e.id);
+    return old && sig(old) === sig(e) ? old : e;
+  });
+  return out.length === prev.length && out.every((e, i) => e === prev[i]) ? prev : out;
+}
+
 function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   const flow = useReactFlow();
-  const layout = useRef<Remembered | null>(null);
-  const laidOut = useRef<string>('');
-  const [nodes, setNodes] = useState<Node[]>([]);
-  const [version, setVersion] = useState(0);
-
-  if (layout.current === null && typeof window !== 'undefined') layout.current = loadLayout(storageKey);
-
-  // positions follow the model's structure; an unchanged structure keeps them as they are (and a
-  // remembered layout of the same structure is used as it is)
+  // read once: this component renders in the browser only (ssr: false)
+  const [stored] = useState(() => loadLayout(storageKey));
+  // positions follow the model's structure; an unchanged structure keeps them as they are
   const key = model ? structureKey(model) : '';
-  if (model && key !== laidOut.current) {
-    const l = layout.current ?? { positions: new Map(), pinned: new Set<string>() };
-    const complete = model.nodes.every((n) => l.positions.has(n.id));
-    if (!(laidOut.current === '' && complete)) l.positions = stablePositions(model, l.positions, l.pinned);
-    layout.current = l;
-    laidOut.current = key;
-    storeLayout(storageKey, l);
+  const [layout, setLayout] = useState<Layout | null>(null);
+  let current = layout;
+  if (model && key !== layout?.key) {
+    // a new structure: placed now, in this render (React's "adjust state when a prop changes")
+    current = layoutFor(model, key, layout ?? stored, layout === null);
+    setLayout(current);
   }
+  // …and remembered after it is drawn
+  useEffect(() => {
+    if (layout) storeLayout(storageKey, layout);
+  }, [layout, storageKey]);
 
-  // one select callback for the life of the diagram: node data that did not change stays the same object
-  const selectRef = useRef(onSelect);
-  selectRef.current = onSelect;
-  const select = useCallback((id: string) => selectRef.current(id), []);
-  // what each node of the last picture showed; a node that shows the same again is passed to React Flow as
-  // the very object it holds now (with its measured size), so it re-renders only the nodes that changed
-  const drawn = useRef(new Map<string, { sig: string; node: Node }>());
-  const held = useRef(new Map<string, Node>());
-
-  const built = useMemo(() => {
+  const positions = current?.positions;
+  const built = useMemo((): Drawn[] => {
     if (!model) return [];
-    const pos = layout.current?.positions ?? new Map<string, Point>();
-    const out: Node[] = [];
+    const pos = positions ?? new Map<string, Point>();
+    const out: Drawn[] = [];
     const chain = model.nodes.filter((n) => n.kind !== 'phase').map((n) => n.id);
     const box = boundsOf(chain, pos, model);
     if (box) {
+      const lane = { label: 'postprocessor → caller contract', width: box.width + 36, height: box.height + 48 };
       out.push({
         id: LANE_ID,
         type: 'lane',
         position: { x: box.x - 18, y: box.y - 30 },
-        data: { label: 'postprocessor → caller contract', width: box.width + 36, height: box.height + 48 },
+        data: { ...lane, sig: JSON.stringify(lane) },
         selectable: false,
         draggable: false,
         focusable: false,
         zIndex: -1,
       });
     }
-    const next = new Map<string, { sig: string; node: Node }>();
     const namer = stagesCardOf(model);
     for (const n of model.nodes) {
       const position = pos.get(n.id) ?? { x: 0, y: 0 };
       // the highlight as this node shows it: itself, one of its items, or nothing
       const shown = highlight !== null && (highlight === n.id || highlightsInside(n, highlight)) ? highlight : null;
-      const sig = `${JSON.stringify(n)}|${shown}|${n.id === namer}|${position.x},${position.y}`;
-      const kept = drawn.current.get(n.id);
-      const node: Node =
-        kept && kept.sig === sig
-          ? (held.current.get(n.id) ?? kept.node)
-          : {
-              id: n.id,
-              type: n.kind,
-              position,
-              data: { node: n, highlight: shown, onSelectItem: select, namesStages: n.id === namer },
-              ariaLabel: n.label,
-              // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
-              style: sizeOf(n),
-              draggable: true,
-              selectable: true,
-              focusable: true,
-            };
-      next.set(n.id, { sig, node });
-      out.push(node);
+      out.push({
+        id: n.id,
+        type: n.kind,
+        position,
+        data: { node: n, highlight: shown, namesStages: n.id === namer, sig: `${jsonOf(n)}|${shown}|${n.id === namer}` },
+        ariaLabel: n.label,
+        // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
+        style: sizeOf(n),
+        draggable: true,
+        selectable: true,
+        focusable: true,
+      });
     }
-    drawn.current = next;
     return out;
-    // `key` and `version` stand for the positions: a new structure, or a drag or arrange under the same one
-  }, [model, key, highlight, select, version]);
+  }, [model, positions, highlight]);
 
-  useEffect(() => setNodes(built), [built]);
-  useEffect(() => {
-    held.current = new Map(nodes.map((n) => [n.id, n]));
-  }, [nodes]);
+  // React Flow holds the nodes (it measures them and moves them while dragged); a new picture is
+  // merged in when it is built, keeping the nodes that show the same as they are
+  const [nodes, setNodes] = useState<Node[]>([]);
+  const [merged, setMerged] = useState<Drawn[] | null>(null);
+  if (merged !== built) {
+    setMerged(built);
+    setNodes((prev) => mergeNodes(prev, built));
+  }
 
-  const edges: Edge[] = useMemo(
+  const builtEdges: Edge[] = useMemo(
     () =>
       (model?.edges ?? []).map((e) => ({
         id: e.id,
@@ -158,34 +189,40 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
       })),
     [model],
   );
+  const [edges, setEdges] = useState<Edge[]>([]);
+  const [edgesFrom, setEdgesFrom] = useState<Edge[] | null>(null);
+  if (edgesFrom !== builtEdges) {
+    setEdgesFrom(builtEdges);
+    setEdges((prev) => mergeEdges(prev, builtEdges));
+  }
 
+  // where nodes are being dragged to; the layout takes them when the drag ends (not at every frame of it)
+  const moving = useRef(new Map<string, Point>());
   const onNodesChange = useCallback(
     (changes: NodeChange[]) => {
       setNodes((ns) => applyNodeChanges(changes, ns));
-      const l = layout.current;
-      if (!l) return;
-      let moved = false;
+      let settled = false;
       for (const c of changes) {
-        if (c.type === 'position' && c.position && c.id !== LANE_ID) {
-          l.positions.set(c.id, c.position);
-          l.pinned.add(c.id);
-          moved = true;
-        }
-        if (c.type === 'position' && c.dragging === false) setVersion((v) => v + 1);
+        if (c.type !== 'position' || c.id === LANE_ID) continue;
+        if (c.position) moving.current.set(c.id, c.position);
+        // a drag's last change says dragging: false; a move by the arrow keys says nothing
+        if (c.dragging !== true) settled = true;
       }
-      if (moved) storeLayout(storageKey, l);
+      if (!settled || moving.current.size === 0) return;
+      const moved = moving.current;
+      moving.current = new Map();
+      // where the user left a node is where it stays (pinned), remembered
+      setLayout((l) => (l ? { ...l, positions: new Map([...l.positions, ...moved]), pinned: new Set([...l.pinned, ...moved.keys()]) } : l));
     },
-    [storageKey],
+    [setLayout],
   );
 
   const fit = useCallback(() => void flow.fitView({ ...FIT, duration: 200 }), [flow]);
   const arrange = useCallback(() => {
     if (!model) return;
-    layout.current = { positions: layoutAll(model), pinned: new Set() };
-    storeLayout(storageKey, layout.current);
-    setVersion((v) => v + 1);
+    setLayout({ key: structureKey(model), positions: layoutAll(model), pinned: new Set() });
     setTimeout(fit, 30);
-  }, [model, storageKey, fit]);
+  }, [model, fit, setLayout]);
 
   // A large skill fitted whole is too small to read: the first view then starts at the entry, at a
   // readable zoom (Fit shows everything; the minimap shows where the view is).
@@ -224,9 +261,20 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
     }
   }, [highlight, model, flow]);
 
+  /** a node's declaration, by its id (a click on a card, Enter on a focused one) */
+  const selectNode = (id: string) => {
+    const span = model?.nodes.find((n) => n.id === id)?.span;
+    if (span) onSelect(span);
+  };
+
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === 'f' || e.key === 'F') {
+    // Enter on a focused card does what a click does (React Flow only selects it)
+    const card = e.target instanceof HTMLElement && e.target.classList.contains('react-flow__node') ? e.target.dataset.id : undefined;
+    if (e.key === 'Enter' && card && card !== LANE_ID) {
+      e.preventDefault();
+      selectNode(card);
+    } else if (e.key === 'f' || e.key === 'F') {
       e.preventDefault();
       fit();
     } else if (e.key === 'a' || e.key === 'A') {
@@ -236,48 +284,51 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
   };
 
   return (
-    <div className={styles.wrap} data-stale={stale || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
-      {stale ? (
-        <div className={styles.staleNote} role="status">
-          The frontmatter does not parse right now: this is the last diagram that did.
-        </div>
-      ) : null}
-      <ReactFlow
-        className={styles.flow}
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange}
-        onNodeClick={(_, n) => n.id !== LANE_ID && select(n.id)}
-        deleteKeyCode={null}
-        selectionKeyCode={null}
-        multiSelectionKeyCode={null}
-        // the first picture is fitted before it is shown; later ones keep the user's viewport
-        fitView
-        fitViewOptions={FIT}
-        minZoom={0.02}
-        maxZoom={2}
-        nodesConnectable={false}
-        elementsSelectable
-        proOptions={{ hideAttribution: false }}
-      >
-        <Background gap={18} size={1} color="#d5dae1" />
-        <Controls showInteractive={false} showFitView={false} position="bottom-left" />
-        <MiniMap pannable zoomable position="bottom-right" ariaLabel="Diagram overview" nodeColor={(n) => (n.type === 'phase' ? '#9aa9e8' : n.type === 'lane' ? '#eef1f6' : '#c6cfdb')} />
-        <Panel position="top-right" className={styles.toolbar}>
-          <button type="button" className="btn btn-sm" onClick={fit} title="Fit the diagram to the view (F)">
-            Fit
-          </button>
-          <button type="button" className="btn btn-sm" onClick={arrange} title="Lay the diagram out afresh (A)">
-            Arrange
-          </button>
-        </Panel>
-      </ReactFlow>
-    </div>
+    <SelectDeclaration.Provider value={onSelect}>
+      <div className={styles.wrap} data-stale={stale || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
+        {stale ? (
+          <div className={styles.staleNote} role="status">
+            The frontmatter does not parse right now: this is the last diagram that did.
+          </div>
+        ) : null}
+        <ReactFlow
+          className={styles.flow}
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onNodeClick={(_, n) => n.id !== LANE_ID && selectNode(n.id)}
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          multiSelectionKeyCode={null}
+          // the first picture is fitted before it is shown; later ones keep the user's viewport
+          fitView
+          fitViewOptions={FIT}
+          minZoom={0.02}
+          maxZoom={2}
+          nodesConnectable={false}
+          elementsSelectable
+          proOptions={{ hideAttribution: false }}
+        >
+          <Background gap={18} size={1} color="#d5dae1" />
+          <Controls showInteractive={false} showFitView={false} position="bottom-left" />
+          <MiniMap pannable zoomable position="bottom-right" ariaLabel="Diagram overview" nodeColor={(n) => (n.type === 'phase' ? '#9aa9e8' : n.type === 'lane' ? '#eef1f6' : '#c6cfdb')} />
+          <Panel position="top-right" className={styles.toolbar}>
+            <button type="button" className="btn btn-sm" onClick={fit} title="Fit the diagram to the view (F)">
+              Fit
+            </button>
+            <button type="button" className="btn btn-sm" onClick={arrange} title="Lay the diagram out afresh (A)">
+              Arrange
+            </button>
+          </Panel>
+        </ReactFlow>
+      </div>
+    </SelectDeclaration.Provider>
   );
 }
 
-export default function SkillDiagram(props: Props) {
+/** Redrawn only when what it is given changes (the studio re-renders on every keystroke). */
+export default memo(function SkillDiagram(props: Props) {
   if (!props.model) {
     return (
       <div className={styles.empty}>
@@ -296,4 +347,4 @@ export default function SkillDiagram(props: Props) {
       <Diagram {...props} />
     </ReactFlowProvider>
   );
-}
+});

@@ -5,10 +5,14 @@
 // label (set on the React Flow node); an item inside a card that can be
 // refused or invalid (a stage, a preprocessor step) is a named group of its own.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { createContext, useContext } from 'react';
 import type { ContractRef, PhaseDiagramNode, StageItem, StepDiagramNode, StepItem, ContractDiagramNode, NodeProblem } from '@/lib/skill/diagram';
 import styles from './SkillDiagram.module.css';
 
-export type Selectable = { highlight: string | null; onSelectItem(id: string): void };
+export type Selectable = { highlight: string | null };
+
+/** where selecting a card or an item goes: its declaration in skill.md (the diagram provides it) */
+export const SelectDeclaration = createContext<(at: { line: number; column: number }) => void>(() => undefined);
 /**
  * `namesStages`: the skill's stages are the same in every phase, so one card (the first phase's)
  * names them for screen readers and tests; the others draw the same chips hidden from both.
@@ -47,19 +51,21 @@ function Problems({ problems }: { problems: NodeProblem[] }) {
  * An item inside a card (a stage, a preprocessor step, a nested step): a click selects the card
  * (its declaration — what clicking a node anywhere does), a double-click goes to the item's own.
  */
-function itemProps(id: string, d: Selectable) {
+function useItemProps(item: StageItem | StepItem, d: Selectable) {
+  const select = useContext(SelectDeclaration);
   return {
-    'data-highlight': d.highlight === id ? 'true' : undefined,
+    'data-highlight': d.highlight === item.id ? 'true' : undefined,
     onDoubleClick: (e: React.MouseEvent) => {
       e.stopPropagation();
-      d.onSelectItem(id);
+      select(item.span);
     },
   };
 }
 
 function StageChip({ s, d, named }: { s: StageItem; d: Selectable; named: boolean }) {
+  const item = useItemProps(s, d);
   return (
-    <span {...(named ? { role: 'group', 'aria-label': s.label } : { 'aria-hidden': true })} className={styles.stage} data-refused={s.refused || undefined} data-invalid={s.invalid || undefined} {...itemProps(s.id, d)} title={`${s.uses}${s.effects.length ? ` · effects: ${s.effects.join(', ')}` : ''} — double-click for its declaration`}>
+    <span {...(named ? { role: 'group', 'aria-label': s.label } : { 'aria-hidden': true })} className={styles.stage} data-refused={s.refused || undefined} data-invalid={s.invalid || undefined} {...item} title={`${s.uses}${s.effects.length ? ` · effects: ${s.effects.join(', ')}` : ''} — double-click for its declaration`}>
       {s.name || '(unnamed)'}
       {s.refused ? <em> refused: {s.missing.join(', ')} not granted</em> : null}
     </span>
@@ -67,8 +73,9 @@ function StageChip({ s, d, named }: { s: StageItem; d: Selectable; named: boolea
 }
 
 function PreStep({ s, d }: { s: StepItem; d: Selectable }) {
+  const item = useItemProps(s, d);
   return (
-    <li role="group" aria-label={s.label} className={styles.preStep} data-invalid={s.invalid || undefined} {...itemProps(s.id, d)}>
+    <li role="group" aria-label={s.label} className={styles.preStep} data-invalid={s.invalid || undefined} {...item}>
       <span className={styles.stepIndex}>{s.index}</span> <b>{s.type || '?'}</b> <span className={styles.muted}>{s.detail}</span>
       {s.onError !== 'fail' ? <span className={styles.chip}>{s.onError}</span> : null}
     </li>

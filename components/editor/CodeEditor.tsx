@@ -69,7 +69,9 @@ export default function CodeEditor(props: Props) {
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   // the latest callbacks, for handlers registered once at mount
   const latest = useRef(props);
-  latest.current = props;
+  useEffect(() => {
+    latest.current = props;
+  });
 
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;

@@ -4,37 +4,34 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useRef, useState, type ReactNode } from 'react';
-import { api } from '@/lib/client/api';
+import { useMutation } from '@tanstack/react-query';
+import { useRef, type ReactNode } from 'react';
+import { routes } from '@/lib/api/routes';
+import { callRoute } from '@/lib/client/api';
 import styles from './Home.module.css';
 
 type Props = { name: string; versionCount: number; open: boolean; onOpenChange(open: boolean): void; children: ReactNode };
 
 export function DeleteSkillDialog({ name, versionCount, open, onOpenChange, children }: Props) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => callRoute(routes.deleteSkill, { params: { name } }),
+    onSuccess: () => {
+      onOpenChange(false);
+      router.refresh();
+    },
+  });
+  const isBusy = remove.isPending;
+  const error = remove.error?.message ?? null;
   const cancelRef = useRef<HTMLButtonElement>(null);
 
   const changeOpen = (isOpen: boolean) => {
     if (isBusy) return;
-    if (isOpen) setError(null);
+    if (isOpen) remove.reset();
     onOpenChange(isOpen);
   };
 
-  const confirm = async () => {
-    setIsBusy(true);
-    setError(null);
-    try {
-      await api(`/api/skills/${encodeURIComponent(name)}`, { method: 'DELETE' });
-      setIsBusy(false);
-      onOpenChange(false);
-      router.refresh();
-    } catch (err) {
-      setIsBusy(false);
-      setError((err as Error).message);
-    }
-  };
+  const confirm = () => remove.mutate();
 
   return (
     <Dialog.Root open={open} onOpenChange={changeOpen}>

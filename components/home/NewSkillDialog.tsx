@@ -3,9 +3,10 @@
 // an example bundle, or a copy of a skill already here. On success, the editor.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { SkillDetailView } from '@/lib/views';
-import { api } from '@/lib/client/api';
+import { routes } from '@/lib/api/routes';
+import { callRoute } from '@/lib/client/api';
 import styles from './Home.module.css';
 
 type Props = {
@@ -22,8 +23,13 @@ export function NewSkillDialog({ skills, examples }: Props) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [from, setFrom] = useState(BLANK);
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const create = useMutation({
+    mutationFn: (wanted: string) => callRoute(routes.createSkill, { body: { name: wanted, from } }),
+    // stays pending: the dialog goes away with the page
+    onSuccess: (created) => router.push(`/skills/${encodeURIComponent(created.name)}`),
+  });
+  const isBusy = create.isPending || create.isSuccess;
+  const error = create.error?.message ?? null;
   // `from: <name>` copies the skill of that name when there is one, so an example
   // that is also a skill here is offered once, as the skill (it may have been edited)
   const freshExamples = examples.filter((e) => !skills.includes(e));
@@ -33,25 +39,15 @@ export function NewSkillDialog({ skills, examples }: Props) {
     if (isOpen) {
       setName('');
       setFrom(BLANK);
-      setError(null);
+      create.reset();
     }
     setOpen(isOpen);
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     const wanted = name.trim();
-    if (!wanted) return;
-    setIsBusy(true);
-    setError(null);
-    try {
-      const created = await api<SkillDetailView>('/api/skills', { method: 'POST', body: { name: wanted, from } });
-      router.push(`/skills/${encodeURIComponent(created.name)}`);
-      // stays busy: the dialog goes away with the page
-    } catch (err) {
-      setIsBusy(false);
-      setError((err as Error).message);
-    }
+    if (wanted) create.mutate(wanted);
   };
 
   return (

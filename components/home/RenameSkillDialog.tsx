@@ -2,8 +2,10 @@
 // Renaming a skill: it keeps its versions and runs; its skill.md takes the new name.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from 'next/navigation';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { api } from '@/lib/client/api';
+import { routes } from '@/lib/api/routes';
+import { callRoute } from '@/lib/client/api';
 import styles from './Home.module.css';
 
 type Props = { name: string; open: boolean; onOpenChange(open: boolean): void; children: ReactNode };
@@ -11,34 +13,31 @@ type Props = { name: string; open: boolean; onOpenChange(open: boolean): void; c
 export function RenameSkillDialog({ name, open, onOpenChange, children }: Props) {
   const router = useRouter();
   const [newName, setNewName] = useState(name);
-  const [error, setError] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
+  const rename = useMutation({
+    mutationFn: (to: string) => callRoute(routes.renameSkill, { params: { name }, body: { name: to } }),
+    onSuccess: () => {
+      onOpenChange(false);
+      router.refresh();
+    },
+  });
+  const isBusy = rename.isPending;
+  const error = rename.error?.message ?? null;
   const inputId = `rename-${name}`;
 
   const changeOpen = (isOpen: boolean) => {
     if (isBusy) return;
     if (isOpen) {
       setNewName(name);
-      setError(null);
+      rename.reset();
     }
     onOpenChange(isOpen);
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     const to = newName.trim();
     if (!to || to === name) return;
-    setIsBusy(true);
-    setError(null);
-    try {
-      await api(`/api/skills/${encodeURIComponent(name)}`, { method: 'PATCH', body: { name: to } });
-      setIsBusy(false);
-      onOpenChange(false);
-      router.refresh();
-    } catch (err) {
-      setIsBusy(false);
-      setError((err as Error).message);
-    }
+    rename.mutate(to);
   };
 
   return (

@@ -1,64 +1,27 @@
 'use client';
 /**
  * One run, live. The server renders the run as it stood (no flash of empty
- * state); while it is `running` this polls `GET /api/runs/<id>` and redraws
- * until it ends, then shows what it ended with: the caller artifact, or the
- * error and where it happened.
+ * state); while it is `running` its event stream keeps it current
+ * (use-live-run.ts), until it ends; then it shows what it ended with: the
+ * caller artifact, or the error and where it happened.
  */
 import Link from 'next/link';
-import { useEffect, useRef, useState } from 'react';
 import type { RunView } from '@/lib/views';
-import { api } from '@/lib/client/api';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { RunLiveOutcome } from './RunLiveOutcome';
 import { RunLiveSteps, RunLiveTraces } from './RunLiveSteps';
+import { useLiveRun } from './use-live-run';
 import styles from './RunLive.module.css';
 
-const POLL_MS = 500;
-const MAX_BACKOFF_MS = 5000;
-
 export function RunLive({ initial, now }: { initial: RunView; now: number }) {
-  const [run, setRun] = useState(initial);
-  const [pollError, setPollError] = useState<string | null>(null);
-  const [announcement, setAnnouncement] = useState('');
+  const { run, connection, error } = useLiveRun(initial);
   // a queued run is followed too: it starts when a slot is free (the app's, or a worker's)
   const isRunning = run.status === 'running' || run.status === 'queued';
-  const wasRunning = useRef(isRunning);
-
-  useEffect(() => {
-    if (!isRunning) return;
-    const abort = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let failures = 0;
-    const poll = async () => {
-      try {
-        const next = await api<RunView>(`/api/runs/${encodeURIComponent(initial.runId)}`, { signal: abort.signal });
-        if (abort.signal.aborted) return;
-        failures = 0;
-        setPollError(null);
-        setRun(next);
-        if (next.status === 'running' || next.status === 'queued') timer = setTimeout(poll, POLL_MS);
-      } catch (err) {
-        if (abort.signal.aborted) return;
-        failures += 1;
-        setPollError((err as Error).message);
-        timer = setTimeout(poll, Math.min(POLL_MS * 2 ** failures, MAX_BACKOFF_MS));
-      }
-    };
-    timer = setTimeout(poll, POLL_MS);
-    return () => {
-      abort.abort();
-      clearTimeout(timer);
-    };
-  }, [isRunning, initial.runId]);
-
-  useEffect(() => {
-    // say it once, to a screen reader, when a run watched here ends
-    if (wasRunning.current && !isRunning) setAnnouncement(`The run ${run.status}.`);
-    wasRunning.current = isRunning;
-  }, [isRunning, run.status]);
+  // said once, to a screen reader, when a run watched here ends
+  const announcement = (initial.status === 'running' || initial.status === 'queued') && !isRunning ? `The run ${run.status}.` : '';
+  const liveNote = error ? `Reconnecting… (${error})` : connection === 'reconnecting' ? 'Reconnecting…' : 'Updating live';
 
   return (
     <>
@@ -68,7 +31,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
           <section aria-label="Run status" aria-live="polite">
             <StatusPill status={run.status} className={styles.bigPill} />
           </section>
-          {isRunning ? <span className={styles.liveNote}>{pollError ? `Reconnecting… (${pollError})` : 'Updating live'}</span> : null}
+          {isRunning ? <span className={styles.liveNote}>{liveNote}</span> : null}
         </div>
         <dl className={styles.facts}>
           <div>

@@ -2,12 +2,12 @@
 // What a run starts from: the input (JSON, checked against the entry phase's
 // input contract as it is typed, every error located) and the model. The
 // page's Run button starts it. Past inputs of this skill are offered again.
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
+import { useStored } from '@/components/common/use-stored';
 import type { InputProblem } from './input-errors';
-import { readInputs } from './drafts';
+import { inputsKey, parseInputs } from './drafts';
+import type { ModelChoice } from './studio-logic';
 import styles from './Studio.module.css';
-
-export type ModelChoice = { value: string; label: string; disabled: boolean };
 
 type Props = {
   inputText: string;
@@ -20,12 +20,11 @@ type Props = {
   choices: ModelChoice[];
   model: string;
   onModel(m: string): void;
-  running: boolean;
 };
 
 export function RunPanel(p: Props) {
-  const [past, setPast] = useState<string[]>([]);
-  useEffect(() => setPast(readInputs(p.history)), [p.history, p.running]);
+  const stored = useStored(inputsKey(p.history));
+  const past = useMemo(() => parseInputs(stored), [stored]);
   const disabledReason = p.choices.find((c) => c.disabled)?.label;
   return (
     <div className={styles.runPanel}>

@@ -1,7 +1,8 @@
 'use client';
 // The handle between the editor and the diagram: drag it, or focus it and use
 // the arrow keys. Where it was left is remembered.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
+import { useStored, writeStored } from '@/components/common/use-stored';
 import styles from './Studio.module.css';
 
 export type Split = { percent: number; set(p: number): void };
@@ -10,24 +11,12 @@ const MIN = 22;
 const MAX = 78;
 const clamp = (p: number) => Math.min(MAX, Math.max(MIN, Math.round(p * 10) / 10));
 
+/** the split as remembered under `storageKey` (read once the page is in the browser), or `initial` */
 export function useSplit(storageKey: string, initial = 50): Split {
-  const [percent, setPercent] = useState(initial);
-  useEffect(() => {
-    const stored = Number(localStorage.getItem(storageKey));
-    if (stored >= MIN && stored <= MAX) setPercent(stored);
-  }, [storageKey]);
-  const set = useCallback(
-    (p: number) => {
-      const v = clamp(p);
-      setPercent(v);
-      try {
-        localStorage.setItem(storageKey, String(v));
-      } catch {
-        // not remembered, still applied
-      }
-    },
-    [storageKey],
-  );
+  const stored = Number(useStored(storageKey));
+  const percent = stored >= MIN && stored <= MAX ? stored : initial;
+  // a write re-renders the readers (use-stored.ts): the split moves with it
+  const set = useCallback((p: number) => void writeStored(storageKey, String(clamp(p))), [storageKey]);
   return { percent, set };
 }
 

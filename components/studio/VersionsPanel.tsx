@@ -2,9 +2,11 @@
 // The version list: every saved version, newest first; what changed between
 // any two of them (or between one and the unsaved changes), file by file; and
 // restoring one, which makes it the latest again.
-import { useEffect, useMemo, useState } from 'react';
+import { useQueries } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import type { Files, VersionSummaryView } from '@/lib/views';
-import { api } from '@/lib/client/api';
+import { routes } from '@/lib/api/routes';
+import { routeQuery } from '@/lib/client/queries';
 import { diffBundles } from './bundle-diff';
 import styles from './Studio.module.css';
 
@@ -21,6 +23,8 @@ type Props = {
 };
 
 const WORKING = 'working';
+/** what "from nothing" compares against */
+const NOTHING: Files = {};
 const ORIGIN: Record<string, string> = { app: 'saved', push: 'pushed', run: 'run from a folder', example: 'example', create: 'created', rename: 'renamed', restore: 'restored' };
 
 export function VersionsPanel({ id, skill, versions, current, working, onRestore, onClose }: Props) {
@@ -30,22 +34,13 @@ export function VersionsPanel({ id, skill, versions, current, working, onRestore
   const [fromPicked, setFrom] = useState<string | null>(null);
   const to = toPicked ?? (working ? WORKING : (versions[0]?.hash ?? ''));
   const from = fromPicked ?? (working ? (current ?? '') : (versions[1]?.hash ?? ''));
-  const [loaded, setLoaded] = useState<Record<string, Files>>({});
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    for (const h of [from, to]) {
-      if (!h || h === WORKING || loaded[h]) continue;
-      api<{ files: Files }>(`/api/skills/${skill}/versions/${h}`).then(
-        (v) => setLoaded((l) => ({ ...l, [h]: v.files })),
-        (e) => setError((e as Error).message),
-      );
-    }
-  }, [from, to, skill, loaded]);
-
-  const filesOf = (h: string): Files | null => (h === WORKING ? working : (loaded[h] ?? null));
-  const a = from ? filesOf(from) : {};
-  const b = filesOf(to);
+  // a version's files never change: once loaded, they are kept for the page's life
+  const wanted = [...new Set([from, to].filter((h) => h && h !== WORKING))];
+  const loads = useQueries({ queries: wanted.map((hash) => ({ ...routeQuery(routes.getVersion, { params: { name: skill, hash } }), staleTime: Infinity })) });
+  const error = loads.find((q) => q.error)?.error?.message ?? null;
+  const loaded = new Map(wanted.map((h, i) => [h, loads[i]?.data?.files ?? null]));
+  const a = from ? (from === WORKING ? working : (loaded.get(from) ?? null)) : NOTHING;
+  const b = to === WORKING ? working : (loaded.get(to) ?? null);
   const diff = useMemo(() => (a && b ? diffBundles(a, b) : null), [a, b]);
   const short = (h: string) => (h === WORKING ? 'unsaved changes' : h.slice(0, 8));
 

@@ -2,6 +2,7 @@
 // a skill's files is kept in localStorage as a draft (with the version it was
 // based on) until it is saved, and offered back when the page opens again.
 import type { Files } from '@/lib/views';
+import { readStored, writeStored } from '@/components/common/use-stored';
 
 export type Draft = { files: Files; base: string | null; at: number };
 
@@ -40,14 +41,14 @@ export function sameFiles(a: Files, b: Files): boolean {
   return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
 }
 
-const inputsKey = (skill: string) => `stagecraft:inputs:${skill}`;
+export const inputsKey = (skill: string) => `stagecraft:inputs:${skill}`;
 const MAX_INPUTS = 10;
 
-/** this skill's past run inputs, newest first */
-export function readInputs(skill: string): string[] {
+/** past run inputs as stored (the text of a JSON list), newest first */
+export function parseInputs(raw: string | null): string[] {
   try {
-    const raw = localStorage.getItem(inputsKey(skill));
-    return raw ? (JSON.parse(raw) as string[]) : [];
+    const v = raw ? (JSON.parse(raw) as unknown) : [];
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   } catch {
     return [];
   }
@@ -61,16 +62,13 @@ export function rememberInput(skill: string, text: string): void {
       return text;
     }
   })();
-  const kept = readInputs(skill).filter((t) => {
+  const kept = parseInputs(readStored(inputsKey(skill))).filter((t) => {
     try {
       return JSON.stringify(JSON.parse(t)) !== canonical;
     } catch {
       return t !== text;
     }
   });
-  try {
-    localStorage.setItem(inputsKey(skill), JSON.stringify([text, ...kept].slice(0, MAX_INPUTS)));
-  } catch {
-    // a full storage only forgets the history
-  }
+  // a full storage only forgets the history
+  writeStored(inputsKey(skill), JSON.stringify([text, ...kept].slice(0, MAX_INPUTS)));
 }

@@ -9,8 +9,10 @@ import type { Json, JsonObject } from './json';
 import type { Faults } from './faults';
 import type { Journal } from './journal';
 import type { Plan } from './plan';
-import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort } from './ports';
+import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort, WorkspaceFiles } from './ports';
 import type { StageHandler } from './stage-types';
+import type { Recording } from './recording';
+import type { Evidence } from './evidence';
 
 export type ChildSkillRequest = {
   /** the `skill` argument of run_skill (a bundle folder name or relative path) */
@@ -30,10 +32,8 @@ export type KernelDeps = {
   model: ModelPort;
   sandbox: CodeSandbox;
   faults?: Faults;
-  /** the run's folder: file/write writes here, file/read reads here first (default: the bundle folder) */
-  fileRoot?: string;
-  /** a folder file/read also reads, read-only, for a path the run's folder has no file at (the bundle) */
-  fileReadFallback?: string;
+  /** file/read and file/write: the run's workspace (and the bundle's own files, read-only); absent → the ops fail with a clear error */
+  files?: WorkspaceFiles;
   /** runs another skill bundle (run_skill); absent → the op fails with a clear error */
   runChildSkill?: (req: ChildSkillRequest) => Promise<Json>;
   /** answers ask_user; absent → the model is told no user is attached */
@@ -63,11 +63,17 @@ export type RunContext = {
   memo: Map<string, MemoEntry>;
   /** the log as this process knows it (loaded + appended) */
   log: RunEvent[];
-  /** every tool outcome's text so far (the evidence post-model checks read) */
-  evidence: string[];
+  /** every tool outcome's text so far (the evidence post-model checks read; evidence.ts) */
+  evidence: Evidence;
+  /** hashes of the request frames the log holds (each is recorded once; events.ts RequestFrame) */
+  frames: Set<string>;
   faults: Faults;
   /** marker events already in the log (see markers.ts) */
   markers: Set<string>;
   /** the visit key of the phase being run (`draft`, `draft#2`) */
   currentVisit: string;
+  /** a replay's or a fork's second memo: its parent's recorded steps (recording.ts); null for a plain run */
+  recording: Recording | null;
+  /** the step whose execution threw what is ending the run (a model call that failed): its position goes in the run's error */
+  failedAt: string | null;
 };

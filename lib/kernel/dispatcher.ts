@@ -20,12 +20,12 @@
  * the run (the phase runner does), memoize (the invoker it is given does), or
  * know about processes (module capabilities are the invoker's business).
  */
-import { StageCrashedError } from './errors';
-import { isInfrastructureError } from './faults';
+import { StageCrashedError, StagecraftError } from './errors';
 import type { Json, JsonObject } from './json';
 import type { Rung, StageSpec } from './plan';
 import type { Clock, IdSource, StageTrace } from './ports';
 import { RUNG_EFFECT } from './builtins/catalog';
+import { isInfrastructureError } from './faults';
 import { RUNG_KEYS, type Contribution, type StageContext } from './stage-types';
 
 /** Executes one stage's handler; returns its (raw) contribution. */
@@ -101,11 +101,15 @@ export class StageDispatcher {
           trace.contribution = summarize(raw);
           trace.notApplied = filtered.notApplied;
         } catch (err) {
-          // not the stage's failure: the process stops, lets go of the run, or lost the store
+          // a crash, a lost claim, a release or a store that stopped recording (or cannot be reached) is
+          // not the stage's failure: the invoker commits before it enters a handler, and what failed
+          // there must stop the run as is
           if (isInfrastructureError(err)) throw err;
           const e = err instanceof Error ? err : new Error(String(err));
           trace.status = 'failed';
-          trace.error = { message: e.message, stack: e.stack ?? null };
+          // user code run in the sandbox: its own traceback, not the stack of the error that carried it here
+          const traceback = err instanceof StagecraftError && typeof err.details.traceback === 'string' ? err.details.traceback : null;
+          trace.error = { message: e.message, stack: traceback ?? e.stack ?? null };
         }
       }
       trace.endedAt = this.clock.now();

@@ -86,6 +86,9 @@ export type RunLocation = {
   capability?: string;
   step?: number;
   stepType?: string;
+  /** a step's position in the run (`__post__/2`, `draft/pre/0`) and its on_error */
+  position?: string;
+  onError?: 'fail' | 'skip' | 'empty';
   round?: number;
   op?: string;
 };
@@ -215,6 +218,32 @@ export class DeterminismError extends StagecraftError {
   }
 }
 
+/**
+ * A replay cannot go on from here: the step it reached cannot be answered from the recording (a
+ * model request that changed, a model turn or a world call the recorded run never made), and making
+ * one up would hide the divergence. The replay run ends aborted with this error; `position` says where.
+ */
+export class ReplayDivergedError extends StagecraftError {
+  constructor(
+    readonly reason: 'model_request_changed' | 'model_turn_unrecorded' | 'tool_call_unrecorded',
+    message: string,
+    details: ErrorDetails & { position: string },
+  ) {
+    super('replay_diverged', message, { httpStatus: 409, details: { reason, ...details } });
+  }
+}
+
+/**
+ * A fork point that cannot be forked as asked: a position the run (or the skill version) does not
+ * reach, an edit that does not fit its schema, a step before the point that changed since the parent
+ * recorded it (it cannot be answered from the recording, and running it would not be a fork).
+ */
+export class ForkPointError extends StagecraftError {
+  constructor(code: 'fork_point_unknown' | 'fork_edit_invalid' | 'fork_prefix_changed', message: string, details: ErrorDetails = {}) {
+    super(code, message, { httpStatus: code === 'fork_prefix_changed' ? 409 : 422, details });
+  }
+}
+
 /** The model did not produce a valid finish artifact in time. */
 export class PhaseFailedError extends StagecraftError {
   constructor(code: 'max_rounds_exceeded' | 'output_invalid', message: string, details: ErrorDetails = {}) {
@@ -234,6 +263,26 @@ export class RunNotFoundError extends StagecraftError {
     super('run_not_found', `No run with id ${runId}. List runs with \`stagecraft runs\` or check the id.`, {
       httpStatus: 404,
       details: { runId },
+    });
+  }
+}
+
+/** A seq past a run's log (or before its start): the inspector asked for an event it does not have yet. */
+export class EventNotFoundError extends StagecraftError {
+  constructor(runId: string, seq: number, lastSeq: number) {
+    super('event_not_found', `Run ${runId} has ${lastSeq} event${lastSeq === 1 ? '' : 's'} so far; there is no event ${seq}. Ask for a seq from 0 (before the first event) to ${lastSeq}.`, {
+      httpStatus: 404,
+      details: { runId, seq, lastSeq },
+    });
+  }
+}
+
+/** A value reference (`{ seq, path }`) that names nothing in the run. */
+export class ValueNotFoundError extends StagecraftError {
+  constructor(runId: string, seq: number, path: string) {
+    super('value_not_found', `Run ${runId} has no value at ${path} (seq ${seq}). Use a ref from a state or item view as it was given: \`state/…\`, \`item/…\` or \`event/…\` at the seq it names.`, {
+      httpStatus: 404,
+      details: { runId, seq, path },
     });
   }
 }
@@ -373,5 +422,41 @@ export class InputInvalidError extends StagecraftError {
         .join('; ')}${errors.length > 5 ? ` (and ${errors.length - 5} more)` : ''}. Fix the input, or the phase's input_schema.`,
       { httpStatus: 422, details: { phase, errors } },
     );
+  }
+}
+
+// ---------------------------------------------------------------- replay, export and import
+
+/** A run that has not ended yet, asked for what only an ended run has (a replay, a fork, an export). */
+export class RunStillRunningError extends StagecraftError {
+  constructor(runId: string) {
+    super('run_running', `Run ${runId} is still running: it can be replayed, forked, compared or exported once it has ended (resume it, or abort it).`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
+
+/** A run export file that cannot be imported as it is: not an export, a newer format, a hash that does not match. */
+export class ExportInvalidError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('export_invalid', message, { httpStatus: 422, details });
+  }
+}
+
+/** An import that would overwrite a different run of the same id (nothing is changed). */
+export class ImportConflictError extends StagecraftError {
+  constructor(runId: string, why: string) {
+    super('import_conflict', `Run ${runId} exists here and is not the run in the file (${why}); nothing was imported. A run is never overwritten: import the file into another store, or keep the run that is here.`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
+
+/** Code of an imported skill version would run without a sandbox (replay, fork, regress). */
+export class UntrustedCodeError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('untrusted_code', message, { httpStatus: 403, details });
   }
 }

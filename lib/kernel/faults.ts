@@ -81,6 +81,10 @@ export function isInfrastructureError(e: unknown): boolean {
     code === 'store_write_failed' ||
     code === 'record_refused' ||
     code === 'run_released' ||
-    code === 'store_unreachable'
+    code === 'store_unreachable' ||
+    // a replay or fork that cannot go on: it stops the run, it is never a step's own failure
+    code === 'replay_diverged' ||
+    code === 'fork_prefix_changed' ||
+    code === 'fork_probe_reached'
   );
 }

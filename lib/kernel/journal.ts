@@ -23,6 +23,7 @@
  */
 import { isUnrecordableValue, RecordRefusedError, RunClaimedError, StoreWriteError } from './errors';
 import type { JsonObject } from './json';
+import type { EventDataMap, EventType } from './events';
 import type { Faults } from './faults';
 import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
 import { jsonChars, MAX_VALUE_CHARS } from './value-size';
@@ -86,12 +87,16 @@ export class Journal {
     return this.nextSeq - 1;
   }
 
-  /** Append one event; returns it with its seq. `now` flushes everything pending with it. */
-  async append(type: string, data: JsonObject, durability: Durability, att: Attachments = {}): Promise<RunEvent> {
-    const chars = unitChars(data, att);
+  /**
+   * Append one event; returns it with its seq. `now` flushes everything pending with it. The data
+   * is typed by the event type (events.ts), so what the kernel writes is what the views parse.
+   */
+  async append<T extends EventType>(type: T, data: EventDataMap[T], durability: Durability, att: Attachments = {}): Promise<RunEvent> {
+    const json = data as unknown as JsonObject;
+    const chars = unitChars(json, att);
     if (this.pending.events.length && this.pendingChars + chars > MAX_UNIT_CHARS) await this.flush();
     this.pendingChars += chars;
-    const event: RunEvent = { runId: this.runId, seq: this.nextSeq++, type, at: this.clock.now(), data };
+    const event: RunEvent = { runId: this.runId, seq: this.nextSeq++, type, at: this.clock.now(), data: json };
     for (const t of att.traces ?? []) t.seq = event.seq;
     const p = this.pending;
     p.events.push(event);

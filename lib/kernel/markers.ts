@@ -6,7 +6,7 @@
  *
  * Owns: marker identity (`data.marker`). Does not: memoize steps (step.ts).
  */
-import type { JsonObject } from './json';
+import type { EventDataMap, EventType } from './events';
 import type { Attachments, Durability } from './journal';
 import type { RunContext } from './context';
 import type { RunEvent } from './ports';
@@ -17,16 +17,19 @@ export function markersOf(log: readonly RunEvent[]): Set<string> {
   return out;
 }
 
-export async function appendOnce(
+/** the event types that carry a marker */
+type MarkedType = { [T in EventType]: EventDataMap[T] extends { marker: string } ? T : never }[EventType];
+
+export async function appendOnce<T extends MarkedType>(
   ctx: RunContext,
   marker: string,
-  type: string,
-  data: JsonObject,
+  type: T,
+  data: Omit<EventDataMap[T], 'marker'>,
   durability: Durability,
   att: Attachments = {},
 ): Promise<RunEvent | null> {
   if (ctx.markers.has(marker)) return null;
-  const ev = await ctx.journal.append(type, { ...data, marker }, durability, att);
+  const ev = await ctx.journal.append(type, { ...data, marker } as EventDataMap[T], durability, att);
   ctx.markers.add(marker);
   ctx.log.push(ev);
   return ev;

@@ -21,6 +21,7 @@ import type {
   WorkspaceArtifact,
 } from './ports';
 import { memoEntryOf } from './memo';
+import { AppendListeners } from './append-listeners';
 
 type RunState = {
   run: RunRecord;
@@ -35,6 +36,7 @@ const clone = <T>(v: T): T => structuredClone(v);
 export class MemoryStore implements StorePort {
   private readonly runs = new Map<string, RunState>();
   private readonly claims = new Set<string>();
+  private readonly appends = new AppendListeners();
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
     if (this.runs.has(run.id)) throw new Error(`run ${run.id} exists`);
@@ -62,6 +64,7 @@ export class MemoryStore implements StorePort {
     else if (unit.snapshot) st.snapshot = clone(unit.snapshot);
     for (const a of unit.artifacts ?? []) st.artifacts.set(a.path, clone(a));
     if (unit.run) Object.assign(st.run, clone(unit.run));
+    if (unit.events.length) this.appends.notify(runId, unit.events[unit.events.length - 1].seq);
     return { kind: 'committed' };
   }
 
@@ -91,11 +94,14 @@ export class MemoryStore implements StorePort {
     if (filter.status) out = out.filter((r) => filter.status!.includes(r.status));
     if (filter.skillName) out = out.filter((r) => r.skillName === filter.skillName);
     if (filter.idPrefix !== undefined) out = out.filter((r) => r.id.startsWith(filter.idPrefix!));
+    if (filter.kind) out = out.filter((r) => filter.kind!.includes(r.kind));
+    if (filter.parentRunId !== undefined) out = out.filter((r) => r.parentRunId === filter.parentRunId);
     return out;
   }
 
-  async readEvents(runId: string, afterSeq = 0) {
-    return clone(this.mustGet(runId).events.slice(afterSeq));
+  async readEvents(runId: string, afterSeq = 0, limit?: number) {
+    const from = Math.max(0, afterSeq);
+    return clone(this.mustGet(runId).events.slice(from, limit === undefined ? undefined : from + Math.max(0, limit)));
   }
 
   async readTraces(runId: string) {
@@ -127,6 +133,10 @@ export class MemoryStore implements StorePort {
 
   async listArtifacts(runId: string) {
     return clone([...this.mustGet(runId).artifacts.values()]);
+  }
+
+  onAppend(fn: (runId: string, lastSeq: number) => void): () => void {
+    return this.appends.add(fn);
   }
 
   async close() {}

@@ -19,10 +19,12 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { PhasePlan } from './plan';
 import type { Message, ModelRequest, ModelTurn, ToolCall, ToolSpec } from './ports';
+import type { RequestFrame } from './events';
 import type { RunContext } from './context';
 import { runRung } from './stages';
 import { runStep } from './step';
-import { dispatchOp } from './ops/dispatch';
+import { pendingForkPoint } from './recording';
+import { dispatchOp, forkedArgs } from './ops/dispatch';
 import { getOp } from './ops/registry';
 import type { ToolOutcome } from './stage-types';
 import { checkSchema, formatSchemaErrors } from './schema-check';
@@ -33,7 +35,12 @@ import { appendOnce } from './markers';
 import { hashJson } from './memo';
 import { isInfrastructureError } from './faults';
 
-export function initialTranscript(ctx: RunContext, phase: PhasePlan, input: JsonObject): Message[] {
+/** The request frame of a phase (its system prompt, tools and response format), built once per phase plan. */
+const FRAMES = new WeakMap<PhasePlan, { frame: RequestFrame; sha: string }>();
+
+export function requestFrame(ctx: Pick<RunContext, 'plan'>, phase: PhasePlan): { frame: RequestFrame; sha: string } {
+  let f = FRAMES.get(phase);
+  if (f) return f;
   const system = [
     ctx.plan.system.trim(),
     phase.prompt.trim(),
@@ -41,11 +48,38 @@ export function initialTranscript(ctx: RunContext, phase: PhasePlan, input: Json
   ]
     .filter(Boolean)
     .join('\n\n');
+  const fields = derivedFields(phase.outputSchema);
+  const frame: RequestFrame = {
+    system,
+    tools: toolSpecs(phase),
+    responseFormat: deriveResponseFormat(phase.outputSchema, { machineFields: Object.keys(fields) }),
+  };
+  FRAMES.set(phase, (f = { frame, sha: hashJson(frame) }));
+  return f;
+}
+
+/** The frame's hash, with the frame itself when the log does not hold it yet (it is recorded once). */
+export function frameRef(ctx: RunContext, phase: PhasePlan): { frame: string; frameValue?: RequestFrame } {
+  const f = requestFrame(ctx, phase);
+  if (ctx.frames.has(f.sha)) return { frame: f.sha };
+  return { frame: f.sha, frameValue: f.frame };
+}
+
+/** The first two messages of a visit: the frame's system prompt and the phase input. */
+export function initialTranscript(system: string, input: JsonObject): Message[] {
   return [
     { role: 'system', content: system },
     { role: 'user', content: `Input:\n${JSON.stringify(input, null, 2)}` },
   ];
 }
+
+/** The user message that asks for a corrected finish artifact (the fold rebuilds it from `finish_rejected`). */
+export function finishRetryMessage(errors: string): string {
+  return `Your finish artifact does not satisfy the output schema: ${errors}. Finish again with a corrected JSON object.`;
+}
+
+/** What the transcript says after a round that neither called tools nor finished. */
+export const CONTINUE_MESSAGE = 'Continue. When you are done, finish with the JSON artifact.';
 
 function toolSpecs(phase: PhasePlan): ToolSpec[] {
   return phase.tools.map((name) => {
@@ -55,10 +89,10 @@ function toolSpecs(phase: PhasePlan): ToolSpec[] {
 }
 
 export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: number, visitKey: string, input: JsonObject): Promise<JsonObject> {
-  const transcript = initialTranscript(ctx, phase, input);
-  const tools = toolSpecs(phase);
+  const { frame, sha: frameSha } = requestFrame(ctx, phase);
+  const { tools, responseFormat } = frame;
+  const transcript = initialTranscript(frame.system, input);
   const fields = derivedFields(phase.outputSchema);
-  const responseFormat = deriveResponseFormat(phase.outputSchema, { machineFields: Object.keys(fields) });
   let retried = false;
   const promptSha = hashJson(transcript[0].content).slice(0, 16);
   const contractSha = hashJson(phase.outputSchema).slice(0, 16);
@@ -80,8 +114,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
       if (r.contribution.messages) messages.push(...r.contribution.messages);
     }
     const request: ModelRequest = { runId: ctx.runId, phase: phase.name, visit, round, messages, tools, responseFormat };
-    const turn = (
-      await runStep(
+    const modelStep = await runStep(
         ctx,
         {
           kind: 'model',
@@ -92,13 +125,14 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
           definition: { step: 'model', prompt: promptSha, tools: phase.tools, contract: contractSha },
           input: { messages, tools: tools.map((t) => t.name), responseFormat } as unknown as Json,
           pure: false,
-          label: { round, model: ctx.deps.model.name },
+          label: { round, model: ctx.deps.model.name, ...frameRef(ctx, phase) },
         },
         async () => ({ output: normalizeTurn(await ctx.deps.model.invoke(request)) as unknown as Json }),
-      )
-    ).output as unknown as ModelTurn;
+      );
+    const turn = modelStep.output as unknown as ModelTurn;
+    if (!modelStep.replayed) ctx.frames.add(frameSha);
 
-    await runRung(ctx, { ...base, rung: 'post-model', context: { turn, transcript: [...transcript], evidence: [...ctx.evidence] } });
+    await runRung(ctx, { ...base, rung: 'post-model', context: { turn, transcript: [...transcript], evidence: ctx.evidence.list() } });
 
     if (turn.toolCalls.length > 0) {
       await runToolRound(ctx, phase, base, turn, transcript);
@@ -120,15 +154,15 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
         );
       }
       retried = true;
+      const told = formatSchemaErrors(errors);
+      // the log says why the next round was asked for (the retry message is rebuilt from it)
+      await appendOnce(ctx, `${prefix}:finish-rejected`, EVENT.finishRejected, { phase: phase.name, visit, round, errors: told }, 'group');
       transcript.push({ role: 'assistant', content: `${turn.text ? `${turn.text}\n` : ''}${JSON.stringify(turn.finish)}` });
-      transcript.push({
-        role: 'user',
-        content: `Your finish artifact does not satisfy the output schema: ${formatSchemaErrors(errors)}. Finish again with a corrected JSON object.`,
-      });
+      transcript.push({ role: 'user', content: finishRetryMessage(told) });
       continue;
     }
     transcript.push({ role: 'assistant', content: turn.text });
-    transcript.push({ role: 'user', content: 'Continue. When you are done, finish with the JSON artifact.' });
+    transcript.push({ role: 'user', content: CONTINUE_MESSAGE });
   }
 }
 
@@ -156,6 +190,8 @@ async function runToolRound(
       continue;
     }
     try {
+      // a fork point at this call's arguments: the edited ones are sent, and shown to the model
+      if (pendingForkPoint(ctx) !== null) req.args = await forkedArgs(ctx, req.op, `${base.prefix}/tool/${i}`, req.args);
       const data = await dispatchOp(ctx, {
         op: req.op,
         args: req.args,

@@ -69,6 +69,8 @@ export type StageSpec = {
   /** effects the handler needs (asked) */
   effects: string[];
   with: JsonObject;
+  /** 1-based line of its declaration in skill.md, for messages and the inspector's link to the source */
+  line?: number;
 };
 
 export type PhasePlan = {

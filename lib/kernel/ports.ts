@@ -2,8 +2,8 @@
  * The kernel's ports: everything the kernel needs from the outside world,
  * handed to it by the composition root (CLI, app, tests).
  *
- * Owns: the contracts for the store, the clock, ids, the code sandbox and the
- * model. Does not: implement any of them (memory-store.ts is the in-memory
+ * Owns: the contracts for the store, the clock, ids, the code sandbox, the
+ * workspace's files and the model. Does not: implement any of them (memory-store.ts is the in-memory
  * store; lib/store is the Prisma one; lib/sandbox runs code; lib/models holds
  * the model adapters).
  */
@@ -73,6 +73,18 @@ export type CodeSandbox = {
   close(): Promise<void>;
 };
 
+// ---------------------------------------------------------------- workspace files
+/**
+ * `file/read` and `file/write` on the run's workspace, done by the host. The workspace is written by
+ * the run's code too, so an implementation must never follow what code made there (links, FIFOs) and
+ * must bound its own time; failures are StepFailedErrors that say why.
+ */
+export type WorkspaceFiles = {
+  /** the text of a file of the workspace (else of the bundle's own files) */
+  read(path: string): Promise<string>;
+  write(path: string, content: string): Promise<{ bytes: number }>;
+};
+
 // ---------------------------------------------------------------- records
 /**
  * `queued`: recorded (its row, run_started and the snapshot at the entry) but not driven yet; it
@@ -81,6 +93,14 @@ export type CodeSandbox = {
  */
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/**
+ * What a run is: `run` (started from a skill; a `run_skill` child too, whose parent is its caller),
+ * `replay` (its parent's recording re-executed against a skill version, recording.ts) or `fork`
+ * (its parent's steps up to the fork point answered from the recording, then live).
+ */
+export const RUN_KINDS = ['run', 'replay', 'fork'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 export type RunRecord = {
   id: string;
@@ -97,8 +117,11 @@ export type RunRecord = {
   output: Json | null;
   error: JsonObject | null;
   report: JsonObject | null;
-  /** set when the run was forked from another */
+  kind: RunKind;
+  /** the run it derives from: the replayed or forked run, or the caller of a `run_skill` child */
   parentRunId: string | null;
+  /** a fork's fork point (`draft/r2/model`, `__post__/3/input`, a phase start, `input`), else null */
+  forkPoint: string | null;
   createdAt: number;
   updatedAt: number;
 };
@@ -198,6 +221,8 @@ export type CommitResult =
 export type RunFilter = {
   status?: RunStatus[];
   skillName?: string;
+  kind?: RunKind[];
+  parentRunId?: string;
   limit?: number;
   /** runs whose id starts with this (a run's `run_skill` descendants: `<root id>.`) */
   idPrefix?: string;
@@ -216,13 +241,20 @@ export type StorePort = {
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
   /** how many runs `listRuns(filter)` would list, without its limit */
   countRuns(filter?: RunFilter): Promise<number>;
-  readEvents(runId: string, afterSeq?: number): Promise<RunEvent[]>;
+  /** the events after `afterSeq` (default 0: all), in seq order, at most `limit` of them (default: no limit) */
+  readEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEvent[]>;
   readTraces(runId: string): Promise<StageTrace[]>;
   readMemo(runId: string): Promise<MemoEntry[]>;
   readSnapshot(runId: string): Promise<Snapshot | null>;
   /** runs that have a snapshot (interrupted, not aborted, not finished) */
   listResumable(): Promise<string[]>;
   readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null>;
+  /**
+   * Hear of the events this process appends, once they are committed: `fn(runId, lastSeq)`. Only
+   * this process's writes (a run driven by another process is seen by polling readEvents). The
+   * kernel never calls it; a store may leave it out. Returns the function that stops listening.
+   */
+  onAppend?(fn: (runId: string, lastSeq: number) => void): () => void;
   listArtifacts(runId: string): Promise<WorkspaceArtifact[]>;
   close(): Promise<void>;
 };

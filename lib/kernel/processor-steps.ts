@@ -16,7 +16,8 @@ import type { StepSpec } from './plan';
 import type { RunContext } from './context';
 import { checkSchema } from './schema-check';
 import { getPath, renderTemplate, requirePath } from './value-path';
-import { dispatchOp } from './ops/dispatch';
+import { pendingForkPoint } from './recording';
+import { dispatchOp, forkedArgs } from './ops/dispatch';
 import { getOp } from './ops/registry';
 import type { ChainScope } from './processors';
 import { runSteps } from './processors';
@@ -96,7 +97,7 @@ export async function executeProcessorStep(
       if (!isJsonObject(args)) throw new StepFailedError('op_bad_args', `run_op ${step.op}: args must be an object`);
       return dispatchOp(ctx, {
         op: step.op,
-        args,
+        args: pendingForkPoint(ctx) !== null ? await forkedArgs(ctx, step.op, `${position}/op`, args) : args,
         caller: { kind: 'processor', phase: scope.phase },
         position: `${position}/op`,
       });
@@ -110,7 +111,8 @@ export async function executeProcessorStep(
       for (let i = 0; i < arr.length; i++) {
         const el = arr[i];
         const elValue: JsonObject = isJsonObject(el) ? el : { value: el };
-        const result = await runSteps(ctx, step.steps, elValue, `${position}/${i}`, scope);
+        // the nested steps' records name the array they iterate, so the fold knows each element's value
+        const result = await runSteps(ctx, step.steps, elValue, `${position}/${i}`, { ...scope, overs: [...(scope.overs ?? []), step.over] });
         results.push(result);
         chars += valueChars(result) + 1;
         if (chars > MAX_VALUE_CHARS && (chars = jsonChars(results, MAX_VALUE_CHARS)) > MAX_VALUE_CHARS) {

@@ -21,7 +21,9 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
-import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
+import { beginStep, lookupMemo, recordAnswer, recordStep, type MemoLookup, type StepDef } from './step';
+import { atForkInput, pendingForkPoint } from './recording';
+import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { executeProcessorStep, isPureStep, readsWorld, stepDefinition } from './processor-steps';
@@ -34,6 +36,8 @@ export type ChainScope = {
   prefix: string;
   /** human name for messages */
   label: string;
+  /** inside iterates: the path of the array each iterates, outermost first (each in its enclosing chain's value) */
+  overs?: string[];
 };
 
 export async function runChain(ctx: RunContext, proc: ProcessorPlan, input: JsonObject, scope: ChainScope): Promise<JsonObject> {
@@ -59,7 +63,10 @@ export async function runSteps(
   /** steps before this index run alone: their fused request failed as a whole */
   let aloneUntil = 0;
   for (let k = 0; k < steps.length; ) {
-    const run = k < aloneUntil ? [] : fusibleRun(steps, k);
+    // a fork point at this step's input: the edited value flows in (fork-edits.ts)
+    const point = pendingForkPoint(ctx);
+    if (point !== null) value = await atForkInput(ctx, `${prefix}/${steps[k].index}`, value, STEP_INPUT_CHECK);
+    const run = k < aloneUntil ? [] : fusibleRun(steps, k, pendingForkPoint(ctx), prefix);
     let look: MemoLookup | undefined;
     if (run.length >= 2) {
       const done = await runFused(ctx, run, value, prefix, scope);
@@ -90,6 +97,9 @@ export function requireNoStepRecordedPast(ctx: RunContext, prefix: string, lengt
   throw DeterminismError.recorded(ctx.runId, 'step', rec, `no step there (${end})`, null);
 }
 
+/** a processor step's input is the chain's current value: an object */
+const STEP_INPUT_CHECK = objectCheck("a processor step's input");
+
 /** at most this many pure code steps go to a worker in one request */
 export const FUSE_MAX_STEPS = 256;
 /** a fused request may take this many times its slowest step's timeout */
@@ -99,13 +109,15 @@ export const FUSED_TIMEOUT_FACTOR = 4;
  * Consecutive pure code steps of one module, from `k`: they may run in one
  * worker request (their results are recorded one by one, as always).
  */
-function fusibleRun(steps: readonly StepSpec[], k: number): CodeStep[] {
+function fusibleRun(steps: readonly StepSpec[], k: number, forkPoint: string | null, prefix: string): CodeStep[] {
   const first = steps[k];
   if ((first.type !== 'python' && first.type !== 'node') || !first.pure) return [];
   const run: CodeStep[] = [first];
   for (let j = k + 1; j < steps.length && run.length < FUSE_MAX_STEPS; j++) {
     const s = steps[j];
     if (s.type !== first.type || !s.pure || s.modulePath !== first.modulePath) break;
+    // a fork point ahead is where the run departs from its parent: never inside a fused request
+    if (forkPoint !== null && forkPoint === `${prefix}/${s.index}`) break;
     run.push(s);
   }
   return run;
@@ -181,7 +193,13 @@ function processorDef(step: StepSpec, value: JsonObject, position: string, scope
     pure: isPureStep(step),
     worldPurity: readsWorld(step),
     // steps inside an iterate are nested: the chain's own steps are listed, not every element's
-    label: { index: step.index, type: step.type, ...(position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { nested: true } : {}) },
+    label: {
+      index: step.index,
+      type: step.type,
+      onError: step.onError,
+      line: step.line,
+      ...(position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { nested: true, overs: scope.overs ?? [] } : {}),
+    },
   };
 }
 
@@ -200,16 +218,13 @@ async function runOneStep(
   let output: Json;
   let merged: JsonObject | undefined;
   if (look.hit) {
+    if (look.fromRecording) await recordAnswer(ctx, def, look);
     status = look.hit.status;
     output = look.hit.output;
     if (status === 'failed') {
       // recorded as failed with on_error: fail — the crash came between it and the abort
       const e = (isJsonObject(output) && isJsonObject(output.error) ? output.error : {}) as { message?: string };
-      throw new WorkflowAbortedError(`${stepWhere(step, scope)} failed: ${e.message ?? 'failed'}`, {
-        phase: scope.phase,
-        step: step.index,
-        stepType: step.type,
-      });
+      throw new WorkflowAbortedError(`${stepWhere(step, scope)} failed: ${e.message ?? 'failed'}`, stepLocation(step, scope, position));
     }
   } else {
     await beginStep(ctx);
@@ -228,13 +243,15 @@ async function runOneStep(
         await recordStep(ctx, { ...def, pure: false }, look, { output: { error: e }, status: 'failed' }, ctx.deps.clock.now() - started);
         throw new WorkflowAbortedError(
           `${stepWhere(step, scope)} failed: ${e.message}`,
-          { phase: scope.phase, step: step.index, stepType: step.type },
+          stepLocation(step, scope, position),
           err instanceof StagecraftError ? err : undefined,
         );
       }
       status = step.onError === 'skip' ? 'skipped' : 'empty';
       output = { error: e };
-      await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started);
+      // the value `empty` wrote is the plan's (its schema's empty value): the log keeps it for the fold
+      const recorded = status === 'empty' ? { ...def, label: { ...def.label, empty: step.emptyValue } } : def;
+      await recordStep(ctx, recorded, look, { output, status }, ctx.deps.clock.now() - started);
       return applyPolicy(step, value, status);
     }
     await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started);
@@ -254,6 +271,14 @@ function mergedIfFits(step: StepSpec, value: JsonObject, output: Json, scope: Ch
   }
   return merged;
 }
+
+const stepLocation = (step: StepSpec, scope: ChainScope, position: string) => ({
+  phase: scope.phase,
+  step: step.index,
+  stepType: step.type,
+  position,
+  onError: step.onError,
+});
 
 const stepWhere = (step: StepSpec, scope: ChainScope) => `${scope.label} step ${step.index} (${step.type}, skill.md line ${step.line})`;
 
@@ -284,9 +309,17 @@ function merge(step: StepSpec, value: JsonObject, output: Json, scope: ChainScop
       { phase: scope.phase, step: step.index, stepType: step.type },
     );
   }
+  return mergeResult(value, step, output);
+}
+
+/**
+ * How a step's result enters the chain's value: stored under `into` (a lint_plan's under `lint`),
+ * ignored when null (a validate's), else shallow-merged. The fold applies the same rule.
+ */
+export function mergeResult(value: JsonObject, step: { type: string; into?: string | null }, output: Json): JsonObject {
   if (step.into) return { ...value, [step.into]: output };
   if (step.type === 'lint_plan') return { ...value, lint: output };
-  if (output === null) return value; // a validate's
+  if (output === null) return value;
   return { ...value, ...(output as JsonObject) };
 }
 

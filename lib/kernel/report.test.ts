@@ -23,10 +23,14 @@ const CASES: { name: string; events: RunEvent[]; expect: Partial<ReturnType<type
     name: 'a crashed stage fails the run and is the failed stage',
     events: [
       ev('run_started'),
-      step('stage', { status: 'failed', phase: 'draft', rung: 'post-tool', stage: 'budget', capability: 'budget', round: 2, output: { error: { message: 'boom' } } }),
+      step('stage', { status: 'failed', phase: 'draft', position: 'draft/r2/post-tool/budget', rung: 'post-tool', stage: 'budget', capability: 'budget', round: 2, output: { error: { message: 'boom' } } }),
       ev('run_failed', { error: { code: 'stage_crashed', message: 'stage budget crashed' } }),
     ],
-    expect: { outcome: 'failed', block_reason: 'stage budget crashed', failed_stage: { phase: 'draft', rung: 'post-tool', stage: 'budget', capability: 'budget', round: 2, error: 'boom' } },
+    expect: {
+      outcome: 'failed',
+      block_reason: 'stage budget crashed',
+      failed_stage: { phase: 'draft', rung: 'post-tool', stage: 'budget', capability: 'budget', round: 2, error: 'boom', position: 'draft/r2/post-tool/budget' },
+    },
   },
   {
     name: 'a completed run in which a guard denied a tool call is blocked, with the denial as the reason',
@@ -61,10 +65,82 @@ test('a step re-executed on resume (a world-purity read) counts once', () => {
 
 test('step counts by kind and processor steps by status', () => {
   const r = deriveReport([step('model'), step('model'), step('tool'), step('processor'), step('processor', { status: 'skipped' }), step('stage')]);
-  assert.deepEqual(r.step_counts, { model: 2, tool: 1, stage: 1, processor: 2, processor_by_status: { ok: 1, skipped: 1 } });
+  assert.deepEqual(r.step_counts, { model: 2, tool: 1, stage: 1, processor: 2, processor_by_status: { ok: 1, skipped: 1 }, stage_by_status: { ok: 1 }, tool_by_status: { ok: 1 } });
 });
 
 test('x-derived marks machine-derived fields of an output schema', () => {
   const schema = { type: 'object', properties: { summary: { type: 'string' }, outcome: { 'x-derived': 'outcome' }, changed: { 'x-derived': 'changed_paths' }, block_reason: { 'x-derived': true } } };
   assert.deepEqual(derivedFields(schema), { outcome: 'outcome', changed: 'changed_paths', block_reason: 'block_reason' });
+});
+
+// ---------------------------------------------------------------- words that say what happened
+
+const BUNDLE = '/data/bundles/ab12cd';
+const started = () => ev('run_started', { skill: 'brief', skillHash: 'h1', bundleDir: BUNDLE });
+
+test('a run aborted by a failing step says so: the step, its on_error: fail, its error once with its traceback relative to the bundle', () => {
+  const traceback = `Traceback (most recent call last):\n  File "${BUNDLE}/render.py", line 12, in to_html\n    return value["body"]\nKeyError: 'body'`;
+  const r = deriveReport([
+    started(),
+    step('processor', {
+      phase: '__post__', position: '__post__/2', index: 2, type: 'python', onError: 'fail', status: 'failed',
+      output: { error: { code: 'code_failed', message: `python function to_html in ${BUNDLE}/render.py raised KeyError: 'body'\n${traceback}`, traceback, where: `${BUNDLE}/render.py:12` } },
+    }),
+    ev('run_aborted', {
+      error: { code: 'workflow_aborted', message: 'postprocessor step 2 failed' },
+      abort: { by: 'step', phase: '__post__', position: '__post__/2', index: 2, type: 'python', onError: 'fail' },
+    }),
+  ]);
+  assert.equal(r.status, 'aborted');
+  assert.equal(r.summary, "Aborted by postprocessor step __post__/2 (python, on_error: fail): python function to_html in render.py raised KeyError: 'body'");
+  assert.deepEqual(r.failed_step, { phase: '__post__', position: '__post__/2', index: 2, type: 'python', on_error: 'fail', error: "python function to_html in render.py raised KeyError: 'body'" });
+  assert.equal(r.error?.message, "python function to_html in render.py raised KeyError: 'body'");
+  assert.equal(r.error?.stack, 'Traceback (most recent call last):\n  File "render.py", line 12, in to_html\n    return value["body"]\nKeyError: \'body\'');
+  assert.deepEqual(r.error?.where, { file: 'render.py', line: 12 });
+  assert.equal(r.error?.position, '__post__/2');
+  assert.equal(r.needs_attention, true);
+  assert.equal(r.attention, 'aborted');
+});
+
+test('an abort someone asked for says who and why, and needs no attention', () => {
+  const r = deriveReport([started(), ev('run_aborted', { error: { code: 'workflow_aborted', message: 'aborted on request: stale' }, abort: { by: 'request', reason: 'stale', requestedBy: 'cli (user dana)' } })]);
+  assert.equal(r.summary, 'Aborted on request by cli (user dana): stale');
+  assert.equal(r.error, null);
+  assert.equal(r.needs_attention, false);
+  assert.equal(r.attention, null);
+});
+
+test('a log recorded before aborts said why still tells a request from a step', () => {
+  const req = deriveReport([started(), ev('run_aborted', { error: { code: 'workflow_aborted', message: 'aborted on request: stale' } })]);
+  assert.deepEqual(req.aborted_by, { by: 'request', reason: 'stale', requestedBy: 'unknown' });
+  const byStep = deriveReport([started(), step('processor', { phase: 'draft', position: 'draft/pre/0', index: 0, type: 'validate', status: 'failed', output: { error: { message: 'bad' } } }), ev('run_aborted', { error: { message: 'phase draft preprocessor step 0 failed: bad' } })]);
+  assert.equal(byStep.aborted_by?.by, 'step');
+  assert.equal(byStep.summary, 'Aborted by phase draft preprocessor step draft/pre/0 (validate, on_error: fail): bad');
+});
+
+test('a completed run with a blocked outcome says what blocked it', () => {
+  const r = deriveReport([started(), step('stage', { stage: 'path_guard', position: 'gather/r1/pre-tool/path_guard', output: { contribution: { deny: { 2: 'reading secrets/keys.txt is not allowed' } } } }), ev('run_completed')]);
+  assert.equal(r.outcome, 'blocked');
+  assert.deepEqual(r.blocked_by, { stage: 'path_guard', position: 'gather/r1/pre-tool/path_guard', call: 2, reason: 'reading secrets/keys.txt is not allowed' });
+  assert.equal(r.summary, 'Completed, but blocked: stage path_guard denied call 2 (reading secrets/keys.txt is not allowed).');
+  assert.equal(r.attention, 'blocked');
+});
+
+test('a crashed stage is the one error, with its stack relative to the bundle and where it was raised', () => {
+  const stack = `TypeError: Cannot read properties of null (reading 'content')\n    at budget (file://${BUNDLE}/caps.mjs:14:22)\n    at run (node:internal/x:1:1)`;
+  const r = deriveReport([
+    started(),
+    step('stage', { status: 'failed', phase: 'draft', position: 'draft/r2/post-tool/budget', rung: 'post-tool', stage: 'budget', capability: 'budget', round: 2, output: { error: { message: "Cannot read properties of null (reading 'content')", stack } } }),
+    ev('run_failed', { error: { code: 'stage_crashed', message: 'stage "budget" crashed' } }),
+  ]);
+  assert.equal(r.summary, "Failed: stage budget (capability budget) crashed on the post-tool rung of draft, round 2: Cannot read properties of null (reading 'content')");
+  assert.equal(r.error?.stack, '    at budget (caps.mjs:14:22)\n    at run (node:internal/x:1:1)');
+  assert.deepEqual(r.error?.where, { file: 'caps.mjs', line: 14 });
+  assert.equal(r.error?.position, 'draft/r2/post-tool/budget');
+  assert.equal(r.attention, 'failed');
+});
+
+test('the version is the skill hash it started with, and any other a resume ran', () => {
+  const r = deriveReport([started(), ev('run_resumed', { skillHash: 'h1' }), ev('run_resumed', { skillHash: 'h2' }), ev('run_completed')]);
+  assert.deepEqual(r.version, { skill: 'brief', skill_hash: 'h1', resumed_with: ['h2'] });
 });

@@ -11,6 +11,14 @@
  * - changed_paths: files and workspace paths the run wrote;
  * - step_counts: steps recorded by kind, and processor steps by status.
  *
+ * And the words that say what happened, for the run page and the runs list:
+ * `summary` (one sentence), the one `error` that ended the run (its stack,
+ * bundle paths relative), the `failed_step` of an abort, `aborted_by` (a
+ * request — who asked and why — a step with `on_error: fail`, or a contract),
+ * `blocked_by` (the denial that blocked a completed run), `needs_attention`
+ * (failed, aborted by a step or a contract, or blocked: what the runs list
+ * filters on) and the `version` the run ran.
+ *
  * A schema property marked `x-derived: "<fact>"` is machine-derived: it is
  * removed from the response_format sent to a model, and a value the model
  * writes there anyway is overridden with the derived one (phase-runner.ts).
@@ -19,68 +27,125 @@
  */
 import type { JsonObject, JsonSchema } from './json';
 import { isJsonObject } from './json';
-import { EVENT } from './events';
+import { EVENT, type AbortCause } from './events';
 import type { RunEvent } from './ports';
+import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
 
 export type RunReport = {
   outcome: 'succeeded' | 'blocked' | 'failed';
   block_reason: string | null;
-  failed_stage: { phase: string; rung: string; stage: string; capability: string; round: number; error: string } | null;
+  failed_stage: { phase: string; rung: string; stage: string; capability: string; round: number; error: string; position: string } | null;
   changed_paths: string[];
-  step_counts: { model: number; tool: number; stage: number; processor: number; processor_by_status: Record<string, number> };
+  step_counts: {
+    model: number;
+    tool: number;
+    stage: number;
+    processor: number;
+    processor_by_status: Record<string, number>;
+    stage_by_status: Record<string, number>;
+    tool_by_status: Record<string, number>;
+  };
   rounds: number;
   annotations: number;
+  /** the run's status as its log says it (`running` until it ends) */
+  status: 'running' | 'completed' | 'failed' | 'aborted';
+  /** one sentence: what happened */
+  summary: string;
+  /** the processor step whose failure ended the run (`on_error: fail`) */
+  failed_step: { phase: string; position: string; index: number; type: string; on_error: string; error: string } | null;
+  /** the one error that ended the run, with its stack (null for a run that did not fail, or was aborted on request) */
+  error: (ErrorInfo & { position: string | null }) | null;
+  aborted_by: AbortCause | null;
+  /** the denial that blocked a completed run */
+  blocked_by: { stage: string; position: string; call: number; reason: string } | null;
+  /** failed, aborted by a step or a contract, or blocked — not an abort someone asked for */
+  needs_attention: boolean;
+  attention: 'failed' | 'aborted' | 'blocked' | null;
+  /** the skill the run ran: the hash of its skill.md, and any other a resume ran */
+  version: { skill: string; skill_hash: string; resumed_with: string[] };
 };
 
 export const FACT_NAMES = ['outcome', 'block_reason', 'failed_stage', 'changed_paths', 'step_counts'] as const;
 
+const bump = (m: Record<string, number>, k: string) => void (m[k] = (m[k] ?? 0) + 1);
+
 export function deriveReport(events: readonly RunEvent[]): RunReport {
-  const counts = { model: 0, tool: 0, stage: 0, processor: 0, processor_by_status: {} as Record<string, number> };
+  const counts: RunReport['step_counts'] = { model: 0, tool: 0, stage: 0, processor: 0, processor_by_status: {}, stage_by_status: {}, tool_by_status: {} };
   const changed = new Set<string>();
+  const roots: string[] = [];
   let failedStage: RunReport['failed_stage'] = null;
-  let denied: string | null = null;
+  let failedStageError: JsonObject | null = null;
+  let failedStep: (RunReport['failed_step'] & { raw: JsonObject | null }) | null = null;
+  let blockedBy: RunReport['blocked_by'] = null;
   let rounds = 0;
   let annotations = 0;
   let end: RunEvent | null = null;
+  const version = { skill: '', skill_hash: '', resumed_with: [] as string[] };
   // a step re-executed on resume (a world-purity read) is recorded again at its position: count its last record
   const last = new Map<string, number>();
   const keyOf = (e: RunEvent) => (typeof e.data.position === 'string' ? e.data.position : `#${e.seq}`);
   events.forEach((e, i) => e.type === EVENT.stepCompleted && last.set(keyOf(e), i));
   for (const [i, e] of events.entries()) {
-    if (e.type === EVENT.stepCompleted && last.get(keyOf(e)) !== i) continue;
     const d = e.data;
+    if (e.type === EVENT.runStarted) {
+      version.skill = String(d.skill ?? '');
+      version.skill_hash = String(d.skillHash ?? '');
+      if (typeof d.bundleDir === 'string') roots.push(d.bundleDir);
+    }
+    if (e.type === EVENT.runResumed) {
+      if (typeof d.skillHash === 'string' && d.skillHash !== version.skill_hash && !version.resumed_with.includes(d.skillHash)) version.resumed_with.push(d.skillHash);
+      if (typeof d.bundleDir === 'string') roots.push(d.bundleDir);
+    }
     if (e.type === EVENT.runCompleted || e.type === EVENT.runFailed || e.type === EVENT.runAborted) end = e;
-    if (e.type !== EVENT.stepCompleted) continue;
+    if (e.type !== EVENT.stepCompleted || last.get(keyOf(e)) !== i) continue;
     const kind = String(d.kind);
-    if (kind in counts && kind !== 'processor_by_status') (counts as unknown as Record<string, number>)[kind]++;
-    if (kind === 'processor') counts.processor_by_status[String(d.status)] = (counts.processor_by_status[String(d.status)] ?? 0) + 1;
+    if (kind === 'model' || kind === 'tool' || kind === 'stage' || kind === 'processor') counts[kind]++;
+    if (kind === 'processor') bump(counts.processor_by_status, String(d.status));
+    if (kind === 'stage') bump(counts.stage_by_status, String(d.status));
+    if (kind === 'tool') bump(counts.tool_by_status, String(d.status));
     if (kind === 'model') rounds++;
     if (kind === 'tool' && (d.op === 'file/write' || d.op === 'workspace/write') && isJsonObject(d.output) && typeof d.output.path === 'string') {
       changed.add(d.op === 'file/write' ? d.output.path : `workspace:${d.output.path}`);
+    }
+    if (kind === 'processor' && d.status === 'failed' && !failedStep) {
+      const err = isJsonObject(d.output) && isJsonObject(d.output.error) ? d.output.error : null;
+      failedStep = {
+        phase: String(d.phase),
+        position: String(d.position),
+        index: Number(d.index),
+        type: String(d.type),
+        on_error: String(d.onError ?? 'fail'),
+        error: String(err?.message ?? 'failed').split('\n')[0],
+        raw: err,
+      };
     }
     if (kind === 'stage') {
       const out = isJsonObject(d.output) ? d.output : {};
       const contribution = isJsonObject(out.contribution) ? out.contribution : {};
       if (Array.isArray(contribution.annotations)) annotations += contribution.annotations.length;
       if (d.status === 'failed' && !failedStage) {
+        failedStageError = isJsonObject(out.error) ? out.error : null;
         failedStage = {
           phase: String(d.phase),
           rung: String(d.rung),
           stage: String(d.stage),
           capability: String(d.capability),
           round: Number(d.round),
-          error: String((isJsonObject(out.error) ? out.error.message : null) ?? 'failed'),
+          error: String(failedStageError?.message ?? 'failed').split('\n')[0],
+          position: String(d.position),
         };
       }
-      if (isJsonObject(contribution.deny) && !denied) {
-        const first = Object.values(contribution.deny)[0];
-        if (typeof first === 'string') denied = `stage ${String(d.stage)} denied a tool call: ${first}`;
+      if (isJsonObject(contribution.deny) && !blockedBy) {
+        const [call, reason] = Object.entries(contribution.deny)[0] ?? [];
+        if (typeof reason === 'string') blockedBy = { stage: String(d.stage), position: String(d.position), call: Number(call), reason };
       }
     }
   }
+  const denied = blockedBy ? `stage ${blockedBy.stage} denied a tool call: ${blockedBy.reason}` : null;
   let outcome: RunReport['outcome'] = 'succeeded';
   let reason: string | null = null;
   const err = end && isJsonObject(end.data.error) ? end.data.error : null;
+  const abortedBy = end?.type === EVENT.runAborted ? abortCauseOf(end.data, err, failedStep) : null;
   if (end?.type === EVENT.runCompleted) {
     outcome = denied ? 'blocked' : 'succeeded';
     reason = denied;
@@ -96,18 +161,83 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
   } else if (denied) {
     outcome = 'blocked';
     reason = denied;
-  } else {
-    outcome = 'succeeded';
   }
-  return {
+  const status: RunReport['status'] = !end ? 'running' : end.type === EVENT.runCompleted ? 'completed' : end.type === EVENT.runFailed ? 'failed' : 'aborted';
+  // the root cause: the failed stage or step, else what the run ended with
+  let error: RunReport['error'] = null;
+  if (status === 'failed' || (status === 'aborted' && abortedBy?.by !== 'request')) {
+    const cause = failedStage ? failedStageError : failedStep && abortedBy?.by === 'step' ? failedStep.raw : err;
+    const info = errorInfo(cause ?? err ?? undefined, roots);
+    if (info) error = { ...info, position: failedStage?.position ?? (abortedBy?.by === 'step' ? abortedBy.position : null) };
+  }
+  const attention: RunReport['attention'] =
+    status === 'failed' ? 'failed' : status === 'aborted' ? (abortedBy?.by === 'request' ? null : 'aborted') : status === 'completed' && blockedBy ? 'blocked' : null;
+  const rel = (text: string) => relativeToBundle(text, roots);
+  if (failedStage) failedStage.error = rel(failedStage.error);
+  if (failedStep) failedStep.error = rel(failedStep.error);
+  const report: Omit<RunReport, 'summary'> = {
     outcome,
-    block_reason: reason,
+    block_reason: reason === null ? null : rel(reason),
     failed_stage: failedStage,
     changed_paths: [...changed].sort(),
     step_counts: counts,
     rounds,
     annotations,
+    status,
+    failed_step: failedStep && abortedBy?.by === 'step' ? stripRaw(failedStep) : status === 'failed' && failedStep ? stripRaw(failedStep) : null,
+    error,
+    aborted_by: abortedBy,
+    blocked_by: status === 'completed' ? blockedBy : null,
+    needs_attention: attention !== null,
+    attention,
+    version,
   };
+  return { ...report, summary: summarize(report) };
+}
+
+function stripRaw(s: RunReport['failed_step'] & { raw: JsonObject | null }): RunReport['failed_step'] {
+  const { raw: _raw, ...rest } = s;
+  return rest;
+}
+
+/** What ended an aborted run; a log written before the abort was recorded says it in its error. */
+function abortCauseOf(data: JsonObject, err: JsonObject | null, failedStep: { phase: string; position: string; index: number; type: string; on_error: string } | null): AbortCause {
+  if (isJsonObject(data.abort)) return data.abort as unknown as AbortCause;
+  const message = String(err?.message ?? '');
+  if (message.startsWith('aborted on request')) return { by: 'request', reason: message.replace(/^aborted on request:\s*/, ''), requestedBy: 'unknown' };
+  if (failedStep) return { by: 'step', phase: failedStep.phase, position: failedStep.position, index: failedStep.index, type: failedStep.type, onError: 'fail' };
+  return { by: 'contract', phase: typeof err?.phase === 'string' ? err.phase : null };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One sentence that says what happened, from the facts above. */
+function summarize(r: Omit<RunReport, 'summary'>): string {
+  const c = r.step_counts;
+  const did = `${plural(c.model, 'model round')}, ${plural(c.tool, 'tool call')}, ${plural(c.stage, 'stage')}, ${plural(c.processor, 'processor step')}`;
+  const first = (s: string | null | undefined) => String(s ?? '').split('\n')[0];
+  switch (r.status) {
+    case 'running':
+      return `Running: ${did} so far.`;
+    case 'completed':
+      if (r.blocked_by) return `Completed, but blocked: stage ${r.blocked_by.stage} denied call ${r.blocked_by.call} (${r.blocked_by.reason}).`;
+      return `Completed: ${did}.`;
+    case 'failed':
+      if (r.failed_stage) {
+        const f = r.failed_stage;
+        return `Failed: stage ${f.stage} (capability ${f.capability}) crashed on the ${f.rung} rung of ${f.phase}, round ${f.round}: ${f.error}`;
+      }
+      return `Failed: ${first(r.error?.message ?? r.block_reason)}`;
+    case 'aborted': {
+      const a = r.aborted_by;
+      if (a?.by === 'request') return `Aborted on request by ${a.requestedBy}: ${a.reason}`;
+      if (a?.by === 'step') {
+        const where = a.phase === '__post__' ? 'postprocessor' : `phase ${a.phase} preprocessor`;
+        return `Aborted by ${where} step ${a.position} (${a.type}, on_error: ${a.onError}): ${r.failed_step?.error ?? first(r.error?.message)}`;
+      }
+      return `Aborted: ${first(r.error?.message ?? r.block_reason)}`;
+    }
+  }
 }
 
 /** Properties of an output schema that are machine-derived: field name -> fact name. */

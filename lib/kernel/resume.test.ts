@@ -281,9 +281,12 @@ test('an interrupted run aborted on request: one commit ends it, it is never res
   const { store, c, sandbox } = await crashedRun('before-step', 8);
   const d = deps(countingModel(c), { store, fileRoot: root, sandbox });
   const before = (await store.readEvents('r')).length;
-  const out = await abortRun('r', 'the skill changed under it', d);
+  const out = await abortRun('r', 'the skill changed under it', d, { via: 'app' });
   assert.equal(out.status, 'aborted');
   assert.equal(out.error?.code, 'workflow_aborted');
+  // recorded as asked for, so nothing takes it for an abort a failing step caused
+  assert.equal(out.error?.requestedBy, 'user');
+  assert.equal(out.error?.via, 'app');
   assert.match(String(out.error?.message), /aborted on request: the skill changed under it/);
   const events = await store.readEvents('r');
   assert.equal(events.length, before + 1);

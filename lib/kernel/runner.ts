@@ -18,11 +18,17 @@
  * let go (`deps.signal`) stops between two steps, `released`; run_started,
  * run_admitted and run_resumed record who drives (`deps.driver`).
  *
+ * A replay or a fork is a run like any other, with a derivation: its
+ * parent's log as a second memo and a policy (recording.ts), recorded in its
+ * first event so that a resume derives it the same way. A replay that cannot
+ * go on ends aborted.
+ *
  * Owns: the run lifecycle and the snapshot. Does not: run rounds
  * (phase-runner.ts) or processor steps (processors.ts).
  */
 import {
   DeterminismError,
+  ReplayDivergedError,
   skillChangedAdvice,
   RunClaimedError,
   RunExistsError,
@@ -36,22 +42,25 @@ import {
   WorkflowAbortedError,
   errorToJson,
 } from './errors';
-import { EVENT } from './events';
+import { EVENT, type AbortCause, type ProgramStage, type RunAdmittedData, type RunResumedData, type RunStartedData } from './events';
+import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
-import type { CommitUnit, RunEvent, RunRecord, RunStatus, Snapshot } from './ports';
+import type { CommitUnit, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
 import { memoEntryOf } from './memo';
 import { appendOnce, markersOf } from './markers';
 import { requireNoStepRecordedPast, runChain } from './processors';
-import { runPhaseVisit } from './phase-runner';
+import { frameRef, runPhaseVisit } from './phase-runner';
 import { requireRecordedStagesInPlan } from './stages';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
 import { makeArtifact } from './ops/execute';
+import { atForkInput, ForkProbeReached, markForkPoint, pendingForkPoint, recordingOf, type Derivation } from './recording';
+import { objectCheck, RUN_INPUT_POINT, type ForkPoint } from './fork-edits';
 
 /** where the finish artifact is kept, durable, before the postprocessor starts (a reserved path: ops cannot write it) */
 export const FINISH_ARTIFACT_PATH = '.stagecraft/finish.json';
@@ -75,6 +84,10 @@ export type StartOptions = {
   bundleDir?: string;
   /** told once the run is recorded (its row and first event committed), before it goes on: a caller may answer with the id then */
   onCreated?: (runId: string) => void;
+  /** `replay` / `fork`: how the run derives from its parent (recording.ts); default: a plain run */
+  derivation?: Derivation;
+  /** how the fork point is shown and recorded (default: the point's position) */
+  forkPoint?: string;
 };
 
 type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
@@ -83,6 +96,11 @@ type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
 function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model' | 'driver'>, opts: StartOptions, status: 'running' | 'queued'): { record: RunRecord; first: CommitUnit } {
   const runId = opts.runId ?? deps.ids.newId('run');
   const now = deps.clock.now();
+  const derived = opts.derivation ?? null;
+  const kind: RunKind = derived?.mode ?? 'run';
+  const point = derived?.point ?? null;
+  const forkPoint = kind === 'fork' && point ? (opts.forkPoint ?? point.at) : null;
+  const parentRunId = derived?.parentRunId ?? opts.parentRunId ?? null;
   const record: RunRecord = {
     id: runId,
     skillName: plan.name,
@@ -96,7 +114,9 @@ function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model' | '
     output: null,
     error: null,
     report: null,
-    parentRunId: opts.parentRunId ?? null,
+    kind,
+    parentRunId,
+    forkPoint,
     createdAt: now,
     updatedAt: now,
   };
@@ -105,8 +125,21 @@ function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model' | '
     seq: 1,
     type: EVENT.runStarted,
     at: now,
-    // a queued run's start only records it (`queued`): its admission names who drives it
-    data: { skill: plan.name, skillHash: plan.skillHash, model: deps.model.name, input: opts.input, parentRunId: opts.parentRunId ?? null, ...(status === 'queued' ? { queued: true } : driverOf(deps)) },
+    data: {
+      skill: plan.name,
+      skillHash: plan.skillHash,
+      model: deps.model.name,
+      input: opts.input,
+      parentRunId,
+      ...(kind !== 'run' ? { kind } : {}),
+      // a resume (or a replay of this fork) re-applies the same point and edit
+      ...(point ? { forkPoint, fork: point as unknown as JsonObject } : {}),
+      entry: plan.entry,
+      bundleDir: plan.bundleDir,
+      stages: programOf(plan),
+      // a queued run's start only records it: its admission names who drives it
+      ...(status === 'queued' ? { queued: true } : driverOf(deps)),
+    } satisfies RunStartedData as unknown as JsonObject,
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
   return { record, first: { events: [started], snapshot } };
@@ -129,7 +162,7 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
     if (claimed.status === 'rejected') throw claimed.reason;
     // a caller-chosen id another process holds: it drives the run, not us
     if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
-    return await drive(plan, deps, runId, [started], snapshot);
+    return await drive(plan, deps, runId, [started], snapshot, opts.derivation ?? null);
   } finally {
     // the run is over (its last commit is in): letting go of the claim need not delay the caller
     void claim?.release().catch(() => undefined);
@@ -158,7 +191,16 @@ export function completedOutcome(run: RunRecord): RunOutcome | null {
   return { runId: run.id, status: 'completed', output: run.output, error: null, report: run.report as RunReport | null };
 }
 
-export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan | Promise<Plan>, deps: KernelDeps): Promise<RunOutcome> {
+/**
+ * `derivation`: for a replay or a fork, its parent's recording (default: read from the store, as the
+ * run's first event names it).
+ */
+export async function resumeRun(
+  runId: string,
+  planFor: (run: RunRecord) => Plan | Promise<Plan>,
+  deps: KernelDeps,
+  opts: { derivation?: Derivation } = {},
+): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   const claim = await deps.store.claimRun(runId);
@@ -177,22 +219,18 @@ export async function resumeRun(runId: string, planFor: (run: RunRecord) => Plan
     const log = await deps.store.readEvents(runId);
     const at = deps.clock.now();
     // a queued run starts here; any other is taken up again where it stopped. Either way the event
-    // names who drives it from here (deps.driver)
-    // read again under the claim: a queued run may have been admitted by its previous holder since
+    // names who drives it from here (deps.driver). Read again under the claim: a queued run may have
+    // been admitted by its previous holder since
     const isAdmission = run.status === 'queued' && (await deps.store.getRun(runId))?.status === 'queued';
+    // the skill text this execution runs (a folder resumed after an edit says so in its log), and its stage program
+    const ran = { skillHash: plan.skillHash, bundleDir: plan.bundleDir, stages: programOf(plan), ...driverOf(deps) };
     const resumed: RunEvent = isAdmission
-      ? { runId, seq: log.length + 1, type: EVENT.runAdmitted, at, data: { waitedMs: Math.max(0, at - run.createdAt), skillHash: plan.skillHash, ...driverOf(deps) } }
-      : {
-          runId,
-          seq: log.length + 1,
-          type: EVENT.runResumed,
-          at,
-          // the skill text this execution runs: a folder resumed after an edit says so in its log
-          data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, skillHash: plan.skillHash, ...driverOf(deps) },
-        };
+      ? { runId, seq: log.length + 1, type: EVENT.runAdmitted, at, data: { waitedMs: Math.max(0, at - run.createdAt), ...ran } satisfies RunAdmittedData as unknown as JsonObject }
+      : { runId, seq: log.length + 1, type: EVENT.runResumed, at, data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, ...ran } satisfies RunResumedData as unknown as JsonObject };
     const r = await deps.store.commit(runId, { events: [resumed], ...(isAdmission ? { run: { status: 'running', updatedAt: at } } : {}) });
     if (r.kind === 'conflict') return { runId, status: 'superseded', output: null, error: null, report: null };
-    return await drive(plan, deps, runId, [...log, resumed], snapshot);
+    const derivation = opts.derivation ?? (await derivationOf(deps, run, log));
+    return await drive(plan, deps, runId, [...log, resumed], snapshot, derivation);
   } finally {
     await claim.release();
   }
@@ -203,12 +241,27 @@ function driverOf(deps: Pick<KernelDeps, 'driver'>): { driver?: JsonObject } {
   return deps.driver ? { driver: deps.driver } : {};
 }
 
+/** A replay's or a fork's recording, from its first event and its parent's log. */
+async function derivationOf(deps: KernelDeps, run: RunRecord, log: readonly RunEvent[]): Promise<Derivation | null> {
+  if (run.kind === 'run' || !run.parentRunId) return null;
+  const point = (log[0]?.data.fork ?? null) as ForkPoint | null;
+  return { mode: run.kind, parentRunId: run.parentRunId, events: await deps.store.readEvents(run.parentRunId), point };
+}
+
 /**
  * Ends an interrupted run as aborted, on request (a run whose skill changed under it, one nobody
  * wants finished): the `run_aborted` event, the run's status and the snapshot's deletion in one
  * commit, as any abort. It is then never resumed. A run driven by another process is left to it.
+ * Its error says it was asked for (`requestedBy: "user"`, and `via` where the request came from),
+ * so an abort a user wanted is never mistaken for one a failing step caused.
  */
-export async function abortRun(runId: string, reason: string, deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>): Promise<RunOutcome> {
+export async function abortRun(
+  runId: string,
+  reason: string,
+  deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>,
+  /** `via`: where the request came from (app, cli); `requestedBy`: who asked (`cli (user dana)`), both recorded with the abort */
+  opts: { via?: string; requestedBy?: string } = {},
+): Promise<RunOutcome> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   if (!isUnfinished(run.status)) throw new RunFinishedError(runId, run.status);
@@ -219,8 +272,12 @@ export async function abortRun(runId: string, reason: string, deps: Pick<KernelD
     if (!isUnfinished(now.status)) throw new RunFinishedError(runId, now.status);
     const log = await deps.store.readEvents(runId);
     const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
-    const error = errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase }));
-    return await end({ runId, journal, deps, log }, 'aborted', null, error);
+    const error: JsonObject = {
+      ...errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase })),
+      requestedBy: 'user',
+      ...(opts.via ? { via: opts.via } : {}),
+    };
+    return await end({ runId, journal, deps, log }, 'aborted', null, error, { by: 'request', reason, requestedBy: opts.requestedBy ?? opts.via ?? 'a caller that did not say' });
   } finally {
     await claim.release();
   }
@@ -231,7 +288,7 @@ export function isUnfinished(status: RunStatus): boolean {
   return status === 'running' || status === 'queued';
 }
 
-async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot): Promise<RunOutcome> {
+async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot, derivation: Derivation | null = null): Promise<RunOutcome> {
   const faults = deps.faults ?? NO_FAULTS;
   const journal = new Journal(runId, deps.store, deps.clock, faults, log.length);
   const memo = new Map(log.map(memoEntryOf).filter((m) => m !== null).map((m) => [m!.position, m!]));
@@ -242,18 +299,23 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     journal,
     memo,
     log,
-    evidence: evidenceOf(log, resumePrefix(snapshot)),
+    evidence: Evidence.fromLog(log),
+    frames: framesOf(log),
     faults,
     markers: markersOf(log),
     currentVisit: '',
+    recording: derivation ? recordingOf(derivation, log) : null,
+    failedAt: null,
   };
   try {
+    // a fork of the run input departs at once: nothing of the parent is answered
+    if (ctx.recording?.point?.at === RUN_INPUT_POINT) await markForkPoint(ctx, ctx.recording.input, (ctx.recording.point.value ?? null) as Json);
     if (snapshot.currentPhase !== POST_PHASE) requireRecordedStagesInPlan(ctx, resumePrefix(snapshot));
     const finish = snapshot.currentPhase === POST_PHASE ? await loadFinish(ctx) : await runPhases(ctx, snapshot);
     const output = await runPostprocessor(ctx, finish);
     return await end(ctx, 'completed', output, null);
   } catch (err) {
-    if (err instanceof SimulatedCrash) throw err;
+    if (err instanceof SimulatedCrash || err instanceof ForkProbeReached) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
     if (err instanceof RunReleasedError) {
       // what ran before the stop is pure or committed already; recording it spares the next driver a re-run
@@ -263,9 +325,13 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     // a determinism error stops the resume and leaves the run as it was; so does a store that
     // stopped recording or cannot be reached (the run is resumable from its last commit once it is back)
     if (err instanceof DeterminismError || err instanceof StoreWriteError || err instanceof StoreUnavailableError) throw err;
-    const status: RunStatus = err instanceof WorkflowAbortedError ? 'aborted' : 'failed';
+    const error = errorToJson(err);
+    // where a step that records nothing failed (a model call): what a rerun starts from, what a replay reproduces
+    if (ctx.failedAt !== null && error.position === undefined) error.position = ctx.failedAt;
+    // a replay that cannot go on was stopped, as an abort is: nothing in the skill failed
+    const isAbort = err instanceof WorkflowAbortedError || err instanceof ReplayDivergedError;
     try {
-      return await end(ctx, status, null, errorToJson(err));
+      return await end(ctx, isAbort ? 'aborted' : 'failed', null, error, err instanceof WorkflowAbortedError ? abortCauseOf(err) : undefined);
     } catch (e) {
       // the failure's own record refused (its message quoting what the store could not keep): the bare fact, so the run is never left running
       if (!(e instanceof RecordRefusedError)) throw e;
@@ -290,7 +356,10 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
     const visit = (visits[phaseName] ?? 0) + 1;
     const visitKey = visit === 1 ? phaseName : `${phaseName}#${visit}`;
     ctx.currentVisit = visitKey;
-    await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input }, 'group');
+    // a fork point at this phase start: the edited input is what the phase starts from
+    if (pendingForkPoint(ctx) !== null) input = await atForkInput(ctx, visitKey, input, objectCheck(`the input of phase ${phaseName}`, phase.preprocessor ? null : phase.inputSchema));
+    const frame = frameRef(ctx, phase);
+    if (await appendOnce(ctx, `phase:${visitKey}:started`, EVENT.phaseStarted, { phase: phaseName, visit, input, ...frame }, 'group')) ctx.frames.add(frame.frame);
     let value = input;
     if (phase.preprocessor) {
       value = await runChain(ctx, phase.preprocessor, input, { phase: phaseName, prefix: `${visitKey}/pre`, label: `phase ${phaseName} preprocessor` });
@@ -301,9 +370,14 @@ async function runPhases(ctx: RunContext, snapshot: Snapshot): Promise<JsonObjec
         throw new WorkflowAbortedError(`the input of phase ${phaseName} does not satisfy its input_schema: ${formatSchemaErrors(errors)}`, { phase: phaseName });
       }
     }
-    const artifact = await runPhaseVisit(ctx, phase, visit, visitKey, value);
+    let artifact = await runPhaseVisit(ctx, phase, visit, visitKey, value);
     visits[phaseName] = visit;
-    const next = nextPhase(ctx.plan, phaseName, artifact);
+    let next = nextPhase(ctx.plan, phaseName, artifact);
+    if (next === null && pendingForkPoint(ctx) !== null) {
+      // a fork point at the finish artifact: the edited one is persisted and post-processed
+      artifact = await atForkInput(ctx, POST_PHASE, artifact, objectCheck('the finish artifact', phase.outputSchema));
+      next = nextPhase(ctx.plan, phaseName, artifact);
+    }
     if (next === null) {
       await appendOnce(ctx, `phase:${visitKey}:completed`, EVENT.phaseCompleted, { phase: phaseName, visit, artifact, next: null }, 'group');
       // the finish artifact is durable in the workspace before the postprocessor starts [seed]
@@ -355,16 +429,23 @@ async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<Js
   return finish;
 }
 
-async function end(ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> }, status: RunStatus, output: Json | null, error: JsonObject | null): Promise<RunOutcome> {
+async function end(
+  ctx: Pick<RunContext, 'runId' | 'journal' | 'log'> & { deps: Pick<KernelDeps, 'clock'> },
+  status: RunStatus,
+  output: Json | null,
+  error: JsonObject | null,
+  abort?: AbortCause,
+): Promise<RunOutcome> {
   const type = status === 'completed' ? EVENT.runCompleted : status === 'aborted' ? EVENT.runAborted : EVENT.runFailed;
   // events the store refused (RecordRefusedError) are not in the log: the report is of what is
   if (ctx.log.length && ctx.log[ctx.log.length - 1].seq > ctx.journal.lastSeq) ctx.log.splice(ctx.log.findIndex((e) => e.seq > ctx.journal.lastSeq));
-  const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error } };
+  const cause: { abort?: AbortCause } = abort ? { abort } : {};
+  const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error, ...cause } as JsonObject };
   const report = deriveReport([...ctx.log, provisional]);
   // a completion is recomputed by a resume from what is durable (everything after the last durable
   // commit is pure), so it asks for no disk flush of its own; a failure or an abort may not be
   // reached again (a model error, a timeout), so it is on disk before the caller hears of it
-  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject }, status === 'completed' ? 'settle' : 'now', {
+  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject, ...cause }, status === 'completed' ? 'settle' : 'now', {
     snapshot: 'delete',
     run: { status, output, error, report: report as unknown as JsonObject, updatedAt: ctx.deps.clock.now() },
   });
@@ -380,15 +461,23 @@ function resumePrefix(snapshot: Snapshot): string {
   return `${visit === 1 ? snapshot.currentPhase : `${snapshot.currentPhase}#${visit}`}/`;
 }
 
-/** tool outcomes recorded before the point a resumed execution re-enters (a re-executed read counts once: its last record) */
-function evidenceOf(log: readonly RunEvent[], replayedPrefix: string): string[] {
-  const byPosition = new Map<string, string>();
-  for (const e of log) {
-    if (e.type === EVENT.stepCompleted && e.data.kind === 'tool' && e.data.status === 'ok' && !String(e.data.position).startsWith(replayedPrefix)) {
-      const o = e.data.output;
-      byPosition.delete(String(e.data.position));
-      byPosition.set(String(e.data.position), typeof o === 'string' ? o : JSON.stringify(o));
-    }
+/** the stage program as the log names it: a reader then knows the stages that did not run, and why */
+function programOf(plan: Plan): ProgramStage[] {
+  return plan.stageProgram.map((s) => ({ name: s.name, capability: s.capability, rung: s.rung, effects: s.effects, ...(s.line ? { line: s.line } : {}) }));
+}
+
+/** hashes of the request frames the log already holds (each is recorded once per run) */
+function framesOf(log: readonly RunEvent[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of log) if (e.data.frameValue !== undefined && typeof e.data.frame === 'string') out.add(e.data.frame);
+  return out;
+}
+
+/** What ended a run as aborted: a processor step whose on_error is fail, or a contract it broke. */
+function abortCauseOf(err: WorkflowAbortedError): AbortCause {
+  const l = err.location;
+  if (l.step !== undefined && l.position !== undefined) {
+    return { by: 'step', phase: l.phase ?? '', position: l.position, index: l.step, type: l.stepType ?? '', onError: l.onError ?? 'fail' };
   }
-  return [...byPosition.values()];
+  return { by: 'contract', phase: l.phase ?? null };
 }

@@ -5,6 +5,9 @@
  * event per stage with its StageTrace, then applies rule 4
  * (`requireNoCrashedStage`).
  *
+ * In a replay every stage really runs; in a fork a stage before the fork
+ * point is answered from the parent's recording (step.ts, recording.ts).
+ *
  * Builtin stages are pure functions and group-commit; a module capability is
  * user code we cannot prove pure, so its step commits before the next one.
  *
@@ -20,7 +23,8 @@ import { StageDispatcher, requireNoCrashedStage, type StageResult } from './disp
 import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
-import { beginStep, lookupMemo, recordStep, type MemoLookup, type StepDef } from './step';
+import { beginStep, lookupMemo, recordAnswer, recordStep, type MemoLookup, type StepDef } from './step';
+import { isInfrastructureError } from './faults';
 import { hashJson } from './memo';
 
 export const CAPABILITY_TIMEOUT_MS = 10_000;
@@ -60,9 +64,18 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
     pure: stage.binding.kind === 'builtin' && !ctx.deps.handlers?.[stage.name],
     label: { stage: stage.name, capability: stage.capability, rung: stage.rung, round: call.round },
   });
+  // the dispatcher turns whatever a stage throws into a failed trace; what stops the run (a replay
+  // that cannot go on, a fork probe at its point, a determinism error) must not become one
+  let escaped: unknown = null;
   const invoke = async (stage: StageSpec, sctx: StageContext): Promise<Contribution | undefined> => {
     const def = defFor(stage);
-    const look = lookupMemo(ctx, def);
+    let look: MemoLookup;
+    try {
+      look = lookupMemo(ctx, def);
+    } catch (e) {
+      if (isInfrastructureError(e)) escaped ??= e;
+      throw e;
+    }
     looks.set(stage.name, { def, look });
     if (look.hit) {
       const out = look.hit.output as JsonObject;
@@ -75,17 +88,30 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
   // each stage is recorded before the next one is entered: a module capability is user code with
   // possible effects, so a crash on the rung must not lose a stage that already ran
   const record = async (r: StageResult): Promise<void> => {
+    if (escaped) throw escaped;
     const entry = looks.get(r.stage.name) ?? (() => {
       const def = defFor(r.stage);
       return { def, look: lookupMemo(ctx, def) };
     })();
-    if (entry.look.hit || (r.trace.status === 'refused' && ctx.memo.has(entry.def.position))) return;
+    if ((entry.look.hit && !entry.look.fromRecording) || (r.trace.status === 'refused' && ctx.memo.has(entry.def.position))) return;
     const output: JsonObject = r.trace.status === 'failed'
       ? { error: r.trace.error as unknown as Json }
       : { contribution: (r.trace.status === 'ok' ? r.contribution : {}) as unknown as Json };
     // a post-tool stage's kept full texts commit with the stage's own step
     const artifacts = Object.entries(r.contribution.workspace ?? {}).map(([p, content]) => makeArtifact(ctx, p, content));
-    await recordStep(ctx, { ...entry.def, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
+    // what the trace says beyond the contribution, so the log alone tells what the stage did: the
+    // grants it had or lacked, and the keys of its contribution that were not applied (and why)
+    const e = r.trace.effects;
+    const label = {
+      ...entry.def.label,
+      ...(e.missing.length ? { granted: e.granted, missing: e.missing } : {}),
+      ...(r.trace.notApplied.length ? { notApplied: r.trace.notApplied } : {}),
+    };
+    if (entry.look.fromRecording) {
+      await recordAnswer(ctx, { ...entry.def, label }, entry.look, { traces: [r.trace], artifacts });
+      return;
+    }
+    await recordStep(ctx, { ...entry.def, label, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
       output,
       status: r.trace.status,
       traces: [r.trace],
@@ -123,7 +149,8 @@ export function requireRecordedStagesInPlan(ctx: RunContext, prefix: string): vo
 
 const BULKY = ['transcript', 'messages', 'evidence'] as const;
 
-function digestContext(c: Partial<StageContext>): JsonObject {
+/** A stage's memo input is its context with the growing parts hashed (rebuild.ts checks rebuilt contexts against it). */
+export function digestContext(c: Partial<StageContext>): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(c)) {
     if (v === undefined) continue;

@@ -8,6 +8,10 @@
  * which re-execute. A recorded position whose definition differs is a
  * `DeterminismError` naming the step and both definitions.
  *
+ * A derived run (a replay, a fork) has a second memo, its parent's recording
+ * (recording.ts): a step its own log does not answer is asked of it, and an
+ * answer from there is written to this run's log, marked as recorded.
+ *
  * Durability: `pure` steps are group-committed (a crash re-runs them, which
  * is harmless); anything else commits before the next step starts, so a
  * crash repeats at most the one step in flight. A world read is group-committed
@@ -19,12 +23,13 @@
  * Does not: decide on_error policies (processors.ts) or what a step does.
  */
 import { DeterminismError, RunReleasedError } from './errors';
-import { EVENT, type StepKind } from './events';
+import { EVENT, type StepCompletedData, type StepKind } from './events';
 import type { Json, JsonObject } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
 import { definitionHash, memoKey } from './memo';
 import type { RunContext } from './context';
 import { tooLarge, valueFits } from './value-size';
+import { consultRecording, markStepAtForkPoint } from './recording';
 
 export type StepDef = {
   kind: StepKind;
@@ -40,6 +45,8 @@ export type StepDef = {
   worldPurity?: boolean;
   /** shown in the log (index, type, round, op …) */
   label?: JsonObject;
+  /** what the step leaves in the workspace when it is answered from a recording instead of executed */
+  answerArtifacts?: () => WorkspaceArtifact[];
 };
 
 export type StepExecution = {
@@ -51,17 +58,41 @@ export type StepExecution = {
 
 export type StepResult = { output: Json; status: string; replayed: boolean; seq: number };
 
-export type MemoLookup = { hit: MemoEntry | null; key: string; defHash: string };
+/** `fromRecording`: the hit is the parent's recorded step, not yet in this run's log (`recordAnswer` writes it there) */
+export type MemoLookup = { hit: MemoEntry | null; key: string; defHash: string; fromRecording?: boolean };
 
 export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
   const defHash = definitionHash(def.definition);
   const key = memoKey(def.phase, def.position, defHash, def.input);
   const rec = ctx.memo.get(def.position);
-  if (!rec) return { hit: null, key, defHash };
-  if (rec.defHash !== defHash) {
-    throw DeterminismError.recorded(ctx.runId, 'step', rec, `${JSON.stringify(def.definition)} there`, def.definition);
+  if (rec) {
+    if (rec.defHash !== defHash) {
+      throw DeterminismError.recorded(ctx.runId, 'step', rec, `${JSON.stringify(def.definition)} there`, def.definition);
+    }
+    if (rec.key === key && !def.worldPurity) return { hit: rec, key, defHash };
   }
-  return { hit: rec.key === key && !def.worldPurity ? rec : null, key, defHash };
+  if (!ctx.recording) return { hit: null, key, defHash };
+  const answer = consultRecording(ctx, def, key, defHash);
+  return answer ? { hit: answer, key, defHash, fromRecording: true } : { hit: null, key, defHash };
+}
+
+/**
+ * A step answered from the recording: written to this run's log as it was recorded there (not
+ * executed), with where it came from. Pure as far as durability goes: a resume answers it again.
+ */
+export async function recordAnswer(ctx: RunContext, def: StepDef, look: MemoLookup, extra: Pick<StepExecution, 'traces' | 'artifacts'> = {}): Promise<StepResult> {
+  const h = look.hit!;
+  const point = ctx.recording?.point;
+  const edited = point?.at === def.position && point.target === 'output';
+  const label: JsonObject = { ...(def.label ?? {}), recorded: { runId: ctx.recording?.runId ?? null, seq: h.seq }, ...(edited ? { edited: true } : {}) };
+  const r = await recordStep(
+    ctx,
+    { ...def, pure: true, worldPurity: false, label },
+    look,
+    { output: h.output, status: h.status, traces: extra.traces, artifacts: extra.artifacts ?? def.answerArtifacts?.() },
+    0,
+  );
+  return { ...r, replayed: true };
 }
 
 /**
@@ -81,10 +112,17 @@ export async function runStep(
   exec: () => Promise<StepExecution>,
 ): Promise<StepResult> {
   const look = lookupMemo(ctx, def);
-  if (look.hit) return { output: look.hit.output, status: look.hit.status, replayed: true, seq: look.hit.seq };
+  if (look.hit) return look.fromRecording ? recordAnswer(ctx, def, look) : { output: look.hit.output, status: look.hit.status, replayed: true, seq: look.hit.seq };
   await beginStep(ctx);
   const started = ctx.deps.clock.now();
-  const r = await exec();
+  let r: StepExecution;
+  try {
+    r = await exec();
+  } catch (e) {
+    // nothing records a step that threw (a model call that failed): the run's error says where it was
+    ctx.failedAt = def.position;
+    throw e;
+  }
   return recordStep(ctx, def, look, r, ctx.deps.clock.now() - started);
 }
 
@@ -98,6 +136,8 @@ export async function recordStep(
   const status = r.status ?? 'ok';
   // processor steps were checked where on_error could apply; a tool's, a stage's or a model turn's output is checked here
   if (!valueFits(r.output)) throw tooLarge(`the ${def.kind} step at ${def.position}: its output holds`);
+  // (checked here, not in the callee: this is every step's path, and an await costs a promise)
+  if (ctx.recording?.point?.at === def.position) await markStepAtForkPoint(ctx, def.position);
   const data: JsonObject = {
     ...(def.label ?? {}),
     kind: def.kind,
@@ -111,11 +151,13 @@ export async function recordStep(
     durationMs,
   };
   const durability = !def.pure ? 'step' : def.worldPurity ? 'observed' : 'group';
-  const ev = await ctx.journal.append(EVENT.stepCompleted, data, durability, {
+  // the label's fields are the kind's (events.ts); lib/views/events.test.ts parses every recorded step
+  const ev = await ctx.journal.append(EVENT.stepCompleted, data as unknown as StepCompletedData, durability, {
     traces: r.traces,
     artifacts: r.artifacts,
   });
   ctx.log.push(ev);
+  if (def.kind === 'tool' && status === 'ok') ctx.evidence.record(def.position, r.output);
   const entry: MemoEntry = {
     seq: ev.seq,
     position: def.position,

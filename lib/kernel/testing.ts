@@ -12,6 +12,8 @@ import type { Clock, CodeSandbox, IdSource, ModelPort, ModelRequest, ModelTurn }
 import type { KernelDeps } from './context';
 import { MemoryStore } from './memory-store';
 import { startRun, type RunOutcome } from './runner';
+// the host's file ops, so kernel tests exercise the real ones (testing.ts is outside the kernel's import bans)
+import { createWorkspaceFiles } from '../sandbox/workspace-files';
 
 export function testClock(start = 1_700_000_000_000): Clock {
   let t = start;
@@ -95,8 +97,13 @@ export function post(steps: StepSpec[], outputSchema: JsonSchema = { type: 'obje
   return { steps, outputSchema };
 }
 
-export function deps(model: ModelPort, over: Partial<KernelDeps> = {}): KernelDeps & { store: MemoryStore } {
-  return { store: new MemoryStore(), clock: testClock(), ids: testIds(), model, sandbox: noSandbox, ...over } as KernelDeps & {
+/** `fileRoot` (and `fileReadFallback`): the folder file ops act on, through the host's confined file access */
+export function deps(
+  model: ModelPort,
+  { fileRoot, fileReadFallback, ...over }: Partial<KernelDeps> & { fileRoot?: string; fileReadFallback?: string } = {},
+): KernelDeps & { store: MemoryStore } {
+  const files = fileRoot ? createWorkspaceFiles({ root: fileRoot, readFallback: fileReadFallback }) : undefined;
+  return { store: new MemoryStore(), clock: testClock(), ids: testIds(), model, sandbox: noSandbox, ...(files ? { files } : {}), ...over } as KernelDeps & {
     store: MemoryStore;
   };
 }

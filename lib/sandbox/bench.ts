@@ -6,12 +6,13 @@
  * Does not: print or judge the figures — scripts/bench-kernel.ts and
  * scripts/bench-sandbox.ts do.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CodeCall } from '../kernel/ports';
 import { createCodeSandbox } from './sandbox';
 import type { Isolation } from './isolation';
+import { workspaceQuotaFromEnv } from './workspace-usage';
 
 export type CodeStepBench = {
   pythonColdMs: number;
@@ -23,9 +24,12 @@ export type CodeStepBench = {
 const WARM_UP_CALLS = 20;
 const BENCH_TIMEOUT_MS = 30_000;
 
-export async function benchCodeSteps({ calls, isolation }: { calls: number; isolation?: Isolation }): Promise<CodeStepBench> {
+/** `inWorkspace`: the calls run in a workspace with the default quota, checked around each call as in a run */
+export async function benchCodeSteps({ calls, isolation, inWorkspace = false }: { calls: number; isolation?: Isolation; inWorkspace?: boolean }): Promise<CodeStepBench> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'stagecraft-bench-'));
-  const sandbox = createCodeSandbox({ isolation });
+  const workDir = path.join(dir, 'workspace');
+  if (inWorkspace) await mkdir(workDir);
+  const sandbox = createCodeSandbox({ isolation, ...(inWorkspace ? { workDir, bundleDir: dir, workspaceQuota: workspaceQuotaFromEnv({}) } : {}) });
   try {
     const py = path.join(dir, 'bench_step.py');
     const js = path.join(dir, 'bench_step.mjs');

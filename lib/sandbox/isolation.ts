@@ -5,15 +5,19 @@
  * distributions), needs no daemon and no config file, and builds exactly the
  * namespaces asked for on the command line — which is all a warm worker needs.
  * nsjail would add seccomp policies and cgroup limits, but is not packaged in
- * Debian stable and wants a config of its own.
+ * Debian stable and wants a config of its own; the seccomp filter
+ * (seccomp.ts) and the cgroups (cgroups.ts) are ours instead.
  *
  * Each worker gets its own mount, pid, network, ipc, uts and user namespaces
  * (no network at all: only a private loopback), an empty environment (bwrap
  * itself is started with none, and clears its own), a read-only view of the
  * system runtime (/usr and the /bin, /lib links), of the worker scripts and of
- * the bundle version it runs, a writable working folder (the run's) and a
- * private /tmp. `--die-with-parent` and the pid namespace take every process it
- * started with it. The memory limit is the worker's own (runtime.ts).
+ * the bundle version it runs, a writable working folder (the run's) whose
+ * `.git`, when it has one, is read-only, a private /tmp and /dev/shm that are
+ * small sized tmpfs (RAM: their pages count against the worker's memory
+ * cgroup too), a read-only /dev, and the seccomp filter. `--die-with-parent`
+ * and the pid namespace take every process it started with it. The memory
+ * limit is the worker's own (runtime.ts) and its cgroup's (cgroups.ts).
  *
  * Owns: the mode (`STAGECRAFT_SANDBOX=off|auto|required`, default auto), the
  * probe that says whether bubblewrap works here, and the bwrap command line.
@@ -23,11 +27,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { StagecraftError, UsageError } from '../kernel/errors';
+import { seccompFilter } from './seccomp';
 
 export const SANDBOX_MODES = ['off', 'auto', 'required'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
-export type Isolation = { kind: 'bwrap'; bwrap: string } | { kind: 'none'; reason: string };
+/** `seccomp`: the filter workers run under (null where this architecture or kernel has none; `seccompMissing` says why) */
+export type Isolation = { kind: 'bwrap'; bwrap: string; seccomp: Buffer | null; seccompMissing?: string } | { kind: 'none'; reason: string };
 
 /** STAGECRAFT_SANDBOX=required, and no usable bubblewrap here. */
 export class SandboxUnavailableError extends StagecraftError {
@@ -71,6 +77,11 @@ function systemArgs(): string[] {
   return out;
 }
 
+/** default size of a sandbox's /tmp (STAGECRAFT_SANDBOX_TMP_SIZE) */
+export const DEFAULT_TMP_BYTES = 64 * 1024 * 1024;
+/** size of a sandbox's /dev/shm: POSIX semaphores and shared memory (python's multiprocessing) need a little */
+export const DEV_SHM_BYTES = 16 * 1024 * 1024;
+
 export type BwrapMounts = {
   /** bound read-only at the same path (worker scripts, the bundle version, tsx) */
   readOnly: string[];
@@ -80,13 +91,20 @@ export type BwrapMounts = {
   cwd?: string;
   /** the worker's environment (nothing else reaches it) */
   env: Record<string, string>;
+  /** entries of workDir bound read-only over themselves (its `.git`) */
+  readOnlyInWork?: string[];
+  /** size of /tmp in bytes (default DEFAULT_TMP_BYTES) */
+  tmpBytes?: number;
+  /** the descriptor bwrap reads the seccomp filter from, when there is one */
+  seccompFd?: number;
 };
 
 /** The bwrap command line for a worker: everything before `--` and the worker's own command. */
 export function bwrapArgs(m: BwrapMounts): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'stagecraft-sandbox', '--clearenv'];
   for (const [k, v] of Object.entries(m.env)) args.push('--setenv', k, v);
-  args.push(...systemArgs(), '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push(...systemArgs(), '--proc', '/proc', '--dev', '/dev', '--size', String(DEV_SHM_BYTES), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+  args.push('--size', String(m.tmpBytes ?? DEFAULT_TMP_BYTES), '--tmpfs', '/tmp');
   const seen = new Set<string>();
   for (const p of m.readOnly) {
     const real = realpathSync(p);
@@ -98,36 +116,53 @@ export function bwrapArgs(m: BwrapMounts): string[] {
   if (m.workDir) {
     const real = realpathSync(m.workDir);
     args.push('--bind', real, real);
+    // after the writable bind: the entry is then a read-only mount inside it (code can neither change nor replace it)
+    for (const entry of m.readOnlyInWork ?? []) args.push('--ro-bind', path.join(real, entry), path.join(real, entry));
   }
+  if (m.seccompFd !== undefined) args.push('--seccomp', String(m.seccompFd));
   args.push('--chdir', m.cwd ? realpathSync(m.cwd) : m.workDir ? realpathSync(m.workDir) : '/tmp');
   return args;
 }
 
-let probed: { bwrap: string | null; reason: string } | null = null;
+type Probe = { bwrap: string | null; reason: string; seccomp: Buffer | null; seccompMissing?: string };
+let probed: Probe | null = null;
 
-/** Whether bubblewrap can build a sandbox on this machine: found, and allowed to make namespaces. Probed once. */
-function probe(): { bwrap: string | null; reason: string } {
+/** Whether bubblewrap can build a sandbox on this machine (found, allowed to make namespaces), and load our seccomp filter. Probed once. */
+function probe(): Probe {
   if (probed) return probed;
   const bwrap = BWRAP_PATHS.find((p) => existsSync(p));
-  if (!bwrap) return (probed = { bwrap: null, reason: 'bubblewrap (bwrap) is not installed' });
-  const r = spawnSync(bwrap, [...bwrapArgs({ readOnly: [], workDir: null, env: { PATH: '/usr/bin:/bin' } }), '--', 'true'], { env: {} as NodeJS.ProcessEnv, timeout: 10_000, encoding: 'utf8' });
-  if (r.status === 0) return (probed = { bwrap, reason: '' });
-  const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0];
-  return (probed = { bwrap: null, reason: `bubblewrap cannot create namespaces here (${why})` });
+  if (!bwrap) return (probed = { bwrap: null, reason: 'bubblewrap (bwrap) is not installed', seccomp: null });
+  const attempt = (filter: Buffer | null) =>
+    spawnSync(bwrap, [...bwrapArgs({ readOnly: [], workDir: null, env: { PATH: '/usr/bin:/bin' }, seccompFd: filter ? 0 : undefined }), '--', 'true'], {
+      env: {} as NodeJS.ProcessEnv,
+      timeout: 10_000,
+      encoding: 'utf8',
+      input: filter ?? undefined,
+    });
+  const why = (r: ReturnType<typeof attempt>) => (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0];
+  const filter = seccompFilter();
+  const withFilter = filter ? attempt(filter) : null;
+  if (withFilter?.status === 0) return (probed = { bwrap, reason: '', seccomp: filter });
+  const plain = attempt(null);
+  if (plain.status !== 0) return (probed = { bwrap: null, reason: `bubblewrap cannot create namespaces here (${why(plain)})`, seccomp: null });
+  const seccompMissing = withFilter ? `the kernel refused the filter (${why(withFilter)})` : `no filter for the ${process.arch} architecture`;
+  return (probed = { bwrap, reason: '', seccomp: null, seccompMissing });
 }
 
 /** The isolation code workers get under this mode; `required` without a working bubblewrap throws. */
 export function isolationFor(mode: SandboxMode): Isolation {
   if (mode === 'off') return { kind: 'none', reason: 'STAGECRAFT_SANDBOX=off' };
   const p = probe();
-  if (p.bwrap) return { kind: 'bwrap', bwrap: p.bwrap };
+  if (p.bwrap) return { kind: 'bwrap', bwrap: p.bwrap, seccomp: p.seccomp, ...(p.seccompMissing ? { seccompMissing: p.seccompMissing } : {}) };
   if (mode === 'required') throw new SandboxUnavailableError(p.reason);
   return { kind: 'none', reason: p.reason };
 }
 
 /** What a server or CLI says once at start when code steps run without isolation. */
 export function noIsolationWarning(iso: Isolation): string | null {
-  if (iso.kind !== 'none') return null;
+  if (iso.kind === 'bwrap') {
+    return iso.seccompMissing ? `code steps run in bubblewrap WITHOUT the seccomp filter (${iso.seccompMissing}): ptrace, bpf, mount and new user namespaces are not denied to them.` : null;
+  }
   return (
     `code steps run WITHOUT a sandbox (${iso.reason}): they get a clean environment, a timeout and a memory limit, ` +
     `but can read and write what this process can, and reach the network. Install bubblewrap to isolate them (apt-get install bubblewrap), ` +

@@ -21,6 +21,8 @@ export type CallContext = {
   exportName: string;
   timeoutMs: number;
   memoryLimitMb: number;
+  /** the worker's memory cgroup OOM-killed a process of it during the call */
+  isOomKilled?: boolean;
 };
 
 /** Lines of a traceback kept in the message itself (all of it is in `details.traceback`). */
@@ -74,7 +76,7 @@ export function errorFor(
   if (outcome.kind === 'exited') {
     const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.code}`;
     const oom = ctx.language === 'node' ? NODE_OOM : PYTHON_OOM;
-    if (oom.test(outcome.output.stderr)) return memoryError(fn, ctx, base);
+    if (ctx.isOomKilled || oom.test(outcome.output.stderr)) return memoryError(fn, ctx, base);
     return new CodeStepError(
       `The ${ctx.language} worker ${how} while running ${fn}. ` +
         `User code must return a value, not exit the process.` +
@@ -131,7 +133,8 @@ export function errorFor(
 function memoryError(fn: string, ctx: CallContext, base: ErrorDetails): CodeStepError {
   return new CodeStepError(
     `${fn} hit the sandbox memory limit of ${ctx.memoryLimitMb} MB and its worker was stopped. ` +
-      `Use less memory (process the data in chunks) or raise the sandbox memory limit.`,
+      `The limit counts the worker and every process it started, and what they keep in /tmp and /dev/shm. ` +
+      `Use less memory (process the data in chunks, write large data to the workspace) or raise the sandbox memory limit.`,
     { ...base, memoryLimitMb: ctx.memoryLimitMb },
   );
 }

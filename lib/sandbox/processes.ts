@@ -1,5 +1,6 @@
-// Asking the OS about processes: whether one is alive, and every live one's command line (/proc).
-// Used to sweep what dead servers left behind, and by the tests that prove nothing is left.
+// Asking the OS about processes: whether one is alive, every live one's command line, and a process's
+// descendants (/proc). Used to sweep what dead servers left behind, to find what a step started where
+// no cgroup lists it (sandbox-worker.ts), and by the tests that prove nothing is left.
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Whether a process with this pid exists (one we may not signal counts as alive). */
@@ -21,6 +22,34 @@ export function processCommandLines(): string[] {
     } catch {
       // gone since the listing
     }
+  }
+  return out;
+}
+
+/** The live (not zombie) descendants of `root`, from each process's parent in /proc/<pid>/stat. */
+export function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state === 'Z') continue;
+    const list = children.get(Number(ppid)) ?? [];
+    list.push(Number(name));
+    children.set(Number(ppid), list);
+  }
+  const out: number[] = [];
+  const stack = [...(children.get(root) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
   }
   return out;
 }

@@ -45,7 +45,7 @@ export function flavourFor(language: Language, modulePath: string): Flavour | { 
 const SYSTEM_PATH_DIRS = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
 /** The complete environment of a worker. `NODE_OPTIONS` is absent on purpose: it could inject code into workers. */
-export function workerEnv(homeDir: string): Record<string, string> {
+export function workerEnv(homeDir: string, flavour?: Flavour): Record<string, string> {
   const dirs = [path.dirname(process.execPath), ...SYSTEM_PATH_DIRS];
   return {
     PATH: [...new Set(dirs)].join(':'),
@@ -53,6 +53,8 @@ export function workerEnv(homeDir: string): Record<string, string> {
     HOME: homeDir,
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONUNBUFFERED: '1',
+    // tsx's disk cache would let the worker's warm-up skip esbuild, which then starts during a step and is killed with it
+    ...(flavour === 'node-ts' ? { TSX_DISABLE_CACHE: '1' } : {}),
   };
 }
 
@@ -67,6 +69,7 @@ export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCo
   const args = [`--max-old-space-size=${memoryLimitMb}`];
   if (flavour === 'node-ts') args.push('--import', tsxLoaderPath());
   args.push(nodeWorkerScript());
+  if (flavour === 'node-ts') args.push('--warm-ts');
   // `ulimit -d` takes KiB; the shell execs node, so the worker is the shell's own process
   return { command: '/bin/sh', args: ['-c', 'ulimit -d "$0" && exec "$@"', String(memoryLimitMb * 1024), process.execPath, ...args] };
 }

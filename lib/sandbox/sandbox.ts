@@ -9,17 +9,27 @@
  * the server exits. Invariant: a sandbox never leaves processes behind, and
  * an idle sandbox does not keep the server's event loop alive. A call's
  * timeout runs from when its worker receives it (time queued behind other
- * calls, or spent starting the interpreter, does not count; importing the
- * user's module on first use does).
+ * calls, waiting for a worker slot, or spent starting the interpreter does not
+ * count; importing the user's module on first use does).
  *
  * Isolation (isolation.ts): with bubblewrap, each worker runs in a sandbox of
  * its own — no network, its own pid and mount namespaces, the bundle version
- * and the system runtime read-only, the run's working folder writable, nothing
- * else of the machine. Without it (STAGECRAFT_SANDBOX=off, or no bubblewrap
- * here) a worker is a separate process with limits and a clean environment,
- * not a container. Either way, where a pids cgroup can be made (pids-limit.ts)
- * a worker and all it forks are capped at `maxProcesses` tasks, and whatever is
- * left of them when the worker exits is killed.
+ * and the system runtime read-only, the run's working folder writable (its
+ * `.git` read-only), small private /tmp and /dev/shm, a seccomp filter,
+ * nothing else of the machine. Without it (STAGECRAFT_SANDBOX=off, or no
+ * bubblewrap here) a worker is a separate process with limits and a clean
+ * environment, not a container. Either way: every worker holds a slot of the
+ * process-wide cap (worker-slots.ts); where cgroups can be made (cgroups.ts) a
+ * worker and all it forks are capped at `maxProcesses` tasks and
+ * `memoryLimitMb` of memory, tmpfs pages included; when a call ends, whatever
+ * it started is killed (sandbox-worker.ts); and the working folder's quota and
+ * `.git` are checked around each call (workspace-guard.ts).
+ *
+ * What persists in a warm worker from one call to the next is the worker
+ * process itself: the modules it imported, their globals, threads they
+ * started, and its /tmp and /dev/shm — until the worker is replaced (after a
+ * timeout, a crash, a memory or quota failure, or when the cap needs its slot
+ * while it is idle).
  *
  * Does not: enforce a step's `pure` or `on_error` semantics, or resolve module
  * paths relative to a bundle (callers pass absolute paths).
@@ -31,15 +41,19 @@ import path from 'node:path';
 import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import type { CodeCall, CodeSandbox } from '../kernel/ports';
+import { DEFAULT_MAX_PROCESSES } from './cgroups';
+import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
-import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from './runtime';
-import { bwrapArgs, isolationFor, sandboxMode, type Isolation } from './isolation';
-import { WorkerProcess, WorkerStartError, type WorkerLaunch } from './worker';
 import { isProcessAlive } from './processes';
-import { createPidsCgroup, DEFAULT_MAX_PROCESSES, inPidsCgroup, releasePidsCgroup, releasePidsCgroupNow } from './pids-limit';
+import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from './runtime';
+import { SandboxWorker } from './sandbox-worker';
+import { LAUNCH_DATA_FD, WorkerStartError, type WorkerLaunch, type WorkerRequest } from './worker';
+import { sharedWorkerSlots, type WorkerSlots } from './worker-slots';
+import { WorkspaceGuard } from './workspace-guard';
+import type { WorkspaceQuota } from './workspace-usage';
 
 export type CodeSandboxOptions = {
-  /** per worker: RLIMIT_AS for python, RLIMIT_DATA for node (what it maps, Buffers included) */
+  /** per worker: RLIMIT_AS for python, RLIMIT_DATA for node (what it maps, Buffers included), and its memory cgroup (its whole tree, tmpfs included) */
   memoryLimitMb?: number;
   /** warm workers per flavour (python, node, node+tsx) that calls may run on in parallel */
   maxWorkersPerLanguage?: number;
@@ -48,10 +62,16 @@ export type CodeSandboxOptions = {
   /** the run's working folder: the workers' current directory, the one place they may write; default: the module's
    *  folder as the current directory, and nowhere writable (under bwrap that folder is the read-only bundle) */
   workDir?: string;
+  /** the working folder's quota, checked around each call; null or absent: none (a folder the user named) */
+  workspaceQuota?: WorkspaceQuota | null;
   /** default: STAGECRAFT_SANDBOX of this process (auto) */
   isolation?: Isolation;
   /** per worker: processes + threads at once (a pids cgroup, where one can be made here) */
   maxProcesses?: number;
+  /** size of a bubblewrap worker's /tmp, in bytes (default 64 MiB) */
+  tmpBytes?: number;
+  /** the cap on live workers these calls count against (default: the one this process shares, STAGECRAFT_MAX_WORKERS) */
+  slots?: WorkerSlots;
 };
 
 export const DEFAULT_MEMORY_LIMIT_MB = 512;
@@ -77,6 +97,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   const memoryLimitMb = opts.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const maxWorkers = opts.maxWorkersPerLanguage ?? DEFAULT_MAX_WORKERS_PER_LANGUAGE;
   const maxProcesses = opts.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+  const tmpBytes = opts.tmpBytes ?? DEFAULT_TMP_BYTES;
   if (!Number.isInteger(maxProcesses) || maxProcesses < 16) {
     throw new UsageError(`maxProcesses must be an integer ≥ 16, got ${maxProcesses}`);
   }
@@ -88,43 +109,20 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   }
 
   const isolation = opts.isolation ?? isolationFor(sandboxMode(process.env));
+  const slots = opts.slots ?? sharedWorkerSlots();
+  const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null) : null;
   const lanes = new Map<Flavour, Lane[]>();
   let homeDir: string | null = null;
   let isClosed = false;
-  /** the pids cgroups of this sandbox's live workers, and their removals under way */
-  const cgroups = new Set<string>();
-  const releases = new Set<Promise<void>>();
+  /** every worker of this sandbox until its cgroup and slot are released */
+  const workers = new Set<SandboxWorker>();
 
   const internals: SandboxInternals = {
     killNow() {
-      for (const lane of [...lanes.values()].flat()) lane.worker?.killNow();
-      for (const cg of cgroups) releasePidsCgroupNow(cg);
+      for (const worker of workers) worker.killNow();
       if (homeDir) rmSync(homeDir, { recursive: true, force: true });
     },
   };
-
-  /** Starts a worker in a pids cgroup of its own (where one can be made), removed when the worker exits. */
-  function startWorker(launch: WorkerLaunch): WorkerProcess {
-    const cg = createPidsCgroup(maxProcesses);
-    if (!cg) return new WorkerProcess(launch);
-    cgroups.add(cg);
-    let worker: WorkerProcess;
-    try {
-      worker = new WorkerProcess({ ...launch, ...inPidsCgroup(cg, launch.command, launch.args) });
-    } catch (error) {
-      releasePidsCgroupNow(cg);
-      cgroups.delete(cg);
-      throw error;
-    }
-    const release: Promise<void> = worker.whenExited
-      .then(() => releasePidsCgroup(cg))
-      .finally(() => {
-        cgroups.delete(cg);
-        releases.delete(release);
-      });
-    releases.add(release);
-    return worker;
-  }
 
   /** HOME for unisolated workers: a fresh empty directory per sandbox, never the server's (a sandboxed one has its own /tmp). */
   function home(): string {
@@ -139,9 +137,11 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   }
 
   class Lane {
-    worker: WorkerProcess | null = null;
+    worker: SandboxWorker | null = null;
     private readonly queue: Job[] = [];
     private isBusy = false;
+    /** while the worker is idle between calls: takes it off the list of workers the cap may stop */
+    private unmarkIdle: (() => void) | null = null;
 
     constructor(private readonly flavour: Flavour) {}
 
@@ -163,62 +163,86 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       const job = this.queue.shift();
       if (!job) return;
       this.isBusy = true;
+      this.unmarkIdle?.();
+      this.unmarkIdle = null;
       try {
         job.resolve(await this.runOnWorker(job));
       } catch (error) {
         job.reject(error);
       } finally {
         this.isBusy = false;
+        const worker = this.worker;
+        if (!this.queue.length && worker?.isAlive && !isClosed) {
+          const unmark = slots.markIdle(() => void worker.kill());
+          void worker.released.then(unmark); // a worker that dies while idle is no longer one to stop
+          this.unmarkIdle = unmark;
+        }
         void this.pump();
       }
     }
 
     private async runOnWorker({ call, ctx }: Job): Promise<Json> {
       if (isClosed) throw closedError(ctx);
-      if (!this.worker?.isAlive) this.worker = this.spawn(ctx);
+      if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
       const worker = this.worker;
       try {
-        await worker.ready;
+        await worker.ready();
       } catch (error) {
         if (this.worker === worker) this.worker = null;
         throw isClosed ? closedError(ctx) : startError(this.flavour, ctx, error);
       }
       if (isClosed) throw closedError(ctx);
+      await guard?.before();
+      const who = `${ctx.language} function ${ctx.exportName} in ${ctx.modulePath}`;
+      const stopWatch = guard?.watch(() => void worker.kill(), who);
       // the timeout covers the module's import on its first call, not the interpreter's start
-      const outcome = await worker.run(
-        call.chain
-          ? {
-              steps: call.chain.map((s) => ({ modulePath: call.modulePath, exportName: s.exportName, into: s.into })),
-              input: call.input,
-              timeoutMs: call.timeoutMs,
-            }
-          : { modulePath: call.modulePath, exportName: call.exportName, input: call.input, timeoutMs: call.timeoutMs },
-      );
+      const { outcome, isOomKilled } = await worker.run(requestOf(call));
+      const breach = stopWatch?.() ?? null;
       if (isWorkerSpent(outcome)) {
         await worker.kill();
         if (this.worker === worker) this.worker = null; // the next call spawns a fresh one
       }
+      if (breach) throw breach;
+      await guard?.after(who);
       if (isClosed && outcome.kind !== 'reply') throw closedError(ctx);
-      return resultOf(outcome, ctx);
+      return resultOf(outcome, { ...ctx, isOomKilled });
     }
 
-    private spawn(ctx: CallContext): WorkerProcess {
+    private async spawn(ctx: CallContext): Promise<SandboxWorker> {
+      let launch: WorkerLaunch;
       try {
-        const { command, args } = launchCommand(this.flavour, memoryLimitMb);
-        const workDir = opts.workDir ?? path.dirname(ctx.modulePath);
-        if (isolation.kind === 'none') return startWorker({ command, args, env: workerEnv(home()), cwd: workDir });
-        const sandbox = bwrapArgs({
-          readOnly: [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)],
-          // only a folder the caller names is writable: without one, the code's own folder is read-only
-          workDir: opts.workDir ?? null,
-          cwd: workDir,
-          env: workerEnv('/tmp'),
-        });
-        // bwrap itself gets no environment either: nothing of the server's reaches the sandbox's pid 1
-        return startWorker({ command: isolation.bwrap, args: [...sandbox, '--', command, ...args], env: {}, cwd: os.tmpdir() });
+        launch = this.launch(ctx);
       } catch (error) {
         throw startError(this.flavour, ctx, error); // no worker script, no tsx
       }
+      let worker: SandboxWorker;
+      try {
+        worker = await SandboxWorker.start(launch, { maxProcesses, memoryBytes: memoryLimitMb * 1024 * 1024 }, slots, () => isClosed);
+      } catch (error) {
+        throw isClosed ? closedError(ctx) : startError(this.flavour, ctx, error);
+      }
+      workers.add(worker);
+      void worker.released.then(() => workers.delete(worker));
+      return worker;
+    }
+
+    private launch(ctx: CallContext): WorkerLaunch {
+      const { command, args } = launchCommand(this.flavour, memoryLimitMb);
+      const workDir = opts.workDir ?? path.dirname(ctx.modulePath);
+      if (isolation.kind === 'none') return { command, args, env: workerEnv(home(), this.flavour), cwd: workDir };
+      const filter = isolation.seccomp;
+      const sandbox = bwrapArgs({
+        readOnly: [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)],
+        // only a folder the caller names is writable: without one, the code's own folder is read-only
+        workDir: opts.workDir ?? null,
+        readOnlyInWork: guard?.readOnlyEntries() ?? [],
+        cwd: workDir,
+        env: workerEnv('/tmp', this.flavour),
+        tmpBytes,
+        seccompFd: filter ? LAUNCH_DATA_FD : undefined,
+      });
+      // bwrap itself gets no environment either: nothing of the server's reaches the sandbox's pid 1
+      return { command: isolation.bwrap, args: [...sandbox, '--', command, ...args], env: {}, cwd: os.tmpdir(), ...(filter ? { fd5: filter } : {}) };
     }
   }
 
@@ -267,11 +291,19 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       for (const lane of all) lane.rejectQueued(new CodeStepError('The code sandbox was closed before this call ran.'));
       await Promise.all(all.map((lane) => lane.worker?.kill()));
       // bounded: a worker stuck in the kernel must not hold up close() (its cgroup is swept later)
-      await Promise.race([Promise.all(releases), new Promise((r) => setTimeout(r, 2_000).unref())]);
+      await Promise.race([Promise.all([...workers].map((w) => w.released)), new Promise((r) => setTimeout(r, 2_000).unref())]);
       liveSandboxes.delete(internals);
       if (homeDir) await rm(homeDir, { recursive: true, force: true });
+      // no code of this run runs any more: a .git made since its last step is renamed now
+      await guard?.final().catch(() => {});
     },
   };
+}
+
+function requestOf(call: CodeCall): WorkerRequest {
+  return call.chain
+    ? { steps: call.chain.map((s) => ({ modulePath: call.modulePath, exportName: s.exportName, into: s.into })), input: call.input, timeoutMs: call.timeoutMs }
+    : { modulePath: call.modulePath, exportName: call.exportName, input: call.input, timeoutMs: call.timeoutMs };
 }
 
 const HOME_PREFIX = 'stagecraft-sandbox-';

@@ -63,7 +63,17 @@ export type CallOutcome =
   | { kind: 'protocol'; why: string; output: OutputTails }
   | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; output: OutputTails };
 
-export type WorkerLaunch = { command: string; args: string[]; env: Record<string, string>; cwd: string };
+export type WorkerLaunch = {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** bytes the launcher reads from fd 5 at start (bubblewrap's `--seccomp 5`); the pipe is closed after them */
+  fd5?: Buffer;
+};
+
+/** the descriptor `WorkerLaunch.fd5` arrives on */
+export const LAUNCH_DATA_FD = 5;
 
 /** The worker could not be started (missing interpreter, crash during boot, boot timeout). */
 export class WorkerStartError extends Error {
@@ -108,8 +118,13 @@ export class WorkerProcess {
       env: launch.env as NodeJS.ProcessEnv,
       // own process group, so a timeout can kill whatever the user's code spawned too
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...(launch.fd5 ? (['pipe'] as const) : [])],
     });
+    if (launch.fd5) {
+      const data = (this.child.stdio as unknown as Writable[])[LAUNCH_DATA_FD];
+      data.on('error', () => {}); // a launcher that died before reading it
+      data.end(launch.fd5);
+    }
     const [, stdout, stderr, requests, replies] = this.child.stdio as [null, Readable, Readable, Writable, Readable];
     this.requests = requests;
     for (const stream of [stdout, stderr, requests, replies]) stream.on('error', () => {}); // EPIPE after a kill
@@ -318,8 +333,9 @@ export class WorkerProcess {
 
   /** An idle worker must not keep the server's event loop alive; a busy one must. */
   private setRef(isRef: boolean): void {
-    const handles = [this.child, ...this.child.stdio] as ({ ref?: () => void; unref?: () => void } | null)[];
-    for (const h of handles) (isRef ? h?.ref : h?.unref)?.call(h);
+    const handles = [this.child, ...this.child.stdio] as ({ ref?: () => void; unref?: () => void; destroyed?: boolean } | null)[];
+    // a closed pipe (fd 5 once its bytes are written) has no handle: unref would wait for a 'connect' that never comes
+    for (const h of handles) if (!h?.destroyed) (isRef ? h?.ref : h?.unref)?.call(h);
   }
 }
 

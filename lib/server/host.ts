@@ -8,7 +8,7 @@
  * Owns: wiring. Does not: decide what a run does (lib/kernel) or how it is
  * shown (the CLI and the app format outcomes themselves).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import type { KernelDeps } from '../kernel/context';
@@ -17,7 +17,9 @@ import { UsageError } from '../kernel/errors';
 import { faultsFromSpec } from '../kernel/faults';
 import type { ModelPort, StorePort } from '../kernel/ports';
 import { createCodeSandbox } from '../sandbox';
-import { isolationFor, sandboxMode, type Isolation } from '../sandbox/isolation';
+import { DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from '../sandbox/isolation';
+import { createWorkspaceFiles } from '../sandbox/workspace-files';
+import { sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from '../sandbox/workspace-usage';
 import type { SkillRepo } from '../store/skills';
 import { modelFromSpec, type ModelEnv } from '../models';
 import { randomIds, systemClock } from './system';
@@ -32,12 +34,46 @@ export type Host = {
   workspacesDir: string;
   /** how code steps are confined (lib/sandbox/isolation.ts): asked when code is about to run, so a command that runs none never needs a sandbox */
   isolation: () => Isolation;
+  /** what a run's code and workspace may use (from the environment; asked when a run starts, like `isolation`) */
+  limits: () => RunLimits;
   env: ModelEnv;
   /** the working directory relative paths (model scripts, inputs) resolve against */
   cwd: string;
   /** who drives the runs this host starts or resumes (recorded on run_started / run_resumed): a CLI, the app, a worker */
   driver?: JsonObject;
 };
+
+export type RunLimits = {
+  /** STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES: per workspace Stagecraft makes */
+  workspaceQuota: WorkspaceQuota;
+  /** STAGECRAFT_WORKSPACE_RETENTION: how long a finished run's workspace is kept */
+  workspaceRetentionMs: number;
+  /** STAGECRAFT_SANDBOX_TMP_SIZE: a sandboxed worker's /tmp */
+  tmpBytes: number;
+};
+
+export const DEFAULT_WORKSPACE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** The limits the environment sets (an invalid value is a UsageError naming the variable). */
+export function runLimitsFromEnv(env: ModelEnv): RunLimits {
+  return {
+    workspaceQuota: workspaceQuotaFromEnv(env),
+    workspaceRetentionMs: durationFromEnv(env, 'STAGECRAFT_WORKSPACE_RETENTION', DEFAULT_WORKSPACE_RETENTION_MS),
+    tmpBytes: sizeFromEnv(env, 'STAGECRAFT_SANDBOX_TMP_SIZE', DEFAULT_TMP_BYTES),
+  };
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `name` from env as a duration (`30m`, `24h`, `7d`; `0` for none), or `fallback` when unset. */
+export function durationFromEnv(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const m = /^(\d+)\s*([smhd])$/.exec(raw.trim());
+  if (raw.trim() === '0') return 0;
+  if (!m) throw new UsageError(`${name}=${JSON.stringify(raw)}: give a duration such as 30m, 24h or 7d (or 0).`);
+  return Number(m[1]) * DURATION_UNITS_MS[m[2]];
+}
 
 /** `<data dir>/bundles` and `<data dir>/workspaces`: beside the embedded database (or where it would be, on Postgres) */
 export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundlesDir' | 'workspacesDir'> {
@@ -51,7 +87,13 @@ export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundles
  * SandboxUnavailableError, before any code runs).
  */
 export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string; driver?: JsonObject }): Host {
-  return { ...parts, ...defaultHostDirs(parts.env, parts.cwd), isolation: () => isolationFor(sandboxMode(parts.env)) };
+  let limits: RunLimits | null = null;
+  return {
+    ...parts,
+    ...defaultHostDirs(parts.env, parts.cwd),
+    isolation: () => isolationFor(sandboxMode(parts.env)),
+    limits: () => (limits ??= runLimitsFromEnv(parts.env)),
+  };
 }
 
 /** This process as the driver of its runs: what kind of process, on which host, which pid. */
@@ -92,10 +134,21 @@ export function modelFor(host: Host, spec: string | undefined, bundleDir: string
   return modelFromSpec(s, { bundleDir, env: host.env, cwd: host.cwd });
 }
 
+/** Whether a run's workspace is a folder the user named (`--workspace`): its place under the data dir is a link to it. */
+export function isUserWorkspace(host: Pick<Host, 'workspacesDir'>, runId: string): boolean {
+  try {
+    return lstatSync(path.join(host.workspacesDir, runId)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Kernel deps for one execution of a run: code runs in a sandbox that sees the bundle read-only and
  * the run's workspace; file ops act on the workspace (reading the bundle's own files where the
- * workspace has none). `close` releases the sandbox's workers.
+ * workspace has none) without following what code made there. A workspace Stagecraft made has the
+ * quota; a folder the user named has none (it is theirs, and may be a large repository). `close`
+ * releases the sandbox's workers.
  */
 export function kernelDeps(
   host: Host,
@@ -104,15 +157,16 @@ export function kernelDeps(
   extra: Partial<KernelDeps> = {},
 ): KernelDeps & { close(): Promise<void> } {
   const workDir = workspaceOf(host, run.runId);
-  const sandbox = createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation() });
+  const limits = host.limits();
+  const quota = isUserWorkspace(host, run.runId) ? null : limits.workspaceQuota;
+  const sandbox = createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation(), workspaceQuota: quota, tmpBytes: limits.tmpBytes });
   return {
     store: host.store,
     clock: systemClock,
     ids: randomIds,
     model,
     sandbox,
-    fileRoot: workDir,
-    fileReadFallback: run.bundleDir,
+    files: createWorkspaceFiles({ root: workDir, readFallback: run.bundleDir, quota }),
     faults: faultsFromSpec(host.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL')),
     ...(host.driver ? { driver: host.driver } : {}),
     ...extra,

@@ -122,6 +122,7 @@ describe('compileSkill: the blog_writer example of skill-md.md', () => {
         binding: { kind: 'builtin', name: 'tool_result_budget' },
         effects: ['transcript.write'],
         with: { max_chars: 4000 },
+        line: 45,
       },
     ]);
     assert.deepEqual([...plan.effectGrants], ['fs.read', 'transcript.write']);

@@ -143,7 +143,7 @@ function withDefaults(cap: CapabilitySource): JsonObject {
   return { ...out, ...declared };
 }
 
-function stage(c: Compiling, cap: CapabilitySource): StageSpec {
+function stage(c: Compiling, cap: CapabilitySource, index: number): StageSpec {
   const binding: StageSpec['binding'] = cap.uses.startsWith('builtin:')
     ? { kind: 'builtin', name: cap.uses.slice('builtin:'.length) }
     : (() => {
@@ -157,6 +157,7 @@ function stage(c: Compiling, cap: CapabilitySource): StageSpec {
     binding,
     effects: stageEffects(cap as unknown as Record<string, unknown>),
     with: withDefaults(cap),
+    line: c.source.lineOf(['capabilities', index]),
   };
 }
 
@@ -197,7 +198,7 @@ export function compileSkill(text: string, opts: CompileOptions): CompileResult 
   const callerContract = fm.postprocessor ? schemaOf(c, fm.postprocessor.output_schema) : llmContract;
   const rung = (r: string) => PHASE_LADDER.indexOf(r as Rung);
   const stageProgram = (fm.capabilities ?? [])
-    .map((cap, i) => ({ spec: stage(c, cap), i }))
+    .map((cap, i) => ({ spec: stage(c, cap, i), i }))
     .sort((a, b) => rung(a.spec.rung) - rung(b.spec.rung) || a.i - b.i)
     .map((x) => x.spec);
   const plan: Plan = {

@@ -142,7 +142,8 @@ export function parseFrontmatter(split: SkillSplit): ParsedFrontmatter {
 export class FrontmatterSource {
   constructor(
     readonly doc: Document.Parsed,
-    private readonly text: string,
+    /** the frontmatter's text (node ranges are offsets into it) */
+    readonly text: string,
     private readonly lineCounter: LineCounter,
     /** whole-file line of the frontmatter's first line */
     private readonly firstLine: number,

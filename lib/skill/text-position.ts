@@ -68,16 +68,22 @@ export function jsonSyntaxErrorOffset(text: string): number | null {
       if (top === undefined) return i < n ? i : null;
       if (i >= n) return n;
       const c = text[i];
-      if (c === ',') (i++, (want = top === '{' ? 'key' : 'value'));
-      else if (c === (top === '{' ? '}' : ']')) (i++, stack.pop());
-      else return i;
+      if (c === ',') {
+        i++;
+        want = top === '{' ? 'key' : 'value';
+      } else if (c === (top === '{' ? '}' : ']')) {
+        i++;
+        stack.pop();
+      } else return i;
       continue;
     }
     if (i >= n) return n;
     const c = text[i];
     if (want === 'key' || want === 'firstKey') {
       if (want === 'firstKey' && c === '}') {
-        i++, stack.pop(), (want = 'after');
+        i++;
+        stack.pop();
+        want = 'after';
         continue;
       }
       if (c !== '"') return i;
@@ -85,15 +91,20 @@ export function jsonSyntaxErrorOffset(text: string): number | null {
       if (bad >= 0) return bad;
       while (i < n && isWs(text[i])) i++;
       if (text[i] !== ':') return i;
-      i++, (want = 'value');
+      i++;
+      want = 'value';
       continue;
     }
     if (want === 'firstValue' && c === ']') {
-      i++, stack.pop(), (want = 'after');
+      i++;
+      stack.pop();
+      want = 'after';
       continue;
     }
     if (c === '{' || c === '[') {
-      stack.push(c), i++, (want = c === '{' ? 'firstKey' : 'firstValue');
+      stack.push(c);
+      i++;
+      want = c === '{' ? 'firstKey' : 'firstValue';
       continue;
     }
     want = 'after';

@@ -134,14 +134,95 @@ function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, repea
     // an unexpected token after an earlier error is nearly always that error's echo
     .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN');
   syntax.slice(0, MAX_YAML_ERRORS).forEach((e, i, shown) => {
-    const [start, end] = e.pos;
     const more = i === shown.length - 1 && syntax.length > shown.length ? ` (${syntax.length - shown.length} more YAML errors follow; fix these first.)` : '';
+    const opener = isUnclosedError(e) ? unclosedOpener(doc, source.text, e.pos[0]) : null;
+    if (opener) {
+      findings.addAt('yaml_syntax', `YAML syntax error: ${opener.message}${more}`, source.spanOf(opener.at, opener.at + 1));
+      return;
+    }
+    const [start, end] = e.pos;
     const message =
       e.code === 'DUPLICATE_KEY'
         ? 'A key appears twice in the same mapping: YAML keeps only one. Remove or merge the repeat.'
         : `YAML syntax error: ${e.message.replace(/\.?$/, '.')} Fix the YAML here (indent with spaces; quote values containing ": " or " #").`;
     findings.addAt(e.code === 'DUPLICATE_KEY' ? 'duplicate_key' : 'yaml_syntax', message + more, source.spanOf(start, Math.max(end, start + 1)));
   });
+}
+
+/** the parser's words for a collection or string it reached the end of without its closer */
+const isUnclosedError = (e: { code: string; message: string }) => e.code === 'MISSING_CHAR' || /end with an? [\]}]|Missing closing/.test(e.message);
+
+const CLOSER: Record<string, string> = { '[': ']', '{': '}', '"': '"', "'": "'" };
+const OPENED: Record<string, string> = { '[': 'a flow sequence', '{': 'a flow mapping', '"': 'a double-quoted string', "'": 'a single-quoted string' };
+
+/** whether a quoted scalar's text ends with its own quote (not an escaped one: `\"`, `''`) */
+function quoteClosed(body: string): boolean {
+  const q = body[0];
+  if (body.length < 2 || !body.endsWith(q)) return false;
+  if (q === '"') return !/(^|[^\\])(\\\\)*\\"$/.test(body.slice(1));
+  // in a single-quoted string a quote is written twice: an odd run of quotes at the end closes it
+  const run = /'+$/.exec(body.slice(1))?.[0].length ?? 0;
+  return run % 2 === 1;
+}
+
+/** whether a flow collection's text closes what it opens (brackets inside quoted strings do not count) */
+function flowClosed(body: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '"' || c === "'") {
+      // past the string's closing quote (`\"` escapes one in double quotes, `''` in single ones)
+      for (i++; i < body.length; i++) {
+        if (c === '"' && body[i] === '\\') i++;
+        else if (c === "'" && body[i] === "'" && body[i + 1] === "'") i++;
+        else if (body[i] === c) break;
+      }
+    } else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) return i === body.length - 1;
+    }
+  }
+  return false;
+}
+
+/**
+ * The `[`, `{` or quote that an error at `pos` is the echo of: the parser reports an unclosed one
+ * where it gave up looking for its end (the next line, or the end of the frontmatter), which is not
+ * where the author left it open. The opener is the start of the last flow collection or quoted
+ * scalar before `pos` whose text does not close what it opens.
+ */
+function unclosedOpener(doc: Document.Parsed, text: string, pos: number): { at: number; message: string } | null {
+  let found: number | null = null;
+  const consider = (node: unknown) => {
+    const n = node as { range?: [number, number, number]; flow?: boolean; type?: string } | null;
+    if (!n?.range || n.range[0] >= pos) return;
+    const open = text[n.range[0]];
+    const isFlow = n.flow === true && (open === '[' || open === '{');
+    const isQuoted = (n.type === 'QUOTE_DOUBLE' && open === '"') || (n.type === 'QUOTE_SINGLE' && open === "'");
+    if (!isFlow && !isQuoted) return;
+    const body = text.slice(n.range[0], n.range[1]).trimEnd();
+    if (!(isFlow ? flowClosed(body) : quoteClosed(body)) && (found === null || n.range[0] > found)) found = n.range[0];
+  };
+  const visit = (node: unknown): void => {
+    consider(node);
+    if (isMap(node)) {
+      for (const p of node.items) {
+        visit(p.key);
+        visit(p.value);
+      }
+    } else if (isSeq(node)) for (const item of node.items) visit(item);
+  };
+  visit(doc.contents);
+  if (found === null) return null;
+  const open = text[found];
+  return {
+    at: found,
+    message:
+      open === '"' || open === "'"
+        ? `this ${open} opens ${OPENED[open]} that is never closed: end it with ${open} on the same line (a quote inside it is written ${open === '"' ? '\\"' : "''"}).`
+        : `this \`${open}\` opens ${OPENED[open]} that is never closed: end it with \`${CLOSER[open]}\` (on its line, or on a line indented more than its key).`,
+  };
 }
 
 /** skill.md whose opening `---` is never closed, read as all frontmatter */

@@ -10,3 +10,5 @@ export type { StoreBackend } from './prisma-store';
 export { EventLogImmutableError, RunExistsError, SeqGapError, UnsupportedValueError } from './errors';
 export type { SavedVersion, SkillRecord, SkillRepo, VersionOrigin, VersionRecord, VersionSummary, LastRun, SaveVersionOptions } from './skills';
 export { bundleHash, MIN_HASH_PREFIX, VERSION_ORIGINS } from './skills';
+export type { RunCursor, RunIndex, RunIndexRow, RunOutcomeWord, RunPage, RunSearch, RunStats } from './run-index';
+export { RUN_OUTCOMES } from './run-index';

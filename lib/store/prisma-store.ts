@@ -31,12 +31,14 @@ import type {
 import { RunNotFoundError } from '../kernel/errors';
 import { memoEntryOf } from '../kernel/memo';
 import { EVENT } from '../kernel/events';
+import { AppendListeners } from '../kernel/append-listeners';
 import type { PrismaClient } from './generated/prisma/client';
 import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf, UnsupportedValueError } from './errors';
 import { isConnectionError, reachable, unreachableError } from './connection-errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
+import { PrismaRunIndex, type RunIndex } from './run-index';
 import { opCommit, opCreate, opUnlock, withUnlock, type WireOp } from './wire';
 
 export type StoreBackend = 'postgres' | 'pglite';
@@ -86,15 +88,19 @@ export class PrismaStore implements StorePort {
   readonly location: string;
   /** skills and their versions (outside the kernel's port) */
   readonly skills: SkillRepo;
+  /** the runs list: filters, search, keyset pages, the chart's aggregate (outside the kernel's port) */
+  readonly runIndex: RunIndex;
   private readonly claims: ClaimRegistry;
   private readonly onClose?: () => Promise<void>;
   private readonly apply: PrismaStoreParts['apply'];
   private readonly lazyCommits: boolean;
   private readonly reconnectMs: number;
   private closing: Promise<void> | null = null;
+  private readonly appends = new AppendListeners();
 
   constructor(parts: PrismaStoreParts) {
     this.skills = new PrismaSkillRepo(parts.prisma);
+    this.runIndex = new PrismaRunIndex(parts.prisma);
     this.prisma = parts.prisma;
     this.claims = parts.claims;
     this.backend = parts.backend;
@@ -117,6 +123,7 @@ export class PrismaStore implements StorePort {
     } catch (e) {
       throw isConnectionError(e) ? unreachableError(this.location, e) : storeErrorOf(e, run.id);
     }
+    if (first.events.length) this.appends.notify(run.id, first.events[first.events.length - 1].seq);
   }
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
@@ -125,7 +132,9 @@ export class PrismaStore implements StorePort {
     const op = serialized(() => opCommit(runId, unit, null), runId);
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    return this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock);
+    const result = await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock);
+    if (result.kind === 'committed' && unit.events.length) this.appends.notify(runId, unit.events[unit.events.length - 1].seq);
+    return result;
   }
 
   private async commitOp(runId: string, unit: CommitUnit, op: WireOp, unlock: string | null): Promise<CommitResult> {
@@ -187,17 +196,17 @@ export class PrismaStore implements StorePort {
     });
   }
 
-  async countRuns(filter: RunFilter = {}): Promise<number> {
-    return this.read(async () => {
-      return this.prisma.run.count({ where: runWhere(filter) });
-    });
+  countRuns(filter: RunFilter = {}): Promise<number> {
+    return this.read(() => this.prisma.run.count({ where: runWhere(filter) }));
   }
 
-  async readEvents(runId: string, afterSeq = 0): Promise<RunEvent[]> {
+  async readEvents(runId: string, afterSeq = 0, limit?: number): Promise<RunEvent[]> {
     return this.read(async () => {
+      // a page is one index range scan on the (run_id, seq) key: nothing past `limit` is read
       const rows = await this.prisma.event.findMany({
         where: { runId, seq: { gt: afterSeq } },
         orderBy: { seq: 'asc' },
+        ...(limit !== undefined ? { take: Math.max(0, limit) } : {}),
       });
       if (rows.length === 0) await this.mustExist(runId);
       return rows.map(toRunEvent);
@@ -258,6 +267,10 @@ export class PrismaStore implements StorePort {
     });
   }
 
+  onAppend(fn: (runId: string, lastSeq: number) => void): () => void {
+    return this.appends.add(fn);
+  }
+
   /** One round trip to the database: resolves when it answers, else store_unreachable. */
   async ping(): Promise<void> {
     await this.read(() => this.prisma.$queryRaw`SELECT 1`);
@@ -303,5 +316,7 @@ function runWhere(filter: RunFilter) {
     ...(filter.status ? { status: { in: filter.status } } : {}),
     ...(filter.skillName !== undefined ? { skillName: filter.skillName } : {}),
     ...(filter.idPrefix !== undefined ? { id: { startsWith: filter.idPrefix } } : {}),
+    ...(filter.kind ? { kind: { in: filter.kind } } : {}),
+    ...(filter.parentRunId !== undefined ? { parentRunId: filter.parentRunId } : {}),
   };
 }

@@ -10,7 +10,7 @@
  * trip exactly; a fractional ms is rounded to the millisecond.
  */
 import type { Json, JsonObject } from '../kernel/json';
-import type { RunEvent, RunRecord, RunStatus, Snapshot, StageTrace, TraceStatus, WorkspaceArtifact } from '../kernel/ports';
+import type { RunEvent, RunKind, RunRecord, RunStatus, Snapshot, StageTrace, TraceStatus, WorkspaceArtifact } from '../kernel/ports';
 import type { Rung } from '../kernel/plan';
 import type {
   Event as EventRow,
@@ -36,7 +36,9 @@ export function toRunRecord(r: RunRow): RunRecord {
     output: (r.output ?? null) as Json | null,
     error: (r.error ?? null) as JsonObject | null,
     report: (r.report ?? null) as JsonObject | null,
+    kind: r.kind as RunKind,
     parentRunId: r.parentRunId,
+    forkPoint: r.forkPoint,
     createdAt: ms(r.createdAt),
     updatedAt: ms(r.updatedAt),
   };

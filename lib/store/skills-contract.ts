@@ -37,6 +37,34 @@ export function describeSkillRepoContract(label: string, open: () => Promise<Ope
       assert.deepEqual((await repo.getVersion(name)).files, { 'skill.md': 'A', 'x.py': 'x' });
     });
 
+    it('a version recorded with an earlier savedAt (an imported run\'s) takes its place in history, not the latest', async () => {
+      const { repo } = await open();
+      const name = fresh('imported');
+      const now = await save(repo, name, bundle('now'));
+      const old = await repo.saveVersion(name, bundle('old'), { mode: 'record', origin: 'import', description: '', savedAt: Date.parse('2024-01-02T03:04:05.678Z') });
+      assert.equal(old.isNew, true);
+      assert.equal((await repo.getVersion(name)).hash, now.hash, 'the latest is still the latest');
+      const listed = await repo.listVersions(name);
+      assert.deepEqual(listed?.map((v) => [v.hash, v.origin]), [[now.hash, 'app'], [old.hash, 'import']]);
+      assert.equal(listed?.[1].savedAt, Date.parse('2024-01-02T03:04:05.678Z'));
+    });
+
+    it('a restore moves a known version forward and records its origin as restore; a plain save keeps the origin', async () => {
+      const { repo } = await open();
+      const name = fresh('restore');
+      const a = await save(repo, name, bundle('A'));
+      await save(repo, name, bundle('B'));
+      await save(repo, name, bundle('B')); // saving the latest again changes nothing of its origin
+      assert.deepEqual((await repo.listVersions(name))?.map((v) => v.origin), ['app', 'app']);
+      const restored = await repo.saveVersion(name, bundle('A'), { mode: 'save', origin: 'restore', description: 'x' });
+      assert.deepEqual(restored, { ...a, isNew: false });
+      const versions = await repo.listVersions(name);
+      assert.deepEqual(versions?.map((v) => [v.hash, v.origin]), [
+        [a.hash, 'restore'],
+        [bundleHash(bundle('B')), 'app'],
+      ]);
+    });
+
     it('files come back exactly: unicode, CRLF, empty files, nested paths', async () => {
       const { repo } = await open();
       const name = fresh('exact');

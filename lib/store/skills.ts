@@ -23,7 +23,7 @@ import { utf8Bytes } from '../skill/bundle';
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
 
-export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore'] as const;
+export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore', 'import'] as const;
 export type VersionOrigin = (typeof VERSION_ORIGINS)[number];
 
 export type VersionSummary = {
@@ -58,7 +58,8 @@ export type SavedVersion = { skillId: string; versionId: string; hash: string; i
 
 export type SaveVersionOptions = {
   /**
-   * `save`: the version becomes the skill's latest (a known one is moved forward).
+   * `save`: the version becomes the skill's latest (a known one is moved forward; with origin
+   *   `restore`, its origin becomes `restore`).
    * `record`: what a run does: a known version is left where it is; a new one is saved.
    * `create`: the skill must not exist yet (SkillExistsError otherwise).
    */
@@ -66,6 +67,11 @@ export type SaveVersionOptions = {
   origin: VersionOrigin;
   /** the frontmatter's description, for lists */
   description: string;
+  /**
+   * `record` only: when a new version counts as saved (epoch ms) — an imported run's version is placed
+   * at its run's time, so importing an old run does not make its version the skill's latest (default: now)
+   */
+  savedAt?: number;
 };
 
 /** What the app, the CLI and the run path need of skill storage (PrismaStore; MemorySkillRepo in tests). */
@@ -171,10 +177,15 @@ export class PrismaSkillRepo implements SkillRepo {
       opts.mode === 'create'
         ? `INSERT INTO "skills" ("name") VALUES ($1) ON CONFLICT ("name") DO NOTHING RETURNING "id"`
         : `INSERT INTO "skills" ("name") VALUES ($1) ON CONFLICT ("name") DO UPDATE SET "name" = EXCLUDED."name" RETURNING "id"`;
-    const onConflict = opts.mode === 'record' ? `"saved_at" = "skill_versions"."saved_at"` : `"saved_at" = EXCLUDED."saved_at"`;
+    // a restore says how the version became the latest again: its origin is `restore` from then on
+    const onConflict =
+      opts.mode === 'record'
+        ? `"saved_at" = "skill_versions"."saved_at"`
+        : `"saved_at" = EXCLUDED."saved_at"${opts.origin === 'restore' ? `, "origin" = 'restore'` : ''}`;
     const rows = await this.prisma.$queryRawUnsafe<{ skill_id: string; version_id: string; is_new: boolean }[]>(
       `WITH s AS (${skillCte}),
-       t AS (SELECT greatest(now(), (SELECT max(v."saved_at") + interval '1 millisecond' FROM "skill_versions" v, s WHERE v."skill_id" = s."id")) AS "at")
+       t AS (SELECT coalesce(to_timestamp($9::float8 / 1000),
+                             greatest(now(), (SELECT max(v."saved_at") + interval '1 millisecond' FROM "skill_versions" v, s WHERE v."skill_id" = s."id"))) AS "at")
        INSERT INTO "skill_versions" ("skill_id", "text", "files", "hash", "description", "origin", "file_count", "size_bytes", "saved_at")
        SELECT s."id", $2, $3::json, $4, $5, $6, $7, $8, t."at" FROM s, t
        ON CONFLICT ("skill_id", "hash") DO UPDATE SET ${onConflict}
@@ -187,6 +198,7 @@ export class PrismaSkillRepo implements SkillRepo {
       opts.origin,
       count,
       size,
+      opts.mode === 'record' && opts.savedAt !== undefined ? opts.savedAt : null,
     );
     const r = rows[0];
     if (!r) throw new SkillExistsError(name);

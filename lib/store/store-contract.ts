@@ -75,6 +75,44 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
       assert.deepEqual(await store.readEvents(run.id, 4), []);
     });
 
+    it('readEvents(afterSeq, limit) reads one page of the log: at most `limit` events after the cursor, in seq order', async () => {
+      const run = await runWith(store, 25);
+      const page = async (after: number, limit: number) => (await store.readEvents(run.id, after, limit)).map((e) => e.seq);
+      assert.deepEqual(await page(0, 10), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      assert.deepEqual(await page(10, 10), [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+      assert.deepEqual(await page(20, 10), [21, 22, 23, 24, 25]);
+      assert.deepEqual(await page(25, 10), []);
+      assert.deepEqual(await page(3, 1), [4]);
+      assert.deepEqual(await page(0, 0), []);
+      assert.deepEqual(await store.readEvents(run.id, 22, 100), [ev(run.id, 23, 'phase_started'), ev(run.id, 24, 'phase_started'), ev(run.id, 25, 'phase_started')]);
+      // paging through the whole log gives the log, once
+      const seen: number[] = [];
+      for (let after = 0; ; ) {
+        const got = await store.readEvents(run.id, after, 7);
+        if (got.length === 0) break;
+        seen.push(...got.map((e) => e.seq));
+        after = got[got.length - 1].seq;
+      }
+      assert.deepEqual(seen, Array.from({ length: 25 }, (_, i) => i + 1));
+    });
+
+    it('onAppend hears of each committed append in this process (run and last seq), not of a conflict; stopping it stops it', async () => {
+      assert.ok(store.onAppend, 'this store tells of its appends');
+      const heard: [string, number][] = [];
+      const run = makeRun();
+      const stop = store.onAppend((runId, lastSeq) => runId === run.id && heard.push([runId, lastSeq]));
+      await store.createRun(run, { events: [ev(run.id, 1, 'run_started'), ev(run.id, 2)] });
+      await store.commit(run.id, { events: [ev(run.id, 3)] });
+      await store.commit(run.id, { events: [ev(run.id, 2)] }); // a conflict appends nothing
+      await store.commit(run.id, { events: [], run: { updatedAt: T0 + 5 } }); // nor does a unit without events
+      stop();
+      await store.commit(run.id, { events: [ev(run.id, 4)] });
+      assert.deepEqual(heard, [
+        [run.id, 2],
+        [run.id, 3],
+      ]);
+    });
+
     it('a recorded seq is a conflict carrying what is recorded, and nothing of the unit is applied', async () => {
       const run = await runWith(store, 2);
       const t = trace(run.id, 2);
@@ -231,6 +269,20 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
       assert.equal(await store.countRuns({ idPrefix: `${root.id}.` }), 2);
       assert.deepEqual((await store.listRuns({ idPrefix: `${child.id}.` })).map((r) => r.parentRunId), [child.id]);
       assert.equal(await store.countRuns({ skillName, status: ['failed'] }), 0);
+    });
+
+    it('a run keeps its kind, parent and fork point; listRuns filters by kind and parent', async () => {
+      const skillName = `skill-${randomUUID()}`;
+      const parent = await runWith(store, 1, { skillName, createdAt: T0 + 1 });
+      const replay = await runWith(store, 1, { skillName, kind: 'replay', parentRunId: parent.id, createdAt: T0 + 2 });
+      const fork = await runWith(store, 1, { skillName, kind: 'fork', parentRunId: parent.id, forkPoint: '__post__/3/input', createdAt: T0 + 3 });
+      assert.deepEqual(await store.getRun(fork.id), fork);
+      assert.equal((await store.getRun(parent.id))?.kind, 'run');
+      const ids = (rs: RunRecord[]) => rs.map((r) => r.id);
+      assert.deepEqual(ids(await store.listRuns({ skillName, kind: ['replay', 'fork'] })), [fork.id, replay.id]);
+      assert.deepEqual(ids(await store.listRuns({ skillName, kind: ['run'] })), [parent.id]);
+      assert.deepEqual(ids(await store.listRuns({ parentRunId: parent.id })), [fork.id, replay.id]);
+      assert.deepEqual(ids(await store.listRuns({ parentRunId: parent.id, kind: ['fork'] })), [fork.id]);
     });
 
     it('claimRun is exclusive until released', async () => {

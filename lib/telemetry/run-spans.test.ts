@@ -136,7 +136,7 @@ test('a refused stage names the grant it lacked; a failed run fails its phase an
 });
 
 test('a run with no events has no spans; a child run links to its parent run', () => {
-  const run = { id: 'r.child', skillName: 's', skillHash: 'h', skillText: '', bundleDir: '/', skillVersionId: null, input: {}, model: 'm', status: 'completed' as const, output: null, error: null, report: null, parentRunId: 'r', createdAt: 1, updatedAt: 2 };
+  const run = { id: 'r.child', skillName: 's', skillHash: 'h', skillText: '', bundleDir: '/', skillVersionId: null, input: {}, model: 'm', status: 'completed' as const, output: null, error: null, report: null, parentRunId: 'r', kind: 'run' as const, forkPoint: null, createdAt: 1, updatedAt: 2 };
   assert.deepEqual(runSpans(run, [], []), []);
   const spans = runSpans(run, [{ runId: 'r.child', seq: 1, type: 'run_started', at: 5, data: {} }, { runId: 'r.child', seq: 2, type: 'run_completed', at: 9, data: {} }], []);
   assert.deepEqual(spans[0].links, [{ traceId: traceIdOf('r'), spanId: rootSpanIdOf('r'), attributes: { 'stagecraft.link': 'parent_run' } }]);

@@ -99,9 +99,13 @@ export function runSpans(run: RunRecord, events: readonly RunEvent[], traces: re
     'stagecraft.run.status': run.status,
     'stagecraft.skill.hash': run.skillHash,
   });
+  const kind = run.kind;
+  if (kind !== 'run') root.attributes['stagecraft.run.kind'] = kind;
   if (run.parentRunId) {
+    // a run_skill child follows from its parent run; a replay or a fork from the run it replays or forks
     root.attributes['stagecraft.run.parent_id'] = run.parentRunId;
-    root.links.push({ traceId: traceIdOf(run.parentRunId), spanId: rootSpanIdOf(run.parentRunId), attributes: { 'stagecraft.link': 'parent_run' } });
+    const link = kind === 'replay' ? 'replay_of' : kind === 'fork' ? 'fork_of' : 'parent_run';
+    root.links.push({ traceId: traceIdOf(run.parentRunId), spanId: rootSpanIdOf(run.parentRunId), attributes: { 'stagecraft.link': link } });
   }
 
   const tracesBySeq = new Map<number, StageTrace[]>();

@@ -12,8 +12,11 @@
  */
 import { z } from 'zod';
 import { SKILL_NAME_PATTERN } from '../skill/schema';
+import { RunReportView } from './inspector';
 import { RunDriverView } from './ops';
 
+export * from './events';
+export * from './inspector';
 export * from './ops';
 
 const json = z.unknown();
@@ -52,7 +55,7 @@ export const VersionSummaryView = z
     hash: z.string(),
     skill: z.string(),
     description: z.string(),
-    /** how it was made: app | push | run | example | create | rename | restore */
+    /** how it was made: app | push | run | example | create | rename | restore | import */
     origin: z.string(),
     fileCount: z.number().int(),
     sizeBytes: z.number().int(),
@@ -89,6 +92,10 @@ export type SkillDetailView = z.infer<typeof SkillDetailView>;
 export const SavedVersionView = z.object({ version: VersionSummaryView, isNew: z.boolean(), validation: ValidationView }).strict();
 export type SavedVersionView = z.infer<typeof SavedVersionView>;
 
+/** what restoring answers: the version it made the latest again (origin `restore`), with its files and findings */
+export const RestoredVersionView = z.object({ version: VersionView, validation: ValidationView }).strict();
+export type RestoredVersionView = z.infer<typeof RestoredVersionView>;
+
 // ---------------------------------------------------------------- runs
 
 export const TraceView = z
@@ -123,24 +130,12 @@ export type StepView = z.infer<typeof StepView>;
 export const RunErrorView = z.record(z.string(), json).and(z.object({ code: z.string(), message: z.string() }));
 export type RunErrorView = z.infer<typeof RunErrorView>;
 
-export const ReportView = z
-  .object({
-    outcome: z.enum(['succeeded', 'blocked', 'failed']),
-    block_reason: z.string().nullable(),
-    failed_stage: z
-      .object({ phase: z.string(), rung: z.string(), stage: z.string(), capability: z.string(), round: z.number(), error: z.string() })
-      .strict()
-      .nullable(),
-    changed_paths: z.array(z.string()),
-    step_counts: z.record(z.string(), json),
-    rounds: z.number().optional(),
-    annotations: z.number().optional(),
-  })
-  .strict();
+/** the run report (`deriveReport`): facts and the words that say what happened (inspector.ts) */
+export const ReportView = RunReportView;
 export type ReportView = z.infer<typeof ReportView>;
 
-/** `queued`: recorded, waiting to be driven (the app's STAGECRAFT_MAX_RUNS at once, or a `stagecraft worker`) */
-export const RUN_STATUS_WORDS = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
+export { RUN_STATUS_WORDS, type RunStatusWord } from './run-words';
+export { RUN_OUTCOME_WORDS, RunListItemView, RunPageView, RunStatsView, RunFilterQuery } from './run-list';
 
 /** what `stagecraft run --json` prints (unchanged since the CLI first had it) */
 export const RunSummaryView = z
@@ -156,6 +151,10 @@ export const RunSummaryView = z
   .strict();
 export type RunSummaryView = z.infer<typeof RunSummaryView>;
 
+/** a run derived from another: a replay or a fork of it (a run_skill child is a run) */
+export const DerivedRunView = z.object({ runId: z.string(), kind: z.string(), forkPoint: z.string().nullable(), status: z.string(), createdAt: ms }).strict();
+export type DerivedRunView = z.infer<typeof DerivedRunView>;
+
 /** `GET /api/runs/<id>`: the summary, plus what the run is of */
 export const RunView = RunSummaryView.extend({
   skill: z.string(),
@@ -163,7 +162,14 @@ export const RunView = RunSummaryView.extend({
   version: z.string().nullable(),
   model: z.string(),
   input: json,
+  /** run | replay | fork */
+  kind: z.string(),
+  /** the replayed or forked run (or the caller of a run_skill child) */
   parentRunId: z.string().nullable(),
+  /** a fork's fork point */
+  forkPoint: z.string().nullable(),
+  /** the replays and forks of this run, newest first */
+  derivedRuns: z.array(DerivedRunView),
   createdAt: ms,
   updatedAt: ms,
   /** the number of events recorded so far */
@@ -173,10 +179,6 @@ export const RunView = RunSummaryView.extend({
 }).strict();
 export type RunView = z.infer<typeof RunView>;
 
-export const RunListItemView = z
-  .object({ runId: z.string(), skill: z.string(), version: z.string().nullable(), status: z.string(), model: z.string(), parentRunId: z.string().nullable(), createdAt: ms, updatedAt: ms })
-  .strict();
-export type RunListItemView = z.infer<typeof RunListItemView>;
 
 export const EventView = z.object({ seq: z.number().int(), type: z.string(), at: ms, data: z.record(z.string(), json) }).strict();
 export type EventView = z.infer<typeof EventView>;
@@ -186,6 +188,7 @@ export const EventPageView = z.object({ runId: z.string(), events: z.array(Event
 export type EventPageView = z.infer<typeof EventPageView>;
 
 export const StartedRunView = z.object({ runId: z.string() }).strict();
+export { ResumedRunView, AbortRunBody, AbortedRunView, RunEndView } from './run-actions';
 
 // ---------------------------------------------------------------- errors
 
@@ -201,6 +204,10 @@ const skillName = z.string().regex(new RegExp(SKILL_NAME_PATTERN), 'a skill name
 export const CreateSkillBody = z.object({ name: skillName, from: z.string().min(1).optional() }).strict();
 export const RenameSkillBody = z.object({ name: skillName }).strict();
 export const FilesBody = z.object({ files: Files }).strict();
+/** `skill`: the stored skill these files are (to be) a version of, for the name check */
+export const ValidateBody = z.object({ files: Files, skill: z.string().optional() }).strict();
+/** signing in: the token, and the app path to go on to (a form's field) */
+export const SessionBody = z.object({ token: z.string({ error: "send the token: {\"token\": \"<STAGECRAFT_TOKEN>\"}" }), next: z.string().optional() });
 export const StartRunBody = z
   .object({
     skill: z.string().min(1),
@@ -211,3 +218,5 @@ export const StartRunBody = z
   })
   .strict();
 export type StartRunBody = z.infer<typeof StartRunBody>;
+
+export * from './replay';

@@ -1,10 +1,13 @@
-import { route, json } from '@/lib/server/http/route';
+import { routes } from '@/lib/api/routes';
+import { handle } from '@/lib/server/http/handle';
+import { json } from '@/lib/server/http/route';
 import { getAppHealth } from '@/lib/server/ops/get-health';
 import { HealthView } from '@/lib/views';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route({}, async () => {
+// the same view either way; 503 while the store is unreachable, so a monitor can act on the status alone
+export const GET = handle(routes.health, async () => {
   const { view, httpStatus } = await getAppHealth();
-  return json(HealthView.parse(view), httpStatus);
+  return httpStatus === 200 ? view : json(HealthView.parse(view), httpStatus);
 });

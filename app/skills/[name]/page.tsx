@@ -23,5 +23,5 @@ export default async function SkillPage({ params }: { params: Promise<{ name: st
   }
   const [versions, knownSkills] = await Promise.all([listVersions(host, name), host.skills.skillNames()]);
   const openai = { configured: Boolean(process.env.STAGECRAFT_MODEL_BASE_URL), model: process.env.STAGECRAFT_MODEL || null };
-  return <Studio key={name} skill={skill} versions={versions} knownSkills={knownSkills} openai={openai} />;
+  return <Studio key={name} skill={skill} versions={versions} knownSkills={knownSkills} openai={openai} now={Date.now()} />;
 }

@@ -1,27 +1,24 @@
 /**
  * Executing ops: what each op in the registry does.
  *
- * File ops act on the run's folder (`fileRoot`: the run's workspace) and are
- * confined to it (no absolute paths, no `..` escape, no symlink escape);
- * file/read also reads the bundle's own files (`fileReadFallback`, read-only)
- * when the workspace has no file at the path, so a skill reads the data it
- * ships, while nothing a run writes can change the bundle it executes.
- * Workspace writes do not touch the store here: they are returned as
- * artifacts so they commit with the step that made them.
+ * File ops go through the `files` port (ports.ts: the run's workspace, and the
+ * bundle's own files read-only for file/read): the workspace is written by the
+ * run's code too, so how a path is opened safely there — never through a link
+ * code made, never blocking on a FIFO, sizes checked before reading — is the
+ * host's policy (lib/sandbox/workspace-files.ts), not the kernel's. Workspace
+ * writes do not touch the store here: they are returned as artifacts so they
+ * commit with the step that made them.
  *
  * Owns: op behaviour. Does not: check permissions (gate.ts — callers gate
  * first), memoize, or record (step.ts).
  */
-import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { StepFailedError } from '../errors';
 import type { Json, JsonObject } from '../json';
 import { isJsonObject } from '../json';
-import type { WorkspaceArtifact } from '../ports';
+import type { WorkspaceArtifact, WorkspaceFiles } from '../ports';
 import type { RunContext } from '../context';
 import { canonicalJson, sha256 } from '../memo';
 
-export const FILE_READ_MAX_BYTES = 1_000_000;
 /** workspace paths only the kernel writes */
 export const RESERVED_WORKSPACE_PREFIX = '.stagecraft/';
 
@@ -35,37 +32,10 @@ function argString(op: string, args: JsonObject, key: string): string {
   return v;
 }
 
-async function resolveInside(root: string, rel: string, op: string): Promise<string> {
-  if (path.isAbsolute(rel)) throw new StepFailedError('op_bad_path', `${op}: path "${rel}" must be relative to the run root`, { op, path: rel });
-  const rootReal = await realpath(root);
-  const full = path.resolve(rootReal, rel);
-  if (full !== rootReal && !full.startsWith(rootReal + path.sep)) {
-    throw new StepFailedError('op_bad_path', `${op}: path "${rel}" leaves the run root`, { op, path: rel });
-  }
-  // the deepest part of the path that exists must resolve inside the root (a symlinked folder can point out)
-  for (let probe = full; ; probe = path.dirname(probe)) {
-    let real: string | null = null;
-    try {
-      real = await realpath(probe);
-    } catch {
-      if (probe === rootReal || probe === path.dirname(probe)) break;
-      continue;
-    }
-    if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
-      throw new StepFailedError('op_bad_path', `${op}: path "${rel}" resolves outside the run root`, { op, path: rel });
-    }
-    break;
-  }
-  return full;
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await stat(p);
-    return true;
-  } catch {
-    return false;
-  }
+function filesOf(ctx: RunContext, op: string): WorkspaceFiles {
+  const files = ctx.deps.files;
+  if (!files) throw new StepFailedError('op_unavailable', `${op} is not available in this host (no workspace was configured for the run)`, { op });
+  return files;
 }
 
 export function makeArtifact(ctx: RunContext, p: string, content: Json): WorkspaceArtifact {
@@ -74,32 +44,16 @@ export function makeArtifact(ctx: RunContext, p: string, content: Json): Workspa
 }
 
 export async function executeOp(ctx: RunContext, op: string, args: JsonObject, position: string): Promise<OpResult> {
-  const root = ctx.deps.fileRoot ?? ctx.plan.bundleDir;
   switch (op) {
     case 'file/read': {
       const rel = argString(op, args, 'path');
-      let full = await resolveInside(root, rel, op);
-      const fallback = ctx.deps.fileReadFallback;
-      if (fallback && !(await exists(full))) full = await resolveInside(fallback, rel, op);
-      try {
-        const buf = await readFile(full);
-        if (buf.length > FILE_READ_MAX_BYTES) {
-          throw new StepFailedError('op_too_large', `file/read: ${rel} is ${buf.length} bytes, over ${FILE_READ_MAX_BYTES}`, { op, path: rel });
-        }
-        return { data: buf.toString('utf8') };
-      } catch (e) {
-        if (e instanceof StepFailedError) throw e;
-        const code = (e as NodeJS.ErrnoException).code;
-        throw new StepFailedError('op_failed', `file/read: cannot read ${rel}${code === 'ENOENT' ? ': no such file' : `: ${(e as Error).message}`}`, { op, path: rel });
-      }
+      return { data: await filesOf(ctx, op).read(rel) };
     }
     case 'file/write': {
       const rel = argString(op, args, 'path');
       const content = argString(op, args, 'content');
-      const full = await resolveInside(root, rel, op);
-      await mkdir(path.dirname(full), { recursive: true });
-      await writeFile(full, content);
-      return { data: { path: rel, bytes: Buffer.byteLength(content) } };
+      const { bytes } = await filesOf(ctx, op).write(rel, content);
+      return { data: { path: rel, bytes } };
     }
     case 'workspace/read': {
       const p = argString(op, args, 'path');

@@ -30,7 +30,7 @@ const str = { type: 'string' } as const;
 export const OPS: Record<string, OpDef> = {
   'file/read': {
     name: 'file/read',
-    description: 'Read a text file under the run root (the bundle folder unless a workdir is given).',
+    description: "Read a text file of the run's workspace, else of the skill's own files (a relative path; at most 1,000,000 bytes).",
     effects: ['fs.read'],
     worldPurity: true,
     modelOnly: false,
@@ -39,7 +39,7 @@ export const OPS: Record<string, OpDef> = {
   },
   'file/write': {
     name: 'file/write',
-    description: 'Write a text file under the run root.',
+    description: "Write a text file in the run's workspace (a relative path; its folders are made).",
     effects: ['fs.write'],
     worldPurity: false,
     modelOnly: false,

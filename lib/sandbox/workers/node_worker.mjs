@@ -230,5 +230,11 @@ requests.on('data', (chunk) => {
 requests.on('end', () => process.exit(0)); // the parent is gone or closed the sandbox
 replies.on('error', () => process.exit(0));
 
+// A TypeScript worker transforms one tiny module first: tsx starts its esbuild service for it, and
+// what runs when the worker is ready is the worker itself (a process a step starts is killed after it).
+if (process.argv.includes('--warm-ts')) {
+  await import(new URL('./warm.ts', import.meta.url).href).catch(() => {});
+  delete process.env.TSX_DISABLE_CACHE; // read by tsx when it loaded; user code sees the minimal environment
+}
 send({ type: 'ready', pid: process.pid });
 exitWhenParentDies();

@@ -1,13 +1,15 @@
 /**
  * What the app does when its server starts: open the store (embedded unless
  * DATABASE_URL is set), load the example skills as skills (load-examples.ts
- * says when a version is added), and hand every interrupted or queued run to
+ * says when a version is added), hand every interrupted or queued run to
  * the admission (run-admission.ts), which drives them in the background,
  * STAGECRAFT_MAX_RUNS at once — or, with STAGECRAFT_WORKERS=external, to the
- * workers (a job each on the run queue; one already waiting is not doubled).
- * Called once from instrumentation.ts.
+ * workers (a job each on the run queue; one already waiting is not doubled) —
+ * and remove finished runs' workspaces once past their retention. Called once
+ * from instrumentation.ts.
  */
 import { admitRecordedRuns, runAdmission } from '../runs/run-admission';
+import { scheduleWorkspaceSweeps } from '../runs/sweep-workspaces';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
 import { noIsolationWarning } from '../../sandbox/isolation';
@@ -20,6 +22,7 @@ export async function boot(): Promise<void> {
   if (warning) console.warn(`stagecraft: ${warning}`);
   const skills = await loadExampleSkills(host, examplesDir());
   console.log(`stagecraft: store ready (${host.store.backend}), ${skills.length} example skills loaded`);
+  scheduleWorkspaceSweeps(host, (e) => console.warn(`stagecraft: removing old workspaces failed: ${(e as Error).message}`));
   const workers = workersSetting(host);
   if (workers.notice) console.warn(`stagecraft: ${workers.notice}`);
   if (workers.mode === 'external') {

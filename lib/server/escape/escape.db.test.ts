@@ -7,7 +7,7 @@
 // error where its attack failed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { openStore, type OpenedStore } from '../../store';
 import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
 import { hostFor, type Host } from '../host';
 import { startSkillRun } from '../runs/start-run';
+import { attackBundle, nodeStep, pyStep, type Attack } from './attack-bundle';
 
 const SECRET = `hunter2-${process.pid}`;
 let database: TestDatabase;
@@ -44,39 +45,9 @@ it('this machine isolates code steps (bubblewrap): the suite below proves the bo
   assert.equal(isolationFor('auto').kind, 'bwrap', 'install bubblewrap: apt-get install bubblewrap');
 });
 
-type Attack = { files: Record<string, string>; model?: string; steps: string; ops?: string };
-
-/** A skill that finishes at once (or after the model's turns) and then runs the attack as its postprocessor. */
-function bundle(root: string, name: string, a: Attack): string {
-  const dir = path.join(root, name);
-  mkdirSync(dir, { recursive: true });
-  const ops = a.ops ?? '';
-  writeFileSync(
-    path.join(dir, 'skill.md'),
-    `---
-name: ${name}
-entry: go
-graph:
-  go: []
-output_schema: { type: object }
-${ops ? `phases:\n  go:\n    tools: [${ops}]\npermissions:\n  ops: [${ops}]\n  effects: [fs.write]\n` : ''}postprocessor:
-  output_schema: { type: object }
-  steps:
-${a.steps}
----
-Go.
-`,
-  );
-  writeFileSync(path.join(dir, 'model.yaml'), a.model ?? 'turns:\n  - finish: {}\n');
-  for (const [p, text] of Object.entries(a.files)) {
-    mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
-    writeFileSync(path.join(dir, p), text);
-  }
-  return dir;
-}
-
-const py = (fn: string, extra = '') => `    - { type: python, module: ./attack.py, function: ${fn}${extra} }`;
-const node = (fn: string, extra = '') => `    - { type: node, module: ./attack.mjs, function: ${fn}${extra} }`;
+const bundle = attackBundle;
+const py = pyStep;
+const node = nodeStep;
 
 it("the server's environment is out of reach: not in a step's own, not in /proc of its parent or of pid 1", () => {
   // the server is a process of its own, started with secrets in its environment (/proc/<pid>/environ

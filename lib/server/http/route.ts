@@ -1,15 +1,13 @@
 /**
- * The one wrapper every route handler goes through: it caps and parses the
- * body (a body over the cap is 413 before a byte of it is parsed), checks it
- * against its zod schema, calls one lib/server operation, checks what goes
- * back against its view (nothing unlisted leaks out), and maps any error to
+ * HTTP mechanics every route shares (handle.ts, the route wrapper, uses
+ * them): reading a body no further than its cap (413 before a byte of it is
+ * parsed), JSON with located errors, and mapping any error to
  * `{error: {code, message, details}}` with its status in one place
  * (`errorResponse`). Anything a caller sent gets a 4xx; a 500 means a bug.
  *
  * Owns: HTTP mechanics. Does not: decide anything about skills or runs.
  */
-import { ZodError, type ZodType } from 'zod';
-import { PayloadTooLargeError, StagecraftError, UsageError } from '../../kernel/errors';
+import { PayloadTooLargeError, StagecraftError } from '../../kernel/errors';
 import type { Json } from '../../kernel/json';
 import type { ErrorView } from '../../views';
 import { jsonTextDepth } from '../../kernel/json-depth';
@@ -28,7 +26,6 @@ export class RequestInvalidError extends StagecraftError {
 }
 
 export function errorResponse(e: unknown): Response {
-  if (e instanceof ZodError) e = zodError(e);
   // a lost database connection from any query (the skills repository's too) is 503, never a 500
   if (!(e instanceof StagecraftError) && isConnectionError(e)) e = unreachableError(null, e);
   // a StagecraftError says its status (4xx: the caller's; 503: the store is away); a plain 500 is a bug
@@ -40,15 +37,6 @@ export function errorResponse(e: unknown): Response {
 /** The one shape of every error answer: `{error: {code, message, details?}}` (the proxy's refusals too). */
 export function errorJson(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
   return json({ error: { code, message, ...(details && Object.keys(details).length ? { details } : {}) } } satisfies ErrorView, status);
-}
-
-function zodError(e: ZodError): RequestInvalidError {
-  const issues = e.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-  const first = issues[0];
-  return new RequestInvalidError(
-    `The request body is not as this route expects: ${first ? `${first.path || '(the body)'}: ${first.message}` : 'invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}.`,
-    { issues },
-  );
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -89,10 +77,8 @@ export async function readTextBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   }
 }
 
-/** The body as JSON, read no further than `maxBytes`. */
-export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
-  const text = await readTextBody(req, maxBytes);
-  if (text.trim() === '') throw new RequestInvalidError('The request body is empty: this route expects a JSON object.');
+/** A request body's text as JSON: refused past the nesting limit, and located (line, column) when it is not JSON. */
+export function parseJsonText(text: string): unknown {
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new RequestInvalidError(`The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   try {
     return JSON.parse(text);
@@ -100,44 +86,4 @@ export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Pro
     const at = jsonErrorPosition(text);
     throw new RequestInvalidError(`The request body is not valid JSON${at ? ` (line ${at.line}, column ${at.column})` : ''}: ${(e as Error).message}.`, at ? { ...at } : {});
   }
-}
-
-type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
-
-/**
- * A route handler: `body` parses the request body (omit for bodiless methods), `view` checks the
- * answer; `fn` returns the answer (sent as 200, or `status`) or a Response of its own.
- */
-export function route<P = Record<string, string>, B = undefined>(
-  opts: { body?: ZodType<B>; view?: ZodType; status?: number },
-  fn: (args: { body: B; params: P; url: URL; req: Request }) => Promise<unknown>,
-): Handler<P> {
-  return async (req, ctx) => {
-    try {
-      const body = opts.body ? opts.body.parse(await readJsonBody(req)) : (undefined as B);
-      const params = ((await ctx?.params) ?? {}) as P;
-      for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
-        // no name or id of ours holds a control character; the database would refuse a NUL outright
-        if (typeof v === 'string' && /[\u0000-\u001f]/.test(v)) throw new RequestInvalidError(`The path's ${k} holds a control character: check the URL.`);
-      }
-      const out = await fn({ body, params, url: new URL(req.url), req });
-      if (out instanceof Response) return out;
-      if (!opts.view) return json(out, opts.status ?? 200);
-      // an answer that does not match its view is our bug (a 500), never the caller's 400
-      const checked = opts.view.safeParse(out);
-      if (!checked.success) throw new Error(`the answer does not match its view: ${checked.error.message}`);
-      return json(checked.data, opts.status ?? 200);
-    } catch (e) {
-      return errorResponse(e);
-    }
-  };
-}
-
-/** A query parameter that must be a whole number in a range, if given. */
-export function intParam(url: URL, name: string, min: number, max: number): number | undefined {
-  const raw = url.searchParams.get(name);
-  if (raw === null || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`?${name}= must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}.`);
-  return n;
 }

@@ -45,7 +45,9 @@ async function ancestryOf(host: Host, runId: string): Promise<{ depth: number; r
   let root = runId;
   for (let id: string | null = runId; id && depth <= MAX_SKILL_DEPTH; depth++) {
     root = id;
-    id = (await host.store.getRun(id))?.parentRunId ?? null;
+    const run = await host.store.getRun(id);
+    // a replay or a fork is a run of its own, not a call: its parent is not a caller
+    id = run?.kind === 'run' ? run.parentRunId : null;
   }
   return { depth, root };
 }

@@ -1,15 +1,19 @@
 /** A page of a run's event log: `GET /api/runs/<id>/events?after=&limit=` (the inspector's scrubber pages through it). */
 import { RunNotFoundError } from '../../kernel/errors';
-import type { EventPageView } from '../../views';
+import type { RunEvent } from '../../kernel/ports';
+import type { EventPageView, EventView } from '../../views';
 import type { Host } from '../host';
 
-export const MAX_EVENT_PAGE = 1000;
+/** how many events a page holds when the caller does not say */
+export const DEFAULT_EVENT_PAGE = 200;
+
+export const eventView = (e: RunEvent): EventView => ({ seq: e.seq, type: e.type, at: e.at, data: e.data });
 
 export async function listRunEvents(host: Pick<Host, 'store'>, runId: string, opts: { after?: number; limit?: number } = {}): Promise<EventPageView> {
+  const limit = opts.limit ?? DEFAULT_EVENT_PAGE;
   if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
-  const limit = opts.limit ?? 200;
-  const after = opts.after ?? 0;
-  const all = await host.store.readEvents(runId, after);
-  const events = all.slice(0, limit).map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: e.data }));
-  return { runId, events, next: all.length > limit ? events[events.length - 1].seq : null };
+  // one more than the page, in SQL: whether there is a next page is known without reading the rest of the log
+  const read = await host.store.readEvents(runId, opts.after ?? 0, limit + 1);
+  const events = read.slice(0, limit).map(eventView);
+  return { runId, events, next: read.length > limit ? events[events.length - 1].seq : null };
 }

@@ -1,21 +1,54 @@
-/** Recent runs, newest first, by skill and status: `GET /api/runs`, the skill page's run list. */
-import type { RunStatus } from '../../kernel/ports';
-import type { RunListItemView } from '../../views';
-import type { Host } from '../host';
+/**
+ * The runs list (`GET /api/runs`, the runs page, `stagecraft runs`): runs
+ * newest first, narrowed by the filters and the search, a keyset page at a
+ * time. The cursor is opaque to callers: the (created_at, ord) of the last
+ * run of the page before, as `<ms>.<ord>`.
+ */
+import { UsageError } from '../../kernel/errors';
+import type { RunCursor, RunIndex, RunIndexRow, RunSearch } from '../../store/run-index';
+import type { RunFilterQuery, RunListItemView, RunPageView } from '../../views';
 
-export type RunQuery = { skill?: string; status?: RunStatus[]; limit?: number };
+export type RunIndexHost = { store: { runIndex: RunIndex } };
 
-export async function listRuns(host: Pick<Host, 'store' | 'skills'>, q: RunQuery = {}): Promise<RunListItemView[]> {
-  const runs = await host.store.listRuns({ skillName: q.skill, status: q.status, limit: q.limit ?? 50 });
-  const hashes = await host.skills.versionHashes(runs.map((r) => r.skillVersionId).filter((id): id is string => id !== null));
-  return runs.map((r) => ({
+/** how many runs a page holds when the caller does not say */
+export const DEFAULT_RUN_PAGE = 50;
+
+export type RunListRequest = RunFilterQuery & { cursor?: string; limit?: number };
+
+export function runSearchOf(q: RunFilterQuery): RunSearch {
+  return { skill: q.skill, status: q.status, outcome: q.outcome, failedAt: q.failed, needsAttention: q.attention, from: q.from, to: q.to, text: q.q };
+}
+
+export const encodeRunCursor = (c: RunCursor): string => `${c.createdAt}.${c.ord}`;
+
+export function decodeRunCursor(s: string): RunCursor {
+  const m = /^(\d{1,16})\.(\d{1,19})$/.exec(s);
+  if (!m) throw new UsageError(`?cursor=${JSON.stringify(s).slice(0, 60)} is not a cursor this API gave: pass the \`next\` of the page before, as it is.`);
+  return { createdAt: Number(m[1]), ord: m[2] };
+}
+
+export function runListItemView(r: RunIndexRow): RunListItemView {
+  return {
     runId: r.id,
     skill: r.skillName,
-    version: r.skillVersionId ? (hashes.get(r.skillVersionId) ?? null) : null,
+    version: r.versionHash,
     status: r.status,
     model: r.model,
+    kind: r.kind,
     parentRunId: r.parentRunId,
+    forkPoint: r.forkPoint,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
-  }));
+    outcome: r.outcome,
+    needsAttention: r.needsAttention,
+    failedAt: r.failedAt,
+    errorMessage: r.errorMessage,
+    durationMs: r.durationMs,
+    inputPreview: r.inputPreview,
+  };
+}
+
+export async function listRuns(host: RunIndexHost, q: RunListRequest = {}): Promise<RunPageView> {
+  const page = await host.store.runIndex.page(runSearchOf(q), { after: q.cursor ? decodeRunCursor(q.cursor) : undefined, limit: q.limit ?? DEFAULT_RUN_PAGE });
+  return { runs: page.rows.map(runListItemView), next: page.next ? encodeRunCursor(page.next) : null };
 }

@@ -11,6 +11,9 @@
  * - a queued run (recorded, not started: a worker's, or one waiting for room) starts with the version
  *   recorded when it was queued;
  * - a run recorded before versions held whole bundles, with its recorded skill.md text.
+ *
+ * A replay or a fork resumes as it started: the kernel reads its parent's log again (its first event
+ * names the parent and the fork point), so what it answered from the recording it answers again.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +28,7 @@ import { childRunFns, compileCopy, endTraced, prepareFolder } from './start-run'
 import { isStoredCopy, runChildSkill } from './child-skill';
 import { RunNotFoundError } from '../../kernel/errors';
 import type { JsonObject } from '../../kernel/json';
+import { createReplayModel } from '../../models';
 
 async function planFor(host: Host, run: RunRecord): Promise<Plan> {
   // a queued run has not started: it runs the version recorded when it was queued, not the folder as it is now
@@ -49,7 +53,8 @@ export async function resumeSkillRun(host: Host, runId: string, opts: ResumeOpti
   if (done) return done;
   // the plan first: it puts the version's copy (and so its model script) back in place
   const plan = await planFor(host, run);
-  const model = modelFor(host, opts.model ?? localModelSpec(run.model, plan.bundleDir), plan.bundleDir);
+  // a replay asks no model (its recording answers every turn): its recorded name is not a spec
+  const model = run.kind === 'replay' && !opts.model ? createReplayModel([], { name: run.model }) : modelFor(host, opts.model ?? localModelSpec(run.model, plan.bundleDir), plan.bundleDir);
   const deps = kernelDeps(host, model, { runId, bundleDir: plan.bundleDir }, {
     runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: run.bundleDir }, childRunFns),
     ...(opts.driver ? { driver: opts.driver } : {}),
@@ -78,19 +83,25 @@ export function localModelSpec(spec: string, bundleDir: string): string {
  * finish. Its `run_skill` children still running are aborted first, depth first (as a parent's
  * close terminates its children in Temporal): nobody would use what they produce. `children` lists them.
  */
-export async function abortSkillRun(host: Host, runId: string, reason: string): Promise<{ outcome: RunOutcome; children: string[] }> {
+export async function abortSkillRun(
+  host: Host,
+  runId: string,
+  reason: string,
+  /** `via`: app or cli; `requestedBy`: who asks (`cli (user dana)`, `app`) — recorded with the abort, and the run's report names them */
+  opts: { via?: 'app' | 'cli'; requestedBy?: string } = {},
+): Promise<{ outcome: RunOutcome; children: string[] }> {
   const deps = { store: host.store, clock: systemClock };
   const children: string[] = [];
   // an unknown or finished run aborts nothing, its children included: abortRun says why
   const run = await host.store.getRun(runId);
-  if (!run || !isUnfinished(run.status)) return { outcome: await abortRun(runId, reason, deps), children };
+  if (!run || !isUnfinished(run.status)) return { outcome: await abortRun(runId, reason, deps, opts), children };
   const running = await host.store.listRuns({ status: ['running', 'queued'] });
   const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
-    for (const child of running.filter((r) => r.parentRunId === id)) {
+    for (const child of running.filter((r) => r.parentRunId === id && r.kind === 'run')) {
       await abortTree(child.id, `its parent run ${id} was aborted`);
       children.push(child.id);
     }
-    return abortRun(id, why, deps);
+    return abortRun(id, why, deps, opts);
   };
   return { outcome: await abortTree(runId, reason), children };
 }

@@ -70,10 +70,11 @@ export async function summarizeRun(store: StorePort, outcome: RunOutcome): Promi
 export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string): Promise<RunView> {
   const run: RunRecord | null = await host.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
-  const [traces, events, hashes] = await Promise.all([
+  const [traces, events, hashes, derived] = await Promise.all([
     host.store.readTraces(runId),
     host.store.readEvents(runId),
     run.skillVersionId ? host.skills.versionHashes([run.skillVersionId]) : Promise.resolve(new Map<string, string>()),
+    host.store.listRuns({ parentRunId: runId, kind: ['replay', 'fork'], limit: 100 }),
   ]);
   return {
     ...summaryOf({ runId, status: run.status, output: run.output, error: run.error, report: run.report as RunOutcome['report'] }, traces, events),
@@ -81,7 +82,10 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     version: run.skillVersionId ? (hashes.get(run.skillVersionId) ?? null) : null,
     model: run.model,
     input: run.input,
+    kind: run.kind,
     parentRunId: run.parentRunId,
+    forkPoint: run.forkPoint,
+    derivedRuns: derived.map((d) => ({ runId: d.id, kind: d.kind, forkPoint: d.forkPoint, status: d.status, createdAt: d.createdAt })),
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     eventCount: events.length,

@@ -38,9 +38,10 @@ export class MemorySkillRepo implements SkillRepo {
     const known = skill.versions.find((v) => v.hash === hash);
     if (known) {
       if (opts.mode !== 'record') known.savedAt = this.now();
+      if (opts.mode === 'save' && opts.origin === 'restore') known.origin = 'restore';
       return { skillId: skill.id, versionId: known.id, hash, isNew: false };
     }
-    const at = this.now();
+    const at = opts.mode === 'record' && opts.savedAt !== undefined ? opts.savedAt : this.now();
     const v: VersionRecord = {
       id: `00000000-0000-4000-9000-${String(++this.seq).padStart(12, '0')}`,
       skillId: skill.id,

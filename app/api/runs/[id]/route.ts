@@ -1,8 +1,8 @@
-import { route } from '@/lib/server/http/route';
+import { routes } from '@/lib/api/routes';
+import { handle } from '@/lib/server/http/handle';
 import { appHost } from '@/lib/server/app/app-host';
 import { getRun } from '@/lib/server/runs/run-summary';
-import { RunView } from '@/lib/views';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route<{ id: string }>({ view: RunView }, async ({ params }) => getRun(await appHost(), params.id));
+export const GET = handle(routes.getRun, async ({ params }) => getRun(await appHost(), params.id));

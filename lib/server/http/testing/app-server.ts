@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export type AppServer = { url: string; port: number; pid: number; output(): string; stop(): Promise<void> };
+export type AppServer = { url: string; port: number; pid: number; dataDir: string; output(): string; stop(): Promise<void> };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -66,5 +66,5 @@ export async function startApp(opts: { env?: Record<string, string>; host?: stri
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, port, pid: child.pid!, output: () => out, stop };
+  return { url, port, pid: child.pid!, dataDir, output: () => out, stop };
 }

@@ -7,11 +7,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createCodeSandbox } from './index';
 import { isolationFor, type Isolation } from './isolation';
-import { pidsLimitStatus } from './pids-limit';
+import { cgroupStatus } from './cgroups';
 import { processCommandLines } from './processes';
 
-const status = pidsLimitStatus();
-const skip = status.dir ? false : `no pids cgroup here: ${status.reason}`;
+const status = cgroupStatus();
+const pidsDir = status.pids?.dir ?? null;
+const skip = pidsDir ? false : `no pids cgroup here: ${status.reason}`;
 const BWRAP = isolationFor('auto');
 const MODES: [string, Isolation][] = [
   ['unisolated', { kind: 'none', reason: 'the test asks for plain child processes' }],
@@ -41,7 +42,7 @@ def ok(v):
 `,
 );
 
-const ownCgroups = () => (status.dir ? readdirSync(status.dir).filter((n) => n.startsWith(`stagecraft-${process.pid}-`)) : []);
+const ownCgroups = () => (pidsDir ? readdirSync(pidsDir).filter((n) => n.startsWith(`stagecraft-${process.pid}-`)) : []);
 
 for (const [mode, isolation] of MODES) {
   test(`a fork bomb stops at the worker's cap, and nothing it forked outlives the sandbox (${mode})`, { skip }, async () => {

@@ -1,0 +1,187 @@
+/**
+ * `stagecraft replay`, `fork`, `compare`, `regress`: checking a change against
+ * recorded runs, and continuing them from any step.
+ *
+ * Exit codes: replay --check 0 identical / 1 diverged / 2 usage; fork as run
+ * (0 completed, 1 failed or aborted, 2 a fork point or edit that does not
+ * fit); compare 0; regress 0 when no past run would change, else 1.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { UsageError } from '../lib/kernel/errors';
+import type { Json } from '../lib/kernel/json';
+import { compareRuns } from '../lib/server/runs/compare-runs';
+import { forkRun } from '../lib/server/runs/fork-run';
+import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
+import { regressSkill } from '../lib/server/runs/regress-skill';
+import { replayRun } from '../lib/server/runs/replay-run';
+import { summarizeRun } from '../lib/server/runs/run-summary';
+import { MAX_INPUT_BYTES } from '../lib/server/limits';
+import type { Host } from '../lib/server/host';
+import type { ReplayDivergenceView, ReplayView } from '../lib/views';
+import { parse } from './args';
+import { withHost } from './store';
+import type { Io } from './main';
+import { diffLines, oneLine, printSummary } from './print';
+
+const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
+
+/** an argument naming an export file (it exists as a file) rather than a run id */
+const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
+
+function versionChoice(values: { version?: string; skill?: string }) {
+  if (values.version !== undefined && values.skill !== undefined) throw new UsageError('--version and --skill name the same thing (what to run with): give one of them.');
+  return { version: values.version, skillDir: values.skill };
+}
+
+export async function replayCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    { json: { type: 'boolean' }, check: { type: 'boolean' }, version: { type: 'string' }, skill: { type: 'string' }, trust: { type: 'boolean' } },
+    { min: 1, max: Infinity, names: 'a run id, or exported run files' },
+  );
+  const choice = versionChoice(values);
+  // export files are checked before the store is opened (and imported, checked again, inside)
+  for (const arg of positionals) if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+  return withHost(async (host) => {
+    const views: ReplayView[] = [];
+    for (const arg of positionals) views.push(await replayOne(host, arg, { ...choice, trust: values.trust }));
+    if (values.json) io.out(JSON.stringify(views.length === 1 ? views[0] : { identical: views.every((v) => v.identical), replays: views }));
+    else for (const v of views) printReplay(v, io);
+    if (!values.check) return 0;
+    return views.every((v) => v.identical) ? 0 : 1;
+  }, { runsCode: true });
+}
+
+/** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
+async function replayOne(host: Host, arg: string, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {
+  if (!isFile(arg)) return replayRun(host, arg, req);
+  const { imported } = await importRuns(host, [{ source: arg, text: readFileSync(arg, 'utf8') }]);
+  const { runId, version } = imported[0];
+  return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
+}
+
+function printReplay(v: ReplayView, io: Io): void {
+  const head = `run ${v.runId} (${v.skill}, version ${short(v.version)})`;
+  const counts = `${v.steps.compared} steps compared, ${v.steps.answered} answered from the recording, ${v.steps.executed} run again`;
+  if (v.identical) {
+    io.out(`${head}: identical — ${counts}; replay ${v.replayRunId}`);
+    return;
+  }
+  const first = v.divergences[0];
+  io.out(`${head}: diverged at ${first.position} — ${v.divergences.length} divergence${v.divergences.length === 1 ? '' : 's'}; ${counts}; replay ${v.replayRunId}`);
+  if (v.stoppedAt) io.out(`  the replay stopped at ${v.stoppedAt.position}: ${v.stoppedAt.message}`);
+  v.divergences.forEach((d, i) => printDivergence(d, i + 1, io));
+}
+
+function printDivergence(d: ReplayDivergenceView, n: number, io: Io): void {
+  io.out(`  ${n}. ${d.message}`);
+  if (d.change === 'added') io.out(`       replayed: ${oneLine(d.replayed?.value)}`);
+  else if (d.change === 'removed') io.out(`       recorded: ${oneLine(d.recorded?.value)}`);
+  else if (d.diff !== null) for (const line of diffLines(d.diff, d.recorded?.value)) io.out(`       ${line}`);
+}
+
+/** `--set PATH=JSON` → the edit; the value must be JSON (a string is quoted: --set 'title="New"') */
+function parseSet(raw: string): { path: string; value: Json } {
+  const eq = raw.indexOf('=');
+  if (eq < 0) throw new UsageError(`--set ${raw}: write PATH=JSON, e.g. --set 'paragraphs[0]="New text"' or --set redactions=0.`);
+  const text = raw.slice(eq + 1);
+  try {
+    return { path: raw.slice(0, eq), value: JSON.parse(text) as Json };
+  } catch {
+    throw new UsageError(`--set ${raw}: ${JSON.stringify(text)} is not JSON; a string needs quotes: --set '${raw.slice(0, eq)}=${JSON.stringify(text)}'.`);
+  }
+}
+
+async function readValue(spec: string, io: Io): Promise<Json> {
+  let text: string;
+  try {
+    if (spec !== '-' && statSync(spec).size > MAX_INPUT_BYTES) throw new UsageError(`--value ${spec} is over ${MAX_INPUT_BYTES / (1024 * 1024)} MB.`);
+    text = spec === '-' ? await io.stdin(MAX_INPUT_BYTES) : readFileSync(spec, 'utf8');
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read --value ${spec}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as Json;
+  } catch (e) {
+    throw new UsageError(`--value ${spec} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export async function forkCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    {
+      json: { type: 'boolean' },
+      at: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      value: { type: 'string' },
+      version: { type: 'string' },
+      skill: { type: 'string' },
+      model: { type: 'string' },
+      trust: { type: 'boolean' },
+    },
+    { min: 1, max: 1, names: 'one run id' },
+  );
+  const choice = versionChoice(values);
+  const set = (values.set ?? []).map(parseSet);
+  const value = values.value !== undefined ? await readValue(values.value, io) : undefined;
+  return withHost(async (host) => {
+    const outcome = await forkRun(host, positionals[0], { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust });
+    const summary = await summarizeRun(host.store, outcome);
+    if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: positionals[0], forkPoint: outcome.forkPoint, version: outcome.version }));
+    else {
+      io.out(`fork of run ${positionals[0]} at ${outcome.forkPoint} (version ${short(outcome.version)}):`);
+      printSummary(summary, io);
+    }
+    return outcome.status === 'completed' ? 0 : 1;
+  }, { runsCode: true });
+}
+
+export async function compareCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 2, max: 2, names: 'two run ids' });
+  return withHost(async (host) => {
+    const c = await compareRuns(host, positionals[0], positionals[1]);
+    if (values.json) {
+      io.out(JSON.stringify(c));
+      return 0;
+    }
+    const col = (s: string) => s.padEnd(28);
+    io.out(`${col('')}${col(`A ${c.a.runId}`)}B ${c.b.runId}`);
+    io.out(`${col('status')}${col(`${c.a.status} (${c.a.kind})`)}${c.b.status} (${c.b.kind})`);
+    io.out(`${col('version')}${col(short(c.a.version))}${short(c.b.version)}`);
+    io.out(`${col('steps')}${col(String(c.a.steps))}${c.b.steps}`);
+    io.out(`${col('tokens in / out')}${col(`${c.a.tokens.input} / ${c.a.tokens.output}`)}${c.b.tokens.input} / ${c.b.tokens.output}`);
+    io.out(`${col('duration')}${col(`${Math.round(c.a.durationMs)} ms`)}${Math.round(c.b.durationMs)} ms`);
+    io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
+    const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
+    for (const r of c.rows) {
+      const ms = (s: typeof r.a) => (s ? `${s.status} ${Math.round(s.durationMs)} ms${s.recorded ? ' (recorded)' : ''}` : '—');
+      io.out(`${MARK[r.change]} ${r.position.padEnd(44)} ${ms(r.a).padEnd(26)} ${ms(r.b)}`);
+    }
+    return 0;
+  });
+}
+
+export async function regressCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    { json: { type: 'boolean' }, version: { type: 'string' }, limit: { type: 'string' }, trust: { type: 'boolean' } },
+    { min: 1, max: 1, names: 'one skill name' },
+  );
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number ≥ 1, not ${JSON.stringify(values.limit)}`);
+  return withHost(async (host) => {
+    const r = await regressSkill(host, positionals[0], { version: values.version, limit, trust: values.trust });
+    if (values.json) io.out(JSON.stringify(r));
+    else {
+      io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${r.checked} past run${r.checked === 1 ? '' : 's'}: ${r.changed.length ? `${r.changed.length} would change` : 'none would change'}`);
+      for (const c of r.changed) {
+        io.out(`  run ${c.runId}: ${c.recorded.status === c.now.status ? c.now.status : `${c.recorded.status} → ${c.now.status}`}${c.firstDivergence ? ` — first at ${c.firstDivergence.message}` : ''}`);
+        for (const line of diffLines(c.diff, c.recorded.status === 'completed' ? c.recorded.output : { error: c.recorded.error })) io.out(`       ${line}`);
+      }
+      for (const s of r.skipped) io.err(`  run ${s.runId} skipped: ${s.reason}`);
+    }
+    return r.changed.length ? 1 : 0;
+  }, { runsCode: true });
+}

@@ -1,0 +1,94 @@
+'use client';
+// The left half of the studio: the bundle's files as tabs (skill.md first), Monaco on the open one
+// with the validator's markers, what the key under the cursor does, and the Problems list.
+import * as Tabs from '@radix-ui/react-tabs';
+import { useMemo } from 'react';
+import { languageOf, SKILL_MD } from '@/lib/skill/bundle';
+import type { KeyInfo } from '@/lib/skill/key-info';
+import type { DiagnosticView, Files } from '@/lib/views';
+import type { EditorApi } from '@/components/editor/CodeEditor';
+import { EditorPane } from './panes';
+import { ProblemsList } from './ProblemsList';
+import styles from './Studio.module.css';
+
+type Props = {
+  files: Files;
+  savedFiles: Files;
+  paths: string[];
+  active: string;
+  onActive(path: string): void;
+  modelPath(path: string): string;
+  onText(path: string, text: string): void;
+  diagnostics: DiagnosticView[];
+  /** skill.md's first line of Markdown (where suggestions stay quiet) */
+  bodyLine: number | undefined;
+  keyInfo: KeyInfo | null;
+  onCursor(line: number, column: number): void;
+  onEditorReady(api: EditorApi): void;
+  onSave(): void;
+  onRun(): void;
+  onNewFile(): void;
+  onRemoveFile(path: string): void;
+  onPickProblem(d: DiagnosticView): void;
+};
+
+export function BundleEditor(p: Props) {
+  const { active, diagnostics } = p;
+  // the same array while the findings are the same: Monaco's markers are set again only when they change
+  const markers = useMemo(() => diagnostics.filter((d) => d.file === active && (active === SKILL_MD || d.line > 0)), [diagnostics, active]);
+  return (
+    <div className={styles.left}>
+      <Tabs.Root value={active} onValueChange={p.onActive} className={styles.tabsRoot}>
+        <div className={styles.tabBar}>
+          <Tabs.List aria-label="Files of the bundle" className={styles.tabList}>
+            {p.paths.map((path) => (
+              <Tabs.Trigger key={path} value={path} className={styles.tab}>
+                {path}
+                {p.files[path] !== p.savedFiles[path] ? <span className={styles.tabDirty} aria-hidden="true" /> : null}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={p.onNewFile}>
+            + New file
+          </button>
+          {active !== SKILL_MD ? (
+            <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => p.onRemoveFile(active)}>
+              Remove this file
+            </button>
+          ) : null}
+        </div>
+        <Tabs.Content value={active} forceMount className={styles.tabContent}>
+          <section aria-label={`${active} editor`} className={`${styles.editor} nokey`}>
+            <EditorPane
+              path={p.modelPath(active)}
+              language={active === SKILL_MD ? 'yaml' : languageOf(active)}
+              value={p.files[active] ?? ''}
+              onChange={(t) => p.onText(active, t)}
+              markers={markers}
+              onCursor={p.onCursor}
+              onReady={p.onEditorReady}
+              onSave={p.onSave}
+              onRun={p.onRun}
+              bodyLine={active === SKILL_MD ? p.bodyLine : undefined}
+            />
+          </section>
+        </Tabs.Content>
+      </Tabs.Root>
+      <div className={styles.keyInfo} role="note" aria-label="The key under the cursor">
+        {p.keyInfo ? (
+          <>
+            <code>{p.keyInfo.path}</code> — {p.keyInfo.description}{' '}
+            <a href={`/docs/skill-md#${p.keyInfo.anchor}`} target="_blank" rel="noreferrer">
+              reference
+            </a>
+          </>
+        ) : active === SKILL_MD ? (
+          <span className={styles.muted}>Put the cursor on a frontmatter key to see what it does.</span>
+        ) : (
+          <span className={styles.muted}>{languageOf(active)}</span>
+        )}
+      </div>
+      <ProblemsList diagnostics={diagnostics} onPick={p.onPickProblem} />
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+'use client';
+// The studio's top bar: where you are (Skills / name), the version the editor holds and whether it
+// has unsaved changes, what the last action said, and Versions, Save and Run; under it, when a
+// draft came back, the note that says so with the way to throw it away.
+import Link from 'next/link';
+import { RelativeTime } from '@/components/common/RelativeTime';
+import type { Notice } from './studio-logic';
+import styles from './Studio.module.css';
+
+type Props = {
+  name: string;
+  saved: { hash: string | null; at: number | null };
+  now: number;
+  dirty: boolean;
+  notice: Notice;
+  versionCount: number;
+  showVersions: boolean;
+  onToggleVersions(): void;
+  busy: boolean;
+  onSave(): void;
+  onRun(): void;
+};
+
+export function StudioToolbar(p: Props) {
+  return (
+    <div className={styles.toolbar}>
+      <div className={styles.title}>
+        <Link href="/" className={styles.crumb}>
+          Skills
+        </Link>
+        <span aria-hidden="true">/</span>
+        <h1>{p.name}</h1>
+        <span className={styles.meta}>
+          {p.saved.hash ? (
+            <>
+              version <code title={p.saved.hash}>{p.saved.hash.slice(0, 8)}</code>
+              {p.saved.at ? (
+                <>
+                  {' '}
+                  · saved <RelativeTime ms={p.saved.at} now={p.now} />
+                </>
+              ) : null}
+            </>
+          ) : (
+            'not saved yet'
+          )}
+          {p.dirty ? <span className={styles.dirty}> · unsaved changes</span> : null}
+        </span>
+      </div>
+      <div className={styles.notice} role="status" aria-live="polite" data-kind={p.notice?.kind}>
+        {p.notice?.text}
+      </div>
+      <div className={styles.actions}>
+        <button type="button" className="btn" onClick={p.onToggleVersions} aria-expanded={p.showVersions} aria-controls="versions-panel">
+          Versions ({p.versionCount})
+        </button>
+        <button type="button" className="btn" onClick={p.onSave} disabled={p.busy} title="Save a new version (Ctrl/Cmd+S)">
+          Save
+        </button>
+        <button type="button" className="btn btn-primary" onClick={p.onRun} disabled={p.busy} title="Save if needed, then start a run (Ctrl/Cmd+Enter)">
+          Run
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function DraftBanner({ note, onDiscard }: { note: string; onDiscard(): void }) {
+  return (
+    <div className={styles.banner} role="status">
+      {note}{' '}
+      <button type="button" className="btn btn-sm" onClick={onDiscard}>
+        Discard them
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+// The studio's analysis as the worker answers it: each reply says only what changed since the last
+// (a keystroke in a description sends no diagram, findings or contract; one in the graph sends the
+// diagram), and the key under the cursor is described from the last text analysed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Analyzer, type AnalyzeRequest } from './studio-analysis';
+
+const files = Object.fromEntries(['skill.md', 'model.yaml', 'sanitize.py', 'input.json', 'report.txt'].map((f) => [f, readFileSync(`examples/summarize/${f}`, 'utf8')]));
+const req = (id: number, f: Record<string, string>): AnalyzeRequest => ({ kind: 'analyze', id, files: f, knownSkills: ['summarize'], skillName: 'summarize' });
+
+test('a reply leaves out what the last one said: the diagram, the findings and the input contract', () => {
+  const a = new Analyzer();
+  const first = a.analyze(req(1, files));
+  assert.ok(first.diagram && first.diagnostics && 'inputContract' in first, 'the first analysis says everything');
+  assert.equal(typeof first.bodyLine, 'number');
+  const same = a.analyze(req(2, files));
+  assert.deepEqual(Object.keys(same).sort(), ['bodyLine', 'id', 'kind']);
+  // a keystroke in the description: no card changes
+  const described = a.analyze(req(3, { ...files, 'skill.md': files['skill.md'].replace(/^description: (.*)$/m, 'description: $1 x') }));
+  assert.equal(described.diagram, undefined);
+  assert.equal(described.diagnostics, undefined);
+  // a broken frontmatter: the diagram is gone (null) and the findings say why
+  const broken = a.analyze(req(4, { ...files, 'skill.md': files['skill.md'].replace(/^entry: .*$/m, 'entry: [oops') }));
+  assert.equal(broken.diagram, null);
+  assert.ok(broken.diagnostics?.some((d) => d.rule === 'yaml_syntax'));
+  // back to the text of the first: everything changed again since the last
+  const back = a.analyze(req(5, files));
+  assert.deepEqual(back.diagram, first.diagram);
+  assert.deepEqual(back.diagnostics, first.diagnostics);
+});
+
+test('the key under the cursor is described from the last text analysed', () => {
+  const a = new Analyzer();
+  assert.equal(a.key({ kind: 'key', id: 1, line: 2, column: 2 }).keyInfo, null, 'nothing analysed yet');
+  a.analyze(req(2, files));
+  const line = files['skill.md'].split('\n').findIndex((l) => l.startsWith('entry:')) + 1;
+  const info = a.key({ kind: 'key', id: 3, line, column: 2 }).keyInfo;
+  assert.equal(info?.path, 'entry');
+  assert.match(info?.description ?? '', /phase/);
+  assert.equal(a.handle({ kind: 'key', id: 4, line: 1, column: 1 }).kind, 'key');
+});
+
+test('the diagram travels as a patch: only the cards that changed, and the page’s model is the worker’s', async () => {
+  const { applyDiagramPatch } = await import('./studio-analysis');
+  const a = new Analyzer();
+  const first = a.analyze(req(1, files));
+  assert.ok(first.diagram);
+  assert.ok(first.diagram.rest, 'the first patch carries the whole model');
+  let model = applyDiagramPatch(null, first.diagram);
+  // a change to one phase's max_rounds: that card only, and the others stay the objects they were
+  const edited = { ...files, 'skill.md': files['skill.md'].replace(/max_rounds: (\d+)/, 'max_rounds: 7') };
+  assert.notEqual(edited['skill.md'], files['skill.md']);
+  const r = a.analyze(req(2, edited));
+  assert.ok(r.diagram, 'a card changed');
+  assert.deepEqual(r.diagram.nodes.map((n) => n.kind), ['phase'], 'one card is sent');
+  assert.equal(r.diagram.rest, undefined, 'the rest of the model is unchanged');
+  const next = applyDiagramPatch(model, r.diagram);
+  for (const n of model.nodes) if (n.id !== r.diagram.nodes[0].id) assert.equal(next.nodes.find((x) => x.id === n.id), n, `${n.id} is the same object`);
+  model = next;
+  // whatever the patches, the page's model equals a fresh analysis of the same text
+  const fresh = new Analyzer().analyze(req(9, edited));
+  assert.deepEqual(model, applyDiagramPatch(null, fresh.diagram!));
+  assert.throws(() => applyDiagramPatch(null, { nodes: [], order: ['phase:x'] }), /does not send/);
+});

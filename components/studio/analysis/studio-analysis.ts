@@ -1,0 +1,123 @@
+// What the studio needs of an analysis of the working copy, as plain data (it crosses from the
+// analysis worker by structured clone): findings, the diagram model, where the prompts start, the
+// entry's input contract; and the key under the cursor, asked separately. `Analyzer` keeps the last
+// result: an unchanged diagram or findings list is reported as unchanged (not sent again), so the
+// page redraws only what a keystroke changed.
+import type { JsonSchema } from '@/lib/kernel/json';
+import { analyzeBundle } from '@/lib/skill/analyze-bundle';
+import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
+import { inputContractOfFrontmatter } from '@/lib/skill/input-check';
+import { describeKey, keyPathIn, type KeyInfo } from '@/lib/skill/key-info';
+import type { FrontmatterSource } from '@/lib/skill/source';
+import type { DiagnosticView, Files } from '@/lib/views';
+
+export type StudioAnalysis = {
+  diagnostics: DiagnosticView[];
+  /** null while skill.md has no frontmatter mapping to draw */
+  diagram: DiagramModel | null;
+  /** the first line of the Markdown body */
+  bodyLine: number | undefined;
+  inputContract: { phase: string; schema: JsonSchema } | null;
+};
+
+export type AnalyzeRequest = { kind: 'analyze'; id: number; files: Files; knownSkills: string[]; skillName: string };
+export type KeyRequest = { kind: 'key'; id: number; line: number; column: number };
+export type AnalysisRequest = AnalyzeRequest | KeyRequest;
+
+/**
+ * What changed of the diagram: the nodes that differ from the last one's (by id), the order of all
+ * of them, and the rest of the model when it differs. Unchanged nodes are not sent, so the page
+ * keeps their objects, and redraws their cards not at all.
+ */
+export type DiagramPatch = { nodes: DiagramNode[]; order: string[]; rest?: Omit<DiagramModel, 'nodes'> };
+
+/**
+ * An analysis; `diagnostics` and `inputContract` are left out when they are what the last one
+ * said, and the diagram is a patch (`diagram`), `null` (nothing to draw), or left out (unchanged).
+ */
+export type AnalysisReply = { kind: 'analysis'; id: number; bodyLine: number | undefined; diagram?: DiagramPatch | null } & Partial<Pick<StudioAnalysis, 'diagnostics' | 'inputContract'>>;
+export type KeyReply = { kind: 'key'; id: number; keyInfo: KeyInfo | null };
+export type AnalysisWorkerReply = AnalysisReply | KeyReply;
+
+export function analyzeForStudio(files: Files, opts: { knownSkills: readonly string[]; skillName: string }): StudioAnalysis & { source: FrontmatterSource | undefined } {
+  const known = opts.knownSkills.includes(opts.skillName) ? [...opts.knownSkills] : [...opts.knownSkills, opts.skillName];
+  const a = analyzeBundle(files, { knownSkills: known, skillName: opts.skillName });
+  return {
+    diagnostics: a.diagnostics,
+    diagram: a.diagram,
+    bodyLine: a.analysis.split?.bodyLine,
+    inputContract: inputContractOfFrontmatter(a.analysis.frontmatter),
+    source: a.analysis.source,
+  };
+}
+
+export function keyInfoAt(source: FrontmatterSource | undefined, line: number, column: number): KeyInfo | null {
+  if (!source) return null;
+  const path = keyPathIn(source, line, column);
+  if (!path) return null;
+  return describeKey(path, (p) => {
+    const v = source.nodeAt(p) as { value?: unknown } | undefined;
+    return v && typeof v === 'object' && 'value' in v ? v.value : undefined;
+  });
+}
+
+/** The model a patch makes of the one before it: unchanged nodes are the very objects they were. */
+export function applyDiagramPatch(prev: DiagramModel | null, patch: DiagramPatch): DiagramModel {
+  const changed = new Map(patch.nodes.map((n) => [n.id, n]));
+  const before = new Map((prev?.nodes ?? []).map((n) => [n.id, n]));
+  const nodes = patch.order.map((id) => {
+    const n = changed.get(id) ?? before.get(id);
+    if (!n) throw new Error(`the diagram patch names a node it does not send and the page does not have: ${id}`);
+    return n;
+  });
+  const rest = patch.rest ?? (prev ? (({ nodes: _n, ...r }) => r)(prev) : null);
+  if (!rest) throw new Error('the first diagram patch of a page carries the whole model');
+  return { ...rest, nodes };
+}
+
+/**
+ * The analyses of one page, one after the other: each says only what changed since the last. The
+ * page applies every reply, in order (applyDiagramPatch), so its model is always the worker's.
+ */
+export class Analyzer {
+  private source: FrontmatterSource | undefined;
+  private last = { diagnostics: '', inputContract: '' };
+  /** the last diagram: each node's JSON by id, the rest's JSON; null when there was none */
+  private drawn: { nodes: Map<string, string>; order: string; rest: string } | null = null;
+
+  analyze(req: AnalyzeRequest): AnalysisReply {
+    const { source, bodyLine, diagram, ...parts } = analyzeForStudio(req.files, req);
+    this.source = source;
+    const reply: AnalysisReply = { kind: 'analysis', id: req.id, bodyLine };
+    // compared as text: a keystroke that changes no card (a description, a prompt) sends no diagram
+    for (const k of ['diagnostics', 'inputContract'] as const) {
+      const text = JSON.stringify(parts[k]);
+      if (text !== this.last[k]) Object.assign(reply, { [k]: parts[k] });
+      this.last[k] = text;
+    }
+    if (!diagram) {
+      if (this.drawn !== null || req.id === 1) reply.diagram = null;
+      this.drawn = null;
+      return reply;
+    }
+    const { nodes, ...rest } = diagram;
+    const json = new Map(nodes.map((n) => [n.id, JSON.stringify(n)]));
+    const order = nodes.map((n) => n.id);
+    const restJson = JSON.stringify(rest);
+    const changed = nodes.filter((n) => this.drawn?.nodes.get(n.id) !== json.get(n.id));
+    const sameRest = this.drawn?.rest === restJson;
+    if (changed.length || !sameRest || this.drawn?.order !== order.join('\n')) {
+      reply.diagram = { nodes: changed, order, ...(sameRest ? {} : { rest }) };
+    }
+    this.drawn = { nodes: json, order: order.join('\n'), rest: restJson };
+    return reply;
+  }
+
+  key(req: KeyRequest): KeyReply {
+    return { kind: 'key', id: req.id, keyInfo: keyInfoAt(this.source, req.line, req.column) };
+  }
+
+  handle(req: AnalysisRequest): AnalysisWorkerReply {
+    return req.kind === 'analyze' ? this.analyze(req) : this.key(req);
+  }
+}

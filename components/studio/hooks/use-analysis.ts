@@ -1,0 +1,132 @@
+'use client';
+// The analysis of the working copy, kept off the page's main thread: the first one is made in the
+// render that opens the page (so the server paints findings and the diagram), every later one in a
+// web worker (analysis/analysis.worker.ts), the latest text only — keystrokes typed while one runs
+// are folded into the next. A reply says only what changed: an unchanged diagram or findings list
+// keeps its object, so nothing downstream redraws for it. While the frontmatter does not parse, the
+// last good diagram is kept (and said to be stale). The key under the cursor is asked of the same
+// worker. Where no worker can start, the same analysis runs here, shortly after the last keystroke.
+import { useEffect, useRef, useState } from 'react';
+import type { KeyInfo } from '@/lib/skill/key-info';
+import type { DiagramModel } from '@/lib/skill/diagram';
+import type { Files } from '@/lib/views';
+import { Analyzer, analyzeForStudio, applyDiagramPatch, type AnalysisRequest, type AnalysisWorkerReply, type StudioAnalysis } from '../analysis/studio-analysis';
+
+/** without a worker: the pause after a keystroke before the text is analysed again */
+export const REANALYZE_MS = 25;
+
+export type Analysis = {
+  current: StudioAnalysis;
+  /** the diagram to draw: the current one, or the last good one while the frontmatter does not parse */
+  diagram: DiagramModel | null;
+  stale: boolean;
+  /** what the key under the cursor does (skill.md's frontmatter only) */
+  keyInfo: KeyInfo | null;
+};
+
+type State = { current: StudioAnalysis; lastGood: DiagramModel | null; keyInfo: KeyInfo | null };
+
+/** One request at a time, to the worker or (without one) to an Analyzer here; what comes meanwhile waits, the latest only. */
+class AnalysisChannel {
+  private worker: Worker | null = null;
+  private local: Analyzer | null = null;
+  private busy = false;
+  private queuedAnalysis: AnalysisRequest | null = null;
+  private queuedKey: AnalysisRequest | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly onReply: (r: AnalysisWorkerReply) => void) {
+    try {
+      this.worker = new Worker(new URL('../analysis/analysis.worker.ts', import.meta.url), { type: 'module' });
+      this.worker.onmessage = (e: MessageEvent<AnalysisWorkerReply | { kind: 'failed' }>) => this.received(e.data);
+      this.worker.onerror = () => this.fallBack();
+    } catch {
+      this.fallBack();
+    }
+  }
+
+  send(req: AnalysisRequest): void {
+    if (req.kind === 'analyze') this.queuedAnalysis = req;
+    else this.queuedKey = req;
+    this.pump();
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private pump(): void {
+    if (this.busy) return;
+    // an analysis first: a question about the key is answered on the latest text
+    const next = this.queuedAnalysis ?? this.queuedKey;
+    if (!next) return;
+    if (next === this.queuedAnalysis) this.queuedAnalysis = null;
+    else this.queuedKey = null;
+    this.busy = true;
+    if (this.worker) this.worker.postMessage(next);
+    else {
+      // here, after a pause: keystrokes typed meanwhile replace this one
+      const wait = next.kind === 'analyze' ? REANALYZE_MS : 0;
+      this.timer = setTimeout(() => this.received((this.local ??= new Analyzer()).handle(next)), wait);
+    }
+  }
+
+  private received(reply: AnalysisWorkerReply | { kind: 'failed' }): void {
+    this.busy = false;
+    if (reply.kind === 'failed') this.fallBack();
+    else this.onReply(reply);
+    this.pump();
+  }
+
+  private fallBack(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.busy = false;
+    this.pump();
+  }
+}
+
+export function useAnalysis(files: Files, opts: { name: string; knownSkills: readonly string[]; cursor: { line: number; column: number } | null }): Analysis {
+  const { name, knownSkills, cursor } = opts;
+  const [state, setState] = useState<State>(() => {
+    const { source: _source, ...current } = analyzeForStudio(files, { knownSkills, skillName: name });
+    return { current, lastGood: current.diagram, keyInfo: null };
+  });
+  const channel = useRef<AnalysisChannel | null>(null);
+  const ids = useRef(0);
+
+  useEffect(() => {
+    const c = new AnalysisChannel((r) => {
+      if (r.kind === 'key') {
+        setState((s) => (s.keyInfo === r.keyInfo ? s : { ...s, keyInfo: r.keyInfo }));
+        return;
+      }
+      // every reply is applied, in order: each is a patch on the one before (the worker's model and the page's stay one)
+      setState((s) => {
+        const diagnostics = r.diagnostics ?? s.current.diagnostics;
+        const diagram = r.diagram === undefined ? s.current.diagram : r.diagram === null ? null : applyDiagramPatch(s.current.diagram, r.diagram);
+        const inputContract = r.inputContract === undefined ? s.current.inputContract : r.inputContract;
+        const current = { diagnostics, diagram, bodyLine: r.bodyLine, inputContract };
+        return { ...s, current, lastGood: diagram ?? s.lastGood };
+      });
+    });
+    channel.current = c;
+    return () => {
+      c.close();
+      channel.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    channel.current?.send({ kind: 'analyze', id: ++ids.current, files, knownSkills: [...knownSkills], skillName: name });
+  }, [files, knownSkills, name]);
+
+  useEffect(() => {
+    if (cursor) channel.current?.send({ kind: 'key', id: ++ids.current, line: cursor.line, column: cursor.column });
+  }, [cursor]);
+
+  const diagram = state.current.diagram ?? state.lastGood;
+  return { current: state.current, diagram, stale: !state.current.diagram && diagram !== null, keyInfo: cursor ? state.keyInfo : null };
+}

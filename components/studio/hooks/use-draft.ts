@@ -1,0 +1,79 @@
+'use client';
+// Unsaved work is never lost to a navigation or a reload: the working copy is kept in localStorage
+// as a draft (with the version it was based on) until it is saved, written shortly after each edit
+// and at once when the page is left, and offered back when the page opens again. A browser that
+// will not keep it (storage full or disabled) gets the "leave the page?" prompt instead.
+//
+// The stored draft is looked at when the editor is ready (`offerBack`, an event), not during the
+// first render: the server renders the page without localStorage, and the text goes into the
+// editor's models then anyway. Until it has been looked at, nothing is written over it.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Files } from '@/lib/views';
+import { clearDraft, readDraft, writeDraft } from '../drafts';
+import { draftOffer } from '../studio-logic';
+
+/** the pause after an edit before the draft is written */
+export const DRAFT_WRITE_MS = 250;
+
+export type DraftKeeper = {
+  /** "your unsaved changes are back", while it applies */
+  note: string | null;
+  /** when the editor is ready: the stored draft's files to take back, if there is one worth it (once) */
+  offerBack(): Files | null;
+  /** the working copy was saved or thrown away: no draft, no note */
+  forget(): void;
+};
+
+export function useDraft(name: string, working: { files: Files; base: string | null; dirty: boolean }): DraftKeeper {
+  const [note, setNote] = useState<string | null>(null);
+  const [checked, setChecked] = useState(false);
+  const kept = useRef(true);
+  const latest = useRef({ ...working, checked });
+  useEffect(() => {
+    latest.current = { ...working, checked };
+  });
+
+  const offerBack = useCallback((): Files | null => {
+    if (latest.current.checked) return null;
+    const offer = draftOffer(readDraft(name), latest.current.files, latest.current.base, (ms) => new Date(ms).toLocaleString());
+    if (offer) setNote(offer.note);
+    setChecked(true);
+    return offer?.files ?? null;
+  }, [name]);
+
+  const forget = useCallback(() => {
+    clearDraft(name);
+    setNote(null);
+  }, [name]);
+
+  const { files, base, dirty } = working;
+  useEffect(() => {
+    if (!checked) return;
+    const t = setTimeout(() => {
+      if (dirty) kept.current = writeDraft(name, { files, base, at: Date.now() });
+      else clearDraft(name);
+    }, DRAFT_WRITE_MS);
+    return () => clearTimeout(t);
+  }, [files, dirty, base, name, checked]);
+
+  // leaving the page (a reload, closing the tab, a link to another page of the app) keeps the draft at once
+  useEffect(() => {
+    const keep = () => {
+      const d = latest.current;
+      if (d.dirty && d.checked) kept.current = writeDraft(name, { files: d.files, base: d.base, at: Date.now() });
+    };
+    const warn = (e: BeforeUnloadEvent) => {
+      keep();
+      if (latest.current.dirty && !kept.current) e.preventDefault();
+    };
+    window.addEventListener('pagehide', keep);
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      keep();
+      window.removeEventListener('pagehide', keep);
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, [name]);
+
+  return useMemo(() => ({ note, offerBack, forget }), [note, offerBack, forget]);
+}

@@ -1,0 +1,296 @@
+/**
+ * The route table: every route of the HTTP API, once. A route file under
+ * app/api serves its entry with `handle(routes.x, fn)` (lib/server/http/handle.ts);
+ * the browser calls it with `callRoute(routes.x, input)` or
+ * `routeQuery(routes.x, input)` (lib/client). Both take their types and their
+ * checks from the entry, so a route and its caller cannot disagree.
+ *
+ * Adding a route: add an entry here (method, path with `:params`, the zod
+ * schemas, a summary), write `app/api/<path, :x as [x]>/route.ts` exporting
+ * `export const <METHOD> = handle(routes.<name>, async ({ params, query, body }) => op(...))`
+ * with one lib/server operation, and add a line to the README's API table.
+ * api-contract.test.ts fails until the file serves the entry.
+ */
+import { z } from 'zod';
+import { defineRoute, emptyAnswer, jsonAnswer, streamAnswer, wholeNumber } from './route-def';
+import {
+  AbortedRunView,
+  BaselineDivergenceView,
+  CompareView,
+  ForkBody,
+  ForkedRunView,
+  ForkPointView,
+  ImportView,
+  RegressBody,
+  RegressView,
+  ReplayBody,
+  ReplayView,
+  RunExportView,
+  AbortRunBody,
+  CreateSkillBody,
+  EventPageView,
+  EventView,
+  FilesBody,
+  HealthView,
+  RenameSkillBody,
+  RestoredVersionView,
+  ResumedRunView,
+  RunEndView,
+  RunFilterQuery,
+  RunPageView,
+  RunStatsView,
+  RunView,
+  SavedVersionView,
+  SessionBody,
+  SkillDetailView,
+  SkillView,
+  StartedRunView,
+  StartRunBody,
+  ValidateBody,
+  ValidationView,
+  VersionSummaryView,
+  VersionView,
+} from '../views';
+
+/** the largest exported run an import takes (a run's log and artifacts can be larger than a request) */
+export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+/** the most events one page of a run's log holds */
+export const MAX_EVENT_PAGE = 1000;
+/** the most runs one page of the runs list holds */
+export const MAX_RUN_PAGE = 500;
+/** the most buckets the runs chart is drawn with */
+export const MAX_RUN_BUCKETS = 500;
+
+const SkillParams = z.object({ name: z.string() });
+const VersionParams = z.object({ name: z.string(), hash: z.string() });
+const RunParams = z.object({ id: z.string() });
+const seq = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).min(0, { error: `must be 0 or more (${what})` });
+
+export const routes = {
+  // ------------------------------------------------------------ skills and versions
+  listSkills: defineRoute({
+    method: 'GET',
+    path: '/api/skills',
+    summary: 'every skill, with its latest version and last run',
+    answer: jsonAnswer(z.object({ skills: z.array(SkillView) }).strict()),
+  }),
+  createSkill: defineRoute({
+    method: 'POST',
+    path: '/api/skills',
+    summary: 'create a skill (`from`: `blank`, or a skill or example to copy)',
+    body: CreateSkillBody,
+    answer: jsonAnswer(SkillDetailView, 201),
+  }),
+  getSkill: defineRoute({
+    method: 'GET',
+    path: '/api/skills/:name',
+    summary: 'a skill, with its latest version and files',
+    params: SkillParams,
+    answer: jsonAnswer(SkillDetailView),
+  }),
+  renameSkill: defineRoute({
+    method: 'PATCH',
+    path: '/api/skills/:name',
+    summary: 'rename a skill',
+    params: SkillParams,
+    body: RenameSkillBody,
+    answer: jsonAnswer(SkillDetailView),
+  }),
+  deleteSkill: defineRoute({
+    method: 'DELETE',
+    path: '/api/skills/:name',
+    summary: 'delete a skill (its versions and runs stay inspectable)',
+    params: SkillParams,
+    answer: emptyAnswer(),
+  }),
+  listVersions: defineRoute({
+    method: 'GET',
+    path: '/api/skills/:name/versions',
+    summary: 'the versions of a skill, newest first',
+    params: SkillParams,
+    answer: jsonAnswer(z.object({ versions: z.array(VersionSummaryView) }).strict()),
+  }),
+  saveVersion: defineRoute({
+    method: 'POST',
+    path: '/api/skills/:name/versions',
+    summary: 'save a bundle as the latest version (answers its findings too)',
+    params: SkillParams,
+    body: FilesBody,
+    answer: jsonAnswer(SavedVersionView, 201),
+  }),
+  getVersion: defineRoute({
+    method: 'GET',
+    path: '/api/skills/:name/versions/:hash',
+    summary: 'one version with its files (a unique hash prefix will do)',
+    params: VersionParams,
+    answer: jsonAnswer(VersionView),
+  }),
+  restoreVersion: defineRoute({
+    method: 'POST',
+    path: '/api/skills/:name/versions/:hash/restore',
+    summary: 'make a version the latest again (its origin becomes `restore`)',
+    params: VersionParams,
+    answer: jsonAnswer(RestoredVersionView),
+  }),
+  validate: defineRoute({
+    method: 'POST',
+    path: '/api/validate',
+    summary: 'the findings `stagecraft validate --json` gives',
+    body: ValidateBody,
+    answer: jsonAnswer(ValidationView),
+  }),
+
+  // ------------------------------------------------------------ runs
+  listRuns: defineRoute({
+    method: 'GET',
+    path: '/api/runs',
+    summary: 'runs, newest first, filtered and searched, a keyset page at a time',
+    query: RunFilterQuery.extend({ cursor: z.string().min(1).optional(), limit: wholeNumber(1, MAX_RUN_PAGE).optional() }),
+    answer: jsonAnswer(RunPageView),
+  }),
+  runStats: defineRoute({
+    method: 'GET',
+    path: '/api/runs/stats',
+    summary: 'the filtered runs over time: counts by status per bucket, p50/p95 duration, failure points',
+    query: RunFilterQuery.extend({ buckets: wholeNumber(1, MAX_RUN_BUCKETS).optional() }),
+    answer: jsonAnswer(RunStatsView),
+  }),
+  startRun: defineRoute({
+    method: 'POST',
+    path: '/api/runs',
+    summary: 'start a run of a stored version (answers once it is recorded)',
+    body: StartRunBody,
+    answer: jsonAnswer(StartedRunView, 201),
+  }),
+  getRun: defineRoute({
+    method: 'GET',
+    path: '/api/runs/:id',
+    summary: 'a run: status, caller artifact, error, report, traces, steps',
+    params: RunParams,
+    answer: jsonAnswer(RunView),
+  }),
+  listRunEvents: defineRoute({
+    method: 'GET',
+    path: '/api/runs/:id/events',
+    summary: "a page of a run's event log, after a seq",
+    params: RunParams,
+    query: z.object({ after: seq('the seq to read after').optional(), limit: wholeNumber(1, MAX_EVENT_PAGE).optional() }),
+    answer: jsonAnswer(EventPageView),
+  }),
+  getRunState: defineRoute({
+    method: 'GET',
+    path: '/api/runs/:id/state',
+    summary: "the run's state after event `seq`: one fold of its events 1..seq",
+    params: RunParams,
+    query: z.object({ seq: seq('the event to fold up to') }),
+    // the fold's view comes with it; until then any JSON
+    answer: jsonAnswer(z.json()),
+  }),
+  streamRun: defineRoute({
+    method: 'GET',
+    path: '/api/runs/:id/stream',
+    summary: "server-sent events: the run's events as they are recorded (from `Last-Event-ID` or `after`), then `end`",
+    params: RunParams,
+    query: z.object({ after: seq('the seq to stream after').optional() }),
+    answer: streamAnswer({ message: EventView, end: RunEndView }),
+  }),
+  resumeRun: defineRoute({
+    method: 'POST',
+    path: '/api/runs/:id/resume',
+    summary: 'resume an interrupted run (a changed skill is refused before anything runs)',
+    params: RunParams,
+    answer: jsonAnswer(ResumedRunView, 202),
+  }),
+  abortRun: defineRoute({
+    method: 'POST',
+    path: '/api/runs/:id/abort',
+    summary: 'end an interrupted run as aborted, on your request (`{reason?}`)',
+    params: RunParams,
+    body: AbortRunBody,
+    answer: jsonAnswer(AbortedRunView),
+  }),
+
+  // ------------------------------------------------------------ replay, fork, compare, regress, export
+  replayRun: defineRoute({
+    method: 'POST',
+    path: '/api/runs/:id/replay',
+    summary: "re-execute a run against the skill's latest version (or `version`), answered from its recording: identical, or every divergence",
+    params: RunParams,
+    // every option has a default: an empty body replays against the latest version
+    body: ReplayBody.optional().default({}),
+    answer: jsonAnswer(ReplayView),
+  }),
+  forkRun: defineRoute({
+    method: 'POST',
+    path: '/api/runs/:id/fork',
+    summary: 'a new run: the steps before `at` answered from this one, the value there edited, then live; `{}` reruns from its failed step',
+    params: RunParams,
+    body: ForkBody.optional().default({}),
+    answer: jsonAnswer(ForkedRunView, 201),
+  }),
+  forkPoint: defineRoute({
+    method: 'GET',
+    path: '/api/runs/:id/fork',
+    summary: 'the value at a fork point (what the fork editor opens with) and its schema',
+    params: RunParams,
+    query: z.object({ at: z.string().min(1, { error: 'name the fork point (a phase name, draft/r2/model, __post__/3, input, …)' }), version: z.string().min(1).optional() }),
+    answer: jsonAnswer(ForkPointView),
+  }),
+  compareRuns: defineRoute({
+    method: 'GET',
+    path: '/api/compare',
+    summary: "two runs aligned step by step (`a`, `b`); `b` alone: its first divergence from the last completed run of its skill",
+    query: z.object({ a: z.string().min(1).optional(), b: z.string().min(1, { error: 'name the run to compare' }) }),
+    answer: jsonAnswer(z.union([CompareView, BaselineDivergenceView])),
+  }),
+  regressSkill: defineRoute({
+    method: 'POST',
+    path: '/api/skills/:name/regress',
+    summary: "a skill's postprocessor (of `version`, or of unsaved `files` laid over it) over its past runs' finish artifacts: the runs that would change",
+    params: SkillParams,
+    body: RegressBody.optional().default({}),
+    answer: jsonAnswer(RegressView),
+  }),
+  exportRun: defineRoute({
+    method: 'GET',
+    path: '/api/runs/:id/export',
+    summary: 'the run as one JSON file with content hashes: its version, events, traces and artifacts (a download)',
+    params: RunParams,
+    answer: jsonAnswer(RunExportView),
+  }),
+  importRuns: defineRoute({
+    method: 'POST',
+    path: '/api/runs/import',
+    summary: 'add an exported run (the file as the body, size-capped); every hash is checked, nothing runs',
+    // the exported file as it is, up to its own cap (larger than a request's); checked whole before anything is written
+    rawBody: MAX_IMPORT_BYTES,
+    answer: jsonAnswer(ImportView, 201),
+  }),
+
+  // ------------------------------------------------------------ operations
+  health: defineRoute({
+    method: 'GET',
+    path: '/api/health',
+    summary: 'whether the store answers, the sandbox mode, where runs are driven, the queue depth and the workers seen in the last minute (503, same shape, while the store is unreachable)',
+    answer: jsonAnswer(HealthView),
+  }),
+
+  // ------------------------------------------------------------ session
+  signIn: defineRoute({
+    method: 'POST',
+    path: '/api/session',
+    summary: 'sign in with the token (JSON, or the sign-in form)',
+    body: SessionBody,
+    form: true,
+    answer: jsonAnswer(z.object({ ok: z.literal(true) }).strict()),
+  }),
+  signOut: defineRoute({
+    method: 'DELETE',
+    path: '/api/session',
+    summary: 'sign out',
+    answer: emptyAnswer(),
+  }),
+} as const;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;

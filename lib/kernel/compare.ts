@@ -1,0 +1,261 @@
+/**
+ * Comparing two runs' logs, step by step: what a replay reports (the recorded
+ * run against its replay) and what `compare` shows for any two runs.
+ *
+ * Steps are aligned by position (`draft/r2/model`, `__post__/3`), in the
+ * order each run recorded them; a step is its last record at that position
+ * (a world read re-executed on resume is recorded again). Each aligned row is
+ * `same`, or changed in `status` or `output`, or `added` (only B has it),
+ * `removed` (only A has it), `not_reached` (B stopped before it: a replay
+ * that could not go on). The divergences are the changed, added and removed
+ * rows in that order — the first divergence first — with a structural diff
+ * (jsondiffpatch delta, A → B), then the stop of a replay (the step that
+ * could not be answered from the recording), then the outcome (status and
+ * caller artifact) when it differs.
+ *
+ * Outputs are compared as canonical JSON, with error stacks left out (where a
+ * process printed its frames is not what a step did).
+ *
+ * Owns: alignment, equality, the diff. Does not: read the store, or decide
+ * what a run executes (recording.ts).
+ */
+import { create as createDiffer } from 'jsondiffpatch';
+import { EVENT, TERMINAL_EVENTS } from './events';
+import type { Json, JsonObject } from './json';
+import { isJsonObject } from './json';
+import type { RunEvent } from './ports';
+import { canonicalJson } from './memo';
+
+export type StepSide = {
+  seq: number;
+  status: string;
+  output: Json;
+  durationMs: number;
+  /** model turns: what the provider counted */
+  tokens: { input: number; output: number } | null;
+  /** answered from another run's recording, not executed */
+  recorded: boolean;
+};
+
+export type RowChange = 'same' | 'status' | 'output' | 'added' | 'removed' | 'not_reached';
+export type CompareRow = { position: string; kind: string; change: RowChange; a: StepSide | null; b: StepSide | null };
+
+export type DivergenceChange = 'status' | 'output' | 'added' | 'removed' | 'model_request_changed' | 'model_turn_unrecorded' | 'tool_call_unrecorded' | 'outcome';
+
+export type DivergenceSide = { seq: number | null; status: string; value: Json };
+
+export type Divergence = {
+  position: string;
+  kind: string;
+  change: DivergenceChange;
+  a: DivergenceSide | null;
+  b: DivergenceSide | null;
+  /** jsondiffpatch delta from A's value to B's (null when one side is missing or nothing differs in value) */
+  diff: Json | null;
+  message: string;
+};
+
+export type OutcomeSide = {
+  status: string;
+  output: Json;
+  error: JsonObject | null;
+  steps: number;
+  tokens: { input: number; output: number };
+  /** from the run's first event to its last */
+  durationMs: number;
+};
+
+export type Comparison = {
+  rows: CompareRow[];
+  divergences: Divergence[];
+  a: OutcomeSide;
+  b: OutcomeSide;
+  /** B is a replay that stopped: where and why */
+  stoppedAt: { position: string; reason: string; message: string } | null;
+};
+
+type Step = StepSide & { position: string; kind: string; first: number };
+
+const differ = createDiffer({ arrays: { detectMove: false } });
+
+/** A structural diff of two values (jsondiffpatch delta), null when they are equal. */
+export function diffValues(a: Json, b: Json): Json | null {
+  return (differ.diff(a, b) ?? null) as Json | null;
+}
+
+/** every step of a log at its last record, in the order its position was first recorded */
+export function stepsOf(events: readonly RunEvent[]): Step[] {
+  const byPosition = new Map<string, Step>();
+  for (const e of events) {
+    if (e.type !== EVENT.stepCompleted) continue;
+    const d = e.data;
+    const position = String(d.position);
+    const prev = byPosition.get(position);
+    byPosition.set(position, {
+      position,
+      kind: String(d.kind),
+      seq: e.seq,
+      first: prev?.first ?? e.seq,
+      status: String(d.status),
+      output: (d.output ?? null) as Json,
+      durationMs: typeof d.durationMs === 'number' ? d.durationMs : 0,
+      tokens: tokensOf(String(d.kind), d.output as Json),
+      recorded: isJsonObject(d.recorded),
+    });
+  }
+  return [...byPosition.values()].sort((x, y) => x.first - y.first);
+}
+
+function tokensOf(kind: string, output: Json): StepSide['tokens'] {
+  if (kind !== 'model' || !isJsonObject(output) || !isJsonObject(output.usage)) return null;
+  const u = output.usage;
+  return { input: Number(u.inputTokens ?? 0), output: Number(u.outputTokens ?? 0) };
+}
+
+/** the value as compared: error stacks left out */
+function comparable(v: Json): Json {
+  if (Array.isArray(v)) return v.map(comparable);
+  if (!isJsonObject(v)) return v;
+  const out: JsonObject = {};
+  const isError = typeof v.message === 'string';
+  for (const [k, x] of Object.entries(v)) if (!(isError && k === 'stack')) out[k] = comparable(x);
+  return out;
+}
+
+const sameValue = (a: Json, b: Json) => canonicalJson(comparable(a)) === canonicalJson(comparable(b));
+
+function side(s: Step): StepSide {
+  return { seq: s.seq, status: s.status, output: s.output, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded };
+}
+
+function outcomeOf(events: readonly RunEvent[], steps: readonly Step[]): OutcomeSide {
+  const last = events[events.length - 1];
+  const end = last && TERMINAL_EVENTS.has(last.type) ? last : null;
+  const status = !end ? 'running' : end.type === EVENT.runCompleted ? 'completed' : end.type === EVENT.runAborted ? 'aborted' : 'failed';
+  const tokens = { input: 0, output: 0 };
+  for (const s of steps) {
+    if (!s.tokens) continue;
+    tokens.input += s.tokens.input;
+    tokens.output += s.tokens.output;
+  }
+  return {
+    status,
+    output: (end?.data.output ?? null) as Json,
+    error: end && isJsonObject(end.data.error) ? end.data.error : null,
+    steps: steps.length,
+    tokens,
+    durationMs: events.length ? events[events.length - 1].at - events[0].at : 0,
+  };
+}
+
+function stopOf(outcome: OutcomeSide): Comparison['stoppedAt'] {
+  const e = outcome.error;
+  if (outcome.status !== 'aborted' || !e || e.code !== 'replay_diverged') return null;
+  return { position: String(e.position), reason: String(e.reason), message: String(e.message) };
+}
+
+export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunEvent[]): Comparison {
+  const aSteps = stepsOf(aEvents);
+  const bSteps = stepsOf(bEvents);
+  const a = outcomeOf(aEvents, aSteps);
+  const b = outcomeOf(bEvents, bSteps);
+  const stoppedAt = stopOf(b);
+  const aIndex = new Map(aSteps.map((s, i) => [s.position, i]));
+  const matched = new Array<boolean>(aSteps.length).fill(false);
+  const rows: CompareRow[] = [];
+  let next = 0; // A's steps before this index are placed
+  const placeRemovedBefore = (j: number) => {
+    for (; next < j; next++) if (!matched[next]) rows.push({ position: aSteps[next].position, kind: aSteps[next].kind, change: 'removed', a: side(aSteps[next]), b: null });
+  };
+  for (const bs of bSteps) {
+    const j = aIndex.get(bs.position);
+    if (j === undefined) {
+      rows.push({ position: bs.position, kind: bs.kind, change: 'added', a: null, b: side(bs) });
+      continue;
+    }
+    if (j >= next) {
+      placeRemovedBefore(j);
+      next = j + 1;
+    }
+    matched[j] = true;
+    const as = aSteps[j];
+    const change: RowChange = as.status !== bs.status ? 'status' : sameValue(as.output, bs.output) ? 'same' : 'output';
+    rows.push({ position: bs.position, kind: bs.kind, change, a: side(as), b: side(bs) });
+  }
+  const divergences: Divergence[] = rows.filter((r) => r.change !== 'same').map(divergenceOf);
+  if (stoppedAt) {
+    const j = aIndex.get(stoppedAt.position);
+    if (j !== undefined && j >= next && !matched[j]) {
+      placeRemovedBefore(j);
+      matched[j] = true;
+      next = j + 1;
+    }
+    const as = j === undefined ? null : aSteps[j];
+    divergences.push({
+      position: stoppedAt.position,
+      kind: as?.kind ?? (stoppedAt.reason.startsWith('model') ? 'model' : 'tool'),
+      change: stoppedAt.reason as DivergenceChange,
+      a: as ? { seq: as.seq, status: as.status, value: as.output } : null,
+      b: null,
+      diff: null,
+      message: stoppedAt.message,
+    });
+  }
+  for (; next < aSteps.length; next++) {
+    if (matched[next]) continue;
+    const s = aSteps[next];
+    rows.push({ position: s.position, kind: s.kind, change: stoppedAt ? 'not_reached' : 'removed', a: side(s), b: null });
+    if (!stoppedAt) divergences.push(divergenceOf(rows[rows.length - 1]));
+  }
+  if (!stoppedAt && (a.status !== b.status || !sameValue(a.output, b.output))) divergences.push(outcomeDivergence(a, b));
+  return { rows, divergences, a, b, stoppedAt };
+}
+
+function divergenceOf(r: CompareRow): Divergence {
+  const dv = (s: StepSide | null): DivergenceSide | null => (s ? { seq: s.seq, status: s.status, value: s.output } : null);
+  const where = `${r.position} (${r.kind})`;
+  let message: string;
+  switch (r.change) {
+    case 'added':
+      message = `${where}: only in B — the ${r.kind} step ran where A recorded none`;
+      break;
+    case 'removed':
+      message = `${where}: only in A — B has no such step`;
+      break;
+    case 'status':
+      message = `${where}: status ${r.a!.status} → ${r.b!.status}`;
+      break;
+    default:
+      message = `${where}: output changed`;
+  }
+  const diff = r.a && r.b && !sameValue(r.a.output, r.b.output) ? diffValues(comparable(r.a.output), comparable(r.b.output)) : null;
+  return { position: r.position, kind: r.kind, change: r.change as DivergenceChange, a: dv(r.a), b: dv(r.b), diff, message };
+}
+
+/** where an outcome went another way: the location its error names, else the end of the run */
+function outcomePosition(o: OutcomeSide): string {
+  const e = o.error;
+  // the caller artifact is made at the postprocessor's end (its contract checked there, with or without steps)
+  if (!e) return '__post__';
+  if (typeof e.position === 'string') return e.position;
+  const phase = typeof e.phase === 'string' ? e.phase : null;
+  if (phase === '__post__') return typeof e.step === 'number' ? `__post__/${e.step}` : '__post__';
+  if (phase && typeof e.stage === 'string' && typeof e.round === 'number' && typeof e.rung === 'string') return `${phase}/r${e.round}/${e.rung}/${e.stage}`;
+  return phase ?? '(outcome)';
+}
+
+function outcomeDivergence(a: OutcomeSide, b: OutcomeSide): Divergence {
+  const value = (o: OutcomeSide): Json => (o.status === 'completed' ? o.output : { error: o.error });
+  const statusChanged = a.status !== b.status;
+  return {
+    position: outcomePosition(statusChanged ? (b.error ? b : a) : b),
+    kind: 'outcome',
+    change: 'outcome',
+    a: { seq: null, status: a.status, value: value(a) },
+    b: { seq: null, status: b.status, value: value(b) },
+    diff: diffValues(comparable(value(a)), comparable(value(b))),
+    message: statusChanged
+      ? `the run ${b.status === 'completed' ? 'completes' : `is ${b.status}`} where A ${a.status === 'completed' ? 'completed' : `was ${a.status}`}${b.error ? `: ${String(b.error.message)}` : ''}`
+      : 'the caller artifact changed',
+  };
+}

@@ -1,0 +1,262 @@
+/**
+ * A cgroup per code worker: a cap on its processes and threads (the `pids`
+ * controller) and on its memory (the `memory` controller), joined by the
+ * worker's launcher before it execs, so everything the code forks is counted —
+ * and listed.
+ *
+ * - pids: a fork bomb hits the cap (fork fails with EAGAIN inside the step)
+ *   and the host keeps its process table.
+ * - memory: the worker's memory limit counts the whole tree — every child it
+ *   forks (each of which would otherwise get a limit of its own) and the pages
+ *   of its tmpfs (`/tmp`, `/dev/shm` in bubblewrap), which no rlimit sees. A
+ *   tree over the limit is reclaimed, then OOM-killed inside the cgroup only;
+ *   `oomKills` tells the caller that is what happened.
+ * - the listing: `tasksOf` names every process of the worker's tree, so what a
+ *   step started can be killed when the step ends (sandbox.ts), and whatever
+ *   is left when the worker exits is killed and the cgroup removed — which
+ *   also reaps detached children of an unsandboxed worker.
+ *
+ * Owns: finding where this process may make child cgroups of each controller
+ * (inside its own cgroup: cgroup v1's `/sys/fs/cgroup/<controller>/<own>`, or
+ * a cgroup2 mount with the controller delegated — never the root, so workers
+ * stay within the server's own limits and service), the per-worker cgroups
+ * (`stagecraft-<server pid>-<token>-<n>`), their cleanup, and sweeping those of
+ * servers that are gone. Does not: spawn workers (worker.ts), decide what a
+ * step may keep (sandbox.ts) or isolate them (isolation.ts). Where neither
+ * controller is writable (not root, a container without delegation) workers
+ * run without either cap, and `cgroupStatus()` says why.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isProcessAlive } from './processes';
+
+/** processes + threads per worker: far above what a step's interpreter needs (node ~12, esbuild ~20) */
+export const DEFAULT_MAX_PROCESSES = 256;
+
+const PREFIX = 'stagecraft-';
+/** names this process's cgroups apart from another server's with the same pid (another pid namespace) */
+const TOKEN = randomBytes(4).toString('hex');
+
+type Controller = 'pids' | 'memory';
+const CONTROLLERS: Controller[] = ['pids', 'memory'];
+/** a place where this process may make child cgroups of a controller, and that hierarchy's version */
+type Place = { dir: string; version: 1 | 2 };
+
+/** the file a fresh cgroup of that controller has at once (a plain folder, on tmpfs, has none) */
+const PROBE_FILE: Record<Controller, Record<1 | 2, string>> = {
+  pids: { 1: 'pids.max', 2: 'pids.max' },
+  memory: { 1: 'memory.limit_in_bytes', 2: 'memory.max' },
+};
+
+/** This process's own cgroup per hierarchy (from /proc/self/cgroup): where child cgroups of a controller may be made. */
+function candidates(controller: Controller): Place[] {
+  let lines: string[] = [];
+  try {
+    lines = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+  const out: Place[] = [];
+  for (const line of lines) {
+    const [, controllers, own] = line.split(':');
+    if (own === undefined) continue;
+    if (controllers.split(',').includes(controller)) out.push({ dir: path.join('/sys/fs/cgroup', controller, own), version: 1 });
+    if (controllers === '') out.push({ dir: path.join('/sys/fs/cgroup', own), version: 2 }, { dir: path.join('/sys/fs/cgroup/unified', own), version: 2 });
+  }
+  return out;
+}
+
+export type CgroupStatus = Record<Controller, Place | null> & { reason: string };
+let status: CgroupStatus | null = null;
+
+/** Where per-worker cgroups are made here, per controller; probed once (and abandoned ones swept then). */
+export function cgroupStatus(): CgroupStatus {
+  if (status) return status;
+  const found = Object.fromEntries(CONTROLLERS.map((c) => [c, probe(c)])) as Record<Controller, Place | null>;
+  const missing = CONTROLLERS.filter((c) => !found[c]);
+  const reason = missing.length ? `no writable ${missing.join(' or ')} cgroup (cgroup v1, or cgroup2 with the controller delegated) in /sys/fs/cgroup` : '';
+  status = { ...found, reason };
+  for (const place of new Set(CONTROLLERS.flatMap((c) => (found[c] ? [found[c]!.dir] : [])))) sweepAbandoned(place);
+  return status;
+}
+
+function probe(controller: Controller): Place | null {
+  for (const place of candidates(controller)) {
+    const dir = path.join(place.dir, `${PREFIX}probe-${process.pid}-${controller}`);
+    try {
+      mkdirSync(dir);
+    } catch {
+      continue;
+    }
+    try {
+      const file = path.join(dir, PROBE_FILE[controller][place.version]);
+      if (!existsSync(file)) continue;
+      writeFileSync(file, controller === 'pids' ? '1' : String(64 * 1024 * 1024));
+      return place;
+    } catch {
+      continue;
+    } finally {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // a tmpfs folder or a cgroup: either is removed by rmdir; nothing else to do
+      }
+    }
+  }
+  return null;
+}
+
+/** One worker's cgroups: one folder per hierarchy (cgroup2 has one for both controllers). */
+export type WorkerCgroup = {
+  dirs: string[];
+  /** where its processes are listed (every folder lists the same ones) */
+  tasksDir: string;
+  memory: Place | null;
+};
+
+export type WorkerCgroupLimits = { maxProcesses: number; memoryBytes: number };
+
+/** Fresh cgroups for one worker with these caps; null where none can be made. */
+export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | null {
+  const st = cgroupStatus();
+  const name = `${PREFIX}${process.pid}-${TOKEN}-${++counter}`;
+  const made: string[] = [];
+  let memory: Place | null = null;
+  try {
+    for (const controller of CONTROLLERS) {
+      const place = st[controller];
+      if (!place) continue;
+      const dir = path.join(place.dir, name);
+      if (!made.includes(dir)) {
+        mkdirSync(dir);
+        made.push(dir);
+      }
+      if (controller === 'pids') writeFileSync(path.join(dir, 'pids.max'), String(limits.maxProcesses));
+      else {
+        setMemoryLimit(dir, place.version, limits.memoryBytes);
+        memory = { dir, version: place.version };
+      }
+    }
+  } catch {
+    for (const dir of made) removeQuietly(dir);
+    return null;
+  }
+  if (!made.length) return null;
+  return { dirs: made, tasksDir: made[0], memory };
+}
+
+let counter = 0;
+
+function setMemoryLimit(dir: string, version: 1 | 2, bytes: number): void {
+  if (version === 2) {
+    writeFileSync(path.join(dir, 'memory.max'), String(bytes));
+    tryWrite(path.join(dir, 'memory.swap.max'), '0'); // swap would let the tree grow past its limit on disk
+    return;
+  }
+  writeFileSync(path.join(dir, 'memory.limit_in_bytes'), String(bytes));
+  tryWrite(path.join(dir, 'memory.memsw.limit_in_bytes'), String(bytes)); // memory + swap: no swap beyond the limit
+}
+
+function tryWrite(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch {
+    // the kernel has no swap accounting here: nothing more to cap
+  }
+}
+
+/**
+ * The launch of `command args` inside the worker's cgroups: a shell that moves itself into each, then
+ * execs (so the worker and all it forks are counted). Joining is best effort: a worker still starts.
+ */
+export function inWorkerCgroup(cg: WorkerCgroup, command: string, args: string[]): { command: string; args: string[] } {
+  const joins = cg.dirs.map((_, i) => `echo $$ > "$${i + 1}/cgroup.procs";`).join(' ');
+  return { command: '/bin/sh', args: ['-c', `{ ${joins} } 2>/dev/null; shift ${cg.dirs.length}; exec "$@"`, 'sh', ...cg.dirs, command, ...args] };
+}
+
+/** The pids of every process in the worker's cgroup. */
+export function tasksOf(cg: WorkerCgroup): number[] {
+  try {
+    return readFileSync(path.join(cg.tasksDir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** How many times the kernel OOM-killed a process of this cgroup for its memory limit (0 without a memory cgroup). */
+export function oomKills(cg: WorkerCgroup | null): number {
+  if (!cg?.memory) return 0;
+  const file = cg.memory.version === 2 ? 'memory.events' : 'memory.oom_control';
+  try {
+    const m = /^oom_kill (\d+)$/m.exec(readFileSync(path.join(cg.memory.dir, file), 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** SIGKILLs every process of the cgroup but those in `keep`; how many it signalled. */
+export function killTasks(cg: WorkerCgroup, keep: ReadonlySet<number> = new Set()): number {
+  return killPids(tasksOf(cg).filter((pid) => !keep.has(pid)));
+}
+
+/** SIGKILLs each of `pids`; how many it signalled. */
+export function killPids(pids: number[]): number {
+  let killed = 0;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // gone already
+    }
+  }
+  return killed;
+}
+
+/** Kills what is left in a worker's cgroups and removes them (retrying while the killed tasks exit). */
+export async function releaseWorkerCgroup(cg: WorkerCgroup): Promise<void> {
+  let left = [...cg.dirs];
+  for (let attempt = 0; attempt < 50 && left.length; attempt++) {
+    killTasks(cg);
+    left = left.filter((dir) => !tryRemove(dir));
+    if (left.length) await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Synchronous best effort, for `process.on('exit')`: kill what is left; the folders go at the next start. */
+export function releaseWorkerCgroupNow(cg: WorkerCgroup): void {
+  killTasks(cg);
+  for (const dir of cg.dirs) removeQuietly(dir);
+}
+
+/** Removes a cgroup folder; true when it is gone. */
+function tryRemove(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+function removeQuietly(dir: string): void {
+  tryRemove(dir); // a busy one is swept at the next start
+}
+
+/** The cgroups of servers that are gone (SIGKILLed before they cleaned up): what is in them is killed, they are removed. */
+function sweepAbandoned(dir: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^stagecraft-(\d+)-([0-9a-f]+)-\d+$/.exec(name);
+    if (!m || m[2] === TOKEN || isProcessAlive(Number(m[1]))) continue;
+    const cg = path.join(dir, name);
+    void releaseWorkerCgroup({ dirs: [cg], tasksDir: cg, memory: null }); // retried: a just-killed task keeps the folder busy a moment
+  }
+}

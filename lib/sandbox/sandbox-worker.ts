@@ -1,0 +1,122 @@
+/**
+ * A worker process with what the host keeps around it: a slot of the
+ * process-wide worker cap (worker-slots.ts), a cgroup capping its processes
+ * and memory (cgroups.ts), and the list of processes that make up "the worker
+ * itself" — so that when a step ends, everything the step started is killed.
+ *
+ * "The worker itself" is what runs before any user code: the processes in the
+ * worker's cgroup when it reports ready (the launcher chain: bubblewrap's
+ * monitor and its pid-1, the interpreter, and for TypeScript the esbuild
+ * service tsx starts while the worker warms up). After each call every other
+ * process of the cgroup is SIGKILLed — detached, `setsid`, double-forked or
+ * renamed, the cgroup lists it. Where no cgroup can be made, the worker's
+ * descendants in /proc stand in for the listing (inside bubblewrap that is
+ * everything, orphans being re-parented to the sandbox's pid 1; without it a
+ * double-forked daemon re-parents outside and escapes — the README says so).
+ *
+ * Owns: the slot, the cgroup and the keep-list of one worker, the stray kill
+ * after each call, and whether the memory cgroup OOM-killed it. Does not:
+ * queue calls or choose workers (sandbox.ts), or speak the protocol
+ * (worker.ts).
+ */
+import { createWorkerCgroup, inWorkerCgroup, killPids, killTasks, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, tasksOf, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
+import { descendantsOf } from './processes';
+import { WorkerProcess, type CallOutcome, type WorkerLaunch, type WorkerRequest } from './worker';
+import type { WorkerSlots } from './worker-slots';
+
+/** how many listings a stray kill takes at most (each one kills what the last one missed: children forked meanwhile) */
+const STRAY_KILL_ROUNDS = 50;
+
+export class SandboxWorker {
+  readonly process: WorkerProcess;
+  /** resolves once the worker has exited and its cgroup is gone (bounded) */
+  readonly released: Promise<void>;
+  private keep: Set<number> | null = null;
+  private oomAtReady = 0;
+  private oomAtExit: number | null = null;
+
+  private constructor(
+    launch: WorkerLaunch,
+    private readonly cg: WorkerCgroup | null,
+    releaseSlot: () => void,
+  ) {
+    try {
+      this.process = new WorkerProcess(cg ? { ...launch, ...inWorkerCgroup(cg, launch.command, launch.args) } : launch);
+    } catch (error) {
+      if (cg) releaseWorkerCgroupNow(cg);
+      releaseSlot();
+      throw error;
+    }
+    this.released = this.process.whenExited.then(async () => {
+      if (cg) {
+        // read before the cgroup goes: the exit may have been the kernel's OOM kill
+        this.oomAtExit = oomKills(cg);
+        await releaseWorkerCgroup(cg);
+      }
+      releaseSlot();
+    });
+  }
+
+  /** Takes a slot (waiting for one when every slot is held), makes the cgroup, spawns. */
+  static async start(launch: WorkerLaunch, limits: WorkerCgroupLimits, slots: WorkerSlots, isCancelled: () => boolean): Promise<SandboxWorker> {
+    const releaseSlot = await slots.acquire();
+    if (isCancelled()) {
+      releaseSlot();
+      throw new Error('the sandbox was closed while the call waited for a worker slot');
+    }
+    return new SandboxWorker(launch, createWorkerCgroup(limits), releaseSlot);
+  }
+
+  get isAlive(): boolean {
+    return this.process.isAlive;
+  }
+
+  /** Resolves when the worker is ready; from then on what runs in its cgroup is "the worker itself". */
+  async ready(): Promise<void> {
+    await this.process.ready;
+    if (this.keep) return;
+    this.keep = new Set(this.processes());
+    this.oomAtReady = oomKills(this.cg);
+  }
+
+  /**
+   * Runs one request; when it ends, whatever the call started (and left running) is killed.
+   * `isOomKilled`: the worker exited, and its memory cgroup had OOM-killed (counted once at ready,
+   * once at the exit, never per call: reading the count costs more than a warm call).
+   */
+  async run(request: WorkerRequest): Promise<{ outcome: CallOutcome; isOomKilled: boolean }> {
+    const outcome = await this.process.run(request);
+    if (this.process.isAlive) {
+      await this.killStrays();
+      return { outcome, isOomKilled: false };
+    }
+    // the count was read at the exit, before the 'exited' outcome could arrive
+    return { outcome, isOomKilled: (this.oomAtExit ?? 0) > this.oomAtReady };
+  }
+
+  /** The pids of the worker's tree: its cgroup, else its descendants (and itself). */
+  private processes(): number[] {
+    if (this.cg) return tasksOf(this.cg);
+    const pid = this.process.pid;
+    return pid === undefined ? [] : [pid, ...descendantsOf(pid)];
+  }
+
+  private async killStrays(): Promise<void> {
+    const keep = this.keep ?? new Set<number>();
+    for (let round = 0; round < STRAY_KILL_ROUNDS; round++) {
+      const killed = this.cg ? killTasks(this.cg, keep) : killPids(this.processes().filter((p) => !keep.has(p)));
+      if (!killed) return;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+
+  kill(): Promise<void> {
+    return this.process.kill();
+  }
+
+  /** Synchronous, for `process.on('exit')`: the worker's group and everything in its cgroup. */
+  killNow(): void {
+    this.process.killNow();
+    if (this.cg) releaseWorkerCgroupNow(this.cg);
+  }
+}

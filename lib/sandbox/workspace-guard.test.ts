@@ -1,0 +1,183 @@
+// A run's workspace against code that fills it or plants a repository in it, with real workers, with
+// and without bubblewrap: the quota of bytes and files, one file never past it, and `.git`.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { Json } from '../kernel/json';
+import type { CodeSandbox } from '../kernel/ports';
+import { createCodeSandbox } from './sandbox';
+import { isolationFor, type Isolation } from './isolation';
+import { measureWorkspace, MAX_WALK_DEPTH, sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from './workspace-usage';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sc-guard-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const CODE = path.join(root, 'code');
+mkdirSync(CODE);
+const PY = path.join(CODE, 'ws.py');
+writeFileSync(
+  PY,
+  `import os
+def files(v):
+    for i in range(v["n"]):
+        open(f"f{i}.txt", "w").write("x")
+    return {"made": v["n"]}
+
+def big(v):
+    try:
+        with open("big.bin", "wb") as f:
+            for _ in range(v["mb"]):
+                f.write(b"x" * 1048576)
+    except OSError as e:
+        return {"error": e.strerror}
+    return {"error": None}
+
+def forever(v):
+    i = 0
+    while True:
+        with open(f"chunk{i}.bin", "wb") as f:
+            f.write(b"x" * 262144)
+        i += 1
+
+def hook(v):
+    try:
+        os.makedirs(os.path.dirname(v["path"]), exist_ok=True)
+        open(v["path"], "w").write("#!/bin/sh\\necho owned\\n")
+        return {"wrote": True}
+    except OSError as e:
+        return {"wrote": False, "error": e.strerror}
+
+def ok(v):
+    return {"ok": True}
+`,
+);
+
+const BWRAP = isolationFor('auto');
+const NONE: Isolation = { kind: 'none', reason: 'plain child processes' };
+const MODES: [string, Isolation][] = [['unisolated', NONE], ...(BWRAP.kind === 'bwrap' ? [['in bubblewrap', BWRAP] as [string, Isolation]] : [])];
+const QUOTA: WorkspaceQuota = { maxBytes: 4 * 1024 * 1024, maxFiles: 50 };
+
+let n = 0;
+function workspace(): string {
+  const ws = path.join(root, `ws${++n}`);
+  mkdirSync(ws);
+  return ws;
+}
+async function inSandbox<T>(ws: string, isolation: Isolation, quota: WorkspaceQuota | null, fn: (call: (f: string, input?: Json) => Promise<Json>) => Promise<T>): Promise<T> {
+  const sandbox: CodeSandbox = createCodeSandbox({ isolation, workDir: ws, workspaceQuota: quota, bundleDir: CODE });
+  try {
+    return await fn((f, input = {}) => sandbox.call({ language: 'python', modulePath: PY, exportName: f, input, timeoutMs: 20_000 }));
+  } finally {
+    await sandbox.close();
+  }
+}
+async function rejection(p: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error & { code?: string };
+  }
+  assert.fail('expected the call to fail');
+}
+
+test('measuring: blocks on disk (a sparse file costs what it wrote), every entry counted, links never followed, too deep refused', async () => {
+  const ws = workspace();
+  writeFileSync(path.join(ws, 'a.txt'), 'x'.repeat(10_000));
+  writeFileSync(path.join(ws, 'sparse.bin'), '');
+  truncateSync(path.join(ws, 'sparse.bin'), 1_900_000_000);
+  mkdirSync(path.join(ws, 'sub'));
+  symlinkSync('/', path.join(ws, 'sub', 'root'));
+  const u = await measureWorkspace(ws, { maxBytes: 1024 ** 3, maxFiles: 100 });
+  assert.equal(u.files, 4, 'a.txt, sparse.bin, sub, sub/root');
+  assert.ok(u.bytes < 1024 * 1024, `counted ${u.bytes} bytes: the sparse file and what the link points at are not`);
+  assert.equal(u.isOver, false);
+  let deep = path.join(ws, 'deep');
+  for (let i = 0; i <= MAX_WALK_DEPTH + 1; i++) deep = path.join(deep, 'd');
+  mkdirSync(deep, { recursive: true });
+  const over = await measureWorkspace(ws, { maxBytes: 1024 ** 3, maxFiles: 100_000 });
+  assert.equal(over.tooDeep, true);
+});
+
+test('the quota from the environment: defaults 1 GiB and 10,000; sizes with K, M, G; bad values named', () => {
+  assert.deepEqual(workspaceQuotaFromEnv({}), { maxBytes: 1024 ** 3, maxFiles: 10_000 });
+  assert.deepEqual(workspaceQuotaFromEnv({ STAGECRAFT_WORKSPACE_MAX_BYTES: '512M', STAGECRAFT_WORKSPACE_MAX_FILES: '20' }), { maxBytes: 512 * 1024 ** 2, maxFiles: 20 });
+  assert.equal(sizeFromEnv({ X: '2G' }, 'X', 1), 2 * 1024 ** 3);
+  assert.equal(sizeFromEnv({ X: '4096' }, 'X', 1), 4096);
+  assert.throws(() => workspaceQuotaFromEnv({ STAGECRAFT_WORKSPACE_MAX_BYTES: 'lots' }), /STAGECRAFT_WORKSPACE_MAX_BYTES="lots": give a size in bytes/);
+  assert.throws(() => workspaceQuotaFromEnv({ STAGECRAFT_WORKSPACE_MAX_FILES: '-1' }), /STAGECRAFT_WORKSPACE_MAX_FILES="-1": give a whole number above 0/);
+});
+
+for (const [mode, isolation] of MODES) {
+  describe(`${mode}: the workspace quota`, () => {
+    test('a step that makes more files than the quota fails with a clear error; within it, the next step runs', async () => {
+      await inSandbox(workspace(), isolation, QUOTA, async (call) => {
+        assert.deepEqual(await call('files', { n: 10 }), { made: 10 });
+        const e = await rejection(call('files', { n: 100 }));
+        assert.equal(e.code, 'workspace_quota_exceeded');
+        assert.match(e.message, /python function files in .*: the run's workspace is past its quota, holding more than 50 files and folders.*STAGECRAFT_WORKSPACE_MAX_FILES/s);
+      });
+    });
+
+    test('a file past the quota in bytes fails its step', async () => {
+      await inSandbox(workspace(), isolation, QUOTA, async (call) => {
+        const e = await rejection(call('big', { mb: 10 }));
+        assert.equal(e.code, 'workspace_quota_exceeded');
+        assert.match(e.message, /past its quota, holding more than 4194304 bytes on disk/);
+      });
+    });
+
+    test('a step writing without end is stopped while it runs, for its quota (not left to its timeout)', async () => {
+      await inSandbox(workspace(), isolation, QUOTA, async (call) => {
+        const e = await rejection(call('forever'));
+        assert.equal(e.code, 'workspace_quota_exceeded');
+        // the workspace stays past its quota: the next step fails too, until the files go
+        assert.equal((await rejection(call('ok'))).code, 'workspace_quota_exceeded');
+      });
+    });
+
+    test('a .git code makes fails its step and is renamed, at the top and deeper down; never deleted', async () => {
+      const ws = workspace();
+      await inSandbox(ws, isolation, QUOTA, async (call) => {
+        const e = await rejection(call('hook', { path: 'vendor/lib/.git/hooks/pre-commit' }));
+        assert.equal(e.code, 'workspace_git_refused');
+        assert.match(e.message, /made vendor\/lib\/\.git in the run's workspace\. Code may not make a git repository there/);
+        const top = await rejection(call('hook', { path: '.git/hooks/pre-commit' }));
+        assert.match(top.message, /made \.git in the run's workspace/);
+      });
+      assert.equal(existsSync(path.join(ws, '.git')), false);
+      assert.equal(existsSync(path.join(ws, 'vendor/lib/.git')), false);
+      const renamed = readdirSync(path.join(ws, 'vendor/lib')).find((f) => f.startsWith('.git.refused-'));
+      assert.ok(renamed, 'renamed, not deleted');
+      assert.match(readFileSync(path.join(ws, 'vendor/lib', renamed!, 'hooks/pre-commit'), 'utf8'), /owned/);
+    });
+  });
+}
+
+describe('a workspace that is a git repository (a folder named with --workspace: no quota)', () => {
+  const repo = () => {
+    const ws = workspace();
+    mkdirSync(path.join(ws, '.git/hooks'), { recursive: true });
+    writeFileSync(path.join(ws, '.git/config'), '[core]\n\trepositoryformatversion = 0\n');
+    return ws;
+  };
+
+  test('in bubblewrap its .git is read-only to code: a hook cannot be written, the rest of the folder can', { skip: BWRAP.kind === 'bwrap' ? false : 'no bubblewrap here' }, async () => {
+    const ws = repo();
+    await inSandbox(ws, BWRAP, null, async (call) => {
+      assert.deepEqual(await call('hook', { path: '.git/hooks/pre-commit' }), { wrote: false, error: 'Read-only file system' });
+      assert.deepEqual(await call('hook', { path: 'src/notes.txt' }), { wrote: true });
+      assert.deepEqual(await call('hook', { path: '.git/config' }), { wrote: false, error: 'Read-only file system' });
+    });
+    assert.equal(existsSync(path.join(ws, '.git/hooks/pre-commit')), false);
+    assert.match(readFileSync(path.join(ws, '.git/config'), 'utf8'), /repositoryformatversion/);
+  });
+
+  test('without the sandbox the same step writes the hook (STAGECRAFT_SANDBOX=off gives code the server’s rights)', async () => {
+    const ws = repo();
+    await inSandbox(ws, NONE, null, async (call) => {
+      assert.deepEqual(await call('hook', { path: '.git/hooks/pre-commit' }), { wrote: true });
+    });
+    assert.ok(existsSync(path.join(ws, '.git/hooks/pre-commit')));
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * What a run's code may do to its workspace, checked around each code step:
+ * stay within the quota (workspace-usage.ts), and make no `.git`.
+ *
+ * `.git`: a repository's config and hooks are programs git runs for whoever
+ * runs git there next — the user, on the host. So a `.git` the workspace has
+ * when its first worker starts is bound read-only into the sandbox
+ * (isolation.ts: code can neither change it nor replace it), file ops refuse
+ * `.git` paths (confined-fs.ts), and a `.git` code makes fails its step and is
+ * renamed `.git.refused-<hex>` (never deleted: rename moves the entry itself,
+ * it follows nothing), so no git command takes it for a repository. At the
+ * workspace's top this is checked after every step of every workspace; deeper
+ * down in the workspaces Stagecraft makes, whose full walk is done for the
+ * quota anyway. A folder the user named with `--workspace` is not walked (it
+ * has no quota: it is the user's, and may be a large repository), so a `.git`
+ * made in a subfolder of it is not caught — the README says so.
+ *
+ * Owns: the baseline (the `.git` entries that were there), the poll while a
+ * step runs, and the checks after it. Does not: kill workers (it calls back)
+ * or measure (workspace-usage.ts).
+ */
+import { lstatSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { StagecraftError } from '../kernel/errors';
+import { disarmGit, measureWorkspace, quotaError, WORKSPACE_POLL_MS, type WorkspaceQuota, type WorkspaceQuotaError, type WorkspaceUsage } from './workspace-usage';
+
+/** Code made a `.git` in the run's workspace. */
+export class GitFolderError extends StagecraftError {
+  constructor(who: string, made: string[], renamed: string[]) {
+    super(
+      'workspace_git_refused',
+      `${who} made ${made.join(', ')} in the run's workspace. Code may not make a git repository there: git would run its config and hooks on the host for whoever runs git in that folder next. ` +
+        `It was renamed (${renamed.join(', ') || 'it could not be renamed'}); write the files somewhere else.`,
+      { httpStatus: 422, details: { made, renamed } },
+    );
+  }
+}
+
+type Entry = { ino: number; dev: number } | null;
+
+export class WorkspaceGuard {
+  private known: Set<string> | null = null;
+  private readonly topGit: Entry;
+
+  constructor(
+    readonly dir: string,
+    private readonly quota: WorkspaceQuota | null,
+  ) {
+    this.topGit = entryOf(lstatSyncOrNull(path.join(dir, '.git')));
+  }
+
+  /** Entries to bind read-only in the sandbox: the workspace's own `.git`, when it is a real folder or file (never a link). */
+  readOnlyEntries(): string[] {
+    const st = lstatSyncOrNull(path.join(this.dir, '.git'));
+    return st && (st.isDirectory() || st.isFile()) ? ['.git'] : [];
+  }
+
+  /** Before a step: the first time, what is there already (those `.git` entries are the workspace's own). */
+  async before(): Promise<void> {
+    if (this.known) return;
+    this.known = new Set(this.quota ? (await measureWorkspace(this.dir, this.quota)).gitPaths : []);
+  }
+
+  /** While a step runs: measures every WORKSPACE_POLL_MS, and calls `onBreach` once past the quota. Stop it with the returned function, which gives the breach. */
+  watch(onBreach: () => void, who: string): () => WorkspaceQuotaError | null {
+    if (!this.quota) return () => null;
+    const quota = this.quota;
+    let breach: WorkspaceQuotaError | null = null;
+    let isMeasuring = false;
+    const timer = setInterval(() => {
+      if (isMeasuring || breach) return;
+      isMeasuring = true;
+      measureWorkspace(this.dir, quota)
+        .then((usage) => {
+          breach ??= quotaError(usage, quota, who);
+          if (breach) onBreach();
+        })
+        .catch(() => {})
+        .finally(() => (isMeasuring = false));
+    }, WORKSPACE_POLL_MS);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      return breach;
+    };
+  }
+
+  /** After a step: throws when the workspace has a `.git` it did not have, or is past its quota. */
+  async after(who: string): Promise<void> {
+    const usage = this.quota ? await measureWorkspace(this.dir, this.quota) : null;
+    const made = await this.newGits(usage);
+    if (made.length) {
+      const renamed: string[] = [];
+      for (const rel of made) {
+        const to = await disarmGit(this.dir, rel);
+        if (to) renamed.push(to);
+      }
+      throw new GitFolderError(who, made, renamed);
+    }
+    const error = usage && this.quota ? quotaError(usage, this.quota, who) : null;
+    if (error) throw error;
+  }
+
+  /** When the run's sandbox closes (no code runs any more): a `.git` made since the last step is renamed too. */
+  async final(): Promise<void> {
+    if (!this.known) return;
+    const usage = this.quota ? await measureWorkspace(this.dir, this.quota) : null;
+    for (const rel of await this.newGits(usage)) await disarmGit(this.dir, rel);
+  }
+
+  /** `.git` entries that were not there before the first step (a walk stopped at the quota lists those it saw). */
+  private async newGits(usage: WorkspaceUsage | null): Promise<string[]> {
+    const found: string[] = [];
+    const top = await lstat(path.join(this.dir, '.git')).catch(() => null);
+    if (top && !(this.topGit && top.ino === this.topGit.ino && top.dev === this.topGit.dev)) found.push('.git');
+    for (const rel of usage?.gitPaths ?? []) if (rel !== '.git' && !this.known?.has(rel)) found.push(rel);
+    return found;
+  }
+}
+
+function lstatSyncOrNull(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function entryOf(st: { ino: number; dev: number } | null): Entry {
+  return st ? { ino: st.ino, dev: st.dev } : null;
+}

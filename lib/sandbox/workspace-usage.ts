@@ -1,0 +1,244 @@
+/**
+ * How much a run's workspace holds, against its quota of bytes and files, and
+ * which `.git` folders are in it.
+ *
+ * Why measured, not enforced by the file system: a per-folder quota on Linux
+ * needs root and a file system set up for it (XFS or ext4 project quotas) or a
+ * loop-mounted image per run; neither is there on an ordinary machine. So the
+ * workspace is measured — after each code step, every WORKSPACE_POLL_MS while
+ * one runs (a step past the quota is killed then), and before each
+ * `file/write` lands. A step can therefore write past the quota by what it
+ * writes in one poll interval before it is stopped; it is then that step's
+ * failure, and the run's on_error applies. (RLIMIT_FSIZE would cap single
+ * files, but at the apparent size: a sparse file that takes no disk would be
+ * refused, so it is not used.)
+ *
+ * Bytes are the space files take on disk (`st_blocks`, as `du` and disk quotas
+ * count): a sparse file costs what it has written. Files are entries of every
+ * kind (files, folders, links, FIFOs), as an inode quota counts them. The walk
+ * never follows a link (confined-fs.ts), stops as soon as the quota is passed,
+ * and refuses folders nested deeper than MAX_WALK_DEPTH.
+ *
+ * Owns: the quota's defaults and environment variables
+ * (STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES), the walk,
+ * and WorkspaceQuotaError. Does not: decide when to measure (sandbox.ts,
+ * workspace-files.ts) or remove workspaces (workspace-retention.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, lstatSync, openSync, readdirSync, renameSync } from 'node:fs';
+import { StagecraftError, UsageError } from '../kernel/errors';
+import { closeDirs, DIR_FLAGS, isGitName, openDirs, openRoot, within, withinFd, type Dir } from './confined-fs';
+
+export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
+
+export const DEFAULT_WORKSPACE_MAX_BYTES = 1024 ** 3;
+export const DEFAULT_WORKSPACE_MAX_FILES = 10_000;
+/** how often a running code step's workspace is measured */
+export const WORKSPACE_POLL_MS = 250;
+/** folders nested deeper than this are refused (each level holds a descriptor while the walk is below it) */
+export const MAX_WALK_DEPTH = 128;
+
+/** A step (or a file/write) took the workspace past its quota. */
+export class WorkspaceQuotaError extends StagecraftError {
+  constructor(what: string, details: Record<string, string | number>) {
+    super(
+      'workspace_quota_exceeded',
+      `${what}. Write less, remove what is no longer needed, or raise the quota (STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES).`,
+      { httpStatus: 422, details },
+    );
+  }
+}
+
+/** The quota from the environment: bytes as an integer with an optional K, M or G (binary), files as an integer. */
+export function workspaceQuotaFromEnv(env: Record<string, string | undefined>): WorkspaceQuota {
+  return {
+    maxBytes: sizeFromEnv(env, 'STAGECRAFT_WORKSPACE_MAX_BYTES', DEFAULT_WORKSPACE_MAX_BYTES),
+    maxFiles: countFromEnv(env, 'STAGECRAFT_WORKSPACE_MAX_FILES', DEFAULT_WORKSPACE_MAX_FILES),
+  };
+}
+
+const UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/** `name` from env as a size in bytes (`1073741824`, `512M`, `1G`), or `fallback` when unset. */
+export function sizeFromEnv(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const m = /^(\d+)\s*([KMG]?)(?:i?B)?$/i.exec(raw.trim());
+  const bytes = m ? Number(m[1]) * UNITS[m[2].toUpperCase()] : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new UsageError(`${name}=${JSON.stringify(raw)}: give a size in bytes, such as 1073741824, 512M or 1G.`);
+  return bytes;
+}
+
+/** `name` from env as a positive integer, or `fallback` when unset. */
+export function countFromEnv(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw.trim());
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${name}=${JSON.stringify(raw)}: give a whole number above 0.`);
+  return n;
+}
+
+export type WorkspaceUsage = {
+  bytes: number;
+  files: number;
+  /** relative paths of the `.git` entries found (a walk stopped at the quota may not have seen them all) */
+  gitPaths: string[];
+  /** the walk stopped here: past the quota, or nested too deep */
+  isOver: boolean;
+  tooDeep: boolean;
+};
+
+/**
+ * Measures the workspace under `root`, stopping once past `quota`. The walk makes plain synchronous
+ * calls (an lstat is a few µs; through the thread pool each would cost ten times that and wait in
+ * line behind other I/O) in slices of WALK_SLICE calls, yielding to the event loop between slices:
+ * none of them can wait (folders open non-blocking, nothing is read), so no slice holds the loop long.
+ */
+export async function measureWorkspace(root: string, quota: WorkspaceQuota): Promise<WorkspaceUsage> {
+  const usage: WorkspaceUsage = { bytes: 0, files: 0, gitPaths: [], isOver: false, tooDeep: false };
+  const budget = { calls: 0 };
+  const fd = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
+  try {
+    await walk(fd, root, '', 0, usage, quota, budget);
+  } finally {
+    closeSync(fd);
+  }
+  return usage;
+}
+
+/** syscalls between two yields to the event loop (~0.1–0.5 ms of work) */
+const WALK_SLICE = 128;
+
+async function walk(fd: number, dirPath: string, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }): Promise<void> {
+  if (depth > MAX_WALK_DEPTH) {
+    usage.isOver = usage.tooDeep = true;
+    return;
+  }
+  const tick = async (n = 1) => {
+    budget.calls += n;
+    if (budget.calls >= WALK_SLICE) {
+      budget.calls = 0;
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+  let names: string[];
+  try {
+    names = readdirSync(withinFd(fd, dirPath, '.'));
+  } catch {
+    return; // removed while we looked: nothing to count
+  }
+  const folders: string[] = [];
+  for (const name of names) {
+    await tick();
+    const st = lstatOrNull(withinFd(fd, dirPath, name));
+    if (!st) continue; // removed since the listing
+    usage.files++;
+    usage.bytes += st.blocks * 512;
+    if (isGitName(name)) usage.gitPaths.push(rel ? `${rel}/${name}` : name);
+    if (st.isDirectory()) folders.push(name);
+    if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
+      usage.isOver = true;
+      return;
+    }
+  }
+  for (const name of folders) {
+    await tick();
+    let child: number;
+    try {
+      child = openSync(withinFd(fd, dirPath, name), DIR_FLAGS);
+    } catch {
+      continue; // replaced by a link or removed since the listing: never followed, nothing to count
+    }
+    try {
+      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget);
+    } finally {
+      closeSync(child);
+    }
+    if (usage.isOver) return;
+  }
+}
+
+function lstatOrNull(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** What a usage says against its quota, as an error (null when within it); `limits`: what the walk stopped at, when less than the quota. */
+export function quotaError(usage: WorkspaceUsage, quota: WorkspaceQuota, who: string, limits: WorkspaceQuota = quota): WorkspaceQuotaError | null {
+  if (!usage.isOver) return null;
+  const details = { bytes: usage.bytes, files: usage.files, maxBytes: quota.maxBytes, maxFiles: quota.maxFiles };
+  if (usage.tooDeep) return new WorkspaceQuotaError(`${who} nested folders more than ${MAX_WALK_DEPTH} levels deep in the run's workspace`, details);
+  const what =
+    usage.files > limits.maxFiles
+      ? `more than ${quota.maxFiles} files and folders (counted ${usage.files} before stopping)`
+      : `more than ${quota.maxBytes} bytes on disk (counted ${usage.bytes} before stopping)`;
+  return new WorkspaceQuotaError(`${who}: the run's workspace is past its quota, holding ${what}`, details);
+}
+
+/** how long a measurement stands for the host's own writes (each write adds what it wrote) */
+export const WRITE_REMEASURE_MS = 1_000;
+const BLOCK = 4096;
+
+/**
+ * The quota as the host's file/write sees it. Measuring the whole workspace before every write would
+ * make a run writing many files pay for each of them again; so a measurement stands for
+ * WRITE_REMEASURE_MS, each write adding what it writes (rounded up to whole blocks, as a new file),
+ * and the workspace is measured again once that estimate would pass the quota, or has aged. What the
+ * run's code writes in between is the code step's to answer for (workspace-guard.ts).
+ */
+export class WriteQuota {
+  private measured: { bytes: number; files: number; at: number } | null = null;
+  private added = { bytes: 0, files: 0 };
+
+  constructor(
+    private readonly root: string,
+    private readonly quota: WorkspaceQuota,
+  ) {}
+
+  /** Throws WorkspaceQuotaError when writing `bytes` more (in a new file when `isNew`) would take the workspace past its quota. */
+  async check(op: string, rel: string, bytes: number, isNew: boolean): Promise<void> {
+    const adding = { bytes: Math.ceil(bytes / BLOCK) * BLOCK, files: isNew ? 1 : 0 };
+    const now = Date.now();
+    const m = this.measured;
+    if (m && now - m.at < WRITE_REMEASURE_MS) {
+      const fits = m.bytes + this.added.bytes + adding.bytes <= this.quota.maxBytes && m.files + this.added.files + adding.files <= this.quota.maxFiles;
+      if (fits) {
+        this.added.bytes += adding.bytes;
+        this.added.files += adding.files;
+        return;
+      }
+    }
+    const room = { maxBytes: this.quota.maxBytes - adding.bytes, maxFiles: this.quota.maxFiles - adding.files };
+    const usage = room.maxBytes < 0 || room.maxFiles < 0 ? { bytes: 0, files: 0, gitPaths: [], isOver: true, tooDeep: false } : await measureWorkspace(this.root, room);
+    const error = quotaError(usage, this.quota, `${op} ${rel} (${bytes} bytes)`, room);
+    if (error) throw error;
+    this.measured = { bytes: usage.bytes, files: usage.files, at: now };
+    this.added = adding;
+  }
+}
+
+/**
+ * Renames a `.git` that code made (at `rel`, relative to `root`) to `.git.refused-<hex>`, so no git
+ * command run there later takes it for a repository and runs its hooks. The folder above it is
+ * opened link-free, and rename moves the entry itself: nothing is followed or deleted.
+ */
+export async function disarmGit(root: string, rel: string): Promise<string | null> {
+  const parts = rel.split('/');
+  let top: Dir | null = null;
+  let dir: Dir | null = null;
+  try {
+    top = openRoot(root);
+    dir = openDirs('workspace', top, parts.slice(0, -1), rel, false);
+    if (!dir) return null;
+    const to = `${parts[parts.length - 1]}.refused-${randomBytes(4).toString('hex')}`;
+    renameSync(within(dir, parts[parts.length - 1]), within(dir, to));
+    return [...parts.slice(0, -1), to].join('/');
+  } catch {
+    return null;
+  } finally {
+    if (top) closeDirs(top, dir);
+  }
+}

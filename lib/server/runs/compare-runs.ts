@@ -1,0 +1,77 @@
+/**
+ * `stagecraft compare A B`, `GET /api/compare?a=&b=`: two runs aligned by
+ * step position (lib/kernel/compare.ts) — status and output differences,
+ * added and removed steps, the first divergence on top, tokens and latency
+ * side by side — and, for a failed run's page, the first divergence from the
+ * last completed run of the same skill before it (`?b=` alone).
+ */
+import { compareLogs, type OutcomeSide } from '../../kernel/compare';
+import { RunNotFoundError, UsageError } from '../../kernel/errors';
+import type { RunRecord } from '../../kernel/ports';
+import type { BaselineDivergenceView, CompareSideView, CompareView } from '../../views';
+import type { Host } from '../host';
+import { compareDivergenceView, compareRowView } from './divergence-views';
+
+async function mustGet(host: Pick<Host, 'store'>, runId: string): Promise<RunRecord> {
+  const run = await host.store.getRun(runId);
+  if (!run) throw new RunNotFoundError(runId);
+  return run;
+}
+
+function sideView(run: RunRecord, o: OutcomeSide, version: string | null): CompareSideView {
+  return {
+    runId: run.id,
+    skill: run.skillName,
+    version,
+    kind: run.kind,
+    status: run.status,
+    model: run.model,
+    output: run.output,
+    error: run.error,
+    steps: o.steps,
+    tokens: o.tokens,
+    durationMs: o.durationMs,
+    createdAt: run.createdAt,
+  };
+}
+
+export async function compareRuns(host: Pick<Host, 'store' | 'skills'>, a: string, b: string): Promise<CompareView> {
+  const [ra, rb] = await Promise.all([mustGet(host, a), mustGet(host, b)]);
+  const [ea, eb, hashes] = await Promise.all([
+    host.store.readEvents(a),
+    host.store.readEvents(b),
+    host.skills.versionHashes([ra.skillVersionId, rb.skillVersionId].filter((id): id is string => id !== null)),
+  ]);
+  const cmp = compareLogs(ea, eb);
+  const divergences = cmp.divergences.map(compareDivergenceView);
+  return {
+    a: sideView(ra, cmp.a, ra.skillVersionId ? (hashes.get(ra.skillVersionId) ?? null) : null),
+    b: sideView(rb, cmp.b, rb.skillVersionId ? (hashes.get(rb.skillVersionId) ?? null) : null),
+    identical: divergences.length === 0,
+    firstDivergence: divergences[0] ?? null,
+    divergences,
+    rows: cmp.rows.map(compareRowView),
+    stoppedAt: cmp.stoppedAt,
+  };
+}
+
+/** The last completed run of the same skill before `runId` (a plain run or a fork, never a replay): null when there is none. */
+export async function lastCompletedBefore(host: Pick<Host, 'store'>, run: RunRecord): Promise<RunRecord | null> {
+  const runs = await host.store.listRuns({ skillName: run.skillName, status: ['completed'], kind: ['run', 'fork'], limit: 200 });
+  return runs.find((r) => r.id !== run.id && r.createdAt <= run.createdAt) ?? null;
+}
+
+/** What a failed run's page shows unasked: where it first went another way than the last completed run of its skill. */
+export async function divergenceFromLastCompleted(host: Pick<Host, 'store'>, runId: string): Promise<BaselineDivergenceView> {
+  const run = await mustGet(host, runId);
+  const baseline = await lastCompletedBefore(host, run);
+  if (!baseline) return { runId, baselineRunId: null, firstDivergence: null };
+  const cmp = compareLogs(await host.store.readEvents(baseline.id), await host.store.readEvents(runId));
+  return { runId, baselineRunId: baseline.id, firstDivergence: cmp.divergences[0] ? compareDivergenceView(cmp.divergences[0]) : null };
+}
+
+/** `GET /api/compare`: `?a=&b=` compares the two; `?b=` alone, b against its skill's last completed run. */
+export async function compareOrBaseline(host: Pick<Host, 'store' | 'skills'>, a: string | null, b: string | null): Promise<CompareView | BaselineDivergenceView> {
+  if (!b) throw new UsageError('Name the runs to compare: ?a=<run id>&b=<run id>, or ?b=<run id> alone for its first divergence from the last completed run of its skill.');
+  return a ? compareRuns(host, a, b) : divergenceFromLastCompleted(host, b);
+}

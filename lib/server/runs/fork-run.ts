@@ -1,0 +1,177 @@
+/**
+ * `stagecraft fork RUN --at POSITION`, `POST /api/runs/<id>/fork`: a new run
+ * (kind `fork`, parent the forked run, its fork point recorded) whose steps
+ * before the point are answered from the parent's log — recorded, not run
+ * again — with the value at the point edited or not, and everything after it
+ * live: with the skill's latest version (or the one asked for), and the
+ * parent's model (or another one, `model`).
+ *
+ * Before anything is recorded the fork is probed (lib/kernel/fork-probe.ts):
+ * the point must be one this version reaches on the recording, the steps
+ * before it must be the recorded ones, and the edited value must fit its
+ * schema — else a 4xx (exit 2), and no run.
+ *
+ * "Rerun from here" (`rerunFrom`) is a fork with no edit: the step at the
+ * point runs again, live — the one click after a fix. On a failed or aborted
+ * run with no point given, the point is its failed step.
+ */
+import { ForkPointError, UsageError } from '../../kernel/errors';
+import { EVENT } from '../../kernel/events';
+import { forkPointName, forkPointOf, parseForkPosition, setAtPath, RUN_INPUT_POINT, type ForkPoint } from '../../kernel/fork-edits';
+import { probeForkPoint } from '../../kernel/fork-probe';
+import { isJsonObject, type Json, type JsonObject } from '../../kernel/json';
+import { POST_PHASE } from '../../kernel/plan';
+import type { RunEvent, RunRecord } from '../../kernel/ports';
+import { startRun, type RunOutcome } from '../../kernel/runner';
+import type { ForkedRunView, ForkPointView } from '../../views';
+import { kernelDeps, modelFor, type Host } from '../host';
+import { randomIds, systemClock } from '../system';
+import { chooseVersion, endedRun, requireTrustedCode, type ChosenVersion, type VersionChoice } from './derived-version';
+import { runChildSkill } from './child-skill';
+import { childRunFns, storedModelSpec } from './start-run';
+
+export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
+  /** the fork point (default on a failed or aborted run: its failed step) */
+  at?: string;
+  /** the whole new value at the point (parsed JSON) */
+  value?: unknown;
+  /** edits of the value at the point, in order (parsed JSON values) */
+  set?: { path: string; value: unknown }[];
+  /** another model for the rest of the run (a spec, as `run --model` takes) */
+  model?: string;
+  /** model scripts may be any file of this machine, as for `run --model` (the CLI); else only the bundle's (the app) */
+  localModelFiles?: boolean;
+  trust?: boolean;
+};
+
+type PreparedFork = { run: RunRecord; chosen: ChosenVersion; events: RunEvent[]; point: ForkPoint; forkPoint: string; input: JsonObject; model: string | undefined };
+
+/**
+ * Where a failed or aborted run failed: its failed step (a processor step, a crashed stage, a
+ * failed tool call the run could not get past), else the phase it stopped in.
+ */
+export function failedStepPosition(events: readonly RunEvent[]): string | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === EVENT.stepCompleted && e.data.status === 'failed') return String(e.data.position);
+  }
+  const end = events[events.length - 1];
+  const err = end && isJsonObject(end.data.error) ? end.data.error : null;
+  if (!err) return null;
+  if (typeof err.position === 'string') return err.position;
+  if (err.phase === POST_PHASE) return POST_PHASE;
+  // the phase the run stopped in: its last visit's start
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === EVENT.phaseStarted && e.data.phase === err.phase) return Number(e.data.visit) > 1 ? `${String(e.data.phase)}#${String(e.data.visit)}` : String(e.data.phase);
+  }
+  return null;
+}
+
+/** The model a fork runs with: the one asked for, else the parent's (a script: this version's copy of it). */
+function forkModel(run: RunRecord, chosen: ChosenVersion, req: ForkRequest): string | undefined {
+  const inBundle = (spec: string) => {
+    const file = spec.slice('scripted:'.length).replace(/^\.\//, '');
+    return Object.prototype.hasOwnProperty.call(chosen.files, file);
+  };
+  const asked = req.model;
+  if (asked !== undefined) {
+    if (!asked.startsWith('scripted:') || inBundle(asked)) return storedModelSpec(asked, chosen.files, chosen.copyDir);
+    return req.localModelFiles ? asked : storedModelSpec(asked, chosen.files, chosen.copyDir);
+  }
+  if (run.model.startsWith('openai')) return run.model;
+  if (!run.model.startsWith('scripted:')) return undefined; // a replay's: the bundle's default
+  // the parent's script: this version's copy of it, where the version has one of that name
+  const name = run.model.slice('scripted:'.length).split('/').pop() ?? '';
+  if (Object.prototype.hasOwnProperty.call(chosen.files, name)) return storedModelSpec(`scripted:${name}`, chosen.files, chosen.copyDir);
+  return req.localModelFiles ? run.model : undefined;
+}
+
+async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise<PreparedFork> {
+  const run = await endedRun(host, runId);
+  const events = await host.store.readEvents(runId);
+  const at = req.at ?? (run.status === 'completed' ? null : failedStepPosition(events));
+  if (!at) throw new UsageError(`Name the fork point of run ${runId} (--at POSITION, e.g. a phase name, draft/r2/model or __post__/0): ${run.status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
+  const asked = parseForkPosition(at);
+  const hasEdit = req.value !== undefined || (req.set?.length ?? 0) > 0;
+  const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
+  requireTrustedCode(host, chosen, { trust: req.trust, what: `Forking run ${runId}` });
+  // the point is probed with no edit first: the value there is what the edits apply to
+  const probe = await probeForkPoint(chosen.plan, { clock: systemClock, ids: randomIds }, { input: run.input, parentRunId: runId, events, point: forkPointOf(at, hasEdit ? null : undefined) });
+  let point: ForkPoint = forkPointOf(at, undefined);
+  if (hasEdit) {
+    if (!probe.check) throw new ForkPointError('fork_edit_invalid', `${at} holds no value to edit; fork there without an edit to run that step again.`, { position: at });
+    let value = req.value !== undefined ? (req.value as Json) : probe.base;
+    for (const s of req.set ?? []) value = setAtPath(value, s.path, s.value as Json);
+    const checked = probe.check(value);
+    if (checked.errors.length) {
+      throw new ForkPointError('fork_edit_invalid', `The edited value at ${at} does not fit: ${checked.errors.join('; ')}. Nothing was run.`, { position: at, errors: checked.errors });
+    }
+    point = { at: asked.at, target: asked.target, value: checked.value };
+  }
+  const input = point.at === RUN_INPUT_POINT && point.value !== undefined ? (point.value as JsonObject) : run.input;
+  const model = forkModel(run, chosen, req);
+  // an unusable model is refused now, not recorded as a failed fork
+  modelFor(host, model, chosen.copyDir);
+  return { run, chosen, events, point, forkPoint: forkPointName(point, asked), input, model };
+}
+
+async function execute(host: Host, p: PreparedFork, onCreated?: (runId: string) => void): Promise<RunOutcome> {
+  const runId = randomIds.newId('run');
+  const deps = kernelDeps(host, modelFor(host, p.model, p.chosen.copyDir), { runId, bundleDir: p.chosen.copyDir }, {
+    runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.chosen.bundleDir }, childRunFns),
+  });
+  try {
+    return await startRun(p.chosen.plan, deps, {
+      input: p.input,
+      skillText: p.chosen.files['skill.md'] ?? '',
+      skillVersionId: p.chosen.versionId,
+      runId,
+      bundleDir: p.chosen.bundleDir,
+      forkPoint: p.forkPoint,
+      derivation: { mode: 'fork', parentRunId: p.run.id, events: p.events, point: p.point },
+      onCreated,
+    });
+  } finally {
+    await deps.close();
+  }
+}
+
+/** Forks a run and runs the fork to its end (the CLI). */
+export async function forkRun(host: Host, runId: string, req: ForkRequest): Promise<RunOutcome & { forkPoint: string; version: string }> {
+  const p = await prepareFork(host, runId, req);
+  return { ...(await execute(host, p)), forkPoint: p.forkPoint, version: p.chosen.hash };
+}
+
+/** Reruns a run from a step (its failed step by default) with the skill's latest version, and no edit. */
+export function rerunFrom(host: Host, runId: string, at?: string): Promise<RunOutcome & { forkPoint: string; version: string }> {
+  return forkRun(host, runId, { at });
+}
+
+/** Forks a run and answers as soon as the fork is recorded; it goes on in the background (the app). */
+export async function launchFork(host: Host, runId: string, req: ForkRequest): Promise<ForkedRunView> {
+  const p = await prepareFork(host, runId, req);
+  let created!: (id: string) => void;
+  const recorded = new Promise<string>((resolve) => (created = resolve));
+  const done = execute(host, p, created);
+  done.then(
+    (o) => console.log(`stagecraft: fork ${o.runId} of run ${runId} at ${p.forkPoint}: ${o.status}`),
+    (e) => console.error(`stagecraft: fork of run ${runId} at ${p.forkPoint} stopped: ${(e as Error).message}`),
+  );
+  const forkId = await Promise.race([recorded, done.then((o) => o.runId)]);
+  return { runId: forkId, parentRunId: runId, forkPoint: p.forkPoint, version: p.chosen.hash };
+}
+
+/**
+ * The value at a fork point, as the fork would start from it (`GET /api/runs/<id>/fork?at=`): what
+ * the "Fork from here" editor opens with. `editable` is false where there is nothing to edit (a rerun
+ * of a step is all a fork there can be).
+ */
+export async function forkPointValue(host: Host, runId: string, at: string | null, req: Pick<ForkRequest, 'version'> = {}): Promise<ForkPointView> {
+  if (!at) throw new UsageError('Name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …).');
+  const run = await endedRun(host, runId);
+  const events = await host.store.readEvents(runId);
+  const chosen = await chooseVersion(host, run.skillName, { version: req.version, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
+  const probe = await probeForkPoint(chosen.plan, { clock: systemClock, ids: randomIds }, { input: run.input, parentRunId: runId, events, point: forkPointOf(at, null) });
+  return { runId, at, kind: probe.kind, value: probe.base, editable: probe.check !== null, version: chosen.hash };
+}

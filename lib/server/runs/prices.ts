@@ -1,0 +1,54 @@
+/**
+ * The price table (`STAGECRAFT_PRICES`): inline JSON, or the path of a JSON
+ * file (relative to the working directory), of the form
+ *
+ *   { "currency": "USD", "models": { "gpt-4o-mini": { "input": 0.15, "output": 0.6 }, "*": { … } } }
+ *
+ * with prices per million input and output tokens. A model is looked up by
+ * the spec its run recorded (`openai:gpt-4o-mini`), then by its name
+ * (`gpt-4o-mini`), then `*`. Unset: no cost is shown. A table that does not
+ * parse is a clear error naming what is wrong, never a silent zero.
+ *
+ * Owns: reading the setting. Does not: compute costs (lib/kernel/prices.ts).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../../kernel/errors';
+import type { PriceTable } from '../../kernel/prices';
+
+const price = z.number().finite().min(0);
+const PriceTableSchema = z
+  .object({
+    currency: z.string().min(1).default('USD'),
+    models: z.record(z.string().min(1), z.object({ input: price, output: price }).strict()),
+  })
+  .strict();
+
+export function priceTableFrom(env: Record<string, string | undefined>, cwd: string): PriceTable | null {
+  const raw = env.STAGECRAFT_PRICES?.trim();
+  if (!raw) return null;
+  let text = raw;
+  let where = 'STAGECRAFT_PRICES';
+  if (!raw.startsWith('{')) {
+    const file = path.resolve(cwd, raw);
+    if (!existsSync(file)) throw new UsageError(`STAGECRAFT_PRICES names ${file}, which does not exist. Set it to a JSON price table or the path of one.`);
+    text = readFileSync(file, 'utf8');
+    where = file;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`The price table in ${where} is not JSON: ${(e as Error).message}.`);
+  }
+  const r = PriceTableSchema.safeParse(parsed);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new UsageError(
+      `The price table in ${where} is not as expected at ${i.path.join('.') || '(the table)'}: ${i.message}. ` +
+        'Write {"currency": "USD", "models": {"<model>": {"input": <per 1M input tokens>, "output": <per 1M output tokens>}}}.',
+    );
+  }
+  return r.data;
+}

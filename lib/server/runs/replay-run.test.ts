@@ -1,0 +1,94 @@
+// Replays and forks through lib/server on the in-memory host, with the real
+// sandbox: an interrupted replay or fork resumes the way it started (the
+// app's boot resumes every interrupted run); a fork of a fork; a failed run's
+// first divergence from the last completed run of its skill.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startRun } from '../../kernel/runner';
+import { crashAt, SimulatedCrash } from '../../kernel/faults';
+import { compareLogs } from '../../kernel/compare';
+import { createReplayModel } from '../../models';
+import { kernelDeps, modelFor } from '../host';
+import { memoryHost } from '../testing';
+import { startSkillRun, prepareFolder } from './start-run';
+import { resumeSkillRun } from './resume-run';
+import { forkRun } from './fork-run';
+import { replayRun } from './replay-run';
+import { divergenceFromLastCompleted } from './compare-runs';
+
+const workspace = mkdtempSync(path.join(tmpdir(), 'sc-replay-server-'));
+cpSync(path.resolve('examples/summarize'), path.join(workspace, 'summarize'), { recursive: true });
+const input = JSON.parse(readFileSync(path.join(workspace, 'summarize', 'input.json'), 'utf8'));
+
+test('an interrupted replay and an interrupted fork resume as they started, and end as an uninterrupted one would', async () => {
+  const host = memoryHost({ cwd: workspace });
+  const parent = await startSkillRun(host, { bundle: 'summarize', input });
+  const events = await host.store.readEvents(parent.runId);
+  const prepared = await prepareFolder(host, 'summarize');
+  for (const [mode, id] of [
+    ['replay', 'replay_crashed'],
+    ['fork', 'fork_crashed'],
+  ] as const) {
+    const model = mode === 'replay' ? createReplayModel([], { name: `replay:${parent.runId}` }) : modelFor(host, undefined, prepared.copyDir);
+    const deps = kernelDeps(host, model, { runId: id, bundleDir: prepared.copyDir }, { faults: crashAt('after-commit', 1) });
+    try {
+      await assert.rejects(
+        startRun(prepared.plan, deps, {
+          input,
+          skillText: prepared.files['skill.md'],
+          runId: id,
+          derivation: { mode, parentRunId: parent.runId, events, point: mode === 'fork' ? { at: '__post__/0', target: 'rerun' } : null },
+        }),
+        SimulatedCrash,
+      );
+    } finally {
+      await deps.close();
+    }
+    assert.equal((await host.store.getRun(id))?.status, 'running');
+    const out = await resumeSkillRun(host, id);
+    assert.equal(out.status, 'completed', JSON.stringify(out.error));
+    assert.deepEqual(out.output, parent.output);
+    assert.deepEqual(compareLogs(events, await host.store.readEvents(id)).divergences, [], mode);
+    const run = await host.store.getRun(id);
+    assert.equal(run?.kind, mode);
+    assert.equal(run?.parentRunId, parent.runId);
+  }
+});
+
+test('a fork of a fork records its own parent; replaying a fork with an edit carries the edit (identical)', async () => {
+  const host = memoryHost({ cwd: workspace });
+  const parent = await startSkillRun(host, { bundle: 'summarize', input });
+  const first = await forkRun(host, parent.runId, { at: '__post__', set: [{ path: 'paragraphs', value: ['One.', 'Mail a@b.org.'] }] });
+  assert.equal(first.status, 'completed');
+  assert.deepEqual(first.output, { paragraphs: ['One.', 'Mail [email].'], redactions: 1 });
+  const second = await forkRun(host, first.runId, { at: '__post__/0', set: [{ path: 'redactions', value: 9 }] });
+  assert.equal(second.status, 'completed');
+  assert.deepEqual(second.output, { paragraphs: ['One.', 'Mail [email].'], redactions: 9 });
+  assert.equal((await host.store.getRun(second.runId))?.parentRunId, first.runId);
+  // a replay of each fork applies its edit again: nothing diverges
+  assert.equal((await replayRun(host, first.runId)).verdict, 'identical');
+  assert.equal((await replayRun(host, second.runId)).verdict, 'identical');
+});
+
+test("a failed run's first divergence from the last completed run of its skill", async () => {
+  const host = memoryHost({ cwd: workspace });
+  assert.deepEqual(await divergenceFromLastCompleted(host, (await startSkillRun(host, { bundle: 'summarize', input })).runId), {
+    runId: (await host.store.listRuns({ skillName: 'summarize', limit: 1 }))[0].id,
+    baselineRunId: null,
+    firstDivergence: null,
+  });
+  const ok = await startSkillRun(host, { bundle: 'summarize', input });
+  const broken = path.join(workspace, 'broken');
+  cpSync(path.join(workspace, 'summarize'), broken, { recursive: true });
+  writeFileSync(path.join(broken, 'sanitize.py'), 'def sanitize(value):\n    raise ValueError("the sanitizer broke")\n');
+  const failed = await startSkillRun(host, { bundle: 'broken', input });
+  assert.equal(failed.status, 'aborted');
+  const d = await divergenceFromLastCompleted(host, failed.runId);
+  assert.equal(d.baselineRunId, ok.runId);
+  assert.equal(d.firstDivergence?.position, '__post__/0');
+  assert.equal(d.firstDivergence?.change, 'status');
+  assert.deepEqual([d.firstDivergence?.a?.status, d.firstDivergence?.b?.status], ['ok', 'failed']);
+});

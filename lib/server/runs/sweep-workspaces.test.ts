@@ -1,0 +1,78 @@
+// Workspaces of finished runs go after the retention period; a running run keeps its own, and a folder
+// the user named with --workspace is never removed (only Stagecraft's link to it).
+import assert from 'node:assert/strict';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { durationFromEnv } from '../host';
+import { memoryHost } from '../testing';
+import { startSkillRun } from './start-run';
+import { sweepWorkspaces } from './sweep-workspaces';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sc-sweep-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const bundle = path.join(root, 'writer');
+mkdirSync(bundle);
+writeFileSync(
+  path.join(bundle, 'skill.md'),
+  `---
+name: writer
+entry: go
+graph:
+  go: []
+output_schema: { type: object }
+permissions:
+  ops: [file/write]
+  effects: [fs.write]
+postprocessor:
+  output_schema: { type: object }
+  steps:
+    - { type: run_op, op: file/write, args: { path: out/notes.txt, content: written }, into: w }
+---
+Go.
+`,
+);
+writeFileSync(path.join(bundle, 'model.yaml'), 'turns:\n  - finish: {}\n');
+const DAY = 24 * 60 * 60 * 1000;
+
+test('after the retention period (24h by default) a finished run’s workspace goes; before it, and for a run not finished, it stays', async () => {
+  const host = memoryHost({ cwd: root });
+  const done = await startSkillRun(host, { bundle, input: {} });
+  assert.equal(done.status, 'completed', JSON.stringify(done.error));
+  const mine = path.join(host.workspacesDir, done.runId);
+  assert.equal(readFileSync(path.join(mine, 'out/notes.txt'), 'utf8'), 'written');
+
+  const userFolder = path.join(root, 'my-folder');
+  mkdirSync(userFolder);
+  writeFileSync(path.join(userFolder, 'keep.txt'), 'mine');
+  const named = await startSkillRun(host, { bundle, input: {}, workspace: userFolder });
+  assert.equal(named.status, 'completed');
+  assert.ok(lstatSync(path.join(host.workspacesDir, named.runId)).isSymbolicLink());
+
+  const running = await host.store.listRuns().then((runs) => ({ ...runs[0], id: 'run-still-going', status: 'running' as const, updatedAt: 0 }));
+  await host.store.createRun(running, { events: [] });
+  mkdirSync(path.join(host.workspacesDir, running.id));
+  mkdirSync(path.join(host.workspacesDir, 'no-such-run'));
+
+  assert.deepEqual(await sweepWorkspaces(host), [], 'nothing is past 24h yet');
+  assert.ok(existsSync(mine));
+
+  const removed = await sweepWorkspaces(host, Date.now() + 2 * DAY);
+  assert.deepEqual(removed.sort(), [done.runId, named.runId, 'no-such-run'].sort());
+  assert.equal(existsSync(mine), false, 'the finished run’s workspace is removed');
+  assert.equal(existsSync(path.join(host.workspacesDir, named.runId)), false, 'the link to the named folder is removed…');
+  assert.equal(readFileSync(path.join(userFolder, 'keep.txt'), 'utf8'), 'mine', '…and the folder, with what the run wrote there, is the user’s');
+  assert.equal(readFileSync(path.join(userFolder, 'out/notes.txt'), 'utf8'), 'written');
+  assert.ok(existsSync(path.join(host.workspacesDir, running.id)), 'a run that has not finished keeps its workspace');
+});
+
+test('STAGECRAFT_WORKSPACE_RETENTION sets the period (0: at the next sweep); a bad value names the variable', async () => {
+  const host = memoryHost({ cwd: root, env: { STAGECRAFT_WORKSPACE_RETENTION: '0' } });
+  const done = await startSkillRun(host, { bundle, input: {} });
+  assert.deepEqual(await sweepWorkspaces(host), [done.runId]);
+  assert.equal(durationFromEnv({ R: '30m' }, 'R', 1), 30 * 60_000);
+  assert.equal(durationFromEnv({ R: '7d' }, 'R', 1), 7 * DAY);
+  assert.equal(durationFromEnv({}, 'R', 5), 5);
+  assert.throws(() => durationFromEnv({ R: 'soon' }, 'R', 1), /R="soon": give a duration such as 30m, 24h or 7d/);
+});

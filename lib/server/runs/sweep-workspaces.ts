@@ -1,0 +1,57 @@
+/**
+ * Removes the workspaces of runs that finished longer ago than the retention
+ * period (STAGECRAFT_WORKSPACE_RETENTION, default 24h), so that what runs
+ * write does not stay on disk for ever. A run that has not finished (running,
+ * or interrupted and waiting to resume) keeps its workspace, whatever its age;
+ * a workspace whose run is not in the store is removed once old enough.
+ *
+ * A folder the user named with `--workspace` is never removed, nor anything in
+ * it: Stagecraft removes only its own link to it. Removal happens when no code
+ * of that run runs any more (the run finished, and its sandbox killed every
+ * process it had), so nothing changes the folder while it is removed.
+ *
+ * Owns: which workspaces go, and when the app sweeps. Does not: decide what a
+ * run may write (lib/sandbox/workspace-usage.ts).
+ */
+import { lstat, readdir, rm, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Host } from '../host';
+
+const FINISHED = new Set<string>(['completed', 'failed', 'aborted']);
+
+/** the app sweeps at most this often (and at least once per retention period) */
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Removes the workspaces past retention; their run ids. */
+export async function sweepWorkspaces(host: Host, now: number = Date.now()): Promise<string[]> {
+  const retentionMs = host.limits().workspaceRetentionMs;
+  let names: string[];
+  try {
+    names = await readdir(host.workspacesDir);
+  } catch {
+    return []; // no run has had a workspace yet
+  }
+  const removed: string[] = [];
+  for (const runId of names) {
+    const place = path.join(host.workspacesDir, runId);
+    const st = await lstat(place).catch(() => null);
+    // a workspace changed within the period cannot belong to a run that finished before it
+    if (!st || now - st.mtimeMs < retentionMs) continue;
+    const run = await host.store.getRun(runId);
+    if (run && (!FINISHED.has(run.status) || now - run.updatedAt < retentionMs)) continue;
+    if (st.isSymbolicLink()) await unlink(place); // the user's folder: only our link to it goes
+    else await rm(place, { recursive: true, force: true });
+    removed.push(runId);
+  }
+  return removed;
+}
+
+/** In a long-lived server: sweeps now, then every hour (or the retention period, when shorter); never keeps the process alive. */
+export function scheduleWorkspaceSweeps(host: Host, onError: (e: unknown) => void): () => void {
+  const sweep = () => void sweepWorkspaces(host).catch(onError);
+  sweep();
+  const every = Math.max(60_000, Math.min(SWEEP_INTERVAL_MS, host.limits().workspaceRetentionMs || SWEEP_INTERVAL_MS));
+  const timer = setInterval(sweep, every);
+  timer.unref();
+  return () => clearInterval(timer);
+}

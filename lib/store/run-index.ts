@@ -1,0 +1,255 @@
+/**
+ * The runs list as the inspector reads it: filtered, searched and paged by
+ * keyset, newest first, and the aggregate its chart draws (counts by status
+ * over time buckets, p50/p95 duration, where runs failed). One SQL statement
+ * per answer on Postgres and the embedded PGlite alike.
+ *
+ * Owns: the SQL. It filters on the generated columns of `runs` (outcome,
+ * error_message, failed_at, needs_attention, duration_ms; see the
+ * *_run_inspector_index migration), so nothing parses a run's JSON per row
+ * except a text search of inputs. Pages are keyset (`created_at`, `ord`): a
+ * page costs the same at run 10 as at run 10,000, and a run started while the
+ * user pages does not shift the pages after it.
+ *
+ * Does not: build views (lib/server does) or know about HTTP. Outside the
+ * kernel's port: the kernel never lists runs this way.
+ */
+import type { RunKind, RunStatus } from '../kernel/ports';
+import type { PrismaClient } from './generated/prisma/client';
+
+export const RUN_OUTCOMES = ['succeeded', 'blocked', 'failed'] as const;
+export type RunOutcomeWord = (typeof RUN_OUTCOMES)[number];
+
+export type RunSearch = {
+  skill?: string;
+  status?: readonly RunStatus[];
+  outcome?: readonly RunOutcomeWord[];
+  /** exactly this failure point (`failed_at`: `<capability>/<stage>` or a step position) */
+  failedAt?: string;
+  /** failed, aborted by a step, or blocked */
+  needsAttention?: boolean;
+  /** created at or after, epoch ms */
+  from?: number;
+  /** created before, epoch ms */
+  to?: number;
+  /** a piece of a run id, of its input (as JSON text) or of its error message; case-insensitive */
+  text?: string;
+};
+
+/** Where a page starts: after this run of the order (created_at desc, ord asc). */
+export type RunCursor = { createdAt: number; ord: string };
+
+export type RunIndexRow = {
+  id: string;
+  skillName: string;
+  /** the hash of the version it ran (null before versions were bundles) */
+  versionHash: string | null;
+  status: RunStatus;
+  model: string;
+  /** run | replay | fork */
+  kind: RunKind;
+  parentRunId: string | null;
+  /** a fork's fork point */
+  forkPoint: string | null;
+  createdAt: number;
+  updatedAt: number;
+  outcome: RunOutcomeWord | null;
+  errorMessage: string | null;
+  failedAt: string | null;
+  needsAttention: boolean;
+  durationMs: number | null;
+  /** the first characters of its input as JSON */
+  inputPreview: string;
+  /** the run's place among runs created in the same millisecond (the cursor's tie-break) */
+  ord: string;
+};
+
+export type RunPage = { rows: RunIndexRow[]; next: RunCursor | null };
+
+export type RunStats = {
+  total: number;
+  needsAttention: number;
+  byStatus: Record<RunStatus, number>;
+  /** the width of a bucket; buckets start at `start + i * bucketMs` */
+  bucketMs: number;
+  buckets: { start: number; counts: Record<RunStatus, number> }[];
+  /** of the runs that ended */
+  duration: { count: number; p50: number | null; p95: number | null };
+  /** the most frequent failure points, most frequent first */
+  failures: { at: string; count: number }[];
+};
+
+export type RunIndex = {
+  page(search: RunSearch, opts: { after?: RunCursor; limit: number }): Promise<RunPage>;
+  stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats>;
+};
+
+/** characters of the input shown in a list row */
+export const INPUT_PREVIEW_CHARS = 160;
+/** at most this many failure points in `stats` */
+const MAX_FAILURE_POINTS = 20;
+/** bucket widths a chart can label: 1 s … 30 days */
+const NICE_BUCKETS_MS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 7 * 86400, 30 * 86400].map((s) => s * 1000);
+
+const zeroCounts = (): Record<RunStatus, number> => ({ queued: 0, running: 0, completed: 0, failed: 0, aborted: 0 });
+
+/** `%` and `_` in a search are literal characters, not patterns */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The smallest bucket width of the list that covers `spanMs` in at most `buckets` buckets. */
+export function bucketWidth(spanMs: number, buckets: number): number {
+  const wanted = Math.max(1, spanMs) / Math.max(1, buckets);
+  return NICE_BUCKETS_MS.find((w) => w >= wanted) ?? Math.ceil(wanted / NICE_BUCKETS_MS[NICE_BUCKETS_MS.length - 1]) * NICE_BUCKETS_MS[NICE_BUCKETS_MS.length - 1];
+}
+
+/** The WHERE clause of a search, with its parameters numbered from `$1`. */
+function whereOf(s: RunSearch): { sql: string; args: unknown[] } {
+  const parts: string[] = [];
+  const args: unknown[] = [];
+  const arg = (v: unknown) => {
+    args.push(v);
+    return `$${args.length}`;
+  };
+  if (s.skill !== undefined) parts.push(`r."skill_name" = ${arg(s.skill)}`);
+  if (s.status?.length) parts.push(`r."status" = ANY(${arg([...s.status])}::text[])`);
+  if (s.outcome?.length) parts.push(`r."outcome" = ANY(${arg([...s.outcome])}::text[])`);
+  if (s.failedAt !== undefined) parts.push(`r."failed_at" = ${arg(s.failedAt)}`);
+  if (s.needsAttention !== undefined) parts.push(`r."needs_attention" = ${arg(s.needsAttention)}`);
+  if (s.from !== undefined) parts.push(`r."created_at" >= stagecraft_ms_to_ts(${arg(s.from)}::float8)`);
+  if (s.to !== undefined) parts.push(`r."created_at" < stagecraft_ms_to_ts(${arg(s.to)}::float8)`);
+  if (s.text) {
+    const p = arg(`%${likeEscape(s.text)}%`);
+    parts.push(`(r."id" ILIKE ${p} OR r."error_message" ILIKE ${p} OR r."input"::text ILIKE ${p})`);
+  }
+  return { sql: parts.length ? parts.join(' AND ') : 'true', args };
+}
+
+type PageRow = {
+  id: string;
+  skill_name: string;
+  version_hash: string | null;
+  status: string;
+  model: string;
+  parent_run_id: string | null;
+  kind: string;
+  fork_point: string | null;
+  created_at: Date;
+  updated_at: Date;
+  outcome: string | null;
+  error_message: string | null;
+  failed_at: string | null;
+  needs_attention: boolean;
+  duration_ms: number | null;
+  input_preview: string;
+  ord: string;
+};
+
+export class PrismaRunIndex implements RunIndex {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async page(search: RunSearch, opts: { after?: RunCursor; limit: number }): Promise<RunPage> {
+    const where = whereOf(search);
+    const args = [...where.args];
+    let keyset = '';
+    if (opts.after) {
+      args.push(opts.after.createdAt, opts.after.ord);
+      const [c, o] = [`$${args.length - 1}`, `$${args.length}`];
+      keyset = ` AND (r."created_at" < stagecraft_ms_to_ts(${c}::float8) OR (r."created_at" = stagecraft_ms_to_ts(${c}::float8) AND r."ord" > ${o}::bigint))`;
+    }
+    const limit = Math.max(1, Math.floor(opts.limit));
+    args.push(limit + 1);
+    const rows = await this.prisma.$queryRawUnsafe<PageRow[]>(
+      `SELECT r."id", r."skill_name", v."hash" AS version_hash, r."status", r."model", r."kind", r."parent_run_id", r."fork_point", r."created_at", r."updated_at",
+              r."outcome", r."error_message", r."failed_at", r."needs_attention", r."duration_ms",
+              left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
+         FROM "runs" r LEFT JOIN "skill_versions" v ON v."id" = r."skill_version_id"
+        WHERE ${where.sql}${keyset}
+        ORDER BY r."created_at" DESC, r."ord" ASC
+        LIMIT $${args.length}`,
+      ...args,
+    );
+    const page = rows.slice(0, limit).map(toRow);
+    const last = page[page.length - 1];
+    return { rows: page, next: rows.length > limit && last ? { createdAt: last.createdAt, ord: last.ord } : null };
+  }
+
+  async stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats> {
+    const where = whereOf(search);
+    const [head] = await this.prisma.$queryRawUnsafe<
+      { total: bigint; attention: bigint; first: Date | null; last: Date | null; ended: bigint; p50: number | null; p95: number | null }[]
+    >(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE r."needs_attention") AS attention,
+              min(r."created_at") AS first, max(r."created_at") AS last, count(r."duration_ms") AS ended,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY r."duration_ms") AS p50,
+              percentile_cont(0.95) WITHIN GROUP (ORDER BY r."duration_ms") AS p95
+         FROM "runs" r WHERE ${where.sql}`,
+      ...where.args,
+    );
+    const total = Number(head?.total ?? 0);
+    const start = search.from ?? head?.first?.getTime() ?? 0;
+    const end = search.to ?? (head?.last ? head.last.getTime() + 1 : start + 1);
+    const bucketMs = bucketWidth(end - start, opts.buckets);
+    const count = Math.max(1, Math.ceil((end - start) / bucketMs));
+    const byStatus = zeroCounts();
+    const buckets = Array.from({ length: total ? count : 0 }, (_, i) => ({ start: start + i * bucketMs, counts: zeroCounts() }));
+    let failures: RunStats['failures'] = [];
+    if (total) {
+      const n = where.args.length;
+      const [perBucket, points] = await Promise.all([
+        this.prisma.$queryRawUnsafe<{ b: number; status: string; n: bigint }[]>(
+          `SELECT floor((extract(epoch FROM r."created_at") * 1000 - $${n + 1}::float8) / $${n + 2}::float8)::int AS b, r."status", count(*) AS n
+             FROM "runs" r WHERE ${where.sql} GROUP BY 1, 2`,
+          ...where.args,
+          start,
+          bucketMs,
+        ),
+        this.prisma.$queryRawUnsafe<{ at: string; n: bigint }[]>(
+          `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${where.sql} AND r."failed_at" IS NOT NULL
+            GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_FAILURE_POINTS}`,
+          ...where.args,
+        ),
+      ]);
+      for (const row of perBucket) {
+        const status = row.status as RunStatus;
+        byStatus[status] += Number(row.n);
+        const b = buckets[Math.min(Math.max(0, row.b), buckets.length - 1)];
+        b.counts[status] += Number(row.n);
+      }
+      failures = points.map((p) => ({ at: p.at, count: Number(p.n) }));
+    }
+    return {
+      total,
+      needsAttention: Number(head?.attention ?? 0),
+      byStatus,
+      bucketMs,
+      buckets,
+      duration: { count: Number(head?.ended ?? 0), p50: microRound(head?.p50), p95: microRound(head?.p95) },
+      failures,
+    };
+  }
+}
+
+/** a percentile in ms, without the float noise of its interpolation */
+const microRound = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : Math.round(Number(ms) * 1000) / 1000);
+
+function toRow(r: PageRow): RunIndexRow {
+  return {
+    id: r.id,
+    skillName: r.skill_name,
+    versionHash: r.version_hash,
+    status: r.status as RunStatus,
+    model: r.model,
+    kind: r.kind as RunKind,
+    parentRunId: r.parent_run_id,
+    forkPoint: r.fork_point,
+    createdAt: r.created_at.getTime(),
+    updatedAt: r.updated_at.getTime(),
+    outcome: r.outcome as RunOutcomeWord | null,
+    errorMessage: r.error_message,
+    failedAt: r.failed_at,
+    needsAttention: r.needs_attention,
+    durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+    inputPreview: r.input_preview,
+    ord: r.ord,
+  };
+}

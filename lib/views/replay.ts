@@ -1,0 +1,241 @@
+/**
+ * The read model of replay, fork, compare, regression and export: what the
+ * API answers, the CLI's `--json` prints and the browser reads (lib/views
+ * holds the rest). Field names are contracts; times are epoch milliseconds.
+ *
+ * A divergence is one step whose status or output changed between two runs
+ * (or that only one of them has, or where a replay had to stop), with both
+ * values and a structural diff — a jsondiffpatch delta from the first value
+ * to the second, which its formatters (html, annotated, jsonpatch) render.
+ *
+ * Owns: shapes. Does not: build them (lib/server/runs/*.ts do).
+ */
+import { z } from 'zod';
+
+const json = z.unknown();
+const ms = z.number();
+const int = z.number().int();
+
+// ---------------------------------------------------------------- divergences
+
+export const DIVERGENCE_CHANGES = ['status', 'output', 'added', 'removed', 'model_request_changed', 'model_turn_unrecorded', 'tool_call_unrecorded', 'outcome'] as const;
+
+/** one side of a divergence: the step's record (seq null for a run's outcome), its status and its value */
+export const DivergenceSideView = z.object({ seq: int.nullable(), status: z.string(), value: json }).strict();
+export type DivergenceSideView = z.infer<typeof DivergenceSideView>;
+
+const divergenceCommon = {
+  /** the kernel's position (`draft/r2/model`, `__post__/3`), or `__post__` / a phase for a run's outcome */
+  position: z.string(),
+  /** model | tool | stage | processor | outcome */
+  kind: z.string(),
+  change: z.enum(DIVERGENCE_CHANGES),
+  /** jsondiffpatch delta from the first value to the second; null when a side is missing */
+  diff: json.nullable(),
+  /** one line saying what changed */
+  message: z.string(),
+};
+
+/** a replay's divergence: `recorded` is the replayed run's step, `replayed` the replay's */
+export const ReplayDivergenceView = z.object({ ...divergenceCommon, recorded: DivergenceSideView.nullable(), replayed: DivergenceSideView.nullable() }).strict();
+export type ReplayDivergenceView = z.infer<typeof ReplayDivergenceView>;
+
+/** a comparison's divergence: `a` and `b` are the two runs' steps */
+export const CompareDivergenceView = z.object({ ...divergenceCommon, a: DivergenceSideView.nullable(), b: DivergenceSideView.nullable() }).strict();
+export type CompareDivergenceView = z.infer<typeof CompareDivergenceView>;
+
+export const StoppedAtView = z.object({ position: z.string(), reason: z.string(), message: z.string() }).strict();
+
+// ---------------------------------------------------------------- replay
+
+/** `stagecraft replay --json`, `POST /api/runs/<id>/replay` */
+export const ReplayView = z
+  .object({
+    /** `identical`, or `diverged` */
+    verdict: z.enum(['identical', 'diverged']),
+    identical: z.boolean(),
+    /** the replayed run */
+    runId: z.string(),
+    /** the replay, itself a run (kind `replay`, parent `runId`) */
+    replayRunId: z.string(),
+    skill: z.string(),
+    /** the version replayed with */
+    version: z.string(),
+    /** the replayed run's status, and the replay's */
+    recordedStatus: z.string(),
+    status: z.string(),
+    /** where a replay that could not go on stopped (a changed model request, …) */
+    stoppedAt: StoppedAtView.nullable(),
+    /** every divergence, the first first */
+    divergences: z.array(ReplayDivergenceView),
+    steps: z.object({ compared: int, answered: int, executed: int }).strict(),
+  })
+  .strict();
+export type ReplayView = z.infer<typeof ReplayView>;
+
+export const ReplayBody = z.object({ version: z.string().min(1).optional() }).strict();
+export type ReplayBody = z.infer<typeof ReplayBody>;
+
+// ---------------------------------------------------------------- fork
+
+export const ForkBody = z
+  .object({
+    /** the fork point; default on a failed or aborted run: its failed step */
+    at: z.string().min(1).optional(),
+    /** edits of the value at the point, in order: `path` into it (`a.b[0]`, `$`), the new JSON value */
+    set: z.array(z.object({ path: z.string(), value: json }).strict()).optional(),
+    /** the whole new value at the point (then `set` applies on top) */
+    value: json.optional(),
+    /** the version the fork runs (default: the skill's latest) */
+    version: z.string().min(1).optional(),
+    /** another model for the rest of the run, as in POST /api/runs */
+    model: z.string().min(1).optional(),
+  })
+  .strict();
+export type ForkBody = z.infer<typeof ForkBody>;
+
+/** `GET /api/runs/<id>/fork?at=`: the value at a fork point (what the fork editor opens with) */
+export const ForkPointView = z
+  .object({ runId: z.string(), at: z.string(), kind: z.string(), value: json, editable: z.boolean(), version: z.string() })
+  .strict();
+export type ForkPointView = z.infer<typeof ForkPointView>;
+
+/** `POST /api/runs/<id>/fork` (201, as soon as the fork is recorded; it goes on in the background) */
+export const ForkedRunView = z.object({ runId: z.string(), parentRunId: z.string(), forkPoint: z.string(), version: z.string() }).strict();
+export type ForkedRunView = z.infer<typeof ForkedRunView>;
+
+// ---------------------------------------------------------------- compare
+
+const tokens = z.object({ input: int, output: int }).strict();
+
+export const CompareSideView = z
+  .object({
+    runId: z.string(),
+    skill: z.string(),
+    version: z.string().nullable(),
+    kind: z.string(),
+    status: z.string(),
+    model: z.string(),
+    output: json,
+    error: json.nullable(),
+    steps: int,
+    tokens,
+    /** from its first event to its last */
+    durationMs: z.number(),
+    createdAt: ms,
+  })
+  .strict();
+export type CompareSideView = z.infer<typeof CompareSideView>;
+
+export const CompareStepView = z
+  .object({ seq: int, status: z.string(), durationMs: z.number(), tokens: tokens.nullable(), recorded: z.boolean() })
+  .strict();
+
+export const COMPARE_ROW_CHANGES = ['same', 'status', 'output', 'added', 'removed', 'not_reached'] as const;
+
+/** the two runs aligned by position; `a` or `b` null where only one run has the step */
+export const CompareRowView = z
+  .object({ position: z.string(), kind: z.string(), change: z.enum(COMPARE_ROW_CHANGES), a: CompareStepView.nullable(), b: CompareStepView.nullable() })
+  .strict();
+export type CompareRowView = z.infer<typeof CompareRowView>;
+
+/** `stagecraft compare --json`, `GET /api/compare?a=&b=` */
+export const CompareView = z
+  .object({
+    a: CompareSideView,
+    b: CompareSideView,
+    identical: z.boolean(),
+    firstDivergence: CompareDivergenceView.nullable(),
+    divergences: z.array(CompareDivergenceView),
+    rows: z.array(CompareRowView),
+    stoppedAt: StoppedAtView.nullable(),
+  })
+  .strict();
+export type CompareView = z.infer<typeof CompareView>;
+
+/** a run against the last completed run of its skill before it (`GET /api/compare?b=<id>`): what a failed run's page shows */
+export const BaselineDivergenceView = z
+  .object({ runId: z.string(), baselineRunId: z.string().nullable(), firstDivergence: CompareDivergenceView.nullable() })
+  .strict();
+export type BaselineDivergenceView = z.infer<typeof BaselineDivergenceView>;
+
+// ---------------------------------------------------------------- regression over history
+
+const RegressOutcome = z.object({ status: z.string(), output: json, error: json.nullable() }).strict();
+
+export const RegressRunView = z
+  .object({
+    runId: z.string(),
+    createdAt: ms,
+    recorded: RegressOutcome,
+    now: RegressOutcome,
+    /** jsondiffpatch delta of the caller artifact (or of the error, when a side has none) */
+    diff: json.nullable(),
+    firstDivergence: CompareDivergenceView.nullable(),
+  })
+  .strict();
+export type RegressRunView = z.infer<typeof RegressRunView>;
+
+/** `stagecraft regress --json`, `POST /api/skills/<name>/regress` */
+export const RegressView = z
+  .object({
+    skill: z.string(),
+    /** the version whose postprocessor ran (with `unsaved`: the one the files were laid over) */
+    version: z.string().nullable(),
+    unsaved: z.boolean(),
+    /** past runs with a finish artifact that were checked */
+    checked: int,
+    /** those whose caller artifact or status would change */
+    changed: z.array(RegressRunView),
+    skipped: z.array(z.object({ runId: z.string(), reason: z.string() }).strict()),
+  })
+  .strict();
+export type RegressView = z.infer<typeof RegressView>;
+
+export const RegressBody = z
+  .object({
+    version: z.string().min(1).optional(),
+    /** unsaved files (the editor's), laid over the version: `{"skill.md": "..."}` is enough */
+    files: z.record(z.string(), z.string()).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  })
+  .strict();
+export type RegressBody = z.infer<typeof RegressBody>;
+
+// ---------------------------------------------------------------- export and import
+
+export const RUN_EXPORT_FORMAT = 'stagecraft.run-export';
+export const RUN_EXPORT_VERSION = 1;
+
+const record = z.record(z.string(), json);
+
+/**
+ * `stagecraft export`, `GET /api/runs/<id>/export`: one run with what it ran. `hashes` are sha256 of
+ * each part's canonical JSON (sorted keys); `sha256` is that of the whole file without it;
+ * `skill.version` is the bundle hash of `skill.files`; each artifact carries the sha256 of its content.
+ */
+export const RunExportView = z
+  .object({
+    format: z.literal(RUN_EXPORT_FORMAT),
+    formatVersion: int,
+    exportedAt: ms,
+    skill: z.object({ name: z.string(), version: z.string(), files: z.record(z.string(), z.string()) }).strict(),
+    run: record,
+    events: z.array(record),
+    traces: z.array(record),
+    artifacts: z.array(record),
+    hashes: z.object({ run: z.string(), events: z.string(), traces: z.string(), artifacts: z.string() }).strict(),
+    sha256: z.string(),
+  })
+  .strict();
+export type RunExportView = z.infer<typeof RunExportView>;
+
+/** `stagecraft import --json`, `POST /api/runs/import` */
+export const ImportView = z
+  .object({
+    imported: z.array(
+      z.object({ runId: z.string(), skill: z.string(), version: z.string(), status: z.enum(['imported', 'unchanged']) }).strict(),
+    ),
+  })
+  .strict();
+export type ImportView = z.infer<typeof ImportView>;
