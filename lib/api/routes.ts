@@ -64,6 +64,7 @@ export const MAX_RUN_BUCKETS = 500;
 const SkillParams = z.object({ name: z.string() });
 const VersionParams = z.object({ name: z.string(), hash: z.string() });
 const RunParams = z.object({ id: z.string() });
+const AT_NEEDED = 'name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …)';
 const seq = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).min(0, { error: `must be 0 or more (${what})` });
 
 export const routes = {
@@ -233,7 +234,7 @@ export const routes = {
     path: '/api/runs/:id/fork',
     summary: 'the value at a fork point (what the fork editor opens with) and its schema',
     params: RunParams,
-    query: z.object({ at: z.string().min(1, { error: 'name the fork point (a phase name, draft/r2/model, __post__/3, input, …)' }), version: z.string().min(1).optional() }),
+    query: z.object({ at: z.string({ error: AT_NEEDED }).min(1, { error: AT_NEEDED }), version: z.string().min(1).optional() }),
     answer: jsonAnswer(ForkPointView),
   }),
   compareRuns: defineRoute({
