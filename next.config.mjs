@@ -9,8 +9,20 @@ export default {
   reactStrictMode: true,
   allowedDevOrigins: ['127.0.0.1'],
   // loaded by Node at run time, never bundled: PGlite finds its wasm via import.meta.url,
-  // the migration loader reads files, the sandbox spawns workers from files on disk
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', '@prisma/schema-engine-wasm', 'tsx'],
+  // the migration loader reads files, the sandbox spawns workers from files on disk; the run queue
+  // and the OTLP exporters are loaded only when configured (a dynamic import of the real package)
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pglite-prisma-adapter',
+    '@prisma/schema-engine-wasm',
+    'tsx',
+    'pg-boss',
+    '@opentelemetry/api',
+    '@opentelemetry/resources',
+    '@opentelemetry/sdk-trace-base',
+    '@opentelemetry/exporter-trace-otlp-proto',
+    '@opentelemetry/exporter-trace-otlp-http',
+  ],
   turbopack: { resolveAlias: { [OLD_WORKER]: 'monaco-editor/editor/editor.worker.js' } },
   // the build's static files bypass proxy.ts (which sets every other answer's headers): never framed, never sniffed
   headers: async () => [

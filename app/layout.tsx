@@ -2,13 +2,17 @@ import type { ReactNode } from 'react';
 import { connection } from 'next/server';
 import './globals.css';
 import { AppHeader } from '@/components/shell/AppHeader';
+import { StoreUnreachable } from '@/components/shell/StoreUnreachable';
+import { storeStatus } from '@/lib/server/ops/store-status';
 import { QueryProvider } from '@/components/shell/QueryProvider';
 
 export const metadata = { title: 'Stagecraft', description: 'Author LLM skills and see exactly what happened when one ran.' };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // every page is rendered per request: its scripts carry that response's CSP nonce (proxy.ts), which a prerendered page could not
+  // every page is rendered per request: its scripts carry that response's CSP nonce (proxy.ts), which a
+  // prerendered page could not; and every page needs the store, and says so while it cannot be reached
   await connection();
+  const store = await storeStatus();
   // STAGECRAFT_CHECK_ANSWERS=1: the browser checks every API answer against its view in this build too (lib/client/api.ts)
   const checkAnswers = process.env.STAGECRAFT_CHECK_ANSWERS === '1' ? '1' : undefined;
   return (
@@ -16,7 +20,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <QueryProvider>
           <AppHeader />
-          {children}
+          {store.reachable ? children : <StoreUnreachable reason={store.reason} />}
         </QueryProvider>
       </body>
     </html>

@@ -1,5 +1,5 @@
 /**
- * The `stagecraft` command: validate, run, resume, abort, events, runs, push, pull,
+ * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull,
  * replay, fork, compare, regress, export, import.
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
@@ -15,6 +15,7 @@ import { validateCommand } from './validate';
 import { InputTooLarge, runCommand } from './run';
 import { abortCommand, eventsCommand, resumeCommand, runsCommand } from './runs';
 import { pullCommand, pushCommand } from './skills';
+import { workerCommand } from './worker';
 import { compareCommand, forkCommand, regressCommand, replayCommand } from './replay';
 import { exportCommand, importCommand } from './export';
 import { skillFrontmatterSchema } from '../lib/skill/schema';
@@ -24,6 +25,8 @@ export const USAGE = `stagecraft — author LLM skills and see exactly what happ
 usage:
   stagecraft validate <bundle|skill.md> [--json]
   stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--workspace DIR] [--json]
+             [--queue]                      record the run for the workers and return at once (Postgres store)
+  stagecraft worker [--concurrency N]       drive queued runs, N at once (default 4), until SIGTERM
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
   stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
   stagecraft events RUN [--json]            print a run's event log
@@ -48,7 +51,9 @@ usage:
   stagecraft schema                         print the skill.md frontmatter JSON Schema
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
-STAGECRAFT_DATA_DIR (default ./.stagecraft).`;
+STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external the
+app queues its runs for \`stagecraft worker\` processes. With
+OTEL_EXPORTER_OTLP_ENDPOINT set, every run is exported as OpenTelemetry spans.`;
 
 /** what the caller sent that does not fit, found before anything ran: exit 2, as a usage error */
 const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed']);
@@ -87,6 +92,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await eventsCommand(rest, io);
       case 'runs':
         return await runsCommand(rest, io);
+      case 'worker':
+        return await workerCommand(rest, io);
       case 'push':
         return await pushCommand(rest, io);
       case 'pull':

@@ -1,10 +1,17 @@
-/** `stagecraft run <bundle|skill.md> [--input FILE|-] [--model SPEC] [--json]`: exit 0 completed, 1 failed/aborted, 2 usage/invalid skill. */
+/**
+ * `stagecraft run <bundle|skill.md> [--input FILE|-] [--model SPEC] [--json] [--queue]`: exit 0 completed,
+ * 1 failed/aborted, 2 usage/invalid skill. `--queue` records the run for `stagecraft worker` processes
+ * and exits 0 at once (`{"runId", "status": "queued"}`); the embedded store has no workers, so there it
+ * runs here, and says so.
+ */
 import { readFileSync, statSync } from 'node:fs';
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../lib/server/limits';
 import { UsageError } from '../lib/kernel/errors';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
 import { startSkillRun } from '../lib/server/runs/start-run';
+import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
+import { EMBEDDED_DRIVES_IN_PROCESS, closeRunQueues, databaseUrlOf, workersSetting } from '../lib/server/runs/run-source';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { parse } from './args';
 import { withHost } from './store';
@@ -41,12 +48,25 @@ export class InputTooLarge extends Error {}
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { json: { type: 'boolean' }, input: { type: 'string' }, model: { type: 'string' }, workspace: { type: 'string' } },
+    { json: { type: 'boolean' }, input: { type: 'string' }, model: { type: 'string' }, workspace: { type: 'string' }, queue: { type: 'boolean' } },
     { min: 1, max: 1, names: 'one bundle or skill.md' },
   );
   const { file } = skillFileOf(positionals[0]);
   const input = await readInput(values.input, io);
   return withHost(async (host) => {
+    const setting = workersSetting(host);
+    if (setting.notice) process.stderr.write(`stagecraft: ${setting.notice}\n`);
+    if (values.queue && databaseUrlOf(host)) {
+      try {
+        const queued = await enqueueSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace });
+        if (values.json) io.out(JSON.stringify(queued));
+        else io.out(`run ${queued.runId}: queued; a \`stagecraft worker\` drives it (follow it with \`stagecraft events ${queued.runId}\`)`);
+        return 0;
+      } finally {
+        await closeRunQueues();
+      }
+    }
+    if (values.queue && !setting.notice) process.stderr.write(`stagecraft: --queue: ${EMBEDDED_DRIVES_IN_PROCESS}\n`);
     const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace });
     const summary = await summarizeRun(host.store, outcome);
     if (values.json) io.out(JSON.stringify(summary));

@@ -1,8 +1,9 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
-import { hostFor, type Host } from '../lib/server/host';
+import { hostFor, processDriver, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { openStore, type OpenedStore } from '../lib/store';
 import { sweepWorkspaces } from '../lib/server/runs/sweep-workspaces';
+import { flushTraces } from '../lib/server/runs/trace-run';
 
 /**
  * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
@@ -17,7 +18,7 @@ export async function withHost<T>(fn: (host: Host & { store: OpenedStore }) => P
     onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
   });
   try {
-    const host = { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() }), store };
+    const host = { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('cli') }), store };
     if (opts.runsCode) {
       const warning = noIsolationWarning(host.isolation());
       if (warning) process.stderr.write(`stagecraft: ${warning}\n`);
@@ -26,6 +27,8 @@ export async function withHost<T>(fn: (host: Host & { store: OpenedStore }) => P
     if (opts.runsCode) await sweepWorkspaces(host).catch(() => {});
     return result;
   } finally {
+    // a short command's runs are sent before it exits (nothing to wait for when export is off)
+    await flushTraces();
     await store.close();
   }
 }

@@ -17,7 +17,7 @@ import styles from './RunLive.module.css';
 
 export function RunLive({ initial, now }: { initial: RunView; now: number }) {
   const { run, connection, error } = useLiveRun(initial);
-  // a queued run is followed too: it starts when the app has a free slot
+  // a queued run is followed too: it starts when a slot is free (the app's, or a worker's)
   const isRunning = run.status === 'running' || run.status === 'queued';
   // said once, to a screen reader, when a run watched here ends
   const announcement = (initial.status === 'running' || initial.status === 'queued') && !isRunning ? `The run ${run.status}.` : '';

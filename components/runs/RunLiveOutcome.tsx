@@ -27,8 +27,8 @@ export function RunLiveOutcome({ run }: { run: RunView }) {
   if (run.status === 'queued') {
     return (
       <Pending>
-        The run is queued, waiting for its turn: the app drives a limited number of runs at once (<code>STAGECRAFT_MAX_RUNS</code>). It starts on
-        its own when one of them ends.
+        The run is queued, waiting for its turn: the app drives a limited number of runs at once (<code>STAGECRAFT_MAX_RUNS</code>), or{' '}
+        <code>stagecraft worker</code> processes drive them (<code>STAGECRAFT_WORKERS=external</code>). It starts on its own when one is free.
       </Pending>
     );
   }

@@ -31,6 +31,7 @@ import {
   EventPageView,
   EventView,
   FilesBody,
+  HealthView,
   RenameSkillBody,
   RestoredVersionView,
   ResumedRunView,
@@ -265,6 +266,14 @@ export const routes = {
     // the exported file as it is, up to its own cap (larger than a request's); checked whole before anything is written
     rawBody: MAX_IMPORT_BYTES,
     answer: jsonAnswer(ImportView, 201),
+  }),
+
+  // ------------------------------------------------------------ operations
+  health: defineRoute({
+    method: 'GET',
+    path: '/api/health',
+    summary: 'whether the store answers, the sandbox mode, where runs are driven, the queue depth and the workers seen in the last minute (503, same shape, while the store is unreachable)',
+    answer: jsonAnswer(HealthView),
   }),
 
   // ------------------------------------------------------------ session

@@ -42,6 +42,16 @@ export type KernelDeps = {
   fetch?: typeof fetch;
   /** in-process stage handlers by stage name, overlaid on the plan's bindings (tests) */
   handlers?: Record<string, StageHandler>;
+  /**
+   * Who drives this execution (a worker's id, its host and pid …): recorded on `run_started` and
+   * `run_resumed`, so the log says which process drove each part of the run.
+   */
+  driver?: JsonObject;
+  /**
+   * Aborted when this process must let go of the run (a worker stopping, its lease lost): the run
+   * stops before its next step, with what precedes it committed, and stays resumable.
+   */
+  signal?: AbortSignal;
 };
 
 export type RunContext = {

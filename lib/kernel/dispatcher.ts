@@ -101,8 +101,9 @@ export class StageDispatcher {
           trace.contribution = summarize(raw);
           trace.notApplied = filtered.notApplied;
         } catch (err) {
-          // a crash, a lost claim or a store that stopped recording is not the stage's failure: the
-          // invoker commits before it enters a handler, and what failed there must stop the run as is
+          // a crash, a lost claim, a release or a store that stopped recording (or cannot be reached) is
+          // not the stage's failure: the invoker commits before it enters a handler, and what failed
+          // there must stop the run as is
           if (isInfrastructureError(err)) throw err;
           const e = err instanceof Error ? err : new Error(String(err));
           trace.status = 'failed';

@@ -310,6 +310,20 @@ export class RunClaimedError extends StagecraftError {
   }
 }
 
+/**
+ * The driver was asked to let go of the run (a worker stopping, a lease lost): it stopped before its
+ * next step, with everything before it committed. Not a failure: the run stays resumable and another
+ * driver picks it up where it stopped.
+ */
+export class RunReleasedError extends StagecraftError {
+  constructor(runId: string, why: string) {
+    super('run_released', `Run ${runId} was let go by this process before its next step (${why}); it resumes where it stopped.`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
+
 /** A caller-chosen run id that is already taken. */
 export class RunExistsError extends StagecraftError {
   constructor(runId: string) {

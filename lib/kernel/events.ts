@@ -59,6 +59,12 @@ export type ProgramStage = { name: string; capability: string; rung: Rung; effec
  */
 export type RequestFrame = { system: string; tools: ToolSpec[]; responseFormat: JsonSchema | null };
 
+/**
+ * Who drives a run from an event on (since the workers): `kind` `worker` (with its id), `app` or
+ * `cli`, on which host, which pid. Recorded on run_started, run_admitted and run_resumed.
+ */
+export type DriverData = { kind?: string; worker?: string; host?: string; pid?: number };
+
 export type RunStartedData = {
   skill: string;
   skillHash: string;
@@ -73,6 +79,10 @@ export type RunStartedData = {
   kind?: 'replay' | 'fork';
   forkPoint?: string | null;
   fork?: JsonObject;
+  /** since the workers: who drives it (absent for a queued run: its admission says) */
+  driver?: DriverData;
+  /** since the workers: recorded `queued`, driven only from its run_admitted */
+  queued?: boolean;
 };
 
 /** A queued run got its turn: what it runs (as a resume says), and how long it waited. */
@@ -81,6 +91,8 @@ export type RunAdmittedData = {
   skillHash: string;
   bundleDir?: string;
   stages?: ProgramStage[];
+  /** since the workers: who drives it from here */
+  driver?: DriverData;
 };
 
 export type RunResumedData = {
@@ -90,6 +102,8 @@ export type RunResumedData = {
   /** since the inspector: what this execution runs (it may differ from the start's) */
   bundleDir?: string;
   stages?: ProgramStage[];
+  /** since the workers: who drives it from here */
+  driver?: DriverData;
 };
 
 type Marked = { marker: string };

@@ -86,7 +86,11 @@ export type WorkspaceFiles = {
 };
 
 // ---------------------------------------------------------------- records
-/** `queued`: recorded, waiting for the app to drive it (its limit of runs at once); then `running` */
+/**
+ * `queued`: recorded (its row, run_started and the snapshot at the entry) but not driven yet; it
+ * waits for a driver — the app's admission (STAGECRAFT_MAX_RUNS at once) or a `stagecraft worker` —
+ * whose resume records `run_admitted` and makes it `running`.
+ */
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'aborted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 

@@ -14,7 +14,9 @@
  * snapshot: an aborted run is never resumed. Resuming a completed run answers
  * its recorded outcome.
  * A run driven by another process (claim taken, or its seq written first)
- * stops cleanly with status `superseded` and writes nothing.
+ * stops cleanly with status `superseded` and writes nothing. A driver told to
+ * let go (`deps.signal`) stops between two steps, `released`; run_started,
+ * run_admitted and run_resumed record who drives (`deps.driver`).
  *
  * A replay or a fork is a run like any other, with a derivation: its
  * parent's log as a second memo and a policy (recording.ts), recorded in its
@@ -34,6 +36,8 @@ import {
   RunNotFoundError,
   RunNotResumableError,
   RecordRefusedError,
+  RunReleasedError,
+  StoreUnavailableError,
   StoreWriteError,
   WorkflowAbortedError,
   errorToJson,
@@ -63,7 +67,8 @@ export const FINISH_ARTIFACT_PATH = '.stagecraft/finish.json';
 
 export type RunOutcome = {
   runId: string;
-  status: RunStatus | 'superseded';
+  /** `superseded`: another process drives the run; `released`: this one let go of it (deps.signal) and it stays resumable */
+  status: RunStatus | 'superseded' | 'released';
   output: Json | null;
   error: JsonObject | null;
   report: RunReport | null;
@@ -88,7 +93,7 @@ export type StartOptions = {
 type SnapshotData = { phaseInput: JsonObject; visits: Record<string, number> };
 
 /** The record of a new run and its first unit (run_started, the snapshot at the entry phase). */
-function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model'>, opts: StartOptions, status: 'running' | 'queued'): { record: RunRecord; first: CommitUnit } {
+function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model' | 'driver'>, opts: StartOptions, status: 'running' | 'queued'): { record: RunRecord; first: CommitUnit } {
   const runId = opts.runId ?? deps.ids.newId('run');
   const now = deps.clock.now();
   const derived = opts.derivation ?? null;
@@ -132,6 +137,8 @@ function newRun(plan: Plan, deps: Pick<KernelDeps, 'clock' | 'ids' | 'model'>, o
       entry: plan.entry,
       bundleDir: plan.bundleDir,
       stages: programOf(plan),
+      // a queued run's start only records it: its admission names who drives it
+      ...(status === 'queued' ? { queued: true } : driverOf(deps)),
     } satisfies RunStartedData as unknown as JsonObject,
   };
   const snapshot: Snapshot = { runId, currentPhase: plan.entry, seq: 1, data: { phaseInput: opts.input, visits: {} } };
@@ -211,10 +218,12 @@ export async function resumeRun(
     const plan = await planFor(run);
     const log = await deps.store.readEvents(runId);
     const at = deps.clock.now();
-    // a queued run starts here; any other is taken up again where it stopped
-    const isAdmission = run.status === 'queued';
+    // a queued run starts here; any other is taken up again where it stopped. Either way the event
+    // names who drives it from here (deps.driver). Read again under the claim: a queued run may have
+    // been admitted by its previous holder since
+    const isAdmission = run.status === 'queued' && (await deps.store.getRun(runId))?.status === 'queued';
     // the skill text this execution runs (a folder resumed after an edit says so in its log), and its stage program
-    const ran = { skillHash: plan.skillHash, bundleDir: plan.bundleDir, stages: programOf(plan) };
+    const ran = { skillHash: plan.skillHash, bundleDir: plan.bundleDir, stages: programOf(plan), ...driverOf(deps) };
     const resumed: RunEvent = isAdmission
       ? { runId, seq: log.length + 1, type: EVENT.runAdmitted, at, data: { waitedMs: Math.max(0, at - run.createdAt), ...ran } satisfies RunAdmittedData as unknown as JsonObject }
       : { runId, seq: log.length + 1, type: EVENT.runResumed, at, data: { fromSeq: log.length, currentPhase: snapshot.currentPhase, ...ran } satisfies RunResumedData as unknown as JsonObject };
@@ -225,6 +234,11 @@ export async function resumeRun(
   } finally {
     await claim.release();
   }
+}
+
+/** what `run_started` and `run_resumed` say about the process driving the run (deps.driver) */
+function driverOf(deps: Pick<KernelDeps, 'driver'>): { driver?: JsonObject } {
+  return deps.driver ? { driver: deps.driver } : {};
 }
 
 /** A replay's or a fork's recording, from its first event and its parent's log. */
@@ -303,9 +317,14 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
   } catch (err) {
     if (err instanceof SimulatedCrash || err instanceof ForkProbeReached) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
+    if (err instanceof RunReleasedError) {
+      // what ran before the stop is pure or committed already; recording it spares the next driver a re-run
+      await ctx.journal.flush().catch(() => undefined);
+      return { runId, status: 'released', output: null, error: null, report: null };
+    }
     // a determinism error stops the resume and leaves the run as it was; so does a store that
-    // stopped recording (the run is resumable from its last commit once the store is back)
-    if (err instanceof DeterminismError || err instanceof StoreWriteError) throw err;
+    // stopped recording or cannot be reached (the run is resumable from its last commit once it is back)
+    if (err instanceof DeterminismError || err instanceof StoreWriteError || err instanceof StoreUnavailableError) throw err;
     const error = errorToJson(err);
     // where a step that records nothing failed (a model call): what a rerun starts from, what a replay reproduces
     if (ctx.failedAt !== null && error.position === undefined) error.position = ctx.failedAt;

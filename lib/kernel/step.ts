@@ -22,7 +22,7 @@
  *
  * Does not: decide on_error policies (processors.ts) or what a step does.
  */
-import { DeterminismError } from './errors';
+import { DeterminismError, RunReleasedError } from './errors';
 import { EVENT, type StepCompletedData, type StepKind } from './events';
 import type { Json, JsonObject } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
@@ -95,9 +95,14 @@ export async function recordAnswer(ctx: RunContext, def: StepDef, look: MemoLook
   return { ...r, replayed: true };
 }
 
-/** A step is about to execute: commit what must precede it, then the fault point. */
+/**
+ * A step is about to execute: commit what must precede it, then the fault point. A driver told to
+ * let go of the run stops here, between steps: the step in flight has finished and is committed.
+ */
 export async function beginStep(ctx: RunContext): Promise<void> {
   await ctx.journal.beforeStep();
+  const signal = ctx.deps.signal;
+  if (signal?.aborted) throw new RunReleasedError(ctx.runId, String(signal.reason instanceof Error ? signal.reason.message : (signal.reason ?? 'asked to stop')));
   ctx.faults.hit('before-step');
 }
 

@@ -93,14 +93,23 @@ export function turnSummary(t: ModelTurn): string {
   return t.text ? `replied (${plural(t.text.length, 'character')}), without finishing` : 'replied with nothing';
 }
 
+/** `, by worker <id>` / `, by the app on <host> (pid <n>)`: who drives the run from an event on (`driver`), or nothing */
+function byWhom(driver: Json | undefined): string {
+  if (!isJsonObject(driver)) return '';
+  if (typeof driver.worker === 'string') return `, by worker ${driver.worker}`;
+  return `, by the ${String(driver.kind ?? 'process')} on ${String(driver.host ?? '?')} (pid ${String(driver.pid ?? '?')})`;
+}
+
 /** What one event did, in a line (the scrubber shows it beside the diff). */
 export function eventSummary(type: string, data: JsonObject): string {
   const d = data as Record<string, Json>;
   switch (type) {
     case EVENT.runStarted:
-      return `the run started: skill ${String(d.skill)}, model ${String(d.model)}`;
+      return `the run ${d.queued === true ? 'was queued' : 'started'}: skill ${String(d.skill)}, model ${String(d.model)}${byWhom(d.driver)}`;
+    case EVENT.runAdmitted:
+      return `the run was admitted after ${Math.round(Number(d.waitedMs) / 100) / 10} s queued${byWhom(d.driver)}`;
     case EVENT.runResumed:
-      return `the run resumed in ${String(d.currentPhase)} (from seq ${String(d.fromSeq)})`;
+      return `the run resumed in ${String(d.currentPhase)} (from seq ${String(d.fromSeq)})${byWhom(d.driver)}`;
     case EVENT.phaseStarted:
       return `phase ${String(d.phase)} started${Number(d.visit) > 1 ? ` (visit ${String(d.visit)})` : ''}`;
     case EVENT.phaseCompleted:

@@ -10,7 +10,9 @@
  */
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import type { KernelDeps } from '../kernel/context';
+import type { JsonObject } from '../kernel/json';
 import { UsageError } from '../kernel/errors';
 import { faultsFromSpec } from '../kernel/faults';
 import type { ModelPort, StorePort } from '../kernel/ports';
@@ -37,6 +39,8 @@ export type Host = {
   env: ModelEnv;
   /** the working directory relative paths (model scripts, inputs) resolve against */
   cwd: string;
+  /** who drives the runs this host starts or resumes (recorded on run_started / run_resumed): a CLI, the app, a worker */
+  driver?: JsonObject;
 };
 
 export type RunLimits = {
@@ -82,7 +86,7 @@ export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundles
  * STAGECRAFT_SANDBOX asks for (probed on first use; `required` without bubblewrap then throws
  * SandboxUnavailableError, before any code runs).
  */
-export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string }): Host {
+export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string; driver?: JsonObject }): Host {
   let limits: RunLimits | null = null;
   return {
     ...parts,
@@ -90,6 +94,11 @@ export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: Model
     isolation: () => isolationFor(sandboxMode(parts.env)),
     limits: () => (limits ??= runLimitsFromEnv(parts.env)),
   };
+}
+
+/** This process as the driver of its runs: what kind of process, on which host, which pid. */
+export function processDriver(kind: 'cli' | 'app'): JsonObject {
+  return { kind, host: os.hostname(), pid: process.pid };
 }
 
 /**
@@ -159,6 +168,7 @@ export function kernelDeps(
     sandbox,
     files: createWorkspaceFiles({ root: workDir, readFallback: run.bundleDir, quota }),
     faults: faultsFromSpec(host.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL')),
+    ...(host.driver ? { driver: host.driver } : {}),
     ...extra,
     close: () => sandbox.close(),
   };

@@ -8,9 +8,13 @@
  * drops its claims with them. Session locks are re-entrant within one
  * connection, which is why the in-process map is checked first.
  *
- * Does not: fence a holder whose connection was lost (its claims are gone on
- * the server while it may still be driving): the `(run_id, seq)` key still
- * turns a second driver's commit into a conflict, never a duplicate.
+ * A connection lost (a database restart) takes its claims with it on the
+ * server while this process may still be driving those runs: before the next
+ * write of such a run, `ensureHeld` takes its claim again on the new
+ * connection, and when another process took it meanwhile, this one stops
+ * (its commit answers as a conflict). Between the loss and that write the
+ * `(run_id, seq)` key still turns a second driver's commit into a conflict,
+ * never a duplicate.
  */
 import { createHash } from 'node:crypto';
 import type { RunClaim } from '../kernel/ports';
@@ -25,6 +29,12 @@ export type ClaimRegistry = {
    * then does nothing), or null when there is nothing to release that way.
    */
   releaseInCommit?(runId: string): string | null;
+  /**
+   * Before a write of `runId`: when this process held its claim on a connection since lost, take it
+   * again. False when another process holds it now (this one must stop driving the run); true
+   * otherwise (held, taken again, or never this process's to hold).
+   */
+  ensureHeld?(runId: string): Promise<boolean>;
   /** releases every claim this registry holds */
   close(): Promise<void>;
 };
@@ -74,7 +84,7 @@ export class LaneClaims implements ClaimRegistry {
     if (this.held.has(runId)) return null;
     const key = claimKey(runId);
     const lane = this.lanes.laneFor(runId);
-    const entry = { lane, key };
+    const entry: { lane: Lane; key: string } = { lane, key };
     // reserve synchronously: two claims in this process cannot both pass (session locks are re-entrant)
     this.held.set(runId, entry);
     let r: { claimed?: boolean };
@@ -91,10 +101,30 @@ export class LaneClaims implements ClaimRegistry {
     return {
       release: async () => {
         if (this.held.get(runId) !== entry) return; // released already, or let go by the commit that ended the run
-        const stillLocked = this.forget(runId, lane);
-        if (stillLocked && !this.closed) await lane.apply(opUnlock(key)).catch(() => undefined);
+        // the lane of the moment: ensureHeld moves a claim to a new connection after a lost one
+        const current = entry.lane;
+        const stillLocked = this.forget(runId, current);
+        if (stillLocked && !this.closed) await current.apply(opUnlock(key)).catch(() => undefined);
       },
     };
+  }
+
+  async ensureHeld(runId: string): Promise<boolean> {
+    const entry = this.held.get(runId);
+    if (!entry || !entry.lane.lost) return true;
+    const lane = this.lanes.laneFor(runId);
+    const r = (await lane.apply(opClaim(entry.key), entry.key)) as { claimed?: boolean };
+    if (this.held.get(runId) !== entry) {
+      // released meanwhile: nothing of ours to hold, and nothing to keep
+      if (r.claimed) void lane.apply(opUnlock(entry.key)).catch(() => undefined);
+      return true;
+    }
+    if (!r.claimed) {
+      this.held.delete(runId);
+      return false;
+    }
+    entry.lane = lane;
+    return true;
   }
 
   releaseInCommit(runId: string): string | null {

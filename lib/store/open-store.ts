@@ -45,7 +45,11 @@ export const DEFAULT_DATA_DIR = '.stagecraft';
 /** the PGlite cluster's directory inside the data dir (the lock file sits beside it) */
 export const PGLITE_SUBDIR = 'pglite';
 
-export type OpenedStore = PrismaStore & { readonly migrations: DeployResult };
+export type OpenedStore = PrismaStore & {
+  readonly migrations: DeployResult;
+  /** the Postgres URL it was opened on (the run queue lives in the same database); absent for the embedded store */
+  readonly databaseUrl?: string;
+};
 
 export async function openStore(opts: OpenStoreOptions = {}): Promise<OpenedStore> {
   // an empty value (`STAGECRAFT_DATA_DIR= cmd`) counts as unset, as the environment's convention is
@@ -78,7 +82,7 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
     apply: (runId, op) => lanes.apply(runId, op),
     onClose: () => lanes.close(),
   });
-  return Object.assign(store, { migrations });
+  return Object.assign(store, { migrations, databaseUrl: url });
 }
 
 async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<OpenedStore> {

@@ -35,6 +35,7 @@ import { AppendListeners } from '../kernel/append-listeners';
 import type { PrismaClient } from './generated/prisma/client';
 import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf, UnsupportedValueError } from './errors';
+import { isConnectionError, reachable, unreachableError } from './connection-errors';
 import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
@@ -58,9 +59,24 @@ export type PrismaStoreParts = {
    * which on an effectful step is over a third of its budget. Everything else goes through Prisma.
    */
   apply: (runId: string, op: WireOp) => Promise<unknown>;
+  /**
+   * How long a commit keeps trying through a lost connection (a database restart) before it gives
+   * up with `store_unreachable` (default STORE_RECONNECT_MS).
+   */
+  reconnectMs?: number;
 };
 
+/** a commit rides out a database restart this long: connections come back, the commit is sent again */
+export const STORE_RECONNECT_MS = 60_000;
+
 const TERMINAL = new Set<string>(['completed', 'failed', 'aborted']);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** the events a resent unit found recorded are its own (same seqs, types and data) */
+function isSameEvents(recorded: RunEvent[], mine: RunEvent[]): boolean {
+  return recorded.length === mine.length && mine.every((e, i) => recorded[i].seq === e.seq && recorded[i].type === e.type && JSON.stringify(recorded[i].data) === JSON.stringify(e.data));
+}
 
 /** A second writer can win the race for a seq between our check and our insert; asking again reports it. */
 const MAX_COMMIT_ATTEMPTS = 3;
@@ -78,6 +94,7 @@ export class PrismaStore implements StorePort {
   private readonly onClose?: () => Promise<void>;
   private readonly apply: PrismaStoreParts['apply'];
   private readonly lazyCommits: boolean;
+  private readonly reconnectMs: number;
   private closing: Promise<void> | null = null;
   private readonly appends = new AppendListeners();
 
@@ -94,6 +111,7 @@ export class PrismaStore implements StorePort {
     // moments later (Postgres); the embedded PGlite has none, so there it would last only until
     // our own process died
     this.lazyCommits = parts.backend === 'postgres';
+    this.reconnectMs = parts.reconnectMs ?? STORE_RECONNECT_MS;
   }
 
   // ------------------------------------------------------------------ writes
@@ -103,7 +121,7 @@ export class PrismaStore implements StorePort {
     try {
       await this.apply(run.id, op);
     } catch (e) {
-      throw storeErrorOf(e, run.id);
+      throw isConnectionError(e) ? unreachableError(this.location, e) : storeErrorOf(e, run.id);
     }
     if (first.events.length) this.appends.notify(run.id, first.events[first.events.length - 1].seq);
   }
@@ -114,104 +132,148 @@ export class PrismaStore implements StorePort {
     const op = serialized(() => opCommit(runId, unit, null), runId);
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    const result = await this.commitOp(runId, unlock ? withUnlock(op, unlock) : op, unlock);
+    const result = await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock);
     if (result.kind === 'committed' && unit.events.length) this.appends.notify(runId, unit.events[unit.events.length - 1].seq);
     return result;
   }
 
-  private async commitOp(runId: string, op: WireOp, unlock: string | null): Promise<CommitResult> {
+  private async commitOp(runId: string, unit: CommitUnit, op: WireOp, unlock: string | null): Promise<CommitResult> {
+    const giveUpAt = Date.now() + this.reconnectMs;
+    let isResent = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.apply(runId, op)) as CommitResult;
+        // a claim lost with its connection is taken again first; another holder means this process stops
+        if (this.claims.ensureHeld && !(await this.claims.ensureHeld(runId))) return { kind: 'conflict', recorded: await this.recordedAt(runId, unit) };
+        const r = (await this.apply(runId, op)) as CommitResult;
+        // sent again after a lost connection: the first send may have been applied before the loss
+        if (isResent && r.kind === 'conflict' && isSameEvents(r.recorded, unit.events)) return { kind: 'committed' };
+        return r;
       } catch (e) {
         if (isEventKeyRace(e) && attempt < MAX_COMMIT_ATTEMPTS) continue;
+        if (isConnectionError(e) && Date.now() < giveUpAt && !this.closing) {
+          isResent = true;
+          await sleep(Math.min(100 * 2 ** Math.min(attempt, 5), 2_000));
+          continue;
+        }
         // a failed statement released nothing: the claim handed to it is let go on its own
         if (unlock) void this.apply(runId, opUnlock(unlock)).catch(() => undefined);
-        throw storeErrorOf(e, runId);
+        throw isConnectionError(e) ? unreachableError(this.location, e) : storeErrorOf(e, runId);
       }
     }
   }
 
-  claimRun(runId: string): Promise<RunClaim | null> {
-    return this.claims.claim(runId);
-  }
-
-  // ------------------------------------------------------------------ reads
-
-  async getRun(runId: string): Promise<RunRecord | null> {
-    const r = await this.prisma.run.findUnique({ where: { id: runId } });
-    return r ? toRunRecord(r) : null;
-  }
-
-  async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
-    const rows = await this.prisma.run.findMany({
-      where: runWhere(filter),
-      // ties keep creation order, as a stable sort of MemoryStore's insertion order does
-      orderBy: [{ createdAt: 'desc' }, { ord: 'asc' }],
-      ...(filter.limit !== undefined ? { take: Math.max(0, filter.limit) } : {}),
-    });
-    return rows.map(toRunRecord);
-  }
-
-  countRuns(filter: RunFilter = {}): Promise<number> {
-    return this.prisma.run.count({ where: runWhere(filter) });
-  }
-
-  async readEvents(runId: string, afterSeq = 0, limit?: number): Promise<RunEvent[]> {
-    // a page is one index range scan on the (run_id, seq) key: nothing past `limit` is read
-    const rows = await this.prisma.event.findMany({
-      where: { runId, seq: { gt: afterSeq } },
-      orderBy: { seq: 'asc' },
-      ...(limit !== undefined ? { take: Math.max(0, limit) } : {}),
-    });
-    if (rows.length === 0) await this.mustExist(runId);
+  /** what the log holds at the unit's seqs (for a conflict found without sending the unit) */
+  private async recordedAt(runId: string, unit: CommitUnit): Promise<RunEvent[]> {
+    const first = unit.events[0]?.seq;
+    if (first === undefined) return [];
+    const rows = await this.prisma.event.findMany({ where: { runId, seq: { gte: first, lte: first + unit.events.length - 1 } }, orderBy: { seq: 'asc' } });
     return rows.map(toRunEvent);
   }
 
+  claimRun(runId: string): Promise<RunClaim | null> {
+    return this.read(() => this.claims.claim(runId));
+  }
+
+  // ------------------------------------------------------------------ reads
+  // (a lost connection is store_unreachable: the kernel stops the run for it, the HTTP edge answers 503)
+
+  async getRun(runId: string): Promise<RunRecord | null> {
+    return this.read(async () => {
+      const r = await this.prisma.run.findUnique({ where: { id: runId } });
+      return r ? toRunRecord(r) : null;
+    });
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
+    return this.read(async () => {
+      const rows = await this.prisma.run.findMany({
+        where: runWhere(filter),
+        // ties keep creation order, as a stable sort of MemoryStore's insertion order does
+        orderBy: [{ createdAt: 'desc' }, { ord: 'asc' }],
+        ...(filter.limit !== undefined ? { take: Math.max(0, filter.limit) } : {}),
+      });
+      return rows.map(toRunRecord);
+    });
+  }
+
+  countRuns(filter: RunFilter = {}): Promise<number> {
+    return this.read(() => this.prisma.run.count({ where: runWhere(filter) }));
+  }
+
+  async readEvents(runId: string, afterSeq = 0, limit?: number): Promise<RunEvent[]> {
+    return this.read(async () => {
+      // a page is one index range scan on the (run_id, seq) key: nothing past `limit` is read
+      const rows = await this.prisma.event.findMany({
+        where: { runId, seq: { gt: afterSeq } },
+        orderBy: { seq: 'asc' },
+        ...(limit !== undefined ? { take: Math.max(0, limit) } : {}),
+      });
+      if (rows.length === 0) await this.mustExist(runId);
+      return rows.map(toRunEvent);
+    });
+  }
+
   async readTraces(runId: string): Promise<StageTrace[]> {
-    const rows = await this.prisma.stageTrace.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
-    if (rows.length === 0) await this.mustExist(runId);
-    return rows.map(toStageTrace);
+    return this.read(async () => {
+      const rows = await this.prisma.stageTrace.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
+      if (rows.length === 0) await this.mustExist(runId);
+      return rows.map(toStageTrace);
+    });
   }
 
   async readMemo(runId: string): Promise<MemoEntry[]> {
-    const rows = await this.prisma.event.findMany({
-      where: { runId, type: EVENT.stepCompleted },
-      orderBy: { seq: 'asc' },
+    return this.read(async () => {
+      const rows = await this.prisma.event.findMany({
+        where: { runId, type: EVENT.stepCompleted },
+        orderBy: { seq: 'asc' },
+      });
+      if (rows.length === 0) await this.mustExist(runId);
+      const out: MemoEntry[] = [];
+      for (const row of rows) {
+        const m = memoEntryOf(toRunEvent(row));
+        if (m) out.push(m);
+      }
+      return out;
     });
-    if (rows.length === 0) await this.mustExist(runId);
-    const out: MemoEntry[] = [];
-    for (const row of rows) {
-      const m = memoEntryOf(toRunEvent(row));
-      if (m) out.push(m);
-    }
-    return out;
   }
 
   async readSnapshot(runId: string): Promise<Snapshot | null> {
-    const s = await this.prisma.snapshot.findUnique({ where: { runId } });
-    return s ? toSnapshot(s) : null;
+    return this.read(async () => {
+      const s = await this.prisma.snapshot.findUnique({ where: { runId } });
+      return s ? toSnapshot(s) : null;
+    });
   }
 
   async listResumable(): Promise<string[]> {
-    const rows = await this.prisma.snapshot.findMany({ select: { runId: true }, orderBy: { run: { ord: 'asc' } } });
-    return rows.map((r) => r.runId);
+    return this.read(async () => {
+      const rows = await this.prisma.snapshot.findMany({ select: { runId: true }, orderBy: { run: { ord: 'asc' } } });
+      return rows.map((r) => r.runId);
+    });
   }
 
   async readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null> {
-    const a = await this.prisma.workspaceArtifact.findUnique({ where: { runId_path: { runId, path } } });
-    if (!a) await this.mustExist(runId);
-    return a ? toArtifact(a) : null;
+    return this.read(async () => {
+      const a = await this.prisma.workspaceArtifact.findUnique({ where: { runId_path: { runId, path } } });
+      if (!a) await this.mustExist(runId);
+      return a ? toArtifact(a) : null;
+    });
   }
 
   async listArtifacts(runId: string): Promise<WorkspaceArtifact[]> {
-    const rows = await this.prisma.workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
-    if (rows.length === 0) await this.mustExist(runId);
-    return rows.map(toArtifact);
+    return this.read(async () => {
+      const rows = await this.prisma.workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
+      if (rows.length === 0) await this.mustExist(runId);
+      return rows.map(toArtifact);
+    });
   }
 
   onAppend(fn: (runId: string, lastSeq: number) => void): () => void {
     return this.appends.add(fn);
+  }
+
+  /** One round trip to the database: resolves when it answers, else store_unreachable. */
+  async ping(): Promise<void> {
+    await this.read(() => this.prisma.$queryRaw`SELECT 1`);
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -224,6 +286,10 @@ export class PrismaStore implements StorePort {
       await this.onClose?.();
     })();
     return this.closing;
+  }
+
+  private read<T>(fn: () => Promise<T>): Promise<T> {
+    return reachable(this.location, fn);
   }
 
   private async mustExist(runId: string): Promise<void> {

@@ -50,6 +50,9 @@ export type ProgramStageView = z.infer<typeof ProgramStageView>;
 
 // ---------------------------------------------------------------- data per event type
 
+/** who drives a run from an event on (a worker's id, host and pid; or the app, a CLI) */
+export const DriverView = z.object({ kind: z.string().optional(), worker: z.string().optional(), host: z.string().optional(), pid: z.number().int().optional() });
+
 const RunStartedData = z.object({
   skill: z.string(),
   skillHash: z.string(),
@@ -62,6 +65,8 @@ const RunStartedData = z.object({
   kind: z.enum(['replay', 'fork']).optional(),
   forkPoint: z.string().nullable().optional(),
   fork: jsonObject.optional(),
+  driver: DriverView.optional(),
+  queued: z.boolean().optional(),
 });
 
 const RunAdmittedData = z.object({
@@ -69,6 +74,7 @@ const RunAdmittedData = z.object({
   skillHash: z.string(),
   bundleDir: z.string().optional(),
   stages: z.array(ProgramStageView).optional(),
+  driver: DriverView.optional(),
 });
 
 const RunResumedData = z.object({
@@ -77,6 +83,7 @@ const RunResumedData = z.object({
   skillHash: z.string(),
   bundleDir: z.string().optional(),
   stages: z.array(ProgramStageView).optional(),
+  driver: DriverView.optional(),
 });
 
 const marker = z.string();

@@ -13,9 +13,11 @@
 import { z } from 'zod';
 import { SKILL_NAME_PATTERN } from '../skill/schema';
 import { RunReportView } from './inspector';
+import { RunDriverView } from './ops';
 
 export * from './events';
 export * from './inspector';
+export * from './ops';
 
 const json = z.unknown();
 const ms = z.number();
@@ -172,6 +174,8 @@ export const RunView = RunSummaryView.extend({
   updatedAt: ms,
   /** the number of events recorded so far */
   eventCount: z.number().int(),
+  /** which process drove each part of the run (a worker, the app, a CLI), in order */
+  drivers: z.array(RunDriverView),
 }).strict();
 export type RunView = z.infer<typeof RunView>;
 

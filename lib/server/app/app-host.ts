@@ -4,11 +4,11 @@
  * page and route handler hands to lib/server.
  */
 import { getStore, type OpenedStore } from '../../store';
-import { hostFor, type Host } from '../host';
+import { hostFor, processDriver, type Host } from '../host';
 
 export async function appHost(): Promise<Host & { store: OpenedStore }> {
   const store = await getStore();
-  return { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd() }), store };
+  return { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('app') }), store };
 }
 
 /** The example bundles that ship with the app. */

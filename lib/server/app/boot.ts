@@ -3,14 +3,17 @@
  * DATABASE_URL is set), load the example skills as skills (load-examples.ts
  * says when a version is added), hand every interrupted or queued run to
  * the admission (run-admission.ts), which drives them in the background,
- * STAGECRAFT_MAX_RUNS at once, and remove finished runs' workspaces once past
- * their retention. Called once from instrumentation.ts.
+ * STAGECRAFT_MAX_RUNS at once — or, with STAGECRAFT_WORKERS=external, to the
+ * workers (a job each on the run queue; one already waiting is not doubled) —
+ * and remove finished runs' workspaces once past their retention. Called once
+ * from instrumentation.ts.
  */
 import { admitRecordedRuns, runAdmission } from '../runs/run-admission';
 import { scheduleWorkspaceSweeps } from '../runs/sweep-workspaces';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
 import { noIsolationWarning } from '../../sandbox/isolation';
+import { runQueueOf, workersSetting } from '../runs/run-source';
 
 export async function boot(): Promise<void> {
   const host = await appHost();
@@ -20,6 +23,16 @@ export async function boot(): Promise<void> {
   const skills = await loadExampleSkills(host, examplesDir());
   console.log(`stagecraft: store ready (${host.store.backend}), ${skills.length} example skills loaded`);
   scheduleWorkspaceSweeps(host, (e) => console.warn(`stagecraft: removing old workspaces failed: ${(e as Error).message}`));
+  const workers = workersSetting(host);
+  if (workers.notice) console.warn(`stagecraft: ${workers.notice}`);
+  if (workers.mode === 'external') {
+    // interrupted and queued runs alike have a snapshot: each gets a job
+    const pending = await host.store.listResumable();
+    const queue = await runQueueOf(host);
+    for (const runId of pending) await queue.enqueue(runId);
+    console.log(`stagecraft: runs are driven by \`stagecraft worker\` processes (STAGECRAFT_WORKERS=external); ${pending.length} waiting run(s) handed to them`);
+    return;
+  }
   const admission = runAdmission(host.env);
   const { interrupted, queued } = await admitRecordedRuns(host, admission, (r) => {
     const how = r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`;

@@ -13,6 +13,7 @@ import type { ErrorView } from '../../views';
 import { jsonTextDepth } from '../../kernel/json-depth';
 import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../limits';
 import { jsonErrorPosition } from '../../skill/text-position';
+import { isConnectionError, unreachableError } from '../../store/connection-errors';
 
 /** the largest request body accepted (8 MB, the --input cap): a bundle at its 5 MB limit, JSON-encoded, fits */
 export const MAX_BODY_BYTES = MAX_INPUT_BYTES;
@@ -25,6 +26,8 @@ export class RequestInvalidError extends StagecraftError {
 }
 
 export function errorResponse(e: unknown): Response {
+  // a lost database connection from any query (the skills repository's too) is 503, never a 500
+  if (!(e instanceof StagecraftError) && isConnectionError(e)) e = unreachableError(null, e);
   // a StagecraftError says its status (4xx: the caller's; 503: the store is away); a plain 500 is a bug
   if (e instanceof StagecraftError && e.httpStatus !== 500) return errorJson(e.httpStatus, e.code, e.message, e.details as Record<string, unknown>);
   console.error('stagecraft: internal error answering a request:', e);

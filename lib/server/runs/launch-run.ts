@@ -3,16 +3,21 @@
  * id as soon as it is recorded; the run goes on in the background — at once
  * when the app drives fewer than STAGECRAFT_MAX_RUNS runs, else `queued` until
  * a slot frees (run-admission.ts) — and a server restart resumes it like any
- * interrupted run. What would refuse the run (an invalid skill, an input
- * against the entry's contract, an unusable model, an unknown skill or
- * version) is a 4xx before anything is recorded.
+ * interrupted run. With STAGECRAFT_WORKERS=external (and a Postgres store) it
+ * is queued for the workers instead (enqueue-run.ts). What would refuse the
+ * run (an invalid skill, an input against the entry's contract, an unusable
+ * model, an unknown skill or version) is a 4xx before anything is recorded.
  */
 import type { StartRunBody } from '../../views';
 import type { Host } from '../host';
 import { launchAdmittedRun, runAdmission } from './run-admission';
+import { enqueueStoredRun } from './enqueue-run';
+import { workersSetting } from './run-source';
 
 export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId: string }> {
-  const { runId, done } = await launchAdmittedRun(host, { skill: body.skill, version: body.version, input: body.input as never, model: body.model }, runAdmission(host.env));
+  const req = { skill: body.skill, version: body.version, input: body.input as never, model: body.model };
+  if (workersSetting(host).mode === 'external') return { runId: (await enqueueStoredRun(host, req)).runId };
+  const { runId, done } = await launchAdmittedRun(host, req, runAdmission(host.env));
   done.then(
     (o) => console.log(`stagecraft: run ${runId} of ${body.skill}: ${o.status}`),
     (e) => console.error(`stagecraft: run ${runId} of ${body.skill} stopped: ${(e as Error).message}`),

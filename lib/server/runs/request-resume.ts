@@ -35,7 +35,8 @@ export async function requestResume(host: Host, runId: string, opts: { answerMs?
   try {
     const outcome = await Promise.race([done, movedOn, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), opts.answerMs ?? RESUME_ANSWER_MS)))]);
     if (outcome?.status === 'superseded') throw new RunClaimedError(runId, 'it is already being run, here or by another process; watch it, or abort it once it stops');
-    return { runId, status: outcome ? outcome.status : 'running' };
+    // released (let go between steps: not here, where nothing asks it to) is still an unfinished run
+    return { runId, status: outcome && outcome.status !== 'released' ? outcome.status : 'running' };
   } finally {
     clearTimeout(timer);
     stop?.();

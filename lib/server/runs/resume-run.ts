@@ -8,6 +8,8 @@
  *   as a start records it — so a fix made after a crash is picked up, and a change to what was
  *   already recorded is caught by the kernel's identity check (as DBOS and Temporal check code);
  *   when the folder is gone, with the version it recorded;
+ * - a queued run (recorded, not started: a worker's, or one waiting for room) starts with the version
+ *   recorded when it was queued;
  * - a run recorded before versions held whole bundles, with its recorded skill.md text.
  *
  * A replay or a fork resumes as it started: the kernel reads its parent's log again (its first event
@@ -22,13 +24,16 @@ import type { Plan } from '../../kernel/plan';
 import { compileSkill } from '../../skill/compile';
 import { kernelDeps, modelFor, type Host } from '../host';
 import { materializeVersion } from '../skills/materialize';
-import { childRunFns, compileCopy, prepareFolder } from './start-run';
+import { childRunFns, compileCopy, endTraced, prepareFolder } from './start-run';
 import { isStoredCopy, runChildSkill } from './child-skill';
 import { RunNotFoundError } from '../../kernel/errors';
+import type { JsonObject } from '../../kernel/json';
 import { createReplayModel } from '../../models';
 
 async function planFor(host: Host, run: RunRecord): Promise<Plan> {
-  if (!isStoredCopy(host, run.bundleDir) && existsSync(path.join(run.bundleDir, 'skill.md'))) return (await prepareFolder(host, run.bundleDir)).plan;
+  // a queued run has not started: it runs the version recorded when it was queued, not the folder as it is now
+  const isFolderRun = run.status !== 'queued' && !isStoredCopy(host, run.bundleDir);
+  if (isFolderRun && existsSync(path.join(run.bundleDir, 'skill.md'))) return (await prepareFolder(host, run.bundleDir)).plan;
   const v = run.skillVersionId ? await host.skills.getVersionById(run.skillVersionId) : null;
   // a version recorded before bundles (skill.md alone) cannot hold the run's code: its text, where it ran
   if (v && !(v.fileCount === 1 && existsSync(path.join(run.bundleDir, 'skill.md')))) {
@@ -37,7 +42,10 @@ async function planFor(host: Host, run: RunRecord): Promise<Plan> {
   return compileSkill(run.skillText, { file: path.join(run.bundleDir, 'skill.md'), bundleDir: run.bundleDir }).plan;
 }
 
-export async function resumeSkillRun(host: Host, runId: string, opts: { model?: string } = {}): Promise<RunOutcome> {
+/** `driver` and `signal` as in KernelDeps: who drives this execution, and when it must let go (a worker) */
+export type ResumeOptions = { model?: string; driver?: JsonObject; signal?: AbortSignal };
+
+export async function resumeSkillRun(host: Host, runId: string, opts: ResumeOptions = {}): Promise<RunOutcome> {
   const run = await host.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   // finished: nothing to wire (its model may not even be available here any more)
@@ -46,15 +54,28 @@ export async function resumeSkillRun(host: Host, runId: string, opts: { model?: 
   // the plan first: it puts the version's copy (and so its model script) back in place
   const plan = await planFor(host, run);
   // a replay asks no model (its recording answers every turn): its recorded name is not a spec
-  const model = run.kind === 'replay' && !opts.model ? createReplayModel([], { name: run.model }) : modelFor(host, opts.model ?? run.model, plan.bundleDir);
+  const model = run.kind === 'replay' && !opts.model ? createReplayModel([], { name: run.model }) : modelFor(host, opts.model ?? localModelSpec(run.model, plan.bundleDir), plan.bundleDir);
   const deps = kernelDeps(host, model, { runId, bundleDir: plan.bundleDir }, {
     runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: run.bundleDir }, childRunFns),
+    ...(opts.driver ? { driver: opts.driver } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
   try {
-    return await resumeRun(runId, () => plan, deps);
+    return endTraced(host, deps.driver, await resumeRun(runId, () => plan, deps));
   } finally {
     await deps.close();
   }
+}
+
+/**
+ * A recorded `scripted:` model as this machine has it: a script inside a version's copy
+ * (`…/bundles/<hash>/model.yaml`) made by another process, under another data dir, is the same file
+ * of this process's copy of that version.
+ */
+export function localModelSpec(spec: string, bundleDir: string): string {
+  const m = /^scripted:(.*[\\/]bundles[\\/]([0-9a-f]{64})[\\/](.+))$/.exec(spec);
+  if (!m || existsSync(m[1]) || path.basename(bundleDir) !== m[2]) return spec;
+  return `scripted:${path.join(bundleDir, m[3])}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import { EVENT } from '../../kernel/events';
 import { RunNotFoundError } from '../../kernel/errors';
 import type { ReportView, RunErrorView, RunSummaryView, RunView, StepView, TraceView } from '../../views';
 import type { Host } from '../host';
+import { runDrivers } from './run-drivers';
 
 export type RunSummary = RunSummaryView;
 
@@ -88,5 +89,6 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     eventCount: events.length,
+    drivers: runDrivers(events),
   };
 }

@@ -31,6 +31,15 @@ import { materializeVersion } from '../skills/materialize';
 import { skillMdFacts } from '../skills/skill-text';
 import { runChildSkill, type RunFns } from './child-skill';
 import { resumeSkillRun } from './resume-run';
+import { traceRunEnd } from './trace-run';
+
+const ENDED = new Set(['completed', 'failed', 'aborted']);
+
+/** A run that ended here is sent as spans (when OTLP export is configured); the outcome passes through. */
+export function endTraced(host: Host, driver: JsonObject | undefined, outcome: RunOutcome): RunOutcome {
+  if (ENDED.has(outcome.status)) traceRunEnd(host, outcome.runId, driver);
+  return outcome;
+}
 
 /** how a `run_skill` child is started or resumed (resume-run.ts hands the same to a resumed parent) */
 export const childRunFns: RunFns = {
@@ -144,7 +153,7 @@ async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId:
   if (req.workspace !== undefined) useWorkspace(host, runId, req.workspace);
   const deps = kernelDeps(host, model, { runId, bundleDir: p.copyDir }, { runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.origin }, childRunFns) });
   try {
-    return await startRun(p.plan, deps, {
+    return endTraced(host, deps.driver, await startRun(p.plan, deps, {
       input: req.input,
       skillText: p.files['skill.md'] ?? '',
       parentRunId: req.parentRunId ?? null,
@@ -152,7 +161,7 @@ async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId:
       runId,
       bundleDir: p.origin,
       onCreated,
-    });
+    }));
   } finally {
     await deps.close();
   }
@@ -182,7 +191,7 @@ export async function startStoredRun(host: Host, req: StoredRunRequest): Promise
  * Records a prepared stored run as `queued` (nothing runs yet): whoever admits it drives it with
  * `resumeSkillRun`, which picks up its version and model as a resume does.
  */
-export async function queueStoredRun(host: Host, prepared: Prepared, req: StoredRunRequest): Promise<string> {
+export async function queueStoredRun(host: Host, prepared: Prepared, req: StoredRunRequest | StartRunRequest): Promise<string> {
   const model = modelFor(host, prepared.model, prepared.copyDir);
   return queueRun(prepared.plan, { store: host.store, clock: systemClock, ids: randomIds, model }, {
     input: req.input,

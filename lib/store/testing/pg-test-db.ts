@@ -17,14 +17,15 @@ let counter = 0;
 
 export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `adminUrl`: another server than the shared one (a test's private server, private-pg.ts) */
+export async function createTestDatabase(adminUrl = ADMIN_URL): Promise<TestDatabase> {
   const name = `stagecraft_test_${process.pid}_${++counter}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   try {
     await admin.connect();
   } catch (e) {
     throw new Error(
-      `database tests need a Postgres server at ${ADMIN_URL} (set STAGECRAFT_TEST_PG_URL): ${(e as Error).message}`,
+      `database tests need a Postgres server at ${adminUrl} (set STAGECRAFT_TEST_PG_URL): ${(e as Error).message}`,
     );
   }
   try {
@@ -33,13 +34,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   } finally {
     await admin.end();
   }
-  const url = new URL(ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
     drop: async () => {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
+      const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       try {
         await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

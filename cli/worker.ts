@@ -1,0 +1,58 @@
+/**
+ * `stagecraft worker [--concurrency N]`: takes queued runs from the run queue
+ * in the store's Postgres database and drives them, up to N at once, until
+ * SIGTERM or SIGINT — then each run finishes its step in flight, is handed
+ * back to the queue for the other workers, and the worker exits 0.
+ */
+import { UsageError } from '../lib/kernel/errors';
+import { RunQueue } from '../lib/queue/run-queue';
+import { RunWorker } from '../lib/queue/run-worker';
+import { WorkerRegistry, newWorkerInfo } from '../lib/queue/worker-registry';
+import { driveRun, queuedRunsToResend } from '../lib/server/runs/drive-run';
+import { databaseUrlOf } from '../lib/server/runs/run-source';
+import type { OpenedStore } from '../lib/store';
+import { parse } from './args';
+import { withHost } from './store';
+import type { Io } from './main';
+
+/** runs driven at once by one worker unless --concurrency says otherwise */
+export const DEFAULT_WORKER_CONCURRENCY = 4;
+export const MAX_WORKER_CONCURRENCY = 256;
+
+export async function workerCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, { concurrency: { type: 'string' } }, { min: 0, max: 0, names: 'no arguments' });
+  const concurrency = values.concurrency === undefined ? DEFAULT_WORKER_CONCURRENCY : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_WORKER_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_WORKER_CONCURRENCY}, not ${JSON.stringify(values.concurrency)}`);
+  }
+  return withHost(async (host) => {
+    const url = databaseUrlOf(host);
+    if (!url) {
+      throw new UsageError('stagecraft worker needs a Postgres store: set DATABASE_URL (the embedded store belongs to one process, which drives its own runs).');
+    }
+    const log = (line: string) => io.err(`stagecraft worker: ${line}`);
+    const queue = await RunQueue.open(url, { supervise: true, onError: (e) => log(`queue: ${e.message}`) });
+    const registry = new WorkerRegistry((host.store as OpenedStore).prisma, newWorkerInfo(concurrency));
+    const worker = new RunWorker(queue, registry, (runId, opts) => driveRun(host, runId, opts), {
+      concurrency,
+      log,
+      sweepQueued: () => queuedRunsToResend(host),
+    });
+    const onSignal = (signal: NodeJS.Signals) => {
+      log(`${signal}: finishing the steps in flight, handing ${worker.activeRuns} run(s) back to the queue`);
+      worker.stop(`the worker got ${signal}`);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    log(`${registry.info.id} drives up to ${concurrency} run(s) at once from ${(host.store as OpenedStore).location}`);
+    try {
+      await worker.run();
+    } finally {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      await queue.close().catch(() => undefined);
+    }
+    log(`${registry.info.id} stopped (${worker.finished} run(s) driven to an end)`);
+    return 0;
+  }, { runsCode: true });
+}
