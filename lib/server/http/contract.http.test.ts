@@ -98,6 +98,8 @@ test('every route answers with its view', async () => {
   assert.deepEqual(imported.imported.map((r) => [r.runId, r.status]), [[runId, 'unchanged']]);
 
   // the session, and deleting
+  const health = await call('health', routes.health, {});
+  assert.equal(health.store.reachable, true);
   await call('signIn', routes.signIn, { body: { token: TOKEN } });
   await call('signOut', routes.signOut, {});
   await call('deleteSkill', routes.deleteSkill, { params: { name: 'contract_y' } });
