@@ -80,6 +80,11 @@ test('replay an unchanged run: identical; a postprocessor step changed in the st
   await page.waitForURL(`**/runs/${replayId}`);
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('completed');
   await expect(page.getByText(`This run is a replay of ${run.runId}`)).toBeVisible();
+  // compared with the run it replays: the same steps, the same outputs
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await page.waitForURL(`**/runs/compare?a=${run.runId}&b=${replayId}`);
+  await expect(page.getByRole('region', { name: 'Comparison' })).toContainText('identical — the two runs took the same steps');
+  await shot(page, '40b-comparison-identical');
 
   // the studio: change the postprocessor's python step, check the unsaved text against past runs
   await page.goto('/skills/sum_replay');
@@ -159,6 +164,14 @@ test('a failing python step fixed in the studio: Rerun from here completes it wi
   await shot(page, '45-failed-run-baseline');
   await baseline.getByRole('link', { name: 'Open the comparison' }).click();
   await expect(page.getByRole('region', { name: 'Comparison' })).toContainText('First divergence at __post__/0');
+  // Compare on a run with no parent and no forks: beside the last completed run of its skill
+  await page.goto(`/runs/${again.runId}`);
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await page.waitForURL(`**/runs/compare?b=${again.runId}`);
+  const comparison = page.getByRole('region', { name: 'Comparison' });
+  await expect(comparison).toContainText('A is the last completed run of the skill before B.');
+  await expect(comparison.getByRole('group', { name: 'Run A' })).toContainText(rerunId);
+  await expect(comparison.getByRole('table', { name: 'Steps of A and B, aligned by position' }).getByRole('row').filter({ hasText: '__post__/0' })).toContainText('status changed');
   expect(errors).toEqual([]);
 });
 
@@ -199,9 +212,6 @@ test('fork with an edited finish artifact, checked before it starts; compare the
 
   // compare the fork with its parent
   await page.getByRole('button', { name: 'Compare' }).click();
-  const pick = page.getByRole('dialog', { name: 'Compare with another run' });
-  await expect(pick.getByRole('radio', { name: new RegExp(`^${base.runId} its parent`) })).toBeChecked();
-  await pick.getByRole('button', { name: 'Open the comparison' }).click();
   await page.waitForURL(`**/runs/compare?a=${base.runId}&b=${forkId}`);
   const comparison = page.getByRole('region', { name: 'Comparison' });
   await expect(comparison).toContainText('First divergence at __post__/0 — output changed');

@@ -14,6 +14,7 @@ import { exactTime } from '@/components/common/format';
 import type { Files, RegressRunView, RegressView } from '@/lib/views';
 import { DeltaView } from './DeltaView';
 import { changeWords, divergenceNote } from './DivergenceList';
+import { Spinner } from '@/components/common/Spinner';
 import styles from './Replay.module.css';
 
 type Props = {
@@ -92,7 +93,7 @@ export function CheckPastRuns({ skill, files, version }: Props) {
           </Dialog.Description>
           {check.isPending ? (
             <p className={styles.working} role="status">
-              <span className={styles.spinner} aria-hidden="true" />
+              <Spinner />
               Running the postprocessor over past runs…
             </p>
           ) : null}

@@ -96,7 +96,13 @@ function StepCell({ step }: { step: CompareRowView['a'] }) {
   );
 }
 
-export function Comparison({ view }: { view: CompareView }) {
+type Props = {
+  view: CompareView;
+  /** A was chosen for B: the last completed run of its skill before it */
+  isBaseline?: boolean;
+};
+
+export function Comparison({ view, isBaseline = false }: Props) {
   const [showAll, setShowAll] = useState(false);
   const shown = useMemo(() => visibleRows(view.rows, showAll), [view.rows, showAll]);
   const folds = useMemo(() => visibleRows(view.rows, false).some((s) => s.kind === 'fold'), [view.rows]);
@@ -117,6 +123,7 @@ export function Comparison({ view }: { view: CompareView }) {
             <strong>identical</strong> — the two runs took the same steps, with the same statuses and outputs, to the same outcome.
           </p>
         )}
+        {isBaseline ? <p className={styles.dim}>A is the last completed run of the skill before B.</p> : null}
         {view.stoppedAt ? (
           <p className={styles.dim}>
             B stopped at <code>{view.stoppedAt.position}</code>: {view.stoppedAt.message}

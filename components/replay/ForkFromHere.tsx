@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import { ForkEditor } from './ForkEditor';
+import { Spinner } from '@/components/common/Spinner';
 import styles from './Replay.module.css';
 
 type Props = {
@@ -88,7 +89,7 @@ export function ForkFromHere({ runId, position, status, positions }: Props) {
           ) : null}
           {point.isPending && point.fetchStatus !== 'idle' ? (
             <p className={styles.working} role="status">
-              <span className={styles.spinner} aria-hidden="true" />
+              <Spinner />
               Reading the value at <code>{at}</code>…
             </p>
           ) : null}

@@ -12,6 +12,7 @@ import { MAX_IMPORT_BYTES, routes } from '@/lib/api/routes';
 import { callRoute } from '@/lib/client/api';
 import type { ImportView } from '@/lib/views';
 import { routeKey } from '@/lib/client/queries';
+import { Spinner } from '@/components/common/Spinner';
 import styles from './Replay.module.css';
 
 const MB = 1024 * 1024;
@@ -69,7 +70,7 @@ export function ImportRuns() {
       />
       {upload.isPending ? (
         <p className={styles.working} role="status">
-          <span className={styles.spinner} aria-hidden="true" />
+          <Spinner />
           Checking and importing {file}…
         </p>
       ) : null}

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import type { ReplayView } from '@/lib/views';
 import { DivergenceList } from './DivergenceList';
 import type { ReplayState } from './use-replay';
+import { Spinner } from '@/components/common/Spinner';
 import styles from './Replay.module.css';
 
 const LABELS = ['recorded', 'replay'] as const;
@@ -55,7 +56,7 @@ export function ReplayOutcome({ replay }: { replay: ReplayState }) {
   if (replay.isPending) {
     return (
       <p className={styles.working} role="status">
-        <span className={styles.spinner} aria-hidden="true" />
+        <Spinner />
         Replaying against the skill&apos;s latest version, answered from the recording…
       </p>
     );
@@ -67,5 +68,14 @@ export function ReplayOutcome({ replay }: { replay: ReplayState }) {
       </p>
     );
   }
-  return replay.data ? <ReplayResult result={replay.data} /> : null;
+  if (!replay.data) return null;
+  return (
+    <>
+      {/* said once to a screen reader: the region itself is not live (it can be long) */}
+      <span role="status" className="visually-hidden">
+        Replay done: {replay.data.verdict}.
+      </span>
+      <ReplayResult result={replay.data} />
+    </>
+  );
 }
