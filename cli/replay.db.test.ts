@@ -152,7 +152,7 @@ test('fork counts: steps before the point run zero times, the edited value is wh
   assert.equal(modelRequests.length, 2);
 
   // the fork records its parent and its point; the parent lists its forks
-  const listed = (await cli('runs', '--json')).json.runs.find((r: { id: string }) => r.id === edited.json.runId);
+  const listed = (await cli('runs', '--json')).json.runs.find((r: { runId: string }) => r.runId === edited.json.runId);
   assert.equal(listed.kind, 'fork');
   assert.equal(listed.parentRunId, parent);
   assert.equal(listed.forkPoint, '__post__/1');

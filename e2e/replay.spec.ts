@@ -130,6 +130,13 @@ test('a failing python step fixed in the studio: Rerun from here completes it wi
   const takeOn = page.getByRole('region', { name: 'Take it on from the failed step' });
   await expect(takeOn).toContainText('It failed at __post__/0');
   await shot(page, '43-failed-run');
+  // a fork of the failed step starts from what the step was given (its recorded result is the error)
+  await takeOn.getByRole('button', { name: 'Fork from here' }).click();
+  const fork = page.getByRole('dialog', { name: 'Fork from here' });
+  await expect(fork.getByLabel(/^Value at __post__\/0\/input/)).toHaveValue(/"counts": \[\s*3,\s*5,\s*2\s*\]/);
+  await expect(fork).toContainText('The step runs on this value');
+  await shot(page, '43b-failed-step-fork-dialog');
+  await fork.getByRole('button', { name: 'Cancel' }).click();
 
   // fixed in the studio; the model script now says something else, so a model call would show
   await page.goto('/skills/tally');

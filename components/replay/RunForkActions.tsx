@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
 import { ForkFromHere } from './ForkFromHere';
 import { RerunFromHere } from './RerunFromHere';
-import { failedPosition, forkPositions } from './run-positions';
+import { failedForkPosition, failedPosition, forkPositions } from './run-positions';
 import styles from './Replay.module.css';
 
 type Props = { run: Pick<RunView, 'runId' | 'skill' | 'status' | 'report' | 'error' | 'steps' | 'traces'> };
@@ -26,7 +26,7 @@ export function RunForkActions({ run }: Props) {
         </p>
         <div className={styles.actions}>
           <RerunFromHere runId={run.runId} position={failedAt} status={run.status} isPrimary />
-          <ForkFromHere runId={run.runId} position={failedAt} status={run.status} positions={positions} />
+          <ForkFromHere runId={run.runId} position={failedForkPosition(run) ?? failedAt} status={run.status} positions={positions} />
         </div>
       </section>
     );

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { RUN_INPUT_POINT } from '@/lib/kernel/fork-edits';
 import { POST_PHASE } from '@/lib/kernel/plan';
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
-import { failedPosition, forkPositions } from './run-positions';
+import { failedForkPosition, failedPosition, forkPositions } from './run-positions';
 import { pointFacts } from './fork-words';
 
 type Run = Parameters<typeof failedPosition>[0] & Parameters<typeof forkPositions>[0];
@@ -21,6 +21,9 @@ test('where a run failed: its failed step, else where its error says; none for a
   assert.equal(failedPosition({ ...base, status: 'failed', error: { code: 'model_http_error', message: 'HTTP 503', position: 'draft/r1/model' } }), 'draft/r1/model');
   assert.equal(failedPosition({ ...base, status: 'failed', error: { code: 'x', message: 'no position' } }), null);
   assert.equal(failedPosition({ ...base, status: 'completed', report }), null);
+  // a fork of a failed processor step starts from what it was given; of a failed model turn, from the turn
+  assert.equal(failedForkPosition({ ...base, status: 'aborted', report }), '__post__/0/input');
+  assert.equal(failedForkPosition({ ...base, status: 'failed', error: { code: 'model_http_error', message: 'HTTP 503', position: 'draft/r1/model' } }), 'draft/r1/model');
 });
 
 test('fork points a run page offers: input, its phases, the finish artifact, each processor step and its input', () => {

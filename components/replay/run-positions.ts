@@ -11,6 +11,17 @@ export function failedPosition(run: Pick<RunView, 'status' | 'report' | 'error'>
   return report?.failed_step?.position ?? report?.failed_stage?.position ?? report?.error?.position ?? fromError;
 }
 
+/**
+ * Where `Fork from here` opens on a failed run: a failed processor step's input (what the step was
+ * given — its recorded result is the error, nothing to fork from), else the failed position itself
+ * (a model turn, a tool outcome, a stage's contribution, each a value to put in its place).
+ */
+export function failedForkPosition(run: Pick<RunView, 'status' | 'report' | 'error'>): string | null {
+  const at = failedPosition(run);
+  if (at === null) return null;
+  return run.report?.failed_step?.position === at ? `${at}/input` : at;
+}
+
 /** fork points the view names: the run input, each phase, the finish artifact, each processor step and what it was given */
 export function forkPositions(run: Pick<RunView, 'steps' | 'traces' | 'status'>): string[] {
   const phases = [...new Set([...run.traces.map((t) => t.phase), ...run.steps.map((s) => s.phase)])].filter((p) => p !== FORK_POINT_FINISH);

@@ -176,18 +176,18 @@ for (const [name, open] of backends) {
       const s = await store.runIndex.stats({ from: T0, to: T0 + 7 * MIN }, { buckets: 7 });
       assert.equal(s.total, 7);
       assert.equal(s.needsAttention, 4);
-      assert.deepEqual(s.byStatus, { running: 1, completed: 2, failed: 1, aborted: 3 });
+      assert.deepEqual(s.byStatus, { queued: 0, running: 1, completed: 2, failed: 1, aborted: 3 });
       assert.equal(s.bucketMs, MIN);
       assert.deepEqual(
         s.buckets.map((b) => [b.start - T0, b.counts]),
         [
-          [0, { running: 0, completed: 1, failed: 0, aborted: 0 }],
-          [MIN, { running: 0, completed: 1, failed: 0, aborted: 0 }],
-          [2 * MIN, { running: 0, completed: 0, failed: 1, aborted: 0 }],
-          [3 * MIN, { running: 0, completed: 0, failed: 0, aborted: 1 }],
-          [4 * MIN, { running: 0, completed: 0, failed: 0, aborted: 1 }],
-          [5 * MIN, { running: 0, completed: 0, failed: 0, aborted: 1 }],
-          [6 * MIN, { running: 1, completed: 0, failed: 0, aborted: 0 }],
+          [0, { queued: 0, running: 0, completed: 1, failed: 0, aborted: 0 }],
+          [MIN, { queued: 0, running: 0, completed: 1, failed: 0, aborted: 0 }],
+          [2 * MIN, { queued: 0, running: 0, completed: 0, failed: 1, aborted: 0 }],
+          [3 * MIN, { queued: 0, running: 0, completed: 0, failed: 0, aborted: 1 }],
+          [4 * MIN, { queued: 0, running: 0, completed: 0, failed: 0, aborted: 1 }],
+          [5 * MIN, { queued: 0, running: 0, completed: 0, failed: 0, aborted: 1 }],
+          [6 * MIN, { queued: 0, running: 1, completed: 0, failed: 0, aborted: 0 }],
         ],
       );
       // durations 1..6 s of the six that ended: p50 3.5 s, p95 5.75 s (linear interpolation)

@@ -80,8 +80,8 @@ for (const [label, storeEnv] of [
       assert.equal(out.error.step, 1);
       assert.match(out.error.message, /iterate: the results of its first 2 of 40 elements hold more than 16\.0 MB of JSON/);
       assert.doesNotMatch(r.stderr + r.stdout, /store_write_failed|resume the run when the store is reachable|Invalid string length/);
-      const runs = JSON.parse(cli('runs', '--json').stdout) as { runs: { id: string; status: string }[] };
-      assert.equal(runs.runs.find((x) => x.id === out.runId)?.status, 'aborted');
+      const runs = JSON.parse(cli('runs', '--json').stdout) as { runs: { runId: string; status: string }[] };
+      assert.equal(runs.runs.find((x) => x.runId === out.runId)?.status, 'aborted');
       const resumed = cli('resume');
       assert.equal(resumed.status, 0, resumed.stderr);
       assert.match(resumed.stdout + resumed.stderr, /no interrupted runs/);

@@ -95,7 +95,7 @@ describe('the runs list', () => {
   it('the aggregate: counts by status over time, p50/p95 duration, failure points, for the filtered runs', async () => {
     const all = await call(routes.runStats, { query: { buckets: 10 } });
     assert.equal(all.total, 4);
-    assert.deepEqual(all.byStatus, { running: 0, completed: 3, failed: 0, aborted: 1 });
+    assert.deepEqual(all.byStatus, { queued: 0, running: 0, completed: 3, failed: 0, aborted: 1 });
     assert.equal(all.needsAttention, 1);
     assert.equal(all.buckets.reduce((n, b) => n + b.completed + b.aborted, 0), 4);
     assert.ok(all.buckets.length <= 10 && all.buckets.length >= 1);
