@@ -6,6 +6,7 @@ import { RUN_STATUS_WORDS, type RunFilterQuery, type RunStatusWord } from '@/lib
 import { RunListLive } from '@/components/runs/RunListLive';
 import { RunListFilters } from '@/components/runs/RunListFilters';
 import { RunListEmpty } from '@/components/runs/RunListEmpty';
+import { ImportRuns } from '@/components/replay/ImportRuns';
 import styles from '@/components/runs/RunList.module.css';
 
 export const dynamic = 'force-dynamic';
@@ -41,6 +42,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
             {page.runs.length === 0 ? 'Every run of every skill, newest first.' : `Every run${isFiltered ? ' matching the filters' : ''}, newest first.`}
           </p>
         </div>
+        <ImportRuns />
       </div>
       {page.runs.length || isFiltered ? <RunListFilters status={status} skill={skill} q={q} attention={attention ?? false} skills={skillChoices} /> : null}
       {wantedStatus && !status ? (

@@ -29,7 +29,7 @@ export function RunList({ runs, liveSkills, now }: { runs: RunListItemView[]; li
                 </Link>
                 {r.parentRunId ? (
                   <span className={styles.sub}>
-                    child of{' '}
+                    {r.kind === 'fork' || r.kind === 'replay' ? `${r.kind}${r.forkPoint ? ` from ${r.forkPoint}` : ''} of` : 'child of'}{' '}
                     <Link href={`/runs/${encodeURIComponent(r.parentRunId)}`} className={styles.mono}>
                       {r.parentRunId}
                     </Link>

@@ -13,10 +13,17 @@ import { formatDuration, modelLabel } from '@/components/common/format';
 import { RunLiveOutcome } from './RunLiveOutcome';
 import { RunLiveSteps, RunLiveTraces } from './RunLiveSteps';
 import { useLiveRun } from './use-live-run';
+import { BaselineDivergence } from '@/components/replay/BaselineDivergence';
+import { ReplayOutcome } from '@/components/replay/ReplayResult';
+import { RunActions } from '@/components/replay/RunActions';
+import { RunForkActions } from '@/components/replay/RunForkActions';
+import { RunLineage } from '@/components/replay/RunLineage';
+import { useReplay } from '@/components/replay/use-replay';
 import styles from './RunLive.module.css';
 
 export function RunLive({ initial, now }: { initial: RunView; now: number }) {
   const { run, connection, error } = useLiveRun(initial);
+  const replay = useReplay(run.runId);
   // a queued run is followed too: it starts when a slot is free (the app's, or a worker's)
   const isRunning = run.status === 'running' || run.status === 'queued';
   // said once, to a screen reader, when a run watched here ends
@@ -32,6 +39,7 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
             <StatusPill status={run.status} className={styles.bigPill} />
           </section>
           {isRunning ? <span className={styles.liveNote}>{liveNote}</span> : null}
+          <RunActions run={run} replay={replay} />
         </div>
         <dl className={styles.facts}>
           <div>
@@ -86,7 +94,11 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
         {announcement}
       </span>
 
+      <ReplayOutcome replay={replay} />
       <RunLiveOutcome run={run} />
+      <RunForkActions run={run} />
+      <BaselineDivergence runId={run.runId} status={run.status} />
+      <RunLineage run={run} />
 
       <div className={styles.columns}>
         <RunLiveSteps steps={run.steps} />

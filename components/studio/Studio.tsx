@@ -25,6 +25,7 @@ import { useEditorBridge } from './hooks/use-editor-bridge';
 import { useRunLauncher } from './hooks/use-run-launcher';
 import { useShortcuts } from './hooks/use-shortcuts';
 import { useVersions } from './hooks/use-versions';
+import { CheckPastRuns } from '@/components/replay/CheckPastRuns';
 import styles from './Studio.module.css';
 
 /** the performance mark of an analysis drawn (npm run bench:editor -- --browser) */
@@ -139,7 +140,9 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
         busy={versions.isSaving || launcher.isStarting}
         onSave={() => void save()}
         onRun={() => void run()}
-      />
+      >
+        <CheckPastRuns skill={name} files={files} version={versions.saved.hash} />
+      </StudioToolbar>
       {draft.note ? <DraftBanner note={draft.note} onDiscard={discardDraft} /> : null}
       <div className={styles.main} style={{ gridTemplateColumns: `${split.percent}% 8px 1fr` }}>
         <BundleEditor

@@ -3,6 +3,7 @@
 // has unsaved changes, what the last action said, and Versions, Save and Run; under it, when a
 // draft came back, the note that says so with the way to throw it away.
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import type { Notice } from './studio-logic';
 import styles from './Studio.module.css';
@@ -19,6 +20,8 @@ type Props = {
   busy: boolean;
   onSave(): void;
   onRun(): void;
+  /** more actions, before Versions (the check against past runs) */
+  children?: ReactNode;
 };
 
 export function StudioToolbar(p: Props) {
@@ -51,6 +54,7 @@ export function StudioToolbar(p: Props) {
         {p.notice?.text}
       </div>
       <div className={styles.actions}>
+        {p.children}
         <button type="button" className="btn" onClick={p.onToggleVersions} aria-expanded={p.showVersions} aria-controls="versions-panel">
           Versions ({p.versionCount})
         </button>

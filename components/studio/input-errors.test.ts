@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkInputText } from './input-errors';
+import { checkInputText, checkJsonText } from './input-errors';
 
 const contract = { phase: 'draft', schema: { type: 'object', required: ['topic'], properties: { topic: { type: 'string' }, n: { type: 'integer' } } } };
 
@@ -18,4 +18,16 @@ test('an input against the entry contract is located at the value its pointer na
   assert.match(r.problems[0].message, /\/n .*integer.*input contract of phase draft/);
   assert.deepEqual(checkInputText('{"topic": "ok"}', contract).problems, []);
   assert.match(checkInputText('[1]', contract).problems[0].message, /must be a JSON object.*not an array/);
+});
+
+test('a value edited at a fork point: any JSON, or an object where one is needed, checked against its schema where it has one', () => {
+  assert.deepEqual(checkJsonText('"just text"', { what: 'the tool outcome' }), { value: 'just text', problems: [] });
+  const notObject = checkJsonText('3', { what: 'the finish artifact', object: true });
+  assert.equal(notObject.value, undefined);
+  assert.match(notObject.problems[0].message, /^the finish artifact must be a JSON object, not number/);
+  const schema = { type: 'object', required: ['total'], properties: { total: { type: 'integer' } } };
+  const wrong = checkJsonText('{\n  "total": 1.5\n}', { what: 'the finish artifact', object: true, schema, schemaNote: 'its schema' });
+  assert.deepEqual(wrong.problems.map((p) => [p.line, p.column]), [[2, 12]]);
+  assert.match(wrong.problems[0].message, /^\/total .*integer \(its schema\)$/);
+  assert.match(checkJsonText('{}', { what: 'the finish artifact', schema }).problems[0].message, /^\(the finish artifact\) .*total/);
 });

@@ -1,7 +1,8 @@
 // The run input as typed: parsed, checked against the entry phase's input
 // contract, and every error located at a line and column of the text — a JSON
 // syntax error where the parser stopped, a contract error at the value its
-// JSON pointer names (YAML's parser reads JSON with source ranges).
+// JSON pointer names (YAML's parser reads JSON with source ranges). The fork
+// editor checks the value it edits the same way (checkJsonText).
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { checkInput } from '@/lib/skill/input-check';
 import { jsonErrorPosition } from '@/lib/skill/text-position';
@@ -28,22 +29,32 @@ function locatePointer(text: string, pointer: string): { line: number; column: n
   return { line: at.line, column: at.col };
 }
 
-export function checkInputText(text: string, contract: { phase: string; schema: JsonSchema } | null): CheckedInput {
+const describe = (v: unknown) => (Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v);
+
+/**
+ * Any JSON value as typed (a run input, a value edited at a fork point): parsed, required to be an
+ * object where `object` says so, checked against `schema` when there is one, every error located.
+ * `value` is undefined while the text is not JSON (or not an object where one is needed).
+ */
+export function checkJsonText(text: string, opts: { what: string; object?: boolean; schema?: JsonSchema | null; schemaNote?: string }): { value: unknown; problems: InputProblem[] } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     const msg = (e as Error).message;
     const at = jsonErrorPosition(text) ?? { line: 1, column: 1 };
-    return { value: null, problems: [{ ...at, message: `not valid JSON: ${msg.replace(/^JSON\.parse: /, '')}` }] };
+    return { value: undefined, problems: [{ ...at, message: `not valid JSON: ${msg.replace(/^JSON\.parse: /, '')}` }] };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { value: null, problems: [{ line: 1, column: 1, message: `the input must be a JSON object (the run's input), not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` }] };
+  if (opts.object && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    return { value: undefined, problems: [{ line: 1, column: 1, message: `${opts.what} must be a JSON object, not ${describe(value)}` }] };
   }
-  if (!contract) return { value: value as Record<string, unknown>, problems: [] };
-  const problems = checkInput(contract.schema, value).map((e) => ({
-    ...locatePointer(text, e.pointer),
-    message: `${e.pointer || '(the input)'} ${e.message} (the input contract of phase ${contract.phase})`,
-  }));
-  return { value: value as Record<string, unknown>, problems };
+  if (!opts.schema) return { value, problems: [] };
+  const note = opts.schemaNote ? ` (${opts.schemaNote})` : '';
+  const problems = checkInput(opts.schema, value).map((e) => ({ ...locatePointer(text, e.pointer), message: `${e.pointer || `(${opts.what})`} ${e.message}${note}` }));
+  return { value, problems };
+}
+
+export function checkInputText(text: string, contract: { phase: string; schema: JsonSchema } | null): CheckedInput {
+  const r = checkJsonText(text, { what: 'the input', object: true, schema: contract?.schema, schemaNote: contract ? `the input contract of phase ${contract.phase}` : undefined });
+  return { value: r.value === undefined ? null : (r.value as Record<string, unknown>), problems: r.problems };
 }

@@ -64,7 +64,9 @@ export const MAX_RUN_BUCKETS = 500;
 const SkillParams = z.object({ name: z.string() });
 const VersionParams = z.object({ name: z.string(), hash: z.string() });
 const RunParams = z.object({ id: z.string() });
-const AT_NEEDED = 'name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …)';
+/** missing and empty say the same: what to name */
+const FORK_POINT_HINT = 'name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …)';
+const forkPointName = z.string({ error: FORK_POINT_HINT }).min(1, { error: FORK_POINT_HINT });
 const seq = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).min(0, { error: `must be 0 or more (${what})` });
 
 export const routes = {
@@ -234,14 +236,14 @@ export const routes = {
     path: '/api/runs/:id/fork',
     summary: 'the value at a fork point (what the fork editor opens with) and its schema',
     params: RunParams,
-    query: z.object({ at: z.string({ error: AT_NEEDED }).min(1, { error: AT_NEEDED }), version: z.string().min(1).optional() }),
+    query: z.object({ at: forkPointName, version: z.string().min(1).optional() }),
     answer: jsonAnswer(ForkPointView),
   }),
   compareRuns: defineRoute({
     method: 'GET',
     path: '/api/compare',
     summary: "two runs aligned step by step (`a`, `b`); `b` alone: its first divergence from the last completed run of its skill",
-    query: z.object({ a: z.string().min(1).optional(), b: z.string().min(1, { error: 'name the run to compare' }) }),
+    query: z.object({ a: z.string().min(1).optional(), b: z.string({ error: 'name the run to compare' }).min(1, { error: 'name the run to compare' }) }),
     answer: jsonAnswer(z.union([CompareView, BaselineDivergenceView])),
   }),
   regressSkill: defineRoute({

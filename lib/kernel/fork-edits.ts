@@ -38,9 +38,10 @@ export const RUN_INPUT_POINT = 'input';
 
 /**
  * An edited value's check: the value as the kernel will use it (a model turn filled in) and what is
- * wrong with it (empty: it fits).
+ * wrong with it (empty: it fits). `schema`: the JSON Schema it checks against, where there is one,
+ * so an editor can check as the value is typed (the check still decides).
  */
-export type EditCheck = (value: Json) => { value: Json; errors: string[] };
+export type EditCheck = ((value: Json) => { value: Json; errors: string[] }) & { schema?: JsonSchema | null };
 
 export type ParsedPosition = { at: string; target: 'input' | 'output' };
 
@@ -113,11 +114,12 @@ export function setAtPath(value: Json, path: string, next: Json): Json {
 export const anyValue: EditCheck = (value) => ({ value, errors: [] });
 
 export function objectCheck(what: string, schema?: JsonSchema | null): EditCheck {
-  return (value) => {
+  const check: EditCheck = (value) => {
     if (!isJsonObject(value)) return { value, errors: [`${what} must be a JSON object, not ${describe(value)}`] };
     const errors = schema ? checkSchema(schema, value) : [];
     return { value, errors: errors.length ? [`${what} does not satisfy its schema: ${formatSchemaErrors(errors)}`] : [] };
   };
+  return Object.assign(check, { schema: schema ?? null });
 }
 
 /** A model turn as the user may write it (`{finish: {...}}` alone is a turn): filled in, and checked. */

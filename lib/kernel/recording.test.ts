@@ -296,6 +296,8 @@ test('probe: the value at each kind of point, with its check; a point the run do
   assert.match(turn.check!({ finish: 'no' }).errors[0], /finish must be a JSON object/);
   const finish = await probe('__post__', {});
   assert.match(finish.check!({ title: 'no n' }).errors[0], /the finish artifact does not satisfy its schema: .*n/);
+  assert.ok(finish.check!.schema && typeof finish.check!.schema === 'object', 'the schema an editor checks the finish artifact against as it is typed');
+  assert.equal(turn.check!.schema, undefined, 'a model turn is checked by shape, with no schema to hand out');
   const args = await probe('gather/r1/tool/0/input', {});
   assert.match(args.check!({ path: 3 }).errors[0], /the arguments of file\/read/);
   await assert.rejects(probe('__post__/9'), (e: unknown) => e instanceof ForkPointError && e.code === 'fork_point_unknown' && /Positions of the run: input, gather, gather\/r1\/model/.test(e.message));

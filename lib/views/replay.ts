@@ -78,6 +78,10 @@ export type ReplayBody = z.infer<typeof ReplayBody>;
 
 // ---------------------------------------------------------------- fork
 
+/** the fork points with names of their own: the run input, and the finish artifact (where the postprocessor starts) */
+export const FORK_POINT_INPUT = 'input';
+export const FORK_POINT_FINISH = '__post__';
+
 export const ForkBody = z
   .object({
     /** the fork point; default on a failed or aborted run: its failed step */
@@ -96,7 +100,17 @@ export type ForkBody = z.infer<typeof ForkBody>;
 
 /** `GET /api/runs/<id>/fork?at=`: the value at a fork point (what the fork editor opens with) */
 export const ForkPointView = z
-  .object({ runId: z.string(), at: z.string(), kind: z.string(), value: json, editable: z.boolean(), version: z.string() })
+  .object({
+    runId: z.string(),
+    at: z.string(),
+    kind: z.string(),
+    value: json,
+    /** false where there is nothing to edit: a fork there reruns the step */
+    editable: z.boolean(),
+    /** the JSON Schema an edited value must satisfy, where it has one (a finish artifact, a phase or run input); the fork checks it again */
+    schema: json.nullable(),
+    version: z.string(),
+  })
   .strict();
 export type ForkPointView = z.infer<typeof ForkPointView>;
 

@@ -100,6 +100,10 @@ describe('replay, fork, compare, regress, export, import over HTTP', () => {
     assert.equal(point.status, 200, point.text);
     assert.equal(point.body.editable, true);
     assert.equal(point.body.value.paragraphs.length, 2, 'the finish artifact, as the fork would start from it');
+    assert.deepEqual(point.body.schema?.required, ['paragraphs'], "the finish artifact's schema: what the fork editor checks as it is typed");
+    const turn = await call('GET', `/api/runs/${runId}/fork?at=summarize/r2/model`);
+    assert.equal(turn.body.kind, 'model');
+    assert.equal(turn.body.schema, null, 'a model turn has no schema of its own (the fork checks its shape)');
     isError(await call('GET', `/api/runs/${runId}/fork`), 400, 'usage', /\?at=POSITION/);
     const forked = await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', set: [{ path: 'paragraphs[0]', value: 'Edited, mail x@example.org.' }] });
     assert.equal(forked.status, 201, forked.text);

@@ -173,5 +173,5 @@ export async function forkPointValue(host: Host, runId: string, at: string | nul
   const events = await host.store.readEvents(runId);
   const chosen = await chooseVersion(host, run.skillName, { version: req.version, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
   const probe = await probeForkPoint(chosen.plan, { clock: systemClock, ids: randomIds }, { input: run.input, parentRunId: runId, events, point: forkPointOf(at, null) });
-  return { runId, at, kind: probe.kind, value: probe.base, editable: probe.check !== null, version: chosen.hash };
+  return { runId, at, kind: probe.kind, value: probe.base, editable: probe.check !== null, schema: probe.check?.schema ?? null, version: chosen.hash };
 }

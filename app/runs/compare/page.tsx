@@ -1,0 +1,54 @@
+// Two runs side by side (/runs/compare?a=&b=; with ?b= alone, A is the last completed run of B's
+// skill before it): the server compares them (the operation behind `stagecraft compare` and
+// GET /api/compare) and the page draws the comparison, with the other runs B is often set beside,
+// and a form to name any two. A run that does not exist is said, with the form.
+import Link from 'next/link';
+import { appHost } from '@/lib/server/app/app-host';
+import { comparePage, type ComparePage } from '@/lib/server/runs/compare-page';
+import { Comparison } from '@/components/replay/Comparison';
+import { CompareForm, CompareSuggestions } from '@/components/replay/CompareForm';
+import styles from '@/components/runs/RunLive.module.css';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata = { title: 'Compare runs · Stagecraft' };
+
+const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+export default async function CompareRunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const query = await searchParams;
+  const a = one(query.a);
+  const b = one(query.b);
+  let page: ComparePage | null = null;
+  let problem: string | null = null;
+  if (b) {
+    try {
+      page = await comparePage(await appHost(), a ?? null, b);
+    } catch (e) {
+      const err = e as { code?: unknown; message?: string };
+      if (err.code !== 'run_not_found') throw e;
+      problem = err.message ?? 'One of the runs does not exist.';
+    }
+  }
+  if (page && !page.view) problem = `There is no completed run of its skill before ${b} to set it beside: name run A.`;
+  return (
+    <main className={styles.page}>
+      <nav aria-label="Breadcrumb" className={styles.crumbs}>
+        <ol>
+          <li>
+            <Link href="/runs">Runs</Link>
+          </li>
+          <li>Compare</li>
+        </ol>
+      </nav>
+      <h1 className={styles.title}>Compare runs</h1>
+      {page?.view ? (
+        <>
+          <Comparison view={page.view} isBaseline={page.isBaseline} />
+          <CompareSuggestions b={page.view.b.runId} suggestions={page.suggestions} />
+        </>
+      ) : null}
+      <CompareForm a={page?.view?.a.runId ?? a ?? ''} b={b ?? ''} problem={problem} isFolded={Boolean(page?.view)} />
+    </main>
+  );
+}

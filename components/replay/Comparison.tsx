@@ -1,0 +1,202 @@
+'use client';
+// Two runs side by side (a region `Comparison`): the first divergence summarized on top, each run's
+// facts with tokens and time, then every step aligned by position — status, time and tokens on
+// each side, the difference marked (status, output, only in A, only in B, not reached) — and each
+// difference in full: both values and the structural diff. Long stretches of unchanged steps fold
+// away (a run of a thousand steps stays readable) and can be shown.
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import type { CompareRowView, CompareSideView, CompareView } from '@/lib/views';
+import { formatDuration, modelLabel } from '@/components/common/format';
+import { changeWords, divergenceNote, DivergenceList } from './DivergenceList';
+import { visibleRows } from './compare-rows';
+import styles from './Replay.module.css';
+
+const LABELS = ['A', 'B'] as const;
+const ROW_WORDS: Record<CompareRowView['change'], string> = {
+  same: '',
+  status: 'status changed',
+  output: 'output changed',
+  added: 'only in B',
+  removed: 'only in A',
+  not_reached: 'not reached by B',
+};
+
+function signed(n: number, unit: string): string {
+  if (n === 0) return `same ${unit}`;
+  return `${n > 0 ? '+' : '−'}${Math.abs(n).toLocaleString('en-US')} ${unit}`;
+}
+
+function SideCard({ side, label, other }: { side: CompareSideView; label: string; other?: CompareSideView }) {
+  const tokens = side.tokens.input + side.tokens.output;
+  return (
+    <div className={styles.sideCard} aria-label={`Run ${label}`} role="group">
+      <div className={styles.sideCardHead}>
+        <span className={styles.sideBadge}>{label}</span>
+        <Link href={`/runs/${encodeURIComponent(side.runId)}`} className={styles.mono}>
+          {side.runId}
+        </Link>
+        <span className="status" data-status={side.status}>
+          {side.status}
+        </span>
+        {side.kind !== 'run' ? <span className={styles.kindTag}>{side.kind}</span> : null}
+      </div>
+      <dl className={styles.sideFacts}>
+        <div>
+          <dt>Version</dt>
+          <dd className={styles.mono}>{side.version ? side.version.slice(0, 8) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Model</dt>
+          <dd className={styles.mono} title={side.model}>
+            {modelLabel(side.model)}
+          </dd>
+        </div>
+        <div>
+          <dt>Steps</dt>
+          <dd>{side.steps}</dd>
+        </div>
+        <div>
+          <dt>Tokens</dt>
+          <dd>
+            {tokens.toLocaleString('en-US')}
+            <span className={styles.delta2}>
+              {side.tokens.input.toLocaleString('en-US')} in · {side.tokens.output.toLocaleString('en-US')} out
+            </span>
+            {other ? <span className={styles.delta2}>vs A: {signed(tokens - (other.tokens.input + other.tokens.output), 'tokens')}</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Took</dt>
+          <dd>
+            {formatDuration(side.durationMs)}
+            {other ? (
+              <span className={styles.delta2}>
+                vs A: {side.durationMs === other.durationMs ? 'same time' : `${side.durationMs > other.durationMs ? '+' : '−'}${formatDuration(Math.abs(side.durationMs - other.durationMs))}`}
+              </span>
+            ) : null}
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+function StepCell({ step }: { step: CompareRowView['a'] }) {
+  if (!step) return <td className={styles.missing}>—</td>;
+  return (
+    <td>
+      <span className="status" data-status={step.status}>
+        {step.status}
+      </span>{' '}
+      <span className={styles.dim}>{formatDuration(step.durationMs)}</span>
+      {step.tokens ? <span className={styles.dim}> · {step.tokens.input + step.tokens.output} tok</span> : null}
+      {step.recorded ? <span className={styles.recordedTag} title="answered from another run's recording, not executed">recorded</span> : null}
+    </td>
+  );
+}
+
+type Props = {
+  view: CompareView;
+  /** A was chosen for B: the last completed run of its skill before it */
+  isBaseline?: boolean;
+};
+
+export function Comparison({ view, isBaseline = false }: Props) {
+  const [showAll, setShowAll] = useState(false);
+  const shown = useMemo(() => visibleRows(view.rows, showAll), [view.rows, showAll]);
+  const folds = useMemo(() => visibleRows(view.rows, false).some((s) => s.kind === 'fold'), [view.rows]);
+  const divergenceIndex = useMemo(() => new Map(view.divergences.map((d, i) => [`${d.position}`, i])), [view.divergences]);
+  const first = view.firstDivergence;
+  const changed = view.rows.filter((r) => r.change !== 'same').length;
+  return (
+    <section aria-label="Comparison" className={styles.comparison}>
+      <div className={styles.firstDivergence} data-identical={view.identical}>
+        {first ? (
+          <p>
+            <strong>First divergence</strong> at <code>{first.position}</code> — {changeWords(first.change, LABELS)}
+            {divergenceNote(first) ? `: ${divergenceNote(first)}` : ''}.{' '}
+            <a href="#divergence-1">See it</a>
+          </p>
+        ) : (
+          <p>
+            <strong>identical</strong> — the two runs took the same steps, with the same statuses and outputs, to the same outcome.
+          </p>
+        )}
+        {isBaseline ? <p className={styles.dim}>A is the last completed run of the skill before B.</p> : null}
+        {view.stoppedAt ? (
+          <p className={styles.dim}>
+            B stopped at <code>{view.stoppedAt.position}</code>: {view.stoppedAt.message}
+          </p>
+        ) : null}
+      </div>
+      <div className={styles.sideCards}>
+        <SideCard side={view.a} label="A" />
+        <SideCard side={view.b} label="B" other={view.a} />
+      </div>
+      <div className={styles.rowsHead}>
+        <h2>Steps, aligned by position</h2>
+        <span className={styles.dim}>
+          {view.rows.length} positions, {changed} different
+        </span>
+        {folds ? (
+          <label className={styles.toggle}>
+            <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} /> Show unchanged steps
+          </label>
+        ) : null}
+      </div>
+      <table className={styles.rows} aria-label="Steps of A and B, aligned by position">
+        <thead>
+          <tr>
+            <th scope="col">Position</th>
+            <th scope="col">Kind</th>
+            <th scope="col">A</th>
+            <th scope="col">B</th>
+            <th scope="col">Difference</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((s) =>
+            s.kind === 'fold' ? (
+              <tr key={`fold-${s.from}`} className={styles.foldRow}>
+                <td colSpan={5}>
+                  <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowAll(true)}>
+                    {s.count} unchanged {s.count === 1 ? 'step' : 'steps'}
+                  </button>
+                </td>
+              </tr>
+            ) : (
+                <tr key={`${s.row.position}:${s.index}`} data-change={s.row.change}>
+                  <th scope="row">
+                    <code>{s.row.position}</code>
+                  </th>
+                  <td className={styles.dim}>{s.row.kind}</td>
+                  <StepCell step={s.row.a} />
+                  <StepCell step={s.row.b} />
+                  <td>
+                    {s.row.change === 'same' ? (
+                      <span className={styles.dim}>same</span>
+                    ) : divergenceIndex.has(s.row.position) ? (
+                      <a href={`#divergence-${(divergenceIndex.get(s.row.position) ?? 0) + 1}`} className={styles.changeTag} data-change={s.row.change}>
+                        {ROW_WORDS[s.row.change]}
+                      </a>
+                    ) : (
+                      <span className={styles.changeTag} data-change={s.row.change}>
+                        {ROW_WORDS[s.row.change]}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+            ),
+          )}
+        </tbody>
+      </table>
+      {view.divergences.length ? (
+        <>
+          <h2 className={styles.sectionTitle}>Differences</h2>
+          <DivergenceList divergences={view.divergences} labels={LABELS} label="Differences between A and B" />
+        </>
+      ) : null}
+    </section>
+  );
+}

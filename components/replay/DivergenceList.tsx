@@ -1,0 +1,120 @@
+// Divergences between two runs (a run and its replay, or any two compared), the first first: for
+// each, its position, what changed, the message the kernel wrote, both sides' status, and the
+// structural diff of their values (or both values, where one side has none).
+import type { CompareDivergenceView, DivergenceSideView, ReplayDivergenceView } from '@/lib/views';
+import { DeltaView, JsonValue } from './DeltaView';
+import styles from './Replay.module.css';
+
+type Divergence = ReplayDivergenceView | CompareDivergenceView;
+
+/** a replay's sides are `recorded`/`replayed`, a comparison's `a`/`b` */
+export function sidesOf(d: Divergence): [DivergenceSideView | null, DivergenceSideView | null] {
+  return 'recorded' in d ? [d.recorded, d.replayed] : [d.a, d.b];
+}
+
+/** the change, in words, with the sides named */
+export function changeWords(change: Divergence['change'], labels: readonly [string, string]): string {
+  switch (change) {
+    case 'status':
+      return 'status changed';
+    case 'output':
+      return 'output changed';
+    case 'added':
+      return `only in ${labels[1]}`;
+    case 'removed':
+      return `only in ${labels[0]}`;
+    case 'model_request_changed':
+      return 'model request changed';
+    case 'model_turn_unrecorded':
+      return 'model turn not recorded';
+    case 'tool_call_unrecorded':
+      return 'tool call not recorded';
+    case 'outcome':
+      return 'outcome changed';
+  }
+}
+
+/**
+ * The divergence's message where it says more than its position, kind and change already do (the
+ * kernel's step messages are `<position> (<kind>): <what changed>`, which the head shows): an
+ * outcome's reason, a replay's stop.
+ */
+export function divergenceNote(d: Divergence): string | null {
+  return d.message.startsWith(`${d.position} (${d.kind}): `) ? null : d.message;
+}
+
+function Side({ label, side }: { label: string; side: DivergenceSideView | null }) {
+  return (
+    <div className={styles.side}>
+      <span className={styles.sideLabel}>{label}</span>
+      {side ? (
+        <span className="status" data-status={side.status}>
+          {side.status}
+        </span>
+      ) : (
+        <span className={styles.dim}>no such step</span>
+      )}
+    </div>
+  );
+}
+
+export function DivergenceItem({ d, labels, index }: { d: Divergence; labels: readonly [string, string]; index: number }) {
+  const [first, second] = sidesOf(d);
+  const hasDiff = d.diff !== null && first !== null && second !== null;
+  const note = divergenceNote(d);
+  return (
+    <li className={styles.divergence} id={`divergence-${index + 1}`} aria-label={`Divergence ${index + 1} at ${d.position}`}>
+      <div className={styles.divergenceHead}>
+        <span className={styles.ordinal}>{index + 1}</span>
+        <code className={styles.position}>{d.position}</code>
+        <span className={styles.changeTag} data-change={d.change}>
+          {changeWords(d.change, labels)}
+        </span>
+        <span className={styles.dim}>{d.kind}</span>
+      </div>
+      {note ? <p className={styles.divergenceMessage}>{note}</p> : null}
+      <div className={styles.sides}>
+        <Side label={labels[0]} side={first} />
+        <span aria-hidden="true" className={styles.arrow}>
+          →
+        </span>
+        <Side label={labels[1]} side={second} />
+      </div>
+      {hasDiff ? <DeltaView delta={d.diff} before={first.value} labels={labels} label={`Structural diff at ${d.position}`} /> : null}
+      {first || second ? (
+        <details className={styles.values}>
+          <summary>{hasDiff ? 'Both values, whole' : 'The value'}</summary>
+          <div className={styles.valuesGrid}>
+            <div>
+              <span className={styles.sideLabel}>{labels[0]}</span>
+              {first ? <JsonValue value={first.value} /> : <p className={styles.dim}>(no such step)</p>}
+            </div>
+            <div>
+              <span className={styles.sideLabel}>{labels[1]}</span>
+              {second ? <JsonValue value={second.value} /> : <p className={styles.dim}>(no such step)</p>}
+            </div>
+          </div>
+        </details>
+      ) : null}
+    </li>
+  );
+}
+
+type Props = {
+  divergences: readonly Divergence[];
+  /** the names of the two sides, first and second: `recorded`/`replay`, or the two runs */
+  labels: readonly [string, string];
+  /** the list's accessible name */
+  label?: string;
+};
+
+export function DivergenceList({ divergences, labels, label = 'Divergences' }: Props) {
+  if (!divergences.length) return null;
+  return (
+    <ol className={styles.divergences} aria-label={label}>
+      {divergences.map((d, i) => (
+        <DivergenceItem key={`${d.position}:${d.change}:${i}`} d={d} labels={labels} index={i} />
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,126 @@
+'use client';
+// `Fork from here`: a dialog (named as its button) that reads the value at the position
+// (`GET /api/runs/<id>/fork?at=`) and opens it in an editor (ForkEditor) before anything runs.
+// Given `positions`, the dialog also lets the point be changed (any position of the run may be
+// typed; these are offered).
+import * as Dialog from '@radix-ui/react-dialog';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { routes } from '@/lib/api/routes';
+import { routeQuery } from '@/lib/client/queries';
+import { ForkEditor } from './ForkEditor';
+import { Spinner } from '@/components/common/Spinner';
+import styles from './Replay.module.css';
+
+type Props = {
+  runId: string;
+  /** the kernel's position to fork at: a step (`draft/r2/model`, `__post__/3`), `…/input`, a phase, `__post__`, `input` */
+  position: string;
+  /** the run's status: a run still going cannot be forked yet */
+  status: string;
+  /** when given, the point can be changed in the dialog, and these are offered */
+  positions?: readonly string[];
+};
+
+export function ForkFromHere({ runId, position, status, positions }: Props) {
+  const [open, setOpen] = useState(false);
+  const [at, setAt] = useState(position);
+  const [typed, setTyped] = useState(position);
+  const isEnded = status !== 'running' && status !== 'queued';
+  const point = useQuery({ ...routeQuery(routes.forkPoint, { params: { id: runId }, query: { at } }), enabled: open && at.trim() !== '', retry: false, staleTime: 30_000 });
+
+  const changeOpen = (isOpen: boolean) => {
+    if (isOpen) {
+      setAt(position);
+      setTyped(position);
+    }
+    setOpen(isOpen);
+  };
+  const commit = () => {
+    if (typed.trim() && typed.trim() !== at) setAt(typed.trim());
+  };
+
+  return (
+    <Dialog.Root open={open} onOpenChange={changeOpen}>
+      <Dialog.Trigger asChild>
+        <button type="button" className="btn" disabled={!isEnded} title={`A new run from ${position}, with the value there edited`}>
+          Fork from here
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className={`dialog ${styles.wideDialog}`}>
+          <Dialog.Title asChild>
+            <h2>Fork from here</h2>
+          </Dialog.Title>
+          <Dialog.Description>
+            A new run: the steps before the point are answered from run <code>{runId}</code>&apos;s recording (no model is called for them), the value there is
+            yours to edit, and the rest runs live with the skill&apos;s latest version.
+          </Dialog.Description>
+          {positions ? (
+            <div className="field">
+              <label htmlFor="fork-point">Fork point</label>
+              <input
+                id="fork-point"
+                className={`input ${styles.mono}`}
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                onBlur={commit}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    commit();
+                  }
+                }}
+                list="fork-point-suggestions"
+                autoComplete="off"
+                spellCheck={false}
+                aria-describedby="fork-point-hint"
+              />
+              <span id="fork-point-hint" className={styles.labelNote}>
+                input, a phase name, __post__ (the finish artifact), a step (draft/r2/model, __post__/0), or a step&apos;s /input
+              </span>
+              <datalist id="fork-point-suggestions">
+                {positions.map((p) => (
+                  <option key={p} value={p} />
+                ))}
+              </datalist>
+            </div>
+          ) : null}
+          {point.isPending && point.fetchStatus !== 'idle' ? (
+            <p className={styles.working} role="status">
+              <Spinner />
+              Reading the value at <code>{at}</code>…
+            </p>
+          ) : null}
+          {point.error ? (
+            <p className={`form-error ${styles.dialogError}`} role="alert">
+              {point.error.message}
+            </p>
+          ) : null}
+          {point.data && !point.error ? (
+            <ForkEditor
+              key={`${point.data.at}:${point.data.version}`}
+              point={point.data}
+              cancel={
+                <Dialog.Close asChild>
+                  <button type="button" className="btn">
+                    Cancel
+                  </button>
+                </Dialog.Close>
+              }
+            />
+          ) : (
+            <div className="actions">
+              <Dialog.Close asChild>
+                <button type="button" className="btn">
+                  Cancel
+                </button>
+              </Dialog.Close>
+            </div>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

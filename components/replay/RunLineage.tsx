@@ -1,0 +1,55 @@
+// A run's family, both ways: what it was replayed or forked from (and where), and its own replays
+// and forks, newest first, each a link.
+import Link from 'next/link';
+import type { RunView } from '@/lib/views';
+import { compareHref } from './compare-href';
+import styles from './Replay.module.css';
+
+type Props = { run: Pick<RunView, 'runId' | 'kind' | 'parentRunId' | 'forkPoint' | 'derivedRuns'> };
+
+export function RunLineage({ run }: Props) {
+  const isDerived = run.parentRunId !== null && (run.kind === 'fork' || run.kind === 'replay');
+  if (!isDerived && run.derivedRuns.length === 0) return null;
+  return (
+    <section className={styles.lineage} aria-labelledby="lineage-title">
+      <h2 id="lineage-title">Replays and forks</h2>
+      {isDerived && run.parentRunId ? (
+        <p>
+          This run is a {run.kind} of{' '}
+          <Link href={`/runs/${encodeURIComponent(run.parentRunId)}`} className={styles.mono}>
+            {run.parentRunId}
+          </Link>
+          {run.forkPoint ? (
+            <>
+              , from <code>{run.forkPoint}</code>
+            </>
+          ) : null}
+          . <Link href={compareHref(run.parentRunId, run.runId)}>Compare with it</Link>
+        </p>
+      ) : null}
+      {run.derivedRuns.length ? (
+        <ul className={styles.derived} aria-label="Replays and forks of this run">
+          {run.derivedRuns.map((d) => (
+            <li key={d.runId}>
+              <span className={styles.kindTag}>{d.kind}</span>
+              <Link href={`/runs/${encodeURIComponent(d.runId)}`} className={styles.mono}>
+                {d.runId}
+              </Link>
+              {d.forkPoint ? (
+                <span className={styles.dim}>
+                  from <code>{d.forkPoint}</code>
+                </span>
+              ) : null}
+              <span className="status" data-status={d.status}>
+                {d.status}
+              </span>
+              <Link href={compareHref(run.runId, d.runId)} className={styles.small}>
+                compare
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

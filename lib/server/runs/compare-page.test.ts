@@ -1,0 +1,48 @@
+// The compare view's choice, on the in-memory host: A defaults to the last completed run of B's
+// skill before it; the runs B is often set beside are offered (its parent, its replays and forks),
+// never the one already beside it; an unknown run is RunNotFoundError.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RunNotFoundError } from '../../kernel/errors';
+import { memoryHost } from '../testing';
+import { comparePage } from './compare-page';
+import { forkRun } from './fork-run';
+import { replayRun } from './replay-run';
+import { startSkillRun } from './start-run';
+
+const workspace = mkdtempSync(path.join(tmpdir(), 'sc-compare-page-'));
+cpSync(path.resolve('examples/summarize'), path.join(workspace, 'summarize'), { recursive: true });
+const input = JSON.parse(readFileSync(path.join(workspace, 'summarize', 'input.json'), 'utf8'));
+
+test('B alone is set beside the last completed run before it; its parent, replays and forks are offered', async () => {
+  const host = memoryHost({ cwd: workspace });
+  const parent = await startSkillRun(host, { bundle: 'summarize', input });
+  const replay = await replayRun(host, parent.runId);
+  const fork = await forkRun(host, parent.runId, { at: '__post__', set: [{ path: 'paragraphs', value: ['One.'] }] });
+
+  const first = await comparePage(host, null, parent.runId);
+  assert.equal(first.view, null, 'nothing completed before the first run: A must be named');
+  assert.deepEqual(
+    first.suggestions.map((s) => [s.runId, s.isLater]).sort(),
+    [
+      [fork.runId, true],
+      [replay.replayRunId, true],
+    ].sort(),
+  );
+
+  const ofFork = await comparePage(host, null, fork.runId);
+  assert.equal(ofFork.isBaseline, true);
+  assert.equal(ofFork.view?.a.runId, parent.runId, 'the last completed run before the fork is its parent');
+  assert.equal(ofFork.view?.firstDivergence?.position, '__post__/0');
+  assert.deepEqual(ofFork.suggestions, [], 'the parent is beside it already');
+
+  const named = await comparePage(host, replay.replayRunId, fork.runId);
+  assert.equal(named.isBaseline, false);
+  assert.deepEqual(named.suggestions.map((s) => s.label), ['its parent (B is a fork of it)']);
+
+  await assert.rejects(comparePage(host, null, 'run_nope'), RunNotFoundError);
+  await assert.rejects(comparePage(host, 'run_nope', fork.runId), RunNotFoundError);
+});
