@@ -15,7 +15,7 @@ import { interruptedRun, readSse } from './testing/runs';
 
 const TOKEN = 'contract-test-token-0123456789abcdef';
 /** declared ahead of the operation that will serve it */
-const NOT_YET_SERVED = new Set<RouteName>(['getRunState']);
+const NOT_YET_SERVED = new Set<RouteName>([]);
 
 let db: TestDatabase;
 let app: AppServer;
@@ -78,6 +78,13 @@ test('every route answers with its view', async () => {
   await call('listRuns', routes.listRuns, { query: { skill: 'contract_y', limit: 5 } });
   await call('runStats', routes.runStats, { query: { skill: 'contract_y' } });
   await call('listRunEvents', routes.listRunEvents, { params: { id: runId }, query: { after: 2, limit: 3 } });
+  const timeline = await call('getRunTimeline', routes.getRunTimeline, { params: { id: runId } });
+  const state = await call('getRunState', routes.getRunState, { params: { id: runId }, query: { seq: 1 } });
+  assert.equal(state.seq, 1);
+  const item = await call('getRunItem', routes.getRunItem, { params: { id: runId, seq: timeline.lastSeq } });
+  assert.equal(item.seq, timeline.lastSeq);
+  const value = await call('getRunValue', routes.getRunValue, { params: { id: runId }, query: { seq: 1, path: 'event/data' } });
+  assert.equal(value.seq, 1);
   const toResume = await interruptedRun({ databaseUrl: db.url, dataDir: app.dataDir });
   await call('resumeRun', routes.resumeRun, { params: { id: toResume.runId } });
   await waitForEnd(toResume.runId);
