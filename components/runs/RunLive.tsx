@@ -19,11 +19,15 @@ import { RunActions } from '@/components/replay/RunActions';
 import { RunForkActions } from '@/components/replay/RunForkActions';
 import { RunLineage } from '@/components/replay/RunLineage';
 import { useReplay } from '@/components/replay/use-replay';
+import { Scrubber } from '@/components/inspector/scrubber/Scrubber';
+import { useState } from 'react';
 import styles from './RunLive.module.css';
 
 export function RunLive({ initial, now }: { initial: RunView; now: number }) {
   const { run, connection, error } = useLiveRun(initial);
   const replay = useReplay(run.runId);
+  // the scrubber's step: the last event at first (it follows a live run's end while it stands there)
+  const [seq, setSeq] = useState(initial.eventCount);
   // a queued run is followed too: it starts when a slot is free (the app's, or a worker's)
   const isRunning = run.status === 'running' || run.status === 'queued';
   // said once, to a screen reader, when a run watched here ends
@@ -104,6 +108,8 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
         <RunLiveSteps steps={run.steps} />
         <RunLiveTraces traces={run.traces} />
       </div>
+
+      <Scrubber runId={run.runId} lastSeq={run.eventCount} seq={seq} onSeq={setSeq} />
 
       <details className={styles.input}>
         <summary>Input</summary>
