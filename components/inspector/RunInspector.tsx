@@ -6,6 +6,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import type { RunTimelineView, RunView } from '@/lib/views';
 import { Details } from './Details';
+import { Scrubber } from './scrubber/Scrubber';
 import { RunReport } from './RunReport';
 import { Timeline } from './Timeline';
 import { failureScope, indexTimeline, timelinePositions } from './timeline-index';
@@ -39,13 +40,23 @@ function Inspector({ run, timeline: t, children }: { run: RunView; timeline: Run
   const version = run.version ?? t.report.version?.skill_hash ?? null;
   const currency = t.price?.currency ?? null;
   const entry = selected ? (index.get(selected) ?? null) : null;
+  // the scrubber's step (the last event at first; the scrubber follows a live run's end while it stands
+  // there) and the timeline item recorded at it
+  const [seq, setSeq] = useState(run.eventCount);
+  const [scrubbed, setScrubbed] = useState<string | null>(null);
+  const selectItem = (id: string) => {
+    select(id);
+    const at = index.get(id)?.seq;
+    if (typeof at === 'number') setSeq(at);
+  };
   return (
     <>
-      <RunReport report={t.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={t.usage} currency={currency} onSelect={select} />
+      <RunReport report={t.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={t.usage} currency={currency} onSelect={selectItem} />
       {children}
       <div className={styles.grid}>
         <div className={styles.main}>
-          <Timeline timeline={t} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} selected={selected} scrubbed={null} onSelect={select} scope={scope} />
+          <Timeline timeline={t} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
+          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, t.lastSeq)} seq={seq} onSeq={setSeq} onItem={setScrubbed} />
         </div>
         <aside className={styles.side}>
           <Details runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={t.report} positions={positions} />

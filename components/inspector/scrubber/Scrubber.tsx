@@ -1,0 +1,98 @@
+'use client';
+/**
+ * The scrubber: walk a run event by event. A slider `Step` (0 = before the
+ * first event … lastSeq), the buttons `First step`, `Previous step`,
+ * `Next step` and `Last step`, and ←/→ and Home/End while focus is in it;
+ * under them the region `State at step` — the state after that event, from
+ * the kernel's fold on the server (`GET /api/runs/<id>/state?seq=K`), and
+ * what the event changed.
+ *
+ * Controlled: the page holds `seq` and hears every move through `onSeq`;
+ * `onItem` hears the timeline item recorded at the step once its state has
+ * arrived (null before the first event), so the page can highlight it.
+ *
+ * Live runs: `lastSeq` grows as events are recorded. A scrubber whose seq
+ * stood at the old end follows to the new end (it calls `onSeq(lastSeq)`);
+ * one moved back stays where the user left it.
+ */
+import { useEffect, useEffectEvent, useState, type KeyboardEvent } from 'react';
+import { StateAtStep } from './StateAtStep';
+import { useFollowEnd, useScrub } from './use-scrub';
+import styles from './Scrubber.module.css';
+
+type Props = { runId: string; lastSeq: number; seq: number; onSeq: (seq: number) => void; onItem?: (itemId: string | null) => void };
+
+export function Scrubber({ runId, lastSeq, seq, onSeq, onItem }: Props) {
+  const [isDragging, setDragging] = useState(false);
+  const at = Math.max(0, Math.min(lastSeq, seq));
+  const go = (k: number) => onSeq(Math.max(0, Math.min(lastSeq, k)));
+  useFollowEnd(at, lastSeq, onSeq);
+  const scrub = useScrub(runId, at, lastSeq, isDragging);
+
+  // the item is told once per arrived step, not on every render of the page
+  const tellItem = useEffectEvent((item: string | null) => onItem?.(item));
+  const shownSeq = scrub.state?.seq;
+  const shownItem = scrub.state?.item ?? null;
+  useEffect(() => {
+    if (shownSeq !== undefined) tellItem(shownItem);
+  }, [shownSeq, shownItem]);
+
+  // a drag ends wherever the pointer is let go, on the slider or not
+  useEffect(() => {
+    if (!isDragging) return;
+    const stop = () => setDragging(false);
+    window.addEventListener('pointerup', stop);
+    window.addEventListener('pointercancel', stop);
+    return () => {
+      window.removeEventListener('pointerup', stop);
+      window.removeEventListener('pointercancel', stop);
+    };
+  }, [isDragging]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    // the slider moves itself on these keys (and says so through onChange)
+    if (e.target instanceof HTMLInputElement && e.target.type === 'range') return;
+    const to = e.key === 'ArrowLeft' ? at - 1 : e.key === 'ArrowRight' ? at + 1 : e.key === 'Home' ? 0 : e.key === 'End' ? lastSeq : null;
+    if (to === null || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    go(to);
+  };
+
+  return (
+    <section className={styles.scrubber} aria-label="Scrubber" onKeyDown={onKeyDown}>
+      <div className={styles.bar}>
+        <h2 className={styles.title}>Step through the run</h2>
+        <div className={styles.buttons}>
+          <button type="button" onClick={() => go(0)} disabled={at === 0} aria-label="First step" title="First step (Home)">
+            ⏮
+          </button>
+          <button type="button" onClick={() => go(at - 1)} disabled={at === 0} aria-label="Previous step" title="Previous step (←)">
+            ◀
+          </button>
+          <button type="button" onClick={() => go(at + 1)} disabled={at >= lastSeq} aria-label="Next step" title="Next step (→)">
+            ▶
+          </button>
+          <button type="button" onClick={() => go(lastSeq)} disabled={at >= lastSeq} aria-label="Last step" title="Last step (End)">
+            ⏭
+          </button>
+        </div>
+        <input
+          type="range"
+          className={styles.slider}
+          aria-label="Step"
+          aria-valuetext={`event ${at} of ${lastSeq}`}
+          min={0}
+          max={lastSeq}
+          step={1}
+          value={at}
+          onChange={(e) => go(Number(e.target.value))}
+          onPointerDown={() => setDragging(true)}
+        />
+        <span className={styles.position} aria-live="polite">
+          event {at} of {lastSeq}
+        </span>
+      </div>
+      <StateAtStep state={scrub.state} before={scrub.before} isLoading={scrub.isLoading} error={scrub.error} />
+    </section>
+  );
+}

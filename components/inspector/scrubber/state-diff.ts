@@ -1,0 +1,69 @@
+/**
+ * What one event changed, as the scrubber shows it: the state after event k-1
+ * and after event k (both answered by the server's fold, `GET …/state`)
+ * compared with jsondiffpatch and listed as JSON-patch operations, each with
+ * the value it had before and has now. The fields that change with every
+ * event whatever it did (its seq, time, type, item and words, the event
+ * count) are left out, so the list says what the event did, not that it
+ * happened.
+ *
+ * Owns: comparing two state views. Does not: fold events (the kernel does).
+ */
+import { create } from 'jsondiffpatch';
+import { format, type Op } from 'jsondiffpatch/formatters/jsonpatch';
+import type { RunStateView } from '@/lib/views/inspector';
+
+export type StateChange = { op: 'add' | 'remove' | 'replace' | 'move'; path: string; before?: unknown; after?: unknown };
+
+// messages are named by id, workspace entries and files by path: an inserted message is one add, not a cascade of replaces
+const differ = create({
+  objectHash: (item: object, index?: number) => {
+    const o = item as { id?: unknown; path?: unknown };
+    if (typeof o.id === 'string') return o.id;
+    if (typeof o.path === 'string') return o.path;
+    return `#${index ?? ''}`;
+  },
+  arrays: { detectMove: false },
+});
+
+/** the part of a state an event can change (see the header for what is left out) */
+export function comparable(s: RunStateView): Record<string, unknown> {
+  const { runId: _r, seq: _s, lastSeq: _l, at: _a, type: _t, item: _i, change: _c, counts, ...rest } = s;
+  const { events: _e, ...stepCounts } = counts;
+  return { ...rest, counts: stepCounts };
+}
+
+/** the value at a JSON pointer (`/transcript/3/content`), or undefined */
+export function atPointer(value: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '/') return value;
+  let at: unknown = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/** the changes from `before` (the state after event k-1) to `after` (after event k), in path order */
+export function stateChanges(before: RunStateView, after: RunStateView): StateChange[] {
+  const left = comparable(before);
+  const right = comparable(after);
+  const delta = differ.diff(left, right);
+  if (!delta) return [];
+  return format(delta).map((op: Op): StateChange => {
+    // jsondiffpatch's patch paths name array positions after earlier ops of the list; the values read here
+    // are only for showing, so read them from the two whole states (good for the common one-op changes)
+    if (op.op === 'add') return { op: 'add', path: op.path, after: op.value };
+    if (op.op === 'remove') return { op: 'remove', path: op.path, before: atPointer(left, op.path) };
+    if (op.op === 'replace') return { op: 'replace', path: op.path, before: atPointer(left, op.path), after: op.value };
+    return { op: 'move', path: op.path, before: op.from };
+  });
+}
+
+/** a value in one short line, for the list of changes */
+export function shortValue(value: unknown, max = 120): string {
+  if (value === undefined) return '';
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
