@@ -57,7 +57,9 @@ async function started(request: APIRequestContext, skill: string, input: Record<
 
 test('a failed run opens on its failed step, selected and in view, its error in Details; Open in studio lands on its line at that version', async ({ page, request }) => {
   const errors = watchErrors(page);
-  const hash = await skillWith(request, 'tally_inspect', bundle(path.join(HERE, 'fixtures', 'tally')));
+  const files = bundle(path.join(HERE, 'fixtures', 'tally'));
+  files['skill.md'] = files['skill.md'].replace('name: tally\n', 'name: tally_inspect\n');
+  const hash = await skillWith(request, 'tally_inspect', files);
   const runId = await started(request, 'tally_inspect', { path: 'note.txt' });
   expect((await ended(request, runId)).status).toBe('aborted');
 
@@ -134,16 +136,16 @@ test('a stage lacking its grant is refused: amber, naming the grant; Next failur
   expect(errors).toEqual([]);
 });
 
-const SLOW_STEPS = 4;
-const SLOW = {
-  'skill.md': `---\nname: slow_live\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n${Array.from({ length: SLOW_STEPS }, () => '    - { type: node, module: ./wait.mjs, function: wait }').join('\n')}\n---\nGo.\n\n## go\nGo.\n`,
-  'wait.mjs': 'export async function wait(v) { await new Promise((r) => setTimeout(r, 1500)); return { ...v, waited: (v.waited ?? 0) + 1 }; }\n',
+const SLOW_STEPS = 5;
+const slowSkill = (name: string, waitMs: number) => ({
+  'skill.md': `---\nname: ${name}\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n${Array.from({ length: SLOW_STEPS }, () => '    - { type: node, module: ./wait.mjs, function: wait }').join('\n')}\n---\nGo.\n\n## go\nGo.\n`,
+  'wait.mjs': `export async function wait(v) { await new Promise((r) => setTimeout(r, ${waitMs})); return { ...v, waited: (v.waited ?? 0) + 1 }; }\n`,
   'model.yaml': 'turns:\n  - finish: {}\n',
-};
+});
 
 test('a running run updates live and becomes the finished page with no reload', async ({ page, request }) => {
   const errors = watchErrors(page);
-  await skillWith(request, 'slow_live', SLOW);
+  await skillWith(request, 'slow_live', slowSkill('slow_live', 3000));
   const runId = await started(request, 'slow_live', {});
   await page.goto(`/runs/${runId}`);
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
@@ -164,7 +166,7 @@ test('a running run updates live and becomes the finished page with no reload', 
 
 test("a run aborted on request: its page says who asked, apart from a step's abort", async ({ page, request }) => {
   const errors = watchErrors(page);
-  await skillWith(request, 'slow_abort', { ...SLOW, 'skill.md': SLOW['skill.md'].replace('name: slow_live', 'name: slow_abort') });
+  await skillWith(request, 'slow_abort', slowSkill('slow_abort', 8000));
   const runId = await started(request, 'slow_abort', {});
   await page.goto(`/runs/${runId}`);
   await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
@@ -195,7 +197,7 @@ test('a long run fits the width, nothing clipped; a large value loads only when 
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/runs/${runId}`);
   const timeline = page.getByRole('region', { name: 'Timeline' });
-  await expect(timeline.getByRole('group', { name: /^Round \d+$/ })).toHaveCount(ROUNDS + 2);
+  await expect(timeline.getByRole('group', { name: /^Round \d+$/ })).toHaveCount(ROUNDS + 3); // and the example's own: a round of three reads, its finish, the write phase
   // nothing clipped: no item is wider than what shows it, and the timeline does not overflow the page
   const clipped = await timeline.evaluate((el) => {
     const out: string[] = [];

@@ -2,7 +2,7 @@
 // keys not applied, effects), a model turn (messages sent, response, usage), a tool call (args,
 // outcome), a processor step (input, output, definition), or any other event (its data).
 import type { ReactNode } from 'react';
-import type { RunItemView } from '@/lib/views';
+import type { RunItemView, ValueSlotView } from '@/lib/views';
 import { ErrorBlock } from './ErrorBlock';
 import { MessageList } from './MessageList';
 import { ValueView } from './ValueView';
@@ -21,6 +21,13 @@ function Part({ title, children, isOpen = true }: { title: string; children: Rea
 }
 
 const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
+
+/** a result that is the error alone: shown by the error block above, so not again (each error shows once) */
+export function isErrorOnly(slot: ValueSlotView): boolean {
+  if (!('value' in slot)) return false;
+  const v = slot.value;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && 'error' in v;
+}
 
 export function ItemBody({ runId, item, skill, version }: Props) {
   const error = 'error' in item && item.error ? <ErrorBlock error={item.error} skill={skill} version={version} /> : null;
@@ -45,7 +52,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
             </div>
           </dl>
           <Part title="Contribution">
-            <ValueView runId={runId} slot={item.contribution} label="Contribution" />
+            {isErrorOnly(item.contribution) ? <p className={styles.dim}>None: it raised the error above.</p> : <ValueView runId={runId} slot={item.contribution} label="Contribution" />}
             {item.notApplied.length ? (
               <ul className={styles.notApplied} aria-label="Keys not applied">
                 {item.notApplied.map((n) => (
@@ -164,7 +171,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
             <ValueView runId={runId} slot={item.args} label="Arguments" />
           </Part>
           <Part title="Output">
-            <ValueView runId={runId} slot={item.output} label="Output" />
+            {isErrorOnly(item.output) ? <p className={styles.dim}>None: it raised the error above.</p> : <ValueView runId={runId} slot={item.output} label="Output" />}
           </Part>
           {item.outcome ? (
             <Part title="What the model read">
@@ -181,7 +188,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
             <ValueView runId={runId} slot={item.input} label="Input" />
           </Part>
           <Part title="Output">
-            <ValueView runId={runId} slot={item.output} label="Output" />
+            {isErrorOnly(item.output) ? <p className={styles.dim}>None: it raised the error above.</p> : <ValueView runId={runId} slot={item.output} label="Output" />}
           </Part>
           <Part title="Definition" isOpen={false}>
             <ValueView runId={runId} slot={item.definition} label="Definition" />
