@@ -144,10 +144,12 @@ const slowSkill = (name: string, waitMs: number) => ({
 });
 
 test('a running run updates live and becomes the finished page with no reload', async ({ page, request }) => {
+  test.setTimeout(180_000);
   const errors = watchErrors(page);
-  await skillWith(request, 'slow_live', slowSkill('slow_live', 3000));
+  await skillWith(request, 'slow_live', slowSkill('slow_live', 6000));
   const runId = await started(request, 'slow_live', {});
-  await page.goto(`/runs/${runId}`);
+  // on a loaded machine the browser can take many seconds to load: the page is read as soon as it is served
+  await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('running');
   const steps = page.getByRole('region', { name: 'Timeline' }).getByRole('list', { name: 'Steps' });
@@ -155,7 +157,7 @@ test('a running run updates live and becomes the finished page with no reload', 
   await expect(steps.getByRole('listitem', { name: '__post__/0 node ok' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('running');
   await shot(page, '63-inspector-live');
-  await expect(page.getByRole('region', { name: 'Run status' })).toContainText('completed', { timeout: 60_000 });
+  await expect(page.getByRole('region', { name: 'Run status' })).toContainText('completed', { timeout: 90_000 });
   await expect(steps.getByRole('listitem')).toHaveCount(SLOW_STEPS);
   await expect(page.getByRole('region', { name: 'Run report' })).toContainText('completed');
   await expect(page.getByRole('region', { name: 'Caller artifact' })).toContainText(`"waited": ${SLOW_STEPS}`);
@@ -165,10 +167,11 @@ test('a running run updates live and becomes the finished page with no reload', 
 });
 
 test("a run aborted on request: its page says who asked, apart from a step's abort", async ({ page, request }) => {
+  test.setTimeout(180_000);
   const errors = watchErrors(page);
-  await skillWith(request, 'slow_abort', slowSkill('slow_abort', 8000));
+  await skillWith(request, 'slow_abort', slowSkill('slow_abort', 9000));
   const runId = await started(request, 'slow_abort', {});
-  await page.goto(`/runs/${runId}`);
+  await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
   await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
   await page.getByLabel('Abort reason').fill('not needed any more');
   await page.getByRole('button', { name: 'Abort' }).click();

@@ -30,6 +30,7 @@ export function Timeline({ timeline: t, isFailedOnly, onFailedOnly, onNextFailur
   const failures = t.failures.length;
   const visits = sel.scope ? t.visits.filter((v) => sel.scope!.has(v.id)) : t.visits;
   const showPost = t.post && (!sel.scope || sel.scope.has(t.post.id));
+  const rungs = new Set(t.program.map((p) => p.rung));
   return (
     <section className={styles.timeline} aria-labelledby="timeline-title">
       <div className={styles.timelineHead}>
@@ -44,6 +45,7 @@ export function Timeline({ timeline: t, isFailedOnly, onFailedOnly, onNextFailur
           <input type="checkbox" checked={isFailedOnly} onChange={(e) => onFailedOnly(e.target.checked)} /> Failed only
         </label>
       </div>
+      {t.program.length === 0 && t.visits.length ? <p className={styles.note}>This skill declares no capability stages: its rounds have no rung lanes to fill.</p> : null}
       {visits.length === 0 && !showPost ? (
         <p className={styles.dim}>{isFailedOnly ? 'Nothing failed, was refused or denied.' : t.status === 'queued' ? 'The run has not started yet.' : 'Nothing recorded yet.'}</p>
       ) : null}
@@ -65,7 +67,7 @@ export function Timeline({ timeline: t, isFailedOnly, onFailedOnly, onNextFailur
           {v.rounds
             .filter((r) => !sel.scope || sel.scope.has(r.id))
             .map((r) => (
-              <RoundView key={r.id} round={r} currency={currency} {...sel} />
+              <RoundView key={r.id} round={r} currency={currency} rungs={rungs} {...sel} />
             ))}
           {v.overrides.length ? (
             <p className={styles.note}>

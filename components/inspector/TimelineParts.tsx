@@ -29,9 +29,10 @@ function marks(id: string, sel: TimelineSelection) {
   };
 }
 
-export function RoundView({ round: r, currency, ...sel }: { round: Round; currency: string | null } & TimelineSelection) {
+/** `rungs`: the rungs the skill has stages on — a lane no stage can ever fill is left out */
+export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round; currency: string | null; rungs: ReadonlySet<string> } & TimelineSelection) {
   const lane = (rung: string) => r.lanes.find((l) => l.rung === rung)?.traces ?? [];
-  const laneView = (rung: string) => <Lane key={rung} rung={rung} traces={lane(rung)} {...sel} />;
+  const laneView = (rung: string) => (rungs.has(rung) || lane(rung).length ? <Lane key={rung} rung={rung} traces={lane(rung)} {...sel} /> : null);
   return (
     <div className={styles.round} role="group" aria-label={`Round ${r.round}`} data-round={r.id}>
       <div className={styles.roundHead}>
