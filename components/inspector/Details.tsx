@@ -86,7 +86,9 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
 
 function Summary({ entry }: { entry: TimelineEntry }) {
   const e = entry;
-  const text = e.kind === 'trace' ? e.trace.summary : e.kind === 'step' ? e.step.summary : e.kind === 'model' ? e.turn.summary : e.tool.summary;
+  // a failed item's summary is its error, which the error block below says (each error shows once)
+  const hasError = (e.kind === 'trace' && e.trace.error) || (e.kind === 'step' && e.step.error);
+  const text = hasError ? null : e.kind === 'trace' ? e.trace.summary : e.kind === 'step' ? e.step.summary : e.kind === 'model' ? e.turn.summary : e.tool.summary;
   const from = e.kind === 'trace' ? e.trace.answeredFromLog : e.kind === 'step' ? e.step.answeredFromLog : e.kind === 'model' ? e.turn.answeredFromLog : e.tool.answeredFromLog;
   const ms = e.kind === 'trace' ? e.trace.durationMs : e.kind === 'step' ? e.step.durationMs : e.kind === 'model' ? e.turn.latencyMs : e.tool.durationMs;
   return (
