@@ -2,16 +2,16 @@
 /**
  * One run, live. The server renders the run as it stood (no flash of empty
  * state); while it is `running` its event stream keeps it current
- * (use-live-run.ts), until it ends; then it shows what it ended with: the
- * caller artifact, or the error and where it happened.
+ * (use-live-run.ts), until it ends. Under its status card the inspector
+ * (components/inspector): the report, the ways to take the run on, the
+ * timeline and the Details panel; the caller artifact when it completed.
  */
 import Link from 'next/link';
-import type { RunView } from '@/lib/views';
+import type { RunTimelineView, RunView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { RunLiveOutcome } from './RunLiveOutcome';
-import { RunLiveSteps, RunLiveTraces } from './RunLiveSteps';
 import { useLiveRun } from './use-live-run';
 import { BaselineDivergence } from '@/components/replay/BaselineDivergence';
 import { ReplayOutcome } from '@/components/replay/ReplayResult';
@@ -19,15 +19,13 @@ import { RunActions } from '@/components/replay/RunActions';
 import { RunForkActions } from '@/components/replay/RunForkActions';
 import { RunLineage } from '@/components/replay/RunLineage';
 import { useReplay } from '@/components/replay/use-replay';
-import { Scrubber } from '@/components/inspector/scrubber/Scrubber';
-import { useState } from 'react';
+import { RunInspector } from '@/components/inspector/RunInspector';
+import { ResumeAbort } from '@/components/inspector/ResumeAbort';
 import styles from './RunLive.module.css';
 
-export function RunLive({ initial, now }: { initial: RunView; now: number }) {
+export function RunLive({ initial, initialTimeline, now }: { initial: RunView; initialTimeline: RunTimelineView | null; now: number }) {
   const { run, connection, error } = useLiveRun(initial);
   const replay = useReplay(run.runId);
-  // the scrubber's step: the last event at first (it follows a live run's end while it stands there)
-  const [seq, setSeq] = useState(initial.eventCount);
   // a queued run is followed too: it starts when a slot is free (the app's, or a worker's)
   const isRunning = run.status === 'running' || run.status === 'queued';
   // said once, to a screen reader, when a run watched here ends
@@ -99,17 +97,13 @@ export function RunLive({ initial, now }: { initial: RunView; now: number }) {
       </span>
 
       <ReplayOutcome replay={replay} />
-      <RunLiveOutcome run={run} />
-      <RunForkActions run={run} />
-      <BaselineDivergence runId={run.runId} status={run.status} />
-      <RunLineage run={run} />
-
-      <div className={styles.columns}>
-        <RunLiveSteps steps={run.steps} />
-        <RunLiveTraces traces={run.traces} />
-      </div>
-
-      <Scrubber runId={run.runId} lastSeq={run.eventCount} seq={seq} onSeq={setSeq} />
+      {run.status === 'running' ? <ResumeAbort runId={run.runId} skill={run.skill} version={run.version} /> : null}
+      <RunInspector run={run} initialTimeline={initialTimeline}>
+        <RunLiveOutcome run={run} />
+        <RunForkActions run={run} />
+        <BaselineDivergence runId={run.runId} status={run.status} />
+        <RunLineage run={run} />
+      </RunInspector>
 
       <details className={styles.input}>
         <summary>Input</summary>

@@ -1,9 +1,11 @@
-// One run, live: the server renders it as it stands, then RunLive polls until it ends.
+// One run, live: the server renders it and its timeline as they stand; RunLive follows its event
+// stream until it ends, and the inspector (report, timeline, details) reads the kernel's views.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { appHost } from '@/lib/server/app/app-host';
 import { getRun } from '@/lib/server/runs/run-summary';
-import type { RunView } from '@/lib/views';
+import { getRunTimeline } from '@/lib/server/runs/get-run-timeline';
+import type { RunTimelineView, RunView } from '@/lib/views';
 import { RunLive } from '@/components/runs/RunLive';
 import styles from '@/components/runs/RunLive.module.css';
 
@@ -24,8 +26,11 @@ export default async function RunPage({ params }: Params) {
     if ((e as { code?: unknown }).code === 'run_not_found') notFound();
     throw e;
   }
+  const host = await appHost();
+  // the page still paints when the timeline cannot be built; the browser asks again and says why
+  const timeline: RunTimelineView | null = await getRunTimeline(host, id).catch(() => null);
   return (
-    <main className={styles.page}>
+    <main className={`${styles.page} ${styles.widePage}`}>
       <nav aria-label="Breadcrumb" className={styles.crumbs}>
         <ol>
           <li>
@@ -39,7 +44,7 @@ export default async function RunPage({ params }: Params) {
       <h1 className={styles.title}>
         Run <code>{run.runId}</code>
       </h1>
-      <RunLive key={run.runId} initial={run} now={Date.now()} />
+      <RunLive key={run.runId} initial={run} initialTimeline={timeline} now={Date.now()} />
     </main>
   );
 }

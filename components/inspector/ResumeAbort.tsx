@@ -1,0 +1,86 @@
+'use client';
+// `Resume` and `Abort` for a run that is running with nobody driving it (its process stopped). A
+// resume the kernel refuses — the skill changed under the run (a determinism error) — is said
+// before anything runs, with its two ways out: restore the version the run ran, or abort it.
+import Link from 'next/link';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { routes } from '@/lib/api/routes';
+import { callRoute, ApiError } from '@/lib/client/api';
+import { routeKey } from '@/lib/client/queries';
+import { studioHref } from './timeline-index';
+import styles from './Inspector.module.css';
+
+export function ResumeAbort({ runId, skill, version }: { runId: string; skill: string; version: string | null }) {
+  const client = useQueryClient();
+  const [reason, setReason] = useState('');
+  const refresh = () => client.invalidateQueries({ queryKey: routeKey(routes.getRun, { params: { id: runId } }) });
+  const resume = useMutation({ mutationFn: () => callRoute(routes.resumeRun, { params: { id: runId } }), onSettled: refresh });
+  const abort = useMutation({ mutationFn: () => callRoute(routes.abortRun, { params: { id: runId }, body: reason.trim() ? { reason: reason.trim() } : undefined }), onSettled: refresh });
+  const restore = useMutation({
+    mutationFn: () => callRoute(routes.restoreVersion, { params: { name: skill, hash: version ?? '' } }),
+  });
+  const code = resume.error instanceof ApiError ? resume.error.code : null;
+  const isBusy = resume.isPending || abort.isPending;
+  return (
+    <section className={styles.resume} aria-labelledby="resume-title">
+      <h2 id="resume-title">Interrupted?</h2>
+      <p>
+        If the process driving this run stopped, it can be resumed from its last recorded step, or ended as aborted. A run still being driven
+        elsewhere is refused and keeps going.
+      </p>
+      <div className={styles.resumeBar}>
+        <button type="button" className="btn btn-primary" onClick={() => resume.mutate()} disabled={isBusy}>
+          Resume
+        </button>
+        <input className="input" aria-label="Abort reason" placeholder="Why abort (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
+        <button type="button" className="btn btn-danger" onClick={() => abort.mutate()} disabled={isBusy}>
+          Abort
+        </button>
+      </div>
+      {resume.data ? (
+        <p role="status">Resumed: the run is {resume.data.status}.</p>
+      ) : null}
+      {abort.error ? (
+        <p className="form-error" role="alert">
+          Not aborted: {abort.error.message}
+        </p>
+      ) : null}
+      {resume.error ? (
+        <div className={styles.determinism} role="alert">
+          <p>
+            <strong>{code === 'determinism_violation' ? 'The skill changed under this run' : 'Not resumed'}:</strong> {resume.error.message}
+          </p>
+          {code === 'determinism_violation' ? (
+            <>
+              <p>Nothing ran. Two ways out:</p>
+              <ul>
+                <li>
+                  put back the version the run ran{' '}
+                  {version ? (
+                    <>
+                      (
+                      <Link href={studioHref(skill, version)} className={styles.mono}>
+                        {version.slice(0, 12)}
+                      </Link>
+                      ){' '}
+                      <button type="button" className="btn btn-sm" onClick={() => restore.mutate()} disabled={restore.isPending || restore.isSuccess}>
+                        Restore that version
+                      </button>
+                    </>
+                  ) : null}
+                  , then <em>Resume</em>;
+                </li>
+                <li>
+                  or <em>Abort</em> the run.
+                </li>
+              </ul>
+              {restore.isSuccess ? <p role="status">Restored: the version the run ran is the latest again. Resume it now.</p> : null}
+              {restore.error ? <p className="form-error">Not restored: {restore.error.message}</p> : null}
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

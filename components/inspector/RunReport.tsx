@@ -1,0 +1,201 @@
+// The `Run report` region: what the kernel derived from the events (deriveReport) — the outcome and
+// why, what failed with its error's first line (its stack is in Details), step counts, the version
+// it ran (linked to the studio at that version), and which process drove each part of the run.
+import Link from 'next/link';
+import type { RunDriverView, RunReportView } from '@/lib/views';
+import { studioHref, usageText } from './timeline-index';
+import styles from './Inspector.module.css';
+
+type Props = {
+  report: RunReportView;
+  status: string;
+  skill: string;
+  version: string | null;
+  drivers: RunDriverView[];
+  usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null };
+  currency: string | null;
+  /** select an item of the timeline (what failed, what blocked) */
+  onSelect: (id: string) => void;
+};
+
+const OUTCOME_WORDS: Record<string, string> = { succeeded: 'succeeded', blocked: 'blocked', failed: 'failed' };
+
+const counted = (by: Record<string, number> | undefined) =>
+  by
+    ? Object.entries(by)
+        .filter(([, n]) => n > 0)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')
+    : '';
+
+function driverText(d: RunDriverView): string {
+  const who = d.worker ? `worker ${d.worker}` : (d.kind ?? 'unknown');
+  const where = [d.host, d.pid !== null ? `pid ${d.pid}` : null].filter(Boolean).join(', ');
+  return `${who}${where ? ` (${where})` : ''}`;
+}
+
+export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
+  const c = r.step_counts;
+  const abort = r.aborted_by;
+  const firstLine = (s: string) => s.split('\n')[0];
+  return (
+    <section className={styles.report} aria-labelledby="run-report-title" data-status={status} data-outcome={r.outcome}>
+      <div className={styles.reportHead}>
+        <h2 id="run-report-title">Run report</h2>
+        <span className="status" data-status={status}>
+          {status}
+        </span>
+        {status !== 'running' && status !== 'queued' ? (
+          <span className="status" data-status={r.outcome}>
+            {OUTCOME_WORDS[r.outcome]}
+          </span>
+        ) : null}
+      </div>
+      {r.summary ? <p className={styles.summary}>{r.summary}</p> : null}
+      <dl className={styles.facts}>
+        {abort?.by === 'request' ? (
+          <div className={styles.wide}>
+            <dt>Aborted by</dt>
+            <dd>
+              a user&apos;s request ({abort.requestedBy}): {abort.reason}
+            </dd>
+          </div>
+        ) : null}
+        {abort?.by === 'step' ? (
+          <div className={styles.wide}>
+            <dt>Aborted by</dt>
+            <dd>
+              step{' '}
+              <button type="button" className={styles.linkButton} onClick={() => onSelect(abort.position)}>
+                {abort.position}
+              </button>{' '}
+              ({abort.type}), whose <code>on_error: {abort.onError}</code> stops the run — not a user&apos;s abort
+            </dd>
+          </div>
+        ) : null}
+        {abort?.by === 'contract' ? (
+          <div className={styles.wide}>
+            <dt>Aborted by</dt>
+            <dd>the skill&apos;s contract{abort.phase ? ` (phase ${abort.phase})` : ''}: a value broke its schema</dd>
+          </div>
+        ) : null}
+        {r.blocked_by ? (
+          <div className={styles.wide}>
+            <dt>Blocked by</dt>
+            <dd>
+              stage{' '}
+              <button type="button" className={styles.linkButton} onClick={() => onSelect(r.blocked_by!.position)}>
+                {r.blocked_by.stage}
+              </button>
+              , which denied tool call {r.blocked_by.call}: {r.blocked_by.reason}
+            </dd>
+          </div>
+        ) : r.block_reason && !r.error && !r.failed_step ? (
+          <div className={styles.wide}>
+            <dt>Block reason</dt>
+            <dd>{r.block_reason}</dd>
+          </div>
+        ) : null}
+        {r.failed_step ? (
+          <div className={styles.wide}>
+            <dt>Failed step</dt>
+            <dd>
+              <button type="button" className={styles.linkButton} onClick={() => onSelect(r.failed_step!.position)}>
+                {r.failed_step.position}
+              </button>{' '}
+              ({r.failed_step.type}, on_error: {r.failed_step.on_error}) <code className={styles.errorLine}>{firstLine(r.failed_step.error)}</code>
+            </dd>
+          </div>
+        ) : r.failed_stage ? (
+          <div className={styles.wide}>
+            <dt>Failed stage</dt>
+            <dd>
+              <button type="button" className={styles.linkButton} onClick={() => r.failed_stage?.position && onSelect(r.failed_stage.position)}>
+                {r.failed_stage.phase} › {r.failed_stage.rung} › {r.failed_stage.stage}
+              </button>{' '}
+              ({r.failed_stage.capability}, round {r.failed_stage.round}) <code className={styles.errorLine}>{firstLine(r.failed_stage.error)}</code>
+            </dd>
+          </div>
+        ) : r.error ? (
+          <div className={styles.wide}>
+            <dt>Error</dt>
+            <dd>
+              {r.error.code ? <code>{r.error.code}</code> : null} <code className={styles.errorLine}>{firstLine(r.error.message)}</code>
+              {r.error.position ? (
+                <>
+                  {' '}
+                  at{' '}
+                  <button type="button" className={styles.linkButton} onClick={() => onSelect(r.error!.position!)}>
+                    {r.error.position}
+                  </button>
+                </>
+              ) : null}
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Model rounds</dt>
+          <dd>{c.model}</dd>
+        </div>
+        <div>
+          <dt>Tool calls</dt>
+          <dd>
+            {c.tool}
+            {counted(c.tool_by_status) ? <span className={styles.dim}> ({counted(c.tool_by_status)})</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Stages</dt>
+          <dd>
+            {c.stage}
+            {counted(c.stage_by_status) ? <span className={styles.dim}> ({counted(c.stage_by_status)})</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Processor steps</dt>
+          <dd>
+            {c.processor}
+            {counted(c.processor_by_status) ? <span className={styles.dim}> ({counted(c.processor_by_status)})</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Usage</dt>
+          <dd>{usageText(usage, currency)}</dd>
+        </div>
+        <div>
+          <dt>Version</dt>
+          <dd>
+            {version ? (
+              <Link href={studioHref(skill, version)} className={styles.mono} title={`${skill} at version ${version}, in the studio`}>
+                {skill}@{version.slice(0, 12)}
+              </Link>
+            ) : (
+              '—'
+            )}
+            {r.version?.resumed_with.length ? <span className={styles.dim}> (resumed with {r.version.resumed_with.map((h) => h.slice(0, 12)).join(', ')})</span> : null}
+          </dd>
+        </div>
+        {r.changed_paths.length ? (
+          <div className={styles.wide}>
+            <dt>Changed</dt>
+            <dd className={styles.mono}>{r.changed_paths.join(', ')}</dd>
+          </div>
+        ) : null}
+        {drivers.length ? (
+          <div className={styles.wide}>
+            <dt>Driven by</dt>
+            <dd>
+              <ul className={styles.drivers} aria-label="Drivers">
+                {drivers.map((d) => (
+                  <li key={d.fromSeq}>
+                    events {d.fromSeq}–{d.toSeq}: {driverText(d)}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+    </section>
+  );
+}

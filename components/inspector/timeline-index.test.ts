@@ -1,0 +1,85 @@
+// The run page's reading of a timeline, on the kernel's own timeline of a run that uses every rule
+// (a refused stage, a denied call, a step that took an on_error branch): every item by id in the
+// order it happened; next failure walks the view's failures and wraps; the failed-only filter keeps
+// the failures and what holds them; links and fork points as the studio and the fork route read them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RunFold } from '@/lib/kernel/fold';
+import { buildTimeline } from '@/lib/kernel/timeline';
+import { richRun } from '@/lib/kernel/testing-fold-scenario';
+import { RunTimelineView } from '@/lib/views';
+import { costText, failureScope, forkPointOf, indexTimeline, nextFailure, studioHref, timelinePositions, usageText } from './timeline-index';
+
+async function timeline(): Promise<RunTimelineView> {
+  const r = await richRun();
+  return RunTimelineView.parse(buildTimeline(new RunFold(r.outcome.runId, await r.store.readEvents(r.outcome.runId))));
+}
+
+test('every item of the timeline is indexed once, in the order it happened, with its label', async () => {
+  const t = await timeline();
+  const index = indexTimeline(t);
+  const r1 = t.visits[0].rounds[0];
+  const ids = [...index.keys()].filter((id) => id.startsWith(`${r1.id}/`));
+  // prompt-assembly, the turn, post-model, pre-tool, the calls, post-tool, finalize
+  const kinds = ids.map((id) => index.get(id)!.kind);
+  assert.equal(kinds.indexOf('model') > -1, true);
+  assert.ok(ids.indexOf(r1.model!.id) < ids.indexOf(r1.tools[0].id), 'the turn before its calls');
+  const preTool = r1.lanes.find((l) => l.rung === 'pre-tool')!.traces[0];
+  const postTool = r1.lanes.find((l) => l.rung === 'post-tool')!.traces[0];
+  assert.ok(ids.indexOf(preTool.id) < ids.indexOf(r1.tools[0].id) && ids.indexOf(r1.tools[0].id) < ids.indexOf(postTool.id), 'calls between pre-tool and post-tool');
+  assert.equal(index.get('gather/r1/pre-tool/sneaky')?.label, 'pre-tool sneaky/sneaky refused');
+  for (const f of t.failures) assert.ok(index.has(f), `failure ${f} is indexed`);
+  const steps = [...index.values()].filter((e) => e.kind === 'step');
+  assert.ok(steps.length > 0);
+  for (const s of steps) assert.equal(s.label, `${s.step.position} ${s.step.type} ${s.step.status}`);
+});
+
+test('next failure walks the failures in run order and wraps round; none when there are none', () => {
+  assert.equal(nextFailure(['a', 'b', 'c'], null), 'a');
+  assert.equal(nextFailure(['a', 'b', 'c'], 'a'), 'b');
+  assert.equal(nextFailure(['a', 'b', 'c'], 'c'), 'a');
+  assert.equal(nextFailure(['a', 'b', 'c'], 'not-a-failure'), 'a');
+  assert.equal(nextFailure([], 'a'), null);
+});
+
+test('the failed-only filter keeps each failure with its round, visit or chain, and nothing else', async () => {
+  const t = await timeline();
+  const index = indexTimeline(t);
+  const scope = failureScope(index, t.failures);
+  for (const f of t.failures) {
+    const e = index.get(f)!;
+    assert.ok(scope.has(f));
+    if (e.visit) assert.ok(scope.has(e.visit));
+    if (e.round) assert.ok(scope.has(e.round));
+    if (e.kind === 'step') assert.ok(scope.has(e.chain));
+  }
+  const okTrace = [...index.values()].find((e) => e.kind === 'trace' && e.status === 'ok')!;
+  assert.equal(scope.has(okTrace.id), false);
+});
+
+test('the studio link names the version and the line; a code error also its file', () => {
+  assert.equal(studioHref('tally', 'ab12', { line: 30 }), '/skills/tally?version=ab12&line=30');
+  assert.equal(studioHref('tally', 'ab12', { file: 'total.py', line: 3 }), '/skills/tally?version=ab12&file=total.py&line=3');
+  assert.equal(studioHref('my skill', null), '/skills/my%20skill');
+});
+
+test('fork points: input, phases, turns, each step and its input; a failed step forks from its input, a skipped stage not at all', async () => {
+  const t = await timeline();
+  const positions = timelinePositions(t);
+  assert.equal(positions[0], 'input');
+  assert.ok(positions.includes(t.visits[0].phase));
+  assert.ok(positions.includes(t.visits[0].rounds[0].model!.id));
+  const index = indexTimeline(t);
+  for (const e of index.values()) {
+    const at = forkPointOf(e);
+    if (e.kind === 'trace' && e.seq === null) assert.equal(at, null);
+    else if (e.kind === 'step' && e.step.status === 'failed') assert.equal(at, `${e.id}/input`);
+    else assert.equal(at, e.id);
+  }
+});
+
+test('usage reads as tokens, latency and cost', () => {
+  assert.equal(usageText({ inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null }, null), '1,204 → 88 tok · 1.2 s');
+  assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), '12 ms · 0.50 EUR');
+  assert.equal(costText(0.0031, 'USD'), '0.0031 USD');
+});

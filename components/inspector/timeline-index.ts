@@ -1,0 +1,135 @@
+/**
+ * The run page's reading of a timeline view (the kernel built it; nothing here
+ * interprets events): every item the page can select — stage traces, processor
+ * steps, model turns, tool calls — by id, in run order, with what the detail
+ * panel and the links need; moving to the next failure; the failed-only
+ * filter; the studio link to a declaration; the fork points the view names.
+ */
+import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunTimelineView } from '@/lib/views';
+
+type Visit = RunTimelineView['visits'][number];
+type Round = Visit['rounds'][number];
+type Step = NonNullable<Visit['pre']>['steps'][number];
+type Trace = Round['lanes'][number]['traces'][number];
+type Turn = NonNullable<Round['model']>;
+type Tool = Round['tools'][number];
+
+export type TimelineEntry =
+  | { kind: 'trace'; id: string; seq: number | null; status: string; label: string; line: number | null; trace: Trace; visit: string; round: string }
+  | { kind: 'step'; id: string; seq: number; status: string; label: string; line: number | null; step: Step; visit: string | null; round: null; chain: string }
+  | { kind: 'model'; id: string; seq: number; status: string; label: string; line: null; turn: Turn; visit: string; round: string }
+  | { kind: 'tool'; id: string; seq: number | null; status: string; label: string; line: null; tool: Tool; visit: string; round: string };
+
+/** what the page can select, by id, in run order */
+export function indexTimeline(t: RunTimelineView): Map<string, TimelineEntry> {
+  const index = new Map<string, TimelineEntry>();
+  const steps = (chain: Visit['pre'], visit: string | null) => {
+    for (const step of chain?.steps ?? []) {
+      index.set(step.id, { kind: 'step', id: step.id, seq: step.seq, status: step.status, label: step.label, line: step.line, step, visit, round: null, chain: chain!.id });
+    }
+  };
+  for (const v of t.visits) {
+    steps(v.pre, v.id);
+    for (const r of v.rounds) {
+      const base = { visit: v.id, round: r.id };
+      const lane = (rung: string) => r.lanes.find((l) => l.rung === rung)?.traces ?? [];
+      const traces = (rung: string) => lane(rung).forEach((trace) => index.set(trace.id, traceEntry(trace, base)));
+      // in the order they happen: the prompt is assembled, the model answers, its calls are gated, run, then read
+      traces('prompt-assembly');
+      if (r.model) index.set(r.model.id, { kind: 'model', id: r.model.id, seq: r.model.seq, status: r.model.finished ? 'finished' : 'ok', label: `${r.model.id} model turn`, line: null, turn: r.model, ...base });
+      traces('post-model');
+      traces('pre-tool');
+      for (const tool of r.tools) index.set(tool.id, { kind: 'tool', id: tool.id, seq: tool.seq, status: tool.status, label: `${tool.id} ${tool.op} ${tool.status}`, line: null, tool, ...base });
+      traces('post-tool');
+      traces('finalize');
+    }
+  }
+  steps(t.post, null);
+  return index;
+}
+
+const traceEntry = (trace: Trace, at: { visit: string; round: string }): TimelineEntry => ({
+  kind: 'trace',
+  id: trace.id,
+  seq: trace.seq,
+  status: trace.status,
+  label: trace.label,
+  line: trace.line,
+  trace,
+  ...at,
+});
+
+/** the failure after `current` in run order, wrapping round to the first; the first when nothing (or no failure) is selected */
+export function nextFailure(failures: readonly string[], current: string | null): string | null {
+  if (failures.length === 0) return null;
+  const at = current === null ? -1 : failures.indexOf(current);
+  return failures[(at + 1) % failures.length];
+}
+
+/** the ids the failed-only filter keeps: the failures, and the rounds, visits and chains that hold one */
+export function failureScope(index: Map<string, TimelineEntry>, failures: readonly string[]): Set<string> {
+  const keep = new Set<string>();
+  for (const id of failures) {
+    keep.add(id);
+    const e = index.get(id);
+    if (!e) continue;
+    if (e.visit) keep.add(e.visit);
+    if (e.round) keep.add(e.round);
+    if (e.kind === 'step') keep.add(e.chain);
+  }
+  return keep;
+}
+
+/** the studio at the version the run ran, at a declaration line (and file, for a code step's error) */
+export function studioHref(skill: string, version: string | null, at: { line?: number | null; file?: string | null } = {}): string {
+  const q = new URLSearchParams();
+  if (version) q.set('version', version);
+  if (at.file) q.set('file', at.file);
+  if (typeof at.line === 'number') q.set('line', String(at.line));
+  const s = q.toString();
+  return `/skills/${encodeURIComponent(skill)}${s ? `?${s}` : ''}`;
+}
+
+/** fork points the timeline names: input, each phase, the finish artifact, each model turn, each step and what it was given */
+export function timelinePositions(t: RunTimelineView): string[] {
+  const out = new Set<string>([FORK_POINT_INPUT]);
+  const chain = (c: Visit['pre']) => c?.steps.forEach((s) => (out.add(s.position), out.add(`${s.position}/input`)));
+  for (const v of t.visits) {
+    out.add(v.phase);
+    chain(v.pre);
+    for (const r of v.rounds) if (r.model) out.add(r.model.id);
+  }
+  if (t.post || t.status === 'completed') out.add(FORK_POINT_FINISH);
+  chain(t.post);
+  return [...out];
+}
+
+/** where the detail panel's `Fork from here` opens: a failed step from what it was given (its result is the error) */
+export function forkPointOf(e: TimelineEntry): string | null {
+  if (e.kind === 'trace' && e.seq === null) return null;
+  if (e.kind === 'step' && e.step.status === 'failed') return `${e.id}/input`;
+  return e.id;
+}
+
+/** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */
+export function usageText(u: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null }, currency: string | null): string {
+  const parts: string[] = [];
+  if (u.inputTokens || u.outputTokens) parts.push(`${u.inputTokens.toLocaleString('en')} → ${u.outputTokens.toLocaleString('en')} tok`);
+  parts.push(latencyText(u.latencyMs));
+  if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
+  return parts.join(' · ');
+}
+
+export function latencyText(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+export function costText(cost: number, currency: string): string {
+  const digits = cost === 0 ? 2 : Math.min(6, Math.max(2, 1 - Math.floor(Math.log10(cost))));
+  return `${cost.toFixed(digits)} ${currency}`;
+}
+
+/** the DOM id of a timeline item (ids hold `/`), one to one */
+export function itemDomId(id: string): string {
+  return `ti-${id.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
+}

@@ -1,0 +1,36 @@
+'use client';
+// What the timeline has selected: the user's choice, else what the view opens on (a failed run's
+// first failure, a blocked run's blocker) — derived, so a run that fails while it is watched opens
+// on its failure when it ends. The selected item is scrolled into view when it changes; `n` (outside
+// a text field, no modifier) moves to the next failure.
+import { useCallback, useEffect, useState } from 'react';
+import { itemDomId, nextFailure } from './timeline-index';
+
+export function useSelection(opened: string | null, failures: readonly string[]) {
+  const [chosen, setChosen] = useState<string | null>(null);
+  const selected = chosen ?? opened;
+
+  const next = useCallback(() => {
+    const id = nextFailure(failures, selected);
+    if (id) setChosen(id);
+  }, [failures, selected]);
+
+  useEffect(() => {
+    if (!selected) return;
+    document.getElementById(itemDomId(selected))?.scrollIntoView({ block: 'center', inline: 'nearest' });
+  }, [selected]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'n' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.closest('[role="dialog"]'))) return;
+      e.preventDefault();
+      next();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [next]);
+
+  return { selected, select: setChosen, next };
+}
