@@ -64,16 +64,16 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem }: Props) {
         <h2 className={styles.title}>Step through the run</h2>
         <div className={styles.buttons}>
           <button type="button" onClick={() => go(0)} disabled={at === 0} aria-label="First step" title="First step (Home)">
-            ⏮
+            <Icon shape="first" />
           </button>
           <button type="button" onClick={() => go(at - 1)} disabled={at === 0} aria-label="Previous step" title="Previous step (←)">
-            ◀
+            <Icon shape="previous" />
           </button>
           <button type="button" onClick={() => go(at + 1)} disabled={at >= lastSeq} aria-label="Next step" title="Next step (→)">
-            ▶
+            <Icon shape="next" />
           </button>
           <button type="button" onClick={() => go(lastSeq)} disabled={at >= lastSeq} aria-label="Last step" title="Last step (End)">
-            ⏭
+            <Icon shape="last" />
           </button>
         </div>
         <input
@@ -94,5 +94,17 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem }: Props) {
       </div>
       <StateAtStep state={scrub.state} before={scrub.before} isLoading={scrub.isLoading} error={scrub.error} />
     </section>
+  );
+}
+
+/** the buttons' marks, drawn (a font may not have ⏮ and ⏭); the buttons carry the names */
+function Icon({ shape }: { shape: 'first' | 'previous' | 'next' | 'last' }) {
+  const isBack = shape === 'first' || shape === 'previous';
+  const hasBar = shape === 'first' || shape === 'last';
+  return (
+    <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
+      <path d={isBack ? 'M10 1.5 L3.5 6 L10 10.5 Z' : 'M2 1.5 L8.5 6 L2 10.5 Z'} fill="currentColor" />
+      {hasBar ? <rect x={isBack ? 1 : 9.5} y="1.5" width="1.5" height="9" fill="currentColor" /> : null}
+    </svg>
   );
 }

@@ -66,4 +66,8 @@ test('pointers read escaped keys; short values are cut', () => {
   assert.equal(atPointer({ a: 1 }, '/a/b'), undefined);
   assert.equal(shortValue('x'.repeat(300), 10).length, 10);
   assert.equal(shortValue({ a: 1 }), '{"a":1}');
+  // a message says its role and text; a large value its preview and size
+  assert.equal(shortValue({ id: 'm', role: 'tool', op: 'file/read', content: { size: 2, value: 'hi' } }), 'tool file/read: "hi"');
+  assert.equal(shortValue({ size: 9000, preview: 'abc', ref: { seq: 1, path: '/x' } }), '"abc"… (9000 characters)');
+  assert.equal(shortValue({ path: 'a.txt', seq: 3, content: { size: 1, value: 'x' } }), 'a.txt: "x"');
 });

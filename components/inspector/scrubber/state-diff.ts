@@ -61,9 +61,22 @@ export function stateChanges(before: RunStateView, after: RunStateView): StateCh
   });
 }
 
+/** what a value says in words: a message is its role and text, a value slot its value or preview */
+function plain(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    if (typeof o.role === 'string' && o.content && typeof o.content === 'object') return `${o.role}${typeof o.op === 'string' ? ` ${o.op}` : ''}: ${plain(o.content)}`;
+    if (typeof o.size === 'number' && 'value' in o) return plain(o.value);
+    if (typeof o.size === 'number' && typeof o.preview === 'string') return `${JSON.stringify(o.preview)}… (${o.size} characters)`;
+    if (typeof o.path === 'string' && o.content && typeof o.content === 'object') return `${o.path}: ${plain(o.content)}`;
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
 /** a value in one short line, for the list of changes */
 export function shortValue(value: unknown, max = 120): string {
   if (value === undefined) return '';
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  const text = plain(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
