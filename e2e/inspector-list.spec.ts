@@ -5,10 +5,14 @@
 // input that breaks the entry contract is refused where it is typed, and no run starts; a 1024 px
 // window; and, on a server of its own started with STAGECRAFT_TOKEN, signing in, renaming and
 // deleting a skill, and the empty lists. Screenshots go to test-results/screens/.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+
+// a loaded machine can take many seconds to bring Monaco and React Flow in: wait for them longer
+const expect = baseExpect.configure({ timeout: 45_000 });
+test.describe.configure({ timeout: 300_000 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: false });
 

@@ -6,8 +6,8 @@ import { appHost } from '@/lib/server/app/app-host';
 import { listRuns } from '@/lib/server/runs/list-runs';
 import { runStats } from '@/lib/server/runs/run-stats';
 import { listSkills } from '@/lib/server/skills/list-skills';
-import { RUN_CHART_BUCKETS, RUN_PAGE_SIZE, RunsExplorer } from '@/components/runs/RunsExplorer';
-import { parseRunFilters, toRunQuery } from '@/components/runs/run-filters';
+import { RunsExplorer } from '@/components/runs/RunsExplorer';
+import { RUN_CHART_BUCKETS, RUN_PAGE_SIZE, parseRunFilters, toRunQuery } from '@/components/runs/run-filters';
 import { ImportRuns } from '@/components/replay/ImportRuns';
 import styles from '@/components/runs/RunList.module.css';
 

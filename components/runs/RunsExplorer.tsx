@@ -18,15 +18,11 @@ import { CHART_HEIGHT_PX, durationSummary } from './chart-data';
 import { RunFilterBar } from './RunFilterBar';
 import { RunListEmpty } from './RunListEmpty';
 import { RunTable } from './RunTable';
-import { isFiltered, parseRunFilters, runFiltersSearch, runsHref, toRunQuery, type RunFilters } from './run-filters';
+import { RUN_CHART_BUCKETS, RUN_PAGE_SIZE, isFiltered, parseRunFilters, runFiltersSearch, runsHref, toRunQuery, type RunFilters } from './run-filters';
 import styles from './RunList.module.css';
 
 /** how often a list with running runs is read again */
 export const LIVE_REFRESH_MS = 2_000;
-/** runs per keyset page */
-export const RUN_PAGE_SIZE = 100;
-/** the chart's buckets */
-export const RUN_CHART_BUCKETS = 48;
 
 const RunsChart = dynamic(() => import('./RunsChart'), {
   ssr: false,

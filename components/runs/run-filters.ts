@@ -10,6 +10,11 @@ type RunOutcomeWord = (typeof RUN_OUTCOME_WORDS)[number];
 export const RUN_RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 export type RunRange = keyof typeof RUN_RANGES;
 
+/** runs per keyset page (the server's first page and each one after it; here, not in the client module, so the page reads the number) */
+export const RUN_PAGE_SIZE = 100;
+/** the chart's buckets */
+export const RUN_CHART_BUCKETS = 48;
+
 /** the longest search the API takes */
 export const MAX_SEARCH_CHARS = 200;
 
