@@ -1,11 +1,13 @@
-// Runs, newest first, narrowed by ?status=, ?skill=, ?q= (search) and ?attention=1, a keyset page at a time.
+// Runs, newest first, narrowed by the filters the URL names (components/runs/run-filters.ts), a
+// keyset page at a time, with the chart of the filtered runs over time. The first page and the
+// chart's numbers are read here, so the page paints whole before any script; RunsExplorer takes
+// over from there (filters, scrolling, live updates).
 import { appHost } from '@/lib/server/app/app-host';
 import { listRuns } from '@/lib/server/runs/list-runs';
+import { runStats } from '@/lib/server/runs/run-stats';
 import { listSkills } from '@/lib/server/skills/list-skills';
-import { RUN_STATUS_WORDS, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
-import { RunListLive } from '@/components/runs/RunListLive';
-import { RunListFilters } from '@/components/runs/RunListFilters';
-import { RunListEmpty } from '@/components/runs/RunListEmpty';
+import { RunsExplorer } from '@/components/runs/RunsExplorer';
+import { RUN_CHART_BUCKETS, RUN_PAGE_SIZE, parseRunFilters, toRunQuery } from '@/components/runs/run-filters';
 import { ImportRuns } from '@/components/replay/ImportRuns';
 import styles from '@/components/runs/RunList.module.css';
 
@@ -13,48 +15,25 @@ export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Runs · Stagecraft' };
 
-const PAGE_SIZE = 100;
-
-const isRunStatus = (s: string): s is RunStatusWord => (RUN_STATUS_WORDS as readonly string[]).includes(s);
-const one = (v: string | string[] | undefined) => (typeof v === 'string' && v !== '' ? v : undefined);
-
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const query = await searchParams;
-  const wantedStatus = one(query.status);
-  const status = wantedStatus && isRunStatus(wantedStatus) ? wantedStatus : undefined;
-  const skill = one(query.skill);
-  const q = one(query.q)?.slice(0, 200);
-  const attention = one(query.attention) === '1' ? true : undefined;
-  const filter: RunFilterQuery = { skill, status: status ? [status] : undefined, q, attention };
+  const { filters } = parseRunFilters(await searchParams);
+  const now = Date.now();
+  const query = toRunQuery(filters, now);
   const host = await appHost();
-  const [page, skills] = await Promise.all([listRuns(host, { ...filter, limit: PAGE_SIZE }), listSkills(host)]);
+  const [page, stats, skills] = await Promise.all([listRuns(host, { ...query, limit: RUN_PAGE_SIZE }), runStats(host, { ...query, buckets: RUN_CHART_BUCKETS }), listSkills(host)]);
   const liveSkills = skills.map((s) => s.name);
   // a deleted skill's runs stay listed, so it stays a choice too
-  const skillChoices = [...new Set([...liveSkills, ...page.runs.map((r) => r.skill), ...(skill ? [skill] : [])])].sort();
-  const isFiltered = Boolean(status || skill || q || attention);
-  const now = Date.now();
+  const skillChoices = [...new Set([...liveSkills, ...page.runs.map((r) => r.skill)])].sort();
   return (
     <main className={styles.page}>
       <div className={styles.head}>
         <div>
           <h1>Runs</h1>
-          <p className={styles.lede}>
-            {page.runs.length === 0 ? 'Every run of every skill, newest first.' : `Every run${isFiltered ? ' matching the filters' : ''}, newest first.`}
-          </p>
+          <p className={styles.lede}>Every run of every skill, newest first. Filter, search, and open one to see what happened.</p>
         </div>
         <ImportRuns />
       </div>
-      {page.runs.length || isFiltered ? <RunListFilters status={status} skill={skill} q={q} attention={attention ?? false} skills={skillChoices} /> : null}
-      {wantedStatus && !status ? (
-        <p className="form-error" role="alert">
-          There is no status “{wantedStatus}”: a run is {RUN_STATUS_WORDS.join(', ')}. Showing every status.
-        </p>
-      ) : null}
-      {page.runs.length ? (
-        <RunListLive key={JSON.stringify(filter)} initial={page} filter={filter} pageSize={PAGE_SIZE} liveSkills={liveSkills} now={now} />
-      ) : (
-        <RunListEmpty isFiltered={isFiltered} />
-      )}
+      <RunsExplorer initial={{ filters, now, page, stats }} skills={skillChoices} liveSkills={liveSkills} />
     </main>
   );
 }

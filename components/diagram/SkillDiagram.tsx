@@ -22,6 +22,8 @@ type Props = {
   stale: boolean;
   /** the node or item under the editor's cursor */
   highlight: string | null;
+  /** where the skill's last run failed: a card and an item inside it, drawn failed */
+  failed?: { runId: string; at: string; nodeId: string | null; itemId: string | null } | null;
   /** a node or an item inside one was picked (clicked, or Enter on a focused node): its declaration */
   onSelect(at: { line: number; column: number }): void;
   /** where this skill's layout is remembered (localStorage) */
@@ -106,7 +108,7 @@ function mergeEdges(prev: Edge[], next: Edge[]): Edge[] {
   return out.length === prev.length && out.every((e, i) => e === prev[i]) ? prev : out;
 }
 
-function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
+function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey }: Props) {
   const flow = useReactFlow();
   // read once: this component renders in the browser only (ssr: false)
   const [stored] = useState(() => loadLayout(storageKey));
@@ -149,12 +151,16 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
       const position = pos.get(n.id) ?? { x: 0, y: 0 };
       // the highlight as this node shows it: itself, one of its items, or nothing
       const shown = highlight !== null && (highlight === n.id || highlightsInside(n, highlight)) ? highlight : null;
+      // the last run's failure, as this node shows it: itself, one of its items, or nothing
+      const isFailed = failed?.nodeId === n.id;
+      const failedItem = failed?.itemId && highlightsInside(n, failed.itemId) ? failed.itemId : null;
+      const failedAt = isFailed || failedItem ? (failed?.at ?? null) : null;
       out.push({
         id: n.id,
         type: n.kind,
         position,
-        data: { node: n, highlight: shown, namesStages: n.id === namer, sig: `${jsonOf(n)}|${shown}|${n.id === namer}` },
-        ariaLabel: n.label,
+        data: { node: n, highlight: shown, namesStages: n.id === namer, failed: isFailed, failedItem, failedAt, sig: `${jsonOf(n)}|${shown}|${n.id === namer}|${isFailed}|${failedItem}|${failedAt}` },
+        ariaLabel: isFailed ? `${n.label} failed` : n.label,
         // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
         style: sizeOf(n),
         draggable: true,
@@ -163,7 +169,7 @@ function Diagram({ model, stale, highlight, onSelect, storageKey }: Props) {
       });
     }
     return out;
-  }, [model, positions, highlight]);
+  }, [model, positions, highlight, failed]);
 
   // React Flow holds the nodes (it measures them and moves them while dragged); a new picture is
   // merged in when it is built, keeping the nodes that show the same as they are

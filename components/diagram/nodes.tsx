@@ -9,7 +9,17 @@ import { createContext, useContext } from 'react';
 import type { ContractRef, PhaseDiagramNode, StageItem, StepDiagramNode, StepItem, ContractDiagramNode, NodeProblem } from '@/lib/skill/diagram';
 import styles from './SkillDiagram.module.css';
 
-export type Selectable = { highlight: string | null };
+/** `failed`: the card is where the last run failed; `failedItem`: the item inside it that did; `failedAt`: the run's failure point */
+export type Selectable = { highlight: string | null; failed?: boolean; failedItem?: string | null; failedAt?: string | null };
+
+/** the mark on a card or an item where the last run failed */
+function FailedBadge({ at }: { at: string | null | undefined }) {
+  return (
+    <span className={styles.badge} data-badge="failed" title={at ? `The last run failed at ${at}` : 'The last run failed here'}>
+      failed
+    </span>
+  );
+}
 
 /** where selecting a card or an item goes: its declaration in skill.md (the diagram provides it) */
 export const SelectDeclaration = createContext<(at: { line: number; column: number }) => void>(() => undefined);
@@ -64,8 +74,9 @@ function useItemProps(item: StageItem | StepItem, d: Selectable) {
 
 function StageChip({ s, d, named }: { s: StageItem; d: Selectable; named: boolean }) {
   const item = useItemProps(s, d);
+  const isFailed = d.failedItem === s.id;
   return (
-    <span {...(named ? { role: 'group', 'aria-label': s.label } : { 'aria-hidden': true })} className={styles.stage} data-refused={s.refused || undefined} data-invalid={s.invalid || undefined} {...item} title={`${s.uses}${s.effects.length ? ` · effects: ${s.effects.join(', ')}` : ''} — double-click for its declaration`}>
+    <span {...(named ? { role: 'group', 'aria-label': isFailed ? `${s.label} failed` : s.label } : { 'aria-hidden': true })} className={styles.stage} data-refused={s.refused || undefined} data-invalid={s.invalid || undefined} data-failed={isFailed || undefined} {...item} title={`${s.uses}${s.effects.length ? ` · effects: ${s.effects.join(', ')}` : ''} — double-click for its declaration`}>
       {s.name || '(unnamed)'}
       {s.refused ? <em> refused: {s.missing.join(', ')} not granted</em> : null}
     </span>
@@ -74,10 +85,12 @@ function StageChip({ s, d, named }: { s: StageItem; d: Selectable; named: boolea
 
 function PreStep({ s, d }: { s: StepItem; d: Selectable }) {
   const item = useItemProps(s, d);
+  const isFailed = d.failedItem === s.id;
   return (
-    <li role="group" aria-label={s.label} className={styles.preStep} data-invalid={s.invalid || undefined} {...item}>
+    <li role="group" aria-label={isFailed ? `${s.label} failed` : s.label} className={styles.preStep} data-invalid={s.invalid || undefined} data-failed={isFailed || undefined} {...item}>
       <span className={styles.stepIndex}>{s.index}</span> <b>{s.type || '?'}</b> <span className={styles.muted}>{s.detail}</span>
       {s.onError !== 'fail' ? <span className={styles.chip}>{s.onError}</span> : null}
+      {isFailed ? <FailedBadge at={d.failedAt} /> : null}
     </li>
   );
 }
@@ -85,7 +98,7 @@ function PreStep({ s, d }: { s: StepItem; d: Selectable }) {
 export function PhaseCard({ data }: NodeProps & { data: PhaseData }) {
   const n = data.node;
   return (
-    <div className={styles.card} data-kind="phase" data-invalid={n.invalid || undefined} data-unreachable={!n.isReachable || undefined} data-highlight={data.highlight === n.id || undefined}>
+    <div className={styles.card} data-kind="phase" data-failed={data.failed || undefined} data-invalid={n.invalid || undefined} data-unreachable={!n.isReachable || undefined} data-highlight={data.highlight === n.id || undefined}>
       <Handle type="target" position={Position.Top} className={styles.handle} />
       <div className={styles.cardHead}>
         <span className={styles.kind}>phase</span>
@@ -93,6 +106,7 @@ export function PhaseCard({ data }: NodeProps & { data: PhaseData }) {
         {n.isEntry ? <span className={styles.badge} data-badge="entry">entry</span> : null}
         {n.isTerminal ? <span className={styles.badge}>terminal</span> : null}
         {!n.isReachable ? <span className={styles.badge} data-badge="warn">unreachable</span> : null}
+        {data.failed ? <FailedBadge at={data.failedAt} /> : null}
       </div>
       <dl className={styles.rows}>
         <dt>in</dt>
@@ -133,12 +147,13 @@ export function PhaseCard({ data }: NodeProps & { data: PhaseData }) {
 export function StepCard({ data }: NodeProps & { data: StepData }) {
   const n = data.node;
   return (
-    <div className={styles.card} data-kind="step" data-invalid={n.invalid || undefined} data-highlight={data.highlight === n.id || undefined}>
+    <div className={styles.card} data-kind="step" data-failed={data.failed || undefined} data-invalid={n.invalid || undefined} data-highlight={data.highlight === n.id || undefined}>
       <Handle type="target" position={Position.Top} className={styles.handle} />
       <div className={styles.cardHead}>
         <span className={styles.kind}>step {n.index}</span>
         <span className={styles.name}>{n.type || '(no type)'}</span>
         {n.pure ? <span className={styles.badge}>pure</span> : null}
+        {data.failed ? <FailedBadge at={data.failedAt} /> : null}
       </div>
       <div className={styles.detail}>{n.detail || ' '}</div>
       <div className={styles.stepMeta}>

@@ -17,6 +17,8 @@ export type EditorMarker = { severity: 'error' | 'warning'; message: string; lin
 
 export type EditorApi = {
   reveal(line: number, column: number, focus?: boolean): void;
+  /** centres a line, puts the cursor at its start and marks it (a link back to the source) */
+  showLine(line: number): void;
   focus(): void;
   /** makes the models at these paths hold these texts (an undoable edit where one differs) */
   load(texts: Record<string, string>): void;
@@ -36,7 +38,12 @@ type Props = {
   onRun?(): void;
   /** first line of the Markdown body: suggestions stay quiet there (prompts are prose) */
   bodyLine?: number;
+  /** shown, not edited (an older version) */
+  readOnly?: boolean;
 };
+
+/** the class of a line a link pointed at (globals.css) */
+export const SOURCE_LINE_CLASS = 'stagecraft-source-line';
 
 // Typed text stays as typed: no auto-indent, no auto-closing, Enter never accepts a suggestion
 // (Tab does). YAML is indentation-sensitive; an editor that re-indents what is typed or pasted
@@ -65,6 +72,8 @@ const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   padding: { top: 8, bottom: 8 },
 };
 
+const READ_ONLY_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = { ...OPTIONS, readOnly: true, readOnlyMessage: { value: 'This is an older version, shown read-only. Open the latest to edit.' } };
+
 export default function CodeEditor(props: Props) {
   const editorRef = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   // the latest callbacks, for handlers registered once at mount
@@ -75,6 +84,7 @@ export default function CodeEditor(props: Props) {
 
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;
+    let marked: Monaco.editor.IEditorDecorationsCollection | null = null;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun?.());
     editor.onDidChangeCursorPosition((e) => {
@@ -89,6 +99,17 @@ export default function CodeEditor(props: Props) {
         editor.setPosition(pos);
         editor.revealPositionInCenterIfOutsideViewport(pos);
         if (focus) editor.focus();
+      },
+      showLine(line) {
+        const model = editor.getModel();
+        const at = Math.min(Math.max(1, line), model?.getLineCount() ?? line);
+        editor.setPosition({ lineNumber: at, column: 1 });
+        editor.revealLineInCenter(at);
+        marked?.clear();
+        marked = editor.createDecorationsCollection([
+          { range: new monaco.Range(at, 1, at, 1), options: { isWholeLine: true, className: SOURCE_LINE_CLASS, linesDecorationsClassName: `${SOURCE_LINE_CLASS}-gutter` } },
+        ]);
+        editor.focus();
       },
       focus: () => editor.focus(),
       load(texts) {
@@ -126,7 +147,7 @@ export default function CodeEditor(props: Props) {
       defaultValue={props.value}
       onChange={(v) => props.onChange(v ?? '')}
       onMount={onMount}
-      options={OPTIONS}
+      options={props.readOnly ? READ_ONLY_OPTIONS : OPTIONS}
       theme="vs"
       loading={<div style={{ padding: 16, color: 'var(--text-3)' }}>Loading the editor…</div>}
     />

@@ -30,6 +30,8 @@ type Props = {
   onNewFile(): void;
   onRemoveFile(path: string): void;
   onPickProblem(d: DiagnosticView): void;
+  /** an older version: shown, not edited */
+  readOnly?: boolean;
 };
 
 export function BundleEditor(p: Props) {
@@ -48,10 +50,12 @@ export function BundleEditor(p: Props) {
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={p.onNewFile}>
-            + New file
-          </button>
-          {active !== SKILL_MD ? (
+          {p.readOnly ? null : (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={p.onNewFile}>
+              + New file
+            </button>
+          )}
+          {active !== SKILL_MD && !p.readOnly ? (
             <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => p.onRemoveFile(active)}>
               Remove this file
             </button>
@@ -70,6 +74,7 @@ export function BundleEditor(p: Props) {
               onSave={p.onSave}
               onRun={p.onRun}
               bodyLine={active === SKILL_MD ? p.bodyLine : undefined}
+              readOnly={p.readOnly}
             />
           </section>
         </Tabs.Content>

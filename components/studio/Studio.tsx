@@ -8,14 +8,16 @@
 import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import { bundlePaths, SKILL_MD } from '@/lib/skill/bundle';
 import { nodeAt } from '@/lib/skill/diagram';
-import type { Files, SkillDetailView, VersionSummaryView } from '@/lib/views';
+import type { Files, SkillDetailView, VersionSummaryView, VersionView } from '@/lib/views';
 import { DiagramPane } from './panes';
 import { RunPanel } from './RunPanel';
 import { VersionsPanel } from './VersionsPanel';
 import { NewFileDialog } from './NewFileDialog';
 import { Splitter, useSplit } from './Splitter';
 import { BundleEditor } from './BundleEditor';
-import { DraftBanner, StudioToolbar } from './StudioToolbar';
+import { DraftBanner, LinkProblems, ReadOnlyBanner, StudioToolbar } from './StudioToolbar';
+import { RecentRuns } from './RecentRuns';
+import { failedMarkOf } from './failed-node';
 import { checkInputText } from './input-errors';
 import { sameFiles } from './drafts';
 import { modelChoicesFor, pickModel, type Notice, type OpenAiSetting } from './studio-logic';
@@ -25,6 +27,7 @@ import { useEditorBridge } from './hooks/use-editor-bridge';
 import { useRunLauncher } from './hooks/use-run-launcher';
 import { useShortcuts } from './hooks/use-shortcuts';
 import { useVersions } from './hooks/use-versions';
+import { useRecentRuns } from './hooks/use-recent-runs';
 import { CheckPastRuns } from '@/components/replay/CheckPastRuns';
 import styles from './Studio.module.css';
 
@@ -38,11 +41,20 @@ export type StudioProps = {
   openai: OpenAiSetting;
   /** the server's clock when the page was rendered */
   now: number;
+  /** a version opened from a link (`?version=`): read-only unless it is the latest; null or absent: the latest */
+  viewing?: { version: VersionView; isLatest: boolean } | null;
+  /** a line to reveal and mark once the editor is there (`?line=`, `?file=`) */
+  reveal?: { file: string; line: number } | null;
+  /** what was not right in the link (each a located sentence) */
+  linkProblems?: string[];
 };
 
-export function Studio({ skill, versions: openedVersions, knownSkills, openai, now }: StudioProps) {
+export function Studio({ skill, versions: openedVersions, knownSkills, openai, now, viewing = null, reveal: opening = null, linkProblems = [] }: StudioProps) {
   const name = skill.name;
-  const [openedFiles] = useState<Files>(() => skill.version?.files ?? { [SKILL_MD]: '' });
+  const opened = viewing?.version ?? skill.version;
+  // an older version is shown as it was: its text cannot be edited or saved over (it can be run, or restored)
+  const readOnly = viewing !== null && !viewing.isLatest;
+  const [openedFiles] = useState<Files>(() => opened?.files ?? { [SKILL_MD]: '' });
   const [files, setFiles] = useState<Files>(openedFiles);
   const [notice, setNotice] = useState<Notice>(null);
   const [showVersions, setShowVersions] = useState(false);
@@ -50,9 +62,9 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const [cursor, setCursor] = useState<{ line: number; column: number } | null>(null);
   const split = useSplit('stagecraft:split');
 
-  const versions = useVersions(name, { saved: { hash: skill.version?.hash ?? null, files: openedFiles, at: skill.version?.savedAt ?? null }, versions: openedVersions }, setNotice);
+  const versions = useVersions(name, { saved: { hash: opened?.hash ?? null, files: openedFiles, at: opened?.savedAt ?? null }, versions: openedVersions }, setNotice);
   const dirty = !sameFiles(files, versions.saved.files);
-  const draft = useDraft(name, { files, base: versions.saved.hash, dirty });
+  const draft = useDraft(name, { files, base: versions.saved.hash, dirty, isEnabled: !readOnly });
   const offerDraft = useCallback(
     (load: (f: Files) => void) => {
       const restored = draft.offerBack();
@@ -62,7 +74,8 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
     },
     [draft, files],
   );
-  const editor = useEditorBridge(name, offerDraft);
+  // an older version's files are models of their own, apart from the latest's (and its draft)
+  const editor = useEditorBridge(readOnly && opened ? `${name}@${opened.hash.slice(0, 12)}` : name, offerDraft, opening);
   const onSkillMd = editor.active === SKILL_MD;
   const { current: analysis, diagram, stale, keyInfo } = useAnalysis(files, { name, knownSkills, cursor: onSkillMd ? cursor : null });
   const errors = analysis.diagnostics.filter((d) => d.severity === 'error').length;
@@ -79,10 +92,14 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
 
   // ---------------------------------------------------------------- save and run
   const save = useCallback(async () => {
+    if (readOnly) {
+      setNotice({ kind: 'info', text: `Version ${versions.saved.hash?.slice(0, 8)} is read-only: open the latest to edit, or restore this one from Versions.` });
+      return versions.saved.hash;
+    }
     const hash = await versions.save(files, dirty);
     if (hash && dirty) draft.forget();
     return hash;
-  }, [versions, files, dirty, draft]);
+  }, [versions, files, dirty, draft, readOnly]);
 
   const modelChoices = useMemo(() => modelChoicesFor(files, openai), [files, openai]);
   const [pickedModel, setModel] = useState<string | null>(null);
@@ -93,6 +110,8 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const launcher = useRunLauncher(name, setNotice);
   const run = useCallback(() => launcher.run({ errors, input: inputCheck, inputText, model, save }), [launcher, errors, inputCheck, inputText, model, save]);
   useShortcuts({ save: () => void save(), run: () => void run() });
+  const recent = useRecentRuns(name);
+  const failed = useMemo(() => (stale ? null : failedMarkOf(recent.failure, diagram)), [recent.failure, diagram, stale]);
 
   // ---------------------------------------------------------------- files and versions
   const paths = bundlePaths(files);
@@ -115,6 +134,8 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
     if (dirty && !window.confirm('Restoring replaces your unsaved changes. Restore anyway?')) return;
     const restored = await versions.restore(hash);
     if (!restored) return;
+    // it is the latest now: the studio opens on it, editable
+    if (readOnly) return window.location.assign(`/skills/${encodeURIComponent(name)}`);
     setFiles(restored);
     editor.load(restored);
     draft.forget();
@@ -138,11 +159,14 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
         showVersions={showVersions}
         onToggleVersions={() => setShowVersions((v) => !v)}
         busy={versions.isSaving || launcher.isStarting}
+        readOnly={readOnly}
         onSave={() => void save()}
         onRun={() => void run()}
       >
         <CheckPastRuns skill={name} files={files} version={versions.saved.hash} />
       </StudioToolbar>
+      {linkProblems.length ? <LinkProblems problems={linkProblems} /> : null}
+      {readOnly && opened ? <ReadOnlyBanner name={name} hash={opened.hash} onRestore={() => void restore(opened.hash)} /> : null}
       {draft.note ? <DraftBanner note={draft.note} onDiscard={discardDraft} /> : null}
       <div className={styles.main} style={{ gridTemplateColumns: `${split.percent}% 8px 1fr` }}>
         <BundleEditor
@@ -162,12 +186,13 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
           onRun={() => void run()}
           onNewFile={() => setNewFile(true)}
           onRemoveFile={removeFile}
+          readOnly={readOnly}
           onPickProblem={(d) => editor.reveal(paths.includes(d.file) ? d.file : SKILL_MD, d.line, d.column)}
         />
         <Splitter split={split} label="Resize the editor and the diagram" />
         <div className={styles.right}>
           <section aria-label="Skill diagram" className={styles.diagram}>
-            <DiagramPane model={diagram} stale={stale} highlight={highlight} onSelect={onSelectNode} storageKey={`stagecraft:layout:${name}`} />
+            <DiagramPane model={diagram} stale={stale} highlight={highlight} failed={failed} onSelect={onSelectNode} storageKey={`stagecraft:layout:${name}`} />
           </section>
           <RunPanel
             inputText={inputText}
@@ -179,6 +204,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
             model={model}
             onModel={setModel}
           />
+          <RecentRuns skill={name} runs={recent.runs} error={recent.error} now={now} />
         </div>
       </div>
       {showVersions ? (

@@ -18,6 +18,8 @@ type Props = {
   showVersions: boolean;
   onToggleVersions(): void;
   busy: boolean;
+  /** an older version is shown: it cannot be saved over */
+  readOnly?: boolean;
   onSave(): void;
   onRun(): void;
   /** more actions, before Versions (the check against past runs) */
@@ -58,10 +60,10 @@ export function StudioToolbar(p: Props) {
         <button type="button" className="btn" onClick={p.onToggleVersions} aria-expanded={p.showVersions} aria-controls="versions-panel">
           Versions ({p.versionCount})
         </button>
-        <button type="button" className="btn" onClick={p.onSave} disabled={p.busy} title="Save a new version (Ctrl/Cmd+S)">
+        <button type="button" className="btn" onClick={p.onSave} disabled={p.busy || p.readOnly} title={p.readOnly ? 'An older version is read-only' : 'Save a new version (Ctrl/Cmd+S)'}>
           Save
         </button>
-        <button type="button" className="btn btn-primary" onClick={p.onRun} disabled={p.busy} title="Save if needed, then start a run (Ctrl/Cmd+Enter)">
+        <button type="button" className="btn btn-primary" onClick={p.onRun} disabled={p.busy} title={p.readOnly ? 'Run this version (Ctrl/Cmd+Enter)' : 'Save if needed, then start a run (Ctrl/Cmd+Enter)'}>
           Run
         </button>
       </div>
@@ -76,6 +78,32 @@ export function DraftBanner({ note, onDiscard }: { note: string; onDiscard(): vo
       <button type="button" className="btn btn-sm" onClick={onDiscard}>
         Discard them
       </button>
+    </div>
+  );
+}
+
+/** an older version, opened from a link back to the source: read-only, with the way to the latest */
+export function ReadOnlyBanner({ name, hash, onRestore }: { name: string; hash: string; onRestore(): void }) {
+  return (
+    <div className={styles.banner} data-kind="readonly" role="note" aria-label="Read-only version">
+      Viewing version <code title={hash}>{hash.slice(0, 8)}</code> (read-only) —{' '}
+      <Link href={`/skills/${encodeURIComponent(name)}`} className={styles.bannerLink}>
+        Open latest
+      </Link>{' '}
+      <button type="button" className="btn btn-sm" onClick={onRestore}>
+        Restore this version
+      </button>
+    </div>
+  );
+}
+
+/** what was not right in the link the studio was opened with */
+export function LinkProblems({ problems }: { problems: string[] }) {
+  return (
+    <div className={styles.banner} data-kind="error" role="alert">
+      {problems.map((p) => (
+        <div key={p}>{p}</div>
+      ))}
     </div>
   );
 }

@@ -1,8 +1,10 @@
 import { notFound } from 'next/navigation';
 import { appHost } from '@/lib/server/app/app-host';
 import { getSkill } from '@/lib/server/skills/get-skill';
+import { getVersion } from '@/lib/server/skills/get-version';
 import { listVersions } from '@/lib/server/skills/list-versions';
 import { Studio } from '@/components/studio/Studio';
+import { parseSourceLink } from '@/components/studio/source-link';
 import { StagecraftError } from '@/lib/kernel/errors';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +13,14 @@ export async function generateMetadata({ params }: { params: Promise<{ name: str
   return { title: `${(await params).name} · Stagecraft` };
 }
 
-export default async function SkillPage({ params }: { params: Promise<{ name: string }> }) {
+type Search = Record<string, string | string[] | undefined>;
+
+/**
+ * `/skills/<name>`: the studio on the latest version. `?version=<hash>&line=<n>` (and `&file=<path>`,
+ * skill.md when left out) opens it at that version's text with line n revealed — "back to the
+ * source" from a run — read-only when that version is not the latest.
+ */
+export default async function SkillPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Search> }) {
   const { name } = await params;
   const host = await appHost();
   let skill;
@@ -21,7 +30,34 @@ export default async function SkillPage({ params }: { params: Promise<{ name: st
     if (e instanceof StagecraftError && e.code === 'skill_not_found') notFound();
     throw e;
   }
+  const link = parseSourceLink(await searchParams);
+  const problems = [...link.problems];
+  let viewing = null;
+  if (link.version) {
+    try {
+      const version = await getVersion(host, name, link.version);
+      viewing = { version, isLatest: version.hash === skill.version?.hash };
+    } catch (e) {
+      if (!(e instanceof StagecraftError)) throw e;
+      problems.push(`?version=${link.version}: ${e.message} Showing the latest version.`);
+    }
+  }
   const [versions, knownSkills] = await Promise.all([listVersions(host, name), host.skills.skillNames()]);
   const openai = { configured: Boolean(process.env.STAGECRAFT_MODEL_BASE_URL), model: process.env.STAGECRAFT_MODEL || null };
-  return <Studio key={name} skill={skill} versions={versions} knownSkills={knownSkills} openai={openai} now={Date.now()} />;
+  const files = (viewing?.version ?? skill.version)?.files ?? {};
+  const reveal = link.line !== null ? { file: link.file && link.file in files ? link.file : 'skill.md', line: link.line } : null;
+  if (link.file && !(link.file in files)) problems.push(`?file=${link.file}: the bundle has no such file; showing skill.md.`);
+  return (
+    <Studio
+      key={`${name}@${viewing?.version.hash ?? 'latest'}`}
+      skill={skill}
+      versions={versions}
+      knownSkills={knownSkills}
+      openai={openai}
+      now={Date.now()}
+      viewing={viewing}
+      reveal={reveal}
+      linkProblems={problems}
+    />
+  );
 }

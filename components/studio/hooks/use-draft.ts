@@ -24,17 +24,19 @@ export type DraftKeeper = {
   forget(): void;
 };
 
-export function useDraft(name: string, working: { files: Files; base: string | null; dirty: boolean }): DraftKeeper {
+/** `isEnabled: false` (an older version, read-only): nothing is offered back, written or cleared */
+export function useDraft(name: string, working: { files: Files; base: string | null; dirty: boolean; isEnabled?: boolean }): DraftKeeper {
+  const isEnabled = working.isEnabled ?? true;
   const [note, setNote] = useState<string | null>(null);
   const [checked, setChecked] = useState(false);
   const kept = useRef(true);
-  const latest = useRef({ ...working, checked });
+  const latest = useRef({ ...working, checked, isEnabled });
   useEffect(() => {
-    latest.current = { ...working, checked };
+    latest.current = { ...working, checked, isEnabled };
   });
 
   const offerBack = useCallback((): Files | null => {
-    if (latest.current.checked) return null;
+    if (latest.current.checked || !latest.current.isEnabled) return null;
     const offer = draftOffer(readDraft(name), latest.current.files, latest.current.base, (ms) => new Date(ms).toLocaleString());
     if (offer) setNote(offer.note);
     setChecked(true);
@@ -42,25 +44,25 @@ export function useDraft(name: string, working: { files: Files; base: string | n
   }, [name]);
 
   const forget = useCallback(() => {
-    clearDraft(name);
+    if (latest.current.isEnabled) clearDraft(name);
     setNote(null);
   }, [name]);
 
   const { files, base, dirty } = working;
   useEffect(() => {
-    if (!checked) return;
+    if (!checked || !isEnabled) return;
     const t = setTimeout(() => {
       if (dirty) kept.current = writeDraft(name, { files, base, at: Date.now() });
       else clearDraft(name);
     }, DRAFT_WRITE_MS);
     return () => clearTimeout(t);
-  }, [files, dirty, base, name, checked]);
+  }, [files, dirty, base, name, checked, isEnabled]);
 
   // leaving the page (a reload, closing the tab, a link to another page of the app) keeps the draft at once
   useEffect(() => {
     const keep = () => {
       const d = latest.current;
-      if (d.dirty && d.checked) kept.current = writeDraft(name, { files: d.files, base: d.base, at: Date.now() });
+      if (d.dirty && d.checked && d.isEnabled) kept.current = writeDraft(name, { files: d.files, base: d.base, at: Date.now() });
     };
     const warn = (e: BeforeUnloadEvent) => {
       keep();

@@ -1,7 +1,8 @@
 'use client';
 // Between the page and Monaco: which file's model is shown, putting text into the models (a
 // restored version, a discarded draft), and moving the cursor to a line of a file — which may have
-// to wait, because the editor loads after the page (and the diagram) can already be used.
+// to wait, because the editor loads after the page (and the diagram) can already be used. A link
+// back to the source (`reveal`) opens its file with its line centred and marked.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EditorApi } from '@/components/editor/CodeEditor';
 import { SKILL_MD } from '@/lib/skill/bundle';
@@ -21,10 +22,14 @@ export type EditorBridge = {
   onEditorReady(api: EditorApi): void;
 };
 
-export function useEditorBridge(name: string, onReady: (load: (files: Files) => void) => void): EditorBridge {
-  const [active, setActive] = useState<string>(SKILL_MD);
+type Pending = { line: number; column: number; isMarked?: boolean };
+
+/** `name`: where the models live (`/skills/<name>/<path>`); `opening`: the file and line a link opened the page at */
+export function useEditorBridge(name: string, onReady: (load: (files: Files) => void) => void, opening: { file: string; line: number } | null = null): EditorBridge {
+  const [active, setActive] = useState<string>(opening?.file ?? SKILL_MD);
   const editor = useRef<EditorApi | null>(null);
-  const pendingReveal = useRef<{ line: number; column: number } | null>(null);
+  const pendingReveal = useRef<Pending | null>(opening ? { line: opening.line, column: 1, isMarked: true } : null);
+  const show = (api: EditorApi, p: Pending) => (p.isMarked ? api.showLine(p.line) : api.reveal(p.line, p.column));
   const modelPath = useCallback((p: string) => `/skills/${name}/${p}`, [name]);
   const load = useCallback((f: Files) => editor.current?.load(Object.fromEntries(Object.entries(f).map(([p, t]) => [modelPath(p), t]))), [modelPath]);
 
@@ -47,7 +52,7 @@ export function useEditorBridge(name: string, onReady: (load: (files: Files) => 
       onReady(load);
       const p = pendingReveal.current;
       pendingReveal.current = null;
-      if (p) setTimeout(() => api.reveal(p.line, p.column), 0);
+      if (p) setTimeout(() => show(api, p), 0);
     },
     [load, onReady],
   );
@@ -57,7 +62,7 @@ export function useEditorBridge(name: string, onReady: (load: (files: Files) => 
     const p = pendingReveal.current;
     if (p && editor.current) {
       pendingReveal.current = null;
-      setTimeout(() => editor.current?.reveal(p.line, p.column), 0);
+      setTimeout(() => editor.current && show(editor.current, p), 0);
     }
   }, [active]);
 

@@ -1,0 +1,169 @@
+'use client';
+// The runs list's filters: a search (run ids, inputs, error messages; applied a moment after the
+// last keystroke), skill, status, outcome, failure point, time range and "needs attention". Each
+// change goes to the URL at once (RunsExplorer), so a link shares what is shown. It is also a
+// plain GET form with the URL's names: Enter, or the Filter button before any script has loaded,
+// gives the same page.
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+import { utcTime } from '@/components/common/format';
+import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS } from '@/lib/views';
+import { RUN_RANGES, MAX_SEARCH_CHARS, isFiltered, type RunFilters, type RunRange } from './run-filters';
+import styles from './RunList.module.css';
+
+/** the pause after the last keystroke before a search is applied */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const RANGE_WORDS: Record<RunRange, string> = { '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' };
+
+type Props = {
+  filters: RunFilters;
+  onChange(next: RunFilters): void;
+  skills: string[];
+  /** failure points to offer (the most frequent first) */
+  failures: string[];
+};
+
+const list = (v: string): string[] | undefined => (v ? v.split(',') : undefined);
+
+export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
+  const q = filters.q ?? '';
+  const [text, setText] = useState(q);
+  // the URL's search changed by itself (Clear filters, back): the box follows it
+  const [seen, setSeen] = useState(q);
+  if (seen !== q) {
+    setSeen(q);
+    setText(q);
+  }
+  // a keystroke starts the wait; the filters it applies to are those of when it ends
+  const latest = useRef({ filters, onChange });
+  useEffect(() => {
+    latest.current = { filters, onChange };
+  });
+  useEffect(() => {
+    if (text.trim() === q) return;
+    const t = setTimeout(() => latest.current.onChange({ ...latest.current.filters, q: text.trim() || undefined }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text, q]);
+
+  const set = (patch: Partial<RunFilters>) => onChange({ ...filters, q: text.trim() || undefined, ...patch });
+  const status = filters.status?.join(',') ?? '';
+  const outcome = filters.outcome?.join(',') ?? '';
+  const failureChoices = filters.failed && !failures.includes(filters.failed) ? [filters.failed, ...failures] : failures;
+  const skillChoices = filters.skill && !skills.includes(filters.skill) ? [filters.skill, ...skills] : skills;
+  const hasTime = filters.from !== undefined || filters.to !== undefined;
+
+  return (
+    <form
+      method="get"
+      action="/runs"
+      className={styles.filters}
+      role="search"
+      aria-label="Filter runs"
+      onSubmit={(e) => {
+        e.preventDefault();
+        set({});
+      }}
+    >
+      <div className={`${styles.filter} ${styles.search}`}>
+        <label htmlFor="runs-q">Search</label>
+        <input
+          id="runs-q"
+          name="q"
+          type="search"
+          className="input"
+          aria-label="Search runs"
+          placeholder="run id, input, error…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          maxLength={MAX_SEARCH_CHARS}
+        />
+      </div>
+      <div className={styles.filter}>
+        <label htmlFor="runs-skill">Skill</label>
+        <select id="runs-skill" name="skill" className="select" value={filters.skill ?? ''} onChange={(e) => set({ skill: e.target.value || undefined })}>
+          <option value="">Any skill</option>
+          {skillChoices.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={styles.filter}>
+        <label htmlFor="runs-status">Status</label>
+        <select id="runs-status" name="status" className="select" value={status} onChange={(e) => set({ status: list(e.target.value) as RunFilters['status'] })}>
+          <option value="">Any status</option>
+          {status.includes(',') ? <option value={status}>{status.replaceAll(',', ' or ')}</option> : null}
+          {RUN_STATUS_WORDS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={styles.filter}>
+        <label htmlFor="runs-outcome">Outcome</label>
+        <select id="runs-outcome" name="outcome" className="select" value={outcome} onChange={(e) => set({ outcome: list(e.target.value) as RunFilters['outcome'] })}>
+          <option value="">Any outcome</option>
+          {outcome.includes(',') ? <option value={outcome}>{outcome.replaceAll(',', ' or ')}</option> : null}
+          {RUN_OUTCOME_WORDS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={styles.filter}>
+        <label htmlFor="runs-failed">Failed at</label>
+        <select id="runs-failed" name="failed" className="select" value={filters.failed ?? ''} onChange={(e) => set({ failed: e.target.value || undefined })} disabled={!failureChoices.length}>
+          <option value="">{failureChoices.length ? 'Any stage or step' : 'No failures'}</option>
+          {failureChoices.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={styles.filter}>
+        <label htmlFor="runs-range">Started</label>
+        <select id="runs-range" name="range" className="select" value={filters.range ?? ''} onChange={(e) => set({ range: (e.target.value || undefined) as RunRange | undefined })}>
+          <option value="">Any time</option>
+          {(Object.keys(RUN_RANGES) as RunRange[]).map((r) => (
+            <option key={r} value={r}>
+              {RANGE_WORDS[r]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <label className={styles.check}>
+        <input type="checkbox" name="attention" value="1" checked={filters.attention ?? false} onChange={(e) => set({ attention: e.target.checked || undefined })} /> Needs attention
+      </label>
+      {hasTime ? (
+        <span className={styles.timeChip}>
+          {filters.from !== undefined ? <input type="hidden" name="from" value={new Date(filters.from).toISOString()} /> : null}
+          {filters.to !== undefined ? <input type="hidden" name="to" value={new Date(filters.to).toISOString()} /> : null}
+          {timeWords(filters.from, filters.to)}
+          <button type="button" className="btn btn-ghost btn-sm" aria-label="Clear the time range" onClick={() => set({ from: undefined, to: undefined })}>
+            ×
+          </button>
+        </span>
+      ) : null}
+      <button type="submit" className="btn">
+        Filter
+      </button>
+      {isFiltered(filters) ? (
+        <Link href="/runs" className="btn btn-ghost" onClick={(e) => (e.preventDefault(), onChange({}))}>
+          Clear filters
+        </Link>
+      ) : null}
+    </form>
+  );
+}
+
+function timeWords(from: number | undefined, to: number | undefined): string {
+  // UTC: the same words on the server and in the browser
+  const at = utcTime;
+  if (from !== undefined && to !== undefined) return `${at(from)} – ${at(to)}`;
+  return from !== undefined ? `since ${at(from)}` : `before ${at(to!)}`;
+}

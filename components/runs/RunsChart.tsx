@@ -1,0 +1,58 @@
+'use client';
+// The filtered runs over time (recharts): runs started per bucket, stacked by status, with a
+// tooltip per bucket and keyboard access (recharts' accessibility layer); clicking a bar narrows
+// the list to that bucket's time. The p50/p95 duration of the runs that ended sits above it.
+// Loaded in the browser only (RunsChartPane), after the list has painted.
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { RunStatsView } from '@/lib/views';
+import { RUN_STATUS_WORDS } from '@/lib/views';
+import { CHART_HEIGHT_PX, bucketLabel, chartRows } from './chart-data';
+
+/** the status colours of globals.css, as SVG fills (a presentation attribute takes no var()) */
+const COLOURS: Record<(typeof RUN_STATUS_WORDS)[number], string> = {
+  completed: '#1f8a4c',
+  failed: '#c62f2f',
+  aborted: '#b26a00',
+  running: '#2f6fd6',
+  queued: '#9aa3b2',
+};
+
+type Props = { stats: RunStatsView; onPickBucket(from: number, to: number): void };
+
+export default function RunsChart({ stats, onPickBucket }: Props) {
+  const rows = chartRows(stats);
+  const shown = RUN_STATUS_WORDS.filter((s) => stats.byStatus[s] > 0);
+  return (
+    <ResponsiveContainer width="100%" height={CHART_HEIGHT_PX}>
+      <BarChart data={rows} margin={{ top: 6, right: 8, bottom: 0, left: -18 }} barCategoryGap={1}>
+        <CartesianGrid vertical={false} stroke="#e6e9ee" />
+        <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#6b7484' }} interval="preserveStartEnd" minTickGap={28} tickLine={false} />
+        <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#6b7484' }} tickLine={false} axisLine={false} width={44} />
+        <Tooltip
+          cursor={{ fill: 'rgba(58, 91, 217, 0.08)' }}
+          labelFormatter={(_, payload) => {
+            const start = (payload?.[0]?.payload as { start?: number } | undefined)?.start;
+            return start === undefined ? '' : bucketLabel(start, stats.bucketMs, true);
+          }}
+          contentStyle={{ fontSize: 12, borderRadius: 6 }}
+        />
+        <Legend iconSize={9} wrapperStyle={{ fontSize: 12 }} />
+        {shown.map((s) => (
+          <Bar
+            key={s}
+            dataKey={s}
+            name={s}
+            stackId="runs"
+            fill={COLOURS[s]}
+            isAnimationActive={false}
+            cursor="pointer"
+            onClick={(d: { payload?: { start?: number } }) => {
+              const start = d.payload?.start;
+              if (start !== undefined) onPickBucket(start, start + stats.bucketMs);
+            }}
+          />
+        ))}
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}

@@ -1,0 +1,33 @@
+// The runs chart's rows and words: a bucket's label at its width (a time of day for buckets
+// under a day, a date for longer ones), and the duration summary above the chart.
+import type { RunStatsView } from '@/lib/views';
+import { formatDuration } from '@/components/common/format';
+
+const DAY_MS = 86_400_000;
+
+/** the chart's height (its placeholder keeps the same, so the list does not move when it arrives) */
+export const CHART_HEIGHT_PX = 170;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** a bucket's start as the axis (short) or the tooltip (long, with its end) says it, in the reader's time zone */
+export function bucketLabel(start: number, bucketMs: number, long = false): string {
+  const d = new Date(start);
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (!long) return bucketMs < DAY_MS ? time : day.slice(5);
+  const e = new Date(start + bucketMs);
+  const end = bucketMs < DAY_MS ? `${pad(e.getHours())}:${pad(e.getMinutes())}` : `${e.getFullYear()}-${pad(e.getMonth() + 1)}-${pad(e.getDate())}`;
+  return bucketMs < DAY_MS ? `${day} ${time}–${end}` : `${day} – ${end}`;
+}
+
+export type ChartRow = RunStatsView['buckets'][number] & { label: string };
+
+export const chartRows = (s: RunStatsView): ChartRow[] => s.buckets.map((b) => ({ ...b, label: bucketLabel(b.start, s.bucketMs) }));
+
+/** "p50 1.2 s · p95 3.4 s (of 12 ended runs)", or what is missing */
+export function durationSummary(s: RunStatsView): string {
+  const d = s.duration;
+  if (!d.count || d.p50 === null || d.p95 === null) return 'no run has ended yet';
+  return `p50 ${formatDuration(d.p50)} · p95 ${formatDuration(d.p95)} (of ${d.count} ended run${d.count === 1 ? '' : 's'})`;
+}

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { routes } from '@/lib/api/routes';
+import { isFiltered, parseRunFilters, runFiltersSearch, runsHref, toRunQuery, type RunFilters } from './run-filters';
+
+const T = Date.parse('2026-12-01T10:00:00.000Z');
+
+test('filters round-trip through the URL in one order, whatever order they came in', () => {
+  const f: RunFilters = { q: 'needle, "x"', skill: 'summarize', status: ['failed', 'aborted'], outcome: ['blocked'], failed: '__post__/2', attention: true, range: '24h', from: T, to: T + 60_000 };
+  const search = runFiltersSearch(f);
+  assert.equal(search, '?q=needle%2C+%22x%22&skill=summarize&status=failed%2Caborted&outcome=blocked&failed=__post__%2F2&attention=1&range=24h&from=2026-12-01T10%3A00%3A00.000Z&to=2026-12-01T10%3A01%3A00.000Z');
+  const back = parseRunFilters(new URLSearchParams(search.slice(1)));
+  assert.deepEqual(back, { filters: f, problems: [] });
+  // a server component's searchParams object reads the same
+  assert.deepEqual(parseRunFilters({ status: 'failed', attention: 'true', from: String(T) }).filters, { status: ['failed'], attention: true, from: T });
+  assert.equal(runsHref({}), '/runs');
+  assert.equal(isFiltered({}), false);
+  assert.equal(isFiltered({ attention: false, status: [] }), false);
+  assert.equal(isFiltered({ skill: 'a' }), true);
+});
+
+test('a value that is not one is named where it stands, and that filter is left out', () => {
+  const { filters, problems } = parseRunFilters(new URLSearchParams('status=failed,sleeping&outcome=meh&range=2w&from=yesterday&attention=maybe&skill=ok'));
+  assert.deepEqual(filters, { skill: 'ok' });
+  assert.equal(problems.length, 5);
+  assert.match(problems[0], /^\?status=failed,sleeping: there is no status “sleeping” — a run's status is one of queued, running, completed, failed, aborted/);
+  assert.match(problems[1], /^\?outcome=meh: there is no outcome “meh”/);
+  assert.match(problems[2], /^\?attention=maybe: say attention=1/);
+  assert.match(problems[3], /^\?range=2w: a range is one of 1h, 24h, 7d, 30d/);
+  assert.match(problems[4], /^\?from=yesterday: not a time/);
+  const empty = parseRunFilters(new URLSearchParams(`from=${T}&to=${T}`));
+  assert.deepEqual(empty.filters, {});
+  assert.match(empty.problems[0], /not before \?to=/);
+  // a search is trimmed and cut to what the API takes
+  assert.equal(parseRunFilters(new URLSearchParams(`q=${'x'.repeat(500)}`)).filters.q?.length, 200);
+  assert.deepEqual(parseRunFilters(new URLSearchParams('q=%20%20&skill=')).filters, {});
+});
+
+test("the API's query: a relative range reaches back from now, a later from wins; the route's schema takes it", () => {
+  assert.deepEqual(toRunQuery({ range: '1h', attention: true, status: ['failed'] }, T), { status: ['failed'], attention: true, from: T - 3_600_000 });
+  assert.equal(toRunQuery({ range: '24h', from: T - 1000 }, T).from, T - 1000);
+  assert.equal(toRunQuery({ range: '24h', from: T - 100 * 86_400_000 }, T).from, T - 86_400_000);
+  const q = toRunQuery({ q: 'x', skill: 's', outcome: ['failed'], failed: 'lint/check', from: T, to: T + 1 }, T);
+  assert.deepEqual(routes.listRuns.query.parse(q), q);
+  assert.deepEqual(toRunQuery({}, T), {});
+});

@@ -1,0 +1,50 @@
+'use client';
+// The skill's recent runs, under the run panel: each links to its run page with its status, and
+// says why it needs attention (where it failed) when it does.
+import Link from 'next/link';
+import type { RunListItemView } from '@/lib/views';
+import { RelativeTime } from '@/components/common/RelativeTime';
+import { StatusPill } from '@/components/common/StatusPill';
+import { attentionOf } from '@/components/runs/run-words';
+import styles from './Studio.module.css';
+
+type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number };
+
+export function RecentRuns({ skill, runs, error, now }: Props) {
+  return (
+    <section className={styles.recentRuns} aria-labelledby="recent-runs-title">
+      <div className={styles.recentHead}>
+        <h2 id="recent-runs-title">Recent runs</h2>
+        {runs?.length ? <Link href={`/runs?skill=${encodeURIComponent(skill)}`}>all runs of {skill}</Link> : null}
+      </div>
+      {error ? (
+        <p className="form-error">The runs could not be read: {error.message}</p>
+      ) : runs === null ? (
+        <p className={styles.muted}>Loading…</p>
+      ) : runs.length === 0 ? (
+        <p className={styles.muted}>No runs yet: press Run.</p>
+      ) : (
+        <ul aria-label="Recent runs" className={styles.recentList}>
+          {runs.map((r) => {
+            const attention = attentionOf(r);
+            return (
+              <li key={r.runId} data-attention={attention ?? undefined}>
+                <Link href={`/runs/${encodeURIComponent(r.runId)}`} className={styles.recentId}>
+                  {r.runId}
+                </Link>{' '}
+                <StatusPill status={r.status} />
+                {attention ? (
+                  <span className={styles.recentFailure} title={r.errorMessage ?? undefined}>
+                    {' '}
+                    needs attention{r.failedAt ? ` at ${r.failedAt}` : ''}
+                  </span>
+                ) : null}{' '}
+                <RelativeTime ms={r.createdAt} now={now} className={styles.muted} />
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSourceLink, sourceHref } from './source-link';
+
+test('a link back to the source round-trips: version, file, line', () => {
+  const href = sourceHref('tally', { version: 'abc123def', line: 12, file: 'count.py' });
+  assert.equal(href, '/skills/tally?version=abc123def&file=count.py&line=12');
+  assert.deepEqual(parseSourceLink(new URLSearchParams(href.split('?')[1])), { version: 'abc123def', line: 12, file: 'count.py', problems: [] });
+  assert.equal(sourceHref('a b', { line: 3, file: 'skill.md' }), '/skills/a%20b?line=3');
+  assert.equal(sourceHref('x', {}), '/skills/x');
+  assert.deepEqual(parseSourceLink({ version: ['abcd', 'ef01'], line: '7' }), { version: 'abcd', line: 7, file: null, problems: [] });
+});
+
+test('what is not a version or a line is named, and left out', () => {
+  const r = parseSourceLink(new URLSearchParams('version=../../etc&line=-3'));
+  assert.equal(r.version, null);
+  assert.equal(r.line, null);
+  assert.match(r.problems[0], /^\?version=\.\.\/\.\.\/etc: a version is its hash/);
+  assert.match(r.problems[1], /^\?line=-3: a line is a whole number from 1/);
+  assert.deepEqual(parseSourceLink(new URLSearchParams('line=0')).line, null);
+  assert.deepEqual(parseSourceLink(new URLSearchParams('')), { version: null, line: null, file: null, problems: [] });
+});

@@ -1,0 +1,42 @@
+// "Back to the source": the studio's URL that opens a skill at a version's text with a line
+// revealed (`/skills/<name>?version=<hash>&line=<n>&file=<path>`), written by the run page and
+// read by the skill page, with a located sentence for each part that is not right.
+
+export type SourceLink = { version: string | null; line: number | null; file: string | null; problems: string[] };
+
+type Search = URLSearchParams | Record<string, string | string[] | undefined>;
+
+const first = (sp: Search, k: string): string | undefined => {
+  if (sp instanceof URLSearchParams) return sp.get(k) ?? undefined;
+  const v = sp[k];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** the most a line number can be (a skill file is far shorter) */
+const MAX_LINE = 1_000_000;
+
+export function parseSourceLink(sp: Search): SourceLink {
+  const problems: string[] = [];
+  const version = first(sp, 'version')?.trim() || null;
+  if (version !== null && !/^[0-9a-f]{4,64}$/.test(version)) {
+    problems.push(`?version=${version.slice(0, 70)}: a version is its hash (hex, at least 4 characters). Showing the latest version.`);
+  }
+  const rawLine = first(sp, 'line')?.trim();
+  let line: number | null = null;
+  if (rawLine) {
+    if (/^\d{1,7}$/.test(rawLine) && Number(rawLine) >= 1 && Number(rawLine) <= MAX_LINE) line = Number(rawLine);
+    else problems.push(`?line=${rawLine.slice(0, 40)}: a line is a whole number from 1. No line is revealed.`);
+  }
+  const file = first(sp, 'file')?.trim() || null;
+  return { version: version !== null && /^[0-9a-f]{4,64}$/.test(version) ? version : null, line, file, problems };
+}
+
+/** the studio at a version's line (and file, when it is not skill.md) */
+export function sourceHref(skill: string, at: { version?: string | null; line?: number | null; file?: string | null }): string {
+  const sp = new URLSearchParams();
+  if (at.version) sp.set('version', at.version);
+  if (at.file && at.file !== 'skill.md') sp.set('file', at.file);
+  if (at.line) sp.set('line', String(at.line));
+  const s = sp.toString();
+  return `/skills/${encodeURIComponent(skill)}${s ? `?${s}` : ''}`;
+}
