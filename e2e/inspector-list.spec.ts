@@ -84,7 +84,7 @@ test('filter and search the runs list down to one run; the URL keeps the filters
   const runs = page.getByRole('table', { name: 'Runs' });
   await expect(runs.getByRole('link', { name: done.runId })).toBeVisible();
   const chart = page.getByRole('region', { name: 'Runs over time' });
-  await expect(chart.locator('svg.recharts-surface')).toBeVisible();
+  await expect(chart.locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
   await expect(chart).toContainText(/p50 .* p95/);
   await shot(page, '60-runs-list');
 
@@ -227,7 +227,7 @@ test.describe('at 1024 px', () => {
 
     await page.goto('/runs');
     await expect(page.getByRole('table', { name: 'Runs' }).getByRole('link', { name: run.runId })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Runs over time' }).locator('svg.recharts-surface')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Runs over time' }).locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
     await noSideScroll();
     await shot(page, '66-runs-1024');
 
