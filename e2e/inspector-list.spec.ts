@@ -84,7 +84,7 @@ test('filter and search the runs list down to one run; the URL keeps the filters
   const runs = page.getByRole('table', { name: 'Runs' });
   await expect(runs.getByRole('link', { name: done.runId })).toBeVisible();
   const chart = page.getByRole('region', { name: 'Runs over time' });
-  await expect(chart.locator('svg.recharts-surface')).toBeVisible();
+  await expect(chart.locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
   await expect(chart).toContainText(/p50 .* p95/);
   await shot(page, '60-runs-list');
 
@@ -95,15 +95,17 @@ test('filter and search the runs list down to one run; the URL keeps the filters
   await expect(chart).toContainText(/(^|\D)2 runs/);
 
   // needs attention: the failed one, saying so and where
-  await page.getByLabel('Needs attention').check();
+  // the box is the URL's: it shows checked once the URL says so (check() looks sooner than that)
+  await page.getByLabel('Needs attention').click();
   await expect(page).toHaveURL(/attention=1/);
+  await expect(page.getByLabel('Needs attention')).toBeChecked();
   await expect(runs.getByRole('row')).toHaveCount(2);
   const row = runs.getByRole('row').filter({ has: page.getByRole('link', { name: failed.runId }) });
   await expect(row).toContainText('aborted');
   await expect(row).toContainText('needs attention');
   await expect(row).toContainText('__post__/0');
   await shot(page, '61-runs-needs-attention');
-  await page.getByLabel('Needs attention').uncheck();
+  await page.getByLabel('Needs attention').click();
   await expect(page).not.toHaveURL(/attention=1/);
 
   // the failure point, then a status it does not have: nothing matches
@@ -227,7 +229,7 @@ test.describe('at 1024 px', () => {
 
     await page.goto('/runs');
     await expect(page.getByRole('table', { name: 'Runs' }).getByRole('link', { name: run.runId })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Runs over time' }).locator('svg.recharts-surface')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Runs over time' }).locator('.recharts-wrapper > svg.recharts-surface')).toBeVisible();
     await noSideScroll();
     await shot(page, '66-runs-1024');
 
