@@ -63,6 +63,12 @@ const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   fixedOverflowWidgets: true,
   hover: { delay: 350 },
   padding: { top: 8, bottom: 8 },
+  // Folding and the sticky headers follow the indentation, computed here in a millisecond. Asked of
+  // monaco-yaml's worker instead, every keystroke in a large skill.md brings back all its folding
+  // ranges (~40 kB) and its whole outline (~300 kB), which the page then decodes and walks.
+  folding: true,
+  foldingStrategy: 'indentation',
+  stickyScroll: { enabled: true, defaultModel: 'indentationModel' },
 };
 
 export default function CodeEditor(props: Props) {
