@@ -2,13 +2,19 @@
 // 100 phases (chains with branches chosen by `next`, tools, input/output schemas by artifact name
 // and inline, a few preprocessors), 5 capabilities (one refused) and a 50-step postprocessor
 // (python/node steps whose modules are in the bundle, validate, run_op, lint_plan, iterate).
+// The same shape at another size (`SMALL`: the small skill the browser bench holds the large one
+// against) comes from `skillText(size)`.
 export const PHASES = 100;
 export const STEPS = 50;
+
+export type SkillSize = { phases: number; steps: number };
+export const LARGE: SkillSize = { phases: PHASES, steps: STEPS };
+export const SMALL: SkillSize = { phases: 5, steps: 6 };
 
 const pad = (i: number) => String(i).padStart(3, '0');
 const phaseName = (i: number) => `p${pad(i)}`;
 /** every tenth phase branches to the next two; the others chain to the next */
-const isBranch = (i: number) => i % 10 === 3 && i + 2 < PHASES;
+const isBranch = (i: number, phases: number) => i % 10 === 3 && i + 2 < phases;
 
 function artifacts(): string {
   const out = ['artifacts:'];
@@ -33,29 +39,29 @@ function artifacts(): string {
   return out.join('\n');
 }
 
-function graph(): string {
+function graph(phases: number): string {
   const out = ['graph:'];
-  for (let i = 0; i < PHASES; i++) {
-    const next = i === PHASES - 1 ? [] : isBranch(i) ? [i + 1, i + 2] : [i + 1];
+  for (let i = 0; i < phases; i++) {
+    const next = i === phases - 1 ? [] : isBranch(i, phases) ? [i + 1, i + 2] : [i + 1];
     out.push(`  ${phaseName(i)}: [${next.map(phaseName).join(', ')}]`);
   }
   return out.join('\n');
 }
 
-function phases(): string {
+function phases(count: number): string {
   const out = ['phases:'];
-  for (let i = 0; i < PHASES; i++) {
+  for (let i = 0; i < count; i++) {
     const lines: string[] = [];
-    if (isBranch(i)) {
+    if (isBranch(i, count)) {
       lines.push(
         '    output_schema:',
         '      type: object',
         `      properties: { next: { enum: [${phaseName(i + 1)}, ${phaseName(i + 2)}] }, note: { type: string } }`,
         '      required: [next]',
       );
-    } else if (i < PHASES - 1 && i % 2 === 0) {
+    } else if (i < count - 1 && i % 2 === 0) {
       lines.push(`    output_schema: a${pad(i % 20)}`);
-    } else if (i < PHASES - 1 && i % 7 === 0) {
+    } else if (i < count - 1 && i % 7 === 0) {
       lines.push('    output_schema: { type: object, properties: { summary: { type: string } }, required: [summary] }');
     }
     if (i % 3 === 0) lines.push(`    input_schema: a${pad((i + 5) % 20)}`);
@@ -104,9 +110,9 @@ permissions:
   ops: [file/read, run_skill]
   effects: [fs.read, transcript.write, artifact.write]`;
 
-function postprocessor(): string {
+function postprocessor(steps: number): string {
   const out = ['postprocessor:', '  output_schema: result', '  steps:'];
-  for (let s = 0; s < STEPS; s++) {
+  for (let s = 0; s < steps; s++) {
     switch (s % 6) {
       case 0:
         out.push('    - type: python', '      module: ./rendering.py', `      function: render_${s}`, ...(s % 12 === 0 ? ['      pure: true'] : []));
@@ -140,19 +146,19 @@ function postprocessor(): string {
   return out.join('\n');
 }
 
-export function skillText(): string {
-  const body = Array.from({ length: PHASES }, (_, i) => `## ${phaseName(i)}\n\nDo step ${i} of the work carefully.\n`).join('\n');
+export function skillText(size: SkillSize = LARGE, name = 'big_editor_bench'): string {
+  const body = Array.from({ length: size.phases }, (_, i) => `## ${phaseName(i)}\n\nDo step ${i} of the work carefully.\n`).join('\n');
   return [
     '---',
-    'name: big_editor_bench',
+    `name: ${name}`,
     'description: A large generated skill for the editor benchmark a',
     `entry: ${phaseName(0)}`,
-    graph(),
+    graph(size.phases),
     'final_output: result',
     artifacts(),
-    phases(),
+    phases(size.phases),
     CAPABILITIES,
-    postprocessor(),
+    postprocessor(size.steps),
     '---',
     'You are a careful worker.',
     '',

@@ -12,8 +12,10 @@ import type { BundleFiles } from '../lib/skill/bundle';
 import { splitSkill } from '../lib/skill/source';
 import { benchFiles, PHASES, skillText, STEPS } from './bench-editor-skill';
 
-const WARMUP = 40;
-const ITERATIONS = 300;
+// --tiny (or BENCH_TINY=1): a few iterations, to see the bench still works (what `npm test` runs)
+const TINY = process.argv.includes('--tiny') || process.env.BENCH_TINY === '1';
+const WARMUP = TINY ? 4 : 40;
+const ITERATIONS = TINY ? 10 : 300;
 const TARGET_MS = 16;
 const TARGET_RATIO = 3;
 
@@ -72,6 +74,7 @@ function main(): void {
   console.log(
     JSON.stringify({
       bench: 'editor',
+      tiny: TINY,
       phases: PHASES,
       steps: STEPS,
       bytes: Buffer.byteLength(text, 'utf8'),

@@ -32,6 +32,10 @@ type Props = {
 
 const LANE_ID = '__lane:postprocessor';
 const FIT = { padding: 0.15, maxZoom: 1 };
+// Props React Flow hands to every node (and every minimap node) are kept the same objects from one
+// render to the next: a new function or object there redraws all 150 cards of a large skill.
+const PRO_OPTIONS = { hideAttribution: false };
+const minimapColor = (n: Node): string => (n.type === 'phase' ? '#9aa9e8' : n.type === 'lane' ? '#eef1f6' : '#c6cfdb');
 /** below this zoom a card's text is too small to read */
 const READABLE_ZOOM = 0.55;
 
@@ -267,11 +271,19 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     }
   }, [highlight, model, flow]);
 
-  /** a node's declaration, by its id (a click on a card, Enter on a focused one) */
-  const selectNode = (id: string) => {
-    const span = model?.nodes.find((n) => n.id === id)?.span;
-    if (span) onSelect(span);
-  };
+  /** a node's declaration, by its id (a click on a card, Enter on a focused one); one function for the page's life */
+  const modelRef = useRef(model);
+  useEffect(() => {
+    modelRef.current = model;
+  });
+  const selectNode = useCallback(
+    (id: string) => {
+      const span = modelRef.current?.nodes.find((n) => n.id === id)?.span;
+      if (span) onSelect(span);
+    },
+    [onSelect],
+  );
+  const onNodeClick = useCallback((_: unknown, n: Node) => void (n.id !== LANE_ID && selectNode(n.id)), [selectNode]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -303,7 +315,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
           edges={edges}
           nodeTypes={nodeTypes}
           onNodesChange={onNodesChange}
-          onNodeClick={(_, n) => n.id !== LANE_ID && selectNode(n.id)}
+          onNodeClick={onNodeClick}
           deleteKeyCode={null}
           selectionKeyCode={null}
           multiSelectionKeyCode={null}
@@ -314,11 +326,11 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
           maxZoom={2}
           nodesConnectable={false}
           elementsSelectable
-          proOptions={{ hideAttribution: false }}
+          proOptions={PRO_OPTIONS}
         >
           <Background gap={18} size={1} color="#d5dae1" />
           <Controls showInteractive={false} showFitView={false} position="bottom-left" />
-          <MiniMap pannable zoomable position="bottom-right" ariaLabel="Diagram overview" nodeColor={(n) => (n.type === 'phase' ? '#9aa9e8' : n.type === 'lane' ? '#eef1f6' : '#c6cfdb')} />
+          <MiniMap pannable zoomable position="bottom-right" ariaLabel="Diagram overview" nodeColor={minimapColor} />
           <Panel position="top-right" className={styles.toolbar}>
             <button type="button" className="btn btn-sm" onClick={fit} title="Fit the diagram to the view (F)">
               Fit

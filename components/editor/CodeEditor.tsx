@@ -70,6 +70,12 @@ const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   fixedOverflowWidgets: true,
   hover: { delay: 350 },
   padding: { top: 8, bottom: 8 },
+  // Folding and the sticky headers follow the indentation, computed here in a millisecond. Asked of
+  // monaco-yaml's worker instead, every keystroke in a large skill.md brings back all its folding
+  // ranges (~40 kB) and its whole outline (~300 kB), which the page then decodes and walks.
+  folding: true,
+  foldingStrategy: 'indentation',
+  stickyScroll: { enabled: true, defaultModel: 'indentationModel' },
 };
 
 const READ_ONLY_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = { ...OPTIONS, readOnly: true, readOnlyMessage: { value: 'This is an older version, shown read-only. Open the latest to edit.' } };

@@ -5,7 +5,7 @@
 // the bridge to Monaco (use-editor-bridge), versions, saving and restoring (use-versions), starting
 // a run (use-run-launcher) and the keys (use-shortcuts). The decisions they make are plain
 // functions in studio-logic.ts.
-import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { bundlePaths, SKILL_MD } from '@/lib/skill/bundle';
 import { nodeAt } from '@/lib/skill/diagram';
 import type { Files, SkillDetailView, VersionSummaryView, VersionView } from '@/lib/views';
@@ -30,9 +30,6 @@ import { useVersions } from './hooks/use-versions';
 import { useRecentRuns } from './hooks/use-recent-runs';
 import { CheckPastRuns } from '@/components/replay/CheckPastRuns';
 import styles from './Studio.module.css';
-
-/** the performance mark of an analysis drawn (npm run bench:editor -- --browser) */
-export const ANALYSIS_DRAWN = 'stagecraft:analysis-drawn';
 
 export type StudioProps = {
   skill: SkillDetailView;
@@ -79,8 +76,6 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const onSkillMd = editor.active === SKILL_MD;
   const { current: analysis, diagram, stale, keyInfo } = useAnalysis(files, { name, knownSkills, cursor: onSkillMd ? cursor : null });
   const errors = analysis.diagnostics.filter((d) => d.severity === 'error').length;
-  // one mark per analysis committed to the page: what the editor benchmark (and a profiler) times keystrokes by
-  useLayoutEffect(() => void performance.mark(ANALYSIS_DRAWN), [analysis]);
   const highlight = useMemo(() => (cursor && diagram && onSkillMd && !stale ? nodeAt(diagram, cursor.line, cursor.column) : null), [cursor, diagram, onSkillMd, stale]);
 
   const { reveal } = editor;
