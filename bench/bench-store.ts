@@ -15,7 +15,7 @@
 // (nodeCpuMsPerStep is this process only, as for the peers). Each line also says
 // what a step waited on: store writes and sandbox calls, counted and timed at the
 // ports (commitsPerStep, commitRttMs, codeCallsPerStep, codeCallRttMs).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,8 @@ import type { KernelDeps } from '../lib/kernel/context';
 import type { Plan } from '../lib/kernel/plan';
 import { openStore } from '../lib/store';
 import { createCodeSandbox } from '../lib/sandbox';
+import { isolationFor, sandboxMode } from '../lib/sandbox/isolation';
+import { workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
 import { createScriptedModel } from '../lib/models';
 import { randomIds, systemClock } from '../lib/server/system';
 import { faultsFromSpec } from '../lib/kernel/faults';
@@ -75,9 +77,21 @@ export function step(v) {
 }
 `;
 
+/**
+ * Everything this process's runs see, under one folder: the bundles (read-only in the sandbox, as a
+ * run's bundle version is) and `work/`, the workspace code steps run in (writable, with the default
+ * quota checked around each call, as in a run the app or the CLI starts). The crash parent names it
+ * (`--dir`), so its worker and its resume run share it and the side file is in the workspace.
+ */
+/** STAGECRAFT_SANDBOX (default auto: bubblewrap where it works); every line says which (`sandbox`) */
+const ISOLATION = isolationFor(sandboxMode(process.env));
+const ROOT = a.dir ?? mkdtempSync(path.join(tmpdir(), 'sc-bench-'));
+const WORK = path.join(ROOT, 'work');
+mkdirSync(WORK, { recursive: true });
+
 /** A bundle whose postprocessor is N code steps; its model finishes at once. */
-function bundle(kind: Kind, n: number, dir?: string, side?: string): { plan: Plan; text: string; dir: string } {
-  const d = dir ?? mkdtempSync(path.join(tmpdir(), `sc-bench-${kind}-`));
+function bundle(kind: Kind, n: number, side?: string): { plan: Plan; text: string; dir: string } {
+  const d = path.join(ROOT, `bundle-${kind}-${n}`);
   mkdirSync(d, { recursive: true });
   writeFileSync(path.join(d, 'step.mjs'), STEP_MODULE);
   const steps = Array.from({ length: n }, () =>
@@ -123,7 +137,7 @@ function breakdown(totalSteps: number) {
 async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Promise<T>): Promise<T> {
   const store = await openStore({ databaseUrl: dbUrl(DB), poolSize: Math.max(10, C + 2) });
   // one warm sandbox for the whole process: workers stay warm across runs
-  const sandbox = createCodeSandbox({ maxWorkersPerLanguage: Math.min(C, 2) });
+  const sandbox = createCodeSandbox({ maxWorkersPerLanguage: Math.min(C, 2), bundleDir: ROOT, workDir: WORK, workspaceQuota: workspaceQuotaFromEnv({}), isolation: ISOLATION });
   timeCalls(store, 'createRun', 'commits', 'commitMs');
   timeCalls(store, 'commit', 'commits', 'commitMs');
   timeCalls(sandbox, 'call', 'calls', 'callMs');
@@ -160,6 +174,7 @@ async function perf(kind: Kind) {
     });
     return {
       harness: harnessOf(kind),
+      sandbox: ISOLATION.kind,
       step: STEP,
       kind,
       mode: a.mode,
@@ -175,7 +190,7 @@ async function perf(kind: Kind) {
 }
 
 async function crashRole() {
-  const b = bundle(a.kind === 'pure' ? 'pure' : 'effectful', N, a.dir, a.side);
+  const b = bundle(a.kind === 'pure' ? 'pure' : 'effectful', N, a.side);
   await withStore(async (deps) => {
     if (a.role === 'worker') {
       await startRun(b.plan, deps(b), { input: {}, skillText: b.text, runId: a.id });
@@ -189,11 +204,20 @@ async function crashRole() {
   });
 }
 
+/** A file of the peer harnesses: the copy bench:compare made (.bench-peers), else PEERS_SRC or the shared folder beside the checkout. */
+function peerFile(name: string): string {
+  const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const dirs = [path.join(repo, '.bench-peers'), process.env.PEERS_SRC, path.join(repo, '../shared/bench-peers'), path.join(repo, '../../shared/bench-peers')];
+  const found = dirs.filter((d): d is string => !!d).map((d) => path.resolve(repo, d, name)).find((f) => existsSync(f));
+  if (!found) usage(`crash mode needs the peers' ${name} (looked in .bench-peers, PEERS_SRC and ../shared/bench-peers): run npm run bench:compare once, or set PEERS_SRC`);
+  return found;
+}
+
 async function crashParent(kind: Kind) {
-  const crashMod = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../shared/bench-peers/crash.mjs');
+  const crashMod = peerFile('crash.mjs');
   const { crashDemo } = (await import(crashMod)) as { crashDemo: (o: object) => Promise<Record<string, unknown>> };
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-bench-crash-'));
-  const side = path.join(dir, 'side.txt');
+  const side = path.join(dir, 'work', 'side.txt'); // in the workspace: the one place sandboxed code may write
   const id = `run_crash_${process.pid}_${Date.now()}`;
   const script = new URL('./bench-store.mjs', import.meta.url).pathname;
   const res = await crashDemo({
@@ -212,7 +236,7 @@ async function crashParent(kind: Kind) {
       }
     },
   });
-  report({ harness: harnessOf(kind), kind, mode: 'crash', ...res });
+  report({ harness: harnessOf(kind), sandbox: ISOLATION.kind, kind, mode: 'crash', ...res });
 }
 
 const MODES = ['single', 'many', 'crash'];
@@ -228,7 +252,7 @@ if (a.step === 'op' && (a.kind !== 'effectful' || a.mode === 'crash')) usage('--
 for (const [flag, n] of [['steps', N], ['workflows', W], ['concurrency', C], ['kill-after', Number(a['kill-after'])]] as const) {
   if (!Number.isInteger(n) || n < 1) usage(`--${flag} must be a whole number ≥ 1`);
 }
-if (a.mode === 'crash' && Number(a['kill-after']) >= N) usage(`--kill-after ${a['kill-after']} must be below --steps ${N}, or the run ends before the kill`);
+if (a.mode === 'crash' && a.role === 'parent' && Number(a['kill-after']) >= N) usage(`--kill-after ${a['kill-after']} must be below --steps ${N}, or the run ends before the kill`);
 const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
 
 if (a.mode === 'crash') {
