@@ -9,6 +9,7 @@
 //   stateBytesP95              the size of a state answer
 //   itemP95Ms                  one item's detail (a rebuilt context or request), built and serialised
 //   serverStateP95Ms           getRunState through lib/server (fold cache, store read of new events)
+// --tiny or BENCH_TINY=1: 500 events and a few samples of each (the script works); else BENCH_EVENTS.
 // Budget (issue): a scrub step ≤ 50 ms p95 in the browser round trip; this is the server's part.
 import { RunFold } from '../lib/kernel/fold';
 import { buildTimeline } from '../lib/kernel/timeline';
@@ -16,6 +17,7 @@ import { itemView, stateView } from '../lib/kernel/inspect';
 import { memoryHost } from '../lib/server/testing';
 import { getRunState } from '../lib/server/runs/get-run-state';
 import { makeLoopRun } from './inspector-fixture';
+import { size, TINY } from './tiny';
 
 const hr = () => Number(process.hrtime.bigint()) / 1e6;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
@@ -24,7 +26,8 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 let seed = 42;
 const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) + 1;
 
-const target = Number(process.env.BENCH_EVENTS ?? 10_000);
+const target = TINY ? 500 : Number(process.env.BENCH_EVENTS ?? 10_000);
+const SAMPLES = size(500, 20);
 const host = memoryHost({ cwd: process.cwd() });
 const t0 = hr();
 const { runId, events: n } = await makeLoopRun(host, { events: target });
@@ -54,20 +57,20 @@ for (let i = 0; i < 5; i++) {
 }
 const scrub: number[] = [];
 const sizes: number[] = [];
-for (let i = 0; i < 500; i++) {
+for (let i = 0; i < SAMPLES; i++) {
   const k = rand(n);
   const t = hr();
   sizes.push(JSON.stringify(stateView(fold, k)).length);
   scrub.push(hr() - t);
 }
 const steps: number[] = [];
-for (let k = Math.floor(n / 2); k < Math.floor(n / 2) + 500; k++) {
+for (let k = Math.floor(n / 2); k < Math.floor(n / 2) + SAMPLES; k++) {
   const t = hr();
   JSON.stringify(stateView(fold, k));
   steps.push(hr() - t);
 }
 const items: number[] = [];
-for (let i = 0; i < 300; i++) {
+for (let i = 0; i < SAMPLES; i++) {
   const k = rand(n);
   const t = hr();
   JSON.stringify(itemView(fold, k));
@@ -75,7 +78,7 @@ for (let i = 0; i < 300; i++) {
 }
 await getRunState(host, runId, { seq: 1 }); // the first request folds the log; the rest read the cache
 const server: number[] = [];
-for (let i = 0; i < 300; i++) {
+for (let i = 0; i < SAMPLES; i++) {
   const t = hr();
   JSON.stringify(await getRunState(host, runId, { seq: rand(n) }));
   server.push(hr() - t);
@@ -83,6 +86,7 @@ for (let i = 0; i < 300; i++) {
 console.log(
   JSON.stringify({
     bench: 'fold',
+    tiny: TINY,
     events: n,
     makeRunMs: Math.round(makeMs),
     eventsBytes: wire.length,

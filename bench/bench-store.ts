@@ -2,12 +2,16 @@
 //   --mode single --steps 1000                 1 run × N steps
 //   --mode many --workflows 200 --steps 5 --concurrency 8
 //   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions
+//   --mode floor --steps 1000                  the effectful node step's floor (harness `floor/node-step`): per step,
+//                                              one raw INSERT of its 200-byte result (autocommit, as pg-floor.mjs)
+//                                              and one call of its function in a warm worker of the same sandbox
 //   --step node|op (default node)              op: each step is the builtin workspace/write op, in process (harness
 //                                              `stagecraft/effectful+op`): one commit per step (the 200-byte artifact
 //                                              with its event) and no sandbox call, the shape of a DBOS step
 //   --kind effectful|pure|both (default both)  one JSON line per kind, in every mode; its harness is
 //                                              `stagecraft/effectful` or `stagecraft/pure` (and `kind` says it too)
 //   --fresh                                    drop and recreate the database first
+//   --tiny (or BENCH_TINY=1)                   20 steps, 4 workflows by default (the script works; `npm test` runs it)
 // A step is a `node` code step (the product's unit of user code) returning the
 // peers' 200-byte result; `effectful` steps commit before the next starts (as
 // DBOS does), `pure` ones (`pure: true`) may be group-committed. Code runs in
@@ -15,36 +19,44 @@
 // (nodeCpuMsPerStep is this process only, as for the peers). Each line also says
 // what a step waited on: store writes and sandbox calls, counted and timed at the
 // ports (commitsPerStep, commitRttMs, codeCallsPerStep, codeCallRttMs).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileSkill } from '../lib/skill';
 import { startRun, resumeRun } from '../lib/kernel/runner';
 import type { KernelDeps } from '../lib/kernel/context';
+import type { CommitUnit, StorePort } from '../lib/kernel/ports';
 import type { Plan } from '../lib/kernel/plan';
+import type { Json } from '../lib/kernel/json';
+import pg from 'pg';
 import { openStore } from '../lib/store';
 import { createCodeSandbox } from '../lib/sandbox';
+import { isolationFor, sandboxMode } from '../lib/sandbox/isolation';
+import { workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
 import { createScriptedModel } from '../lib/models';
 import { randomIds, systemClock } from '../lib/server/system';
 import { faultsFromSpec } from '../lib/kernel/faults';
 import { dbUrl, ensureDb, measure, pool, rates, report } from './bench-common';
+import { TINY } from './tiny';
+import { compileBench } from './compile';
 
 const { values: a } = parseArgs({
   options: {
     mode: { type: 'string', default: 'single' },
-    steps: { type: 'string', default: '1000' },
-    workflows: { type: 'string', default: '200' },
+    steps: { type: 'string', default: TINY ? '20' : '1000' },
+    workflows: { type: 'string', default: TINY ? '4' : '200' },
     concurrency: { type: 'string', default: '1' },
     kind: { type: 'string', default: 'both' },
     step: { type: 'string', default: 'node' },
     db: { type: 'string' },
     fresh: { type: 'boolean', default: false },
-    'kill-after': { type: 'string', default: '50' },
+    'kill-after': { type: 'string', default: TINY ? '10' : '50' },
     role: { type: 'string', default: 'parent' },
     id: { type: 'string' },
     side: { type: 'string' },
     dir: { type: 'string' },
+    tiny: { type: 'boolean' },
   },
   strict: true,
 });
@@ -75,9 +87,21 @@ export function step(v) {
 }
 `;
 
+/**
+ * Everything this process's runs see, under one folder: the bundles (read-only in the sandbox, as a
+ * run's bundle version is) and `work/`, the workspace code steps run in (writable, with the default
+ * quota checked around each call, as in a run the app or the CLI starts). The crash parent names it
+ * (`--dir`), so its worker and its resume run share it and the side file is in the workspace.
+ */
+/** STAGECRAFT_SANDBOX (default auto: bubblewrap where it works); every line says which (`sandbox`) */
+const ISOLATION = isolationFor(sandboxMode(process.env));
+const ROOT = a.dir ?? mkdtempSync(path.join(tmpdir(), 'sc-bench-'));
+const WORK = path.join(ROOT, 'work');
+mkdirSync(WORK, { recursive: true });
+
 /** A bundle whose postprocessor is N code steps; its model finishes at once. */
-function bundle(kind: Kind, n: number, dir?: string, side?: string): { plan: Plan; text: string; dir: string } {
-  const d = dir ?? mkdtempSync(path.join(tmpdir(), `sc-bench-${kind}-`));
+function bundle(kind: Kind, n: number, side?: string): { plan: Plan; text: string; dir: string } {
+  const d = path.join(ROOT, `bundle-${kind}-${n}`);
   mkdirSync(d, { recursive: true });
   writeFileSync(path.join(d, 'step.mjs'), STEP_MODULE);
   const steps = Array.from({ length: n }, () =>
@@ -110,6 +134,62 @@ function timeCalls(obj: object, name: string, count: 'commits' | 'calls', ms: 'c
   };
 }
 
+/**
+ * Each store round trip of the measured runs by what it records, counted and timed: `create` (the run
+ * row with run_started and the entry snapshot), `claim` (taking the run's claim), `finish` (the model's
+ * turn, the phase's end, the finish artifact and the move of the snapshot to the postprocessor), `step`
+ * (a processor step), `end` (run_completed, the report, the run row's end, the snapshot deleted), and
+ * any other unit by its event types. Read per run, it is where a run's fixed cost goes.
+ */
+const tripKinds = new Map<string, { n: number; ms: number }>();
+function kindOf(unit: CommitUnit): string {
+  const types = unit.events.map((e) => e.type);
+  if (types.includes('run_completed') || types.includes('run_failed')) return types.length > 1 ? `${types.filter((t) => t === 'step_completed').length} step + end` : 'end';
+  if (types.includes('artifact_persisted')) return 'finish';
+  if (types.every((t) => t === 'step_completed')) return types.length === 1 ? 'step' : `${types.length} steps`;
+  return types.join('+');
+}
+function timeKinds(store: StorePort): void {
+  const add = (k: string, t0: number) => {
+    const e = tripKinds.get(k) ?? { n: 0, ms: 0 };
+    e.n++;
+    e.ms += performance.now() - t0;
+    tripKinds.set(k, e);
+  };
+  const s = store as unknown as Record<string, (...args: never[]) => Promise<unknown>>;
+  const create = s.createRun.bind(store);
+  const commit = s.commit.bind(store);
+  const claim = s.claimRun.bind(store);
+  s.createRun = async (...args: never[]) => {
+    const t0 = performance.now();
+    try {
+      return await create(...args);
+    } finally {
+      add('create', t0);
+    }
+  };
+  s.commit = async (...args: never[]) => {
+    const t0 = performance.now();
+    try {
+      return await commit(...args);
+    } finally {
+      add(kindOf(args[1] as CommitUnit), t0);
+    }
+  };
+  s.claimRun = async (...args: never[]) => {
+    const t0 = performance.now();
+    try {
+      return await claim(...args);
+    } finally {
+      add('claim', t0);
+    }
+  };
+}
+/** per run: how many round trips of each kind, and their mean latency */
+function perRun(runs: number) {
+  return Object.fromEntries([...tripKinds].map(([k, v]) => [k, { perRun: +(v.n / runs).toFixed(2), ms: +(v.ms / v.n).toFixed(3) }]));
+}
+
 /** Where a step's time went: store writes and code calls per step, and the mean latency of each. */
 function breakdown(totalSteps: number) {
   return {
@@ -120,10 +200,15 @@ function breakdown(totalSteps: number) {
   };
 }
 
+/** The sandbox of this process's runs: warm workers that see the bundles read-only and the workspace, with its quota. */
+const createSandbox = (workers: number) =>
+  createCodeSandbox({ maxWorkersPerLanguage: workers, bundleDir: ROOT, workDir: WORK, workspaceQuota: workspaceQuotaFromEnv({}), isolation: ISOLATION });
+
 async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Promise<T>): Promise<T> {
   const store = await openStore({ databaseUrl: dbUrl(DB), poolSize: Math.max(10, C + 2) });
   // one warm sandbox for the whole process: workers stay warm across runs
-  const sandbox = createCodeSandbox({ maxWorkersPerLanguage: Math.min(C, 2) });
+  const sandbox = createSandbox(Math.min(C, 2));
+  timeKinds(store);
   timeCalls(store, 'createRun', 'commits', 'commitMs');
   timeCalls(store, 'commit', 'commits', 'commitMs');
   timeCalls(sandbox, 'call', 'calls', 'callMs');
@@ -133,6 +218,59 @@ async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Pr
   } finally {
     await sandbox.close();
     await store.close();
+  }
+}
+
+/**
+ * The floor of an effectful node step: what one must pay for it at the least — its function called
+ * once in a warm worker (the sandbox a run gets: bubblewrap, the workspace and its quota) and its
+ * 200-byte result made durable by one raw INSERT, autocommitted (pg-floor.mjs --mode single).
+ */
+async function floor() {
+  const b = bundle('effectful', 1);
+  const client = new pg.Client({ connectionString: dbUrl(DB) });
+  await client.connect();
+  const sandbox = createSandbox(1);
+  const modulePath = path.join(b.dir, 'step.mjs');
+  let calls = 0;
+  let callMs = 0;
+  let inserts = 0;
+  let insertMs = 0;
+  const steps = async (id: string, n: number) => {
+    let v: Json = { run: id, i: 0 };
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const out = (await sandbox.call({ language: 'node', modulePath, exportName: 'step', input: v, timeoutMs: 30_000 })) as { i: number; last: Json };
+      const t1 = performance.now();
+      await client.query('INSERT INTO floor_steps (run_id, step, result) VALUES ($1, $2, $3)', [id, i, JSON.stringify(out.last)]);
+      calls++;
+      callMs += t1 - t0;
+      inserts++;
+      insertMs += performance.now() - t1;
+      v = { run: id, i: out.i };
+    }
+  };
+  try {
+    await client.query('CREATE TABLE IF NOT EXISTS floor_steps (run_id text NOT NULL, step int NOT NULL, result jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (run_id, step))');
+    await steps(`floor-warm-${process.pid}-${Date.now()}`, 20); // the worker started, the module imported, the statement's plan cached
+    [calls, callMs, inserts, insertMs] = [0, 0, 0, 0];
+    const m = await measure(() => steps(`floor-${process.pid}-${Date.now()}`, N));
+    return {
+      harness: 'floor/node-step',
+      sandbox: ISOLATION.kind,
+      mode: 'single',
+      steps: N,
+      workflows: 1,
+      concurrency: 1,
+      ...m,
+      out: undefined,
+      ...rates(N, m),
+      insertRttMs: +(insertMs / inserts).toFixed(3),
+      codeCallRttMs: +(callMs / calls).toFixed(3),
+    };
+  } finally {
+    await sandbox.close();
+    await client.end();
   }
 }
 
@@ -147,6 +285,7 @@ async function perf(kind: Kind) {
     });
     const total = a.mode === 'many' ? W * N : N;
     Object.assign(waits, { commits: 0, commitMs: 0, calls: 0, callMs: 0 });
+    tripKinds.clear();
     const m = await measure(async () => {
       if (a.mode === 'many') {
         await pool(W, C, async () => {
@@ -160,6 +299,7 @@ async function perf(kind: Kind) {
     });
     return {
       harness: harnessOf(kind),
+      sandbox: ISOLATION.kind,
       step: STEP,
       kind,
       mode: a.mode,
@@ -170,13 +310,19 @@ async function perf(kind: Kind) {
       out: undefined,
       ...rates(total, m),
       ...breakdown(total),
+      // at c > 1 the round trips of different runs overlap: the latencies are each one's own, not a share of the wall time
+      roundTrips: perRun(a.mode === 'many' ? W : 1),
     };
   });
 }
 
 async function crashRole() {
-  const b = bundle(a.kind === 'pure' ? 'pure' : 'effectful', N, a.dir, a.side);
+  // where a resume's time goes: loading this process (node and the compiled modules), opening the
+  // store, then the resume itself (reading the log, a cold sandbox worker, the steps left)
+  const loadedMs = performance.now();
+  const b = bundle(a.kind === 'pure' ? 'pure' : 'effectful', N, a.side);
   await withStore(async (deps) => {
+    const openedMs = performance.now();
     if (a.role === 'worker') {
       await startRun(b.plan, deps(b), { input: {}, skillText: b.text, runId: a.id });
       report({ role: 'worker', finished: true });
@@ -184,18 +330,29 @@ async function crashRole() {
       const t0 = performance.now();
       const r = await resumeRun(a.id!, () => b.plan, deps(b));
       const last = (r.output as { last?: { step: number } } | null)?.last;
-      report({ role: 'resume', ok: r.status === 'completed' && last?.step === N - 1, resumeToDoneMs: +(performance.now() - t0).toFixed(1) });
+      const ms = (x: number) => +x.toFixed(1);
+      report({ role: 'resume', ok: r.status === 'completed' && last?.step === N - 1, loadMs: ms(loadedMs), openStoreMs: ms(openedMs - loadedMs), resumeToDoneMs: ms(performance.now() - t0) });
     }
   });
 }
 
+/** A file of the peer harnesses: the copy bench:compare made (.bench-peers), else PEERS_SRC or the shared folder beside the checkout. */
+function peerFile(name: string): string {
+  const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const dirs = [path.join(repo, '.bench-peers'), process.env.PEERS_SRC, path.join(repo, '../shared/bench-peers'), path.join(repo, '../../shared/bench-peers')];
+  const found = dirs.filter((d): d is string => !!d).map((d) => path.resolve(repo, d, name)).find((f) => existsSync(f));
+  if (!found) usage(`crash mode needs the peers' ${name} (looked in .bench-peers, PEERS_SRC and ../shared/bench-peers): run npm run bench:compare once, or set PEERS_SRC`);
+  return found;
+}
+
 async function crashParent(kind: Kind) {
-  const crashMod = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../shared/bench-peers/crash.mjs');
+  const crashMod = peerFile('crash.mjs');
   const { crashDemo } = (await import(crashMod)) as { crashDemo: (o: object) => Promise<Record<string, unknown>> };
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-bench-crash-'));
-  const side = path.join(dir, 'side.txt');
+  const side = path.join(dir, 'work', 'side.txt'); // in the workspace: the one place sandboxed code may write
   const id = `run_crash_${process.pid}_${Date.now()}`;
-  const script = new URL('./bench-store.mjs', import.meta.url).pathname;
+  // the worker and the resume run this script compiled, as a shipped build runs (not through tsx)
+  const script = await compileBench('bench/bench-store.ts');
   const res = await crashDemo({
     script,
     baseArgs: ['--mode', 'crash', '--kind', kind, '--db', DB, '--steps', String(N), '--id', id, '--side', side, '--dir', dir],
@@ -212,13 +369,13 @@ async function crashParent(kind: Kind) {
       }
     },
   });
-  report({ harness: harnessOf(kind), kind, mode: 'crash', ...res });
+  report({ harness: harnessOf(kind), sandbox: ISOLATION.kind, kind, mode: 'crash', ...res });
 }
 
-const MODES = ['single', 'many', 'crash'];
+const MODES = ['single', 'many', 'crash', 'floor'];
 const KINDS = ['effectful', 'pure', 'both'];
 function usage(what: string): never {
-  process.stderr.write(`bench:store: ${what}\n  --mode single|many|crash  --kind effectful|pure|both  --steps N  --workflows N  --concurrency N  --kill-after N  --fresh\n`);
+  process.stderr.write(`bench:store: ${what}\n  --mode single|many|crash|floor  --kind effectful|pure|both  --steps N  --workflows N  --concurrency N  --kill-after N  --fresh\n`);
   process.exit(2);
 }
 if (!MODES.includes(a.mode!)) usage(`--mode ${a.mode}: a mode is one of ${MODES.join(', ')}`);
@@ -228,7 +385,7 @@ if (a.step === 'op' && (a.kind !== 'effectful' || a.mode === 'crash')) usage('--
 for (const [flag, n] of [['steps', N], ['workflows', W], ['concurrency', C], ['kill-after', Number(a['kill-after'])]] as const) {
   if (!Number.isInteger(n) || n < 1) usage(`--${flag} must be a whole number ≥ 1`);
 }
-if (a.mode === 'crash' && Number(a['kill-after']) >= N) usage(`--kill-after ${a['kill-after']} must be below --steps ${N}, or the run ends before the kill`);
+if (a.mode === 'crash' && a.role === 'parent' && Number(a['kill-after']) >= N) usage(`--kill-after ${a['kill-after']} must be below --steps ${N}, or the run ends before the kill`);
 const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
 
 if (a.mode === 'crash') {
@@ -237,6 +394,9 @@ if (a.mode === 'crash') {
     for (const k of kinds) await crashParent(k);
   }
   else await crashRole();
+} else if (a.mode === 'floor') {
+  await ensureDb(DB, a.fresh);
+  report(await floor());
 } else {
   await ensureDb(DB, a.fresh);
   for (const k of kinds) report(await perf(k));

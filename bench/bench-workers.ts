@@ -33,9 +33,9 @@ import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
 import { closeRunQueues } from '../lib/server/runs/run-source';
 import { createPrivatePostgres, type PrivatePostgres } from '../lib/store/testing/private-pg';
 import { createTestDatabase } from '../lib/store/testing/pg-test-db';
+import { TINY } from './tiny';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const TINY = process.argv.includes('--tiny') || process.env.BENCH_TINY === '1';
 const RUNS = TINY ? 4 : Number(process.env.RUNS ?? 200);
 const CONCURRENCY = 8;
 const BUNDLE = path.join(ROOT, 'examples/research_brief');

@@ -2,7 +2,7 @@
 // The peers' median table (bench-peers/summarize.mjs) over our lines too: our
 // two kinds of step get their own rows (`stagecraft/effectful`, `stagecraft/pure`),
 // then the ratios the issue asks for, from the same run.
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,8 +13,10 @@ const relabeled = rows.map((r) => (r.harness === 'stagecraft' ? { ...r, harness:
 const tmp = path.join(mkdtempSync(path.join(tmpdir(), 'sc-sum-')), 'all.jsonl');
 writeFileSync(tmp, relabeled.map((r) => JSON.stringify(r)).join('\n') + '\n');
 const peers = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.bench-peers/summarize.mjs');
-const s = spawnSync(process.execPath, [peers, tmp], { encoding: 'utf8' });
-process.stdout.write(s.stdout + s.stderr);
+if (existsSync(peers)) {
+  const s = spawnSync(process.execPath, [peers, tmp], { encoding: 'utf8' });
+  process.stdout.write(s.stdout + s.stderr);
+} else console.log('(no .bench-peers/summarize.mjs: the median table is left out)');
 
 const median = (xs) => {
   const s2 = xs.filter(Number.isFinite).sort((a, b) => a - b);
@@ -28,6 +30,8 @@ for (const kind of ['effectful', 'pure', 'effectful+op']) {
   ratios[`${kind} many c=8 vs dbos`] = +(sps(`stagecraft/${kind}`, 'many', (r) => r.concurrency === 8) / sps('dbos', 'many', (r) => r.concurrency === 8)).toFixed(2);
   ratios[`${kind} many c=1 vs dbos`] = +(sps(`stagecraft/${kind}`, 'many', (r) => r.concurrency === 1) / sps('dbos', 'many', (r) => r.concurrency === 1)).toFixed(2);
 }
+// the effectful node step against its own floor (bench-store.ts --mode floor): ms/step ÷ the floor's ms/step
+ratios['effectful single vs its floor'] = +(sps('floor/node-step', 'single') / sps('stagecraft/effectful', 'single')).toFixed(2);
 for (const [k, v] of Object.entries(ratios)) if (!Number.isFinite(v)) delete ratios[k]; // a config this run did not measure
 console.log('\nratios (median steps/s, same run): ' + JSON.stringify(ratios));
 
@@ -48,3 +52,33 @@ if (configs.length) {
     console.log(`| ${c} | ${f(m('msPerStep'))} | ${m('commitsPerStep')} × ${f(m('commitRttMs'))} | ${m('codeCallsPerStep')} × ${f(m('codeCallRttMs') || 0)} | ${rs[0].concurrency === 1 ? f(m('msPerStep') - commits - calls) : '—'} |`);
   }
 }
+
+// Crash resume, ours beside DBOS: restart → first new step (median), and committed steps re-run (all reps).
+const crashOf = (h) => relabeled.filter((r) => r.mode === 'crash' && r.harness === h);
+const crash = {};
+for (const h of ['stagecraft/effectful', 'dbos']) {
+  const rs = crashOf(h);
+  if (!rs.length) continue;
+  crash[h] = {
+    runs: rs.length,
+    ok: rs.filter((r) => r.ok).length,
+    firstNewStepMs: median(rs.map((r) => r.firstExecAfterResumeMs)),
+    reRunCommitted: rs.reduce((n, r) => n + (r.reExecutedCheckpointedSteps?.length ?? 0), 0),
+  };
+}
+if (crash.dbos && crash['stagecraft/effectful']) crash.resumeVsDbos = +(crash['stagecraft/effectful'].firstNewStepMs / crash.dbos.firstNewStepMs).toFixed(2);
+
+// the issue's targets (ratios to DBOS ≥, to the floor and DBOS's resume ≤), each met or not in this run
+const targets = {
+  'effectful+op single vs dbos': ['>=', 3],
+  'effectful+op many c=8 vs dbos': ['>=', 3.5],
+  'effectful single vs dbos': ['>=', 2.5],
+  'effectful many c=8 vs dbos': ['>=', 3],
+  'pure single vs dbos': ['>=', 20],
+  'pure many c=8 vs dbos': ['>=', 6],
+  'effectful single vs its floor': ['<=', 1.2],
+};
+const met = {};
+for (const [k, [op, t]] of Object.entries(targets)) if (k in ratios) met[k] = op === '>=' ? ratios[k] >= t : ratios[k] <= t;
+if ('resumeVsDbos' in crash) met['crash resume vs dbos'] = crash.resumeVsDbos < 1 && crash['stagecraft/effectful'].reRunCommitted === 0;
+console.log('\n' + JSON.stringify({ bench: 'compare', reps: Math.max(0, ...Object.values(crash).map((c) => c.runs ?? 0)), sandbox: [...new Set(relabeled.filter((r) => r.sandbox).map((r) => r.sandbox))], ratios, crash, met }));

@@ -5,17 +5,17 @@
 //   lint_plan, iterate). Each iteration changes one character of the frontmatter and runs
 //   `analyzeBundle` (validation + diagram model); the same loop parses the same frontmatter with
 //   `parseDocument` alone, interleaved, as the yardstick.
+// --tiny or BENCH_TINY=1: 20 keystrokes (the script works; the figures mean little).
 // Target: median ≤ 16 ms per keystroke (one frame) and ≤ 3× the YAML parse.
 import { parseDocument } from 'yaml';
 import { analyzeBundle } from '../lib/skill/analyze-bundle';
 import type { BundleFiles } from '../lib/skill/bundle';
 import { splitSkill } from '../lib/skill/source';
 import { benchFiles, PHASES, skillText, STEPS } from './bench-editor-skill';
+import { size, TINY } from '../bench/tiny';
 
-// --tiny (or BENCH_TINY=1): a few iterations, to see the bench still works (what `npm test` runs)
-const TINY = process.argv.includes('--tiny') || process.env.BENCH_TINY === '1';
-const WARMUP = TINY ? 4 : 40;
-const ITERATIONS = TINY ? 10 : 300;
+const WARMUP = size(40, 4);
+const ITERATIONS = size(300, 20);
 const TARGET_MS = 16;
 const TARGET_RATIO = 3;
 

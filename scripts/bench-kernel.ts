@@ -10,6 +10,7 @@
 //   fusedPureCodeStepInRunMs   the same with `pure: true`: consecutive pure steps share one worker request
 //   fileReadUs / fileWriteUs   one file/read (4 KB, a file of the workspace) and one file/write (4 KB into a
 //                        subfolder, the workspace quota checked as a run checks it) through the kernel's op path
+// --tiny or BENCH_TINY=1: a few calls of each, to check the script works (its figures mean little).
 // Targets (issue): ≤ 5 µs per stage dispatch, ≤ 50 ms for the chain, ≤ 5 ms per code-step call.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import type { StageContext } from '../lib/kernel/stage-types';
 import { createCodeSandbox } from '../lib/sandbox';
 import { benchCodeSteps } from '../lib/sandbox/bench';
 import { isolationFor } from '../lib/sandbox/isolation';
+import { size, TINY } from '../bench/tiny';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const hr = () => Number(process.hrtime.bigint()) / 1e6;
@@ -36,8 +38,8 @@ async function stageDispatchUs(): Promise<number> {
   const grants = new Set(['transcript.write']);
   const ctx = (s: { name: string }) => ({ runId: 'r', phase: 'p', round: 1, rung: 'post-model', stage: s.name, with: {} }) as StageContext;
   const meta = { runId: 'r', phase: 'p', round: 1 };
-  const N = 50_000;
-  for (let i = 0; i < 5_000; i++) await d.runPhase(program, 'post-model', ctx, grants, meta);
+  const N = size(50_000, 500);
+  for (let i = 0; i < size(5_000, 50); i++) await d.runPhase(program, 'post-model', ctx, grants, meta);
   const reps: number[] = [];
   for (let r = 0; r < 5; r++) {
     const t = hr();
@@ -48,7 +50,7 @@ async function stageDispatchUs(): Promise<number> {
 }
 
 async function stageInRunUs(): Promise<number> {
-  const rounds = 200;
+  const rounds = size(200, 10);
   const turns = Array.from({ length: rounds - 1 }, () => ({ text: 'thinking' })).concat([{ finish: { ok: true } } as never]);
   const p = plan({ phases: { main: phase('main', { maxRounds: rounds }) }, stageProgram: Array.from({ length: 5 }, (_, i) => ({ ...stage(`s${i}`, 'post-model'), binding: { kind: 'builtin' as const, name: 'unverified_numbers' } })) });
   const noStages = plan({ phases: { main: phase('main', { maxRounds: rounds }) } });
@@ -114,8 +116,8 @@ async function fileOpUs(op: 'file/read' | 'file/write'): Promise<number> {
   const files = createWorkspaceFiles({ root, quota: workspaceQuotaFromEnv({}) });
   const ctx = { deps: deps(playModel([]), { files }), plan: plan({}), runId: 'r' } as unknown as RunContext;
   const args: Record<string, string> = op === 'file/read' ? { path: 'notes.txt' } : { path: 'out/w.txt', content: 'y'.repeat(4096) };
-  const N = 2000;
-  for (let i = 0; i < 200; i++) await executeOp(ctx, op, args, 'p');
+  const N = size(2000, 20);
+  for (let i = 0; i < size(200, 5); i++) await executeOp(ctx, op, args, 'p');
   const reps: number[] = [];
   for (let r = 0; r < 5; r++) {
     const t = hr();
@@ -127,15 +129,17 @@ async function fileOpUs(op: 'file/read' | 'file/write'): Promise<number> {
 
 // code steps in the sandbox this machine gives them (bubblewrap here) and as plain child processes
 const isolation = isolationFor('auto');
-const code = await benchCodeSteps({ calls: 500, isolation });
-const plain = await benchCodeSteps({ calls: 500, isolation: { kind: 'none', reason: 'measured for comparison' } });
-const inWorkspace = await benchCodeSteps({ calls: 300, isolation, inWorkspace: true });
+const code = await benchCodeSteps({ calls: size(500, 10), isolation });
+const plain = await benchCodeSteps({ calls: size(500, 10), isolation: { kind: 'none', reason: 'measured for comparison' } });
+const inWorkspace = await benchCodeSteps({ calls: size(300, 10), isolation, inWorkspace: true });
 const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 const result = {
   bench: 'kernel',
+  tiny: TINY,
   stageDispatchUs: +(await stageDispatchUs()).toFixed(3),
   stageInRunUs: +(await stageInRunUs()).toFixed(2),
-  pureChain1000Ms: +(await pureChainMs(1000)).toFixed(2),
+  pureChainSteps: size(1000, 50),
+  pureChain1000Ms: +(await pureChainMs(size(1000, 50))).toFixed(2), // at --tiny: the 50-step chain
   pythonColdMs: +code.pythonColdMs.toFixed(1),
   nodeColdMs: +code.nodeColdMs.toFixed(1),
   pythonMsPerCall: +code.pythonMsPerCall.toFixed(3),
@@ -149,8 +153,8 @@ const result = {
   },
   warmCallRatio: { python: ratio(code.pythonMsPerCall, plain.pythonMsPerCall), node: ratio(code.nodeMsPerCall, plain.nodeMsPerCall) },
   inWorkspace: { pythonMsPerCall: +inWorkspace.pythonMsPerCall.toFixed(3), nodeMsPerCall: +inWorkspace.nodeMsPerCall.toFixed(3) },
-  codeStepInRunMs: +(await codeStepInRunMs(200, false)).toFixed(3),
-  fusedPureCodeStepInRunMs: +(await codeStepInRunMs(200, true)).toFixed(3),
+  codeStepInRunMs: +(await codeStepInRunMs(size(200, 5), false)).toFixed(3),
+  fusedPureCodeStepInRunMs: +(await codeStepInRunMs(size(200, 5), true)).toFixed(3),
   fileReadUs: +(await fileOpUs('file/read')).toFixed(1),
   fileWriteUs: +(await fileOpUs('file/write')).toFixed(1),
   targets: { stageDispatchUs: 5, pureChain1000Ms: 50, codeStepMsPerCall: 5, warmCallRatio: 2 },

@@ -27,8 +27,9 @@ import { compareLogs } from '../lib/kernel/compare';
 import { MemoryStore } from '../lib/kernel/memory-store';
 import type { PhasePlan, Plan, StepSpec } from '../lib/kernel/plan';
 import type { IdSource, ModelTurn, RunEvent, StorePort } from '../lib/kernel/ports';
+import { TINY } from '../bench/tiny';
 
-const tiny = process.env.BENCH_TINY === '1' || process.argv.includes('--tiny');
+const tiny = TINY;
 const STEPS = tiny ? 100 : 1000;
 const PHASES = tiny ? 2 : 4;
 const ROUNDS = tiny ? 2 : 6;

@@ -5,21 +5,23 @@
  * on Postgres (a throwaway database on STAGECRAFT_TEST_PG_URL's server) and on
  * the embedded PGlite (a temp data dir, default durability).
  *
- *   tsx scripts/db-bench-commit.ts [--steps 1000] [--batches 50] [--only postgres|pglite]
+ *   tsx scripts/db-bench-commit.ts [--steps 1000] [--batches 50] [--only postgres|pglite] [--tiny]
+ * --tiny (or BENCH_TINY=1): 20 step commits and 3 batches on each store (the script works).
  */
 import { parseArgs } from 'node:util';
 import type { CommitUnit, StorePort } from '../lib/kernel/ports';
 import { openStore } from '../lib/store/open-store';
 import { ev, makeRun, trace } from '../lib/store/testing/fixtures';
 import { createTestDatabase, tempDir } from '../lib/store/testing/pg-test-db';
+import { TINY } from '../bench/tiny';
 
 const { values } = parseArgs({
-  options: { steps: { type: 'string', default: '1000' }, batches: { type: 'string', default: '50' }, only: { type: 'string' } },
+  options: { steps: { type: 'string', default: TINY ? '20' : '1000' }, batches: { type: 'string', default: TINY ? '3' : '50' }, only: { type: 'string' }, tiny: { type: 'boolean' } },
 });
 const STEPS = Number(values.steps);
 const BATCHES = Number(values.batches);
 const BATCH_EVENTS = 100;
-const WARMUP = 50;
+const WARMUP = TINY ? 5 : 50;
 
 type Stats = { n: number; meanMs: number; p50Ms: number; p95Ms: number; p99Ms: number };
 

@@ -4,11 +4,13 @@
 //                                    *.db.test.ts, the crash proof); type-check and lint; the app's
 //                                    production build; the HTTP tests against that build
 //                                    (*.http.test.ts); the browser tests (Playwright, e2e/)
+//                                    then every `bench:*` script of package.json once at its tiny size (--tiny, BENCH_TINY=1)
 //   node scripts/test.mjs --unit     only tests that need no database server
+//   node scripts/test.mjs --benches  only the benches at their tiny size (bench:app needs `next build` first)
 //   node scripts/test.mjs FILE...    just those files (an e2e/*.spec.ts goes to Playwright)
 // Node 20's --test does not expand globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { prepare } from './prepare.mjs';
 
@@ -40,7 +42,34 @@ const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: '
 const nodeTests = (files) => (files.length ? run(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`, ...files]) : 0);
 const playwright = (files) => run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...files]);
 
+/**
+ * Every `bench:*` script of package.json, once each at its tiny size (`npm run <name> -- --tiny` with
+ * BENCH_TINY=1): a bench that no longer runs fails the suite. Its figures are not judged here.
+ */
+function benches() {
+  const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts ?? {};
+  const names = Object.keys(scripts).filter((n) => n.startsWith('bench:')).sort();
+  const npm = process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath) ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
+  let bad = 0;
+  const took = [];
+  for (const name of names) {
+    const t0 = Date.now();
+    console.log(`\n## npm run ${name} -- --tiny`);
+    // bench:workers makes its databases on the test server rather than on a private one of its own (initdb is slow)
+    const benchEnv = { ...env, BENCH_TINY: '1', BENCH_PG_URL: env.BENCH_PG_URL ?? env.STAGECRAFT_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres' };
+    const status = run(npm[0], [...npm[1], 'run', '--silent', name, '--', '--tiny'], { env: benchEnv });
+    took.push(`${name} ${((Date.now() - t0) / 1000).toFixed(1)} s${status ? ' FAILED' : ''}`);
+    if (status) {
+      console.error(`${name} failed at its tiny size (exit ${status})`);
+      bad = 1;
+    }
+  }
+  console.log(`\n# benches at their tiny size: ${took.join(', ')}`);
+  return bad;
+}
+
 let failed = 0;
+if (args.includes('--benches')) process.exit(benches());
 if (explicit.length) {
   const specs = explicit.filter((f) => f.endsWith('.spec.ts'));
   failed |= nodeTests(explicit.filter((f) => !f.endsWith('.spec.ts')));
@@ -64,6 +93,8 @@ failed |= built;
 if (built === 0) {
   console.log('\n# HTTP tests against the built app');
   failed |= nodeTests(http);
+  console.log('\n# every bench:* once, at its tiny size');
+  failed |= benches();
   console.log('\n# browser tests (Playwright, Chromium)');
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
     console.error('no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set CHROMIUM_PATH): the browser tests cannot run');

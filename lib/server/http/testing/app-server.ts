@@ -24,8 +24,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** `dataDir`: the embedded database's folder, kept when the app stops (to start it again on the same data); default a new one, removed */
-export async function startApp(opts: { env?: Record<string, string>; host?: string; dataDir?: string } = {}): Promise<AppServer> {
-  const port = await freePort();
+/** `port`: the one to listen on (default: a free one) */
+export async function startApp(opts: { env?: Record<string, string>; host?: string; dataDir?: string; port?: number } = {}): Promise<AppServer> {
+  const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'sc-http-'));
   const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...opts.env };
   for (const k of ['DATABASE_URL', 'STAGECRAFT_TOKEN', 'STAGECRAFT_MODEL_BASE_URL', 'STAGECRAFT_MODEL']) if (!opts.env?.[k]) delete env[k];
