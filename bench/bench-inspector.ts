@@ -65,6 +65,10 @@ const app = await startApp({ dataDir });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // a cold run page of a long run answers once the server has folded its log: wait for it
+  page.setDefaultNavigationTimeout(300_000);
+  // each figure as it is measured, on stderr (the JSON line is the result)
+  const note = (what: string, v: unknown) => console.error(`bench:inspector ${what}: ${JSON.stringify(v)}`);
   // the moment (ms since navigation start) an element matching a selector was first in the document
   await page.addInitScript(() => {
     const w = window as unknown as { __firstSeen: Record<string, number>; __watch: (sel: string) => void };
@@ -99,6 +103,7 @@ try {
     if (i > 0) floors.push(ms); // the first read warms the database's pages
   }
   const floorMs = pct(floors, 50);
+  note('floorMs', floors);
 
   // ---------------------------------------------------------- the run page's first paint
   const runUrl = `${app.url}/runs/${made.runId}`;
@@ -126,6 +131,7 @@ try {
     warm.push(await paintOf(page, false));
   }
   const firstPaintMs = pct(warm, 50);
+  note('firstPaint', { cold, warm });
 
   // ---------------------------------------------------------- scrubbing
   const slider = page.getByRole('slider', { name: 'Step' });
@@ -166,6 +172,7 @@ try {
     await page.keyboard.press('ArrowRight');
     steps.push(await took());
   }
+  note('scrubSteps', steps);
   const jumps: number[] = [];
   for (let i = 0; i < JUMPS; i++) {
     const k = rand(lastSeq);

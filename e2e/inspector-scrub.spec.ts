@@ -5,6 +5,9 @@
 // fits. Every state comes from the server's fold (GET /api/runs/<id>/state).
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
+// each test makes a run and walks it step by step, a request per step: a loaded machine needs more than the default
+test.describe.configure({ timeout: 300_000 });
+
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 
 function watchErrors(page: Page): string[] {
