@@ -5,7 +5,8 @@
 //
 // esbuild bundles the project's own modules (packages in node_modules stay imports) with code
 // splitting: every command's module, imported when that command runs, is a chunk of its own, so
-// `validate` never loads Prisma or PGlite. Every file lands flat in dist/build-<hash>/, two levels
+// `validate` never loads Prisma or PGlite. The skill.md frontmatter validator is compiled here
+// too (ajv's standalone code, lib/skill/frontmatter-standalone.ts), not on every start. Every file lands flat in dist/build-<hash>/, two levels
 // below the root, and `import.meta.url` in a project module is rewritten to that module's own
 // source URL: paths it resolves next to itself (the sandbox's worker scripts, prisma/, the
 // generated Prisma client) still point into the checkout.
@@ -15,7 +16,7 @@
 // a command starting during a build still loads the previous, complete one.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -47,10 +48,43 @@ function sourceUrlPlugin() {
   };
 }
 
+/** lib/skill/frontmatter-precompiled.ts → ajv's standalone code for the frontmatter schema, made now */
+function precompiledFrontmatterPlugin(moduleText) {
+  const file = path.join(root, 'lib', 'skill', 'frontmatter-precompiled.ts');
+  return {
+    name: 'precompiled-frontmatter',
+    setup(build) {
+      build.onLoad({ filter: /frontmatter-precompiled\.ts$/ }, (args) => (args.path === file ? { contents: moduleText, loader: 'js' } : undefined));
+    },
+  };
+}
+
+/** the standalone frontmatter validator's module text: frontmatter-standalone.ts, bundled on its own and run */
+async function frontmatterModuleText(esbuild, staging) {
+  const out = path.join(staging, 'frontmatter-standalone.gen.mjs');
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, 'lib', 'skill', 'frontmatter-standalone.ts')],
+    outfile: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  try {
+    return (await import(pathToFileURL(out).href)).frontmatterValidatorModule();
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
 export async function buildCli({ quiet = false } = {}) {
   const esbuild = await import('esbuild');
   mkdirSync(dist, { recursive: true });
   const staging = path.join(dist, `staging-${process.pid}-${Date.now()}`);
+  const frontmatter = await frontmatterModuleText(esbuild, staging);
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
@@ -67,10 +101,11 @@ export async function buildCli({ quiet = false } = {}) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [sourceUrlPlugin()],
+    plugins: [precompiledFrontmatterPlugin(frontmatter), sourceUrlPlugin()],
   });
   // the folder's name is the hash of what was built, so a rebuild of the same sources changes nothing
-  const inputs = Object.keys(result.metafile.inputs)
+  // (the generator of the precompiled validator is no input of the bundle, but what it writes is)
+  const inputs = [...new Set([...Object.keys(result.metafile.inputs), 'lib/skill/frontmatter-standalone.ts'])]
     .filter((f) => !f.startsWith('node_modules/') && !f.includes(':'))
     .sort();
   const sources = inputs.map((f) => {
