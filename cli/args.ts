@@ -14,3 +14,6 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   }
   return r;
 }
+
+/** a stdin or file over MAX_INPUT_BYTES (its message is the usage error's) */
+export class InputTooLarge extends Error {}

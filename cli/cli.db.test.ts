@@ -1,11 +1,11 @@
-// The stagecraft command end to end, in-process (main() with captured output),
-// on a throwaway Postgres database: exit codes, --json shapes, located errors.
+// The stagecraft command end to end, as it ships (bin/stagecraft.mjs running the compiled dist/,
+// in a child process), on a throwaway Postgres database: exit codes, --json shapes, located errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { main, type Io } from './main';
+import { runCli } from './testing/spawn-cli';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
 import { openStore } from '../lib/store';
 import { RunEventsView } from '../lib/views/events';
@@ -21,13 +21,7 @@ after(async () => {
   await db?.drop();
 });
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => void (out += `${s}\n`), err: (s) => void (err += `${s}\n`), stdin: async () => '{}' };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCli(argv, { stdin: '{}' });
 
 const examples = path.resolve('examples');
 

@@ -9,16 +9,13 @@
  * 0 identical, 1 diverged, 2 usage; `regress`: 1 when a past run would change.
  * Every failure prints what happened and what to do; `--json` prints one JSON
  * object on stdout and nothing else there.
+ *
+ * Each command's module is imported when that command runs, so `--help`,
+ * `schema` and `validate` never load the store (Prisma, PGlite), the queue or
+ * the sandbox: people run `validate` from editors and pre-commit hooks.
  */
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
-import { validateCommand } from './validate';
-import { InputTooLarge, runCommand } from './run';
-import { abortCommand, eventsCommand, resumeCommand, runsCommand } from './runs';
-import { pullCommand, pushCommand } from './skills';
-import { workerCommand } from './worker';
-import { compareCommand, forkCommand, regressCommand, replayCommand } from './replay';
-import { exportCommand, importCommand } from './export';
-import { skillFrontmatterSchema } from '../lib/skill/schema';
+import { InputTooLarge } from './args';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
 
@@ -81,38 +78,38 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   try {
     switch (cmd) {
       case 'validate':
-        return await validateCommand(rest, io);
+        return await (await import('./validate')).validateCommand(rest, io);
       case 'run':
-        return await runCommand(rest, io);
+        return await (await import('./run')).runCommand(rest, io);
       case 'resume':
-        return await resumeCommand(rest, io);
+        return await (await import('./runs')).resumeCommand(rest, io);
       case 'abort':
-        return await abortCommand(rest, io);
+        return await (await import('./runs')).abortCommand(rest, io);
       case 'events':
-        return await eventsCommand(rest, io);
+        return await (await import('./runs')).eventsCommand(rest, io);
       case 'runs':
-        return await runsCommand(rest, io);
+        return await (await import('./runs')).runsCommand(rest, io);
       case 'worker':
-        return await workerCommand(rest, io);
+        return await (await import('./worker')).workerCommand(rest, io);
       case 'push':
-        return await pushCommand(rest, io);
+        return await (await import('./skills')).pushCommand(rest, io);
       case 'pull':
-        return await pullCommand(rest, io);
+        return await (await import('./skills')).pullCommand(rest, io);
       case 'replay':
-        return await replayCommand(rest, io);
+        return await (await import('./replay')).replayCommand(rest, io);
       case 'fork':
-        return await forkCommand(rest, io);
+        return await (await import('./replay')).forkCommand(rest, io);
       case 'compare':
-        return await compareCommand(rest, io);
+        return await (await import('./replay')).compareCommand(rest, io);
       case 'regress':
-        return await regressCommand(rest, io);
+        return await (await import('./replay')).regressCommand(rest, io);
       case 'export':
-        return await exportCommand(rest, io);
+        return await (await import('./export')).exportCommand(rest, io);
       case 'import':
-        return await importCommand(rest, io);
+        return await (await import('./export')).importCommand(rest, io);
       case 'schema':
         // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks)
-        io.out(JSON.stringify(skillFrontmatterSchema, null, 2));
+        io.out(JSON.stringify((await import('../lib/skill/schema')).skillFrontmatterSchema, null, 2));
         return 0;
       case undefined:
         // no command is a usage error: the usage goes where errors go

@@ -1,5 +1,5 @@
 // replay, fork, compare, regress, export and import end to end through the
-// command, in-process (main() with captured output), on a throwaway Postgres
+// command as it ships (bin/stagecraft.mjs in a child process), on a throwaway Postgres
 // database: a skill whose code steps append to a file in their run's workspace
 // (the side-effect counter) and a model behind a local OpenAI-protocol server
 // that counts its requests.
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { main, type Io } from './main';
+import { runCli } from './testing/spawn-cli';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
 
 let db: TestDatabase;
@@ -46,10 +46,7 @@ after(async () => {
 });
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string; json: any }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (s) => void (out += `${s}\n`), err: (s) => void (err += `${s}\n`), stdin: async () => '{}' };
-  const code = await main(argv, io);
+  const { code, out, err } = await runCli(argv, { stdin: '{}' });
   let json: unknown = null;
   try {
     json = JSON.parse(out);

@@ -13,7 +13,7 @@ import { startSkillRun } from '../lib/server/runs/start-run';
 import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
 import { EMBEDDED_DRIVES_IN_PROCESS, closeRunQueues, databaseUrlOf, workersSetting } from '../lib/server/runs/run-source';
 import { summarizeRun } from '../lib/server/runs/run-summary';
-import { parse } from './args';
+import { InputTooLarge, parse } from './args';
 import { withHost } from './store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
@@ -41,9 +41,6 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
   if (!isJsonObject(v)) throw new UsageError(`--input ${spec} must hold a JSON object (the run's input), not ${Array.isArray(v) ? 'an array' : typeof v}`);
   return v;
 }
-
-/** a stdin or file over MAX_INPUT_BYTES (its message is the usage error's) */
-export class InputTooLarge extends Error {}
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(

@@ -9,11 +9,10 @@
 // set (every page and API call needs it). Without the token it refuses to start.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { register } from 'tsx/esm/api';
+import { importBuilt } from './built.mjs';
 
-register();
-const { listenProblem, securitySettings, isLoopback } = await import('../lib/server/http/security.ts');
-const { isolationFor, sandboxMode, noIsolationWarning } = await import('../lib/sandbox/isolation.ts');
+// compiled with the CLI (scripts/build-cli.mjs): no TypeScript loader on the way to the server
+const { listenProblem, securitySettings, isLoopback, isolationFor, sandboxMode, noIsolationWarning } = await importBuilt('start-checks');
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const host = process.env.STAGECRAFT_HOST || '127.0.0.1';

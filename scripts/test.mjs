@@ -15,7 +15,7 @@ import path from 'node:path';
 import { prepare } from './prepare.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const SKIP = new Set(['node_modules', '.next', '.git', '.stagecraft', 'e2e', 'generated', 'test-results', '.bench-peers']);
+const SKIP = new Set(['node_modules', '.next', 'dist', '.git', '.stagecraft', 'e2e', 'generated', 'test-results', '.bench-peers']);
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
     if (SKIP.has(name)) continue;

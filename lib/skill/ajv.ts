@@ -2,7 +2,8 @@
  * The ajv instances of lib/skill, created once per process.
  *
  * Owns: ajv options. `frontmatterValidator` is `skillFrontmatterSchema`
- * compiled once (allErrors, so an author sees every problem in one pass);
+ * compiled once (allErrors, so an author sees every problem in one pass) — or,
+ * in the compiled CLI, compiled ahead of time (frontmatter-precompiled.ts);
  * `schemaChecker` compiles the author's own schemas to find the ones that do
  * not compile, and is stricter than the run-time checker in lib/kernel (an
  * unknown keyword such as `propertiez` is a typo here, not an annotation).
@@ -10,8 +11,9 @@
  */
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { ValidateFunction } from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
 import { skillFrontmatterSchema } from './schema';
+import { precompiledFrontmatter } from './frontmatter-precompiled';
 import { linearRegExp } from '../kernel/linear-regexp';
 
 // ajv and ajv-formats are CommonJS: under ESM the constructor is the default
@@ -28,7 +30,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * runs `new RegExp(pattern)` at compile time, where a hostile pattern and name could stall it).
  * The frontmatter schema is ours, its patterns too (one uses a lookahead).
  */
-function newAjv(authored: boolean): Ajv {
+export function newAjv(authored: boolean, extra: Options = {}): Ajv {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
@@ -39,6 +41,7 @@ function newAjv(authored: boolean): Ajv {
     validateFormats: true,
     verbose: true,
     ...(authored ? { allowMatchingProperties: true, code: { regExp: linearRegExp } } : {}),
+    ...extra,
   });
   addFormats(ajv);
   return ajv;
@@ -46,9 +49,9 @@ function newAjv(authored: boolean): Ajv {
 
 let frontmatter: ValidateFunction | undefined;
 
-/** `skillFrontmatterSchema`, compiled on first use and reused. */
+/** `skillFrontmatterSchema`, compiled ahead of time or on first use, and reused. */
 export function frontmatterValidator(): ValidateFunction {
-  frontmatter ??= newAjv(false).compile(skillFrontmatterSchema);
+  frontmatter ??= precompiledFrontmatter ?? newAjv(false).compile(skillFrontmatterSchema);
   return frontmatter;
 }
 

@@ -44,6 +44,12 @@ export type OpenStoreOptions = {
 export const DEFAULT_DATA_DIR = '.stagecraft';
 /** the PGlite cluster's directory inside the data dir (the lock file sits beside it) */
 export const PGLITE_SUBDIR = 'pglite';
+/**
+ * Postgres's buffer cache in the embedded database. initdb writes 128MB, and PGlite touches all of
+ * it as it starts: 100 MB of resident memory in every CLI command that opens the store. The
+ * embedded store holds one person's runs; pages it evicts are still in the OS's file cache.
+ */
+export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 export type OpenedStore = PrismaStore & {
   readonly migrations: DeployResult;
@@ -116,7 +122,7 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
         mkdirSync(pgdata);
       }
     }
-    db = await PGlite.create(pgdata);
+    db = await PGlite.create(pgdata, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
     const deployed = await deployToPglite(db, opts.migrationPaths);
     // a copied template holds its migrations already: they were applied to this data dir all the same
     const migrations: DeployResult = seeded ? { applied: [...seeded, ...deployed.applied], skipped: false } : deployed;

@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// `npm run build:cli` (also the last step of `postinstall`): compiles the `stagecraft` command and
+// what `npm start` checks before starting into plain JavaScript under dist/, so nothing loads a
+// TypeScript loader at run time.
+//
+// esbuild bundles the project's own modules (packages in node_modules stay imports) with code
+// splitting: every command's module, imported when that command runs, is a chunk of its own, so
+// `validate` never loads Prisma or PGlite. The skill.md frontmatter validator is compiled here
+// too (ajv's standalone code, lib/skill/frontmatter-standalone.ts), not on every start. Every file lands flat in dist/build-<hash>/, two levels
+// below the root, and `import.meta.url` in a project module is rewritten to that module's own
+// source URL: paths it resolves next to itself (the sandbox's worker scripts, prisma/, the
+// generated Prisma client) still point into the checkout.
+//
+// dist/manifest.json names the current build and every source it was made from (size and mtime),
+// so bin/stagecraft.mjs can tell when the sources changed since. It is written last, atomically:
+// a command starting during a build still loads the previous, complete one.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+export const MANIFEST = path.join(dist, 'manifest.json');
+
+/** the entry points: dist/<name>.mjs inside the build's folder */
+const ENTRIES = {
+  cli: 'cli/main.ts',
+  'start-checks': 'scripts/start-checks.ts',
+};
+// a build this much older than the current one is no longer loaded by anyone
+const OLD_BUILD_MS = 10 * 60 * 1000;
+
+/** `import.meta.url` of a project module → the URL of its source file, from a chunk two levels below the root */
+function sourceUrlPlugin() {
+  return {
+    name: 'source-url',
+    setup(build) {
+      build.onLoad({ filter: /\.(ts|mts|mjs|js)$/ }, (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const rel = path.relative(root, args.path).split(path.sep).join('/');
+        const here = `new URL(${JSON.stringify(`../../${rel}`)}, import.meta.url).href`;
+        const loader = /\.m?ts$/.test(args.path) ? 'ts' : 'js';
+        return { contents: text.replaceAll('import.meta.url', here), loader };
+      });
+    },
+  };
+}
+
+/** lib/skill/frontmatter-precompiled.ts → ajv's standalone code for the frontmatter schema, made now */
+function precompiledFrontmatterPlugin(moduleText) {
+  const file = path.join(root, 'lib', 'skill', 'frontmatter-precompiled.ts');
+  return {
+    name: 'precompiled-frontmatter',
+    setup(build) {
+      build.onLoad({ filter: /frontmatter-precompiled\.ts$/ }, (args) => (args.path === file ? { contents: moduleText, loader: 'js' } : undefined));
+    },
+  };
+}
+
+/** the standalone frontmatter validator's module text: frontmatter-standalone.ts, bundled on its own and run */
+async function frontmatterModuleText(esbuild, staging) {
+  const out = path.join(staging, 'frontmatter-standalone.gen.mjs');
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, 'lib', 'skill', 'frontmatter-standalone.ts')],
+    outfile: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  try {
+    return (await import(pathToFileURL(out).href)).frontmatterValidatorModule();
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
+export async function buildCli({ quiet = false } = {}) {
+  const esbuild = await import('esbuild');
+  mkdirSync(dist, { recursive: true });
+  const staging = path.join(dist, `staging-${process.pid}-${Date.now()}`);
+  const frontmatter = await frontmatterModuleText(esbuild, staging);
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
+    outdir: staging,
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: quiet ? 'error' : 'warning',
+    plugins: [precompiledFrontmatterPlugin(frontmatter), sourceUrlPlugin()],
+  });
+  // the folder's name is the hash of what was built, so a rebuild of the same sources changes nothing
+  // (the generator of the precompiled validator is no input of the bundle, but what it writes is)
+  const inputs = [...new Set([...Object.keys(result.metafile.inputs), 'lib/skill/frontmatter-standalone.ts'])]
+    .filter((f) => !f.startsWith('node_modules/') && !f.includes(':'))
+    .sort();
+  const sources = inputs.map((f) => {
+    const st = statSync(path.join(root, f));
+    return { file: f, size: st.size, mtimeMs: st.mtimeMs };
+  });
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256');
+  for (const f of Object.keys(result.metafile.outputs).sort()) hash.update(path.basename(f)).update(readFileSync(path.join(root, f)));
+  const name = `build-${hash.digest('hex').slice(0, 12)}`;
+  const target = path.join(dist, name);
+  if (existsSync(target)) rmSync(staging, { recursive: true, force: true });
+  else renameSync(staging, target);
+  const tmp = `${MANIFEST}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ build: name, entries: Object.keys(ENTRIES), sources }, null, 1));
+  renameSync(tmp, MANIFEST);
+  // builds no command can still be loading
+  for (const d of readdirSync(dist)) {
+    if (d === name || !/^(build|staging)-/.test(d)) continue;
+    const p = path.join(dist, d);
+    if (Date.now() - statSync(p).mtimeMs > OLD_BUILD_MS) rmSync(p, { recursive: true, force: true });
+  }
+  if (!quiet) console.log(`build:cli: dist/${name} (${sources.length} sources)`);
+  return name;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await buildCli();
+  } catch (e) {
+    console.error(`build:cli: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
+}
