@@ -77,8 +77,13 @@ class RemoteChild implements WorkerChild {
   private isRef = true;
   private isKillWanted = false;
 
-  constructor(readonly token: string) {
+  /** `hold(true)`: this child needs the spawner's reports (its pid, its exit) to keep the event loop alive */
+  constructor(
+    readonly token: string,
+    private readonly hold: (isHeld: boolean) => void,
+  ) {
     this.spawned = new Promise((resolve) => (this.resolveSpawned = resolve));
+    hold(true);
   }
 
   attach(role: Role, socket: net.Socket): void {
@@ -115,6 +120,7 @@ class RemoteChild implements WorkerChild {
   finish(end: ChildEnd): void {
     if (this.end) return;
     this.end = end;
+    if (this.isRef) this.hold(false);
     this.resolveSpawned();
     for (const cb of this.endCallbacks.splice(0)) cb(end);
     this.maybeClose();
@@ -143,6 +149,7 @@ class RemoteChild implements WorkerChild {
   }
 
   setRef(isRef: boolean): void {
+    if (isRef !== this.isRef && !this.end) this.hold(isRef);
     this.isRef = isRef;
     for (const socket of this.sockets.values()) {
       if (socket.destroyed) continue;
@@ -172,6 +179,7 @@ export class Spawner {
   private readonly byId = new Map<number, RemoteChild>();
   private readonly byToken = new Map<string, { child: RemoteChild; roles: Set<Role> }>();
   private nextId = 1;
+  private holds = 0;
   private isStopped = false;
   /** connections closed because their token or role was not one pending (tests read it) */
   refusedConnections = 0;
@@ -222,7 +230,7 @@ export class Spawner {
   /** Launches one worker through the spawner. */
   spawn(launch: WorkerLaunch): WorkerChild {
     const token = randomBytes(TOKEN_CHARS / 2).toString('hex');
-    const child = new RemoteChild(token);
+    const child = new RemoteChild(token, (isHeld) => this.hold(isHeld));
     const id = this.nextId++;
     if (this.isStopped || !this.proc?.connected) {
       child.finish({ code: null, signal: null, spawnError: 'the spawner process is not running' });
@@ -243,11 +251,24 @@ export class Spawner {
     this.byToken.clear();
     if (proc && proc.exitCode === null && proc.signalCode === null) {
       const exited = new Promise((r) => proc.once('exit', r));
+      proc.ref(); // until its exit is seen
       proc.kill('SIGKILL');
       await exited;
     }
-    await new Promise((r) => this.server.close(r));
+    this.server.close();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The spawner's channel keeps the event loop alive while a child waits on its reports (counted). */
+  private hold(isHeld: boolean): void {
+    this.holds += isHeld ? 1 : -1;
+    this.applyHolds();
+  }
+
+  private applyHolds(): void {
+    const channel = this.proc?.channel as unknown as { ref?: () => void; unref?: () => void } | undefined;
+    if (this.holds > 0) channel?.ref?.();
+    else channel?.unref?.();
   }
 
   private startProcess(): void {
@@ -258,9 +279,9 @@ export class Spawner {
     proc.on('message', (m: FromSpawner) => this.onMessage(m));
     proc.on('error', () => {}); // reported by its exit
     proc.once('exit', (code, signal) => this.onProcessExit(proc, code, signal));
-    // an idle server must be able to exit: the spawner is not a reason to stay
+    // an idle server must be able to exit: the spawner is not a reason to stay (its channel is, while a child waits on it)
     proc.unref();
-    (proc.channel as unknown as { unref?: () => void } | undefined)?.unref?.();
+    this.applyHolds();
   }
 
   private onProcessExit(proc: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
