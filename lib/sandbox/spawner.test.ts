@@ -81,7 +81,7 @@ test('a connection to the socket that does not bring a pending spawn’s token (
       s.once('close', () => resolve(true));
       setTimeout(() => resolve(false), 5_000).unref();
     });
-  assert.ok(await closedAfter('0'.repeat(32) + 'c'), 'a made-up token');
+  assert.ok(await closedAfter('0'.repeat(32) + 'r'), 'a made-up token');
   assert.ok(await closedAfter('not a token at all, but long enough'), 'garbage');
   assert.equal(spawner.refusedConnections, refusedBefore + 2);
   // the socket's folder is this user's alone

@@ -13,9 +13,9 @@
  * socket in a fresh private folder (mode 0700, under the system temp folder —
  * a sandbox gets its own empty /tmp, and a launch that would bind the folder
  * into a sandbox is refused here: `reachableFrom`). For each spawn it makes a
- * random token; the spawner opens three connections to that socket, writes the
- * token and a role on each (stdout, stderr, the protocol channel), and hands
- * them to the child as its fds 1, 2 and 3+4. A connection whose first bytes
+ * random token; the spawner opens four connections to that socket, writes the
+ * token and a role on each (stdout, stderr, requests, replies), and hands
+ * them to the child as its fds 1 to 4. A connection whose first bytes
  * are not a pending spawn's token and an unused role is closed: a process
  * that reaches the socket cannot pose as another worker. After that, the
  * worker's bytes go straight to the server — nothing relays them, so a warm
@@ -46,8 +46,10 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { killGroup, type ChildEnd, type StreamHandlers, type WorkerChild, type WorkerLaunch } from './worker-child';
 
-type Role = 'o' | 'e' | 'c';
-const ROLES: readonly Role[] = ['o', 'e', 'c'];
+/** stdout, stderr, requests (the worker's fd 3), replies (its fd 4): four connections, so that closing one
+ *  descriptor in the worker is seen as it is with pipes (a worker that closes fd 4 has closed its replies) */
+type Role = 'o' | 'e' | 'i' | 'r';
+const ROLES: readonly Role[] = ['o', 'e', 'i', 'r'];
 const TOKEN_CHARS = 32;
 const HEADER_BYTES = TOKEN_CHARS + 1;
 /** a connection that has not said who it is by then is closed */
@@ -107,7 +109,14 @@ class RemoteChild implements WorkerChild {
     const h = this.handlers!;
     if (role === 'o') h.stdout(socket);
     else if (role === 'e') h.stderr(socket);
-    else h.channel(socket, socket as Readable);
+    else {
+      // the channel once both its halves are here
+      const requests = this.sockets.get('i');
+      const replies = this.sockets.get('r');
+      if (!requests || !replies) return;
+      h.channel(requests, replies as Readable);
+      requests.resume();
+    }
     socket.resume();
   }
 

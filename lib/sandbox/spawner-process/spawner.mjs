@@ -4,9 +4,9 @@
 // Protocol, on the node IPC channel to the server (JSON messages):
 //   server → spawner  { t: 'spawn', id, token, command, args, env, cwd, fd5?: base64 }
 //   spawner → server  { t: 'spawned', id, pid } | { t: 'error', id, message } | { t: 'exit', id, code, signal }
-// For each spawn the spawner opens three connections to the server's unix socket (argv[2]), writes
-// the spawn's token and a role letter on each (o: stdout, e: stderr, c: the protocol channel, fds 3
-// and 4), and hands them to the child as its descriptors; its own copies are closed at once, so the
+// For each spawn the spawner opens four connections to the server's unix socket (argv[2]), writes
+// the spawn's token and a role letter on each (o: stdout, e: stderr, i: requests on fd 3, r: replies
+// on fd 4), and hands them to the child as its descriptors 1 to 4; its own copies are closed at once, so the
 // worker's bytes go straight to the server. It reads nothing from them.
 //
 // Owns: nothing but the children it spawned: when the server goes (the IPC channel closes), it
@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 
 const socketPath = process.argv[2];
-const ROLES = ['o', 'e', 'c'];
+const ROLES = ['o', 'e', 'i', 'r'];
 /** @type {Map<number, number>} spawn id → pid, of the children alive */
 const live = new Map();
 
@@ -45,7 +45,7 @@ async function spawnOne(m) {
     send({ t: 'error', id: m.id, message: `the spawner could not reach the server's worker socket (${failed.reason?.message ?? failed.reason})` });
     return;
   }
-  const [out, err, channel] = sockets;
+  const [out, err, requests, replies] = sockets;
   let child;
   try {
     child = spawn(m.command, m.args, {
@@ -53,7 +53,7 @@ async function spawnOne(m) {
       env: m.env,
       // own process group, so the server can kill whatever the user's code spawned too
       detached: true,
-      stdio: ['ignore', out, err, channel, channel, ...(m.fd5 ? ['pipe'] : [])],
+      stdio: ['ignore', out, err, requests, replies, ...(m.fd5 ? ['pipe'] : [])],
     });
   } catch (e) {
     send({ t: 'error', id: m.id, message: e?.message ?? String(e) });
