@@ -25,6 +25,10 @@
  * it started is killed (sandbox-worker.ts); and the working folder's quota and
  * `.git` are checked around each call (workspace-guard.ts).
  *
+ * Workers are launched by this process's spawner when it has one (the app's
+ * server starts one at boot, so it never forks: spawner.ts), else forked from
+ * here (the CLI, tests); the walls are the same either way.
+ *
  * What persists in a warm worker from one call to the next is the worker
  * process itself: the modules it imported, their globals, threads they
  * started, and its /tmp and /dev/shm — until the worker is replaced (after a

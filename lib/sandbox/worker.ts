@@ -1,5 +1,6 @@
 /**
- * One worker child process, seen from the server: spawn it, wait until it is
+ * One worker child process, seen from the server: start it (forked from here,
+ * or by the app's spawner: worker-child.ts, spawner.ts), wait until it is
  * ready, send it one request at a time, enforce the request's timeout, kill it.
  *
  * Owns: the child's lifetime and the wire protocol (newline-delimited JSON,
