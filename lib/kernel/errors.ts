@@ -99,6 +99,17 @@ function locDetails(loc: RunLocation): ErrorDetails {
   return out;
 }
 
+/**
+ * The process that launched a code worker (the app's sandbox spawner) died during the step and took
+ * the worker with it. Not the step's failure (on_error does not apply): the run is left resumable
+ * from its last commit, and the app resumes it.
+ */
+export class SandboxHostLostError extends StagecraftError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('sandbox_host_lost', message, { httpStatus: 503, details });
+  }
+}
+
 /** A processor step with `on_error: fail` failed, or the caller contract was not met. No automatic resume. */
 export class WorkflowAbortedError extends StagecraftError {
   readonly location: RunLocation;

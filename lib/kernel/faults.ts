@@ -67,7 +67,8 @@ export function crashAt(point: FaultPoint, n: number): Faults {
 /**
  * Errors no step policy may absorb: the process is (as good as) gone, another
  * process drives the run, this process lets go of it, the store cannot be
- * reached, the log disagrees with the skill, or the store refused what the
+ * reached, a code worker died with the spawner that launched it, the log
+ * disagrees with the skill, or the store refused what the
  * run recorded (`record_refused`: the run fails, as it must, instead of a
  * step's policy carrying on past events that were never written). on_error
  * and tool-error outcomes must let these through.
@@ -82,6 +83,8 @@ export function isInfrastructureError(e: unknown): boolean {
     code === 'record_refused' ||
     code === 'run_released' ||
     code === 'store_unreachable' ||
+    // the sandbox's spawner died mid-step: the run stays resumable, nothing in it failed
+    code === 'sandbox_host_lost' ||
     // a replay or fork that cannot go on: it stops the run, it is never a step's own failure
     code === 'replay_diverged' ||
     code === 'fork_prefix_changed' ||

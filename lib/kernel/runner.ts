@@ -38,6 +38,7 @@ import {
   RecordRefusedError,
   RunReleasedError,
   StoreUnavailableError,
+  SandboxHostLostError,
   StoreWriteError,
   WorkflowAbortedError,
   errorToJson,
@@ -323,8 +324,9 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
       return { runId, status: 'released', output: null, error: null, report: null };
     }
     // a determinism error stops the resume and leaves the run as it was; so does a store that
-    // stopped recording or cannot be reached (the run is resumable from its last commit once it is back)
-    if (err instanceof DeterminismError || err instanceof StoreWriteError || err instanceof StoreUnavailableError) throw err;
+    // stopped recording or cannot be reached (the run is resumable from its last commit once it is back),
+    // and a code worker lost with the sandbox's spawner (resumable at once: the app resumes it)
+    if (err instanceof DeterminismError || err instanceof StoreWriteError || err instanceof StoreUnavailableError || err instanceof SandboxHostLostError) throw err;
     const error = errorToJson(err);
     // where a step that records nothing failed (a model call): what a rerun starts from, what a replay reproduces
     if (ctx.failedAt !== null && error.position === undefined) error.position = ctx.failedAt;

@@ -4,13 +4,14 @@
  * the user's code, and what to do.
  *
  * Owns: the wording and `details` of sandbox failures. Invariant: every
- * failure is a `CodeStepError`, a `StepTimeoutError` or (for a reply too big
- * to buffer) a `PayloadTooLargeError`, and carries the tails of the user's
- * stdout/stderr for that call.
+ * failure is a `CodeStepError`, a `StepTimeoutError`, (for a reply too big
+ * to buffer) a `PayloadTooLargeError`, or (the worker died with the spawner
+ * that launched it) a `SandboxHostLostError`, and carries the tails of the
+ * user's stdout/stderr for that call.
  *
  * Does not: talk to processes or decide whether a worker is reused.
  */
-import { CodeStepError, PayloadTooLargeError, StepTimeoutError, type ErrorDetails } from '../kernel/errors';
+import { CodeStepError, PayloadTooLargeError, SandboxHostLostError, StepTimeoutError, type ErrorDetails } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import { MAX_REPLY_CHARS, type CallOutcome, type OutputTails, type WorkerReply } from './worker';
 import type { Language } from './runtime';
@@ -47,9 +48,10 @@ export function isWorkerSpent(outcome: CallOutcome): boolean {
 export function errorFor(
   outcome: CallOutcome,
   ctx: CallContext,
-): CodeStepError | StepTimeoutError | PayloadTooLargeError {
+): CodeStepError | StepTimeoutError | PayloadTooLargeError | SandboxHostLostError {
   const fn = describe(ctx);
   const base = baseDetails(ctx, outcome.output);
+  if (outcome.kind === 'host_lost') return hostLostError(fn, outcome.why, base);
   if (outcome.kind === 'timeout') {
     return new StepTimeoutError(
       `${fn} did not finish within ${ctx.timeoutMs} ms and was killed. ` +
@@ -128,6 +130,11 @@ export function errorFor(
       );
     }
   }
+}
+
+/** The worker died with what launched it: not the code's failure; the run stays resumable (and the app resumes it). */
+export function hostLostError(fn: string, why: string, details: ErrorDetails): SandboxHostLostError {
+  return new SandboxHostLostError(`The worker running ${fn} was lost: ${why}. The step did not fail by itself; it is run again when the run resumes.`, details);
 }
 
 function memoryError(fn: string, ctx: CallContext, base: ErrorDetails): CodeStepError {

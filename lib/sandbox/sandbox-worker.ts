@@ -22,6 +22,7 @@
 import { createWorkerCgroup, inWorkerCgroup, killPids, killTasks, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, tasksOf, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
 import { descendantsOf } from './processes';
 import { WorkerProcess, type CallOutcome, type WorkerLaunch, type WorkerRequest } from './worker';
+import type { WorkerChild } from './worker-child';
 import type { WorkerSlots } from './worker-slots';
 
 /** how many listings a stray kill takes at most (each one kills what the last one missed: children forked meanwhile) */
@@ -37,11 +38,12 @@ export class SandboxWorker {
 
   private constructor(
     launch: WorkerLaunch,
+    launcher: (launch: WorkerLaunch) => WorkerChild,
     private readonly cg: WorkerCgroup | null,
     releaseSlot: () => void,
   ) {
     try {
-      this.process = new WorkerProcess(cg ? { ...launch, ...inWorkerCgroup(cg, launch.command, launch.args) } : launch);
+      this.process = new WorkerProcess(cg ? { ...launch, ...inWorkerCgroup(cg, launch.command, launch.args) } : launch, launcher);
     } catch (error) {
       if (cg) releaseWorkerCgroupNow(cg);
       releaseSlot();
@@ -58,13 +60,13 @@ export class SandboxWorker {
   }
 
   /** Takes a slot (waiting for one when every slot is held), makes the cgroup, spawns. */
-  static async start(launch: WorkerLaunch, limits: WorkerCgroupLimits, slots: WorkerSlots, isCancelled: () => boolean): Promise<SandboxWorker> {
+  static async start(launch: WorkerLaunch, launcher: (launch: WorkerLaunch) => WorkerChild, limits: WorkerCgroupLimits, slots: WorkerSlots, isCancelled: () => boolean): Promise<SandboxWorker> {
     const releaseSlot = await slots.acquire();
     if (isCancelled()) {
       releaseSlot();
       throw new Error('the sandbox was closed while the call waited for a worker slot');
     }
-    return new SandboxWorker(launch, createWorkerCgroup(limits), releaseSlot);
+    return new SandboxWorker(launch, launcher, createWorkerCgroup(limits), releaseSlot);
   }
 
   get isAlive(): boolean {

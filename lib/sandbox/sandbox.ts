@@ -25,6 +25,10 @@
  * it started is killed (sandbox-worker.ts); and the working folder's quota and
  * `.git` are checked around each call (workspace-guard.ts).
  *
+ * Workers are launched by this process's spawner when it has one (the app's
+ * server starts one at boot, so it never forks: spawner.ts), else forked from
+ * here (the CLI, tests); the walls are the same either way.
+ *
  * What persists in a warm worker from one call to the next is the worker
  * process itself: the modules it imported, their globals, threads they
  * started, and its /tmp and /dev/shm — until the worker is replaced (after a
@@ -47,6 +51,8 @@ import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
 import { isProcessAlive } from './processes';
 import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from './runtime';
 import { SandboxWorker } from './sandbox-worker';
+import { activeSpawner } from './spawner';
+import { spawnDirect, type WorkerChild } from './worker-child';
 import { LAUNCH_DATA_FD, WorkerStartError, type WorkerLaunch, type WorkerRequest } from './worker';
 import { sharedWorkerSlots, type WorkerSlots } from './worker-slots';
 import { WorkspaceGuard } from './workspace-guard';
@@ -210,14 +216,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 
     private async spawn(ctx: CallContext): Promise<SandboxWorker> {
       let launch: WorkerLaunch;
+      let bound: string[];
       try {
-        launch = this.launch(ctx);
+        ({ launch, bound } = this.launch(ctx));
       } catch (error) {
         throw startError(this.flavour, ctx, error); // no worker script, no tsx
       }
       let worker: SandboxWorker;
       try {
-        worker = await SandboxWorker.start(launch, { maxProcesses, memoryBytes: memoryLimitMb * 1024 * 1024 }, slots, () => isClosed);
+        worker = await SandboxWorker.start(launch, launcherFor(bound), { maxProcesses, memoryBytes: memoryLimitMb * 1024 * 1024 }, slots, () => isClosed);
       } catch (error) {
         throw isClosed ? closedError(ctx) : startError(this.flavour, ctx, error);
       }
@@ -226,13 +233,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       return worker;
     }
 
-    private launch(ctx: CallContext): WorkerLaunch {
+    /** the worker's launch, and the host folders its sandbox sees (none without one) */
+    private launch(ctx: CallContext): { launch: WorkerLaunch; bound: string[] } {
       const { command, args } = launchCommand(this.flavour, memoryLimitMb);
       const workDir = opts.workDir ?? path.dirname(ctx.modulePath);
-      if (isolation.kind === 'none') return { command, args, env: workerEnv(home(), this.flavour), cwd: workDir };
+      if (isolation.kind === 'none') return { launch: { command, args, env: workerEnv(home(), this.flavour), cwd: workDir }, bound: [] };
       const filter = isolation.seccomp;
+      const readOnly = [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)];
       const sandbox = bwrapArgs({
-        readOnly: [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)],
+        readOnly,
         // only a folder the caller names is writable: without one, the code's own folder is read-only
         workDir: opts.workDir ?? null,
         readOnlyInWork: guard?.readOnlyEntries() ?? [],
@@ -242,7 +251,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         seccompFd: filter ? LAUNCH_DATA_FD : undefined,
       });
       // bwrap itself gets no environment either: nothing of the server's reaches the sandbox's pid 1
-      return { command: isolation.bwrap, args: [...sandbox, '--', command, ...args], env: {}, cwd: os.tmpdir(), ...(filter ? { fd5: filter } : {}) };
+      const launch = { command: isolation.bwrap, args: [...sandbox, '--', command, ...args], env: {}, cwd: os.tmpdir(), ...(filter ? { fd5: filter } : {}) };
+      return { launch, bound: [...readOnly, ...(opts.workDir ? [opts.workDir] : [])] };
     }
   }
 
@@ -298,6 +308,16 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       await guard?.final().catch(() => {});
     },
   };
+}
+
+/**
+ * How a worker is launched: through this process's spawner when it has one (the app's server: it
+ * must not fork), unless the sandbox would see the spawner's socket folder; else forked from here.
+ */
+function launcherFor(bound: string[]): (launch: WorkerLaunch) => WorkerChild {
+  const spawner = activeSpawner();
+  if (!spawner || spawner.reachableFrom(bound)) return spawnDirect;
+  return (launch) => spawner.spawn(launch);
 }
 
 function requestOf(call: CodeCall): WorkerRequest {

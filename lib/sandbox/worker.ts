@@ -1,5 +1,6 @@
 /**
- * One worker child process, seen from the server: spawn it, wait until it is
+ * One worker child process, seen from the server: start it (forked from here,
+ * or by the app's spawner: worker-child.ts, spawner.ts), wait until it is
  * ready, send it one request at a time, enforce the request's timeout, kill it.
  *
  * Owns: the child's lifetime and the wire protocol (newline-delimited JSON,
@@ -16,10 +17,10 @@
  * respawn (sandbox.ts does), or turn outcomes into Stagecraft errors
  * (outcomes.ts does).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { Json } from '../kernel/json';
 import { jsonTextDepth, MAX_JSON_DEPTH } from '../kernel/json-depth';
+import { spawnDirect, type WorkerChild, type WorkerLaunch } from './worker-child';
 
 /** How much of the user's stdout and stderr is kept per call, for error messages. */
 export const OUTPUT_TAIL_CHARS = 4096;
@@ -61,19 +62,11 @@ export type CallOutcome =
   | { kind: 'too_large'; output: OutputTails }
   /** the worker wrote something that is not a reply (or closed its reply channel); it was killed */
   | { kind: 'protocol'; why: string; output: OutputTails }
-  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; output: OutputTails };
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; output: OutputTails }
+  /** what launched the worker (the spawner process) died and took the worker with it: not the code's doing */
+  | { kind: 'host_lost'; why: string; output: OutputTails };
 
-export type WorkerLaunch = {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd: string;
-  /** bytes the launcher reads from fd 5 at start (bubblewrap's `--seccomp 5`); the pipe is closed after them */
-  fd5?: Buffer;
-};
-
-/** the descriptor `WorkerLaunch.fd5` arrives on */
-export const LAUNCH_DATA_FD = 5;
+export { LAUNCH_DATA_FD, type WorkerLaunch } from './worker-child';
 
 /** The worker could not be started (missing interpreter, crash during boot, boot timeout). */
 export class WorkerStartError extends Error {
@@ -95,8 +88,8 @@ type Pending = {
 };
 
 export class WorkerProcess {
-  private readonly child: ChildProcess;
-  private readonly requests: Writable;
+  private readonly child: WorkerChild;
+  private requests: Writable | null = null;
   private stdoutTail = '';
   private stderrTail = '';
   private replyChunks: string[] = [];
@@ -104,6 +97,7 @@ export class WorkerProcess {
   private nextId = 1;
   private pending: Pending | null = null;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private hostLost: string | null = null;
   private readonly exited: Promise<void>;
   private readonly closed: Promise<void>;
   private onReady: ((error: WorkerStartError | null) => void) | null = null;
@@ -111,51 +105,45 @@ export class WorkerProcess {
   /** Resolves once the worker has set its limits and waits for requests; rejects with WorkerStartError. */
   readonly ready: Promise<void>;
 
-  /** Spawns the worker; calls may be sent once `ready` resolves. */
-  constructor(launch: WorkerLaunch) {
-    this.child = spawn(launch.command, launch.args, {
-      cwd: launch.cwd,
-      env: launch.env as NodeJS.ProcessEnv,
-      // own process group, so a timeout can kill whatever the user's code spawned too
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...(launch.fd5 ? (['pipe'] as const) : [])],
-    });
-    if (launch.fd5) {
-      const data = (this.child.stdio as unknown as Writable[])[LAUNCH_DATA_FD];
-      data.on('error', () => {}); // a launcher that died before reading it
-      data.end(launch.fd5);
-    }
-    const [, stdout, stderr, requests, replies] = this.child.stdio as [null, Readable, Readable, Writable, Readable];
-    this.requests = requests;
-    for (const stream of [stdout, stderr, requests, replies]) stream.on('error', () => {}); // EPIPE after a kill
-    stdout.setEncoding('utf8');
-    stderr.setEncoding('utf8');
-    replies.setEncoding('utf8');
-    stdout.on('data', (s: string) => (this.stdoutTail = (this.stdoutTail + s).slice(-OUTPUT_TAIL_CHARS)));
-    stderr.on('data', (s: string) => (this.stderrTail = (this.stderrTail + s).slice(-OUTPUT_TAIL_CHARS)));
-    replies.on('data', (s: string) => this.onReplyData(s));
-    // a worker that closes its reply channel but stays alive could never answer (one that is
-    // exiting closes it too: its exit, reported as such, is given a moment to arrive first)
-    replies.on('end', () => {
-      setTimeout(() => {
-        if (this.isAlive && (this.pending || this.onReady)) this.breakProtocol('nothing more: it closed its reply channel (fd 4)');
-      }, CHANNEL_CLOSE_GRACE_MS).unref();
+  /** Starts the worker (by `launcher`: default, a fork of this process); calls may be sent once `ready` resolves. */
+  constructor(launch: WorkerLaunch, launcher: (launch: WorkerLaunch) => WorkerChild = spawnDirect) {
+    this.child = launcher(launch);
+    this.child.wire({
+      stdout: (stdout) => {
+        stdout.on('error', () => {});
+        stdout.setEncoding('utf8');
+        stdout.on('data', (s: string) => (this.stdoutTail = (this.stdoutTail + s).slice(-OUTPUT_TAIL_CHARS)));
+      },
+      stderr: (stderr) => {
+        stderr.on('error', () => {});
+        stderr.setEncoding('utf8');
+        stderr.on('data', (s: string) => (this.stderrTail = (this.stderrTail + s).slice(-OUTPUT_TAIL_CHARS)));
+      },
+      channel: (requests, replies) => {
+        this.requests = requests;
+        for (const stream of [requests, replies]) stream.on('error', () => {}); // EPIPE after a kill
+        replies.setEncoding('utf8');
+        replies.on('data', (s: string) => this.onReplyData(s));
+        // a worker that closes its reply channel but stays alive could never answer (one that is
+        // exiting closes it too: its exit, reported as such, is given a moment to arrive first)
+        replies.on('end', () => {
+          setTimeout(() => {
+            if (this.isAlive && (this.pending || this.onReady)) this.breakProtocol('nothing more: it closed its reply channel (fd 4)');
+          }, CHANNEL_CLOSE_GRACE_MS).unref();
+        });
+      },
     });
     this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal };
-        resolve();
-      });
-      this.child.once('error', (err) => {
-        // spawn failed (ENOENT): no exit event follows
-        this.exitInfo ??= { code: null, signal: null };
-        this.spawnError = err.message;
+      this.child.onEnd((end) => {
+        this.exitInfo = { code: end.code, signal: end.signal };
+        if (end.spawnError) this.spawnError = end.spawnError;
+        if (end.hostLost) this.hostLost = end.hostLost;
         resolve();
       });
     });
-    // 'close' = exited and every stdio stream drained; capped, since grandchildren may hold the pipes
+    // closed = exited and every stream drained; capped, since grandchildren may hold the pipes
     this.closed = new Promise((resolve) => {
-      this.child.once('close', () => resolve());
+      this.child.onClose(() => resolve());
       void this.exited.then(() => setTimeout(resolve, DRAIN_AFTER_EXIT_MS).unref());
     });
     void this.closed.then(() => this.onChildGone());
@@ -173,6 +161,8 @@ export class WorkerProcess {
     });
     clearTimeout(timer);
     this.onReady = null;
+    // the ready line may outrun the launcher's report of the pid (two channels): kills need the pid
+    if (!error) await this.child.spawned;
     if (error) {
       await this.kill();
       throw error;
@@ -192,6 +182,7 @@ export class WorkerProcess {
   run(request: WorkerRequest): Promise<CallOutcome> {
     if (this.pending) throw new Error('WorkerProcess.run called while a call is in flight');
     if (!this.isAlive) {
+      if (this.hostLost) return Promise.resolve({ kind: 'host_lost', why: this.hostLost, output: this.takeOutput() });
       return Promise.resolve({ kind: 'exited', ...this.exitInfo!, output: this.takeOutput() });
     }
     this.stdoutTail = '';
@@ -217,7 +208,7 @@ export class WorkerProcess {
         void this.kill().then(() => pending.finish({ kind: 'timeout', output: this.takeOutput() }));
       }, request.timeoutMs);
       const { timeoutMs: _t, ...body } = request;
-      this.requests.write(JSON.stringify({ id: pending.id, ...body }) + '\n');
+      this.requests!.write(JSON.stringify({ id: pending.id, ...body }) + '\n');
     });
   }
 
@@ -239,13 +230,7 @@ export class WorkerProcess {
 
   /** Synchronous kill, for `process.on('exit')`. */
   killNow(): void {
-    const pid = this.child.pid;
-    if (pid === undefined || !this.isAlive) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // the group is already gone
-    }
+    if (this.isAlive) this.child.killGroup();
   }
 
   private onReplyData(chunk: string): void {
@@ -315,7 +300,9 @@ export class WorkerProcess {
   private onChildGone(): void {
     const info = this.exitInfo ?? { code: null, signal: null };
     if (this.onReady) {
-      const how = this.spawnError
+      const how = this.hostLost
+        ? `was lost: ${this.hostLost}`
+        : this.spawnError
         ? `could not be spawned (${this.spawnError})`
         : info.signal
           ? `was killed by ${info.signal} before it was ready`
@@ -323,7 +310,9 @@ export class WorkerProcess {
       this.onReady(new WorkerStartError(`it ${how}`, this.takeOutput()));
     }
     const pending = this.pending;
-    if (pending && !pending.isClaimed) pending.finish({ kind: 'exited', ...info, output: this.takeOutput() });
+    if (pending && !pending.isClaimed) {
+      pending.finish(this.hostLost ? { kind: 'host_lost', why: this.hostLost, output: this.takeOutput() } : { kind: 'exited', ...info, output: this.takeOutput() });
+    }
     this.setRef(false);
   }
 
@@ -333,9 +322,7 @@ export class WorkerProcess {
 
   /** An idle worker must not keep the server's event loop alive; a busy one must. */
   private setRef(isRef: boolean): void {
-    const handles = [this.child, ...this.child.stdio] as ({ ref?: () => void; unref?: () => void; destroyed?: boolean } | null)[];
-    // a closed pipe (fd 5 once its bytes are written) has no handle: unref would wait for a 'connect' that never comes
-    for (const h of handles) if (!h?.destroyed) (isRef ? h?.ref : h?.unref)?.call(h);
+    this.child.setRef(isRef);
   }
 }
 

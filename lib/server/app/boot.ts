@@ -1,5 +1,7 @@
 /**
- * What the app does when its server starts: open the store (embedded unless
+ * What the app does when its server starts: start the sandbox's spawner
+ * (lib/sandbox/spawner.ts: workers are spawned by it, never forked from the
+ * big server process), open the store (embedded unless
  * DATABASE_URL is set), load the example skills as skills (load-examples.ts
  * says when a version is added), hand every interrupted or queued run to
  * the admission (run-admission.ts), which drives them in the background,
@@ -13,9 +15,13 @@ import { scheduleWorkspaceSweeps } from '../runs/sweep-workspaces';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
 import { noIsolationWarning } from '../../sandbox/isolation';
+import { startSpawner } from '../../sandbox/spawner';
 import { runQueueOf, workersSetting } from '../runs/run-source';
 
 export async function boot(): Promise<void> {
+  // first, while this process is small: from now on sandbox workers are spawned by the spawner, never forked from here
+  const spawner = await startSpawner();
+  console.log(`stagecraft: sandbox spawner started (pid ${spawner.pid})`);
   const host = await appHost();
   // settled before anything runs: STAGECRAFT_SANDBOX=required without bubblewrap stops the start here
   const warning = noIsolationWarning(host.isolation());

@@ -5,7 +5,9 @@
  * first served; when a slot frees, it is admitted — driven from its record,
  * as a resume (`run_admitted`, then `running`). Because it is recorded, a
  * restart loses none: on boot, interrupted runs and then queued ones are
- * handed to the same admission, oldest first.
+ * handed to the same admission, oldest first. A run whose code worker died
+ * with the sandbox's spawner (lib/sandbox/spawner.ts) was left resumable, and
+ * is admitted again at once (`resumeAfterHostLoss`).
  *
  * The slots are the process's own: an in-process admission over recorded
  * runs. What is admitted next is the only thing this module decides, so a
@@ -23,6 +25,7 @@ import type { RunOutcome } from '../../kernel/runner';
 import type { Host } from '../host';
 import { maxRuns } from '../limits';
 import { resumeSkillRun, type ResumeResult } from './resume-run';
+import { SandboxHostLostError } from '../../kernel/errors';
 import { launchStoredRun, prepareStoredRun, queueStoredRun, type StoredRunRequest } from './start-run';
 
 type Release = () => void;
@@ -107,18 +110,34 @@ export async function launchAdmittedRun(host: Host, req: StoredRunRequest, admis
   const release = admission.tryAcquire();
   if (release) {
     try {
-      const { runId, done } = await launchStoredRun(host, prepared, req);
-      done.finally(release).catch(() => undefined);
-      return { runId, queued: false, done };
+      const launched = await launchStoredRun(host, prepared, req);
+      const done = resumeAfterHostLoss(host, launched.runId, launched.done.finally(release), admission);
+      done.catch(() => undefined);
+      return { runId: launched.runId, queued: false, done };
     } catch (e) {
       release();
       throw e;
     }
   }
   const runId = await queueStoredRun(host, prepared, req);
-  const done = admission.admit(() => resumeSkillRun(host, runId));
+  const done = resumeAfterHostLoss(host, runId, admission.admit(() => resumeSkillRun(host, runId)), admission);
   done.catch(() => undefined);
   return { runId, queued: true, done };
+}
+
+/** how many times in a row a run is resumed after its code worker was lost with the sandbox's spawner */
+export const HOST_LOSS_RESUMES = 3;
+
+/**
+ * A run whose code worker died with the sandbox's spawner (SandboxHostLostError) was left resumable,
+ * nothing in it failed: it goes through the admission again and resumes from its last commit.
+ */
+export function resumeAfterHostLoss(host: Host, runId: string, done: Promise<RunOutcome>, admission: RunAdmission, left = HOST_LOSS_RESUMES): Promise<RunOutcome> {
+  return done.catch((error: unknown) => {
+    // by code: Next may bundle the error classes twice (boot and the routes)
+    if ((error as { code?: unknown } | null)?.code !== new SandboxHostLostError('').code || left <= 0) throw error;
+    return resumeAfterHostLoss(host, runId, admission.admit(() => resumeSkillRun(host, runId)), admission, left - 1);
+  });
 }
 
 /**
@@ -131,8 +150,7 @@ export async function admitRecordedRuns(host: Host, admission: RunAdmission, onR
   const ordered = [...runs.filter((r) => r.status !== 'queued'), ...runs.filter((r) => r.status === 'queued')];
   const done = Promise.all(
     ordered.map((r) =>
-      admission
-        .admit(() => resumeSkillRun(host, r.id))
+      resumeAfterHostLoss(host, r.id, admission.admit(() => resumeSkillRun(host, r.id)), admission)
         .then(
           (outcome): ResumeResult => ({ runId: r.id, outcome }),
           (error: unknown): ResumeResult => ({ runId: r.id, error }),

@@ -18,6 +18,8 @@ export type LoadFigures = {
   otherEnds: Record<string, number>;
   postMs: { p50: number; p95: number; max: number };
   skillsMs: { p50: number; p95: number; max: number; samples: number };
+  /** GETs whose kept-alive connection was reset by the server and that were sent again */
+  resets: number;
   serverPeakRssMb: number;
   groupPeakRssMb: number;
   wallMs: number;
@@ -65,8 +67,19 @@ const quantile = (xs: number[], q: number) => {
 
 export async function runLoad(app: { url: string; pid: number; headers?: Record<string, string> }, opts: { runs: number; stepMs: number; timeoutMs: number }): Promise<LoadFigures> {
   const headers = { 'content-type': 'application/json', origin: app.url, ...app.headers };
+  let resets = 0;
   const call = async (method: string, p: string, body?: unknown) => {
-    const r = await fetch(`${app.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const send = () => fetch(`${app.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    // a kept-alive connection the server closed as it was reused (ECONNRESET) is tried again on a fresh one,
+    // the time lost counted in the latency; `resets` says how often (GETs only: a POST might have been taken)
+    let r: Response;
+    try {
+      r = await send();
+    } catch (e) {
+      if (method !== 'GET' || (e as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw e;
+      resets++;
+      r = await send();
+    }
     const text = await r.text();
     if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text.slice(0, 300)}`);
     return JSON.parse(text) as Json;
@@ -136,6 +149,7 @@ export async function runLoad(app: { url: string; pid: number; headers?: Record<
     otherEnds,
     postMs: { p50: quantile(postMs, 0.5), p95: quantile(postMs, 0.95), max: Math.round(Math.max(...postMs)) },
     skillsMs: { p50: quantile(skillsMs, 0.5), p95: quantile(skillsMs, 0.95), max: Math.round(Math.max(0, ...skillsMs)), samples: skillsMs.length },
+    resets,
     serverPeakRssMb: Math.round(serverPeak),
     groupPeakRssMb: Math.round(groupPeak),
     wallMs: Date.now() - started,

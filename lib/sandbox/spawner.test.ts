@@ -1,0 +1,130 @@
+// The spawner (spawner.ts) against real processes: workers are its children, not this process's; a
+// connection without a pending spawn's token is refused; a sandbox cannot see the socket; a spawner
+// killed mid-step fails that step as sandbox_host_lost, is started again, and the next call works.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { CodeCall } from '../kernel/ports';
+import { createCodeSandbox } from './index';
+import { isolationFor, type Isolation } from './isolation';
+import { activeSpawner, startSpawner, stopSpawner, type Spawner } from './spawner';
+
+const NONE: Isolation = { kind: 'none', reason: 'the test asks for plain child processes' };
+const BWRAP = isolationFor('auto');
+let dir: string;
+let mod: string;
+let spawner: Spawner;
+
+const call = (exportName: string, input: CodeCall['input'] = {}, timeoutMs = 20_000): CodeCall => ({ language: 'node', modulePath: mod, exportName, input, timeoutMs });
+const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'sc-spawner-'));
+  mod = path.join(dir, 'steps.mjs');
+  writeFileSync(
+    mod,
+    `import net from 'node:net';
+import { existsSync } from 'node:fs';
+export function who() { return { pid: process.pid, ppid: process.ppid }; }
+export function echo(v) { console.log('out ' + v.n); console.error('err ' + v.n); return { n: v.n }; }
+export function fail() { console.error('about to fail'); throw new Error('on purpose'); }
+export async function sleep(v) { await new Promise((r) => setTimeout(r, v.ms)); return { slept: v.ms }; }
+export async function reach(v) {
+  const connected = await new Promise((resolve) => {
+    const s = net.createConnection(v.socket);
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', (e) => resolve(e.code));
+  });
+  return { sees: existsSync(v.dir), connected };
+}
+`,
+  );
+  spawner = await startSpawner();
+});
+
+after(async () => {
+  await stopSpawner();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('workers are the spawner’s children; their stdout, stderr and replies reach the server', async () => {
+  assert.equal(activeSpawner(), spawner);
+  const sandbox = createCodeSandbox({ isolation: NONE });
+  try {
+    const { pid, ppid } = (await sandbox.call(call('who'))) as { pid: number; ppid: number };
+    assert.equal(ppid, spawner.pid, 'the worker was spawned by the spawner');
+    assert.notEqual(parentOf(pid), process.pid);
+    assert.deepEqual(await sandbox.call(call('echo', { n: 7 })), { n: 7 });
+    // a failure carries the worker's stderr, which came over its own connection
+    await assert.rejects(sandbox.call(call('fail')), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'code_failed');
+      assert.match(e.message, /on purpose/);
+      assert.match(e.message, /about to fail/);
+      return true;
+    });
+    assert.deepEqual(await sandbox.call(call('echo', { n: 8 })), { n: 8 }, 'a fresh worker after the failure');
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('a connection to the socket that does not bring a pending spawn’s token (and an unused role) is closed', async () => {
+  const refusedBefore = spawner.refusedConnections;
+  const closedAfter = (hello: string) =>
+    new Promise<boolean>((resolve) => {
+      const s = net.createConnection(spawner.socketPath);
+      s.on('error', () => {});
+      s.once('connect', () => s.write(hello));
+      s.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 5_000).unref();
+    });
+  assert.ok(await closedAfter('0'.repeat(32) + 'r'), 'a made-up token');
+  assert.ok(await closedAfter('not a token at all, but long enough'), 'garbage');
+  assert.equal(spawner.refusedConnections, refusedBefore + 2);
+  // the socket's folder is this user's alone
+  const { statSync } = await import('node:fs');
+  assert.equal(statSync(spawner.socketDir).mode & 0o777, 0o700);
+});
+
+describe('in bubblewrap', { skip: BWRAP.kind !== 'bwrap' && 'bubblewrap is not usable here' }, () => {
+  test('a sandboxed step neither sees the socket’s folder nor reaches the socket', async () => {
+    const sandbox = createCodeSandbox({ isolation: BWRAP });
+    try {
+      const r = (await sandbox.call(call('reach', { dir: spawner.socketDir, socket: spawner.socketPath }))) as { sees: boolean; connected: unknown };
+      assert.equal(r.sees, false);
+      assert.equal(r.connected, 'ENOENT');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+for (const [label, isolation] of [['unisolated', NONE], ...(BWRAP.kind === 'bwrap' ? [['in bubblewrap', BWRAP] as const] : [])] as const) {
+  test(`${label}: a spawner killed mid-step fails that step as sandbox_host_lost, is started again, and the next call works`, async () => {
+    const sandbox = createCodeSandbox({ isolation });
+    try {
+      await sandbox.call(call('echo', { n: 1 })); // warm
+      const old = spawner.pid!;
+      const restarts = spawner.restarts;
+      const started = Date.now();
+      const slow = sandbox.call(call('sleep', { ms: 10_000 }));
+      await new Promise((r) => setTimeout(r, 300));
+      process.kill(old, 'SIGKILL');
+      await assert.rejects(slow, (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'sandbox_host_lost');
+        assert.match(e.message, /spawner process that launches code workers died \(SIGKILL\)/);
+        assert.match(e.message, /run again when the run resumes/);
+        return true;
+      });
+      assert.ok(Date.now() - started < 5_000, 'the step failed at once, not at its timeout');
+      assert.equal(spawner.restarts, restarts + 1);
+      assert.deepEqual(await sandbox.call(call('echo', { n: 2 })), { n: 2 }, 'a fresh worker from the new spawner');
+      assert.notEqual(spawner.pid, old);
+    } finally {
+      await sandbox.close();
+    }
+  });
+}
