@@ -66,8 +66,8 @@ async function createTally(request: APIRequestContext, name: string): Promise<{ 
   return { broken: await saveVersion(request, name, files), files };
 }
 
-type MonacoLike = { editor: { getModels(): { uri: { path: string }; getValue(): string }[]; getEditors(): { getPosition(): { lineNumber: number } | null }[] } };
-const cursorLine = (page: Page) => page.evaluate(() => (window as unknown as { monaco?: MonacoLike }).monaco?.editor.getEditors()[0]?.getPosition()?.lineNumber ?? 0);
+type MonacoLike = { editor: { getModels(): { uri: { path: string }; getValue(): string }[]; getEditors(): { getPosition(): { lineNumber: number } | null; getModel(): { uri: { path: string } } | null }[] } };
+const cursorLine = (page: Page) => page.evaluate(() => (window as unknown as { monaco?: MonacoLike }).monaco?.editor.getEditors().find((e) => e.getModel()?.uri.path.endsWith('skill.md'))?.getPosition()?.lineNumber ?? 0);
 const modelText = (page: Page, suffix: string) =>
   page.evaluate((s) => (window as unknown as { monaco?: MonacoLike }).monaco?.editor.getModels().find((m) => m.uri.path.endsWith(s))?.getValue() ?? '', suffix);
 
