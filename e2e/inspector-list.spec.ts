@@ -285,7 +285,7 @@ test.describe('a Stagecraft started with a token, from nothing', () => {
     await expect(page).toHaveURL(/\/signin\?next=%2Fruns/);
     await page.getByLabel('Token').fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert')).toContainText('That token is not right');
+    await expect(page.getByRole('alert').filter({ hasText: 'That token is not right' })).toBeVisible();
     await shot(page, '69-signin-refused');
     await page.getByLabel('Token').fill(TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
