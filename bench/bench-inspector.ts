@@ -73,7 +73,7 @@ try {
   await page.addInitScript(() => {
     const w = window as unknown as { __firstSeen: Record<string, number>; __watch: (sel: string) => void };
     w.__firstSeen = {};
-    const watched = ['[aria-label="Timeline"]', '[aria-label="Run status"]', '[aria-label="Runs"]'];
+    const watched = ['[aria-labelledby="timeline-title"]', '[aria-label="Run status"]', '[aria-label="Runs"]'];
     const check = () => {
       for (const sel of watched) if (!(sel in w.__firstSeen) && document.querySelector(sel)) w.__firstSeen[sel] = performance.now();
     };
@@ -109,18 +109,22 @@ try {
   const runUrl = `${app.url}/runs/${made.runId}`;
   // a run page with a timeline paints it (with the page: the server hands it its timeline); a page
   // without one yet is measured to its first content, the run's status — decided on the first load
-  let paintSel = '[aria-label="Timeline"]';
+  // (the region is named by its heading, timeline-title)
+  let paintSel = '[aria-labelledby="timeline-title"]';
   const paintOf = async (p: Page, isFirst: boolean): Promise<number> => {
     if (isFirst) {
       await p.getByRole('region', { name: 'Run status' }).waitFor({ timeout: 180_000 });
       const hasTimeline = await p
-        .getByRole('region', { name: 'Timeline' })
-        .waitFor({ timeout: 20_000 })
+        .locator(paintSel)
+        .first()
+        .waitFor({ timeout: 180_000 })
         .then(() => true)
         .catch(() => false);
       if (!hasTimeline) paintSel = '[aria-label="Run status"]';
     } else await p.locator(paintSel).first().waitFor({ timeout: 180_000 });
-    return p.evaluate((s) => (window as unknown as { __firstSeen: Record<string, number> }).__firstSeen[s], paintSel);
+    // when the observer saw it first; else (it was in the first HTML chunk, before any mutation) now,
+    // which is later than the paint by at most one of Playwright's polls
+    return p.evaluate((s) => (window as unknown as { __firstSeen: Record<string, number> }).__firstSeen[s] ?? performance.now(), paintSel);
   };
   await page.goto(runUrl, { waitUntil: 'commit' });
   const coldMs = await paintOf(page, true);
@@ -187,7 +191,7 @@ try {
   await page.goto(`${app.url}/runs`, { waitUntil: 'commit' });
   const runsList = page.locator('[aria-label="Runs"]').first();
   await runsList.waitFor({ timeout: 120_000 });
-  const runsFirstPaintMs = await page.evaluate(() => (window as unknown as { __firstSeen: Record<string, number> }).__firstSeen['[aria-label="Runs"]']);
+  const runsFirstPaintMs = await page.evaluate(() => (window as unknown as { __firstSeen: Record<string, number> }).__firstSeen['[aria-label="Runs"]'] ?? performance.now());
   const t = Date.now();
   await page.getByLabel('Status', { exact: true }).selectOption('failed');
   const apply = page.getByRole('button', { name: 'Filter', exact: true });
