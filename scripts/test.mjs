@@ -48,7 +48,10 @@ const playwright = (files) => run(process.execPath, ['node_modules/@playwright/t
  */
 function benches() {
   const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts ?? {};
-  const names = Object.keys(scripts).filter((n) => n.startsWith('bench:')).sort();
+  // bench:inspector has a test of its own that runs it at this size and checks its figures
+  // (bench/bench-inspector.http.test.ts): it is not run a second time here
+  const ownTest = new Set(['bench:inspector']);
+  const names = Object.keys(scripts).filter((n) => n.startsWith('bench:') && !ownTest.has(n)).sort();
   const npm = process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath) ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
   let bad = 0;
   const took = [];
