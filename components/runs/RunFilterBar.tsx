@@ -79,63 +79,20 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
           maxLength={MAX_SEARCH_CHARS}
         />
       </div>
-      <div className={styles.filter}>
-        <label htmlFor="runs-skill">Skill</label>
-        <select id="runs-skill" name="skill" className="select" value={filters.skill ?? ''} onChange={(e) => set({ skill: e.target.value || undefined })}>
-          <option value="">Any skill</option>
-          {skillChoices.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className={styles.filter}>
-        <label htmlFor="runs-status">Status</label>
-        <select id="runs-status" name="status" className="select" value={status} onChange={(e) => set({ status: list(e.target.value) as RunFilters['status'] })}>
-          <option value="">Any status</option>
-          {status.includes(',') ? <option value={status}>{status.replaceAll(',', ' or ')}</option> : null}
-          {RUN_STATUS_WORDS.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className={styles.filter}>
-        <label htmlFor="runs-outcome">Outcome</label>
-        <select id="runs-outcome" name="outcome" className="select" value={outcome} onChange={(e) => set({ outcome: list(e.target.value) as RunFilters['outcome'] })}>
-          <option value="">Any outcome</option>
-          {outcome.includes(',') ? <option value={outcome}>{outcome.replaceAll(',', ' or ')}</option> : null}
-          {RUN_OUTCOME_WORDS.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className={styles.filter}>
-        <label htmlFor="runs-failed">Failed at</label>
-        <select id="runs-failed" name="failed" className="select" value={filters.failed ?? ''} onChange={(e) => set({ failed: e.target.value || undefined })} disabled={!failureChoices.length}>
-          <option value="">{failureChoices.length ? 'Any stage or step' : 'No failures'}</option>
-          {failureChoices.map((f) => (
-            <option key={f} value={f}>
-              {f}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className={styles.filter}>
-        <label htmlFor="runs-range">Started</label>
-        <select id="runs-range" name="range" className="select" value={filters.range ?? ''} onChange={(e) => set({ range: (e.target.value || undefined) as RunRange | undefined })}>
-          <option value="">Any time</option>
-          {(Object.keys(RUN_RANGES) as RunRange[]).map((r) => (
-            <option key={r} value={r}>
-              {RANGE_WORDS[r]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect id="runs-skill" name="skill" label="Skill" any="Any skill" value={filters.skill ?? ''} choices={skillChoices.map((s) => [s, s])} onPick={(v) => set({ skill: v || undefined })} />
+      <FilterSelect id="runs-status" name="status" label="Status" any="Any status" several value={status} choices={RUN_STATUS_WORDS.map((s) => [s, s])} onPick={(v) => set({ status: list(v) as RunFilters['status'] })} />
+      <FilterSelect id="runs-outcome" name="outcome" label="Outcome" any="Any outcome" several value={outcome} choices={RUN_OUTCOME_WORDS.map((s) => [s, s])} onPick={(v) => set({ outcome: list(v) as RunFilters['outcome'] })} />
+      <FilterSelect
+        id="runs-failed"
+        name="failed"
+        label="Failed at"
+        any={failureChoices.length ? 'Any stage or step' : 'No failures'}
+        value={filters.failed ?? ''}
+        choices={failureChoices.map((f) => [f, f])}
+        onPick={(v) => set({ failed: v || undefined })}
+        disabled={!failureChoices.length}
+      />
+      <FilterSelect id="runs-range" name="range" label="Started" any="Any time" value={filters.range ?? ''} choices={(Object.keys(RUN_RANGES) as RunRange[]).map((r) => [r, RANGE_WORDS[r]])} onPick={(v) => set({ range: (v || undefined) as RunRange | undefined })} />
       <label className={styles.check}>
         <input type="checkbox" name="attention" value="1" checked={filters.attention ?? false} onChange={(e) => set({ attention: e.target.checked || undefined })} /> Needs attention
       </label>
@@ -158,6 +115,39 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
         </Link>
       ) : null}
     </form>
+  );
+}
+
+type FilterSelectProps = {
+  id: string;
+  name: string;
+  label: string;
+  /** the first option's words: no filter */
+  any: string;
+  value: string;
+  /** [value, words] */
+  choices: [string, string][];
+  onPick(value: string): void;
+  disabled?: boolean;
+  /** the filter takes several values (`a,b`, from a shared link): such a value is offered as itself */
+  several?: boolean;
+};
+
+/** One of the bar's select filters. */
+function FilterSelect({ id, name, label, any, value, choices, onPick, disabled, several }: FilterSelectProps) {
+  return (
+    <div className={styles.filter}>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} className="select" value={value} onChange={(e) => onPick(e.target.value)} disabled={disabled}>
+        <option value="">{any}</option>
+        {several && value.includes(',') ? <option value={value}>{value.replaceAll(',', ' or ')}</option> : null}
+        {choices.map(([v, words]) => (
+          <option key={v} value={v}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 
