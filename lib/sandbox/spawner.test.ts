@@ -128,3 +128,26 @@ for (const [label, isolation] of [['unisolated', NONE], ...(BWRAP.kind === 'bwra
     }
   });
 }
+
+test('a step launched while a quickly-dead spawner waits to be started again runs on the new one', async () => {
+  const sandbox = createCodeSandbox({ isolation: NONE });
+  try {
+    await sandbox.call(call('echo', { n: 1 }));
+    const restarts = spawner.restarts;
+    const exited = (pid: number) => new Promise<void>((resolve) => { const t = setInterval(() => { try { process.kill(pid, 0); } catch { clearInterval(t); resolve(); } }, 5); });
+    const first = spawner.pid!;
+    process.kill(first, 'SIGKILL');
+    await exited(first);
+    while (spawner.restarts === restarts || spawner.pid === undefined) await new Promise((r) => setTimeout(r, 5));
+    // the restarted process dies at once: a quick death, so the next start waits a pause
+    const second = spawner.pid!;
+    process.kill(second, 'SIGKILL');
+    await exited(second);
+    while (spawner.restarts === restarts + 1) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(spawner.pid, undefined, 'in the pause before the restart');
+    assert.deepEqual(await sandbox.call(call('echo', { n: 3 })), { n: 3 }, 'the launch waited for the new spawner');
+    assert.ok(spawner.pid && spawner.pid !== second);
+  } finally {
+    await sandbox.close();
+  }
+});

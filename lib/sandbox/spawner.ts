@@ -194,6 +194,8 @@ export class Spawner {
   refusedConnections = 0;
   /** how many times the spawner process was started again after it died */
   restarts = 0;
+  /** launches asked for while the process was being started again: sent when it is */
+  private queued: object[] = [];
 
   private constructor(
     private readonly server: net.Server,
@@ -241,13 +243,16 @@ export class Spawner {
     const token = randomBytes(TOKEN_CHARS / 2).toString('hex');
     const child = new RemoteChild(token, (isHeld) => this.hold(isHeld));
     const id = this.nextId++;
-    if (this.isStopped || !this.proc?.connected) {
+    if (this.isStopped || (this.proc && !this.proc.connected)) {
       child.finish({ code: null, signal: null, spawnError: 'the spawner process is not running' });
       return child;
     }
     this.byId.set(id, child);
     this.byToken.set(token, { child, roles: new Set() });
-    this.proc.send({ t: 'spawn', id, token, command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, ...(launch.fd5 ? { fd5: launch.fd5.toString('base64') } : {}) });
+    const message = { t: 'spawn', id, token, command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, ...(launch.fd5 ? { fd5: launch.fd5.toString('base64') } : {}) };
+    // between a death and its restart (a short pause after a quick death) the launch waits for the new process
+    if (this.proc) this.proc.send(message);
+    else this.queued.push(message);
     return child;
   }
 
@@ -258,6 +263,7 @@ export class Spawner {
     for (const child of this.byId.values()) child.lose('the spawner was stopped');
     this.byId.clear();
     this.byToken.clear();
+    this.queued = [];
     if (proc && proc.exitCode === null && proc.signalCode === null) {
       const exited = new Promise((r) => proc.once('exit', r));
       proc.ref(); // until its exit is seen
@@ -291,6 +297,7 @@ export class Spawner {
     // an idle server must be able to exit: the spawner is not a reason to stay (its channel is, while a child waits on it)
     proc.unref();
     this.applyHolds();
+    for (const message of this.queued.splice(0)) proc.send(message);
   }
 
   private onProcessExit(proc: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
