@@ -165,7 +165,7 @@ test('a new user writes a skill from nothing, breaks it, fixes it, saves, restor
   await page.waitForURL(/\/runs\/run_/);
   const status = page.getByRole('region', { name: 'Run status' });
   await expect(status).toContainText('completed', { timeout: 30_000 });
-  await expect(page.getByText('"length": 11')).toBeVisible();
+  await expect(page.getByLabel("the run's output")).toContainText('"length": 11');
   await shot(page, '07-run-completed');
 
   expect(outside, `requests that left 127.0.0.1: ${outside.join(', ')}`).toEqual([]);

@@ -72,6 +72,18 @@ function benches() {
 }
 
 let failed = 0;
+// how long each stage took, printed at the end (CI has a time budget: this says where it went)
+const stages = [];
+let stageStart = Date.now();
+const stageDone = (name) => {
+  const now = Date.now();
+  stages.push(`${name} ${Math.round((now - stageStart) / 1000)} s`);
+  stageStart = now;
+};
+const finish = () => {
+  console.log(`\n# stages: ${stages.join(', ')}`);
+  process.exit(failed ? 1 : 0);
+};
 if (args.includes('--benches')) process.exit(benches());
 if (explicit.length) {
   const specs = explicit.filter((f) => f.endsWith('.spec.ts'));
@@ -85,23 +97,29 @@ const http = all.filter((f) => f.endsWith('.http.test.ts'));
 let plain = all.filter((f) => !f.endsWith('.http.test.ts'));
 if (unitOnly) plain = plain.filter((f) => !f.endsWith('.db.test.ts'));
 failed |= nodeTests(plain);
-if (unitOnly) process.exit(failed ? 1 : 0);
+stageDone('unit and database tests');
+if (unitOnly) finish();
 
 console.log('\n# type-check (tsc) and lint (eslint)');
 failed |= run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 failed |= run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
+stageDone('tsc and eslint');
 console.log('\n# the app builds (next build)');
 const built = run(process.execPath, ['node_modules/next/dist/bin/next', 'build']);
 failed |= built;
+stageDone('next build');
 if (built === 0) {
   console.log('\n# HTTP tests against the built app');
   failed |= nodeTests(http);
+  stageDone('HTTP tests');
   console.log('\n# every bench:* once, at its tiny size');
   failed |= benches();
+  stageDone('benches');
   console.log('\n# browser tests (Playwright, Chromium)');
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
     console.error('no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set CHROMIUM_PATH): the browser tests cannot run');
     failed |= 1;
   } else failed |= playwright([]);
+  stageDone('browser tests');
 }
-process.exit(failed ? 1 : 0);
+finish();
