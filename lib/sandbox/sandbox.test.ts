@@ -205,7 +205,7 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
   });
 
   test('a reply too large to buffer is refused with PayloadTooLargeError, and the next call works', async () => {
-    const err = await rejection(sandbox.call(callOf(PY, 'huge')));
+    const err = await rejection(sandbox.call(callOf(PY, 'huge', {}, 60_000)));
     assert.ok(err instanceof PayloadTooLargeError, `got ${err.name}: ${err.message}`);
     assert.match(err.message, /more than 16 MB/);
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
