@@ -110,7 +110,13 @@ export async function abortSkillRun(
     });
     children.push(id);
   }
-  return { outcome: await abortRun(runId, reason, deps, opts), children };
+  const outcome = await abortRun(runId, reason, deps, opts).catch(async (e) => {
+    // its driver, told by the request above, has ended it meanwhile: that is this abort landing
+    const now = descendants.length && (e as { code?: string }).code === 'run_finished' ? await host.store.getRun(runId) : null;
+    if (now?.status !== 'aborted') throw e;
+    return { runId, status: 'aborted' as const, output: null, error: now.error, report: now.report as RunOutcome['report'] };
+  });
+  return { outcome, children };
 }
 
 export type ResumeResult = { runId: string; outcome?: RunOutcome; error?: unknown };
