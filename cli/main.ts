@@ -25,7 +25,7 @@ usage:
              [--queue]                      record the run for the workers and return at once (Postgres store)
   stagecraft worker [--concurrency N]       drive queued runs, N at once (default 4), until SIGTERM
   stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
-  stagecraft abort RUN [--reason T] [--json] end an interrupted run (and its running child runs) as aborted
+  stagecraft abort RUN [--reason T] [--json] end a run (and its running child runs) as aborted, even one another process drives
   stagecraft events RUN [--json]            print a run's event log
   stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]

@@ -5,6 +5,8 @@ import { listRuns } from '../lib/server/runs/list-runs';
 import { RUN_OUTCOMES, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
+import { awaitAbort } from '../lib/server/runs/await-abort';
+import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
 import { RunEventsView } from '../lib/views/events';
 import { userInfo } from 'node:os';
@@ -45,7 +47,15 @@ export async function abortCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, reason: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
   return withHost(async (host) => {
     const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given', { via: 'cli', requestedBy: whoAsks() });
-    const summary = await summarizeRun(host.store, outcome);
+    // a run another process drives (the app, a worker, another CLI) ends once its driver hears of the request
+    const landed = await awaitAbort(host, outcome, CLI_ABORT_WAIT_MS);
+    if (landed.status === 'aborting') {
+      if (values.json) io.out(JSON.stringify({ runId: outcome.runId, status: 'aborting', abortedChildren: children }));
+      else io.out(`run ${outcome.runId}: asked to abort; the process driving it has not stopped it yet (it will, at its next chance, or whoever resumes it will)`);
+      return 0;
+    }
+    const { run } = landed;
+    const summary = await summarizeRun(host.store, { runId: run.id, status: run.status, output: run.output, error: run.error, report: run.report as RunReport | null });
     if (values.json) io.out(JSON.stringify({ ...summary, abortedChildren: children }));
     else {
       io.out(`run ${outcome.runId}: aborted; it will not be resumed`);
@@ -54,6 +64,9 @@ export async function abortCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   });
 }
+
+/** how long `stagecraft abort` waits for the process driving the run to end it */
+const CLI_ABORT_WAIT_MS = 15_000;
 
 /** who aborts from this command line, as the run records it */
 function whoAsks(): string {

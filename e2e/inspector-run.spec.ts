@@ -168,19 +168,23 @@ test('a running run updates live and becomes the finished page with no reload', 
   expect(errors).toEqual([]);
 });
 
-// A run still being driven cannot be aborted yet: the kernel's abort takes the run's claim, which
-// its driver holds, and the app answers 409 ("it is running there"). Cancelling a run in flight
-// (a request its driver reads between steps) is still to come; until then this flow, which aborts a
-// live run from its page, is skipped and kept as the statement of what is wanted.
-test.fixme("a run aborted on request: its page says who asked, apart from a step's abort", async ({ page, request }) => {
+// A run the app itself is driving, aborted from its page while a 9 s code step is in flight: the step
+// is cut short, and the page turns `aborted` live, saying who asked and why.
+test("a run aborted on request while it is driven: its page turns aborted live and says who asked, apart from a step's abort", async ({ page, request }) => {
   const errors = watchErrors(page);
   await skillWith(request, 'slow_abort', slowSkill('slow_abort', 9000));
   const runId = await started(request, 'slow_abort', {});
   await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
   await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
   await page.getByLabel('Abort reason').fill('not needed any more');
+  await expect(page.getByRole('region', { name: 'Run status' })).toContainText('running');
+  const clicked = Date.now();
   await page.getByRole('button', { name: 'Abort' }).click();
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('aborted', { timeout: 60_000 });
+  // cut short: not after the step in flight (9 s), nor the seven after it
+  expect(Date.now() - clicked).toBeLessThan(30_000);
+  const steps = page.getByRole('region', { name: 'Timeline' }).getByRole('list', { name: 'Steps' });
+  await expect(steps.getByRole('listitem', { name: `__post__/${SLOW_STEPS - 1} node ok` })).toHaveCount(0);
   const report = page.getByRole('region', { name: 'Run report' });
   await expect(report).toContainText('aborted');
   await expect(report).toContainText("a user's request");

@@ -1,7 +1,9 @@
 'use client';
-// `Resume` and `Abort` for a run that is running with nobody driving it (its process stopped). A
-// resume the kernel refuses — the skill changed under the run (a determinism error) — is said
-// before anything runs, with its two ways out: restore the version the run ran, or abort it.
+// `Resume` and `Abort` for a running run. Abort works whoever drives the run (this app, a CLI, a
+// worker): its driver cuts the step in flight short and ends it; a run nobody drives is ended at
+// once. Resume takes up a run whose process stopped. A resume the kernel refuses — the skill
+// changed under the run (a determinism error) — is said before anything runs, with its two ways
+// out: restore the version the run ran, or abort it.
 import Link from 'next/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -24,10 +26,10 @@ export function ResumeAbort({ runId, skill, version }: { runId: string; skill: s
   const isBusy = resume.isPending || abort.isPending;
   return (
     <section className={styles.resume} aria-labelledby="resume-title">
-      <h2 id="resume-title">Interrupted?</h2>
+      <h2 id="resume-title">Stop or take up this run</h2>
       <p>
-        If the process driving this run stopped, it can be resumed from its last recorded step, or ended as aborted. A run still being driven
-        elsewhere is refused and keeps going.
+        Abort ends the run: the process driving it stops it at once, cutting its step in flight short, and what it recorded is kept. If that
+        process stopped, Resume takes the run up again from its last recorded step.
       </p>
       <div className={styles.resumeBar}>
         <button type="button" className="btn btn-primary" onClick={() => resume.mutate()} disabled={isBusy}>
@@ -40,6 +42,9 @@ export function ResumeAbort({ runId, skill, version }: { runId: string; skill: s
       </div>
       {resume.data ? (
         <p role="status">Resumed: the run is {resume.data.status}.</p>
+      ) : null}
+      {abort.data ? (
+        <p role="status">{abort.data.status === 'aborted' ? 'Aborted.' : 'Aborting: the process driving the run stops it at its next chance.'}</p>
       ) : null}
       {abort.error ? (
         <p className="form-error" role="alert">

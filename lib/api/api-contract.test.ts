@@ -111,3 +111,12 @@ test('paths and queries round-trip: params are encoded, a query object becomes t
   assert.equal(bad.success, false);
   assert.deepEqual(bad.error!.issues.map((i) => i.path[0]).sort(), ['attention', 'limit', 'status']);
 });
+
+test('the abort route answers 200 once the run is aborted, 202 while its driver has yet to stop it', () => {
+  const answer = routes.abortRun.answer;
+  const status = (a: { status: 'aborted' | 'aborting' }) => answer.statusOf?.({ runId: 'r', error: null, abortedChildren: [], ...a }) ?? answer.status;
+  assert.equal(status({ status: 'aborted' }), 200);
+  assert.equal(status({ status: 'aborting' }), 202);
+  assert.equal(answer.schema.safeParse({ runId: 'r', status: 'aborting', error: null, abortedChildren: [] }).success, true);
+  assert.equal(answer.schema.safeParse({ runId: 'r', status: 'running', error: null, abortedChildren: [] }).success, false);
+});

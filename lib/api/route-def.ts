@@ -14,15 +14,20 @@ import { z } from 'zod';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** a JSON answer, checked against `schema` (`.strict()` views: nothing unlisted leaks out) */
-export type JsonAnswer<S extends z.ZodType = z.ZodType> = { kind: 'json'; schema: S; status: number };
+/**
+ * a JSON answer, checked against `schema` (`.strict()` views: nothing unlisted leaks out), sent with
+ * `status` — or with what `statusOf` says of the answer, for a route whose answer can say "accepted,
+ * still under way" (202) as well as "done"
+ */
+export type JsonAnswer<S extends z.ZodType = z.ZodType> = { kind: 'json'; schema: S; status: number; statusOf?: (answer: z.infer<S>) => number };
 /** no body: 204 */
 export type EmptyAnswer = { kind: 'empty' };
 /** server-sent events: each event name with the schema of its data */
 export type StreamAnswer<E extends Record<string, z.ZodType> = Record<string, z.ZodType>> = { kind: 'sse'; events: E };
 export type Answer = JsonAnswer | EmptyAnswer | StreamAnswer;
 
-export const jsonAnswer = <S extends z.ZodType>(schema: S, status = 200): JsonAnswer<S> => ({ kind: 'json', schema, status });
+export const jsonAnswer = <S extends z.ZodType>(schema: S, status = 200, statusOf?: (answer: z.infer<S>) => number): JsonAnswer<S> =>
+  statusOf ? { kind: 'json', schema, status, statusOf } : { kind: 'json', schema, status };
 export const emptyAnswer = (): EmptyAnswer => ({ kind: 'empty' });
 export const streamAnswer = <E extends Record<string, z.ZodType>>(events: E): StreamAnswer<E> => ({ kind: 'sse', events });
 

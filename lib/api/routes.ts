@@ -232,10 +232,11 @@ export const routes = {
   abortRun: defineRoute({
     method: 'POST',
     path: '/api/runs/:id/abort',
-    summary: 'end an interrupted run as aborted, on your request (`{reason?}`)',
+    summary:
+      'end a run as aborted, on your request (`{reason?}`): an interrupted one at once; one being driven (here, by a CLI, by a worker) once its driver stops it — 200 `aborted` when that lands within 5 s, else 202 `aborting`',
     params: RunParams,
     body: AbortRunBody,
-    answer: jsonAnswer(AbortedRunView),
+    answer: jsonAnswer(AbortedRunView, 200, (a) => (a.status === 'aborting' ? 202 : 200)),
   }),
 
   // ------------------------------------------------------------ replay, fork, compare, regress, export

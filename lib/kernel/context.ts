@@ -9,7 +9,7 @@ import type { Json, JsonObject } from './json';
 import type { Faults } from './faults';
 import type { Journal } from './journal';
 import type { Plan } from './plan';
-import type { Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort, WorkspaceFiles } from './ports';
+import type { AbortRequest, Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, RunEvent, StorePort, WorkspaceFiles } from './ports';
 import type { StageHandler } from './stage-types';
 import type { Recording } from './recording';
 import type { Evidence } from './evidence';
@@ -76,4 +76,11 @@ export type RunContext = {
   recording: Recording | null;
   /** the step whose execution threw what is ending the run (a model call that failed): its position goes in the run's error */
   failedAt: string | null;
+  /**
+   * A user's request to abort the run, once its driver has heard of it (runner.ts watches the
+   * store for it): `signal` is then aborted, which cuts the step in flight short (its code worker
+   * is killed, its model call aborted, its wait ended) and stops the run before its next step.
+   * Absent where nothing can ask (a fork's probe, a regress run).
+   */
+  abort?: { request: AbortRequest | null; signal: AbortSignal };
 };

@@ -335,6 +335,20 @@ export class RunReleasedError extends StagecraftError {
   }
 }
 
+/**
+ * A user asked for the run to be aborted while it was driven (StorePort.requestAbort): the step in
+ * flight is cut short (its code worker killed, its model call aborted, its wait ended) and the
+ * run ends aborted on request. No step policy absorbs it: it is not the step's failure.
+ */
+export class AbortRequestedError extends StagecraftError {
+  constructor(runId: string, reason: string) {
+    super('abort_requested', `Run ${runId} was asked to abort (${reason}); it stops before anything else runs.`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
+
 /** A caller-chosen run id that is already taken. */
 export class RunExistsError extends StagecraftError {
   constructor(runId: string) {

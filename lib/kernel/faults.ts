@@ -66,7 +66,8 @@ export function crashAt(point: FaultPoint, n: number): Faults {
 
 /**
  * Errors no step policy may absorb: the process is (as good as) gone, another
- * process drives the run, this process lets go of it, the store cannot be
+ * process drives the run, this process lets go of it, a user asked for the
+ * run to be aborted, the store cannot be
  * reached, a code worker died with the spawner that launched it, the log
  * disagrees with the skill, or the store refused what the
  * run recorded (`record_refused`: the run fails, as it must, instead of a
@@ -82,6 +83,8 @@ export function isInfrastructureError(e: unknown): boolean {
     code === 'store_write_failed' ||
     code === 'record_refused' ||
     code === 'run_released' ||
+    // a user asked for the run to be aborted: the step cut short did not fail
+    code === 'abort_requested' ||
     code === 'store_unreachable' ||
     // the sandbox's spawner died mid-step: the run stays resumable, nothing in it failed
     code === 'sandbox_host_lost' ||

@@ -72,6 +72,8 @@ export class Journal {
   private broken: StoreWriteError | null = null;
   /** JSON characters of the pending unit, as measured by jsonChars */
   private pendingChars = 0;
+  /** set when the run has ended on an abort request: nothing may be recorded after it */
+  private sealed: Error | null = null;
 
   constructor(
     readonly runId: string,
@@ -92,6 +94,7 @@ export class Journal {
    * is typed by the event type (events.ts), so what the kernel writes is what the views parse.
    */
   async append<T extends EventType>(type: T, data: EventDataMap[T], durability: Durability, att: Attachments = {}): Promise<RunEvent> {
+    if (this.sealed) throw this.sealed;
     const json = data as unknown as JsonObject;
     const chars = unitChars(json, att);
     if (this.pending.events.length && this.pendingChars + chars > MAX_UNIT_CHARS) await this.flush();
@@ -115,7 +118,14 @@ export class Journal {
     if (this.isFlushDue) await this.flush();
   }
 
+  /** Nothing more is recorded: every later append throws `err` (the run ended on an abort request). */
+  seal(err: Error): void {
+    this.sealed = err;
+    this.pending = { events: [] };
+  }
+
   async flush(): Promise<void> {
+    if (this.sealed) throw this.sealed;
     this.isFlushDue = false;
     if (this.pending.events.length === 0) return;
     const unit = this.pending;

@@ -8,6 +8,7 @@
  * Does not: persist anything, or coordinate across processes.
  */
 import type {
+  AbortRequest,
   CommitResult,
   CommitUnit,
   MemoEntry,
@@ -22,6 +23,8 @@ import type {
 } from './ports';
 import { memoEntryOf } from './memo';
 import { AppendListeners } from './append-listeners';
+import { AbortWatchers } from './abort-watchers';
+import { RunNotFoundError } from './errors';
 
 type RunState = {
   run: RunRecord;
@@ -37,6 +40,8 @@ export class MemoryStore implements StorePort {
   private readonly runs = new Map<string, RunState>();
   private readonly claims = new Set<string>();
   private readonly appends = new AppendListeners();
+  private readonly abortRequests = new Map<string, AbortRequest>();
+  private readonly abortWatchers = new AbortWatchers();
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
     if (this.runs.has(run.id)) throw new Error(`run ${run.id} exists`);
@@ -137,6 +142,27 @@ export class MemoryStore implements StorePort {
 
   onAppend(fn: (runId: string, lastSeq: number) => void): () => void {
     return this.appends.add(fn);
+  }
+
+  async requestAbort(req: AbortRequest): Promise<AbortRequest> {
+    if (!this.runs.has(req.runId)) throw new RunNotFoundError(req.runId);
+    const first = this.abortRequests.get(req.runId);
+    if (first) return clone(first);
+    this.abortRequests.set(req.runId, clone(req));
+    this.abortWatchers.notify(clone(req));
+    return clone(req);
+  }
+
+  async readAbortRequest(runId: string): Promise<AbortRequest | null> {
+    const r = this.abortRequests.get(runId);
+    return r ? clone(r) : null;
+  }
+
+  watchAbortRequest(runId: string, fn: (req: AbortRequest) => void): () => void {
+    const stop = this.abortWatchers.add(runId, fn);
+    const recorded = this.abortRequests.get(runId);
+    if (recorded) queueMicrotask(() => this.abortWatchers.notify(clone(recorded)));
+    return stop;
   }
 
   async close() {}

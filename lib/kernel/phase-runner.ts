@@ -22,7 +22,7 @@ import type { Message, ModelRequest, ModelTurn, ToolCall, ToolSpec } from './por
 import type { RequestFrame } from './events';
 import type { RunContext } from './context';
 import { runRung } from './stages';
-import { runStep } from './step';
+import { callOptions, runStep } from './step';
 import { pendingForkPoint } from './recording';
 import { dispatchOp, forkedArgs } from './ops/dispatch';
 import { getOp } from './ops/registry';
@@ -127,7 +127,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
           pure: false,
           label: { round, model: ctx.deps.model.name, ...frameRef(ctx, phase) },
         },
-        async () => ({ output: normalizeTurn(await ctx.deps.model.invoke(request)) as unknown as Json }),
+        async () => ({ output: normalizeTurn(await ctx.deps.model.invoke(request, callOptions(ctx))) as unknown as Json }),
       );
     const turn = modelStep.output as unknown as ModelTurn;
     if (!modelStep.replayed) ctx.frames.add(frameSha);

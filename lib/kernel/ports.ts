@@ -14,6 +14,9 @@ import type { Rung } from './plan';
 export type Clock = { now(): number };
 export type IdSource = { newId(kind: 'run' | 'trace' | 'call'): string };
 
+/** What the kernel hands a port's call besides its request: the signal of an abort a user asked for. */
+export type CallOptions = { signal?: AbortSignal };
+
 // ---------------------------------------------------------------- model
 export type ToolCall = { id: string; op: string; args: JsonObject };
 export type Message =
@@ -47,7 +50,8 @@ export type ModelTurn = {
 export type ModelPort = {
   /** e.g. `scripted:examples/x/model.yaml`, `openai:gpt-4o-mini`, `replay:RUN` */
   readonly name: string;
-  invoke(req: ModelRequest): Promise<ModelTurn>;
+  /** `signal`: aborted when the run is asked to abort; the call should stop (its request aborted) */
+  invoke(req: ModelRequest, opts?: CallOptions): Promise<ModelTurn>;
 };
 
 // ---------------------------------------------------------------- code sandbox
@@ -69,7 +73,8 @@ export type CodeCall = {
 
 /** Runs user code out of process, with a timeout, a memory limit and a clean environment. */
 export type CodeSandbox = {
-  call(call: CodeCall): Promise<Json>;
+  /** `signal`: aborted when the run is asked to abort; the call is dropped, its worker killed if it runs */
+  call(call: CodeCall, opts?: CallOptions): Promise<Json>;
   close(): Promise<void>;
 };
 
@@ -228,6 +233,21 @@ export type RunFilter = {
   idPrefix?: string;
 };
 
+/**
+ * A request to abort a run, recorded by whoever asks (the app, `stagecraft abort`) and honoured by
+ * whoever drives the run — at once, cutting short the step in flight — or takes it up next: the
+ * run ends `aborted` on request, never resumed. The first request of a run is the one kept.
+ */
+export type AbortRequest = {
+  runId: string;
+  reason: string;
+  /** who asked, as the run's report names them (`cli (user dana)`, `the app`) */
+  requestedBy: string;
+  /** where the request came from (app, cli), when it said */
+  via: string | null;
+  requestedAt: number;
+};
+
 /** A claim on a run: only its holder drives the run. */
 export type RunClaim = { release(): Promise<void> };
 
@@ -246,6 +266,18 @@ export type StorePort = {
   readTraces(runId: string): Promise<StageTrace[]>;
   readMemo(runId: string): Promise<MemoEntry[]>;
   readSnapshot(runId: string): Promise<Snapshot | null>;
+  /**
+   * Records a request to abort the run (RunNotFoundError for an unknown one). The first request
+   * stays: asking again returns it unchanged.
+   */
+  requestAbort(req: AbortRequest): Promise<AbortRequest>;
+  readAbortRequest(runId: string): Promise<AbortRequest | null>;
+  /**
+   * Hear promptly of an abort request for `runId`, recorded by this process or any other (a store
+   * shared by processes polls for them, all watched runs in one query). `fn` is called at most
+   * once; a request recorded before the watch began is heard too. Returns the function that stops watching.
+   */
+  watchAbortRequest(runId: string, fn: (req: AbortRequest) => void): () => void;
   /** runs that have a snapshot (interrupted, not aborted, not finished) */
   listResumable(): Promise<string[]>;
   readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null>;

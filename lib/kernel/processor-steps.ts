@@ -22,6 +22,7 @@ import { getOp } from './ops/registry';
 import type { ChainScope } from './processors';
 import { runSteps } from './processors';
 import { jsonChars, MAX_VALUE_CHARS, rememberBound, tooLarge, valueChars } from './value-size';
+import { callOptions } from './step';
 
 const READ_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
 
@@ -140,7 +141,7 @@ export async function executeProcessorStep(
         exportName: step.function,
         input: value,
         timeoutMs: step.timeoutMs,
-      });
+      }, callOptions(ctx));
   }
 }
 

@@ -21,7 +21,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
-import { beginStep, lookupMemo, recordAnswer, recordStep, type MemoLookup, type StepDef } from './step';
+import { beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { atForkInput, pendingForkPoint } from './recording';
 import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
@@ -147,7 +147,7 @@ async function runFused(
   const started = ctx.deps.clock.now();
   let outputs: Json[];
   try {
-    const r = await ctx.deps.sandbox.call({
+    const r = await untilAbortRequested(ctx, ctx.deps.sandbox.call({
       language: run[0].type,
       modulePath: run[0].modulePath,
       exportName: run[0].function,
@@ -158,7 +158,7 @@ async function runFused(
         FUSED_TIMEOUT_FACTOR * Math.max(...run.map((s) => s.timeoutMs)),
       ),
       chain: run.map((s) => ({ exportName: s.function, into: s.into ?? null })),
-    });
+    }, callOptions(ctx)));
     outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
   } catch (err) {
     if (isInfrastructureError(err)) throw err;
@@ -230,7 +230,7 @@ async function runOneStep(
     await beginStep(ctx);
     const started = ctx.deps.clock.now();
     try {
-      output = await executeProcessorStep(ctx, step, value, position, scope);
+      output = await untilAbortRequested(ctx, executeProcessorStep(ctx, step, value, position, scope));
       requireMergeable(step, output);
       requireValueFits(output, 'it returned');
       merged = merge(step, value, output, scope);

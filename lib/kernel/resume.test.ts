@@ -12,7 +12,7 @@ import { abortRun, FINISH_ARTIFACT_PATH, resumeRun, startRun } from './runner';
 import { MemoryStore } from './memory-store';
 import type { Plan, StepSpec } from './plan';
 import type { CodeSandbox, ModelPort, ModelTurn } from './ports';
-import { DeterminismError, RunClaimedError, RunFinishedError, RunNotFoundError, RunNotResumableError } from './errors';
+import { DeterminismError, RunFinishedError, RunNotFoundError, RunNotResumableError } from './errors';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-resume-'));
 writeFileSync(path.join(root, 'in.txt'), 'source text');
@@ -300,15 +300,28 @@ test('an interrupted run aborted on request: one commit ends it, it is never res
   assert.equal(c.sandbox.get('effectful'), 1, 'nothing ran');
 });
 
-test('a run another process is driving is not aborted from here: run_claimed, nothing written', async () => {
+test('a run another process holds is not aborted from here: the request is recorded (aborting), and whoever resumes it next ends it aborted', async () => {
   const { store, c, sandbox } = await crashedRun('before-step', 8);
   const held = await store.claimRun('r');
   assert.ok(held);
   const before = (await store.readEvents('r')).length;
-  await assert.rejects(abortRun('r', 'x', deps(countingModel(c), { store, fileRoot: root, sandbox })), RunClaimedError);
-  assert.equal((await store.readEvents('r')).length, before);
+  const asked = await abortRun('r', 'not needed', deps(countingModel(c), { store, fileRoot: root, sandbox }), { via: 'cli', requestedBy: 'cli (user dana)' });
+  assert.equal(asked.status, 'aborting');
+  assert.equal((await store.readEvents('r')).length, before, 'nothing written to the log by the asker');
   assert.ok(await store.readSnapshot('r'));
+  assert.deepEqual(await store.readAbortRequest('r'), { runId: 'r', reason: 'not needed', requestedBy: 'cli (user dana)', via: 'cli', requestedAt: (await store.readAbortRequest('r'))!.requestedAt });
   await held!.release();
+  // its driver died: the next resume honours the request instead of resuming
+  const ran = { model: c.model, sandbox: new Map(c.sandbox) };
+  const out = await resumeRun('r', () => skill(), deps(countingModel(c), { store, fileRoot: root, sandbox }));
+  assert.equal(out.status, 'aborted');
+  assert.equal(out.error?.requestedBy, 'user');
+  assert.equal(out.error?.via, 'cli');
+  assert.deepEqual([c.model, c.sandbox], [ran.model, ran.sandbox], 'no step ran');
+  const log = await store.readEvents('r');
+  assert.equal(log.length, before + 1, 'one event: run_aborted');
+  assert.deepEqual(log.at(-1)!.data.abort, { by: 'request', reason: 'not needed', requestedBy: 'cli (user dana)' });
+  assert.equal(await store.readSnapshot('r'), null);
 });
 
 test('an aborted run is never resumed', async () => {

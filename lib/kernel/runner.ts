@@ -18,6 +18,13 @@
  * let go (`deps.signal`) stops between two steps, `released`; run_started,
  * run_admitted and run_resumed record who drives (`deps.driver`).
  *
+ * A user may ask for a run to be aborted while it is driven (`abortRun`
+ * records the request in the store when another holds the claim): its driver
+ * watches for it, cuts the step in flight short and ends the run aborted on
+ * request, in one commit, with who asked and why; nothing runs after it. A
+ * driver that died leaves the request to whoever resumes the run next, which
+ * ends it aborted instead of resuming it.
+ *
  * A replay or a fork is a run like any other, with a derivation: its
  * parent's log as a second memo and a policy (recording.ts), recorded in its
  * first event so that a resume derives it the same way. A replay that cannot
@@ -27,6 +34,7 @@
  * (phase-runner.ts) or processor steps (processors.ts).
  */
 import {
+  AbortRequestedError,
   DeterminismError,
   ReplayDivergedError,
   skillChangedAdvice,
@@ -48,7 +56,7 @@ import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
-import type { CommitUnit, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
+import type { AbortRequest, CommitUnit, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
@@ -74,6 +82,9 @@ export type RunOutcome = {
   error: JsonObject | null;
   report: RunReport | null;
 };
+
+/** An abort asked of a run another process drives: recorded, for its driver to honour (runner.ts) */
+export type AbortPending = { runId: string; status: 'aborting'; request: AbortRequest };
 
 export type StartOptions = {
   input: JsonObject;
@@ -216,6 +227,9 @@ export async function resumeRun(
       if (isUnfinished(now.status)) throw new RunNotResumableError(runId, 'it has no snapshot');
       throw new RunNotResumableError(runId, `it is ${now.status}${now.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
     }
+    // asked to abort while nobody drove it (its driver died): the run ends as asked, it does not go on
+    const request = await deps.store.readAbortRequest(runId);
+    if (request) return await endAsRequested(runId, deps, request, snapshot.currentPhase);
     const plan = await planFor(run);
     const log = await deps.store.readEvents(runId);
     const at = deps.clock.now();
@@ -250,11 +264,15 @@ async function derivationOf(deps: KernelDeps, run: RunRecord, log: readonly RunE
 }
 
 /**
- * Ends an interrupted run as aborted, on request (a run whose skill changed under it, one nobody
- * wants finished): the `run_aborted` event, the run's status and the snapshot's deletion in one
- * commit, as any abort. It is then never resumed. A run driven by another process is left to it.
- * Its error says it was asked for (`requestedBy: "user"`, and `via` where the request came from),
- * so an abort a user wanted is never mistaken for one a failing step caused.
+ * Ends a run as aborted, on request (a run nobody wants finished, one whose skill changed under
+ * it): the request is recorded in the store first, with who asked and why. When no process drives
+ * the run, this one takes its claim and ends it at once: the `run_aborted` event, the run's status
+ * and the snapshot's deletion in one commit, as any abort; it is then never resumed. When another
+ * process drives it (the app, a CLI run, a worker), the answer is `aborting`: that driver hears of
+ * the request within moments, cuts its step in flight short and ends the run the same way; if it
+ * dies first, whoever resumes the run ends it instead. Its error says it was asked for
+ * (`requestedBy: "user"`, and `via` where the request came from), so an abort a user wanted is
+ * never mistaken for one a failing step caused. The first request of a run is the one honoured.
  */
 export async function abortRun(
   runId: string,
@@ -262,26 +280,45 @@ export async function abortRun(
   deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>,
   /** `via`: where the request came from (app, cli); `requestedBy`: who asked (`cli (user dana)`), both recorded with the abort */
   opts: { via?: string; requestedBy?: string } = {},
-): Promise<RunOutcome> {
+): Promise<RunOutcome | AbortPending> {
   const run = await deps.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   if (!isUnfinished(run.status)) throw new RunFinishedError(runId, run.status);
+  const request = await deps.store.requestAbort({
+    runId,
+    reason,
+    requestedBy: opts.requestedBy ?? opts.via ?? 'a caller that did not say',
+    via: opts.via ?? null,
+    requestedAt: deps.clock.now(),
+  });
   const claim = await deps.store.claimRun(runId);
-  if (!claim) throw new RunClaimedError(runId, 'it is running there; stop that process first, or let it finish');
+  if (!claim) return { runId, status: 'aborting', request };
   try {
     const now = (await deps.store.getRun(runId)) ?? run;
+    // its driver ended it on this request just before we took the claim
+    if (now.status === 'aborted') return { runId, status: 'aborted', output: null, error: now.error, report: now.report as RunReport | null };
     if (!isUnfinished(now.status)) throw new RunFinishedError(runId, now.status);
-    const log = await deps.store.readEvents(runId);
-    const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
-    const error: JsonObject = {
-      ...errorToJson(new WorkflowAbortedError(`aborted on request: ${reason}`, { phase: (await deps.store.readSnapshot(runId))?.currentPhase })),
-      requestedBy: 'user',
-      ...(opts.via ? { via: opts.via } : {}),
-    };
-    return await end({ runId, journal, deps, log }, 'aborted', null, error, { by: 'request', reason, requestedBy: opts.requestedBy ?? opts.via ?? 'a caller that did not say' });
+    return await endAsRequested(runId, deps, request, (await deps.store.readSnapshot(runId))?.currentPhase);
   } finally {
     await claim.release();
   }
+}
+
+/** Ends a run no process drives (the caller holds its claim) as aborted on `request`. */
+async function endAsRequested(runId: string, deps: Pick<KernelDeps, 'store' | 'clock' | 'faults'>, request: AbortRequest, phase: string | undefined): Promise<RunOutcome> {
+  const log = await deps.store.readEvents(runId);
+  const journal = new Journal(runId, deps.store, deps.clock, deps.faults ?? NO_FAULTS, log.length);
+  return endOnRequest({ runId, journal, deps, log }, request, phase);
+}
+
+/** The end of a run a user asked to abort: its error and its abort cause say who asked and why. */
+function endOnRequest(ctx: Parameters<typeof end>[0], request: AbortRequest, phase: string | undefined): Promise<RunOutcome> {
+  const error: JsonObject = {
+    ...errorToJson(new WorkflowAbortedError(`aborted on request: ${request.reason}`, { phase })),
+    requestedBy: 'user',
+    ...(request.via ? { via: request.via } : {}),
+  };
+  return end(ctx, 'aborted', null, error, { by: 'request', reason: request.reason, requestedBy: request.requestedBy });
 }
 
 /** A run that has not ended: driven (`running`) or waiting its turn (`queued`). */
@@ -308,6 +345,14 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     recording: derivation ? recordingOf(derivation, log) : null,
     failedAt: null,
   };
+  // a user's abort request, heard from the store (this process's or another's): cuts the step in flight short
+  const cancel = new AbortController();
+  const abort: NonNullable<RunContext['abort']> = { request: null, signal: cancel.signal };
+  ctx.abort = abort;
+  const stopWatching = deps.store.watchAbortRequest(runId, (request) => {
+    abort.request = request;
+    cancel.abort(new AbortRequestedError(runId, request.reason));
+  });
   try {
     // a fork of the run input departs at once: nothing of the parent is answered
     if (ctx.recording?.point?.at === RUN_INPUT_POINT) await markForkPoint(ctx, ctx.recording.input, (ctx.recording.point.value ?? null) as Json);
@@ -318,6 +363,11 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
   } catch (err) {
     if (err instanceof SimulatedCrash || err instanceof ForkProbeReached) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
+    // asked to abort: whatever the step cut short threw, the run ends as the user asked (a store
+    // that cannot record it leaves the request for whoever resumes the run)
+    if (abort.request && !(err instanceof StoreWriteError || err instanceof StoreUnavailableError)) {
+      return await endOnRequest(ctx, abort.request, ctx.currentVisit.replace(/#\d+$/, '') || undefined);
+    }
     if (err instanceof RunReleasedError) {
       // what ran before the stop is pure or committed already; recording it spares the next driver a re-run
       await ctx.journal.flush().catch(() => undefined);
@@ -339,6 +389,10 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
       if (!(e instanceof RecordRefusedError)) throw e;
       return await end(ctx, 'failed', null, { code: e.code, message: 'The run failed, and what it produced could not be recorded by the store (the full error could not be recorded either).' });
     }
+  } finally {
+    stopWatching();
+    // whatever a step cut short still does (an abandoned branch of it) can record nothing more
+    if (abort.request) ctx.journal.seal(new AbortRequestedError(runId, abort.request.reason));
   }
 }
 

@@ -23,7 +23,7 @@ import { StageDispatcher, requireNoCrashedStage, type StageResult } from './disp
 import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
-import { beginStep, lookupMemo, recordAnswer, recordStep, type MemoLookup, type StepDef } from './step';
+import { beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { isInfrastructureError } from './faults';
 import { hashJson } from './memo';
 
@@ -83,7 +83,7 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       return (out.contribution ?? {}) as Contribution;
     }
     await beginStep(ctx);
-    return invokeHandler(ctx, stage, sctx);
+    return untilAbortRequested(ctx, invokeHandler(ctx, stage, sctx));
   };
   // each stage is recorded before the next one is entered: a module capability is user code with
   // possible effects, so a crash on the rung must not lose a stage that already ran
@@ -174,7 +174,7 @@ async function invokeHandler(ctx: RunContext, stage: StageSpec, sctx: StageConte
     exportName: b.exportName,
     input: sctx as unknown as Json,
     timeoutMs: CAPABILITY_TIMEOUT_MS,
-  });
+  }, callOptions(ctx));
   if (out === null || out === undefined) return undefined;
   if (typeof out !== 'object' || Array.isArray(out)) {
     throw new Error(`capability ${b.module}#${b.exportName} returned ${Array.isArray(out) ? 'an array' : typeof out}; return an object (the contribution) or nothing`);

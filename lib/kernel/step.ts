@@ -101,6 +101,8 @@ export async function recordAnswer(ctx: RunContext, def: StepDef, look: MemoLook
  */
 export async function beginStep(ctx: RunContext): Promise<void> {
   await ctx.journal.beforeStep();
+  // a user asked for the run to be aborted: nothing more runs
+  if (ctx.abort?.signal.aborted) throw ctx.abort.signal.reason;
   const signal = ctx.deps.signal;
   if (signal?.aborted) throw new RunReleasedError(ctx.runId, String(signal.reason instanceof Error ? signal.reason.message : (signal.reason ?? 'asked to stop')));
   ctx.faults.hit('before-step');
@@ -117,13 +119,49 @@ export async function runStep(
   const started = ctx.deps.clock.now();
   let r: StepExecution;
   try {
-    r = await exec();
+    r = await untilAbortRequested(ctx, exec());
   } catch (e) {
     // nothing records a step that threw (a model call that failed): the run's error says where it was
     ctx.failedAt = def.position;
     throw e;
   }
   return recordStep(ctx, def, look, r, ctx.deps.clock.now() - started);
+}
+
+/**
+ * The step's execution, or the abort request that cut it short: a request rejects at once with
+ * AbortRequestedError (what the step was doing is stopped through the same signal: its worker
+ * killed, its model call aborted), and whatever the step would still return is never recorded.
+ */
+export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Promise<T>): Promise<T> {
+  const signal = ctx.abort?.signal;
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.catch(() => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** the options a port call gets: the signal of the run's abort request, where one can come */
+export function callOptions(ctx: Pick<RunContext, 'abort'>): { signal?: AbortSignal } {
+  return ctx.abort ? { signal: ctx.abort.signal } : {};
 }
 
 export async function recordStep(

@@ -59,10 +59,10 @@ export function createOpenAiModel(opts: OpenAiModelOptions): ModelPort {
   const timeoutMs = opts.timeoutMs ?? MODEL_TIMEOUT_MS;
   return {
     name: `openai:${opts.model}`,
-    async invoke(req) {
+    async invoke(req, callOpts) {
       const names = functionNames(req.tools);
       const body = requestBody(req, names, opts);
-      const raw = await post(doFetch, url, body, opts.apiKey, timeoutMs);
+      const raw = await post(doFetch, url, body, opts.apiKey, timeoutMs, callOpts?.signal);
       return parseResponse(raw, req, names, body.response_format !== undefined, url);
     },
   };
@@ -174,8 +174,12 @@ function toWireMessage(m: Message, names: Names): JsonObject {
 
 // ---------------------------------------------------------------- exchange
 
-async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: string | undefined, timeoutMs: number): Promise<unknown> {
+/** `cancel`: the run was asked to abort: the request is aborted, and the call rejects with its reason */
+async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: string | undefined, timeoutMs: number, cancel?: AbortSignal): Promise<unknown> {
+  if (cancel?.aborted) throw cancel.reason;
   const controller = new AbortController();
+  const onCancel = () => controller.abort(cancel?.reason);
+  cancel?.addEventListener('abort', onCancel, { once: true });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -194,6 +198,7 @@ async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: 
     }
   } catch (e) {
     if (e instanceof ModelError) throw e;
+    if (cancel?.aborted) throw cancel.reason;
     if (timedOut) {
       throw new ModelError(
         'model_timeout',
@@ -211,6 +216,7 @@ async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: 
     );
   } finally {
     clearTimeout(timer);
+    cancel?.removeEventListener('abort', onCancel);
   }
 }
 

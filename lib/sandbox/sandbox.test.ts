@@ -179,6 +179,24 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     });
   }
 
+  test('a python step sleeping 60 s is cut short by its abort signal: the call rejects with the reason at once, its worker killed; a call already aborted runs nothing', async () => {
+    const before = await workerOf(sandbox, PY);
+    const ac = new AbortController();
+    const started = performance.now();
+    const running = rejection(sandbox.call(callOf(PY, 'nap', { s: 60 }, 90_000), { signal: ac.signal }));
+    setTimeout(() => ac.abort(new Error('the run was asked to abort')), 500);
+    const err = await running;
+    const elapsed = performance.now() - started;
+    assert.equal(err.message, 'the run was asked to abort');
+    assert.ok(elapsed < 5_000, `cut short after ${elapsed.toFixed(0)} ms, not 60 s`);
+    if (unisolated) assert.ok(await waitUntilGone(before.pid), 'the worker process group is gone');
+    const next = await workerOf(sandbox, PY);
+    assert.notEqual(next.token, before.token, 'a fresh worker took over');
+    // already aborted: nothing runs
+    const gone = await rejection(sandbox.call(callOf(PY, 'count'), { signal: ac.signal }));
+    assert.equal(gone.message, 'the run was asked to abort');
+  });
+
   test('workers see a minimal environment and none of the server\'s variables', async () => {
     process.env.STAGECRAFT_TEST_SECRET = 'hunter2';
     try {

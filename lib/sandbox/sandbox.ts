@@ -44,7 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
-import type { CodeCall, CodeSandbox } from '../kernel/ports';
+import type { CallOptions, CodeCall, CodeSandbox } from '../kernel/ports';
 import { DEFAULT_MAX_PROCESSES } from './cgroups';
 import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
@@ -83,7 +83,8 @@ export type CodeSandboxOptions = {
 export const DEFAULT_MEMORY_LIMIT_MB = 512;
 export const DEFAULT_MAX_WORKERS_PER_LANGUAGE = 1;
 
-type Job = { call: CodeCall; ctx: CallContext; resolve: (v: Json) => void; reject: (e: unknown) => void };
+/** `signal`: the run was asked to abort: a queued job is dropped, a running one's worker killed */
+type Job = { call: CodeCall; ctx: CallContext; resolve: (v: Json) => void; reject: (e: unknown) => void; signal?: AbortSignal };
 
 type SandboxInternals = { killNow(): void };
 
@@ -146,6 +147,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     worker: SandboxWorker | null = null;
     private readonly queue: Job[] = [];
     private isBusy = false;
+    /** the job on the worker now */
+    private current: Job | null = null;
     /** while the worker is idle between calls: takes it off the list of workers the cap may stop */
     private unmarkIdle: (() => void) | null = null;
 
@@ -160,6 +163,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       void this.pump();
     }
 
+    /** The job's run was asked to abort: off the queue, or its worker killed (its call then rejects with the signal's reason). */
+    cancel(job: Job): void {
+      const at = this.queue.indexOf(job);
+      if (at >= 0) {
+        this.queue.splice(at, 1);
+        job.reject(job.signal?.reason);
+      } else if (this.current === job) void this.worker?.kill();
+    }
+
     rejectQueued(error: unknown): void {
       for (const job of this.queue.splice(0)) job.reject(error);
     }
@@ -171,11 +183,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       this.isBusy = true;
       this.unmarkIdle?.();
       this.unmarkIdle = null;
+      this.current = job;
       try {
-        job.resolve(await this.runOnWorker(job));
+        const out = await this.runOnWorker(job);
+        if (job.signal?.aborted) throw job.signal.reason;
+        job.resolve(out);
       } catch (error) {
-        job.reject(error);
+        job.reject(job.signal?.aborted ? job.signal.reason : error);
       } finally {
+        this.current = null;
         this.isBusy = false;
         const worker = this.worker;
         if (!this.queue.length && worker?.isAlive && !isClosed) {
@@ -187,7 +203,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       }
     }
 
-    private async runOnWorker({ call, ctx }: Job): Promise<Json> {
+    private async runOnWorker(job: Job): Promise<Json> {
+      const { call, ctx } = job;
       if (isClosed) throw closedError(ctx);
       if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
       const worker = this.worker;
@@ -198,6 +215,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         throw isClosed ? closedError(ctx) : startError(this.flavour, ctx, error);
       }
       if (isClosed) throw closedError(ctx);
+      // asked to abort while its worker started: nothing of it runs
+      if (job.signal?.aborted) throw job.signal.reason;
       await guard?.before();
       const who = `${ctx.language} function ${ctx.exportName} in ${ctx.modulePath}`;
       const stopWatch = guard?.watch(() => void worker.kill(), who);
@@ -272,7 +291,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   }
 
   return {
-    call(call: CodeCall): Promise<Json> {
+    call(call: CodeCall, opts: CallOptions = {}): Promise<Json> {
       const ctx: CallContext = {
         language: call.language,
         modulePath: call.modulePath,
@@ -289,9 +308,22 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         const why = `Cannot run ${call.exportName} from ${call.modulePath}: ${flavour.mismatch}.`;
         return Promise.reject(new CodeStepError(why, where));
       }
+      const { signal } = opts;
+      if (signal?.aborted) return Promise.reject(signal.reason);
       ensureExitHook();
       liveSandboxes.add(internals);
-      return new Promise<Json>((resolve, reject) => laneFor(flavour).push({ call, ctx, resolve, reject }));
+      return new Promise<Json>((resolve, reject) => {
+        const lane = laneFor(flavour);
+        const job: Job = { call, ctx, resolve, reject, ...(signal ? { signal } : {}) };
+        if (signal) {
+          const onAbort = () => lane.cancel(job);
+          signal.addEventListener('abort', onAbort, { once: true });
+          const settled = () => signal.removeEventListener('abort', onAbort);
+          job.resolve = (v) => (settled(), resolve(v));
+          job.reject = (e) => (settled(), reject(e));
+        }
+        lane.push(job);
+      });
     },
 
     async close(): Promise<void> {

@@ -16,6 +16,7 @@
  * traces, memo or artifacts throws RunNotFoundError, as MemoryStore throws.
  */
 import type {
+  AbortRequest,
   CommitResult,
   CommitUnit,
   MemoEntry,
@@ -36,10 +37,11 @@ import type { PrismaClient } from './generated/prisma/client';
 import type { ClaimRegistry } from './claims';
 import { isEventKeyRace, storeErrorOf, UnsupportedValueError } from './errors';
 import { isConnectionError, reachable, unreachableError } from './connection-errors';
-import { toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
+import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
 import { opCommit, opCreate, opUnlock, withUnlock, type WireOp } from './wire';
+import { AbortPoll } from './abort-poll';
 
 export type StoreBackend = 'postgres' | 'pglite';
 
@@ -97,6 +99,7 @@ export class PrismaStore implements StorePort {
   private readonly reconnectMs: number;
   private closing: Promise<void> | null = null;
   private readonly appends = new AppendListeners();
+  private readonly abortPoll: AbortPoll;
 
   constructor(parts: PrismaStoreParts) {
     this.skills = new PrismaSkillRepo(parts.prisma);
@@ -112,6 +115,7 @@ export class PrismaStore implements StorePort {
     // our own process died
     this.lazyCommits = parts.backend === 'postgres';
     this.reconnectMs = parts.reconnectMs ?? STORE_RECONNECT_MS;
+    this.abortPoll = new AbortPoll(async (runIds) => (await this.prisma.abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest));
   }
 
   // ------------------------------------------------------------------ writes
@@ -271,6 +275,35 @@ export class PrismaStore implements StorePort {
     return this.appends.add(fn);
   }
 
+  // ------------------------------------------------------------------ abort requests
+
+  async requestAbort(req: AbortRequest): Promise<AbortRequest> {
+    const recorded = await this.read(async () => {
+      await this.mustExist(req.runId);
+      // the first request stays: a second one (another user, a retry) changes nothing
+      await this.prisma.abortRequest.createMany({
+        data: [{ runId: req.runId, reason: req.reason, requestedBy: req.requestedBy, via: req.via, requestedAt: new Date(req.requestedAt) }],
+        skipDuplicates: true,
+      });
+      const row = await this.prisma.abortRequest.findUnique({ where: { runId: req.runId } });
+      return toAbortRequest(row!);
+    });
+    // a run this process drives hears of it now, not at the next poll
+    this.abortPoll.watchers.notify(recorded);
+    return recorded;
+  }
+
+  async readAbortRequest(runId: string): Promise<AbortRequest | null> {
+    return this.read(async () => {
+      const row = await this.prisma.abortRequest.findUnique({ where: { runId } });
+      return row ? toAbortRequest(row) : null;
+    });
+  }
+
+  watchAbortRequest(runId: string, fn: (req: AbortRequest) => void): () => void {
+    return this.abortPoll.watch(runId, fn);
+  }
+
   /** One round trip to the database: resolves when it answers, else store_unreachable. */
   async ping(): Promise<void> {
     await this.read(() => this.prisma.$queryRaw`SELECT 1`);
@@ -281,6 +314,7 @@ export class PrismaStore implements StorePort {
   /** Releases claims, disconnects, then frees what opening took. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.abortPoll.close();
       await this.claims.close();
       await this.prisma.$disconnect();
       await this.onClose?.();

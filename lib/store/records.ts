@@ -10,9 +10,10 @@
  * trip exactly; a fractional ms is rounded to the millisecond.
  */
 import type { Json, JsonObject } from '../kernel/json';
-import type { RunEvent, RunKind, RunRecord, RunStatus, Snapshot, StageTrace, TraceStatus, WorkspaceArtifact } from '../kernel/ports';
+import type { AbortRequest, RunEvent, RunKind, RunRecord, RunStatus, Snapshot, StageTrace, TraceStatus, WorkspaceArtifact } from '../kernel/ports';
 import type { Rung } from '../kernel/plan';
 import type {
+  AbortRequest as AbortRequestRow,
   Event as EventRow,
   Run as RunRow,
   Snapshot as SnapshotRow,
@@ -82,4 +83,8 @@ export function toArtifact(a: ArtifactRow): WorkspaceArtifact {
     size: a.size,
     createdAt: ms(a.createdAt),
   };
+}
+
+export function toAbortRequest(r: AbortRequestRow): AbortRequest {
+  return { runId: r.runId, reason: r.reason, requestedBy: r.requestedBy, via: r.via, requestedAt: ms(r.requestedAt) };
 }

@@ -351,5 +351,39 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
       await store.commit(run.id, unit);
       assert.deepEqual((await store.readEvents(run.id, 1))[0].data, data);
     });
+
+    it('an abort request is recorded once (the first stays), read back, and heard by a watcher of its run', async () => {
+      const run = await runWith(store, 1);
+      const other = await runWith(store, 1);
+      assert.equal(await store.readAbortRequest(run.id), null);
+      const heard: string[] = [];
+      const heardOther: string[] = [];
+      const stop = store.watchAbortRequest(run.id, (r) => heard.push(r.reason));
+      const stopOther = store.watchAbortRequest(other.id, (r) => heardOther.push(r.reason));
+      const first = { runId: run.id, reason: 'not needed', requestedBy: 'cli (user dana)', via: 'cli', requestedAt: T0 + 5 };
+      assert.deepEqual(await store.requestAbort(first), first);
+      assert.deepEqual(await store.requestAbort({ ...first, reason: 'again', requestedBy: 'the app', via: null, requestedAt: T0 + 9 }), first, 'the first request stays');
+      assert.deepEqual(await store.readAbortRequest(run.id), first);
+      await waitFor(() => heard.length > 0);
+      assert.deepEqual(heard, ['not needed'], 'heard once');
+      assert.deepEqual(heardOther, [], 'a watcher of another run hears nothing');
+      stop();
+      stopOther();
+      // a request recorded before the watch began is heard too
+      const late: string[] = [];
+      const stopLate = store.watchAbortRequest(run.id, (r) => late.push(r.reason));
+      await waitFor(() => late.length > 0);
+      stopLate();
+      assert.deepEqual(late, ['not needed']);
+      await assert.rejects(store.requestAbort({ ...first, runId: `missing-${randomUUID()}` }));
+    });
   });
+}
+
+async function waitFor(cond: () => boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('not heard in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -16,13 +16,17 @@ export const AbortRunBody = z
   .optional();
 export type AbortRunBody = z.infer<typeof AbortRunBody>;
 
+/**
+ * `aborted` (200): the run has ended so. `aborting` (202): another process drives it and has not
+ * ended it yet; it will, within moments (or whoever resumes it will, if that process died).
+ */
 export const AbortedRunView = z
   .object({
     runId: z.string(),
-    status: z.literal('aborted'),
-    /** the run's error: `requestedBy: "user"`, `via: "app"` */
-    error: z.record(z.string(), z.unknown()),
-    /** its run_skill children that were still running, aborted first */
+    status: z.enum(['aborted', 'aborting']),
+    /** the run's error once aborted: `requestedBy: "user"`, `via: "app"`; null while aborting */
+    error: z.record(z.string(), z.unknown()).nullable(),
+    /** its run_skill children that were still running, aborted (or asked to abort) too */
     abortedChildren: z.array(z.string()),
   })
   .strict();

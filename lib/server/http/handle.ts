@@ -85,7 +85,7 @@ export function handle<const R extends RouteDef>(def: R, fn: (args: HandlerArgs<
       // an answer that does not match its view is our bug (a 500), never the caller's 400
       const checked = answer.schema.safeParse(out);
       if (!checked.success) throw new Error(`the answer of ${def.method} ${def.path} does not match its view: ${checked.error.message}`);
-      return json(checked.data, answer.status);
+      return json(checked.data, answer.statusOf?.(checked.data) ?? answer.status);
     } catch (e) {
       if (e instanceof ZodError) return errorResponse(invalid('body', e, () => null));
       return errorResponse(e);

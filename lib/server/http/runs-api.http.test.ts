@@ -212,9 +212,9 @@ describe('resume and abort', () => {
     const r = await call(routes.abortRun, { params: { id: runId }, body: { reason: 'not needed any more' } });
     assert.equal(r.status, 'aborted');
     assert.deepEqual(r.abortedChildren, []);
-    assert.equal(r.error.requestedBy, 'user');
-    assert.equal(r.error.via, 'app');
-    assert.match(String(r.error.message), /aborted on request: not needed any more/);
+    assert.equal(r.error?.requestedBy, 'user');
+    assert.equal(r.error?.via, 'app');
+    assert.match(String(r.error?.message), /aborted on request: not needed any more/);
     const run = await call(routes.getRun, { params: { id: runId } });
     assert.equal(run.status, 'aborted');
     const row = (await call(routes.listRuns, { query: { q: runId } })).runs[0];

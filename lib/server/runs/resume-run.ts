@@ -17,7 +17,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { abortRun, completedOutcome, isUnfinished, resumeRun, type RunOutcome } from '../../kernel/runner';
+import { abortRun, completedOutcome, isUnfinished, resumeRun, type AbortPending, type RunOutcome } from '../../kernel/runner';
 import { systemClock } from '../system';
 import type { RunRecord } from '../../kernel/ports';
 import type { Plan } from '../../kernel/plan';
@@ -79,9 +79,11 @@ export function localModelSpec(spec: string, bundleDir: string): string {
 }
 
 /**
- * Ends an interrupted run as aborted (it is then never resumed): for a run nobody can or wants to
- * finish. Its `run_skill` children still running are aborted first, depth first (as a parent's
- * close terminates its children in Temporal): nobody would use what they produce. `children` lists them.
+ * Ends a run as aborted (it is then never resumed): one nobody can or wants to finish, interrupted
+ * or still being driven. Its `run_skill` children still running are aborted too, depth first (as a
+ * parent's close terminates its children in Temporal): nobody would use what they produce.
+ * `children` lists them. A run another process drives answers `aborting`: the request is
+ * recorded, and its driver ends it within moments (abortRun).
  */
 export async function abortSkillRun(
   host: Host,
@@ -89,21 +91,32 @@ export async function abortSkillRun(
   reason: string,
   /** `via`: app or cli; `requestedBy`: who asks (`cli (user dana)`, `app`) — recorded with the abort, and the run's report names them */
   opts: { via?: 'app' | 'cli'; requestedBy?: string } = {},
-): Promise<{ outcome: RunOutcome; children: string[] }> {
+): Promise<{ outcome: RunOutcome | AbortPending; children: string[] }> {
   const deps = { store: host.store, clock: systemClock };
   const children: string[] = [];
   // an unknown or finished run aborts nothing, its children included: abortRun says why
   const run = await host.store.getRun(runId);
   if (!run || !isUnfinished(run.status)) return { outcome: await abortRun(runId, reason, deps, opts), children };
   const running = await host.store.listRuns({ status: ['running', 'queued'] });
-  const abortTree = async (id: string, why: string): Promise<RunOutcome> => {
-    for (const child of running.filter((r) => r.parentRunId === id && r.kind === 'run')) {
-      await abortTree(child.id, `its parent run ${id} was aborted`);
-      children.push(child.id);
-    }
-    return abortRun(id, why, deps, opts);
-  };
-  return { outcome: await abortTree(runId, reason), children };
+  // the parent's request first: a driver busy in a run_skill step is stopped by it, not by its child's end
+  const tree = (id: string): string[] => running.filter((r) => r.parentRunId === id && r.kind === 'run').flatMap((c) => [...tree(c.id), c.id]);
+  const descendants = tree(runId);
+  if (descendants.length) await host.store.requestAbort({ runId, reason, requestedBy: opts.requestedBy ?? opts.via ?? 'a caller that did not say', via: opts.via ?? null, requestedAt: systemClock.now() });
+  for (const id of descendants) {
+    const parent = running.find((r) => r.id === id)?.parentRunId;
+    await abortRun(id, `its parent run ${parent} was aborted`, deps, opts).catch((e) => {
+      // a child that ended meanwhile has nothing left to abort
+      if ((e as { code?: string }).code !== 'run_finished') throw e;
+    });
+    children.push(id);
+  }
+  const outcome = await abortRun(runId, reason, deps, opts).catch(async (e) => {
+    // its driver, told by the request above, has ended it meanwhile: that is this abort landing
+    const now = descendants.length && (e as { code?: string }).code === 'run_finished' ? await host.store.getRun(runId) : null;
+    if (now?.status !== 'aborted') throw e;
+    return { runId, status: 'aborted' as const, output: null, error: now.error, report: now.report as RunOutcome['report'] };
+  });
+  return { outcome, children };
 }
 
 export type ResumeResult = { runId: string; outcome?: RunOutcome; error?: unknown };

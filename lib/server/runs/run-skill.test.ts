@@ -124,3 +124,38 @@ test('STAGECRAFT_MAX_DESCENDANTS defaults to 100; a value that is not a positive
   assert.equal(maxDescendants({ STAGECRAFT_MAX_DESCENDANTS: '7' }), 7);
   assert.throws(() => maxDescendants({ STAGECRAFT_MAX_DESCENDANTS: 'lots' }), /STAGECRAFT_MAX_DESCENDANTS="lots": give .* whole number of at least 1 \(default 100\)/);
 });
+
+test('aborting a parent while its run_skill child is in flight: the child is aborted too, its 60 s code step cut short', async () => {
+  mkdirSync(path.join(workspace, 'sleeper'));
+  writeFileSync(
+    path.join(workspace, 'sleeper', 'skill.md'),
+    '---\nname: sleeper\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./nap.mjs, function: nap, timeout_ms: 120000 }\n---\nGo.\n',
+  );
+  writeFileSync(path.join(workspace, 'sleeper', 'nap.mjs'), 'export async function nap(v) { await new Promise((r) => setTimeout(r, 60000)); return v; }\n');
+  writeFileSync(path.join(workspace, 'sleeper', 'model.yaml'), 'turns:\n  - finish: {}\n');
+  mkdirSync(path.join(workspace, 'caller'));
+  writeFileSync(
+    path.join(workspace, 'caller', 'skill.md'),
+    '---\nname: caller\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npermissions:\n  ops: [run_skill]\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: run_op, op: run_skill, args: { skill: sleeper, input: {} }, into: slept }\n---\nGo.\n',
+  );
+  writeFileSync(path.join(workspace, 'caller', 'model.yaml'), 'turns:\n  - finish: {}\n');
+  const store = new MemoryStore();
+  const host = memoryHost({ cwd: workspace, store });
+  const parent = startSkillRun(host, { bundle: 'caller', input: {} });
+  const started = Date.now();
+  let child = null;
+  while (!(child = (await store.listRuns({ skillName: 'sleeper' }))[0])) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 1_000)); // its code step is in flight
+  const { abortSkillRun } = await import('./resume-run');
+  const { outcome, children } = await abortSkillRun(host, child.parentRunId!, 'not needed');
+  assert.equal(outcome.status, 'aborted', 'its driver, in this process, ended it as the request was recorded');
+  assert.deepEqual(children, [child.id]);
+  const out = await parent;
+  assert.equal(out.status, 'aborted');
+  assert.match(String(out.error?.message), /aborted on request: not needed/);
+  assert.ok(Date.now() - started < 30_000, 'not after the 60 s step');
+  const childRun = await store.getRun(child.id);
+  assert.equal(childRun?.status, 'aborted');
+  assert.match(String(childRun?.error?.message), /its parent run .* was aborted/);
+  assert.deepEqual(await store.listResumable(), []);
+});

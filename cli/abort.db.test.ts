@@ -1,0 +1,87 @@
+// `stagecraft abort` on a run another process drives: a `stagecraft run` whose python step sleeps
+// 60 s, on a throwaway Postgres database. The abort is recorded by one process and honoured by
+// the other: its step is cut short (its worker killed), the run ends aborted on request within
+// seconds, and nothing runs after it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BIN, ROOT, runCli } from './testing/spawn-cli';
+import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
+import { openStore, type OpenedStore } from '../lib/store';
+
+let db: TestDatabase;
+let store: OpenedStore;
+before(async () => {
+  db = await createTestDatabase();
+  process.env.DATABASE_URL = db.url;
+  store = await openStore({ databaseUrl: db.url });
+});
+after(async () => {
+  await store?.close();
+  delete process.env.DATABASE_URL;
+  await db?.drop();
+});
+
+function slowBundle(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-abort-'));
+  writeFileSync(
+    path.join(dir, 'skill.md'),
+    '---\nname: slow_python\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n' +
+      '    - { type: python, module: ./slow.py, function: quick }\n    - { type: python, module: ./slow.py, function: nap, timeout_ms: 120000 }\n    - { type: python, module: ./slow.py, function: quick }\n---\nGo.\n\n## go\nGo.\n',
+  );
+  writeFileSync(path.join(dir, 'slow.py'), 'import time\n\ndef quick(v):\n    return {"quick": v.get("quick", 0) + 1}\n\ndef nap(v):\n    time.sleep(60)\n    return {"napped": True}\n');
+  writeFileSync(path.join(dir, 'model.yaml'), 'turns:\n  - finish: {}\n');
+  return dir;
+}
+
+async function until<T>(what: string, f: () => Promise<T | null | undefined>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('abort from another process: the run driven by `stagecraft run` ends aborted within seconds, its 60 s python step cut short', async () => {
+  const dir = slowBundle();
+  const child = spawn(process.execPath, [BIN, 'run', dir, '--json'], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end('{}');
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+  const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? 1)));
+  // the slow step is in flight once the quick one before it is committed (it is effectful)
+  const run = await until('the run', async () => (await store.listRuns({ skillName: 'slow_python' }))[0]);
+  await until('the first step', async () => (await store.readEvents(run.id)).some((e) => e.type === 'step_completed' && e.data.position === '__post__/0'));
+  await new Promise((r) => setTimeout(r, 700));
+
+  const started = Date.now();
+  const aborted = await runCli(['abort', run.id, '--reason', 'taking too long', '--json']);
+  assert.equal(aborted.code, 0, aborted.err);
+  const body = JSON.parse(aborted.out);
+  assert.equal(body.status, 'aborted', 'the abort landed while the command waited');
+  assert.match(body.report.summary, /^Aborted on request by cli( \(user .+\))?: taking too long$/);
+
+  const code = await exited;
+  const took = Date.now() - started;
+  assert.ok(took < 20_000, `the run ended ${took} ms after the request, not after its 60 s step`);
+  assert.equal(code, 1, `an aborted run exits 1 (${err})`);
+  const summary = JSON.parse(out);
+  assert.deepEqual([summary.status, summary.error.code, summary.error.requestedBy, summary.error.via], ['aborted', 'workflow_aborted', 'user', 'cli']);
+
+  const log = await store.readEvents(run.id);
+  assert.equal(log.at(-1)?.type, 'run_aborted');
+  assert.deepEqual(log.map((e) => e.seq), log.map((_, i) => i + 1), 'gap-free');
+  const steps = log.filter((e) => e.type === 'step_completed' && String(e.data.position).startsWith('__post__'));
+  assert.deepEqual(steps.map((e) => e.data.position), ['__post__/0'], 'the step cut short recorded nothing, and none ran after it');
+  assert.equal((await store.getRun(run.id))?.status, 'aborted');
+  assert.equal(await store.readSnapshot(run.id), null);
+  assert.equal((await store.readAbortRequest(run.id))?.via, 'cli');
+  assert.deepEqual((await store.listResumable()).filter((id) => id === run.id), [], 'never resumed');
+});
