@@ -153,6 +153,9 @@ function toRecord(r: VersionRow): VersionRecord {
 }
 
 export class PrismaSkillRepo implements SkillRepo {
+  /** getVersion lookups in flight, by name and hash: callers asking the same at the same moment share one statement */
+  private readonly versionLookups = new Map<string, Promise<VersionRecord>>();
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async saveVersion(name: string, files: BundleFiles, opts: SaveVersionOptions): Promise<SavedVersion> {
@@ -270,7 +273,21 @@ export class PrismaSkillRepo implements SkillRepo {
     return rows.map(toSummary);
   }
 
-  async getVersion(name: string, hash?: string): Promise<VersionRecord> {
+  /**
+   * A burst of runs of one skill (the app under load) asks for its latest version once per run, all
+   * at the same moment: they share the lookup in flight. Nothing is kept after it answers, so a
+   * version saved since (by this process or another) is seen by the next lookup.
+   */
+  getVersion(name: string, hash?: string): Promise<VersionRecord> {
+    const key = `${name}\0${hash ?? ''}`;
+    const inFlight = this.versionLookups.get(key);
+    if (inFlight) return inFlight;
+    const lookup = this.lookUpVersion(name, hash).finally(() => this.versionLookups.delete(key));
+    this.versionLookups.set(key, lookup);
+    return lookup;
+  }
+
+  private async lookUpVersion(name: string, hash?: string): Promise<VersionRecord> {
     if (!isSkillName(name)) throw new SkillNotFoundError(name);
     const badHash = hash !== undefined && (!HEX_RE.test(hash.toLowerCase()) || hash.length < MIN_HASH_PREFIX);
     // one statement on the way every run of the app starts (the skill's row is looked at alone only when none comes back)
