@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CommitLanes } from './commit-lanes';
-import { APPLY_SQL, batchParam } from './wire';
+import { EmbeddedLine } from './embedded-line';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreUnavailableError } from '../kernel/errors';
@@ -127,9 +127,11 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
     // a copied template holds its migrations already: they were applied to this data dir all the same
     const migrations: DeployResult = seeded ? { applied: [...seeded, ...deployed.applied], skipped: false } : deployed;
     const opened = db;
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(opened) });
+    // one line for all of it: reads someone waits on first, the server's requests served between two uses, writes batched
+    const line = new EmbeddedLine(opened);
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
     const store = new PrismaStore({
-      apply: async (_runId, op) => (await opened.query<{ r: unknown[] }>(APPLY_SQL, [batchParam([op])])).rows[0].r[0],
+      apply: (_runId, op) => line.apply(op),
       prisma,
       claims: new LocalClaims(),
       backend: 'pglite',

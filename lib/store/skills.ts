@@ -153,6 +153,9 @@ function toRecord(r: VersionRow): VersionRecord {
 }
 
 export class PrismaSkillRepo implements SkillRepo {
+  /** getVersion lookups in flight, by name and hash: callers asking the same at the same moment share one statement */
+  private readonly versionLookups = new Map<string, Promise<VersionRecord>>();
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async saveVersion(name: string, files: BundleFiles, opts: SaveVersionOptions): Promise<SavedVersion> {
@@ -270,22 +273,39 @@ export class PrismaSkillRepo implements SkillRepo {
     return rows.map(toSummary);
   }
 
-  async getVersion(name: string, hash?: string): Promise<VersionRecord> {
+  /**
+   * A burst of runs of one skill (the app under load) asks for its latest version once per run, all
+   * at the same moment: they share the lookup in flight. Nothing is kept after it answers, so a
+   * version saved since (by this process or another) is seen by the next lookup.
+   */
+  getVersion(name: string, hash?: string): Promise<VersionRecord> {
+    const key = `${name}\0${hash ?? ''}`;
+    const inFlight = this.versionLookups.get(key);
+    if (inFlight) return inFlight;
+    const lookup = this.lookUpVersion(name, hash).finally(() => this.versionLookups.delete(key));
+    this.versionLookups.set(key, lookup);
+    return lookup;
+  }
+
+  private async lookUpVersion(name: string, hash?: string): Promise<VersionRecord> {
     if (!isSkillName(name)) throw new SkillNotFoundError(name);
-    const skill = await this.prisma.skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
-    if (!skill) throw new SkillNotFoundError(name);
-    if (hash !== undefined) {
-      const h = hash.toLowerCase();
-      if (!HEX_RE.test(h) || h.length < MIN_HASH_PREFIX) throw new VersionNotFoundError(name, hash, `a version is named by its hash (hex, at least ${MIN_HASH_PREFIX} characters)`);
+    const badHash = hash !== undefined && (!HEX_RE.test(hash.toLowerCase()) || hash.length < MIN_HASH_PREFIX);
+    // one statement on the way every run of the app starts (the skill's row is looked at alone only when none comes back)
+    const rows = badHash
+      ? []
+      : await this.prisma.$queryRawUnsafe<VersionRow[]>(
+          `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
+            WHERE s."name" = $1 AND s."deleted_at" IS NULL ${hash === undefined ? '' : `AND v."hash" LIKE $2`}
+            ORDER BY v."saved_at" DESC LIMIT 2`,
+          name,
+          ...(hash === undefined ? [] : [`${hash.toLowerCase()}%`]),
+        );
+    if (rows.length === 0) {
+      const skill = await this.prisma.skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
+      if (!skill) throw new SkillNotFoundError(name);
+      if (badHash) throw new VersionNotFoundError(name, hash as string, `a version is named by its hash (hex, at least ${MIN_HASH_PREFIX} characters)`);
+      throw hash === undefined ? new VersionNotFoundError(name, '-', 'it has no version yet') : new VersionNotFoundError(name, hash);
     }
-    const rows = await this.prisma.$queryRawUnsafe<VersionRow[]>(
-      `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
-        WHERE v."skill_id" = $1::uuid ${hash === undefined ? '' : `AND v."hash" LIKE $2`}
-        ORDER BY v."saved_at" DESC LIMIT 2`,
-      skill.id,
-      ...(hash === undefined ? [] : [`${hash.toLowerCase()}%`]),
-    );
-    if (rows.length === 0) throw hash === undefined ? new VersionNotFoundError(name, '-', 'it has no version yet') : new VersionNotFoundError(name, hash);
     if (hash !== undefined && rows.length > 1) throw new VersionNotFoundError(name, hash, 'several versions have hashes starting so; give more of the hash');
     return toRecord(rows[0]);
   }

@@ -17,6 +17,7 @@ import { UsageError, type StagecraftError } from '../../kernel/errors';
 import { decodeQuery, type HandlerArgs, type HandlerResult, type RouteDef } from '../../api/route-def';
 import { errorResponse, json, parseJsonText, readTextBody, RequestInvalidError } from './route';
 import { sseResponse, type SseMessage } from './sse';
+import { asInteractive } from '../../store/read-priority';
 
 export type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -58,6 +59,12 @@ async function readBody(req: Request, def: RouteDef): Promise<unknown> {
 }
 
 export function handle<const R extends RouteDef>(def: R, fn: (args: HandlerArgs<R>) => Promise<HandlerResult<R>>): RouteHandler {
+  const handler = answer(def, fn);
+  // a read someone waits on goes ahead of the runs' own database work (on the embedded store)
+  return def.method === 'GET' ? (req, ctx) => asInteractive(() => handler(req, ctx)) : handler;
+}
+
+function answer<const R extends RouteDef>(def: R, fn: (args: HandlerArgs<R>) => Promise<HandlerResult<R>>): RouteHandler {
   return async (req, ctx) => {
     try {
       const url = new URL(req.url);

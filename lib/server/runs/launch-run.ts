@@ -15,6 +15,11 @@ import { enqueueStoredRun } from './enqueue-run';
 import { workersSetting } from './run-source';
 
 export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId: string }> {
+  // Each start does its work in a turn of the event loop of its own. Requests that arrive together
+  // resume together (in one flush of promise callbacks, after the route's first await); without
+  // this, 200 starts at once would run back to back as one stretch, and no read could be answered
+  // until the last of them was recorded.
+  await new Promise((resolve) => setImmediate(resolve));
   const req = { skill: body.skill, version: body.version, input: body.input as never, model: body.model };
   if (workersSetting(host).mode === 'external') return { runId: (await enqueueStoredRun(host, req)).runId };
   const { runId, done } = await launchAdmittedRun(host, req, runAdmission(host.env));

@@ -72,8 +72,31 @@ export type StoredRunRequest = Common & {
 /** A run ready to go: the plan compiled from the version's copy, and what to record. */
 export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
 
-/** Compiles the copy of a version; findings name `shownFile` (what the user knows the file as). */
+/**
+ * Plans compiled from versions' copies, by copy folder (named by the version's content hash) and
+ * shown file: a version never changes, so neither does its plan, and a burst of runs of one version
+ * (the app under load) compiles it once instead of once per run on the server's thread.
+ */
+const compiledCopies = new Map<string, Plan>();
+const COMPILED_COPIES_KEPT = 64;
+
+/** Compiles the copy of a version (once per copy); findings name `shownFile` (what the user knows the file as). */
 export function compileCopy(files: BundleFiles, copyDir: string, shownFile: string): Plan {
+  const key = `${copyDir}\0${shownFile}`;
+  const cached = compiledCopies.get(key);
+  if (cached) {
+    // most recently used last: the oldest is the first to go
+    compiledCopies.delete(key);
+    compiledCopies.set(key, cached);
+    return cached;
+  }
+  const plan = compileFiles(files, copyDir, shownFile);
+  compiledCopies.set(key, plan);
+  if (compiledCopies.size > COMPILED_COPIES_KEPT) compiledCopies.delete(compiledCopies.keys().next().value as string);
+  return plan;
+}
+
+function compileFiles(files: BundleFiles, copyDir: string, shownFile: string): Plan {
   return compileSkill(files['skill.md'] ?? '', {
     file: shownFile,
     bundleDir: copyDir,

@@ -1,0 +1,121 @@
+/**
+ * The embedded database's one line. PGlite runs Postgres inside this
+ * process's thread and does one statement at a time; left alone, its own
+ * queue hands the next statement over in a microtask, so a burst of queued
+ * work (200 runs recorded at once) runs as one long stretch in which the
+ * server reads no request and fires no timer. This line puts every use of the
+ * database (Prisma's queries and transactions, and the write path) through
+ * one queue that:
+ *
+ * - yields to the event loop between two uses (`setImmediate`), so requests
+ *   are read and answered while work waits;
+ * - serves `interactive` work (a read someone is waiting on, read-priority.ts)
+ *   before `background` work, first come first served within each;
+ * - joins the write operations waiting at the same moment into one
+ *   `stagecraft_apply` statement (group commit, as commit-lanes.ts does on
+ *   Postgres): one statement, one transaction for a burst of runs recorded
+ *   together. A batch is one transaction, so one failing operation undoes the
+ *   others: its operations are then sent again one by one, each getting its
+ *   own answer.
+ *
+ * Owns: the order of the embedded database's work and the write batches.
+ * Does not: decide what is written (prisma-store.ts, wire.ts), or apply to
+ * Postgres (its pool and lanes do the same job there).
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { currentPriority } from './read-priority';
+import { APPLY_SQL, batchParam, type WireOp } from './wire';
+import { batchLength } from './commit-lanes';
+
+type Task = () => Promise<void>;
+
+/** the methods Prisma's PGlite adapter and the migrations call; each holds the database while it runs */
+const EXCLUSIVE = new Set<PropertyKey>(['query', 'exec', 'transaction']);
+
+export class EmbeddedLine {
+  private readonly interactive: Task[] = [];
+  private readonly background: Task[] = [];
+  private busy = false;
+  private writes: { op: WireOp; resolve: (r: unknown) => void; reject: (e: unknown) => void }[] = [];
+  private writing = false;
+  /** statements the write path sent (for tests) */
+  statements = 0;
+
+  constructor(private readonly db: PGlite) {}
+
+  /** `task` once the database is ours, at the caller's priority. */
+  use<T>(task: () => Promise<T>, priority = currentPriority()): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      (priority === 'interactive' ? this.interactive : this.background).push(() => task().then(resolve, reject));
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.busy) return;
+    const task = this.interactive.shift() ?? this.background.shift();
+    if (!task) return;
+    this.busy = true;
+    void task().finally(() => {
+      // let the event loop turn (read requests, fire timers) before the next use
+      setImmediate(() => {
+        this.busy = false;
+        this.next();
+      });
+    });
+  }
+
+  /** The database as Prisma's adapter sees it: the same PGlite, each query or transaction taking its turn on this line. */
+  gated(): PGlite {
+    const db = this.db;
+    return new Proxy(db, {
+      get: (target, prop) => {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (!EXCLUSIVE.has(prop)) return (value as (...a: unknown[]) => unknown).bind(target);
+        return (...args: unknown[]) => this.use(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      },
+    });
+  }
+
+  /** One write operation; the operations waiting with it go in the same statement. */
+  apply(op: WireOp): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.writes.push({ op, resolve, reject });
+      if (this.writing) return;
+      this.writing = true;
+      // queued a microtask later, so that what this tick writes goes in the same batch, and so does
+      // whatever is written while the batch waits its turn on the line; a write is background work
+      queueMicrotask(() => void this.use(() => this.drain(), 'background'));
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const batch = this.writes.splice(0, batchLength(this.writes));
+    try {
+      const rows = await this.send(batch.map((w) => w.op));
+      batch.forEach((w, i) => w.resolve(rows[i]));
+    } catch (e) {
+      if (batch.length === 1) batch[0].reject(e);
+      else {
+        for (const w of batch) {
+          try {
+            w.resolve((await this.send([w.op]))[0]);
+          } catch (one) {
+            w.reject(one);
+          }
+        }
+      }
+    } finally {
+      // what came meanwhile takes its own turn on the line (after any read waiting)
+      if (this.writes.length) void this.use(() => this.drain(), 'background');
+      else this.writing = false;
+    }
+  }
+
+  private async send(ops: WireOp[]): Promise<unknown[]> {
+    this.statements++;
+    const { rows } = await this.db.query<{ r: unknown[] }>(APPLY_SQL, [batchParam(ops)]);
+    return rows[0].r;
+  }
+}
