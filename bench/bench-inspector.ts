@@ -128,7 +128,7 @@ try {
   };
   await page.goto(runUrl, { waitUntil: 'commit' });
   const coldMs = await paintOf(page, true);
-  const cold = { ms: coldMs, of: paintSel.includes('Timeline') ? 'timeline' : 'run status' };
+  const cold = { ms: coldMs, of: paintSel.includes('timeline-title') ? 'timeline' : 'run status' };
   const warm: number[] = [];
   for (let i = 0; i < LOADS; i++) {
     await page.goto(runUrl, { waitUntil: 'commit' });
