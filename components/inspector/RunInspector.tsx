@@ -45,7 +45,7 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   const t = useMemo(() => ({ ...head, visits: [...visits.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v) }), [head, visits]);
   const index = useMemo(() => indexTimeline(t), [t]);
   const positions = useMemo(() => timelinePositions(t), [t]);
-  const { selected, select, next } = useSelection(head.selected, head.failures);
+  const { selected, select, next, moves } = useSelection(head.selected, head.failures);
   const [isFailedOnly, setIsFailedOnly] = useState(false);
   const scope = useMemo(() => (isFailedOnly ? failureScope(index, head.failures) : null), [isFailedOnly, index, head.failures]);
   const version = run.version ?? head.report.version?.skill_hash ?? null;
@@ -71,7 +71,7 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
       {children}
       <div className={styles.grid}>
         <div className={styles.main}>
-          <Timeline timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
+          <Timeline timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
           <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setSeq} onItem={setScrubbed} />
         </div>
         <aside className={styles.side}>

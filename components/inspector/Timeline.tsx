@@ -37,6 +37,8 @@ type Props = TimelineSelection & {
   onNextFailure: () => void;
   /** the outline indexes of the visits drawn now (so their pages are read) */
   onVisitsInView: (indexes: readonly number[]) => void;
+  /** bumped by each selection the user makes: the selected item is brought into view again */
+  moves: number;
 };
 
 /** zoom steps; 1 is fitted to the width */
@@ -45,7 +47,7 @@ const FIT = ZOOMS.indexOf(1);
 const POST = -1;
 const POST_ESTIMATE_PX = 160;
 
-export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, ...sel }: Props) {
+export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, moves, ...sel }: Props) {
   const currency = t.price?.currency ?? null;
   const failures = t.failures.length;
   const rungs = useMemo(() => new Set(t.program.map((p) => p.rung)), [t.program]);
@@ -93,7 +95,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   const pending = useRef<{ id: string; hasScrolledToRow: boolean } | null>(null);
   useEffect(() => {
     pending.current = sel.selected ? { id: sel.selected, hasScrolledToRow: false } : null;
-  }, [sel.selected]);
+  }, [sel.selected, moves]);
   useEffect(() => {
     const p = pending.current;
     if (!p) return;

@@ -9,11 +9,17 @@ import { nextFailure } from './timeline-index';
 export function useSelection(opened: string | null, failures: readonly string[]) {
   const [chosen, setChosen] = useState<string | null>(null);
   const selected = chosen ?? opened;
+  // counts the user's moves: a move to the item already selected (the only failure) still brings it into view
+  const [moves, setMoves] = useState(0);
 
+  const select = useCallback((id: string) => {
+    setChosen(id);
+    setMoves((m) => m + 1);
+  }, []);
   const next = useCallback(() => {
     const id = nextFailure(failures, selected);
-    if (id) setChosen(id);
-  }, [failures, selected]);
+    if (id) select(id);
+  }, [failures, selected, select]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -27,5 +33,5 @@ export function useSelection(opened: string | null, failures: readonly string[])
     return () => window.removeEventListener('keydown', onKey);
   }, [next]);
 
-  return { selected, select: setChosen, next };
+  return { selected, select, next, moves };
 }
