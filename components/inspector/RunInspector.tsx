@@ -5,7 +5,7 @@
 // A long run's timeline is read a page of visits at a time: the pages in view, and the page of the
 // selected item (so `Next failure` and a failed run's opening reach a failure in any visit).
 // `children` (the ways to take the run on: rerun, fork, lineage) go between the report and the timeline.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { RunTimelineView, RunView } from '@/lib/views';
 import { Details } from './Details';
 import { Scrubber } from './scrubber/Scrubber';
@@ -17,6 +17,12 @@ import { useSelection } from './use-selection';
 import styles from './Inspector.module.css';
 
 type Props = { run: RunView; initialTimeline: RunTimelineView | null; children?: ReactNode };
+
+// a scrubber step changes the page's seq (and then the item it highlights): the report, the timeline
+// and Details are drawn again only when their own props change, so a step costs the scrubber's render
+const ReportPart = memo(RunReport);
+const TimelinePart = memo(Timeline);
+const DetailsPart = memo(Details);
 
 export function RunInspector({ run, initialTimeline, children }: Props) {
   const [wanted, setWanted] = useState<readonly number[]>([]);
@@ -60,22 +66,27 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   // there) and the timeline item recorded at it
   const [seq, setSeq] = useState(run.eventCount);
   const [scrubbed, setScrubbed] = useState<string | null>(null);
-  const selectItem = (id: string) => {
-    select(id);
-    const at = index.get(id)?.seq;
-    if (typeof at === 'number') setSeq(at);
-  };
+  // the highlight follows the scrubber after the step is on screen, not before
+  const onScrubbedItem = useCallback((id: string | null) => startTransition(() => setScrubbed(id)), []);
+  const selectItem = useCallback(
+    (id: string) => {
+      select(id);
+      const at = index.get(id)?.seq;
+      if (typeof at === 'number') setSeq(at);
+    },
+    [select, index],
+  );
   return (
     <>
-      <RunReport report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} onSelect={selectItem} />
+      <ReportPart report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} onSelect={selectItem} />
       {children}
       <div className={styles.grid}>
         <div className={styles.main}>
-          <Timeline timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
-          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setSeq} onItem={setScrubbed} />
+          <TimelinePart timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
+          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setSeq} onItem={onScrubbedItem} />
         </div>
         <aside className={styles.side}>
-          <Details runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />
+          <DetailsPart runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />
         </aside>
       </div>
     </>
