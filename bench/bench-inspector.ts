@@ -36,13 +36,10 @@ const LOADS = 3;
 
 /** resolves once React has hydrated the element (it holds React's props then) */
 const whenHydrated = (l: Locator) =>
-  l.evaluate(
-    (el) =>
-      new Promise<void>((ok) => {
-        const check = () => (Object.keys(el).some((k) => k.startsWith('__reactProps')) ? ok() : setTimeout(check, 50));
-        check();
-      }),
-  );
+  l.evaluate(async (el) => {
+    // (no named function in here: tsx would wrap it in a helper the page does not have)
+    while (!Object.keys(el).some((k) => k.startsWith('__reactProps'))) await new Promise((ok) => setTimeout(ok, 50));
+  });
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const r1 = (x: number) => Math.round(x * 10) / 10;
 let seed = 7;
