@@ -18,7 +18,7 @@
 // for the list as copies of it written in one SQL statement; then the app starts on it
 // (lib/server/http/testing's startApp).
 // --tiny (or BENCH_TINY=1): a run of ~300 events, 300 runs and 10 steps, for `npm test`.
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Locator, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,12 @@ const STEPS = isTiny ? 10 : 100;
 const JUMPS = isTiny ? 5 : 30;
 const LOADS = 3;
 
+/** resolves once React has hydrated the element (it holds React's props then) */
+const whenHydrated = (l: Locator) =>
+  l.evaluate(async (el) => {
+    // (no named function in here: tsx would wrap it in a helper the page does not have)
+    while (!Object.keys(el).some((k) => k.startsWith('__reactProps'))) await new Promise((ok) => setTimeout(ok, 50));
+  });
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const r1 = (x: number) => Math.round(x * 10) / 10;
 let seed = 7;
@@ -128,7 +134,7 @@ try {
   };
   await page.goto(runUrl, { waitUntil: 'commit' });
   const coldMs = await paintOf(page, true);
-  const cold = { ms: coldMs, of: paintSel.includes('Timeline') ? 'timeline' : 'run status' };
+  const cold = { ms: coldMs, of: paintSel.includes('timeline-title') ? 'timeline' : 'run status' };
   const warm: number[] = [];
   for (let i = 0; i < LOADS; i++) {
     await page.goto(runUrl, { waitUntil: 'commit' });
@@ -143,8 +149,14 @@ try {
   const lastSeq = Number(await slider.getAttribute('max'));
   const shows = (k: number) => state.getByRole('heading', { level: 3, name: k === 0 ? /^Before the first event/ : `Event ${k} of ${lastSeq}` });
   const start = Math.floor(lastSeq / 2);
-  await slider.fill(String(start));
-  await shows(start).waitFor({ timeout: 60_000 });
+  await whenHydrated(slider);
+  // the page painted from its HTML may not be hydrated yet (a long run's is a few seconds behind
+  // under load): a move before then is lost, so it is made again until the region follows it
+  for (let attempt = 1; ; attempt++) {
+    await slider.fill(String(start));
+    if (await shows(start).waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
+    if (attempt === 12) throw new Error(`the scrubber did not show event ${start}`);
+  }
   // in the page: from the key's dispatch to the frame after the region shows the event asked for
   await page.evaluate(() => {
     const w = window as unknown as { __scrub: { t0: number; t1: number; want: string } };
@@ -192,8 +204,11 @@ try {
   const runsList = page.locator('[aria-label="Runs"]').first();
   await runsList.waitFor({ timeout: 120_000 });
   const runsFirstPaintMs = await page.evaluate(() => (window as unknown as { __firstSeen: Record<string, number> }).__firstSeen['[aria-label="Runs"]'] ?? performance.now());
+  // the filter is measured on the hydrated page (a change made before React holds the select is lost)
+  const status = page.getByLabel('Status', { exact: true });
+  await whenHydrated(status);
   const t = Date.now();
-  await page.getByLabel('Status', { exact: true }).selectOption('failed');
+  await status.selectOption('failed');
   const apply = page.getByRole('button', { name: 'Filter', exact: true });
   if (await apply.isVisible().catch(() => false)) await apply.click();
   // every run's row in view says failed (rows are those that link to a run)

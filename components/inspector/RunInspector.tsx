@@ -1,65 +1,92 @@
 'use client';
 // The inspector part of the run page: the report, then the timeline with the scrubber under it and
-// the Details panel beside it. It reads the kernel's views (timeline, items, values) through the
+// the Details panel beside it. It reads the kernel's views (timeline pages, items, values) through the
 // typed client; the run's own view (kept live by its event stream) says when the timeline is behind.
+// A long run's timeline is read a page of visits at a time: the pages in view, and the page of the
+// selected item (so `Next failure` and a failed run's opening reach a failure in any visit).
 // `children` (the ways to take the run on: rerun, fork, lineage) go between the report and the timeline.
-import { useMemo, useState, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { RunTimelineView, RunView } from '@/lib/views';
 import { Details } from './Details';
 import { Scrubber } from './scrubber/Scrubber';
 import { RunReport } from './RunReport';
 import { Timeline } from './Timeline';
-import { failureScope, indexTimeline, timelinePositions } from './timeline-index';
-import { useRunTimeline } from './use-run-timeline';
+import { failureScope, indexTimeline, timelinePositions, visitIndexOf } from './timeline-index';
+import { pageOfVisit, useRunTimeline, type TimelinePages } from './use-run-timeline';
 import { useSelection } from './use-selection';
 import styles from './Inspector.module.css';
 
 type Props = { run: RunView; initialTimeline: RunTimelineView | null; children?: ReactNode };
 
+// a scrubber step changes the page's seq (and then the item it highlights): the report, the timeline
+// and Details are drawn again only when their own props change, so a step costs the scrubber's render
+const ReportPart = memo(RunReport);
+const TimelinePart = memo(Timeline);
+const DetailsPart = memo(Details);
+
 export function RunInspector({ run, initialTimeline, children }: Props) {
-  const { timeline, error } = useRunTimeline(run.runId, initialTimeline, { eventCount: run.eventCount, status: run.status });
-  if (!timeline) {
+  const [wanted, setWanted] = useState<readonly number[]>([]);
+  const pages = useRunTimeline(run.runId, initialTimeline, { eventCount: run.eventCount, status: run.status }, wanted);
+  if (!pages.head) {
     return (
       <>
         {children}
-        <p className={error ? 'form-error' : styles.dim} role={error ? 'alert' : undefined}>
-          {error ? `The timeline could not be read: ${error}` : 'Reading the timeline…'}
+        <p className={pages.error ? 'form-error' : styles.dim} role={pages.error ? 'alert' : undefined}>
+          {pages.error ? `The timeline could not be read: ${pages.error}` : 'Reading the timeline…'}
         </p>
       </>
     );
   }
-  return <Inspector run={run} timeline={timeline}>{children}</Inspector>;
+  return (
+    <Inspector run={run} head={pages.head} visits={pages.visits} onWant={setWanted}>
+      {children}
+    </Inspector>
+  );
 }
 
-function Inspector({ run, timeline: t, children }: { run: RunView; timeline: RunTimelineView; children?: ReactNode }) {
+type InspectorProps = { run: RunView; head: RunTimelineView; visits: TimelinePages['visits']; onWant: (pages: readonly number[]) => void; children?: ReactNode };
+
+function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
+  // the run as far as it has been read: every visit read so far, in order
+  const t = useMemo(() => ({ ...head, visits: [...visits.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v) }), [head, visits]);
   const index = useMemo(() => indexTimeline(t), [t]);
   const positions = useMemo(() => timelinePositions(t), [t]);
-  const { selected, select, next } = useSelection(t.selected, t.failures);
+  const { selected, select, next, moves } = useSelection(head.selected, head.failures);
   const [isFailedOnly, setIsFailedOnly] = useState(false);
-  const scope = useMemo(() => (isFailedOnly ? failureScope(index, t.failures) : null), [isFailedOnly, index, t.failures]);
-  const version = run.version ?? t.report.version?.skill_hash ?? null;
-  const currency = t.price?.currency ?? null;
+  const scope = useMemo(() => (isFailedOnly ? failureScope(index, head.failures) : null), [isFailedOnly, index, head.failures]);
+  const version = run.version ?? head.report.version?.skill_hash ?? null;
+  const currency = head.price?.currency ?? null;
   const entry = selected ? (index.get(selected) ?? null) : null;
+  // the pages to read: those the timeline shows, and the selected item's
+  const [inView, setInView] = useState<readonly number[]>([]);
+  const selectedVisit = selected ? visitIndexOf(head.outline, selected) : -1;
+  const wantKey = [...new Set([...inView.map(pageOfVisit), ...(selectedVisit >= 0 ? [pageOfVisit(selectedVisit)] : [])])].sort((a, b) => a - b).join(',');
+  useEffect(() => onWant(wantKey ? wantKey.split(',').map(Number) : []), [wantKey, onWant]);
   // the scrubber's step (the last event at first; the scrubber follows a live run's end while it stands
   // there) and the timeline item recorded at it
   const [seq, setSeq] = useState(run.eventCount);
   const [scrubbed, setScrubbed] = useState<string | null>(null);
-  const selectItem = (id: string) => {
-    select(id);
-    const at = index.get(id)?.seq;
-    if (typeof at === 'number') setSeq(at);
-  };
+  // the highlight follows the scrubber after the step is on screen, not before
+  const onScrubbedItem = useCallback((id: string | null) => startTransition(() => setScrubbed(id)), []);
+  const selectItem = useCallback(
+    (id: string) => {
+      select(id);
+      const at = index.get(id)?.seq;
+      if (typeof at === 'number') setSeq(at);
+    },
+    [select, index],
+  );
   return (
     <>
-      <RunReport report={t.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={t.usage} currency={currency} onSelect={selectItem} />
+      <ReportPart report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} onSelect={selectItem} />
       {children}
       <div className={styles.grid}>
         <div className={styles.main}>
-          <Timeline timeline={t} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
-          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, t.lastSeq)} seq={seq} onSeq={setSeq} onItem={setScrubbed} />
+          <TimelinePart timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
+          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setSeq} onItem={onScrubbedItem} />
         </div>
         <aside className={styles.side}>
-          <Details runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={t.report} positions={positions} />
+          <DetailsPart runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />
         </aside>
       </div>
     </>

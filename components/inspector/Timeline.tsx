@@ -3,10 +3,19 @@
 // then the postprocessor. A round reads left to right as it happened and wraps to the width it
 // has: the prompt-assembly lane, the model turn, post-model, pre-tool, the tool calls, post-tool,
 // finalize — each lane a `Stage traces` list. Tokens, latency (and cost, given a price) per round
-// and per visit. `Next failure` (key n) and `Failed only` move between and keep to the failures.
+// and per visit. `Next failure` (key n) and `Failed only` move between and keep to the failures —
+// every failure of the run, drawn or not.
+// A run of thousands of visits stays quick: only the visits in view (and a few either side) are in
+// the page (@tanstack/react-virtual), and their pages are read as they come (use-run-timeline.ts).
+// It opens fitted to its width; `Zoom in` / `Zoom out` scale it from there and `Fit` goes back. The
+// lanes wrap at any zoom, so nothing is clipped.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunTimelineView } from '@/lib/views';
-import { RoundView, StepList } from './TimelineParts';
-import { usageText } from './timeline-index';
+import { StepList } from './TimelineParts';
+import { VisitView, visitEstimatePx } from './TimelineVisit';
+import { itemDomId, usageText, visitKeyOf } from './timeline-index';
+import type { Visit } from './use-run-timeline';
 import styles from './Inspector.module.css';
 
 export type TimelineSelection = {
@@ -19,73 +28,140 @@ export type TimelineSelection = {
 };
 
 type Props = TimelineSelection & {
+  /** the run's head: report, failures, outline (its own `visits` are not read here) */
   timeline: RunTimelineView;
+  /** the visits read so far, by outline index */
+  visits: ReadonlyMap<number, Visit>;
   isFailedOnly: boolean;
   onFailedOnly: (on: boolean) => void;
   onNextFailure: () => void;
+  /** the outline indexes of the visits drawn now (so their pages are read) */
+  onVisitsInView: (indexes: readonly number[]) => void;
+  /** bumped by each selection the user makes: the selected item is brought into view again */
+  moves: number;
 };
 
-export function Timeline({ timeline: t, isFailedOnly, onFailedOnly, onNextFailure, ...sel }: Props) {
+/** zoom steps; 1 is fitted to the width */
+const ZOOMS = [0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
+const FIT = ZOOMS.indexOf(1);
+const POST = -1;
+const POST_ESTIMATE_PX = 160;
+
+export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, moves, ...sel }: Props) {
   const currency = t.price?.currency ?? null;
   const failures = t.failures.length;
-  const visits = sel.scope ? t.visits.filter((v) => sel.scope!.has(v.id)) : t.visits;
-  const showPost = t.post && (!sel.scope || sel.scope.has(t.post.id));
-  const rungs = new Set(t.program.map((p) => p.rung));
+  const rungs = useMemo(() => new Set(t.program.map((p) => p.rung)), [t.program]);
+  const [zoomAt, setZoomAt] = useState(FIT);
+  const zoom = ZOOMS[zoomAt];
+  // the rows: outline indexes of the visits shown (with Failed only, those that hold a failure), then the postprocessor
+  const failedVisits = useMemo(() => new Set(t.failures.map(visitKeyOf)), [t.failures]);
+  const rows = useMemo(() => {
+    const out: number[] = [];
+    t.outline.forEach((o, i) => {
+      if (!isFailedOnly || failedVisits.has(o.id)) out.push(i);
+    });
+    if (t.post && (!isFailedOnly || failedVisits.has(t.post.id))) out.push(POST);
+    return out;
+  }, [t.outline, t.post, isFailedOnly, failedVisits]);
+  const rowOfVisit = useMemo(() => new Map(t.outline.map((o, i) => [o.id, rows.indexOf(i)])), [t.outline, rows]);
+  const rowOf = (id: string) => (t.post && visitKeyOf(id) === t.post.id ? rows.indexOf(POST) : (rowOfVisit.get(visitKeyOf(id)) ?? -1));
+  const estimate = (row: number) => (rows[row] === POST ? POST_ESTIMATE_PX * zoom : visitEstimatePx(t.outline[rows[row]], visits.get(rows[row]), zoom));
+  // opened scrolled to the selected item's visit (on the server too), so its first paint shows it
+  const [openedAt] = useState(() => {
+    const row = sel.selected ? rowOf(sel.selected) : -1;
+    let px = 0;
+    for (let i = 0; i < row; i++) px += estimate(i);
+    return Math.max(0, px - 80);
+  });
+  const scroller = useRef<HTMLDivElement>(null);
+  // the virtualizer re-renders this component itself as it scrolls (this project does not use the React Compiler)
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const list = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: estimate,
+    overscan: 3,
+    getItemKey: (i) => rows[i],
+    initialRect: { width: 900, height: 700 },
+    initialOffset: openedAt,
+  });
+  const items = list.getVirtualItems();
+  const inView = items.map((v) => rows[v.index]).filter((i) => i !== POST);
+  const inViewKey = inView.join(',');
+  useEffect(() => onVisitsInView(inViewKey ? inViewKey.split(',').map(Number) : []), [inViewKey, onVisitsInView]);
+  useEffect(() => list.measure(), [zoom, list]);
+
+  // the selected item brought into view: its visit's row first (it may not be drawn), then the item
+  const pending = useRef<{ id: string; hasScrolledToRow: boolean } | null>(null);
+  useEffect(() => {
+    pending.current = sel.selected ? { id: sel.selected, hasScrolledToRow: false } : null;
+  }, [sel.selected, moves]);
+  useEffect(() => {
+    const p = pending.current;
+    if (!p) return;
+    const el = document.getElementById(itemDomId(p.id));
+    if (el) {
+      el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      pending.current = null;
+    } else if (!p.hasScrolledToRow) {
+      const row = rowOf(p.id);
+      if (row >= 0) list.scrollToIndex(row, { align: 'center' });
+      p.hasScrolledToRow = true;
+    }
+  });
+
   return (
     <section className={styles.timeline} aria-labelledby="timeline-title">
       <div className={styles.timelineHead}>
         <h2 id="timeline-title">Timeline</h2>
-        <span className={styles.dim}>{usageText(t.usage, currency)}</span>
+        <span className={styles.dim}>
+          {t.outline.length === 1 ? '1 visit' : `${t.outline.length.toLocaleString('en')} visits`} · {usageText(t.usage, currency)}
+        </span>
         <span className={styles.spacer} />
-        <span className={failures ? styles.failCount : styles.dim}>{failures === 1 ? '1 failure' : `${failures} failures`}</span>
+        <span className={failures ? styles.failCount : styles.dim}>{failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`}</span>
         <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
           Next failure <kbd aria-hidden="true">n</kbd>
         </button>
         <label className={styles.check}>
           <input type="checkbox" checked={isFailedOnly} onChange={(e) => onFailedOnly(e.target.checked)} /> Failed only
         </label>
+        <span className={styles.zoom} role="group" aria-label="Zoom">
+          <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.max(0, z - 1))} disabled={zoomAt === 0} aria-label="Zoom out" title="Zoom out">
+            −
+          </button>
+          <output className={styles.zoomLevel} aria-label="Zoom level">
+            {zoomAt === FIT ? 'fit' : `${Math.round(zoom * 100)}%`}
+          </output>
+          <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.min(ZOOMS.length - 1, z + 1))} disabled={zoomAt === ZOOMS.length - 1} aria-label="Zoom in" title="Zoom in">
+            +
+          </button>
+          <button type="button" className="btn btn-sm" onClick={() => setZoomAt(FIT)} aria-pressed={zoomAt === FIT} title="Fit the width">
+            Fit
+          </button>
+        </span>
       </div>
-      {t.program.length === 0 && t.visits.length ? <p className={styles.note}>This skill declares no capability stages: its rounds have no rung lanes to fill.</p> : null}
-      {visits.length === 0 && !showPost ? (
+      {t.program.length === 0 && t.outline.length ? <p className={styles.note}>This skill declares no capability stages: its rounds have no rung lanes to fill.</p> : null}
+      {rows.length === 0 ? (
         <p className={styles.dim}>{isFailedOnly ? 'Nothing failed, was refused or denied.' : t.status === 'queued' ? 'The run has not started yet.' : 'Nothing recorded yet.'}</p>
       ) : null}
-      {visits.map((v) => (
-        <article key={v.id} className={styles.visit} aria-label={`Phase ${v.phase}, visit ${v.visit}`} data-status={v.status}>
-          <header className={styles.visitHead}>
-            <h3>
-              {v.phase} <span className={styles.dim}>visit {v.visit}</span>
-            </h3>
-            <span className="status" data-status={v.status}>
-              {v.status}
-            </span>
-            <span className={styles.spacer} />
-            <span className={styles.dim}>
-              {v.rounds.length === 1 ? '1 round' : `${v.rounds.length} rounds`} · {usageText(v.usage, currency)}
-            </span>
-          </header>
-          {v.pre ? <StepList title="Preprocessor" chain={v.pre} {...sel} /> : null}
-          {v.rounds
-            .filter((r) => !sel.scope || sel.scope.has(r.id))
-            .map((r) => (
-              <RoundView key={r.id} round={r} currency={currency} rungs={rungs} {...sel} />
-            ))}
-          {v.overrides.length ? (
-            <p className={styles.note}>
-              {v.overrides.map((o) => (
-                <span key={o.seq}>
-                  <code>{o.field}</code> set from the fact <code>{o.fact}</code>.{' '}
-                </span>
-              ))}
-            </p>
-          ) : null}
-          {v.finish ? (
-            <p className={styles.finish}>
-              Finished{v.finish.next ? <> → next phase <code>{v.finish.next}</code></> : null} <span className={styles.dim}>(event {v.finish.seq})</span>
-            </p>
-          ) : null}
-        </article>
-      ))}
-      {showPost && t.post ? <StepList title="Postprocessor" chain={t.post} {...sel} /> : null}
+      <div ref={scroller} className={styles.timelineScroll} data-zoom={zoom}>
+        <div style={{ height: list.getTotalSize(), position: 'relative' }}>
+          {items.map((v) => {
+            const i = rows[v.index];
+            return (
+              <div key={v.key} ref={list.measureElement} data-index={v.index} className={styles.timelineRow} style={{ transform: `translateY(${v.start}px)` }}>
+                <div style={{ zoom }}>
+                  {i === POST ? (
+                    t.post ? <StepList title="Postprocessor" chain={t.post} {...sel} /> : null
+                  ) : (
+                    <VisitView outline={t.outline[i]} visit={visits.get(i)} currency={currency} rungs={rungs} {...sel} />
+                  )}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
     </section>
   );
 }

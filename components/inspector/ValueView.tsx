@@ -1,53 +1,36 @@
 'use client';
-// One value of the run as the views send it (a slot): inline, shown as JSON — folded when long — or,
-// when it was too large to send, its preview and size with `Show all`, which fetches it whole
-// (`GET /api/runs/<id>/value`) only when asked. So a 5 MB value costs the page its preview.
+// One value of the run as the views send it (a slot), in Details and in the scrubber's state alike.
+// A value sent whole is shown as JSON, folded under a one-line summary when long. A value too large
+// to send came as its preview and size: `Show all` fetches it (`GET /api/runs/<id>/value`) only when
+// asked, and `Fold` puts it back. Even then a huge value is drawn a slice at a time (`Show more`),
+// so a 5 MB value costs the page its preview until the user wants it, and then not a 5 MB paint.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import type { ValueSlotView } from '@/lib/views';
-import styles from './Inspector.module.css';
+import styles from './ValueView.module.css';
 
-/** past this many characters a value starts folded */
+/** past this many characters a value sent whole starts folded */
 const FOLD_CHARS = 600;
+/** characters of a fetched value drawn at a time */
+const SLICE_CHARS = 100_000;
 
-const sizeText = (n: number) => (n < 10_000 ? `${n.toLocaleString('en')} characters` : n < 1_000_000 ? `${(n / 1000).toFixed(1)} k characters` : `${(n / 1_000_000).toFixed(1)} M characters`);
+const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2));
 
+export const sizeText = (n: number) =>
+  n < 10_000 ? `${n.toLocaleString('en')} characters` : n < 1_000_000 ? `${(n / 1000).toFixed(1)} k characters` : `${(n / 1_000_000).toFixed(1)} M characters`;
+
+/** `label` names the value's text (and its buttons: `Show all of <label>`) */
 export function ValueView({ runId, slot, label }: { runId: string; slot: ValueSlotView; label: string }) {
-  if ('value' in slot) return <JsonValue value={slot.value} label={label} />;
+  if ('value' in slot) return <WholeValue value={slot.value} label={label} />;
   return <LargeValue runId={runId} slot={slot} label={label} />;
 }
 
-function LargeValue({ runId, slot, label }: { runId: string; slot: Extract<ValueSlotView, { ref: unknown }>; label: string }) {
-  const [isAsked, setIsAsked] = useState(false);
-  const whole = useQuery({ ...routeQuery(routes.getRunValue, { params: { id: runId }, query: { seq: slot.ref.seq, path: slot.ref.path } }), enabled: isAsked, staleTime: Infinity });
-  if (whole.data) return <JsonValue value={whole.data.value} label={label} />;
-  return (
-    <div className={styles.large}>
-      <pre className={styles.code} aria-label={`${label} (preview)`} tabIndex={0}>
-        {slot.preview}
-        <span className={styles.dim}>…</span>
-      </pre>
-      <div className={styles.largeBar}>
-        <span className={styles.dim}>{sizeText(slot.size)}, shown in part</span>
-        <button type="button" className="btn btn-sm" onClick={() => setIsAsked(true)} disabled={whole.isFetching} aria-busy={whole.isFetching || undefined}>
-          Show all
-        </button>
-        {whole.error ? (
-          <span className="form-error" role="alert">
-            Not loaded: {whole.error.message}
-          </span>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
-export function JsonValue({ value, label }: { value: unknown; label: string }) {
-  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+function WholeValue({ value, label }: { value: unknown; label: string }) {
+  const text = asText(value);
   const pre = (
-    <pre className={styles.code} aria-label={label} tabIndex={0}>
+    <pre className={styles.value} aria-label={label} tabIndex={0}>
       {text}
     </pre>
   );
@@ -59,6 +42,48 @@ export function JsonValue({ value, label }: { value: unknown; label: string }) {
       </summary>
       {pre}
     </details>
+  );
+}
+
+function LargeValue({ runId, slot, label }: { runId: string; slot: Extract<ValueSlotView, { ref: unknown }>; label: string }) {
+  const [isOpen, setOpen] = useState(false);
+  const [shownChars, setShownChars] = useState(SLICE_CHARS);
+  const whole = useQuery({ ...routeQuery(routes.getRunValue, { params: { id: runId }, query: { seq: slot.ref.seq, path: slot.ref.path } }), enabled: isOpen, staleTime: Infinity });
+  const text = isOpen && whole.data ? asText(whole.data.value) : null;
+  return (
+    <div className={styles.large}>
+      <pre className={styles.value} aria-label={label} tabIndex={0}>
+        {text === null ? slot.preview : text.slice(0, shownChars)}
+        {text === null || text.length > shownChars ? <span className={styles.dim}>…</span> : null}
+      </pre>
+      <div className={styles.bar}>
+        <span className={styles.dim}>{text === null ? `${sizeText(slot.size)}, shown in part` : text.length > shownChars ? `${sizeText(shownChars)} of ${sizeText(text.length)}` : sizeText(text.length)}</span>
+        {!isOpen ? (
+          <button type="button" className={styles.linkButton} onClick={() => setOpen(true)} aria-label={`Show all of ${label}`}>
+            Show all
+          </button>
+        ) : whole.isFetching ? (
+          <span className={styles.dim} aria-live="polite">
+            Loading…
+          </span>
+        ) : whole.error ? (
+          <span className="form-error" role="alert">
+            Not loaded: {whole.error.message}
+          </span>
+        ) : (
+          <>
+            {text !== null && text.length > shownChars ? (
+              <button type="button" className={styles.linkButton} onClick={() => setShownChars((n) => n + SLICE_CHARS)} aria-label={`Show more of ${label}`}>
+                Show more
+              </button>
+            ) : null}
+            <button type="button" className={styles.linkButton} onClick={() => (setOpen(false), setShownChars(SLICE_CHARS))} aria-label={`Fold ${label}`}>
+              Fold
+            </button>
+          </>
+        )}
+      </div>
+    </div>
   );
 }
 

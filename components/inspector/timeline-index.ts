@@ -59,6 +59,15 @@ const traceEntry = (trace: Trace, at: { visit: string; round: string }): Timelin
   ...at,
 });
 
+/** the visit key an item id starts with (`work#12` for `work#12/r2/model`; `__post__` for a postprocessor step) */
+export const visitKeyOf = (id: string): string => id.split('/', 1)[0];
+
+/** the index in the outline of the visit that holds an item; -1: none does (the postprocessor, `run`) */
+export function visitIndexOf(outline: RunTimelineView['outline'], id: string): number {
+  const key = visitKeyOf(id);
+  return outline.findIndex((v) => v.id === key);
+}
+
 /** the failure after `current` in run order, wrapping round to the first; the first when nothing (or no failure) is selected */
 export function nextFailure(failures: readonly string[], current: string | null): string | null {
   if (failures.length === 0) return null;
@@ -99,6 +108,8 @@ export function timelinePositions(t: RunTimelineView): string[] {
     chain(v.pre);
     for (const r of v.rounds) if (r.model) out.add(r.model.id);
   }
+  // a long run's timeline holds a window of its visits: the outline names every phase
+  for (const o of t.outline) out.add(o.phase);
   if (t.post || t.status === 'completed') out.add(FORK_POINT_FINISH);
   chain(t.post);
   return [...out];

@@ -1,24 +1,25 @@
 'use client';
 // What the timeline has selected: the user's choice, else what the view opens on (a failed run's
 // first failure, a blocked run's blocker) — derived, so a run that fails while it is watched opens
-// on its failure when it ends. The selected item is scrolled into view when it changes; `n` (outside
-// a text field, no modifier) moves to the next failure.
+// on its failure when it ends. `n` (outside a text field, no modifier) moves to the next failure; the
+// timeline brings the selected item into view (Timeline.tsx: it may be in a visit not yet drawn).
 import { useCallback, useEffect, useState } from 'react';
-import { itemDomId, nextFailure } from './timeline-index';
+import { nextFailure } from './timeline-index';
 
 export function useSelection(opened: string | null, failures: readonly string[]) {
   const [chosen, setChosen] = useState<string | null>(null);
   const selected = chosen ?? opened;
+  // counts the user's moves: a move to the item already selected (the only failure) still brings it into view
+  const [moves, setMoves] = useState(0);
 
+  const select = useCallback((id: string) => {
+    setChosen(id);
+    setMoves((m) => m + 1);
+  }, []);
   const next = useCallback(() => {
     const id = nextFailure(failures, selected);
-    if (id) setChosen(id);
-  }, [failures, selected]);
-
-  useEffect(() => {
-    if (!selected) return;
-    document.getElementById(itemDomId(selected))?.scrollIntoView({ block: 'center', inline: 'nearest' });
-  }, [selected]);
+    if (id) select(id);
+  }, [failures, selected, select]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -32,5 +33,5 @@ export function useSelection(opened: string | null, failures: readonly string[])
     return () => window.removeEventListener('keydown', onKey);
   }, [next]);
 
-  return { selected, select: setChosen, next };
+  return { selected, select, next, moves };
 }

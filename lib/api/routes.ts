@@ -60,6 +60,8 @@ import {
 export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 /** the most events one page of a run's log holds */
 export const MAX_EVENT_PAGE = 1000;
+/** visits a timeline window holds at most */
+export const MAX_TIMELINE_PAGE = 200;
 /** the most runs one page of the runs list holds */
 export const MAX_RUN_PAGE = 500;
 /** the most buckets the runs chart is drawn with */
@@ -187,8 +189,9 @@ export const routes = {
   getRunTimeline: defineRoute({
     method: 'GET',
     path: '/api/runs/:id/timeline',
-    summary: "the run page's report and timeline: phase visits, rounds, rung lanes, model turns, tool calls, processor steps, failures",
+    summary: "the run page's report and timeline: phase visits, rounds, rung lanes, model turns, tool calls, processor steps, failures; `from` and `limit` ask for a window of the visits (the rest come as the outline)",
     params: RunParams,
+    query: z.object({ from: seq('the index of the first visit of the window').optional(), limit: wholeNumber(1, MAX_TIMELINE_PAGE).optional() }),
     answer: jsonAnswer(RunTimelineView),
   }),
   getRunState: defineRoute({

@@ -156,7 +156,14 @@ export type RunTimeline = {
   selected: string | null;
   usage: Usage;
   price: AppliedPrice | null;
+  /** every visit in a few words, in run order: what a page that holds only a window of `visits` lists for the rest */
+  outline: VisitOutline[];
+  /** the visits `visits` holds: outline[from..to) (all of them, as built; timeline-window.ts cuts a window) */
+  window: { from: number; to: number };
 };
+
+/** a visit as the outline names it: enough to list it (and size its row) before its window is read */
+export type VisitOutline = { id: string; phase: string; visit: number; status: RunStatus; rounds: number };
 
 export type TimelineOptions = { price?: AppliedPrice | null };
 
@@ -186,6 +193,8 @@ export function buildTimeline(fold: RunFold, opts: TimelineOptions = {}): RunTim
     selected: selectedOf(report, failures),
     usage,
     price,
+    outline: visits.map((v) => ({ id: v.id, phase: v.phase, visit: v.visit, status: v.status, rounds: v.rounds.length })),
+    window: { from: 0, to: visits.length },
   };
 }
 

@@ -193,7 +193,13 @@ export const TimelineVisitView = z
 
 export const AppliedPriceView = z.object({ model: str, currency: str, input: z.number(), output: z.number() }).strict();
 
-/** `GET /api/runs/<id>/timeline`: the run page's report and timeline */
+/** a visit named in a few words, for the visits a timeline window does not hold */
+export const VisitOutlineView = z.object({ id: str, phase: str, visit: int, status: runStatus, rounds: int }).strict();
+
+/** visits per window of the run page's timeline (`?from=&limit=`): a page of them is read as they come into view */
+export const TIMELINE_PAGE_VISITS = 20;
+
+/** `GET /api/runs/<id>/timeline`: the run page's report and timeline (`visits`: the window `window` of `outline`) */
 export const RunTimelineView = z
   .object({
     runId: str,
@@ -210,6 +216,8 @@ export const RunTimelineView = z
     selected: str.nullable(),
     usage,
     price: AppliedPriceView.nullable(),
+    outline: z.array(VisitOutlineView),
+    window: z.object({ from: int, to: int }).strict(),
   })
   .strict();
 export type RunTimelineView = z.infer<typeof RunTimelineView>;

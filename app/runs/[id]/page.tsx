@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { appHost } from '@/lib/server/app/app-host';
 import { getRun } from '@/lib/server/runs/run-summary';
-import { getRunTimeline } from '@/lib/server/runs/get-run-timeline';
+import { getRunTimelineOpening } from '@/lib/server/runs/get-run-timeline';
 import type { RunTimelineView, RunView } from '@/lib/views';
 import { RunLive } from '@/components/runs/RunLive';
 import styles from '@/components/runs/RunLive.module.css';
@@ -27,8 +27,9 @@ export default async function RunPage({ params }: Params) {
     throw e;
   }
   const host = await appHost();
-  // the page still paints when the timeline cannot be built; the browser asks again and says why
-  const timeline: RunTimelineView | null = await getRunTimeline(host, id).catch(() => null);
+  // the page of visits it opens on (a long run's others are read as they come into view); the page
+  // still paints when the timeline cannot be built: the browser asks again and says why
+  const timeline: RunTimelineView | null = await getRunTimelineOpening(host, id).catch(() => null);
   return (
     <main className={`${styles.page} ${styles.widePage}`}>
       <nav aria-label="Breadcrumb" className={styles.crumbs}>

@@ -8,7 +8,7 @@
  */
 import type { RunStateView } from '@/lib/views/inspector';
 import { shortValue, stateChanges } from './state-diff';
-import { ValueView } from './ValueView';
+import { ValueView } from '../ValueView';
 import styles from './Scrubber.module.css';
 
 /** an event's time, as the clock read it (UTC, to the millisecond) */

@@ -3,7 +3,7 @@
  * The scrubber's data: the state at the step shown and at the one before it
  * (for the diff), both from the server's fold (`GET …/state?seq=K`) through
  * TanStack Query. A state at K never changes once event K is recorded, so it
- * is cached for good; the neighbours are fetched ahead (K-2, K-1, K+1), and
+ * is cached for good; the neighbours are fetched ahead (K+1..K+3, K-1, K-2: a held key outruns one request), and
  * while a new step loads the last one stays on screen (no flash). A slider
  * drag asks only for where it rests (DRAG_DEBOUNCE_MS); keys and buttons ask
  * at once.
@@ -52,7 +52,7 @@ export function useScrub(runId: string, seq: number, lastSeq: number, isDragging
   const at = shown?.seq;
   useEffect(() => {
     if (at === undefined || isDragging) return;
-    for (const k of [at + 1, at - 2, at - 1]) if (k >= 0 && k <= lastSeq) void client.prefetchQuery(stateQuery(runId, k));
+    for (const k of [at + 1, at + 2, at + 3, at - 1, at - 2]) if (k >= 0 && k <= lastSeq) void client.prefetchQuery(stateQuery(runId, k));
   }, [at, lastSeq, runId, client, isDragging]);
 
   const before = shown && shown.seq > 0 && prev.data?.seq === shown.seq - 1 ? prev.data : undefined;

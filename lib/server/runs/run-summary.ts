@@ -6,12 +6,12 @@
  */
 import type { JsonObject } from '../../kernel/json';
 import type { RunOutcome } from '../../kernel/runner';
-import type { RunEvent, RunRecord, StageTrace, StorePort } from '../../kernel/ports';
+import type { RunEvent, StageTrace, StorePort } from '../../kernel/ports';
 import { EVENT } from '../../kernel/events';
-import { RunNotFoundError } from '../../kernel/errors';
 import type { ReportView, RunErrorView, RunSummaryView, RunView, StepView, TraceView } from '../../views';
 import type { Host } from '../host';
 import { runDrivers } from './run-drivers';
+import { foldRun } from './run-folds';
 
 export type RunSummary = RunSummaryView;
 
@@ -68,11 +68,11 @@ export async function summarizeRun(store: StorePort, outcome: RunOutcome): Promi
 
 /** `GET /api/runs/<id>`: the summary and what the run is of, as it stands now (running ones too). */
 export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string): Promise<RunView> {
-  const run: RunRecord | null = await host.store.getRun(runId);
-  if (!run) throw new RunNotFoundError(runId);
-  const [traces, events, hashes, derived] = await Promise.all([
+  // the events from the run's fold (run-folds.ts): a run asked about again costs a read of what it recorded since, not its whole log
+  const { run, fold } = await foldRun(host.store, runId);
+  const events = fold.events;
+  const [traces, hashes, derived] = await Promise.all([
     host.store.readTraces(runId),
-    host.store.readEvents(runId),
     run.skillVersionId ? host.skills.versionHashes([run.skillVersionId]) : Promise.resolve(new Map<string, string>()),
     host.store.listRuns({ parentRunId: runId, kind: ['replay', 'fork'], limit: 100 }),
   ]);

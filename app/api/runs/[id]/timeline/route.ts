@@ -5,4 +5,4 @@ import { getRunTimeline } from '@/lib/server/runs/get-run-timeline';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = handle(routes.getRunTimeline, async ({ params }) => getRunTimeline(await appHost(), params.id));
+export const GET = handle(routes.getRunTimeline, async ({ params, query }) => getRunTimeline(await appHost(), params.id, query));
