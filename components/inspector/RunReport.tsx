@@ -45,8 +45,10 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
         <span className="status" data-status={status}>
           {status}
         </span>
-        {status !== 'running' && status !== 'queued' ? (
-          <span className="status" data-status={r.outcome}>
+        {/* a finished run's outcome beside its status; a failed or aborted run's status says it all (an
+            `aborted` beside an amber `blocked` would read as two verdicts) */}
+        {status === 'completed' ? (
+          <span className="status" data-status={r.outcome} title="the outcome of the run">
             {OUTCOME_WORDS[r.outcome]}
           </span>
         ) : null}
