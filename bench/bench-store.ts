@@ -116,6 +116,21 @@ function bundle(kind: Kind, n: number, side?: string): { plan: Plan; text: strin
   return { plan: compileSkill(text, { file: path.join(d, 'skill.md'), bundleDir: d }).plan, text, dir: d };
 }
 
+/** When this process's first sandbox call started and ended (performance.now): a resume's first step, its worker cold. */
+const firstCall = { startAt: NaN, endAt: NaN };
+function noteFirstCall(sandbox: { call: (c: never) => Promise<unknown> }): void {
+  const orig = sandbox.call.bind(sandbox);
+  sandbox.call = async (c: never) => {
+    const first = Number.isNaN(firstCall.startAt);
+    if (first) firstCall.startAt = performance.now();
+    try {
+      return await orig(c);
+    } finally {
+      if (first) firstCall.endAt = performance.now();
+    }
+  };
+}
+
 /** Latency of the two round trips a step can wait on, summed over every call since the last reset. */
 const waits = { commits: 0, commitMs: 0, calls: 0, callMs: 0 };
 
@@ -212,6 +227,7 @@ async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Pr
   timeCalls(store, 'createRun', 'commits', 'commitMs');
   timeCalls(store, 'commit', 'commits', 'commitMs');
   timeCalls(sandbox, 'call', 'calls', 'callMs');
+  noteFirstCall(sandbox);
   const faults = faultsFromSpec(process.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL'));
   try {
     return await fn((b) => ({ store, clock: systemClock, ids: randomIds, sandbox, faults, model: createScriptedModel(path.join(b.dir, 'model.yaml')) }));
@@ -331,7 +347,16 @@ async function crashRole() {
       const r = await resumeRun(a.id!, () => b.plan, deps(b));
       const last = (r.output as { last?: { step: number } } | null)?.last;
       const ms = (x: number) => +x.toFixed(1);
-      report({ role: 'resume', ok: r.status === 'completed' && last?.step === N - 1, loadMs: ms(loadedMs), openStoreMs: ms(openedMs - loadedMs), resumeToDoneMs: ms(performance.now() - t0) });
+      // resume → its first step sent to the sandbox (reads, the claim, the steps answered from the log), and that call (a cold worker)
+      report({
+        role: 'resume',
+        ok: r.status === 'completed' && last?.step === N - 1,
+        loadMs: ms(loadedMs),
+        openStoreMs: ms(openedMs - loadedMs),
+        toFirstCallMs: ms(firstCall.startAt - t0),
+        firstCallMs: ms(firstCall.endAt - firstCall.startAt),
+        resumeToDoneMs: ms(performance.now() - t0),
+      });
     }
   });
 }

@@ -48,7 +48,7 @@ import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE, type Plan } from './plan';
-import type { CommitUnit, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
+import type { CommitResult, CommitUnit, RunClaim, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
@@ -154,12 +154,15 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
   if (opts.runId && (await deps.store.getRun(runId))) {
     throw new RunExistsError(runId);
   }
+  // a caller waiting for the run to be recorded (onCreated: the app answers with its id then) has it
+  // recorded at once; any other run is recorded with its first commit (journal.ts deferCreation)
+  if (!opts.onCreated) return startDeferred(plan, deps, record, first, opts.derivation ?? null);
   // the claim and the run row are independent round trips: take them together
   const [claimed, created] = await Promise.allSettled([deps.store.claimRun(runId), deps.store.createRun(record, first)]);
   const claim = claimed.status === 'fulfilled' ? claimed.value : null;
   try {
     if (created.status === 'rejected') throw created.reason;
-    opts.onCreated?.(runId);
+    opts.onCreated(runId);
     if (claimed.status === 'rejected') throw claimed.reason;
     // a caller-chosen id another process holds: it drives the run, not us
     if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
@@ -167,6 +170,32 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
   } finally {
     // the run is over (its last commit is in): letting go of the claim need not delay the caller
     void claim?.release().catch(() => undefined);
+  }
+}
+
+/**
+ * A run recorded with its first commit: its row, `run_started` and the entry snapshot travel with
+ * the events of its first flush — the one before a step that may act on the world at the latest —
+ * and its claim in the same statement, so a run starting with a model turn and a finish costs one
+ * commit fewer. A unit that ends the run takes no claim: the run is over before anyone can see it.
+ */
+async function startDeferred(plan: Plan, deps: KernelDeps, record: RunRecord, first: CommitUnit, derivation: Derivation | null): Promise<RunOutcome> {
+  const runId = record.id;
+  let claim: RunClaim | null = null;
+  const create = async (unit: CommitUnit): Promise<CommitResult> => {
+    const ends = unit.run?.status !== undefined && !isUnfinished(unit.run.status);
+    const [claimed, created] = await Promise.allSettled([ends ? Promise.resolve(null) : deps.store.claimRun(runId), deps.store.createRun(record, unit)]);
+    if (claimed.status === 'fulfilled') claim = claimed.value;
+    if (created.status === 'rejected') throw created.reason;
+    if (claimed.status === 'rejected') throw claimed.reason;
+    // the run is ours (a fresh id, or one checked free): only another process holding the same id can be here first
+    if (!ends && !claim) return { kind: 'conflict', recorded: await deps.store.readEvents(runId, 0, unit.events.length) };
+    return { kind: 'committed' };
+  };
+  try {
+    return await drive(plan, deps, runId, [...first.events], first.snapshot as Snapshot, derivation, (journal) => journal.deferCreation(first, create));
+  } finally {
+    void (claim as RunClaim | null)?.release().catch(() => undefined);
   }
 }
 
@@ -289,9 +318,18 @@ export function isUnfinished(status: RunStatus): boolean {
   return status === 'running' || status === 'queued';
 }
 
-async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot, derivation: Derivation | null = null): Promise<RunOutcome> {
+async function drive(
+  plan: Plan,
+  deps: KernelDeps,
+  runId: string,
+  log: RunEvent[],
+  snapshot: Snapshot,
+  derivation: Derivation | null = null,
+  setUp?: (journal: Journal) => void,
+): Promise<RunOutcome> {
   const faults = deps.faults ?? NO_FAULTS;
   const journal = new Journal(runId, deps.store, deps.clock, faults, log.length);
+  setUp?.(journal);
   const memo = new Map(log.map(memoEntryOf).filter((m) => m !== null).map((m) => [m!.position, m!]));
   const ctx: RunContext = {
     plan,
@@ -320,7 +358,7 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
     if (err instanceof RunReleasedError) {
       // what ran before the stop is pure or committed already; recording it spares the next driver a re-run
-      await ctx.journal.flush().catch(() => undefined);
+      await ctx.journal.flush(true).catch(() => undefined);
       return { runId, status: 'released', output: null, error: null, report: null };
     }
     // a determinism error stops the resume and leaves the run as it was; so does a store that
@@ -420,7 +458,7 @@ async function loadFinish(ctx: RunContext): Promise<JsonObject> {
 async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<JsonObject> {
   ctx.currentVisit = POST_PHASE;
   // the finish artifact is durable before the postprocessor starts [seed]
-  await ctx.journal.beforeStep();
+  await ctx.journal.beforeStep(false);
   ctx.faults.hit('before-postprocessor');
   if (ctx.plan.postprocessor) {
     return runChain(ctx, ctx.plan.postprocessor, finish, { phase: POST_PHASE, prefix: POST_PHASE, label: 'postprocessor' });
