@@ -236,7 +236,8 @@ export async function resumeRun(
   const claim = await deps.store.claimRun(runId);
   if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
   try {
-    const snapshot = await deps.store.readSnapshot(runId);
+    // read together, under the claim: nobody else writes the run now
+    const [snapshot, log] = await Promise.all([deps.store.readSnapshot(runId), deps.store.readEvents(runId)]);
     if (!snapshot) {
       // read again: another process (or the parent of a child run) may have finished it since
       const now = (await deps.store.getRun(runId)) ?? run;
@@ -246,7 +247,6 @@ export async function resumeRun(
       throw new RunNotResumableError(runId, `it is ${now.status}${now.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
     }
     const plan = await planFor(run);
-    const log = await deps.store.readEvents(runId);
     const at = deps.clock.now();
     // a queued run starts here; any other is taken up again where it stopped. Either way the event
     // names who drives it from here (deps.driver). Read again under the claim: a queued run may have
