@@ -1,7 +1,8 @@
 // npm run bench:store — our kernel, durable in Postgres, on the peers' shapes.
 //   --mode single --steps 1000                 1 run × N steps
 //   --mode many --workflows 200 --steps 5 --concurrency 8
-//   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions
+//   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions; the resume says where its
+//                                              time went (loadMs, openStoreMs, toFirstCallMs, firstCallMs: its cold worker)
 //   --mode floor --steps 1000                  the effectful node step's floor (harness `floor/node-step`): per step,
 //                                              one raw INSERT of its 200-byte result (autocommit, as pg-floor.mjs)
 //                                              and one call of its function in a warm worker of the same sandbox
@@ -151,8 +152,10 @@ function timeCalls(obj: object, name: string, count: 'commits' | 'calls', ms: 'c
 
 /**
  * Each store round trip of the measured runs by what it records, counted and timed: `create` (the run
- * row with run_started and the entry snapshot), `claim` (taking the run's claim), `finish` (the model's
- * turn, the phase's end, the finish artifact and the move of the snapshot to the postprocessor), `step`
+ * row with run_started and the entry snapshot, and — a run being recorded with its first commit — the
+ * model's turn, the phase's end, the finish artifact and the snapshot's move to the postprocessor),
+ * `claim` (taking the run's claim, in the same statement), `finish` (that first commit, for a run
+ * recorded before it: the app's), `step`
  * (a processor step), `end` (run_completed, the report, the run row's end, the snapshot deleted), and
  * any other unit by its event types. Read per run, it is where a run's fixed cost goes.
  */

@@ -47,7 +47,7 @@ import { EVENT, type AbortCause, type ProgramStage, type RunAdmittedData, type R
 import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
-import { POST_PHASE, type Plan } from './plan';
+import { POST_PHASE, type Plan, type StepSpec } from './plan';
 import type { CommitResult, CommitUnit, RunClaim, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
@@ -247,6 +247,7 @@ export async function resumeRun(
       throw new RunNotResumableError(runId, `it is ${now.status}${now.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
     }
     const plan = await planFor(run);
+    warmCode(deps, plan, snapshot);
     const at = deps.clock.now();
     // a queued run starts here; any other is taken up again where it stopped. Either way the event
     // names who drives it from here (deps.driver). Read again under the claim: a queued run may have
@@ -264,6 +265,25 @@ export async function resumeRun(
   } finally {
     await claim.release();
   }
+}
+
+/**
+ * The sandbox starts a worker for the first code step of the chain a resume re-enters (the
+ * postprocessor, or the phase's preprocessor) while the resume reads the log and answers the
+ * recorded steps: its first new step then does not wait for a cold worker.
+ */
+function warmCode(deps: KernelDeps, plan: Plan, snapshot: Snapshot): void {
+  if (!deps.sandbox.warm) return;
+  const chain = snapshot.currentPhase === POST_PHASE ? plan.postprocessor : plan.phases[snapshot.currentPhase]?.preprocessor;
+  const first = (steps: readonly StepSpec[]): StepSpec | undefined => {
+    for (const s of steps) {
+      const found = s.type === 'iterate' ? first(s.steps) : s.type === 'node' || s.type === 'python' ? s : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const code = first(chain?.steps ?? []);
+  if (code && (code.type === 'node' || code.type === 'python')) deps.sandbox.warm({ language: code.type, modulePath: code.modulePath });
 }
 
 /** what `run_started` and `run_resumed` say about the process driving the run (deps.driver) */
