@@ -1,7 +1,8 @@
 // npm run bench:store — our kernel, durable in Postgres, on the peers' shapes.
 //   --mode single --steps 1000                 1 run × N steps
 //   --mode many --workflows 200 --steps 5 --concurrency 8
-//   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions
+//   --mode crash --steps 100 --kill-after 50   SIGKILL mid-run, resume, count re-executions; the resume says where its
+//                                              time went (loadMs, openStoreMs, toFirstCallMs, firstCallMs: its cold worker)
 //   --mode floor --steps 1000                  the effectful node step's floor (harness `floor/node-step`): per step,
 //                                              one raw INSERT of its 200-byte result (autocommit, as pg-floor.mjs)
 //                                              and one call of its function in a warm worker of the same sandbox
@@ -116,6 +117,21 @@ function bundle(kind: Kind, n: number, side?: string): { plan: Plan; text: strin
   return { plan: compileSkill(text, { file: path.join(d, 'skill.md'), bundleDir: d }).plan, text, dir: d };
 }
 
+/** When this process's first sandbox call started and ended (performance.now): a resume's first step, its worker cold. */
+const firstCall = { startAt: NaN, endAt: NaN };
+function noteFirstCall(sandbox: { call: (c: never) => Promise<unknown> }): void {
+  const orig = sandbox.call.bind(sandbox);
+  sandbox.call = async (c: never) => {
+    const first = Number.isNaN(firstCall.startAt);
+    if (first) firstCall.startAt = performance.now();
+    try {
+      return await orig(c);
+    } finally {
+      if (first) firstCall.endAt = performance.now();
+    }
+  };
+}
+
 /** Latency of the two round trips a step can wait on, summed over every call since the last reset. */
 const waits = { commits: 0, commitMs: 0, calls: 0, callMs: 0 };
 
@@ -136,8 +152,10 @@ function timeCalls(obj: object, name: string, count: 'commits' | 'calls', ms: 'c
 
 /**
  * Each store round trip of the measured runs by what it records, counted and timed: `create` (the run
- * row with run_started and the entry snapshot), `claim` (taking the run's claim), `finish` (the model's
- * turn, the phase's end, the finish artifact and the move of the snapshot to the postprocessor), `step`
+ * row with run_started and the entry snapshot, and — a run being recorded with its first commit — the
+ * model's turn, the phase's end, the finish artifact and the snapshot's move to the postprocessor),
+ * `claim` (taking the run's claim, in the same statement), `finish` (that first commit, for a run
+ * recorded before it: the app's), `step`
  * (a processor step), `end` (run_completed, the report, the run row's end, the snapshot deleted), and
  * any other unit by its event types. Read per run, it is where a run's fixed cost goes.
  */
@@ -212,6 +230,7 @@ async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Pr
   timeCalls(store, 'createRun', 'commits', 'commitMs');
   timeCalls(store, 'commit', 'commits', 'commitMs');
   timeCalls(sandbox, 'call', 'calls', 'callMs');
+  noteFirstCall(sandbox);
   const faults = faultsFromSpec(process.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL'));
   try {
     return await fn((b) => ({ store, clock: systemClock, ids: randomIds, sandbox, faults, model: createScriptedModel(path.join(b.dir, 'model.yaml')) }));
@@ -331,7 +350,16 @@ async function crashRole() {
       const r = await resumeRun(a.id!, () => b.plan, deps(b));
       const last = (r.output as { last?: { step: number } } | null)?.last;
       const ms = (x: number) => +x.toFixed(1);
-      report({ role: 'resume', ok: r.status === 'completed' && last?.step === N - 1, loadMs: ms(loadedMs), openStoreMs: ms(openedMs - loadedMs), resumeToDoneMs: ms(performance.now() - t0) });
+      // resume → its first step sent to the sandbox (reads, the claim, the steps answered from the log), and that call (a cold worker)
+      report({
+        role: 'resume',
+        ok: r.status === 'completed' && last?.step === N - 1,
+        loadMs: ms(loadedMs),
+        openStoreMs: ms(openedMs - loadedMs),
+        toFirstCallMs: ms(firstCall.startAt - t0),
+        firstCallMs: ms(firstCall.endAt - firstCall.startAt),
+        resumeToDoneMs: ms(performance.now() - t0),
+      });
     }
   });
 }

@@ -49,7 +49,7 @@ function sourceUrlPlugin() {
 }
 
 /** lib/skill/frontmatter-precompiled.ts → ajv's standalone code for the frontmatter schema, made now */
-function precompiledFrontmatterPlugin(moduleText) {
+export function precompiledFrontmatterPlugin(moduleText) {
   const file = path.join(root, 'lib', 'skill', 'frontmatter-precompiled.ts');
   return {
     name: 'precompiled-frontmatter',
@@ -60,7 +60,7 @@ function precompiledFrontmatterPlugin(moduleText) {
 }
 
 /** the standalone frontmatter validator's module text: frontmatter-standalone.ts, bundled on its own and run */
-async function frontmatterModuleText(esbuild, staging) {
+export async function frontmatterModuleText(esbuild, staging) {
   const out = path.join(staging, 'frontmatter-standalone.gen.mjs');
   await esbuild.build({
     absWorkingDir: root,

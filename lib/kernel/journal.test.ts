@@ -10,8 +10,9 @@ import { Journal } from './journal';
 import { MemoryStore } from './memory-store';
 import { NO_FAULTS } from './faults';
 import type { CommitUnit } from './ports';
-import { deps, plan, playModel, post, runWith, testClock } from './testing';
-import { resumeRun } from './runner';
+import { deps, plan, playModel, post, runWith, stage, testClock } from './testing';
+import { resumeRun, startRun } from './runner';
+import { crashAt, SimulatedCrash } from './faults';
 import type { StepSpec } from './plan';
 import { EVENT } from './events';
 import type { EventType } from './events';
@@ -154,4 +155,61 @@ test('a run whose postprocessor reads a file ends durably: the read could not be
     assert.equal(out.status, 'completed', JSON.stringify(out.error));
     assert.equal(store.units.at(-1)!.lazy === true, lastLazy, JSON.stringify(store.units.at(-1)!.events.map((e) => e.type)));
   }
+});
+
+/** Counts what reaches the store: each run created (with its first unit) and each commit after it. */
+class CreationStore extends MemoryStore {
+  created: CommitUnit[] = [];
+  commits: CommitUnit[] = [];
+  readonly recorded = new Set<string>();
+  override async createRun(run: Parameters<MemoryStore['createRun']>[0], first: CommitUnit) {
+    this.created.push(first);
+    await super.createRun(run, first);
+    this.recorded.add(run.id);
+  }
+  override async commit(runId: string, unit: CommitUnit) {
+    if (this.recorded.has(runId)) this.commits.push(unit);
+    return super.commit(runId, unit);
+  }
+}
+
+test('a run nobody waits on is recorded with its first commit: its row, model turn and finish artifact in one unit', async () => {
+  const store = new CreationStore();
+  const out = await runWith(plan({ postprocessor: post([validate(0, { type: 'object' })]) }), deps(playModel([{ finish: { title: 'x' } as never }]), { store }));
+  assert.equal(out.status, 'completed');
+  assert.deepEqual(store.created.map(shape), [
+    { types: [EVENT.runStarted, EVENT.phaseStarted, EVENT.stepCompleted, EVENT.phaseCompleted, EVENT.artifactPersisted], lazy: false },
+  ]);
+  assert.equal(store.created[0].snapshot !== 'delete' && store.created[0].snapshot?.currentPhase, '__post__', 'the snapshot is where the first commit leaves the run');
+  assert.deepEqual(store.commits.map(shape), [{ types: [EVENT.stepCompleted, EVENT.runCompleted], lazy: true }]);
+  const events = await store.readEvents(out.runId);
+  assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+});
+
+test('a caller waiting for the run (onCreated) has it recorded before anything runs', async () => {
+  const store = new CreationStore();
+  let heard: string | null = null;
+  const d = deps(playModel([{ finish: { title: 'x' } as never }]), { store });
+  const out = await startRun(plan(), d, { input: {}, skillText: '', onCreated: (id) => (heard = store.recorded.has(id) ? id : 'not recorded') });
+  assert.equal(heard, out.runId);
+  assert.deepEqual(store.created.map(shape), [{ types: [EVENT.runStarted], lazy: false }]);
+});
+
+test('nothing acts on the world before its run is recorded: user code (a stage handler) finds the run in the store', async () => {
+  const store = new CreationStore();
+  const seen: boolean[] = [];
+  const d = deps(playModel([{ finish: { title: 'x' } as never }]), { store, handlers: { watch: () => void seen.push(store.recorded.has('run_1')) } });
+  const out = await startRun({ ...plan(), stageProgram: [stage('watch', 'prompt-assembly')] }, d, { input: {}, skillText: '', runId: 'run_1' });
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  assert.deepEqual(seen, [true]);
+  // recorded just before the handler ran: its row and the pure events before it, nothing after
+  assert.deepEqual(store.created.map(shape), [{ types: [EVENT.runStarted, EVENT.phaseStarted], lazy: false }]);
+});
+
+test('a crash before a run is first committed leaves no run, and nothing of it ran on the world', async () => {
+  const store = new CreationStore();
+  const d = deps(playModel([{ finish: { title: 'x' } as never }]), { store, faults: crashAt('before-step', 1) });
+  await assert.rejects(startRun(plan(), d, { input: {}, skillText: '', runId: 'run_1' }), SimulatedCrash);
+  assert.equal(await store.getRun('run_1'), null);
+  assert.equal((await store.listResumable()).length, 0);
 });

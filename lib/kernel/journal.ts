@@ -19,13 +19,19 @@
  * written, its seqs are given back, and `RecordRefusedError` lets the run
  * record its failure.
  *
+ * A new run's record may wait for its first commit (`deferCreation`): its row, `run_started` and
+ * the entry snapshot then travel in the statement of the run's first commit, whatever that is — in
+ * the commit a step that may act on the world waits for (`beforeStep(true)`), so nothing acts on
+ * the world before the run exists. Until then the run is in no store: a crash leaves nothing to
+ * resume and nothing that ran needs resuming (pure work, a model turn whose answer was not kept).
+ *
  * Does not: decide what is pure (the caller says), or read events back.
  */
 import { isUnrecordableValue, RecordRefusedError, RunClaimedError, StoreWriteError } from './errors';
 import type { JsonObject } from './json';
 import type { EventDataMap, EventType } from './events';
 import type { Faults } from './faults';
-import type { Clock, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
+import type { Clock, CommitResult, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
 import { jsonChars, MAX_VALUE_CHARS } from './value-size';
 
 /**
@@ -59,6 +65,12 @@ export const GROUP_COMMIT_MAX_EVENTS = 256;
 /** pending events are flushed before they would pass this much JSON (one step's output may reach MAX_VALUE_CHARS) */
 export const MAX_UNIT_CHARS = MAX_VALUE_CHARS;
 
+/**
+ * Writes a new run's record with its first unit (which starts with its `run_started`): the
+ * caller's create (and claim). `conflict` when another process holds the run.
+ */
+export type CreateRun = (unit: CommitUnit) => Promise<CommitResult>;
+
 export class Journal {
   private nextSeq: number;
   private pending: CommitUnit = { events: [] };
@@ -69,11 +81,13 @@ export class Journal {
   /** the pending unit holds an event that must be on disk when its commit returns */
   private needsDisk = false;
   /** set when a commit failed: nothing after it may be recorded out of order */
-  private broken: StoreWriteError | null = null;
+  private broken: Error | null = null;
   /** JSON characters of the pending unit, as measured by jsonChars */
   private pendingChars = 0;
   /** set when the run has ended on an abort request: nothing may be recorded after it */
   private sealed: Error | null = null;
+  /** the run is not recorded yet: its first unit (run_started, the entry snapshot) waits for the first flush */
+  private creation: { first: CommitUnit; create: CreateRun } | null = null;
 
   constructor(
     readonly runId: string,
@@ -87,6 +101,21 @@ export class Journal {
 
   get lastSeq(): number {
     return this.nextSeq - 1;
+  }
+
+  /**
+   * The run is not in the store yet: `first` (its `run_started`, already numbered, and the entry
+   * snapshot) is written by `create` together with the first flush's events, in one commit.
+   */
+  deferCreation(first: CommitUnit, create: CreateRun): void {
+    this.creation = { first, create };
+    // what it adds to the first commit counts against the unit's size like any pending event
+    for (const e of first.events) this.pendingChars += unitChars(e.data, { snapshot: first.snapshot });
+  }
+
+  /** the run's record waits for the first flush (deferCreation) */
+  get isCreationPending(): boolean {
+    return this.creation !== null;
   }
 
   /**
@@ -113,9 +142,13 @@ export class Journal {
     return event;
   }
 
-  /** Called when a step is about to execute: what must be durable before it, is made durable. */
-  async beforeStep(): Promise<void> {
-    if (this.isFlushDue) await this.flush();
+  /**
+   * Called when a step is about to execute: what must be durable before it, is made durable.
+   * `actsOnWorld` (default true): the step may act on the world (an op with effects, user code
+   * that is not pure, a stage of user code), so the run must be recorded before it starts.
+   */
+  async beforeStep(actsOnWorld = true): Promise<void> {
+    if (this.isFlushDue || (actsOnWorld && this.creation)) await this.flush(true);
   }
 
   /** Nothing more is recorded: every later append throws `err` (the run ended on an abort request). */
@@ -124,12 +157,14 @@ export class Journal {
     this.pending = { events: [] };
   }
 
-  async flush(): Promise<void> {
+  /** `force`: even with no event pending, a run whose record waits is created now */
+  async flush(force = false): Promise<void> {
     if (this.sealed) throw this.sealed;
     this.isFlushDue = false;
-    if (this.pending.events.length === 0) return;
-    const unit = this.pending;
-    if (!this.needsDisk) unit.lazy = true;
+    if (this.pending.events.length === 0 && !(force && this.creation)) return;
+    const creation = this.creation;
+    const unit = creation ? withFirst(creation.first, this.pending) : this.pending;
+    if (!this.needsDisk && !creation) unit.lazy = true;
     this.pending = { events: [] };
     this.needsDisk = false;
     this.pendingChars = 0;
@@ -137,16 +172,18 @@ export class Journal {
     if (this.broken) throw this.broken;
     let r;
     try {
-      r = await this.store.commit(this.runId, unit);
+      r = creation ? await creation.create(unit) : await this.store.commit(this.runId, unit);
+      this.creation = null;
     } catch (e) {
       if (isUnrecordableValue(e)) {
         // a commit is all or nothing, and this one would fail again: nothing of it is in the log,
-        // so its seqs are free for the run to record its failure
-        this.nextSeq = unit.events[0].seq;
+        // so its seqs are free for the run to record its failure (after run_started, still waiting to be created)
+        this.nextSeq = creation ? creation.first.events.length + 1 : unit.events[0].seq;
         throw new RecordRefusedError(this.runId, e);
       }
       // the unit's events are not in the log and their seqs are spent: this journal can record nothing more
-      this.broken = new StoreWriteError(this.runId, e);
+      // (a run that could not be created is in no store: the store's own error says why, not a resume's advice)
+      this.broken = creation && e instanceof Error ? e : new StoreWriteError(this.runId, e);
       throw this.broken;
     }
     this.commits++;
@@ -158,6 +195,11 @@ export class Journal {
     }
     this.faults.hit('after-commit');
   }
+}
+
+/** A new run's first unit followed by what is pending: the later snapshot move wins, as it would in two commits. */
+function withFirst(first: CommitUnit, pending: CommitUnit): CommitUnit {
+  return { ...pending, events: [...first.events, ...pending.events], snapshot: pending.snapshot ?? first.snapshot };
 }
 
 /** What an event adds to its unit: its data and what travels with it (the size of the wire form, give or take its scalars). */

@@ -71,10 +71,18 @@ export type CodeCall = {
   chain?: { exportName: string; into: string | null }[];
 };
 
+/** The code a run is about to call (`CodeSandbox.warm`): its language and module. */
+export type CodeWarmUp = Pick<CodeCall, 'language' | 'modulePath'>;
+
 /** Runs user code out of process, with a timeout, a memory limit and a clean environment. */
 export type CodeSandbox = {
   /** `signal`: aborted when the run is asked to abort; the call is dropped, its worker killed if it runs */
   call(call: CodeCall, opts?: CallOptions): Promise<Json>;
+  /**
+   * Starts a worker for this code now, if none is up, so that its first call does not wait for one
+   * (a resume, while it reads the log). A hint: it may do nothing, and never fails.
+   */
+  warm?(target: CodeWarmUp): void;
   close(): Promise<void>;
 };
 

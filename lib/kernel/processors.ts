@@ -21,7 +21,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
-import { beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
+import { actsOnWorld, beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { atForkInput, pendingForkPoint } from './recording';
 import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
@@ -143,7 +143,7 @@ async function runFused(
 ): Promise<{ value: JsonObject; count: number; failed?: boolean; next?: MemoLookup }> {
   const first = lookupMemo(ctx, processorDef(run[0], input, `${prefix}/${run[0].index}`, scope));
   if (first.hit) return { value: input, count: 0, next: first };
-  await beginStep(ctx);
+  await beginStep(ctx, false); // a fused run is of pure steps
   const started = ctx.deps.clock.now();
   let outputs: Json[];
   try {
@@ -227,7 +227,7 @@ async function runOneStep(
       throw new WorkflowAbortedError(`${stepWhere(step, scope)} failed: ${e.message ?? 'failed'}`, stepLocation(step, scope, position));
     }
   } else {
-    await beginStep(ctx);
+    await beginStep(ctx, actsOnWorld(def));
     const started = ctx.deps.clock.now();
     try {
       output = await untilAbortRequested(ctx, executeProcessorStep(ctx, step, value, position, scope));

@@ -201,6 +201,11 @@ test('a recorded step the skill no longer has (the chain was cut short) stops th
   assert.equal(c.sandbox.get('effectful'), 1, 'nothing re-ran');
 });
 
+/** the run's events, or none when it was never recorded (a crash before its first commit) */
+async function eventsIfRecorded(store: MemoryStore, runId: string) {
+  return (await store.getRun(runId)) ? store.readEvents(runId) : [];
+}
+
 test('a recorded stage the skill no longer has on its rung (removed, or moved) stops the resume before anything runs', async () => {
   const withStage = (rung: 'post-model' | 'prompt-assembly' = 'post-model'): Plan => ({ ...skill(), stageProgram: [stage('watch', rung)] });
   let watched = 0;
@@ -213,7 +218,8 @@ test('a recorded stage the skill no longer has on its rung (removed, or moved) s
     const d = deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox), handlers, faults: crashAt('before-step', n) });
     const out = await startRun(withStage(), d, { input: {}, skillText: '', runId: 'r' }).catch((e: unknown) => e);
     if (!(out instanceof SimulatedCrash)) continue;
-    const recorded = (await store.readEvents('r')).some((e) => e.data.position === 'draft/r1/post-model/watch');
+    // a crash before the run's first commit leaves no run (it is recorded with that commit)
+    const recorded = (await eventsIfRecorded(store, 'r')).some((e) => e.data.position === 'draft/r1/post-model/watch');
     if (recorded && (await store.readSnapshot('r'))?.currentPhase === 'draft') found = { store, c };
   }
   assert.ok(found, 'no crash point inside the phase after the stage was recorded');
@@ -244,7 +250,7 @@ test('a refused stage (it never ran, contributed nothing) may be removed before 
     const d = deps(countingModel(c), { store, fileRoot: root, sandbox: countingSandbox(c.sandbox), handlers: { fetcher: () => undefined }, faults: crashAt('before-step', n) });
     const out = await startRun(withRefused(), d, { input: {}, skillText: '', runId: 'r' }).catch((e: unknown) => e);
     if (!(out instanceof SimulatedCrash)) continue;
-    const rec = (await store.readEvents('r')).find((e) => e.data.position === 'draft/r1/post-model/fetcher');
+    const rec = (await eventsIfRecorded(store, 'r')).find((e) => e.data.position === 'draft/r1/post-model/fetcher');
     if (rec && (await store.readSnapshot('r'))?.currentPhase === 'draft') {
       assert.equal(rec.data.status, 'refused');
       found = store;

@@ -55,8 +55,8 @@ import { EVENT, type AbortCause, type ProgramStage, type RunAdmittedData, type R
 import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
-import { POST_PHASE, type Plan } from './plan';
-import type { AbortRequest, CommitUnit, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
+import { POST_PHASE, type Plan, type StepSpec } from './plan';
+import type { AbortRequest, CommitResult, CommitUnit, RunClaim, RunEvent, RunKind, RunRecord, RunStatus, Snapshot } from './ports';
 import type { KernelDeps, RunContext } from './context';
 import { Journal } from './journal';
 import { NO_FAULTS, SimulatedCrash } from './faults';
@@ -165,12 +165,15 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
   if (opts.runId && (await deps.store.getRun(runId))) {
     throw new RunExistsError(runId);
   }
+  // a caller waiting for the run to be recorded (onCreated: the app answers with its id then) has it
+  // recorded at once; any other run is recorded with its first commit (journal.ts deferCreation)
+  if (!opts.onCreated) return startDeferred(plan, deps, record, first, opts.derivation ?? null);
   // the claim and the run row are independent round trips: take them together
   const [claimed, created] = await Promise.allSettled([deps.store.claimRun(runId), deps.store.createRun(record, first)]);
   const claim = claimed.status === 'fulfilled' ? claimed.value : null;
   try {
     if (created.status === 'rejected') throw created.reason;
-    opts.onCreated?.(runId);
+    opts.onCreated(runId);
     if (claimed.status === 'rejected') throw claimed.reason;
     // a caller-chosen id another process holds: it drives the run, not us
     if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
@@ -178,6 +181,32 @@ export async function startRun(plan: Plan, deps: KernelDeps, opts: StartOptions)
   } finally {
     // the run is over (its last commit is in): letting go of the claim need not delay the caller
     void claim?.release().catch(() => undefined);
+  }
+}
+
+/**
+ * A run recorded with its first commit: its row, `run_started` and the entry snapshot travel with
+ * the events of its first flush — the one before a step that may act on the world at the latest —
+ * and its claim in the same statement, so a run starting with a model turn and a finish costs one
+ * commit fewer. A unit that ends the run takes no claim: the run is over before anyone can see it.
+ */
+async function startDeferred(plan: Plan, deps: KernelDeps, record: RunRecord, first: CommitUnit, derivation: Derivation | null): Promise<RunOutcome> {
+  const runId = record.id;
+  let claim: RunClaim | null = null;
+  const create = async (unit: CommitUnit): Promise<CommitResult> => {
+    const ends = unit.run?.status !== undefined && !isUnfinished(unit.run.status);
+    const [claimed, created] = await Promise.allSettled([ends ? Promise.resolve(null) : deps.store.claimRun(runId), deps.store.createRun(record, unit)]);
+    if (claimed.status === 'fulfilled') claim = claimed.value;
+    if (created.status === 'rejected') throw created.reason;
+    if (claimed.status === 'rejected') throw claimed.reason;
+    // the run is ours (a fresh id, or one checked free): only another process holding the same id can be here first
+    if (!ends && !claim) return { kind: 'conflict', recorded: await deps.store.readEvents(runId, 0, unit.events.length) };
+    return { kind: 'committed' };
+  };
+  try {
+    return await drive(plan, deps, runId, [...first.events], first.snapshot as Snapshot, derivation, (journal) => journal.deferCreation(first, create));
+  } finally {
+    void (claim as RunClaim | null)?.release().catch(() => undefined);
   }
 }
 
@@ -218,7 +247,8 @@ export async function resumeRun(
   const claim = await deps.store.claimRun(runId);
   if (!claim) return { runId, status: 'superseded', output: null, error: null, report: null };
   try {
-    const snapshot = await deps.store.readSnapshot(runId);
+    // read together, under the claim: nobody else writes the run now
+    const [snapshot, log] = await Promise.all([deps.store.readSnapshot(runId), deps.store.readEvents(runId)]);
     if (!snapshot) {
       // read again: another process (or the parent of a child run) may have finished it since
       const now = (await deps.store.getRun(runId)) ?? run;
@@ -231,7 +261,7 @@ export async function resumeRun(
     const request = await deps.store.readAbortRequest(runId);
     if (request) return await endAsRequested(runId, deps, request, snapshot.currentPhase);
     const plan = await planFor(run);
-    const log = await deps.store.readEvents(runId);
+    warmCode(deps, plan, snapshot);
     const at = deps.clock.now();
     // a queued run starts here; any other is taken up again where it stopped. Either way the event
     // names who drives it from here (deps.driver). Read again under the claim: a queued run may have
@@ -249,6 +279,25 @@ export async function resumeRun(
   } finally {
     await claim.release();
   }
+}
+
+/**
+ * The sandbox starts a worker for the first code step of the chain a resume re-enters (the
+ * postprocessor, or the phase's preprocessor) while the resume reads the log and answers the
+ * recorded steps: its first new step then does not wait for a cold worker.
+ */
+function warmCode(deps: KernelDeps, plan: Plan, snapshot: Snapshot): void {
+  if (!deps.sandbox.warm) return;
+  const chain = snapshot.currentPhase === POST_PHASE ? plan.postprocessor : plan.phases[snapshot.currentPhase]?.preprocessor;
+  const first = (steps: readonly StepSpec[]): StepSpec | undefined => {
+    for (const s of steps) {
+      const found = s.type === 'iterate' ? first(s.steps) : s.type === 'node' || s.type === 'python' ? s : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const code = first(chain?.steps ?? []);
+  if (code && (code.type === 'node' || code.type === 'python')) deps.sandbox.warm({ language: code.type, modulePath: code.modulePath });
 }
 
 /** what `run_started` and `run_resumed` say about the process driving the run (deps.driver) */
@@ -326,9 +375,18 @@ export function isUnfinished(status: RunStatus): boolean {
   return status === 'running' || status === 'queued';
 }
 
-async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[], snapshot: Snapshot, derivation: Derivation | null = null): Promise<RunOutcome> {
+async function drive(
+  plan: Plan,
+  deps: KernelDeps,
+  runId: string,
+  log: RunEvent[],
+  snapshot: Snapshot,
+  derivation: Derivation | null = null,
+  setUp?: (journal: Journal) => void,
+): Promise<RunOutcome> {
   const faults = deps.faults ?? NO_FAULTS;
   const journal = new Journal(runId, deps.store, deps.clock, faults, log.length);
+  setUp?.(journal);
   const memo = new Map(log.map(memoEntryOf).filter((m) => m !== null).map((m) => [m!.position, m!]));
   const ctx: RunContext = {
     plan,
@@ -370,7 +428,7 @@ async function drive(plan: Plan, deps: KernelDeps, runId: string, log: RunEvent[
     }
     if (err instanceof RunReleasedError) {
       // what ran before the stop is pure or committed already; recording it spares the next driver a re-run
-      await ctx.journal.flush().catch(() => undefined);
+      await ctx.journal.flush(true).catch(() => undefined);
       return { runId, status: 'released', output: null, error: null, report: null };
     }
     // a determinism error stops the resume and leaves the run as it was; so does a store that
@@ -474,7 +532,7 @@ async function loadFinish(ctx: RunContext): Promise<JsonObject> {
 async function runPostprocessor(ctx: RunContext, finish: JsonObject): Promise<JsonObject> {
   ctx.currentVisit = POST_PHASE;
   // the finish artifact is durable before the postprocessor starts [seed]
-  await ctx.journal.beforeStep();
+  await ctx.journal.beforeStep(false);
   ctx.faults.hit('before-postprocessor');
   if (ctx.plan.postprocessor) {
     return runChain(ctx, ctx.plan.postprocessor, finish, { phase: POST_PHASE, prefix: POST_PHASE, label: 'postprocessor' });

@@ -23,7 +23,7 @@ import { StageDispatcher, requireNoCrashedStage, type StageResult } from './disp
 import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
-import { beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
+import { actsOnWorld, beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { isInfrastructureError } from './faults';
 import { hashJson } from './memo';
 
@@ -82,7 +82,7 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       if (look.hit.status === 'failed') throw new Error(String((out.error as JsonObject | undefined)?.message ?? 'stage failed'));
       return (out.contribution ?? {}) as Contribution;
     }
-    await beginStep(ctx);
+    await beginStep(ctx, actsOnWorld(def));
     return untilAbortRequested(ctx, invokeHandler(ctx, stage, sctx));
   };
   // each stage is recorded before the next one is entered: a module capability is user code with

@@ -98,14 +98,21 @@ export async function recordAnswer(ctx: RunContext, def: StepDef, look: MemoLook
 /**
  * A step is about to execute: commit what must precede it, then the fault point. A driver told to
  * let go of the run stops here, between steps: the step in flight has finished and is committed.
+ * `actsOnWorld` (default true): the step may act on the world, so a run not recorded yet is
+ * recorded first (journal.ts deferCreation); pure work and model turns may precede the record.
  */
-export async function beginStep(ctx: RunContext): Promise<void> {
-  await ctx.journal.beforeStep();
+export async function beginStep(ctx: RunContext, actsOnWorld = true): Promise<void> {
+  await ctx.journal.beforeStep(actsOnWorld);
   // a user asked for the run to be aborted: nothing more runs
   if (ctx.abort?.signal.aborted) throw ctx.abort.signal.reason;
   const signal = ctx.deps.signal;
   if (signal?.aborted) throw new RunReleasedError(ctx.runId, String(signal.reason instanceof Error ? signal.reason.message : (signal.reason ?? 'asked to stop')));
   ctx.faults.hit('before-step');
+}
+
+/** A step that may act on the world: anything but pure work and a model turn (whose only effect is its cost, recorded with it). */
+export function actsOnWorld(def: Pick<StepDef, 'pure' | 'kind'>): boolean {
+  return !def.pure && def.kind !== 'model';
 }
 
 export async function runStep(
@@ -115,7 +122,7 @@ export async function runStep(
 ): Promise<StepResult> {
   const look = lookupMemo(ctx, def);
   if (look.hit) return look.fromRecording ? recordAnswer(ctx, def, look) : { output: look.hit.output, status: look.hit.status, replayed: true, seq: look.hit.seq };
-  await beginStep(ctx);
+  await beginStep(ctx, actsOnWorld(def));
   const started = ctx.deps.clock.now();
   let r: StepExecution;
   try {

@@ -9,6 +9,7 @@ import type { Json, JsonObject } from '../kernel/json';
 import type { CodeCall, CodeSandbox } from '../kernel/ports';
 import { createCodeSandbox } from './index';
 import { isolationFor, type Isolation } from './isolation';
+import { WorkerSlots } from './worker-slots';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const PY = path.join(FIXTURES, 'steps.py');
@@ -86,6 +87,25 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     const tricky: JsonObject = { s: 'line1\nline2\u2028 é 😀 {"id": 1, "ok": true}\n', n: -1.5e-7, a: [null, true, {}] };
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', tricky)), tricky);
     assert.deepEqual(await sandbox.call(callOf(JS, 'echo', tricky)), tricky);
+  });
+
+  test('warm starts a worker before any call, and the first call runs on it', async () => {
+    const slots = new WorkerSlots(4);
+    const own = createCodeSandbox({ isolation, slots });
+    try {
+      own.warm!({ language: 'node', modulePath: JS });
+      own.warm!({ language: 'node', modulePath: JS }); // once is enough: a second hint starts nothing
+      const until = Date.now() + 20_000;
+      while (slots.count === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(slots.count, 1, 'a worker is up before the first call');
+      const first = await workerOf(own, JS);
+      assert.equal(slots.count, 1, 'the call ran on the warmed worker, not a second one');
+      assert.equal((await workerOf(own, JS)).token, first.token);
+      own.warm!({ language: 'node', modulePath: 'relative.mjs' }); // a target no call could run: ignored
+      assert.equal(slots.count, 1);
+    } finally {
+      await own.close();
+    }
   });
 
   test('a worker imports a module once and is reused across calls', async () => {

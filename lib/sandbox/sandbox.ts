@@ -44,7 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
-import type { CallOptions, CodeCall, CodeSandbox } from '../kernel/ports';
+import type { CallOptions, CodeCall, CodeSandbox, CodeWarmUp } from '../kernel/ports';
 import { DEFAULT_MAX_PROCESSES } from './cgroups';
 import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
@@ -149,6 +149,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     private isBusy = false;
     /** the job on the worker now */
     private current: Job | null = null;
+    /** a worker started ahead of its first call (`warm`), until it is up */
+    private starting: Promise<void> | null = null;
     /** while the worker is idle between calls: takes it off the list of workers the cap may stop */
     private unmarkIdle: (() => void) | null = null;
 
@@ -170,6 +172,30 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         this.queue.splice(at, 1);
         job.reject(job.signal?.reason);
       } else if (this.current === job) void this.worker?.kill();
+    }
+
+    /** Starts this lane's worker now, if it has none: its first call then finds it up (or starting). */
+    warm(ctx: CallContext): void {
+      if (isClosed || this.starting || this.isBusy || this.worker?.isAlive) return;
+      this.starting = this.spawn(ctx).then(
+        (worker) => {
+          this.starting = null;
+          if (isClosed) return void worker.kill();
+          if (this.worker?.isAlive) return void worker.kill(); // a call started one meanwhile
+          this.worker = worker;
+          if (!this.isBusy && !this.queue.length) this.markIdle(worker);
+        },
+        () => {
+          this.starting = null; // the first call starts one, and says why it could not
+        },
+      );
+    }
+
+    /** the worker waits for calls: the cap on live workers may stop it */
+    private markIdle(worker: SandboxWorker): void {
+      const unmark = slots.markIdle(() => void worker.kill());
+      void worker.released.then(unmark); // a worker that dies while idle is no longer one to stop
+      this.unmarkIdle = unmark;
     }
 
     rejectQueued(error: unknown): void {
@@ -194,11 +220,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         this.current = null;
         this.isBusy = false;
         const worker = this.worker;
-        if (!this.queue.length && worker?.isAlive && !isClosed) {
-          const unmark = slots.markIdle(() => void worker.kill());
-          void worker.released.then(unmark); // a worker that dies while idle is no longer one to stop
-          this.unmarkIdle = unmark;
-        }
+        if (!this.queue.length && worker?.isAlive && !isClosed) this.markIdle(worker);
         void this.pump();
       }
     }
@@ -206,6 +228,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     private async runOnWorker(job: Job): Promise<Json> {
       const { call, ctx } = job;
       if (isClosed) throw closedError(ctx);
+      if (this.starting && !this.worker?.isAlive) await this.starting; // warmed: it is starting already
       if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
       const worker = this.worker;
       try {
@@ -324,6 +347,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         }
         lane.push(job);
       });
+    },
+
+    warm(target: CodeWarmUp): void {
+      if (isClosed || checkCall({ ...target, exportName: 'warm', input: null, timeoutMs: 1 })) return;
+      const flavour = flavourFor(target.language, target.modulePath);
+      if (typeof flavour !== 'string') return;
+      ensureExitHook();
+      liveSandboxes.add(internals);
+      laneFor(flavour).warm({ language: target.language, modulePath: target.modulePath, exportName: 'warm', timeoutMs: 1, memoryLimitMb });
     },
 
     async close(): Promise<void> {

@@ -147,7 +147,11 @@ export class CommitLanes {
     if (this.closed) throw new Error('the store is closed: no more writes');
     let h = 0;
     for (let i = 0; i < runId.length; i++) h = (h * 31 + runId.charCodeAt(i)) | 0;
-    const i = Math.abs(h) % COMMIT_LANES;
+    return this.lane(Math.abs(h) % COMMIT_LANES);
+  }
+
+  /** lane i, opened when it has none (or lost its connection) */
+  private lane(i: number): Lane {
     return (this.lanes[i] ??= new Lane(this.url, (lost) => {
       if (this.lanes[i] === lost) this.lanes[i] = null;
     }));
@@ -155,6 +159,12 @@ export class CommitLanes {
 
   apply(runId: string, op: WireOp, claimKey?: string): Promise<unknown> {
     return this.laneFor(runId).apply(op, claimKey);
+  }
+
+  /** Opens every lane's connection now (not awaited): the first write or claim then does not wait for it. */
+  warm(): void {
+    if (this.closed) return;
+    for (let i = 0; i < COMMIT_LANES; i++) this.lane(i);
   }
 
   async close(): Promise<void> {

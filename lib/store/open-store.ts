@@ -18,6 +18,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { CommitLanes } from './commit-lanes';
 import { EmbeddedLine } from './embedded-line';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreUnavailableError } from '../kernel/errors';
 import { PrismaClient } from './generated/prisma/client';
@@ -79,6 +80,12 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
     adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' }),
   });
   const lanes = new CommitLanes(url);
+  // the reads a resume makes first (run-reads.ts), on a small pool of their own
+  const reads = new pg.Pool({ connectionString: url, max: 2, application_name: 'stagecraft-reads' });
+  reads.on('error', () => undefined); // an idle connection the server closed: the next read opens another
+  // connect now, in parallel: a process that opens the store drives or reads runs next
+  lanes.warm();
+  void reads.connect().then((c) => c.release(), () => undefined);
   const store = new PrismaStore({
     prisma,
     claims: new LaneClaims(lanes),
@@ -86,7 +93,11 @@ async function openPostgres(url: string, opts: OpenStoreOptions): Promise<Opened
     location: where,
     // writes and claims on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
     apply: (runId, op) => lanes.apply(runId, op),
-    onClose: () => lanes.close(),
+    sql: async (text, values) => (await reads.query(text, values)).rows,
+    onClose: async () => {
+      await lanes.close();
+      await reads.end().catch(() => undefined);
+    },
   });
   return Object.assign(store, { migrations, databaseUrl: url });
 }
@@ -132,6 +143,7 @@ async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<Op
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
     const store = new PrismaStore({
       apply: (_runId, op) => line.apply(op),
+      sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),
       prisma,
       claims: new LocalClaims(),
       backend: 'pglite',

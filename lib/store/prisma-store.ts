@@ -8,7 +8,8 @@
  * wire.ts), so events, traces, the snapshot move, artifacts and the run patch
  * land in one transaction or not at all; a recorded seq comes back as
  * `conflict` with what is recorded. On Postgres the operations of runs that
- * write at the same moment share a statement (commit-lanes.ts). Reads go
+ * write at the same moment share a statement (commit-lanes.ts). The reads a
+ * resume makes before its first step are plain SQL (run-reads.ts); the others go
  * through Prisma's query builder. `skills` is the skill-version repository (skills.ts).
  *
  * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
@@ -42,6 +43,7 @@ import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
 import { opCommit, opCreate, opUnlock, withUnlock, type WireOp } from './wire';
 import { AbortPoll } from './abort-poll';
+import { RunReads, type SqlQuery } from './run-reads';
 
 export type StoreBackend = 'postgres' | 'pglite';
 
@@ -61,6 +63,11 @@ export type PrismaStoreParts = {
    * which on an effectful step is over a third of its budget. Everything else goes through Prisma.
    */
   apply: (runId: string, op: WireOp) => Promise<unknown>;
+  /**
+   * Plain SQL on the database's own driver, for the reads a resume makes before its first step
+   * (run-reads.ts: they never wait for Prisma's engine to compile). Without it, Prisma reads them.
+   */
+  sql?: SqlQuery;
   /**
    * How long a commit keeps trying through a lost connection (a database restart) before it gives
    * up with `store_unreachable` (default STORE_RECONNECT_MS).
@@ -97,6 +104,7 @@ export class PrismaStore implements StorePort {
   private readonly apply: PrismaStoreParts['apply'];
   private readonly lazyCommits: boolean;
   private readonly reconnectMs: number;
+  private readonly raw: RunReads | null;
   private closing: Promise<void> | null = null;
   private readonly appends = new AppendListeners();
   private readonly abortPoll: AbortPoll;
@@ -116,6 +124,7 @@ export class PrismaStore implements StorePort {
     this.lazyCommits = parts.backend === 'postgres';
     this.reconnectMs = parts.reconnectMs ?? STORE_RECONNECT_MS;
     this.abortPoll = new AbortPoll(async (runIds) => (await this.prisma.abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest));
+    this.raw = parts.sql ? new RunReads(parts.sql) : null;
   }
 
   // ------------------------------------------------------------------ writes
@@ -183,6 +192,7 @@ export class PrismaStore implements StorePort {
 
   async getRun(runId: string): Promise<RunRecord | null> {
     return this.read(async () => {
+      if (this.raw) return this.raw.getRun(runId);
       const r = await this.prisma.run.findUnique({ where: { id: runId } });
       return r ? toRunRecord(r) : null;
     });
@@ -206,6 +216,11 @@ export class PrismaStore implements StorePort {
 
   async readEvents(runId: string, afterSeq = 0, limit?: number): Promise<RunEvent[]> {
     return this.read(async () => {
+      if (this.raw) {
+        const events = await this.raw.readEvents(runId, afterSeq, limit);
+        if (events.length === 0) await this.mustExist(runId);
+        return events;
+      }
       // a page is one index range scan on the (run_id, seq) key: nothing past `limit` is read
       const rows = await this.prisma.event.findMany({
         where: { runId, seq: { gt: afterSeq } },
@@ -243,6 +258,7 @@ export class PrismaStore implements StorePort {
 
   async readSnapshot(runId: string): Promise<Snapshot | null> {
     return this.read(async () => {
+      if (this.raw) return this.raw.readSnapshot(runId);
       const s = await this.prisma.snapshot.findUnique({ where: { runId } });
       return s ? toSnapshot(s) : null;
     });
@@ -257,6 +273,11 @@ export class PrismaStore implements StorePort {
 
   async readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null> {
     return this.read(async () => {
+      if (this.raw) {
+        const found = await this.raw.readArtifact(runId, path);
+        if (!found) await this.mustExist(runId);
+        return found;
+      }
       const a = await this.prisma.workspaceArtifact.findUnique({ where: { runId_path: { runId, path } } });
       if (!a) await this.mustExist(runId);
       return a ? toArtifact(a) : null;
@@ -327,7 +348,7 @@ export class PrismaStore implements StorePort {
   }
 
   private async mustExist(runId: string): Promise<void> {
-    const n = await this.prisma.run.count({ where: { id: runId } });
+    const n = this.raw ? Number(await this.raw.runExists(runId)) : await this.prisma.run.count({ where: { id: runId } });
     if (n === 0) throw new RunNotFoundError(runId);
   }
 }

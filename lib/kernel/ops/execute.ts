@@ -57,6 +57,8 @@ export async function executeOp(ctx: RunContext, op: string, args: JsonObject, p
     }
     case 'workspace/read': {
       const p = argString(op, args, 'path');
+      // a run recorded with its first commit (journal.ts deferCreation) is recorded before the store is asked
+      if (ctx.journal.isCreationPending) await ctx.journal.flush(true);
       const a = await ctx.deps.store.readArtifact(ctx.runId, p);
       if (!a) throw new StepFailedError('op_failed', `workspace/read: no artifact at "${p}" in this run's workspace`, { op, path: p });
       return { data: a.content };
