@@ -10,7 +10,7 @@ import { Journal } from './journal';
 import { MemoryStore } from './memory-store';
 import { NO_FAULTS } from './faults';
 import type { CommitUnit } from './ports';
-import { deps, plan, playModel, post, runWith, stage, testClock } from './testing';
+import { deps, phase, plan, playModel, post, runWith, stage, testClock } from './testing';
 import { resumeRun, startRun } from './runner';
 import { crashAt, SimulatedCrash } from './faults';
 import type { StepSpec } from './plan';
@@ -173,17 +173,27 @@ class CreationStore extends MemoryStore {
   }
 }
 
-test('a run nobody waits on is recorded with its first commit: its row, model turn and finish artifact in one unit', async () => {
+test('a run nobody waits on is recorded with its first commit: a model call waits for it (the run is seen and can be aborted while the model works)', async () => {
   const store = new CreationStore();
   const out = await runWith(plan({ postprocessor: post([validate(0, { type: 'object' })]) }), deps(playModel([{ finish: { title: 'x' } as never }]), { store }));
   assert.equal(out.status, 'completed');
-  assert.deepEqual(store.created.map(shape), [
-    { types: [EVENT.runStarted, EVENT.phaseStarted, EVENT.stepCompleted, EVENT.phaseCompleted, EVENT.artifactPersisted], lazy: false },
+  // the row with the pure events before the model call, in one unit; the model turn and finish artifact next
+  assert.deepEqual(store.created.map(shape), [{ types: [EVENT.runStarted, EVENT.phaseStarted], lazy: false }]);
+  assert.deepEqual(store.commits.map(shape), [
+    { types: [EVENT.stepCompleted, EVENT.phaseCompleted, EVENT.artifactPersisted], lazy: false },
+    { types: [EVENT.stepCompleted, EVENT.runCompleted], lazy: true },
   ]);
-  assert.equal(store.created[0].snapshot !== 'delete' && store.created[0].snapshot?.currentPhase, '__post__', 'the snapshot is where the first commit leaves the run');
-  assert.deepEqual(store.commits.map(shape), [{ types: [EVENT.stepCompleted, EVENT.runCompleted], lazy: true }]);
   const events = await store.readEvents(out.runId);
   assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
+});
+
+test('pure work before the first step that needs the record rides in the creating commit: a preprocessor validate, then the model call', async () => {
+  const store = new CreationStore();
+  const out = await runWith(plan({ phases: { main: phase('main', { preprocessor: post([validate(0, { type: 'object' })]) }) } }), deps(playModel([{ finish: { title: 'x' } as never }]), { store }));
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  assert.equal(store.created.length, 1);
+  assert.ok(store.created[0].events.some((e) => e.type === EVENT.stepCompleted), 'the pure step is recorded with the run');
+  assert.ok(!store.created[0].events.some((e) => e.type === EVENT.artifactPersisted), 'the model call came after the record');
 });
 
 test('a caller waiting for the run (onCreated) has it recorded before anything runs', async () => {
@@ -209,7 +219,9 @@ test('nothing acts on the world before its run is recorded: user code (a stage h
 test('a crash before a run is first committed leaves no run, and nothing of it ran on the world', async () => {
   const store = new CreationStore();
   const d = deps(playModel([{ finish: { title: 'x' } as never }]), { store, faults: crashAt('before-step', 1) });
-  await assert.rejects(startRun(plan(), d, { input: {}, skillText: '', runId: 'run_1' }), SimulatedCrash);
+  // the first step is pure (a preprocessor's validate): the run is not recorded before it
+  const p = plan({ phases: { main: phase('main', { preprocessor: post([validate(0, { type: 'object' })]) }) } });
+  await assert.rejects(startRun(p, d, { input: {}, skillText: '', runId: 'run_1' }), SimulatedCrash);
   assert.equal(await store.getRun('run_1'), null);
   assert.equal((await store.listResumable()).length, 0);
 });

@@ -110,9 +110,13 @@ export async function beginStep(ctx: RunContext, actsOnWorld = true): Promise<vo
   ctx.faults.hit('before-step');
 }
 
-/** A step that may act on the world: anything but pure work and a model turn (whose only effect is its cost, recorded with it). */
+/**
+ * A step before which the run must be recorded: anything but pure work. A model call counts: it is
+ * paid for and may take minutes, and while it runs the run must be seen (in `stagecraft runs`, the
+ * app) and can be aborted — a run that is in no store can be neither.
+ */
 export function actsOnWorld(def: Pick<StepDef, 'pure' | 'kind'>): boolean {
-  return !def.pure && def.kind !== 'model';
+  return !def.pure;
 }
 
 export async function runStep(
