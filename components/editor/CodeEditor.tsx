@@ -93,10 +93,14 @@ export default function CodeEditor(props: Props) {
     let marked: Monaco.editor.IEditorDecorationsCollection | null = null;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun?.());
+    // the suggestion options are set when the cursor crosses into or out of the body, not at every
+    // keystroke: Monaco validates and compares its whole configuration on each updateOptions
+    let wasInBody: boolean | null = null;
     editor.onDidChangeCursorPosition((e) => {
       const { bodyLine } = latest.current;
       const inBody = bodyLine !== undefined && e.position.lineNumber >= bodyLine;
-      editor.updateOptions({ quickSuggestions: !inBody, suggestOnTriggerCharacters: !inBody });
+      if (inBody !== wasInBody) editor.updateOptions({ quickSuggestions: !inBody, suggestOnTriggerCharacters: !inBody });
+      wasInBody = inBody;
       latest.current.onCursor?.(e.position.lineNumber, e.position.column);
     });
     latest.current.onReady?.({
