@@ -42,6 +42,9 @@ type Props = {
   readOnly?: boolean;
 };
 
+/** the text before the cursor ends in a mapping value (`key: …`, `- key: …`), not in a key */
+const IN_VALUE = /^\s*(?:-\s+)*[^\s#:][^:#]*:\s/;
+
 /** the class of a line a link pointed at (globals.css) */
 export const SOURCE_LINE_CLASS = 'stagecraft-source-line';
 
@@ -93,10 +96,20 @@ export default function CodeEditor(props: Props) {
     let marked: Monaco.editor.IEditorDecorationsCollection | null = null;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun?.());
+    // Suggestions come as you type a key of the frontmatter; in a value (after `key:`) and in the
+    // body they come on Ctrl+Space. Asked at every keystroke of a value, monaco-yaml's worker parses
+    // and schema-matches the whole frontmatter each time (100–900 ms of a core on a large skill,
+    // while the studio's own analysis waits for the CPU), mostly to offer nothing for free text.
+    // The options are set when the cursor crosses between those places, not at every keystroke:
+    // Monaco validates and compares its whole configuration on each updateOptions.
+    let wasQuiet: boolean | null = null;
     editor.onDidChangeCursorPosition((e) => {
       const { bodyLine } = latest.current;
       const inBody = bodyLine !== undefined && e.position.lineNumber >= bodyLine;
-      editor.updateOptions({ quickSuggestions: !inBody, suggestOnTriggerCharacters: !inBody });
+      const before = editor.getModel()?.getLineContent(e.position.lineNumber).slice(0, e.position.column - 1) ?? '';
+      const quiet = inBody || IN_VALUE.test(before);
+      if (quiet !== wasQuiet) editor.updateOptions({ quickSuggestions: !quiet, suggestOnTriggerCharacters: !inBody });
+      wasQuiet = quiet;
       latest.current.onCursor?.(e.position.lineNumber, e.position.column);
     });
     latest.current.onReady?.({

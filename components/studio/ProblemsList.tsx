@@ -3,10 +3,11 @@
 // `<line>:<col> <message>`; picking one moves the cursor to it. Items are
 // list items that take focus and Enter, not buttons: a problem's text must not
 // read as one of the page's commands (Save, Run).
+import { memo } from 'react';
 import type { DiagnosticView } from '@/lib/views';
 import styles from './Studio.module.css';
 
-export function ProblemsList({ diagnostics, onPick }: { diagnostics: DiagnosticView[]; onPick(d: DiagnosticView): void }) {
+function ProblemsListView({ diagnostics, onPick }: { diagnostics: DiagnosticView[]; onPick(d: DiagnosticView): void }) {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   return (
@@ -41,3 +42,6 @@ export function ProblemsList({ diagnostics, onPick }: { diagnostics: DiagnosticV
     </div>
   );
 }
+
+/** Redrawn only when its props change (the studio renders again at every keystroke). */
+export const ProblemsList = memo(ProblemsListView);

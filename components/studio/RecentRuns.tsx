@@ -1,6 +1,7 @@
 'use client';
 // The skill's recent runs, under the run panel: each links to its run page with its status, and
 // says why it needs attention (where it failed) when it does.
+import { memo } from 'react';
 import Link from 'next/link';
 import type { RunListItemView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
@@ -10,7 +11,7 @@ import styles from './Studio.module.css';
 
 type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number };
 
-export function RecentRuns({ skill, runs, error, now }: Props) {
+function RecentRunsView({ skill, runs, error, now }: Props) {
   return (
     <section className={styles.recentRuns} aria-labelledby="recent-runs-title">
       <div className={styles.recentHead}>
@@ -48,3 +49,6 @@ export function RecentRuns({ skill, runs, error, now }: Props) {
     </section>
   );
 }
+
+/** Redrawn only when its props change (the studio renders again at every keystroke). */
+export const RecentRuns = memo(RecentRunsView);

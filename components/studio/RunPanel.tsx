@@ -2,7 +2,7 @@
 // What a run starts from: the input (JSON, checked against the entry phase's
 // input contract as it is typed, every error located) and the model. The
 // page's Run button starts it. Past inputs of this skill are offered again.
-import { useMemo } from 'react';
+import { useMemo, memo } from 'react';
 import { useStored } from '@/components/common/use-stored';
 import type { InputProblem } from './input-errors';
 import { inputsKey, parseInputs } from './drafts';
@@ -22,7 +22,7 @@ type Props = {
   onModel(m: string): void;
 };
 
-export function RunPanel(p: Props) {
+function RunPanelView(p: Props) {
   const stored = useStored(inputsKey(p.history));
   const past = useMemo(() => parseInputs(stored), [stored]);
   const disabledReason = p.choices.find((c) => c.disabled)?.label;
@@ -86,3 +86,6 @@ export function RunPanel(p: Props) {
     </div>
   );
 }
+
+/** Redrawn only when its props change (the studio renders again at every keystroke). */
+export const RunPanel = memo(RunPanelView);

@@ -5,10 +5,10 @@
 // the bridge to Monaco (use-editor-bridge), versions, saving and restoring (use-versions), starting
 // a run (use-run-launcher) and the keys (use-shortcuts). The decisions they make are plain
 // functions in studio-logic.ts.
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { bundlePaths, SKILL_MD } from '@/lib/skill/bundle';
 import { nodeAt } from '@/lib/skill/diagram';
-import type { Files, SkillDetailView, VersionSummaryView, VersionView } from '@/lib/views';
+import type { DiagnosticView, Files, SkillDetailView, VersionSummaryView, VersionView } from '@/lib/views';
 import { DiagramPane } from './panes';
 import { RunPanel } from './RunPanel';
 import { VersionsPanel } from './VersionsPanel';
@@ -53,6 +53,10 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const readOnly = viewing !== null && !viewing.isLatest;
   const [openedFiles] = useState<Files>(() => opened?.files ?? { [SKILL_MD]: '' });
   const [files, setFiles] = useState<Files>(openedFiles);
+  const filesRef = useRef(files);
+  useEffect(() => {
+    filesRef.current = files;
+  });
   const [notice, setNotice] = useState<Notice>(null);
   const [showVersions, setShowVersions] = useState(false);
   const [newFile, setNewFile] = useState(false);
@@ -85,6 +89,10 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
     [reveal],
   );
 
+  // the same functions from one keystroke to the next: the panes they go to are not redrawn for them
+  const onCursor = useCallback((line: number, column: number) => setCursor((c) => (c?.line === line && c.column === column ? c : { line, column })), []);
+  const onPickProblem = useCallback((d: DiagnosticView) => reveal(Object.hasOwn(filesRef.current, d.file) ? d.file : SKILL_MD, d.line, d.column), [reveal]);
+
   // ---------------------------------------------------------------- save and run
   const save = useCallback(async () => {
     if (readOnly) {
@@ -96,7 +104,11 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
     return hash;
   }, [versions, files, dirty, draft, readOnly]);
 
-  const modelChoices = useMemo(() => modelChoicesFor(files, openai), [files, openai]);
+  // the same array while the choices read the same (a keystroke in skill.md changes none of them)
+  const choicesNow = modelChoicesFor(files, openai);
+  const choicesKey = JSON.stringify(choicesNow);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content on purpose
+  const modelChoices = useMemo(() => choicesNow, [choicesKey]);
   const [pickedModel, setModel] = useState<string | null>(null);
   const model = pickModel(modelChoices, pickedModel);
   const [inputText, setInputText] = useState<string>(() => openedFiles['input.json'] ?? '{}\n');
@@ -175,14 +187,14 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
           diagnostics={analysis.diagnostics}
           bodyLine={analysis.bodyLine}
           keyInfo={keyInfo}
-          onCursor={(line, column) => setCursor({ line, column })}
+          onCursor={onCursor}
           onEditorReady={editor.onEditorReady}
           onSave={() => void save()}
           onRun={() => void run()}
           onNewFile={() => setNewFile(true)}
           onRemoveFile={removeFile}
           readOnly={readOnly}
-          onPickProblem={(d) => editor.reveal(paths.includes(d.file) ? d.file : SKILL_MD, d.line, d.column)}
+          onPickProblem={onPickProblem}
         />
         <Splitter split={split} label="Resize the editor and the diagram" />
         <div className={styles.right}>
