@@ -54,6 +54,9 @@ export const SOURCE_LINE_CLASS = 'stagecraft-source-line';
 const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   automaticLayout: true,
   minimap: { enabled: false },
+  // no code-action lightbulb: monaco-yaml (validate off) has no fixes to offer, and asking for them
+  // parsed the whole document on every cursor move
+  lightbulb: { enabled: 'off' as Monaco.editor.ShowLightbulbIconMode },
   fontSize: 13,
   lineHeight: 19,
   fontFamily: "ui-monospace, 'SFMono-Regular', 'JetBrains Mono', Menlo, Consolas, 'Liberation Mono', monospace",
