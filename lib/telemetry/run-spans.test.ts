@@ -102,8 +102,11 @@ test('a run crashed at any commit boundary and resumed exports the same tree as 
       } catch (e) {
         if (!(e instanceof SimulatedCrash)) throw e;
         await (await store.claimRun(runId))?.release(); // the crashed process's claim died with it
-        const r = await resumeRun(runId, () => skill(), deps(model, { store, fileRoot: root }));
-        assert.equal(r.status, 'completed', `${point}:${n}`);
+        // a crash before the run's first commit leaves no run (nothing of it acted on the world): it is started again
+        const again = (await store.getRun(runId))
+          ? await resumeRun(runId, () => skill(), deps(model, { store, fileRoot: root }))
+          : await startRun(skill(), deps(model, { store, fileRoot: root }), { input: {}, skillText: '', runId });
+        assert.equal(again.status, 'completed', `${point}:${n}`);
       }
       const spans = await spansOf(store, runId);
       assert.deepEqual(shape(spans), want, `${point}:${n}`);

@@ -166,7 +166,7 @@ test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: 
     }
     rmSync(dir, { recursive: true, force: true });
   }
-  assert.ok(kills >= 50, `only ${kills} kills landed`);
+  assert.ok(kills >= Math.min(50, KILLS - 2), `only ${kills} of ${KILLS} kills landed`);
   assert.ok(worldRereads >= 3, `world-purity re-execution observed only ${worldRereads} times`);
 });
 
