@@ -81,9 +81,10 @@ describe('abort of a run being driven', () => {
     const { runId } = await interruptedRun({ databaseUrl: db.url, dataDir: app.dataDir });
     const holder = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'lib/server/http/testing/hold-claim.ts'), runId], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
     const gone = new Promise((r) => holder.on('exit', r));
+    let events = -1;
     try {
       await new Promise<void>((resolve, reject) => holder.stdout.on('data', (d: Buffer) => (String(d).includes('not held') ? reject(new Error('the holder did not get the claim')) : String(d).includes('held') && resolve())));
-      const events = (await call(routes.getRun, { params: { id: runId } })).eventCount;
+      events = (await call(routes.getRun, { params: { id: runId } })).eventCount;
       const res = await fetch(`${app.url}/api/runs/${runId}/abort`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'stuck' }) });
       assert.equal(res.status, 202);
       assert.deepEqual(await res.json(), { runId, status: 'aborting', error: null, abortedChildren: [] });
@@ -104,6 +105,6 @@ describe('abort of a run being driven', () => {
     assert.equal(ended.status, 'aborted');
     const last = (await call(routes.listRunEvents, { params: { id: runId }, query: {} })).events.at(-1);
     assert.equal(last?.type, 'run_aborted');
-    assert.equal(ended.eventCount, 15, 'the 14 events it had, then run_aborted: nothing was resumed');
+    assert.equal(ended.eventCount, events + 1, 'the events it had, then run_aborted: nothing was resumed');
   });
 });

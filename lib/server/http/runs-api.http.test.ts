@@ -156,6 +156,7 @@ describe('a run’s event stream', () => {
 
   it('follows a run that another process drives (its cursor poll), through to its end', async () => {
     const { runId } = await interruptedRun(where());
+    const before = (await call(routes.getRun, { params: { id: runId } })).eventCount;
     const streamed = readSse(`${app.url}/api/runs/${runId}/stream`, { until: (e) => e.event === 'end', timeoutMs: 90_000 });
     await new Promise((r) => setTimeout(r, 1500)); // the stream has sent what was recorded and waits
     const resumedAt = Date.now();
@@ -167,8 +168,9 @@ describe('a run’s event stream', () => {
     assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
     assert.ok(types.includes('run_resumed'));
     // what was recorded before arrived before the resume began: sent as it is read, not held back to the end
-    const recorded = events.filter((e) => e.event === 'message' && (e.data as { seq: number }).seq <= 14);
-    assert.equal(recorded.length, 14);
+    const recorded = events.filter((e) => e.event === 'message' && (e.data as { seq: number }).seq <= before);
+    assert.ok(before >= 5, `the interrupted run had recorded ${before} events`);
+    assert.equal(recorded.length, before);
     assert.ok(recorded.every((e) => e.at < resumedAt), 'streamed, not buffered');
     assert.equal(types.at(-1), 'run_completed');
     assert.deepEqual(events.at(-1)?.data, { runId, status: 'completed' });
