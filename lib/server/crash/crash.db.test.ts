@@ -14,9 +14,12 @@ import { openStore, type OpenedStore } from '../../store';
 import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
 import { FAULT_POINTS } from '../../kernel/faults';
 import type { RunEvent } from '../../kernel/ports';
+import { compileBench } from '../../../bench/compile';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const WORKER = path.join(here, 'worker.ts');
+// the child runs compiled, as a shipped build runs: a TypeScript loader would cost each of the ~70
+// processes a second or more of start (the kills land at fault points, not at moments of the start)
+let WORKER = '';
 const KILLS = Number(process.env.CRASH_KILLS ?? 36);
 const EFFECTS = ['e0', 'e1', 'e2', 'e3', 'e4'];
 
@@ -25,6 +28,7 @@ let store: OpenedStore;
 // where the children keep the runs' workspaces (and the copies they execute from)
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-crash-data-'));
 before(async () => {
+  WORKER = await compileBench('lib/server/crash/worker.ts');
   db = await createTestDatabase();
   store = await openStore({ databaseUrl: db.url });
 });
@@ -38,7 +42,7 @@ type ChildResult = { code: number | null; signal: NodeJS.Signals | null; out: st
 
 function child(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], {
+    const p = spawn(process.execPath, [WORKER, ...args], {
       env: { ...process.env, DATABASE_URL: db.url, STAGECRAFT_DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
