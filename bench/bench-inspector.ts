@@ -208,7 +208,16 @@ try {
   const status = page.getByLabel('Status', { exact: true });
   await whenHydrated(status);
   const t = Date.now();
-  await status.selectOption('failed');
+  // a change the page did not take (React attached its handlers, but the first commit was still
+  // under way) shows as a URL without the filter: made again, from `any`
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await status.selectOption('failed');
+    const taken = await page
+      .waitForFunction(() => location.search.includes('status=failed'), undefined, { timeout: 8_000 })
+      .then(() => true, () => false);
+    if (taken) break;
+    await status.selectOption('');
+  }
   const apply = page.getByRole('button', { name: 'Filter', exact: true });
   if (await apply.isVisible().catch(() => false)) await apply.click();
   // every run's row in view says failed (rows are those that link to a run)

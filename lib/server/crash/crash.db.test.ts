@@ -3,7 +3,7 @@
 // after each kill the run is resumed, and we check that it finishes, that no
 // committed step's side effect happened twice, that world-purity reads ran
 // again, that seq is gap-free, and that the caller artifact equals the one of
-// an uninterrupted run. CRASH_KILLS (default 36: every fault point, then random moments) sets how many kills.
+// an uninterrupted run. CRASH_KILLS (default 30: every fault point, then random moments) sets how many kills.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -20,7 +20,7 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 // the child runs compiled, as a shipped build runs: a TypeScript loader would cost each of the ~70
 // processes a second or more of start (the kills land at fault points, not at moments of the start)
 let WORKER = '';
-const KILLS = Number(process.env.CRASH_KILLS ?? 36);
+const KILLS = Number(process.env.CRASH_KILLS ?? 30);
 const EFFECTS = ['e0', 'e1', 'e2', 'e3', 'e4'];
 
 let db: TestDatabase;
