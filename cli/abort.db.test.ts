@@ -2,12 +2,10 @@
 // 60 s, on a throwaway Postgres database. The abort is recorded by one process and honoured by
 // the other: its step is cut short (its worker killed), the run ends aborted on request within
 // seconds, and nothing runs after it.
+import { slowPythonBundle } from '../lib/queue/testing/slow-bundle';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { BIN, ROOT, runCli } from './testing/spawn-cli';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
 import { openStore, type OpenedStore } from '../lib/store';
@@ -25,17 +23,7 @@ after(async () => {
   await db?.drop();
 });
 
-function slowBundle(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sc-abort-'));
-  writeFileSync(
-    path.join(dir, 'skill.md'),
-    '---\nname: slow_python\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n' +
-      '    - { type: python, module: ./slow.py, function: quick }\n    - { type: python, module: ./slow.py, function: nap, timeout_ms: 120000 }\n    - { type: python, module: ./slow.py, function: quick }\n---\nGo.\n\n## go\nGo.\n',
-  );
-  writeFileSync(path.join(dir, 'slow.py'), 'import time\n\ndef quick(v):\n    return {"quick": v.get("quick", 0) + 1}\n\ndef nap(v):\n    time.sleep(60)\n    return {"napped": True}\n');
-  writeFileSync(path.join(dir, 'model.yaml'), 'turns:\n  - finish: {}\n');
-  return dir;
-}
+const slowBundle = () => slowPythonBundle('slow_python', { stepAfter: true });
 
 async function until<T>(what: string, f: () => Promise<T | null | undefined>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;

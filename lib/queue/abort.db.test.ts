@@ -1,10 +1,11 @@
 // Abort of a run a `stagecraft worker` drives: the worker hears of the request, kills the python
 // step in flight (it would sleep 60 s), ends the run aborted on request and settles its job; it
 // goes on serving. On a throwaway database of the local Postgres.
+import { slowPythonBundle } from './testing/slow-bundle';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore, type OpenedStore } from '../store';
@@ -41,14 +42,7 @@ async function until(what: string, f: () => Promise<boolean>, ms = 120_000): Pro
 }
 
 test('a run a worker drives is aborted from here: its 60 s python step killed, the run aborted on request, the worker goes on', async () => {
-  const bundle = mkdtempSync(path.join(tmpdir(), 'sc-abort-worker-bundle-'));
-  writeFileSync(
-    path.join(bundle, 'skill.md'),
-    '---\nname: slow_worker\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n' +
-      '    - { type: python, module: ./slow.py, function: quick }\n    - { type: python, module: ./slow.py, function: nap, timeout_ms: 120000 }\n---\nGo.\n\n## go\nGo.\n',
-  );
-  writeFileSync(path.join(bundle, 'slow.py'), 'import time\n\ndef quick(v):\n    return {"quick": True}\n\ndef nap(v):\n    time.sleep(60)\n    return {"napped": True}\n');
-  writeFileSync(path.join(bundle, 'model.yaml'), 'turns:\n  - finish: {}\n');
+  const bundle = slowPythonBundle('slow_worker');
   const { runId } = await enqueueSkillRun(host, { bundle, input: {} });
   const worker = spawn(process.execPath, [path.join(ROOT, 'bin/stagecraft.mjs'), 'worker', '--concurrency', '1'], {
     cwd: ROOT,
