@@ -121,6 +121,8 @@ test('a large value shows its preview, and Show all fetches it whole; at 1024 px
   // step back until the user message with the note is in the transcript
   await slider.focus();
   await page.keyboard.press('Home');
+  // until step 0 arrives the last step stays on screen, and it shows the note: wait for step 0 first
+  await expect(heading(state)).toHaveText(`Before the first event (0 of ${n})`);
   const showAll = state.getByRole('button', { name: /^Show all of content of / });
   for (let k = 1; k <= n && (await showAll.count()) === 0; k++) {
     await page.keyboard.press('ArrowRight');

@@ -65,14 +65,13 @@ export class RunQueue {
     // an EventEmitter without an 'error' listener would throw: pg-boss reports its background failures here
     boss.on('error', (e: Error) => opts.onError?.(e));
     await boss.start();
-    await boss.createQueue(RUN_QUEUE, {
-      name: RUN_QUEUE,
-      policy: 'short',
-      retryLimit: MAX_JOB_RETRIES,
-      retryDelay: 0,
-      retryBackoff: false,
-      expireInSeconds: LEASE_SECONDS,
-    });
+    try {
+      await ensureQueue(boss);
+    } catch (e) {
+      // a started pg-boss keeps its pool and timers: the process would never exit
+      await boss.stop({ graceful: false, close: true, wait: true }).catch(() => undefined);
+      throw e;
+    }
     return new RunQueue(boss);
   }
 
@@ -117,5 +116,35 @@ export class RunQueue {
 
   async close(): Promise<void> {
     await this.boss.stop({ graceful: false, close: true, wait: true });
+  }
+}
+
+/** Postgres's codes for a lost race between processes creating the queue at once */
+const RACE_CODES = new Set(['40P01' /* deadlock */, '23505' /* unique */, '42P07' /* table exists */]);
+
+/**
+ * Creates the run queue unless it exists. Several workers starting at once race here: pg-boss's
+ * create_queue attaches a partition to its job table, and two of those (or one beside another
+ * worker's fetch) can deadlock. The loser looks again (the winner's queue is there then) and tries
+ * again, a few times, after a short random pause.
+ */
+async function ensureQueue(boss: PgBoss): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (await boss.getQueue(RUN_QUEUE)) return;
+      await boss.createQueue(RUN_QUEUE, {
+        name: RUN_QUEUE,
+        policy: 'short',
+        retryLimit: MAX_JOB_RETRIES,
+        retryDelay: 0,
+        retryBackoff: false,
+        expireInSeconds: LEASE_SECONDS,
+      });
+      return;
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (attempt >= 8 || typeof code !== 'string' || !RACE_CODES.has(code)) throw e;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
+    }
   }
 }
