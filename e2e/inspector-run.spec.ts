@@ -190,6 +190,8 @@ test("a run aborted on request while it is driven: its page turns aborted live a
   await expect(report).toContainText("a user's request");
   await expect(report).toContainText('not needed any more');
   await expect(report).not.toContainText('on_error');
+  // the request's words once, not again as a block reason
+  await expect(report).not.toContainText('Block reason');
   await shot(page, '65-inspector-aborted-on-request');
   expect(errors).toEqual([]);
 });

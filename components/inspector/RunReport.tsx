@@ -92,7 +92,8 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
               , which denied tool call {r.blocked_by.call}: {r.blocked_by.reason}
             </dd>
           </div>
-        ) : r.block_reason && !r.error && !r.failed_step ? (
+        ) : r.block_reason && !r.error && !r.failed_step && abort?.by !== 'request' ? (
+          // (a run aborted on request: its block reason is the request's words, shown above)
           <div className={styles.wide}>
             <dt>Block reason</dt>
             <dd>{r.block_reason}</dd>
