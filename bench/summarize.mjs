@@ -53,6 +53,28 @@ if (configs.length) {
   }
 }
 
+// A run's fixed cost (runs one at a time, c=1): per run, each kind of round trip (bench-store.ts
+// `roundTrips`: create with its claim, finish, steps, end), the code calls, and the rest (the
+// kernel's own work); the parts past the steps themselves are what a run costs beyond them.
+const fixed = ours.filter((r) => r.mode === 'many' && r.concurrency === 1 && r.roundTrips);
+if (fixed.length) {
+  console.log('\n| config, per run (ms) | wall | round trips: kind n × ms | code calls n × ms | rest |');
+  console.log('|---|---|---|---|---|');
+  for (const c of [...new Set(fixed.map((r) => `${r.harness} ${r.workflows}x${r.steps}`))]) {
+    const rs = fixed.filter((r) => `${r.harness} ${r.workflows}x${r.steps}` === c);
+    const m = (f) => median(rs.map(f));
+    const wall = m((r) => r.wallMs / r.workflows);
+    // the claim travels in the create's statement, in parallel: it adds no time of its own
+    const kinds = [...new Set(rs.flatMap((r) => Object.keys(r.roundTrips)))].filter((k) => k !== 'claim');
+    const parts = kinds.map((k) => [k, m((r) => r.roundTrips[k]?.perRun ?? 0), m((r) => r.roundTrips[k]?.ms ?? 0)]);
+    const trips = parts.reduce((t, [, n, ms]) => t + n * ms, 0);
+    const calls = m((r) => r.codeCallsPerStep * r.steps);
+    const callMs = m((r) => r.codeCallRttMs || 0);
+    const f = (x) => x.toFixed(1);
+    console.log(`| ${c} | ${f(wall)} | ${parts.map(([k, n, ms]) => `${k} ${n} × ${f(ms)}`).join(', ')} | ${calls} × ${f(callMs)} | ${f(wall - trips - calls * callMs)} |`);
+  }
+}
+
 // Crash resume, ours beside DBOS: restart → first new step (median), and committed steps re-run (all reps).
 const crashOf = (h) => relabeled.filter((r) => r.mode === 'crash' && r.harness === h);
 const crash = {};

@@ -20,7 +20,6 @@
  * or measure (workspace-usage.ts).
  */
 import { lstatSync } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { StagecraftError } from '../kernel/errors';
 import { disarmGit, measureWorkspace, quotaError, WORKSPACE_POLL_MS, type WorkspaceQuota, type WorkspaceQuotaError, type WorkspaceUsage } from './workspace-usage';
@@ -109,19 +108,34 @@ export class WorkspaceGuard {
     for (const rel of await this.newGits(usage)) await disarmGit(this.dir, rel);
   }
 
+  /**
+   * The workspace's top `.git` as it is now. A walk that listed the whole top folder (not stopped at
+   * the quota) says whether there is one (any case of the name, as the walk lists them): without one, nothing more to look at (the common case);
+   * with one, its identity is looked up, to tell the workspace's own from one code made.
+   */
+  private topGitNow(usage: WorkspaceUsage | null): Entry {
+    if (usage && !usage.isOver && !usage.gitPaths.some((rel) => !rel.includes('/'))) return null;
+    return entryOf(lstatSyncOrNull(path.join(this.dir, '.git')));
+  }
+
   /** `.git` entries that were not there before the first step (a walk stopped at the quota lists those it saw). */
   private async newGits(usage: WorkspaceUsage | null): Promise<string[]> {
     const found: string[] = [];
-    const top = await lstat(path.join(this.dir, '.git')).catch(() => null);
+    const top = this.topGitNow(usage);
     if (top && !(this.topGit && top.ino === this.topGit.ino && top.dev === this.topGit.dev)) found.push('.git');
     for (const rel of usage?.gitPaths ?? []) if (rel !== '.git' && !this.known?.has(rel)) found.push(rel);
     return found;
   }
 }
 
+/**
+ * A plain synchronous lstat that makes no error for a missing entry: it runs after every code step,
+ * where `fs/promises` lstat cost ~0.35 ms of CPU for the ENOENT it builds (its stack, through the
+ * source-map hooks of a dev process) against a few µs.
+ */
 function lstatSyncOrNull(p: string) {
   try {
-    return lstatSync(p);
+    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

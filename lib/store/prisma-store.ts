@@ -123,8 +123,11 @@ export class PrismaStore implements StorePort {
     // our own process died
     this.lazyCommits = parts.backend === 'postgres';
     this.reconnectMs = parts.reconnectMs ?? STORE_RECONNECT_MS;
-    this.abortPoll = new AbortPoll(async (runIds) => (await this.prisma.abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest));
     this.raw = parts.sql ? new RunReads(parts.sql) : null;
+    const raw = this.raw;
+    this.abortPoll = new AbortPoll(async (runIds) =>
+      raw ? raw.abortRequests(runIds) : (await this.prisma.abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest),
+    );
   }
 
   // ------------------------------------------------------------------ writes

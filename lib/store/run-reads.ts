@@ -1,19 +1,20 @@
 /**
  * The reads a resume makes before its first step — the run row, its snapshot, its events, one
- * workspace artifact — as plain SQL on the database's own driver (pg's pool, or the embedded
- * PGlite), not through Prisma.
+ * workspace artifact — and the abort poll every driving process makes, as plain SQL on the
+ * database's own driver (pg's pool, or the embedded PGlite), not through Prisma.
  *
  * Why: Prisma compiles its query engine (a WebAssembly module shipped as base64) on its first
  * query: measured at 0.4 s on a quiet machine and over 3 s on a loaded one, in every process that
- * resumes a run — the CLI's `resume`, a worker taking up a run after a crash. These four reads are
- * all a resume needs until its first step, so a process that only drives runs never pays it.
+ * resumes a run — the CLI's `resume`, a worker taking up a run after a crash. These reads are all
+ * a driver needs (the poll runs every ABORT_POLL_MS while it drives), so a process that only
+ * drives runs never pays it; and each Prisma query costs more CPU than the driver's own.
  *
  * Owns: the SQL and the row → record mapping of these reads (the same records records.ts builds
  * from Prisma's rows: Date → epoch ms, SQL NULL → null, json as parsed). Does not: write (wire.ts,
  * the commit functions), or read anything else (prisma-store.ts keeps Prisma for the rest).
  */
 import type { Json, JsonObject } from '../kernel/json';
-import type { RunEvent, RunKind, RunRecord, RunStatus, Snapshot, WorkspaceArtifact } from '../kernel/ports';
+import type { AbortRequest, RunEvent, RunKind, RunRecord, RunStatus, Snapshot, WorkspaceArtifact } from '../kernel/ports';
 
 /** One parameterized query on the driver; its rows as the driver parses them (timestamptz → Date, json → its value). */
 export type SqlQuery = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -76,5 +77,16 @@ export class RunReads {
   async readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null> {
     const [a] = await this.sql('SELECT "content", "sha256", "size", "created_at" FROM "workspace_artifacts" WHERE "run_id" = $1 AND "path" = $2', [runId, path]);
     return a ? { runId, path, content: json(a.content), sha256: String(a.sha256), size: Number(a.size), createdAt: ms(a.created_at) } : null;
+  }
+
+  /** The abort requests of these runs (the poll of a driving process, every ABORT_POLL_MS: through Prisma it cost ~1.8 ms of CPU each). */
+  async abortRequests(runIds: string[]): Promise<AbortRequest[]> {
+    // the ids as one JSON parameter: both drivers pass a text as it is (an array parameter is the driver's to encode)
+    const rows = await this.sql(
+      `SELECT "run_id", "reason", "requested_by", "via", "requested_at" FROM "abort_requests"
+        WHERE "run_id" IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+      [JSON.stringify(runIds)],
+    );
+    return rows.map((r) => ({ runId: String(r.run_id), reason: String(r.reason), requestedBy: String(r.requested_by), via: (r.via as string | null) ?? null, requestedAt: ms(r.requested_at) }));
   }
 }
