@@ -88,12 +88,16 @@ export class Analyzer {
   private source: FrontmatterSource | undefined;
   /** the last parse's pieces: a keystroke re-parses only the piece of the frontmatter it is in */
   private readonly parser = new FrontmatterParser();
+  private analyses = 0;
   private last = { diagnostics: '', inputContract: '' };
   /** the last diagram: each node's JSON by id, the rest's JSON; null when there was none */
   private drawn: { nodes: Map<string, string>; order: string; rest: string } | null = null;
 
   analyze(req: AnalyzeRequest): AnalysisReply {
-    const { source, bodyLine, diagram, ...parts } = analyzeForStudio(req.files, { ...req, parser: this.parser });
+    // the first analysis comes as the page opens, while it loads the editor and the diagram: parsed
+    // whole, as before (cutting a parse into pieces costs more than the whole parse the first time)
+    const parser = this.analyses++ === 0 ? undefined : this.parser;
+    const { source, bodyLine, diagram, ...parts } = analyzeForStudio(req.files, { ...req, parser });
     this.source = source;
     const reply: AnalysisReply = { kind: 'analysis', id: req.id, bodyLine };
     // compared as text: a keystroke that changes no card (a description, a prompt) sends no diagram
