@@ -17,7 +17,8 @@
 //
 // --tiny (or BENCH_TINY=1): 4 keys on each skill, the large one at 20 phases — what `npm test` runs.
 // BENCH_KEYSTROKES=n: keys per skill (default 60). BENCH_PROFILE=file.cpuprofile: the main thread's
-// CPU profile over the large skill's description keys (Chrome DevTools opens it).
+// CPU profile over the large skill's description keys (Chrome DevTools opens it). BENCH_TRACE=file.json:
+// a Chrome trace (devtools.timeline) over the same keys — style, layout, paint and scripts per task.
 import { writeFileSync } from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
 import { startApp, type AppServer } from '../lib/server/http/testing/app-server';
@@ -30,6 +31,7 @@ const TARGET_MS = 50;
 const LONG_TASK_MS = 50;
 const QUIET_FRAME_MS = 20;
 const PROFILE = process.env.BENCH_PROFILE;
+const TRACE = process.env.BENCH_TRACE;
 const LARGE_SIZE: SkillSize = TINY ? { phases: 20, steps: 10 } : LARGE;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -49,7 +51,7 @@ type Typed = {
 };
 
 /** Saves the skill, opens its studio and types into it. */
-async function typeInto(app: AppServer, browser: Browser, name: string, size: SkillSize, profile?: string): Promise<Typed> {
+async function typeInto(app: AppServer, browser: Browser, name: string, size: SkillSize, profile?: string, trace?: string): Promise<Typed> {
   const post = (p: string, data: unknown) => fetch(`${app.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
   if (!(await post('/api/skills', { name })).ok) throw new Error(`could not create the skill ${name}`);
   const files = benchFiles(skillText(size, name));
@@ -109,6 +111,7 @@ async function typeInto(app: AppServer, browser: Browser, name: string, size: Sk
       await page.waitForTimeout(800);
       await takeLongTasks(); // the move is not timed
       if (cdp && seg.name === 'description') await cdp.send('Profiler.start');
+      if (trace && seg.name === 'description') await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
       for (let k = 0; k < seg.keys; k++) {
         const before = await page.evaluate(() => (window as unknown as { probe: Probe }).probe.marks);
         await page.keyboard.press('abcdefghijklmnopqrstuvwxyz'[typed++ % 26]);
@@ -139,6 +142,7 @@ async function typeInto(app: AppServer, browser: Browser, name: string, size: Sk
         const { profile: p } = await cdp.send('Profiler.stop');
         writeFileSync(profile!, JSON.stringify(p));
       }
+      if (trace && seg.name === 'description') await browser.stopTracing();
       const tasks = await takeLongTasks();
       if (seg.timed) {
         longTasks.push(...tasks);
@@ -168,7 +172,7 @@ export async function main(): Promise<void> {
   try {
     // the small one first: the large one's figures are the goal, and come from a warm browser and server
     const small = await typeInto(app, browser, 'small_editor_bench', SMALL);
-    const large = await typeInto(app, browser, 'big_editor_bench', LARGE_SIZE, PROFILE);
+    const large = await typeInto(app, browser, 'big_editor_bench', LARGE_SIZE, PROFILE, TRACE);
     const result = {
       bench: 'editor-browser',
       tiny: TINY,

@@ -19,7 +19,7 @@ import type { DiagramModel } from './diagram';
 import { diagramOf } from './diagram';
 import { has } from './frontmatter';
 import { RULES } from './rules';
-import type { SkillAnalysis } from './validate';
+import type { SkillAnalysis, ValidateOptions } from './validate';
 import { analyzeSkill } from './validate';
 
 export type BundleAnalysis = {
@@ -38,6 +38,8 @@ export type AnalyzeBundleOptions = {
   knownSkills?: readonly string[];
   /** the stored skill this bundle is (or will be) a version of: a different frontmatter `name` is a warning */
   skillName?: string;
+  /** parses skill.md's frontmatter (default: afresh each time; the editor's reuses its last parse) */
+  parseFrontmatter?: ValidateOptions['parseFrontmatter'];
 };
 
 const SIBLING_SKILL = /^\.\.\/([^/]+)\/skill\.md$/;
@@ -69,7 +71,7 @@ export function analyzeBundle(files: BundleFiles, opts: AnalyzeBundleOptions = {
   const isMap = files !== null && typeof files === 'object' && !Array.isArray(files);
   const text = isMap && has(files, SKILL_MD) ? (files[SKILL_MD] as unknown) : undefined;
   if (typeof text !== 'string') return { diagnostics: problems, diagram: null, analysis: { diagnostics: [] } };
-  const analysis = analyzeSkill(text, { file, bundleDir: IN_MEMORY_BUNDLE, fileExists: inMemoryFileExists(files, opts.knownSkills) });
+  const analysis = analyzeSkill(text, { file, bundleDir: IN_MEMORY_BUNDLE, fileExists: inMemoryFileExists(files, opts.knownSkills), parseFrontmatter: opts.parseFrontmatter });
   if (opts.skillName !== undefined) checkName(analysis, opts.skillName, file);
   return { diagnostics: [...problems, ...analysis.diagnostics], diagram: diagramOf(analysis), analysis };
 }

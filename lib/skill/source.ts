@@ -129,13 +129,18 @@ export type ParsedFrontmatter = {
 /** Parses the frontmatter YAML, keeping node ranges. Never throws. */
 export function parseFrontmatter(split: SkillSplit): ParsedFrontmatter {
   const doc = parseDocument(split.frontmatter, { prettyErrors: false, keepSourceTokens: false });
+  return { doc, source: frontmatterSource(doc, split) };
+}
+
+/** The located view of a parse of `split`'s frontmatter (incremental-parse.ts makes such parses too). */
+export function frontmatterSource(doc: Document.Parsed, split: SkillSplit): FrontmatterSource {
   // Filled from the text rather than handed to the parser: the parser's
   // LineCounter learns only the newlines its lexer reports, and after a syntax
   // error it skips some, which shifts every later position.
   const lineCounter = new LineCounter();
   lineCounter.addNewLine(0);
   for (let i = split.frontmatter.indexOf('\n'); i >= 0; i = split.frontmatter.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
-  return { doc, source: new FrontmatterSource(doc, split.frontmatter, lineCounter, split.frontmatterLine) };
+  return new FrontmatterSource(doc, split.frontmatter, lineCounter, split.frontmatterLine);
 }
 
 /** The frontmatter as a YAML tree, with positions in the whole file. */

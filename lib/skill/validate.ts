@@ -27,7 +27,7 @@ import { graphFacts } from './frontmatter';
 import { Findings } from './rules';
 import type { Alias, Document, Pair, Scalar } from 'yaml';
 import { isAlias, isMap, isScalar, isSeq } from 'yaml';
-import type { FrontmatterSource, SkillSplit } from './source';
+import type { FrontmatterSource, ParsedFrontmatter, SkillSplit } from './source';
 import { parseFrontmatter, splitSkill } from './source';
 import { checkStructure } from './structure';
 
@@ -43,6 +43,8 @@ export type ValidateOptions = {
   bundleDir: string;
   /** whether a file exists (default: the local file system, when there is one) */
   fileExists?: FileExists;
+  /** parses the frontmatter (default `parseFrontmatter`; the editor's reuses the last parse: incremental-parse.ts) */
+  parseFrontmatter?: (split: SkillSplit) => ParsedFrontmatter;
 };
 
 /** Everything the passes learnt; the compiler reads it when there are no errors. */
@@ -251,7 +253,7 @@ export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis
   // a frontmatter not closed yet (an author typing it) is read to the end of the file, so everything
   // else about it is found and drawn too; the missing `---` stays the first error
   const split = 'rule' in cut ? unterminatedSplit(text) : cut;
-  const { doc, source } = parseFrontmatter(split);
+  const { doc, source } = (opts.parseFrontmatter ?? parseFrontmatter)(split);
   const findings = new Findings(opts.file, source);
   if ('rule' in cut) findings.addAt(cut.rule, cut.message, cut.span);
   const tree = treeFacts(doc);

@@ -63,3 +63,39 @@ test('the diagram travels as a patch: only the cards that changed, and the pageâ
   assert.deepEqual(model, applyDiagramPatch(null, fresh.diagram!));
   assert.throws(() => applyDiagramPatch(null, { nodes: [], order: ['phase:x'] }), /does not send/);
 });
+
+test('edits through the worker (its parse reused piece by piece) leave the page with what a full analysis says', async () => {
+  const { applyDiagramPatch, analyzeForStudio } = await import('./studio-analysis');
+  const { skillText } = await import('../../../scripts/bench-editor-skill');
+  const base = skillText({ phases: 30, steps: 12 }, 'large');
+  const bundle = (text: string) => ({ 'skill.md': text, 'rendering.py': '', 'steps.mjs': '', 'prep.py': '', 'caps.mjs': '' });
+  const edits: [string, string][] = [
+    ['the frontmatter', base.replace(/(description: .*)\n/, '$1 x\n')],
+    ['a phase', base.replace(/( {2}p010:\n(?: {4}.*\n)*? {4}max_rounds: )\d+/, '$19')],
+    ['a phase added', base.replace('  p005: [p006]\n', '  p005: [p006, extra]\n  extra: []\n').replace(/\n {2}p006:\n/, '\n  extra:\n    max_rounds: 2\n  p006:\n')],
+    ['back to the start (the phase removed)', base],
+    ['a postprocessor step', base.replace('into: out1\n', 'into: out1x\n')],
+    ['the body', `${base}More.\n`],
+    ['a syntax error', base.replace('  p003: [p004, p005]\n', '  p003: [p004, p005\n')],
+    ['fixed', base],
+  ];
+  const a = new Analyzer();
+  let page = { diagnostics: [] as unknown, diagram: null as ReturnType<typeof applyDiagramPatch> | null, inputContract: null as unknown };
+  const apply = (r: ReturnType<Analyzer['analyze']>) => {
+    page = {
+      diagnostics: r.diagnostics ?? page.diagnostics,
+      diagram: r.diagram === undefined ? page.diagram : r.diagram === null ? null : applyDiagramPatch(page.diagram, r.diagram),
+      inputContract: r.inputContract === undefined ? page.inputContract : r.inputContract,
+    };
+  };
+  apply(a.analyze({ kind: 'analyze', id: 1, files: bundle(base), knownSkills: [], skillName: 'large' }));
+  let id = 2;
+  for (const [what, text] of edits) {
+    assert.ok(what === 'back to the start (the phase removed)' || what === 'fixed' || text !== base, `${what}: the edit changes the text`);
+    apply(a.analyze({ kind: 'analyze', id: id++, files: bundle(text), knownSkills: [], skillName: 'large' }));
+    const full = analyzeForStudio(bundle(text), { knownSkills: [], skillName: 'large' });
+    assert.deepEqual(page.diagnostics, full.diagnostics, `${what}: the findings`);
+    assert.deepEqual(page.diagram, full.diagram, `${what}: the diagram`);
+    assert.deepEqual(page.inputContract, full.inputContract, `${what}: the input contract`);
+  }
+});

@@ -5,6 +5,7 @@
 // page redraws only what a keystroke changed.
 import type { JsonSchema } from '@/lib/kernel/json';
 import { analyzeBundle } from '@/lib/skill/analyze-bundle';
+import { FrontmatterParser } from '@/lib/skill/incremental-parse';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { inputContractOfFrontmatter } from '@/lib/skill/input-check';
 import { describeKey, keyPathIn, type KeyInfo } from '@/lib/skill/key-info';
@@ -39,9 +40,13 @@ export type AnalysisReply = { kind: 'analysis'; id: number; bodyLine: number | u
 export type KeyReply = { kind: 'key'; id: number; keyInfo: KeyInfo | null };
 export type AnalysisWorkerReply = AnalysisReply | KeyReply;
 
-export function analyzeForStudio(files: Files, opts: { knownSkills: readonly string[]; skillName: string }): StudioAnalysis & { source: FrontmatterSource | undefined } {
+export function analyzeForStudio(
+  files: Files,
+  opts: { knownSkills: readonly string[]; skillName: string; parser?: FrontmatterParser },
+): StudioAnalysis & { source: FrontmatterSource | undefined } {
   const known = opts.knownSkills.includes(opts.skillName) ? [...opts.knownSkills] : [...opts.knownSkills, opts.skillName];
-  const a = analyzeBundle(files, { knownSkills: known, skillName: opts.skillName });
+  const parser = opts.parser;
+  const a = analyzeBundle(files, { knownSkills: known, skillName: opts.skillName, parseFrontmatter: parser && ((split) => parser.parse(split)) });
   return {
     diagnostics: a.diagnostics,
     diagram: a.diagram,
@@ -81,12 +86,18 @@ export function applyDiagramPatch(prev: DiagramModel | null, patch: DiagramPatch
  */
 export class Analyzer {
   private source: FrontmatterSource | undefined;
+  /** the last parse's pieces: a keystroke re-parses only the piece of the frontmatter it is in */
+  private readonly parser = new FrontmatterParser();
+  private analyses = 0;
   private last = { diagnostics: '', inputContract: '' };
   /** the last diagram: each node's JSON by id, the rest's JSON; null when there was none */
   private drawn: { nodes: Map<string, string>; order: string; rest: string } | null = null;
 
   analyze(req: AnalyzeRequest): AnalysisReply {
-    const { source, bodyLine, diagram, ...parts } = analyzeForStudio(req.files, req);
+    // the first analysis comes as the page opens, while it loads the editor and the diagram: parsed
+    // whole, as before (cutting a parse into pieces costs more than the whole parse the first time)
+    const parser = this.analyses++ === 0 ? undefined : this.parser;
+    const { source, bodyLine, diagram, ...parts } = analyzeForStudio(req.files, { ...req, parser });
     this.source = source;
     const reply: AnalysisReply = { kind: 'analysis', id: req.id, bodyLine };
     // compared as text: a keystroke that changes no card (a description, a prompt) sends no diagram
