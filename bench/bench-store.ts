@@ -94,9 +94,10 @@ export function step(v) {
  * quota checked around each call, as in a run the app or the CLI starts). The crash parent names it
  * (`--dir`), so its worker and its resume run share it and the side file is in the workspace.
  */
-/** STAGECRAFT_SANDBOX (default auto: bubblewrap where it works); every line says which (`sandbox`) */
-const ISOLATION = isolationFor(sandboxMode(process.env));
 const ROOT = a.dir ?? mkdtempSync(path.join(tmpdir(), 'sc-bench-'));
+/** STAGECRAFT_SANDBOX (default auto: bubblewrap where it works); every line says which (`sandbox`). The probe's verdict
+ *  is kept in ROOT, as the app and the CLI keep it in their data dir: the crash test's resume finds the worker's. */
+const ISOLATION = isolationFor(sandboxMode(process.env), { cacheDir: ROOT });
 const WORK = path.join(ROOT, 'work');
 mkdirSync(WORK, { recursive: true });
 

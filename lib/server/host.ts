@@ -75,23 +75,28 @@ export function durationFromEnv(env: Record<string, string | undefined>, name: s
   return Number(m[1]) * DURATION_UNITS_MS[m[2]];
 }
 
+/** STAGECRAFT_DATA_DIR (default ./.stagecraft), absolute: the embedded database, bundles, workspaces, the sandbox probe's verdict */
+export function dataDirOf(env: ModelEnv, cwd: string): string {
+  return path.resolve(cwd, env.STAGECRAFT_DATA_DIR || '.stagecraft');
+}
+
 /** `<data dir>/bundles` and `<data dir>/workspaces`: beside the embedded database (or where it would be, on Postgres) */
 export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundlesDir' | 'workspacesDir'> {
-  const dataDir = path.resolve(cwd, env.STAGECRAFT_DATA_DIR || '.stagecraft');
+  const dataDir = dataDirOf(env, cwd);
   return { bundlesDir: path.join(dataDir, 'bundles'), workspacesDir: path.join(dataDir, 'workspaces') };
 }
 
 /**
  * The host of a process: its store and skills, the folders under its data dir, and the isolation
- * STAGECRAFT_SANDBOX asks for (probed on first use; `required` without bubblewrap then throws
- * SandboxUnavailableError, before any code runs).
+ * STAGECRAFT_SANDBOX asks for (probed on first use, the verdict kept in the data dir; `required`
+ * without bubblewrap then throws SandboxUnavailableError, before any code runs).
  */
 export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string; driver?: JsonObject }): Host {
   let limits: RunLimits | null = null;
   return {
     ...parts,
     ...defaultHostDirs(parts.env, parts.cwd),
-    isolation: () => isolationFor(sandboxMode(parts.env)),
+    isolation: () => isolationFor(sandboxMode(parts.env), { cacheDir: dataDirOf(parts.env, parts.cwd) }),
     limits: () => (limits ??= runLimitsFromEnv(parts.env)),
   };
 }
