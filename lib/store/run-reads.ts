@@ -1,19 +1,20 @@
 /**
  * The reads a resume makes before its first step — the run row, its snapshot, its events, one
- * workspace artifact — as plain SQL on the database's own driver (pg's pool, or the embedded
- * PGlite), not through Prisma.
+ * workspace artifact, its abort request — and those a run makes while it goes and as it ends (the
+ * abort poll, its traces for the summary), as plain SQL on the database's own driver (pg's pool, or
+ * the embedded PGlite), not through Prisma.
  *
  * Why: Prisma compiles its query engine (a WebAssembly module shipped as base64) on its first
  * query: measured at 0.4 s on a quiet machine and over 3 s on a loaded one, in every process that
- * resumes a run — the CLI's `resume`, a worker taking up a run after a crash. These four reads are
- * all a resume needs until its first step, so a process that only drives runs never pays it.
+ * resumes a run — the CLI's `resume`, a worker taking up a run after a crash, the CLI's `run`. These
+ * reads are all a run or a resume needs, so a process that only drives runs never pays it.
  *
  * Owns: the SQL and the row → record mapping of these reads (the same records records.ts builds
  * from Prisma's rows: Date → epoch ms, SQL NULL → null, json as parsed). Does not: write (wire.ts,
  * the commit functions), or read anything else (prisma-store.ts keeps Prisma for the rest).
  */
 import type { Json, JsonObject } from '../kernel/json';
-import type { RunEvent, RunKind, RunRecord, RunStatus, Snapshot, WorkspaceArtifact } from '../kernel/ports';
+import type { AbortRequest, RunEvent, RunKind, RunRecord, RunStatus, Snapshot, StageTrace, WorkspaceArtifact } from '../kernel/ports';
 
 /** One parameterized query on the driver; its rows as the driver parses them (timestamptz → Date, json → its value). */
 export type SqlQuery = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -76,5 +77,39 @@ export class RunReads {
   async readArtifact(runId: string, path: string): Promise<WorkspaceArtifact | null> {
     const [a] = await this.sql('SELECT "content", "sha256", "size", "created_at" FROM "workspace_artifacts" WHERE "run_id" = $1 AND "path" = $2', [runId, path]);
     return a ? { runId, path, content: json(a.content), sha256: String(a.sha256), size: Number(a.size), createdAt: ms(a.created_at) } : null;
+  }
+
+  async readTraces(runId: string): Promise<StageTrace[]> {
+    const rows = await this.sql(
+      `SELECT "id", "seq", "round", "phase", "rung", "capability", "stage", "status", "effects", "contribution", "not_applied", "error",
+              "started_at", "ended_at", "duration_ms"
+         FROM "stage_traces" WHERE "run_id" = $1 ORDER BY "ord"`,
+      [runId],
+    );
+    return rows.map((t) => ({
+      id: String(t.id),
+      runId,
+      seq: Number(t.seq),
+      round: Number(t.round),
+      phase: String(t.phase),
+      rung: t.rung as StageTrace['rung'],
+      capability: String(t.capability),
+      stage: String(t.stage),
+      status: t.status as StageTrace['status'],
+      effects: json(t.effects) as StageTrace['effects'],
+      contribution: nullableJson(t.contribution),
+      notApplied: json(t.not_applied) as JsonObject[],
+      error: nullableJson(t.error) as StageTrace['error'],
+      startedAt: ms(t.started_at),
+      endedAt: ms(t.ended_at),
+      durationMs: Number(t.duration_ms),
+    }));
+  }
+
+  /** the abort requests recorded for any of `runIds` (one query, however many runs are watched) */
+  async readAbortRequests(runIds: readonly string[]): Promise<AbortRequest[]> {
+    if (runIds.length === 0) return [];
+    const rows = await this.sql('SELECT "run_id", "reason", "requested_by", "via", "requested_at" FROM "abort_requests" WHERE "run_id" = ANY($1::text[])', [runIds]);
+    return rows.map((r) => ({ runId: String(r.run_id), reason: String(r.reason), requestedBy: String(r.requested_by), via: (r.via as string | null) ?? null, requestedAt: ms(r.requested_at) }));
   }
 }
