@@ -108,6 +108,7 @@ export class PrismaStore implements StorePort {
   private readonly lazyCommits: boolean;
   private readonly reconnectMs: number;
   private readonly raw: RunReads | null;
+  private readonly sql: SqlQuery | null;
   private closing: Promise<void> | null = null;
   private readonly appends = new AppendListeners();
   private readonly abortPoll: AbortPoll;
@@ -127,6 +128,7 @@ export class PrismaStore implements StorePort {
     // our own process died
     this.lazyCommits = parts.backend === 'postgres';
     this.reconnectMs = parts.reconnectMs ?? STORE_RECONNECT_MS;
+    this.sql = parts.sql ?? null;
     const raw = parts.sql ? new RunReads(parts.sql) : null;
     this.raw = raw;
     this.abortPoll = new AbortPoll(async (runIds) =>
@@ -341,7 +343,7 @@ export class PrismaStore implements StorePort {
 
   /** One round trip to the database: resolves when it answers, else store_unreachable. */
   async ping(): Promise<void> {
-    await this.read(() => this.prisma.$queryRaw`SELECT 1`);
+    await this.read(async () => (this.sql ? await this.sql('SELECT 1', []) : await this.prisma.$queryRaw`SELECT 1`));
   }
 
   // ------------------------------------------------------------------ lifecycle

@@ -161,7 +161,8 @@ export class PrismaSkillRepo implements SkillRepo {
 
   /**
    * `prisma`: the client, or how to make it on first use. `sql`: the database's own driver, which
-   * records a version without Prisma (a CLI `run` then never loads Prisma's engine: run-reads.ts).
+   * records a version, lists the skills and reads one without Prisma (a CLI `run` and the app's
+   * first page then never wait for Prisma's engine: run-reads.ts).
    */
   constructor(
     prisma: PrismaClient | (() => PrismaClient),
@@ -230,8 +231,8 @@ export class PrismaSkillRepo implements SkillRepo {
   }
 
   private async skillRows(where: string, args: unknown[]): Promise<SkillRecord[]> {
-    const rows = await this.prisma.$queryRawUnsafe<
-      (VersionRow & { s_id: string; s_name: string; s_created_at: Date; version_count: bigint; run_id: string | null; run_status: string | null; run_created_at: Date | null })[]
+    const rows = await this.raw<
+      VersionRow & { s_id: string; s_name: string; s_created_at: Date; version_count: bigint; run_id: string | null; run_status: string | null; run_created_at: Date | null }
     >(
       `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
               (SELECT count(*) FROM "skill_versions" c WHERE c."skill_id" = s."id") AS version_count,
@@ -269,7 +270,7 @@ export class PrismaSkillRepo implements SkillRepo {
   }
 
   async wasDeleted(name: string): Promise<boolean> {
-    const rows = await this.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+    const rows = await this.raw<{ n: bigint }>(
       `SELECT count(*) AS n FROM "skills" WHERE "deleted_at" IS NOT NULL AND starts_with("name", $1)
          AND NOT EXISTS (SELECT 1 FROM "skills" WHERE "name" = $2)`,
       `${name}~`,
