@@ -1,7 +1,8 @@
-// Next calls register() once per server start: open the store, load the
-// examples, resume interrupted runs. Node runtime only (PGlite, child processes).
+// Next calls register() once per server start: it starts the app's start-up work (open the store,
+// load the examples, resume interrupted runs) and returns, so the server answers its first request
+// while that goes on (lib/server/app/boot.ts). Node runtime only (PGlite, child processes).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
   const { boot } = await import('./lib/server/app/boot');
-  await boot();
+  void boot();
 }

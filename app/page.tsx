@@ -1,6 +1,6 @@
 // The skills home: every skill, when it was saved and how its last run went.
-import { appHost, examplesDir } from '@/lib/server/app/app-host';
-import { listSkills } from '@/lib/server/skills/list-skills';
+import { examplesDir } from '@/lib/server/app/app-host';
+import { listAppSkills } from '@/lib/server/app/list-app-skills';
 import { exampleBundles } from '@/lib/server/skills/load-examples';
 import { NewSkillDialog } from '@/components/home/NewSkillDialog';
 import { SkillTable } from '@/components/home/SkillTable';
@@ -12,8 +12,7 @@ export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Skills · Stagecraft' };
 
 export default async function HomePage() {
-  const host = await appHost();
-  const skills = await listSkills(host);
+  const { skills, examples: loaded } = await listAppSkills();
   const examples = exampleBundles(examplesDir());
   const now = Date.now();
   return (
@@ -29,6 +28,11 @@ export default async function HomePage() {
         </div>
         <NewSkillDialog skills={skills.map((s) => s.name)} examples={examples} />
       </div>
+      {loaded && !loaded.ok ? (
+        <p className={styles.notice} role="alert">
+          The example skills could not be loaded: {loaded.message}
+        </p>
+      ) : null}
       {skills.length ? <SkillTable skills={skills} now={now} /> : <EmptySkills exampleCount={examples.length} />}
     </main>
   );

@@ -4,30 +4,23 @@
 // may be among them; a command that needs the store (`runs`) is the control that the hook sees them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, runCli } from './testing/spawn-cli';
+import { ROOT } from './testing/spawn-cli';
+import { tracedCli } from './testing/traced-cli';
 
 const STORE_PACKAGES = /node_modules\/(@prisma\/|@electric-sql\/pglite|pglite-prisma-adapter|pg\/|pg-boss|@opentelemetry\/)/;
 const TS_LOADER = /node_modules\/(tsx|esbuild)\//;
 const WORKER = /lib\/sandbox\/workers\//;
 
-/** the command's exit code, output, and every module URL it resolved */
+/** neither store can open: Postgres on a port nothing listens on, a data dir under a file */
 async function traced(argv: string[]) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sc-lazy-'));
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-lazy-store-'));
   try {
-    const loads = path.join(dir, 'loads.txt');
-    writeFileSync(loads, '');
-    const hooks = `import{appendFileSync}from'node:fs';export async function resolve(s,c,n){const r=await n(s,c);appendFileSync(${JSON.stringify(loads)},r.url+'\\n');return r}`;
-    const register = path.join(dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`);
     const blocker = path.join(dir, 'not-a-dir');
     writeFileSync(blocker, 'a file where the data dir would be');
-    // neither store can open: Postgres on a port nothing listens on, a data dir under a file
-    const env = { ...process.env, DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none', STAGECRAFT_DATA_DIR: path.join(blocker, 'data') };
-    const r = await runCli(argv, { env, nodeArgs: ['--import', register] });
-    return { ...r, modules: readFileSync(loads, 'utf8').split('\n').filter(Boolean) };
+    return await tracedCli(argv, { ...process.env, DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none', STAGECRAFT_DATA_DIR: path.join(blocker, 'data') });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

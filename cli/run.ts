@@ -13,8 +13,11 @@ import { startSkillRun } from '../lib/server/runs/start-run';
 import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
 import { EMBEDDED_DRIVES_IN_PROCESS, closeRunQueues, databaseUrlOf, workersSetting } from '../lib/server/runs/run-source';
 import { summarizeRun } from '../lib/server/runs/run-summary';
+import { warmSkillRun, type WarmRun } from '../lib/server/runs/warm-run';
 import { InputTooLarge, parse } from './args';
 import { withHost } from './store';
+import type { Host } from '../lib/server/host';
+import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
 import { printSummary } from './print';
@@ -50,24 +53,44 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   );
   const { file } = skillFileOf(positionals[0]);
   const input = await readInput(values.input, io);
-  return withHost(async (host) => {
-    const setting = workersSetting(host);
-    if (setting.notice) process.stderr.write(`stagecraft: ${setting.notice}\n`);
-    if (values.queue && databaseUrlOf(host)) {
+  // the run's first worker starts while the store opens (warm-run.ts); a named workspace or the queue takes the normal path
+  const warm = values.queue || values.workspace !== undefined ? null : warmSkillRun(process.env, process.cwd(), file);
+  let isStarted = false;
+  try {
+    return await withHost(async (host) => {
       try {
-        const queued = await enqueueSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace });
-        if (values.json) io.out(JSON.stringify(queued));
-        else io.out(`run ${queued.runId}: queued; a \`stagecraft worker\` drives it (follow it with \`stagecraft events ${queued.runId}\`)`);
-        return 0;
+        return await runHere(host, { file, input, values, io, warm });
       } finally {
-        await closeRunQueues();
+        isStarted = !!warm && (await host.store.getRun(warm.runId).catch(() => null)) !== null;
       }
+    }, { runsCode: true });
+  } finally {
+    if (warm && !isStarted) await warm.discard();
+  }
+}
+
+type RunValues = { json?: boolean; model?: string; workspace?: string; queue?: boolean };
+
+/** the run itself, on the opened store (queued for the workers with --queue on Postgres) */
+async function runHere(host: Host & { store: OpenedStore }, r: { file: string; input: JsonObject; values: RunValues; io: Io; warm: WarmRun | null }): Promise<number> {
+  const { file, input, values, io, warm } = r;
+  const setting = workersSetting(host);
+  if (setting.notice) process.stderr.write(`stagecraft: ${setting.notice}\n`);
+  if (values.queue && databaseUrlOf(host)) {
+    try {
+      const queued = await enqueueSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace });
+      if (values.json) io.out(JSON.stringify(queued));
+      else io.out(`run ${queued.runId}: queued; a \`stagecraft worker\` drives it (follow it with \`stagecraft events ${queued.runId}\`)`);
+      return 0;
+    } finally {
+      await closeRunQueues();
     }
-    if (values.queue && !setting.notice) process.stderr.write(`stagecraft: --queue: ${EMBEDDED_DRIVES_IN_PROCESS}\n`);
-    const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace });
-    const summary = await summarizeRun(host.store, outcome);
-    if (values.json) io.out(JSON.stringify(summary));
-    else printSummary(summary, io);
-    return outcome.status === 'completed' ? 0 : 1;
-  }, { runsCode: true });
+  }
+  if (values.queue && !setting.notice) process.stderr.write(`stagecraft: --queue: ${EMBEDDED_DRIVES_IN_PROCESS}\n`);
+  const early = warm ? { runId: warm.runId, sandbox: warm.sandbox } : {};
+  const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace, ...early });
+  const summary = await summarizeRun(host.store, outcome);
+  if (values.json) io.out(JSON.stringify(summary));
+  else printSummary(summary, io);
+  return outcome.status === 'completed' ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 // set (every page and API call needs it). Without the token it refuses to start.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { importBuilt } from './built.mjs';
 
 // compiled with the CLI (scripts/build-cli.mjs): no TypeScript loader on the way to the server
@@ -26,7 +27,8 @@ if (problem) {
 // the code the app stores runs in a sandbox, or the app stays on this machine
 let isolation;
 try {
-  isolation = isolationFor(sandboxMode(process.env));
+  // the verdict is kept in the data dir: the server's own check then finds it there
+  isolation = isolationFor(sandboxMode(process.env), { cacheDir: path.resolve(process.env.STAGECRAFT_DATA_DIR || '.stagecraft') });
 } catch (e) {
   console.error(`stagecraft: ${e.message}`);
   process.exit(1);

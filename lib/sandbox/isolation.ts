@@ -20,7 +20,8 @@
  * limit is the worker's own (runtime.ts) and its cgroup's (cgroups.ts).
  *
  * Owns: the mode (`STAGECRAFT_SANDBOX=off|auto|required`, default auto), the
- * probe that says whether bubblewrap works here, and the bwrap command line.
+ * probe that says whether bubblewrap works here (its verdict kept in the data
+ * dir between processes: probe-cache.ts), and the bwrap command line.
  * Does not: spawn workers (worker.ts) or pick interpreters (runtime.ts).
  */
 import { spawnSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { StagecraftError, UsageError } from '../kernel/errors';
 import { seccompFilter } from './seccomp';
+import { cacheVerdict, hasCachedVerdict, probeKey } from './probe-cache';
 
 export const SANDBOX_MODES = ['off', 'auto', 'required'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -127,32 +129,52 @@ export function bwrapArgs(m: BwrapMounts): string[] {
 type Probe = { bwrap: string | null; reason: string; seccomp: Buffer | null; seccompMissing?: string };
 let probed: Probe | null = null;
 
-/** Whether bubblewrap can build a sandbox on this machine (found, allowed to make namespaces), and load our seccomp filter. Probed once. */
-function probe(): Probe {
-  if (probed) return probed;
-  const bwrap = BWRAP_PATHS.find((p) => existsSync(p));
-  if (!bwrap) return (probed = { bwrap: null, reason: 'bubblewrap (bwrap) is not installed', seccomp: null });
-  const attempt = (filter: Buffer | null) =>
-    spawnSync(bwrap, [...bwrapArgs({ readOnly: [], workDir: null, env: { PATH: '/usr/bin:/bin' }, seccompFd: filter ? 0 : undefined }), '--', 'true'], {
+/** Where `isolationFor` may keep the probe's verdict (probe-cache.ts): a process's data dir. */
+export type ProbeOptions = { cacheDir?: string };
+
+/**
+ * Whether bubblewrap at `bwrap` can build a sandbox on this machine (allowed to make namespaces),
+ * and load our seccomp filter. With `cacheDir`, a verdict kept there for this very binary, kernel
+ * and filter answers without running bwrap, and a new full verdict is kept there.
+ */
+export function probeBubblewrap(bwrap: string, opts: ProbeOptions = {}): Probe {
+  const filter = seccompFilter();
+  const key = opts.cacheDir ? probeKey(bwrap, filter) : null;
+  if (key && filter && hasCachedVerdict(opts.cacheDir!, key)) return { bwrap, reason: '', seccomp: filter };
+  const attempt = (withFilter: Buffer | null) =>
+    spawnSync(bwrap, [...bwrapArgs({ readOnly: [], workDir: null, env: { PATH: '/usr/bin:/bin' }, seccompFd: withFilter ? 0 : undefined }), '--', 'true'], {
       env: {} as NodeJS.ProcessEnv,
       timeout: 10_000,
       encoding: 'utf8',
-      input: filter ?? undefined,
+      input: withFilter ?? undefined,
     });
   const why = (r: ReturnType<typeof attempt>) => (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0];
-  const filter = seccompFilter();
   const withFilter = filter ? attempt(filter) : null;
-  if (withFilter?.status === 0) return (probed = { bwrap, reason: '', seccomp: filter });
+  if (withFilter?.status === 0) {
+    if (key) cacheVerdict(opts.cacheDir!, key);
+    return { bwrap, reason: '', seccomp: filter };
+  }
   const plain = attempt(null);
-  if (plain.status !== 0) return (probed = { bwrap: null, reason: `bubblewrap cannot create namespaces here (${why(plain)})`, seccomp: null });
+  if (plain.status !== 0) return { bwrap: null, reason: `bubblewrap cannot create namespaces here (${why(plain)})`, seccomp: null };
   const seccompMissing = withFilter ? `the kernel refused the filter (${why(withFilter)})` : `no filter for the ${process.arch} architecture`;
-  return (probed = { bwrap, reason: '', seccomp: null, seccompMissing });
+  return { bwrap, reason: '', seccomp: null, seccompMissing };
 }
 
-/** The isolation code workers get under this mode; `required` without a working bubblewrap throws. */
-export function isolationFor(mode: SandboxMode): Isolation {
+/** The probe of this process (once): the first bubblewrap found, or why there is none. */
+function probe(opts: ProbeOptions): Probe {
+  if (probed) return probed;
+  const bwrap = BWRAP_PATHS.find((p) => existsSync(p));
+  probed = bwrap ? probeBubblewrap(bwrap, opts) : { bwrap: null, reason: 'bubblewrap (bwrap) is not installed', seccomp: null };
+  return probed;
+}
+
+/**
+ * The isolation code workers get under this mode; `required` without a working bubblewrap throws.
+ * `cacheDir` (the data dir): where the probe's verdict is kept between processes (probe-cache.ts).
+ */
+export function isolationFor(mode: SandboxMode, opts: ProbeOptions = {}): Isolation {
   if (mode === 'off') return { kind: 'none', reason: 'STAGECRAFT_SANDBOX=off' };
-  const p = probe();
+  const p = probe(opts);
   if (p.bwrap) return { kind: 'bwrap', bwrap: p.bwrap, seccomp: p.seccomp, ...(p.seccompMissing ? { seccompMissing: p.seccompMissing } : {}) };
   if (mode === 'required') throw new SandboxUnavailableError(p.reason);
   return { kind: 'none', reason: p.reason };

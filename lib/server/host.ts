@@ -15,7 +15,7 @@ import type { KernelDeps } from '../kernel/context';
 import type { JsonObject } from '../kernel/json';
 import { UsageError } from '../kernel/errors';
 import { faultsFromSpec } from '../kernel/faults';
-import type { ModelPort, StorePort } from '../kernel/ports';
+import type { CodeSandbox, ModelPort, StorePort } from '../kernel/ports';
 import { createCodeSandbox } from '../sandbox';
 import { DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from '../sandbox/isolation';
 import { createWorkspaceFiles } from '../sandbox/workspace-files';
@@ -75,24 +75,35 @@ export function durationFromEnv(env: Record<string, string | undefined>, name: s
   return Number(m[1]) * DURATION_UNITS_MS[m[2]];
 }
 
+/** STAGECRAFT_DATA_DIR (default ./.stagecraft), absolute: the embedded database, bundles, workspaces, the sandbox probe's verdict */
+export function dataDirOf(env: ModelEnv, cwd: string): string {
+  return path.resolve(cwd, env.STAGECRAFT_DATA_DIR || '.stagecraft');
+}
+
 /** `<data dir>/bundles` and `<data dir>/workspaces`: beside the embedded database (or where it would be, on Postgres) */
 export function defaultHostDirs(env: ModelEnv, cwd: string): Pick<Host, 'bundlesDir' | 'workspacesDir'> {
-  const dataDir = path.resolve(cwd, env.STAGECRAFT_DATA_DIR || '.stagecraft');
+  const dataDir = dataDirOf(env, cwd);
   return { bundlesDir: path.join(dataDir, 'bundles'), workspacesDir: path.join(dataDir, 'workspaces') };
 }
 
 /**
  * The host of a process: its store and skills, the folders under its data dir, and the isolation
- * STAGECRAFT_SANDBOX asks for (probed on first use; `required` without bubblewrap then throws
- * SandboxUnavailableError, before any code runs).
+ * STAGECRAFT_SANDBOX asks for (probed on first use, the verdict kept in the data dir; `required`
+ * without bubblewrap then throws SandboxUnavailableError, before any code runs).
  */
 export function hostFor(parts: { store: StorePort; skills: SkillRepo; env: ModelEnv; cwd: string; driver?: JsonObject }): Host {
+  return { ...parts, ...localHostFor(parts.env, parts.cwd) };
+}
+
+/** What a host knows without its store: its folders, its isolation and its limits (a run's sandbox can be made from it). */
+export type LocalHost = Pick<Host, 'bundlesDir' | 'workspacesDir' | 'isolation' | 'limits'>;
+
+export function localHostFor(env: ModelEnv, cwd: string): LocalHost {
   let limits: RunLimits | null = null;
   return {
-    ...parts,
-    ...defaultHostDirs(parts.env, parts.cwd),
-    isolation: () => isolationFor(sandboxMode(parts.env)),
-    limits: () => (limits ??= runLimitsFromEnv(parts.env)),
+    ...defaultHostDirs(env, cwd),
+    isolation: () => isolationFor(sandboxMode(env), { cacheDir: dataDirOf(env, cwd) }),
+    limits: () => (limits ??= runLimitsFromEnv(env)),
   };
 }
 
@@ -148,7 +159,7 @@ export function isUserWorkspace(host: Pick<Host, 'workspacesDir'>, runId: string
  * the run's workspace; file ops act on the workspace (reading the bundle's own files where the
  * workspace has none) without following what code made there. A workspace Stagecraft made has the
  * quota; a folder the user named has none (it is theirs, and may be a large repository). `close`
- * releases the sandbox's workers.
+ * releases the sandbox's workers (`extra.sandbox`: one made ahead by `runSandbox`, closed here too).
  */
 export function kernelDeps(
   host: Host,
@@ -157,19 +168,30 @@ export function kernelDeps(
   extra: Partial<KernelDeps> = {},
 ): KernelDeps & { close(): Promise<void> } {
   const workDir = workspaceOf(host, run.runId);
-  const limits = host.limits();
-  const quota = isUserWorkspace(host, run.runId) ? null : limits.workspaceQuota;
-  const sandbox = createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation(), workspaceQuota: quota, tmpBytes: limits.tmpBytes });
+  const quota = isUserWorkspace(host, run.runId) ? null : host.limits().workspaceQuota;
+  const sandbox = extra.sandbox ?? runSandbox(host, run);
   return {
     store: host.store,
     clock: systemClock,
     ids: randomIds,
     model,
-    sandbox,
     files: createWorkspaceFiles({ root: workDir, readFallback: run.bundleDir, quota }),
     faults: faultsFromSpec(host.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL')),
     ...(host.driver ? { driver: host.driver } : {}),
     ...extra,
+    sandbox,
     close: () => sandbox.close(),
   };
+}
+
+/**
+ * The code sandbox of one execution of a run: the bundle read-only, the run's workspace writable
+ * (with its quota, unless it is a folder the user named). Made by `kernelDeps`, or ahead of it by a
+ * caller that starts the run's first worker while the store opens (the CLI's `run`).
+ */
+export function runSandbox(host: Omit<LocalHost, 'bundlesDir'>, run: { runId: string; bundleDir: string }): CodeSandbox {
+  const workDir = workspaceOf(host, run.runId);
+  const limits = host.limits();
+  const quota = isUserWorkspace(host, run.runId) ? null : limits.workspaceQuota;
+  return createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation(), workspaceQuota: quota, tmpBytes: limits.tmpBytes });
 }

@@ -26,17 +26,13 @@
 import pg from 'pg';
 import { dbErrorOf } from './errors';
 import { APPLY_SQL, batchParam, opUnlock, type WireOp } from './wire';
+import { batchLength } from './batches';
+
+// the batch limits live beside the embedded line's too (batches.ts), which must not load pg
+export { batchLength, MAX_BATCH, MAX_BATCH_CHARS } from './batches';
 
 /** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
 export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
-/** operations per statement at most */
-export const MAX_BATCH = 64;
-/**
- * characters of operations per statement at most (one operation alone may pass it): runs that
- * each commit a large output at the same moment must not add up to a parameter past what a string
- * or a jsonb can hold, which would fail every run of the batch for the size of the others'
- */
-export const MAX_BATCH_CHARS = 32 * 1024 * 1024;
 
 type Pending = { op: WireOp; claimKey?: string; resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
@@ -114,17 +110,6 @@ export class Lane {
   }
 }
 
-/** How many queued operations the next statement takes: at most MAX_BATCH, and MAX_BATCH_CHARS unless the first alone is more. */
-export function batchLength(queue: readonly { op: WireOp }[]): number {
-  let chars = 0;
-  let n = 0;
-  while (n < queue.length && n < MAX_BATCH) {
-    chars += queue[n].op.length + 1;
-    if (n > 0 && chars > MAX_BATCH_CHARS) break;
-    n++;
-  }
-  return n;
-}
 
 /**
  * An error the server raised for the statement, the connection still usable — not a lost

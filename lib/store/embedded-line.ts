@@ -25,7 +25,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { currentPriority } from './read-priority';
 import { APPLY_SQL, batchParam, type WireOp } from './wire';
-import { batchLength } from './commit-lanes';
+import { batchLength } from './batches';
 
 type Task = () => Promise<void>;
 

@@ -9,8 +9,10 @@
  * land in one transaction or not at all; a recorded seq comes back as
  * `conflict` with what is recorded. On Postgres the operations of runs that
  * write at the same moment share a statement (commit-lanes.ts). The reads a
- * resume makes before its first step are plain SQL (run-reads.ts); the others go
- * through Prisma's query builder. `skills` is the skill-version repository (skills.ts).
+ * run or a resume makes are plain SQL (run-reads.ts), and so is recording a
+ * skill version (skills.ts); the others go through Prisma's query builder, whose
+ * client is made on first use (`prisma`), so a process that only drives runs
+ * never loads its engine. `skills` is the skill-version repository (skills.ts).
  *
  * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
  * anything about runs (the kernel does). Reading an unknown run's events,
@@ -48,7 +50,8 @@ import { RunReads, type SqlQuery } from './run-reads';
 export type StoreBackend = 'postgres' | 'pglite';
 
 export type PrismaStoreParts = {
-  prisma: PrismaClient;
+  /** the client, or how to make it: made on first use (a process that only drives runs never needs it) */
+  prisma: PrismaClient | (() => PrismaClient);
   claims: ClaimRegistry;
   backend: StoreBackend;
   /** where the data is: a URL without its password, or the embedded data dir */
@@ -91,8 +94,8 @@ function isSameEvents(recorded: RunEvent[], mine: RunEvent[]): boolean {
 const MAX_COMMIT_ATTEMPTS = 3;
 
 export class PrismaStore implements StorePort {
-  /** for lib/server queries the port does not cover (run lists with joins, counts, …) */
-  readonly prisma: PrismaClient;
+  private client: PrismaClient | null = null;
+  private readonly makeClient: () => PrismaClient;
   readonly backend: StoreBackend;
   readonly location: string;
   /** skills and their versions (outside the kernel's port) */
@@ -105,14 +108,16 @@ export class PrismaStore implements StorePort {
   private readonly lazyCommits: boolean;
   private readonly reconnectMs: number;
   private readonly raw: RunReads | null;
+  private readonly sql: SqlQuery | null;
   private closing: Promise<void> | null = null;
   private readonly appends = new AppendListeners();
   private readonly abortPoll: AbortPoll;
 
   constructor(parts: PrismaStoreParts) {
-    this.skills = new PrismaSkillRepo(parts.prisma);
-    this.runIndex = new PrismaRunIndex(parts.prisma);
-    this.prisma = parts.prisma;
+    const given = parts.prisma;
+    this.makeClient = typeof given === 'function' ? given : () => given;
+    this.skills = new PrismaSkillRepo(() => this.prisma, parts.sql);
+    this.runIndex = new PrismaRunIndex(() => this.prisma);
     this.claims = parts.claims;
     this.backend = parts.backend;
     this.location = parts.location;
@@ -123,11 +128,18 @@ export class PrismaStore implements StorePort {
     // our own process died
     this.lazyCommits = parts.backend === 'postgres';
     this.reconnectMs = parts.reconnectMs ?? STORE_RECONNECT_MS;
-    this.raw = parts.sql ? new RunReads(parts.sql) : null;
-    const raw = this.raw;
+    this.sql = parts.sql ?? null;
+    const raw = parts.sql ? new RunReads(parts.sql) : null;
+    this.raw = raw;
     this.abortPoll = new AbortPoll(async (runIds) =>
-      raw ? raw.abortRequests(runIds) : (await this.prisma.abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest),
+      raw ? raw.readAbortRequests(runIds) : (await this.prisma.abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest),
     );
+  }
+
+  /** for lib/server queries the port does not cover (run lists with joins, counts, …); made on first use */
+  get prisma(): PrismaClient {
+    this.client ??= this.makeClient();
+    return this.client;
   }
 
   // ------------------------------------------------------------------ writes
@@ -237,9 +249,9 @@ export class PrismaStore implements StorePort {
 
   async readTraces(runId: string): Promise<StageTrace[]> {
     return this.read(async () => {
-      const rows = await this.prisma.stageTrace.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
-      if (rows.length === 0) await this.mustExist(runId);
-      return rows.map(toStageTrace);
+      const traces = this.raw ? await this.raw.readTraces(runId) : (await this.prisma.stageTrace.findMany({ where: { runId }, orderBy: { ord: 'asc' } })).map(toStageTrace);
+      if (traces.length === 0) await this.mustExist(runId);
+      return traces;
     });
   }
 
@@ -319,6 +331,7 @@ export class PrismaStore implements StorePort {
 
   async readAbortRequest(runId: string): Promise<AbortRequest | null> {
     return this.read(async () => {
+      if (this.raw) return (await this.raw.readAbortRequests([runId]))[0] ?? null;
       const row = await this.prisma.abortRequest.findUnique({ where: { runId } });
       return row ? toAbortRequest(row) : null;
     });
@@ -330,7 +343,7 @@ export class PrismaStore implements StorePort {
 
   /** One round trip to the database: resolves when it answers, else store_unreachable. */
   async ping(): Promise<void> {
-    await this.read(() => this.prisma.$queryRaw`SELECT 1`);
+    await this.read(async () => (this.sql ? await this.sql('SELECT 1', []) : await this.prisma.$queryRaw`SELECT 1`));
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -340,7 +353,7 @@ export class PrismaStore implements StorePort {
     this.closing ??= (async () => {
       this.abortPoll.close();
       await this.claims.close();
-      await this.prisma.$disconnect();
+      await this.client?.$disconnect();
       await this.onClose?.();
     })();
     return this.closing;

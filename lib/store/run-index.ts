@@ -145,7 +145,16 @@ type PageRow = {
 };
 
 export class PrismaRunIndex implements RunIndex {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly client: () => PrismaClient;
+
+  /** `prisma`: the client, or how to make it on first use */
+  constructor(prisma: PrismaClient | (() => PrismaClient)) {
+    this.client = typeof prisma === 'function' ? prisma : () => prisma;
+  }
+
+  private get prisma(): PrismaClient {
+    return this.client();
+  }
 
   async page(search: RunSearch, opts: { after?: RunCursor; limit: number }): Promise<RunPage> {
     const where = whereOf(search);

@@ -1,20 +1,20 @@
 /**
  * The reads a resume makes before its first step — the run row, its snapshot, its events, one
- * workspace artifact — and the abort poll every driving process makes, as plain SQL on the
- * database's own driver (pg's pool, or the embedded PGlite), not through Prisma.
+ * workspace artifact, its abort request — and those a run makes while it goes and as it ends (the
+ * abort poll, its traces for the summary), as plain SQL on the database's own driver (pg's pool, or
+ * the embedded PGlite), not through Prisma.
  *
  * Why: Prisma compiles its query engine (a WebAssembly module shipped as base64) on its first
  * query: measured at 0.4 s on a quiet machine and over 3 s on a loaded one, in every process that
- * resumes a run — the CLI's `resume`, a worker taking up a run after a crash. These reads are all
- * a driver needs (the poll runs every ABORT_POLL_MS while it drives), so a process that only
- * drives runs never pays it; and each Prisma query costs more CPU than the driver's own.
+ * resumes a run — the CLI's `resume`, a worker taking up a run after a crash, the CLI's `run`. These
+ * reads are all a run or a resume needs, so a process that only drives runs never pays it.
  *
  * Owns: the SQL and the row → record mapping of these reads (the same records records.ts builds
  * from Prisma's rows: Date → epoch ms, SQL NULL → null, json as parsed). Does not: write (wire.ts,
  * the commit functions), or read anything else (prisma-store.ts keeps Prisma for the rest).
  */
 import type { Json, JsonObject } from '../kernel/json';
-import type { AbortRequest, RunEvent, RunKind, RunRecord, RunStatus, Snapshot, WorkspaceArtifact } from '../kernel/ports';
+import type { AbortRequest, RunEvent, RunKind, RunRecord, RunStatus, Snapshot, StageTrace, WorkspaceArtifact } from '../kernel/ports';
 
 /** One parameterized query on the driver; its rows as the driver parses them (timestamptz → Date, json → its value). */
 export type SqlQuery = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -79,8 +79,36 @@ export class RunReads {
     return a ? { runId, path, content: json(a.content), sha256: String(a.sha256), size: Number(a.size), createdAt: ms(a.created_at) } : null;
   }
 
-  /** The abort requests of these runs (the poll of a driving process, every ABORT_POLL_MS: through Prisma it cost ~1.8 ms of CPU each). */
-  async abortRequests(runIds: string[]): Promise<AbortRequest[]> {
+  async readTraces(runId: string): Promise<StageTrace[]> {
+    const rows = await this.sql(
+      `SELECT "id", "seq", "round", "phase", "rung", "capability", "stage", "status", "effects", "contribution", "not_applied", "error",
+              "started_at", "ended_at", "duration_ms"
+         FROM "stage_traces" WHERE "run_id" = $1 ORDER BY "ord"`,
+      [runId],
+    );
+    return rows.map((t) => ({
+      id: String(t.id),
+      runId,
+      seq: Number(t.seq),
+      round: Number(t.round),
+      phase: String(t.phase),
+      rung: t.rung as StageTrace['rung'],
+      capability: String(t.capability),
+      stage: String(t.stage),
+      status: t.status as StageTrace['status'],
+      effects: json(t.effects) as StageTrace['effects'],
+      contribution: nullableJson(t.contribution),
+      notApplied: json(t.not_applied) as JsonObject[],
+      error: nullableJson(t.error) as StageTrace['error'],
+      startedAt: ms(t.started_at),
+      endedAt: ms(t.ended_at),
+      durationMs: Number(t.duration_ms),
+    }));
+  }
+
+  /** the abort requests recorded for any of `runIds` (one query, however many runs are watched: the poll of a driving process, every ABORT_POLL_MS; through Prisma it cost ~1.8 ms of CPU each) */
+  async readAbortRequests(runIds: readonly string[]): Promise<AbortRequest[]> {
+    if (runIds.length === 0) return [];
     // the ids as one JSON parameter: both drivers pass a text as it is (an array parameter is the driver's to encode)
     const rows = await this.sql(
       `SELECT "run_id", "reason", "requested_by", "via", "requested_at" FROM "abort_requests"

@@ -22,6 +22,7 @@ import { utf8Bytes } from '../skill/bundle';
 // a name that is not a skill name names no skill, and never reaches a query
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
+import type { SqlQuery } from './run-reads';
 
 export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore', 'import'] as const;
 export type VersionOrigin = (typeof VERSION_ORIGINS)[number];
@@ -156,12 +157,33 @@ export class PrismaSkillRepo implements SkillRepo {
   /** getVersion lookups in flight, by name and hash: callers asking the same at the same moment share one statement */
   private readonly versionLookups = new Map<string, Promise<VersionRecord>>();
 
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly client: () => PrismaClient;
+
+  /**
+   * `prisma`: the client, or how to make it on first use. `sql`: the database's own driver, which
+   * records a version, lists the skills and reads one without Prisma (a CLI `run` and the app's
+   * first page then never wait for Prisma's engine: run-reads.ts).
+   */
+  constructor(
+    prisma: PrismaClient | (() => PrismaClient),
+    private readonly sql?: SqlQuery,
+  ) {
+    this.client = typeof prisma === 'function' ? prisma : () => prisma;
+  }
+
+  private get prisma(): PrismaClient {
+    return this.client();
+  }
+
+  /** one raw statement: on the driver when there is one, else through Prisma */
+  private raw<T>(text: string, ...values: unknown[]): Promise<T[]> {
+    return this.sql ? (this.sql(text, values) as Promise<T[]>) : this.prisma.$queryRawUnsafe<T[]>(text, ...values);
+  }
 
   async saveVersion(name: string, files: BundleFiles, opts: SaveVersionOptions): Promise<SavedVersion> {
     const hash = bundleHash(files);
     if (opts.mode === 'record') {
-      const known = await this.prisma.$queryRawUnsafe<{ id: string; skill_id: string }[]>(
+      const known = await this.raw<{ id: string; skill_id: string }>(
         `SELECT v."id"::text AS id, v."skill_id"::text AS skill_id FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
           WHERE s."name" = $1 AND s."deleted_at" IS NULL AND v."hash" = $2`,
         name,
@@ -185,7 +207,7 @@ export class PrismaSkillRepo implements SkillRepo {
       opts.mode === 'record'
         ? `"saved_at" = "skill_versions"."saved_at"`
         : `"saved_at" = EXCLUDED."saved_at"${opts.origin === 'restore' ? `, "origin" = 'restore'` : ''}`;
-    const rows = await this.prisma.$queryRawUnsafe<{ skill_id: string; version_id: string; is_new: boolean }[]>(
+    const rows = await this.raw<{ skill_id: string; version_id: string; is_new: boolean }>(
       `WITH s AS (${skillCte}),
        t AS (SELECT coalesce(to_timestamp($9::float8 / 1000),
                              greatest(now(), (SELECT max(v."saved_at") + interval '1 millisecond' FROM "skill_versions" v, s WHERE v."skill_id" = s."id"))) AS "at")
@@ -209,8 +231,8 @@ export class PrismaSkillRepo implements SkillRepo {
   }
 
   private async skillRows(where: string, args: unknown[]): Promise<SkillRecord[]> {
-    const rows = await this.prisma.$queryRawUnsafe<
-      (VersionRow & { s_id: string; s_name: string; s_created_at: Date; version_count: bigint; run_id: string | null; run_status: string | null; run_created_at: Date | null })[]
+    const rows = await this.raw<
+      VersionRow & { s_id: string; s_name: string; s_created_at: Date; version_count: bigint; run_id: string | null; run_status: string | null; run_created_at: Date | null }
     >(
       `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
               (SELECT count(*) FROM "skill_versions" c WHERE c."skill_id" = s."id") AS version_count,
@@ -248,7 +270,7 @@ export class PrismaSkillRepo implements SkillRepo {
   }
 
   async wasDeleted(name: string): Promise<boolean> {
-    const rows = await this.prisma.$queryRawUnsafe<{ n: bigint }[]>(
+    const rows = await this.raw<{ n: bigint }>(
       `SELECT count(*) AS n FROM "skills" WHERE "deleted_at" IS NOT NULL AND starts_with("name", $1)
          AND NOT EXISTS (SELECT 1 FROM "skills" WHERE "name" = $2)`,
       `${name}~`,

@@ -4,10 +4,15 @@
  * page and route handler hands to lib/server.
  */
 import { getStore, type OpenedStore } from '../../store';
+import { startSpawner } from '../../sandbox/spawner';
 import { hostFor, processDriver, type Host } from '../host';
 
+/**
+ * The host, once the store is open and the sandbox's spawner is up (the boot starts it; one that
+ * failed to start is started again here): no run this host starts forks the server.
+ */
 export async function appHost(): Promise<Host & { store: OpenedStore }> {
-  const store = await getStore();
+  const [store] = await Promise.all([getStore(), startSpawner()]);
   return { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('app') }), store };
 }
 

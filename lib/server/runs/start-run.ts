@@ -20,6 +20,7 @@ import { mkdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import type { JsonObject } from '../../kernel/json';
 import { BundleInvalidError, SkillValidationError, UsageError } from '../../kernel/errors';
 import type { Plan } from '../../kernel/plan';
+import type { CodeSandbox } from '../../kernel/ports';
 import { queueRun, startRun, type RunOutcome } from '../../kernel/runner';
 import { compileSkill } from '../../skill/compile';
 import type { BundleFiles } from '../../skill/bundle';
@@ -56,6 +57,8 @@ type Common = {
   parentRunId?: string | null;
   /** a caller-chosen id (idempotent triggers, tests); default: a fresh one */
   runId?: string;
+  /** the run's sandbox, made ahead for `runId` and this version's copy (warm-run.ts: its first worker may be up already) */
+  sandbox?: CodeSandbox;
 };
 
 export type StartRunRequest = Common & {
@@ -174,7 +177,10 @@ async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId:
   const model = modelFor(host, p.model, p.copyDir);
   const runId = req.runId ?? randomIds.newId('run');
   if (req.workspace !== undefined) useWorkspace(host, runId, req.workspace);
-  const deps = kernelDeps(host, model, { runId, bundleDir: p.copyDir }, { runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.origin }, childRunFns) });
+  const deps = kernelDeps(host, model, { runId, bundleDir: p.copyDir }, {
+    runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.origin }, childRunFns),
+    ...(req.sandbox ? { sandbox: req.sandbox } : {}),
+  });
   try {
     return endTraced(host, deps.driver, await startRun(p.plan, deps, {
       input: req.input,

@@ -17,8 +17,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { MigrationList } from '@prisma/schema-engine-wasm';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { awaitingPgliteFactory, openSchemaEngine } from './schema-engine';
@@ -141,6 +139,7 @@ async function withScratchEngine<T>(
   schemaPath: string,
   fn: (engine: Awaited<ReturnType<typeof openSchemaEngine>>['engine'], schema: string) => Promise<T>,
 ): Promise<T> {
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const db = await PGlite.create();
   const schema = readFileSync(schemaPath, 'utf8');
   const factory = awaitingPgliteFactory(new PrismaPGlite(db), db);

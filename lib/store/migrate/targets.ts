@@ -4,13 +4,11 @@
  *
  * Owns: the Postgres-side advisory lock that stops two processes from
  * migrating the same database at once (the second waits, then finds nothing
- * pending). Does not: guard an embedded data dir (the data-dir lock file in
+ * pending). Each backend's drivers are imported when it is used: a process on
+ * Postgres never loads PGlite, an embedded one never loads pg. Does not: guard an embedded data dir (the data-dir lock file in
  * data-dir-lock.ts already makes its process the only one).
  */
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
 import { awaitingPgliteFactory, wholeScriptPgFactory } from './schema-engine';
 import { deployMigrations, MIGRATE_LOCK_KEY, type DeployResult, type DeployTarget, type MigrationPaths } from './migrations';
 
@@ -19,6 +17,7 @@ const MIGRATE_LOCK_TIMEOUT_MS = 120_000;
 
 /** Applies pending migrations to the Postgres at `url`, serialised across processes. */
 export async function deployToPostgres(url: string, paths?: MigrationPaths): Promise<DeployResult> {
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -51,6 +50,7 @@ export async function deployToPostgres(url: string, paths?: MigrationPaths): Pro
 
 /** Applies pending migrations to an open embedded database. */
 export async function deployToPglite(db: PGlite, paths?: MigrationPaths): Promise<DeployResult> {
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const target: DeployTarget = {
     factory: awaitingPgliteFactory(new PrismaPGlite(db), db),
     query: async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,
@@ -61,6 +61,7 @@ export async function deployToPglite(db: PGlite, paths?: MigrationPaths): Promis
 
 /** `applyMigrations` never needs a shadow database; should the engine ask, it gets a scratch PGlite. */
 async function scratchShadow() {
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const db = await PGlite.create();
   const a = await awaitingPgliteFactory(new PrismaPGlite(db), db).connect();
   a.dispose = async () => void (await db.close().catch(() => {}));

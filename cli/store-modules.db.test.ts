@@ -1,0 +1,46 @@
+// A command that opens the store loads that backend's drivers and nothing it does not use: run as
+// shipped (bin/stagecraft.mjs → dist/), every module the process resolves recorded. `run` on the
+// embedded store loads PGlite but not pg, and never Prisma's query compiler (its reads and writes
+// are plain SQL); a command on Postgres never loads PGlite.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase } from '../lib/store/testing/pg-test-db';
+import { ROOT } from './testing/spawn-cli';
+import { tracedCli } from './testing/traced-cli';
+
+const PGLITE = /node_modules\/@electric-sql\/pglite\//;
+const PG = /node_modules\/(pg|@prisma\/adapter-pg)\//;
+const QUERY_COMPILER = /query_compiler/;
+
+test('`run` on the embedded store loads PGlite, not pg, and not Prisma\'s query compiler', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-modules-embedded-'));
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
+    const summarize = path.join(ROOT, 'examples', 'summarize');
+    const r = await tracedCli(['run', summarize, '--input', path.join(summarize, 'input.json'), '--json'], env);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).status, 'completed');
+    assert.ok(r.modules.some((m) => PGLITE.test(m)), 'the embedded store is PGlite');
+    assert.deepEqual(r.modules.filter((m) => PG.test(m)), []);
+    assert.deepEqual(r.modules.filter((m) => QUERY_COMPILER.test(m)), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a command on Postgres loads pg, never PGlite', async () => {
+  const database = await createTestDatabase();
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-modules-pg-'));
+  try {
+    const r = await tracedCli(['events', 'run_not_there', '--json'], { ...process.env, DATABASE_URL: database.url, STAGECRAFT_DATA_DIR: path.join(dir, 'data') });
+    assert.match(r.out + r.err, /run_not_there/, 'it opened the store and looked');
+    assert.ok(r.modules.some((m) => PG.test(m)), 'the Postgres store is pg');
+    assert.deepEqual(r.modules.filter((m) => PGLITE.test(m)), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  }
+});

@@ -1,0 +1,45 @@
+/**
+ * What opening a store says when it cannot: StoreUnavailableError with what happened and what to do
+ * (open-postgres.ts, open-embedded.ts).
+ */
+import { StoreUnavailableError } from '../kernel/errors';
+
+export function unreachable(where: string, e: unknown): StoreUnavailableError {
+  const err = e as NodeJS.ErrnoException & { code?: string };
+  const why = err?.code ? `${err.code}: ${err.message}` : String((e as Error)?.message ?? e);
+  return new StoreUnavailableError(
+    'store_unreachable',
+    `Cannot open the Postgres store at ${where} (${why}). Check that the server is running and DATABASE_URL ` +
+      'is right, or unset DATABASE_URL to use the embedded store under ./.stagecraft/.',
+    { url: where },
+  );
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', '3D000', '28P01', '28000']);
+
+export function isConnectionError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+  const inner = (e as { errors?: unknown[] })?.errors; // AggregateError of each address tried
+  return Array.isArray(inner) && inner.some(isConnectionError);
+}
+
+export function migrationFailed(where: string, e: unknown): StoreUnavailableError {
+  return new StoreUnavailableError(
+    'store_migration_failed',
+    `Applying the database migrations to ${where} failed: ${(e as Error)?.message ?? e}. ` +
+      'Run `npm run db:migrate` to see the full error; the migrations in prisma/migrations must apply cleanly.',
+    { location: where },
+  );
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(an unparsable DATABASE_URL)';
+  }
+}
