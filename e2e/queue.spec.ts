@@ -1,10 +1,11 @@
 // Runs past STAGECRAFT_MAX_RUNS wait their turn, and the pages say so: the runs list shows them
 // `queued`, a queued run's page says it is waiting and follows it live until it completes.
+// Each run waits 8 s, so the last queued one still waits when its page opens on a loaded machine.
 import { expect, test } from '@playwright/test';
 
 const SLOW = {
   'skill.md': `---\nname: queue_probe\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait }\n---\nGo.\n`,
-  'wait.mjs': 'export async function wait() { await new Promise((r) => setTimeout(r, 5000)); return { waited: true }; }\n',
+  'wait.mjs': 'export async function wait() { await new Promise((r) => setTimeout(r, 8000)); return { waited: true }; }\n',
   'model.yaml': 'turns:\n  - finish: {}\n',
 };
 
