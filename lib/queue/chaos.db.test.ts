@@ -16,7 +16,7 @@ import {
   openBench,
   queueProbeRuns,
   startWorker,
-  waitFor,
+  waitForRuns,
   type Bench,
   type WorkerProcess,
 } from './testing/worker-harness';
@@ -61,7 +61,7 @@ async function chaos(workerCount: number, concurrency: number): Promise<void> {
     b.pg.start();
     restarts++;
   }
-  await waitFor('every run to complete', async () => (await countCompleted(b, ids).catch(() => -1)) === RUNS, 300_000, 500);
+  await waitForRuns(b, ids, workers, 300_000);
   let repeats = 0;
   let resumes = 0;
   for (const id of ids) {

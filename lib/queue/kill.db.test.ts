@@ -19,6 +19,7 @@ import {
   queueProbeRuns,
   startWorker,
   waitFor,
+  waitForRuns,
   type Bench,
   type WorkerProcess,
 } from './testing/worker-harness';
@@ -66,7 +67,7 @@ test(`3 workers, ${RUNS} runs, a worker SIGKILLed twice: every run completes, co
     kills.push({ worker: victimId, at, committed, running });
     workers.push(startWorker(b, CONCURRENCY));
   }
-  await waitFor('every run to complete', async () => (await countCompleted(b, ids)) === RUNS, 300_000, 500);
+  await waitForRuns(b, ids, workers, 300_000);
 
   let repeats = 0;
   let slowest = 0;

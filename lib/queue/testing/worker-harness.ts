@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { RunEvent } from '../../kernel/ports';
 import { openStore, type OpenedStore } from '../../store';
 import { createPrivatePostgres, type PrivatePostgres } from '../../store/testing/private-pg';
@@ -109,6 +110,36 @@ export async function waitFor(what: string, fn: () => Promise<boolean>, timeoutM
   while (!(await fn())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
+ * What a proof says when its runs did not all complete: each status with its count (read on a
+ * connection of its own: the bench's store may be the thing that broke), and the tail of every
+ * worker's output.
+ */
+export async function whyNotDone(b: Bench, ids: readonly string[], workers: readonly WorkerProcess[]): Promise<string> {
+  let statuses: string;
+  const c = new pg.Client({ connectionString: b.url });
+  try {
+    await c.connect();
+    const r = await c.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM runs WHERE id = ANY($1::text[]) GROUP BY status', [[...ids]]);
+    statuses = r.rows.map((x) => `${x.status} ${x.n}`).join(', ') || 'none recorded';
+  } catch (e) {
+    statuses = `not readable (${(e as Error).message})`;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+  const tails = workers.map((w, i) => `worker ${i} (exit ${w.child.exitCode ?? w.child.signalCode ?? 'running'}):\n${w.output().split('\n').slice(-15).join('\n')}`);
+  return [`runs by status: ${statuses}`, ...tails].join('\n');
+}
+
+/** waitFor, and on time out the error says why the runs were not done (whyNotDone) */
+export async function waitForRuns(b: Bench, ids: readonly string[], workers: readonly WorkerProcess[], timeoutMs: number): Promise<void> {
+  try {
+    await waitFor('every run to complete', async () => (await countCompleted(b, ids).catch(() => -1)) === ids.length, timeoutMs, 500);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\n${await whyNotDone(b, ids, workers)}`);
   }
 }
 
