@@ -33,6 +33,8 @@ type Props = {
   onChange(text: string): void;
   markers: EditorMarker[];
   onCursor?(line: number, column: number): void;
+  /** the editor's text lost the focus */
+  onBlur?(): void;
   onReady?(api: EditorApi): void;
   onSave?(): void;
   onRun?(): void;
@@ -82,6 +84,12 @@ const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   folding: true,
   foldingStrategy: 'indentation',
   stickyScroll: { enabled: true, defaultModel: 'indentationModel' },
+  // Work Monaco would do after each keystroke for nothing a skill's files have: no code lenses and no
+  // colours to decorate, and the other places the word under the cursor occurs (found across the
+  // whole model after every keystroke; Find does it when asked)
+  codeLens: false,
+  colorDecorators: false,
+  occurrencesHighlight: 'off',
 };
 
 const READ_ONLY_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = { ...OPTIONS, readOnly: true, readOnlyMessage: { value: 'This is an older version, shown read-only. Open the latest to edit.' } };
@@ -99,6 +107,7 @@ export default function CodeEditor(props: Props) {
     let marked: Monaco.editor.IEditorDecorationsCollection | null = null;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun?.());
+    editor.onDidBlurEditorText(() => latest.current.onBlur?.());
     // Suggestions come as you type a key of the frontmatter; in a value (after `key:`) and in the
     // body they come on Ctrl+Space. Asked at every keystroke of a value, monaco-yaml's worker parses
     // and schema-matches the whole frontmatter each time (100–900 ms of a core on a large skill,

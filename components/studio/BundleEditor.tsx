@@ -12,13 +12,17 @@ import { ProblemsList } from './ProblemsList';
 import styles from './Studio.module.css';
 
 type Props = {
+  /** the files as the page last rendered them (a model not made yet starts from its file's text here) */
   files: Files;
-  savedFiles: Files;
+  /** the files whose text differs from the saved version's, now */
+  changed: readonly string[];
   paths: string[];
   active: string;
   onActive(path: string): void;
   modelPath(path: string): string;
   onText(path: string, text: string): void;
+  /** the editor lost the focus */
+  onBlur(): void;
   diagnostics: DiagnosticView[];
   /** skill.md's first line of Markdown (where suggestions stay quiet) */
   bodyLine: number | undefined;
@@ -46,7 +50,7 @@ export function BundleEditor(p: Props) {
             {p.paths.map((path) => (
               <Tabs.Trigger key={path} value={path} className={styles.tab}>
                 {path}
-                {p.files[path] !== p.savedFiles[path] ? <span className={styles.tabDirty} aria-hidden="true" /> : null}
+                {p.changed.includes(path) ? <span className={styles.tabDirty} aria-hidden="true" /> : null}
               </Tabs.Trigger>
             ))}
           </Tabs.List>
@@ -68,6 +72,7 @@ export function BundleEditor(p: Props) {
               language={active === SKILL_MD ? 'yaml' : languageOf(active)}
               value={p.files[active] ?? ''}
               onChange={(t) => p.onText(active, t)}
+              onBlur={p.onBlur}
               markers={markers}
               onCursor={p.onCursor}
               onReady={p.onEditorReady}

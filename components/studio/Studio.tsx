@@ -1,11 +1,12 @@
 'use client';
 // The editor page: a skill's bundle in tabs with Monaco (BundleEditor), the diagram beside it
 // (resizable, remembered), the run panel, the version list. The page composes; each concern is a
-// hook of its own: the working copy's draft (use-draft), the analysis of the text (use-analysis),
+// hook of its own: the working copy (use-working-copy: a keystroke does not render the page), its
+// draft (use-draft), the analysis of the text (use-analysis),
 // the bridge to Monaco (use-editor-bridge), versions, saving and restoring (use-versions), starting
 // a run (use-run-launcher) and the keys (use-shortcuts). The decisions they make are plain
 // functions in studio-logic.ts.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { bundlePaths, SKILL_MD } from '@/lib/skill/bundle';
 import { nodeAt } from '@/lib/skill/diagram';
 import type { DiagnosticView, Files, SkillDetailView, VersionSummaryView, VersionView } from '@/lib/views';
@@ -19,7 +20,6 @@ import { DraftBanner, LinkProblems, ReadOnlyBanner, StudioToolbar } from './Stud
 import { RecentRuns } from './RecentRuns';
 import { failedMarkOf } from './failed-node';
 import { checkInputText } from './input-errors';
-import { sameFiles } from './drafts';
 import { modelChoicesFor, pickModel, type Notice, type OpenAiSetting } from './studio-logic';
 import { useAnalysis } from './hooks/use-analysis';
 import { useDraft } from './hooks/use-draft';
@@ -27,6 +27,7 @@ import { useEditorBridge } from './hooks/use-editor-bridge';
 import { useRunLauncher } from './hooks/use-run-launcher';
 import { useShortcuts } from './hooks/use-shortcuts';
 import { useVersions } from './hooks/use-versions';
+import { changedPaths, useWorkingCopy } from './hooks/use-working-copy';
 import { useRecentRuns } from './hooks/use-recent-runs';
 import { CheckPastRuns } from '@/components/replay/CheckPastRuns';
 import styles from './Studio.module.css';
@@ -52,35 +53,49 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   // an older version is shown as it was: its text cannot be edited or saved over (it can be run, or restored)
   const readOnly = viewing !== null && !viewing.isLatest;
   const [openedFiles] = useState<Files>(() => opened?.files ?? { [SKILL_MD]: '' });
-  const [files, setFiles] = useState<Files>(openedFiles);
-  const filesRef = useRef(files);
-  useEffect(() => {
-    filesRef.current = files;
-  });
   const [notice, setNotice] = useState<Notice>(null);
   const [showVersions, setShowVersions] = useState(false);
   const [newFile, setNewFile] = useState(false);
-  const [cursor, setCursor] = useState<{ line: number; column: number } | null>(null);
   const split = useSplit('stagecraft:split');
 
   const versions = useVersions(name, { saved: { hash: opened?.hash ?? null, files: openedFiles, at: opened?.savedAt ?? null }, versions: openedVersions }, setNotice);
-  const dirty = !sameFiles(files, versions.saved.files);
-  const draft = useDraft(name, { files, base: versions.saved.hash, dirty, isEnabled: !readOnly });
+  // each keystroke's files go to the analysis as they are made (the page is not rendered for them)
+  const analyzeNow = useRef<(f: Files) => void>(() => undefined);
+  const work = useWorkingCopy(openedFiles, versions.saved.files, (f) => analyzeNow.current(f));
+  const { files, changed } = work;
+  const dirty = changed.length > 0;
+  const draft = useDraft(name, { files, base: versions.saved.hash, dirty, isEnabled: !readOnly, now: () => ({ files: work.current(), dirty }) });
   const offerDraft = useCallback(
     (load: (f: Files) => void) => {
       const restored = draft.offerBack();
-      if (restored) setFiles(restored);
+      if (restored) work.replace(restored);
       // the models may hold older text (a model outlives a visit to another page): the page's files win
-      load(restored ?? files);
+      load(restored ?? work.current());
     },
-    [draft, files],
+    [draft, work],
   );
   // an older version's files are models of their own, apart from the latest's (and its draft)
   const editor = useEditorBridge(readOnly && opened ? `${name}@${opened.hash.slice(0, 12)}` : name, offerDraft, opening);
   const onSkillMd = editor.active === SKILL_MD;
-  const { current: analysis, diagram, stale, keyInfo } = useAnalysis(files, { name, knownSkills, cursor: onSkillMd ? cursor : null });
+  const { current: analysis, diagram, stale, keyInfo, analyze, askKey } = useAnalysis(files, { name, knownSkills });
+  useEffect(() => {
+    analyzeNow.current = analyze;
+  }, [analyze]);
   const errors = analysis.diagnostics.filter((d) => d.severity === 'error').length;
-  const highlight = useMemo(() => (cursor && diagram && onSkillMd && !stale ? nodeAt(diagram, cursor.line, cursor.column) : null), [cursor, diagram, onSkillMd, stale]);
+
+  // The cursor, kept out of the page's state (it moves at every keystroke): what it changes on the
+  // page — the card under it, the key it is on — is set when that changes.
+  const cursor = useRef<{ line: number; column: number } | null>(null);
+  const [cursorAt, setCursorAt] = useState<string | null>(null);
+  const diagramRef = useRef(diagram);
+  useEffect(() => {
+    diagramRef.current = diagram;
+    const c = cursor.current;
+    setCursorAt(c && diagram ? nodeAt(diagram, c.line, c.column) : null);
+  }, [diagram]);
+  // the cursor of another file's tab is on no key and no card of skill.md
+  const highlight = onSkillMd && !stale ? cursorAt : null;
+  const keyShown = onSkillMd ? keyInfo : null;
 
   const { reveal } = editor;
   const onSelectNode = useCallback(
@@ -90,8 +105,24 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   );
 
   // the same functions from one keystroke to the next: the panes they go to are not redrawn for them
-  const onCursor = useCallback((line: number, column: number) => setCursor((c) => (c?.line === line && c.column === column ? c : { line, column })), []);
-  const onPickProblem = useCallback((d: DiagnosticView) => reveal(Object.hasOwn(filesRef.current, d.file) ? d.file : SKILL_MD, d.line, d.column), [reveal]);
+  // (set before the editor shows another tab's model, which it does in an effect of its own)
+  const activeRef = useRef(editor.active);
+  useLayoutEffect(() => {
+    activeRef.current = editor.active;
+  });
+  const onCursor = useCallback(
+    (line: number, column: number) => {
+      if (activeRef.current !== SKILL_MD) return;
+      const c = cursor.current;
+      if (c?.line === line && c.column === column) return;
+      cursor.current = { line, column };
+      askKey(line, column);
+      const d = diagramRef.current;
+      setCursorAt(d ? nodeAt(d, line, column) : null);
+    },
+    [askKey],
+  );
+  const onPickProblem = useCallback((d: DiagnosticView) => reveal(Object.hasOwn(work.current(), d.file) ? d.file : SKILL_MD, d.line, d.column), [reveal, work]);
 
   // ---------------------------------------------------------------- save and run
   const save = useCallback(async () => {
@@ -99,10 +130,13 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
       setNotice({ kind: 'info', text: `Version ${versions.saved.hash?.slice(0, 8)} is read-only: open the latest to edit, or restore this one from Versions.` });
       return versions.saved.hash;
     }
-    const hash = await versions.save(files, dirty);
-    if (hash && dirty) draft.forget();
+    // the text as it is in the editor now, typed a moment ago or not
+    const now = work.current();
+    const isDirty = changedPaths(now, versions.saved.files).length > 0;
+    const hash = await versions.save(now, isDirty);
+    if (hash && isDirty) draft.forget();
     return hash;
-  }, [versions, files, dirty, draft, readOnly]);
+  }, [versions, work, draft, readOnly]);
 
   // the same array while the choices read the same (a keystroke in skill.md changes none of them)
   const choicesNow = modelChoicesFor(files, openai);
@@ -122,34 +156,45 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
 
   // ---------------------------------------------------------------- files and versions
   const paths = bundlePaths(files);
-  const setFile = useCallback((p: string, text: string) => setFiles((f) => (f[p] === text ? f : { ...f, [p]: text })), []);
   const addFile = (p: string) => {
-    setFiles((f) => ({ ...f, [p]: '' }));
+    work.replace((f) => ({ ...f, [p]: '' }));
     editor.load({ [p]: '' }); // a file of that path removed earlier may still have its model
     editor.setActive(p);
   };
   const removeFile = (p: string) => {
     if (!window.confirm(`Remove ${p} from the bundle? (It stays in the saved versions.)`)) return;
-    setFiles((f) => {
+    work.replace((f) => {
       const next = { ...f };
       delete next[p];
       return next;
     });
     editor.setActive(SKILL_MD);
   };
+  const { setActive: showTab } = editor;
+  const { settle } = work;
+  // another tab's model is made from the page's files: they are the editor's before it changes
+  const setActive = useCallback(
+    (p: string) => {
+      settle();
+      // back on skill.md, the cursor is asked about again
+      cursor.current = null;
+      showTab(p);
+    },
+    [settle, showTab],
+  );
   const restore = async (hash: string) => {
     if (dirty && !window.confirm('Restoring replaces your unsaved changes. Restore anyway?')) return;
     const restored = await versions.restore(hash);
     if (!restored) return;
     // it is the latest now: the studio opens on it, editable
     if (readOnly) return window.location.assign(`/skills/${encodeURIComponent(name)}`);
-    setFiles(restored);
+    work.replace(restored);
     editor.load(restored);
     draft.forget();
     editor.setActive(SKILL_MD);
   };
   const discardDraft = () => {
-    setFiles(versions.saved.files);
+    work.replace(versions.saved.files);
     editor.load(versions.saved.files);
     draft.forget();
   };
@@ -178,15 +223,16 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
       <div className={styles.main} style={{ gridTemplateColumns: `${split.percent}% 8px 1fr` }}>
         <BundleEditor
           files={files}
-          savedFiles={versions.saved.files}
+          changed={changed}
           paths={paths}
           active={editor.active}
-          onActive={editor.setActive}
+          onActive={setActive}
           modelPath={editor.modelPath}
-          onText={setFile}
+          onText={work.type}
+          onBlur={work.settle}
           diagnostics={analysis.diagnostics}
           bodyLine={analysis.bodyLine}
-          keyInfo={keyInfo}
+          keyInfo={keyShown}
           onCursor={onCursor}
           onEditorReady={editor.onEditorReady}
           onSave={() => void save()}

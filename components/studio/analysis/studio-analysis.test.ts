@@ -99,3 +99,26 @@ test('edits through the worker (its parse reused piece by piece) leave the page 
     assert.deepEqual(page.inputContract, full.inputContract, `${what}: the input contract`);
   }
 });
+
+test('a keystroke sends only the files it changed: the Analyzer lays the patch over the files it has', async () => {
+  const { filesPatch } = await import('./studio-analysis');
+  assert.deepEqual(filesPatch(null, files), { files }, 'an Analyzer that has nothing is sent everything');
+  const typed = { ...files, 'skill.md': files['skill.md'].replace(/^entry: .*$/m, 'entry: nowhere') };
+  const patch = filesPatch(files, typed);
+  assert.deepEqual(patch, { files: { 'skill.md': typed['skill.md'] }, isPatch: true }, 'only skill.md travels');
+  const withoutReport = Object.fromEntries(Object.entries(typed).filter(([p]) => p !== 'report.txt'));
+  assert.deepEqual(filesPatch(typed, withoutReport), { files: {}, isPatch: true, removed: ['report.txt'] });
+
+  // the patched analyses say what analyses of the whole files say
+  const patched = new Analyzer();
+  const whole = new Analyzer();
+  patched.analyze(req(1, files));
+  whole.analyze(req(1, files));
+  const r = patched.analyze({ ...req(2, files), ...patch });
+  assert.ok(r.diagnostics?.some((d) => /nowhere/.test(d.message)), 'the patched skill.md is the one analysed');
+  assert.deepEqual(r, whole.analyze(req(2, typed)));
+  // a removed model script is gone from the bundle analysed (the next whole analysis agrees)
+  const after = patched.analyze({ ...req(3, files), ...filesPatch(typed, withoutReport) });
+  assert.deepEqual(after, whole.analyze(req(3, withoutReport)));
+  assert.throws(() => new Analyzer().analyze({ ...req(1, files), isPatch: true }), /before the files it patches/);
+});

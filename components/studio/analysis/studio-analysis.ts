@@ -21,7 +21,12 @@ export type StudioAnalysis = {
   inputContract: { phase: string; schema: JsonSchema } | null;
 };
 
-export type AnalyzeRequest = { kind: 'analyze'; id: number; files: Files; knownSkills: string[]; skillName: string };
+/**
+ * `files`: the bundle; with `isPatch`, only the files whose text changed since the last request to
+ * the same Analyzer (and `removed`, the paths gone): a keystroke does not copy the whole bundle to
+ * the worker.
+ */
+export type AnalyzeRequest = { kind: 'analyze'; id: number; files: Files; isPatch?: boolean; removed?: string[]; knownSkills: string[]; skillName: string };
 export type KeyRequest = { kind: 'key'; id: number; line: number; column: number };
 export type AnalysisRequest = AnalyzeRequest | KeyRequest;
 
@@ -66,6 +71,15 @@ export function keyInfoAt(source: FrontmatterSource | undefined, line: number, c
   });
 }
 
+/** What to send for `files` to an Analyzer that has `had` (null: nothing yet): the files that changed, or all of them. */
+export function filesPatch(had: Files | null, files: Files): Pick<AnalyzeRequest, 'files' | 'isPatch' | 'removed'> {
+  if (!had) return { files };
+  const changed: Files = {};
+  for (const [p, text] of Object.entries(files)) if (had[p] !== text) changed[p] = text;
+  const removed = Object.keys(had).filter((p) => !Object.hasOwn(files, p));
+  return { files: changed, isPatch: true, ...(removed.length ? { removed } : {}) };
+}
+
 /** The model a patch makes of the one before it: unchanged nodes are the very objects they were. */
 export function applyDiagramPatch(prev: DiagramModel | null, patch: DiagramPatch): DiagramModel {
   const changed = new Map(patch.nodes.map((n) => [n.id, n]));
@@ -89,6 +103,8 @@ export class Analyzer {
   /** the last parse's pieces: a keystroke re-parses only the piece of the frontmatter it is in */
   private readonly parser = new FrontmatterParser();
   private analyses = 0;
+  /** the bundle as the last request left it (a patch is laid over it) */
+  private files: Files | null = null;
   private last = { diagnostics: '', inputContract: '' };
   /** the last diagram: each node's JSON by id, the rest's JSON; null when there was none */
   private drawn: { nodes: Map<string, string>; order: string; rest: string } | null = null;
@@ -97,7 +113,8 @@ export class Analyzer {
     // the first analysis comes as the page opens, while it loads the editor and the diagram: parsed
     // whole, as before (cutting a parse into pieces costs more than the whole parse the first time)
     const parser = this.analyses++ === 0 ? undefined : this.parser;
-    const { source, bodyLine, diagram, ...parts } = analyzeForStudio(req.files, { ...req, parser });
+    const files = this.bundleOf(req);
+    const { source, bodyLine, diagram, ...parts } = analyzeForStudio(files, { ...req, parser });
     this.source = source;
     const reply: AnalysisReply = { kind: 'analysis', id: req.id, bodyLine };
     // compared as text: a keystroke that changes no card (a description, a prompt) sends no diagram
@@ -122,6 +139,14 @@ export class Analyzer {
     }
     this.drawn = { nodes: json, order: order.join('\n'), rest: restJson };
     return reply;
+  }
+
+  private bundleOf(req: AnalyzeRequest): Files {
+    if (!req.isPatch) return (this.files = req.files);
+    if (!this.files) throw new Error('a patch of the files came before the files it patches');
+    const files = { ...this.files, ...req.files };
+    for (const p of req.removed ?? []) delete files[p];
+    return (this.files = files);
   }
 
   key(req: KeyRequest): KeyReply {

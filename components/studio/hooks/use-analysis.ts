@@ -6,11 +6,14 @@
 // keeps its object, so nothing downstream redraws for it. While the frontmatter does not parse, the
 // last good diagram is kept (and said to be stale). The key under the cursor is asked of the same
 // worker. Where no worker can start, the same analysis runs here, shortly after the last keystroke.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+//
+// A keystroke comes by `analyze` (from the editor's change, not from a render of the page: the
+// page is not rendered for a keystroke), and only the files it changed are sent to the worker.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { KeyInfo } from '@/lib/skill/key-info';
 import type { DiagramModel } from '@/lib/skill/diagram';
 import type { Files } from '@/lib/views';
-import { Analyzer, analyzeForStudio, applyDiagramPatch, type AnalysisRequest, type AnalysisWorkerReply, type StudioAnalysis } from '../analysis/studio-analysis';
+import { Analyzer, analyzeForStudio, applyDiagramPatch, filesPatch, type AnalysisRequest, type AnalysisWorkerReply, type StudioAnalysis } from '../analysis/studio-analysis';
 
 /** the performance mark of an analysis drawn (npm run bench:editor -- --browser times keystrokes by it) */
 export const ANALYSIS_DRAWN = 'stagecraft:analysis-drawn';
@@ -23,8 +26,12 @@ export type Analysis = {
   /** the diagram to draw: the current one, or the last good one while the frontmatter does not parse */
   diagram: DiagramModel | null;
   stale: boolean;
-  /** what the key under the cursor does (skill.md's frontmatter only) */
+  /** what the key under the cursor does (skill.md's frontmatter only; null until the cursor is asked about) */
   keyInfo: KeyInfo | null;
+  /** analyses these files now (a keystroke): the latest one wins over any still waiting */
+  analyze(files: Files): void;
+  /** asks what the key at this place of skill.md does (the answer comes as `keyInfo`) */
+  askKey(line: number, column: number): void;
 };
 
 type State = { current: StudioAnalysis; lastGood: DiagramModel | null; keyInfo: KeyInfo | null };
@@ -37,6 +44,8 @@ class AnalysisChannel {
   private queuedAnalysis: AnalysisRequest | null = null;
   private queuedKey: AnalysisRequest | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** the files the analyser (the worker, or the one here) has: the next request sends what differs */
+  private delivered: Files | null = null;
 
   constructor(private readonly onReply: (r: AnalysisWorkerReply) => void) {
     try {
@@ -63,11 +72,16 @@ class AnalysisChannel {
   private pump(): void {
     if (this.busy) return;
     // an analysis first: a question about the key is answered on the latest text
-    const next = this.queuedAnalysis ?? this.queuedKey;
+    let next = this.queuedAnalysis ?? this.queuedKey;
     if (!next) return;
     if (next === this.queuedAnalysis) this.queuedAnalysis = null;
     else this.queuedKey = null;
     this.busy = true;
+    if (next.kind === 'analyze') {
+      const whole = next.files;
+      next = { ...next, ...filesPatch(this.delivered, whole) };
+      this.delivered = whole;
+    }
     if (this.worker) this.worker.postMessage(next);
     else {
       // here, after a pause: keystrokes typed meanwhile replace this one
@@ -86,19 +100,23 @@ class AnalysisChannel {
   private fallBack(): void {
     this.worker?.terminate();
     this.worker = null;
+    // the analyser here starts with nothing: it is sent the whole bundle
+    this.delivered = null;
     this.busy = false;
     this.pump();
   }
 }
 
-export function useAnalysis(files: Files, opts: { name: string; knownSkills: readonly string[]; cursor: { line: number; column: number } | null }): Analysis {
-  const { name, knownSkills, cursor } = opts;
+/** `files`: the files as the page renders them (the first analysis; any files not sent by `analyze` are sent when they render) */
+export function useAnalysis(files: Files, opts: { name: string; knownSkills: readonly string[] }): Analysis {
+  const { name, knownSkills } = opts;
   const [state, setState] = useState<State>(() => {
     const { source: _source, ...current } = analyzeForStudio(files, { knownSkills, skillName: name });
     return { current, lastGood: current.diagram, keyInfo: null };
   });
   const channel = useRef<AnalysisChannel | null>(null);
   const ids = useRef(0);
+  const sent = useRef<{ files: Files; knownSkills: readonly string[]; name: string } | null>(null);
 
   useEffect(() => {
     const c = new AnalysisChannel((r) => {
@@ -123,24 +141,36 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
       });
     });
     channel.current = c;
+    // a new worker has analysed nothing yet
+    sent.current = null;
     return () => {
       c.close();
       channel.current = null;
     };
   }, []);
 
+  const settings = useRef({ knownSkills, name });
   useEffect(() => {
-    channel.current?.send({ kind: 'analyze', id: ++ids.current, files, knownSkills: [...knownSkills], skillName: name });
-  }, [files, knownSkills, name]);
+    settings.current = { knownSkills, name };
+  });
+  const analyze = useCallback((f: Files) => {
+    const { knownSkills: known, name: skillName } = settings.current;
+    sent.current = { files: f, knownSkills: known, name: skillName };
+    channel.current?.send({ kind: 'analyze', id: ++ids.current, files: f, knownSkills: [...known], skillName });
+  }, []);
+  // files the page renders that were not analysed already (the first ones, a restored version…)
+  useEffect(() => {
+    const s = sent.current;
+    if (s && s.files === files && s.knownSkills === knownSkills && s.name === name) return;
+    analyze(files);
+  }, [files, knownSkills, name, analyze]);
 
-  useEffect(() => {
-    if (cursor) channel.current?.send({ kind: 'key', id: ++ids.current, line: cursor.line, column: cursor.column });
-  }, [cursor]);
+  const askKey = useCallback((line: number, column: number) => channel.current?.send({ kind: 'key', id: ++ids.current, line, column }), []);
 
   // one mark per analysis committed to the page: what the editor benchmark (and a profiler) times keystrokes by
   const drawn = state.current;
   useLayoutEffect(() => void performance.mark(ANALYSIS_DRAWN), [drawn]);
 
   const diagram = state.current.diagram ?? state.lastGood;
-  return { current: state.current, diagram, stale: !state.current.diagram && diagram !== null, keyInfo: cursor ? state.keyInfo : null };
+  return { current: state.current, diagram, stale: !state.current.diagram && diagram !== null, keyInfo: state.keyInfo, analyze, askKey };
 }

@@ -24,8 +24,12 @@ export type DraftKeeper = {
   forget(): void;
 };
 
-/** `isEnabled: false` (an older version, read-only): nothing is offered back, written or cleared */
-export function useDraft(name: string, working: { files: Files; base: string | null; dirty: boolean; isEnabled?: boolean }): DraftKeeper {
+/**
+ * `isEnabled: false` (an older version, read-only): nothing is offered back, written or cleared.
+ * `now`: the working copy as it is at this moment, when it can be ahead of the rendered `files`
+ * (what leaving the page keeps).
+ */
+export function useDraft(name: string, working: { files: Files; base: string | null; dirty: boolean; isEnabled?: boolean; now?: () => { files: Files; dirty: boolean } }): DraftKeeper {
   const isEnabled = working.isEnabled ?? true;
   const [note, setNote] = useState<string | null>(null);
   const [checked, setChecked] = useState(false);
@@ -60,13 +64,15 @@ export function useDraft(name: string, working: { files: Files; base: string | n
 
   // leaving the page (a reload, closing the tab, a link to another page of the app) keeps the draft at once
   useEffect(() => {
+    const now = () => latest.current.now?.() ?? latest.current;
     const keep = () => {
       const d = latest.current;
-      if (d.dirty && d.checked && d.isEnabled) kept.current = writeDraft(name, { files: d.files, base: d.base, at: Date.now() });
+      const w = now();
+      if (w.dirty && d.checked && d.isEnabled) kept.current = writeDraft(name, { files: w.files, base: d.base, at: Date.now() });
     };
     const warn = (e: BeforeUnloadEvent) => {
       keep();
-      if (latest.current.dirty && !kept.current) e.preventDefault();
+      if (now().dirty && !kept.current) e.preventDefault();
     };
     window.addEventListener('pagehide', keep);
     window.addEventListener('beforeunload', warn);
