@@ -87,11 +87,14 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   // page — the card under it, the key it is on — is set when that changes.
   const cursor = useRef<{ line: number; column: number } | null>(null);
   const [cursorAt, setCursorAt] = useState<string | null>(null);
+  // the card last set under the cursor (committed or not): the same one queues no update
+  const cursorAtRef = useRef(cursorAt);
   const diagramRef = useRef(diagram);
   useEffect(() => {
     diagramRef.current = diagram;
     const c = cursor.current;
-    setCursorAt(c && diagram ? nodeAt(diagram, c.line, c.column) : null);
+    const at = c && diagram ? nodeAt(diagram, c.line, c.column) : null;
+    if (at !== cursorAtRef.current) setCursorAt((cursorAtRef.current = at));
   }, [diagram]);
   // the cursor of another file's tab is on no key and no card of skill.md
   const highlight = onSkillMd && !stale ? cursorAt : null;
@@ -118,7 +121,8 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
       cursor.current = { line, column };
       askKey(line, column);
       const d = diagramRef.current;
-      setCursorAt(d ? nodeAt(d, line, column) : null);
+      const at = d ? nodeAt(d, line, column) : null;
+      if (at !== cursorAtRef.current) setCursorAt((cursorAtRef.current = at));
     },
     [askKey],
   );

@@ -114,6 +114,9 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
     const { source: _source, ...current } = analyzeForStudio(files, { knownSkills, skillName: name });
     return { current, lastGood: current.diagram, keyInfo: null };
   });
+  // the key's answer and the body's line as last set (committed or not): a reply that changes
+  // neither queues no update at all (a queued update renders the studio, even to the same state)
+  const latest = useRef<{ keyJson: string; bodyLine: number | undefined }>({ keyJson: 'null', bodyLine: state.current.bodyLine });
   const channel = useRef<AnalysisChannel | null>(null);
   const ids = useRef(0);
   const sent = useRef<{ files: Files; knownSkills: readonly string[]; name: string } | null>(null);
@@ -122,16 +125,21 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
     const c = new AnalysisChannel((r) => {
       if (r.kind === 'key') {
         // the same answer as before (the cursor moved along the same key) changes nothing on the page
-        setState((s) => (JSON.stringify(s.keyInfo) === JSON.stringify(r.keyInfo) ? s : { ...s, keyInfo: r.keyInfo }));
+        const keyJson = JSON.stringify(r.keyInfo);
+        if (keyJson === latest.current.keyJson) return;
+        latest.current.keyJson = keyJson;
+        setState((s) => ({ ...s, keyInfo: r.keyInfo }));
         return;
       }
       if (r.diagnostics === undefined && r.diagram === undefined && r.inputContract === undefined) {
         // nothing to redraw (a description, a prompt): the page is not rendered again for it
-        setState((s) => (s.current.bodyLine === r.bodyLine ? s : { ...s, current: { ...s.current, bodyLine: r.bodyLine } }));
+        if (latest.current.bodyLine !== r.bodyLine) setState((s) => ({ ...s, current: { ...s.current, bodyLine: r.bodyLine } }));
+        latest.current.bodyLine = r.bodyLine;
         performance.mark(ANALYSIS_DRAWN);
         return;
       }
       // every reply is applied, in order: each is a patch on the one before (the worker's model and the page's stay one)
+      latest.current.bodyLine = r.bodyLine;
       setState((s) => {
         const diagnostics = r.diagnostics ?? s.current.diagnostics;
         const diagram = r.diagram === undefined ? s.current.diagram : r.diagram === null ? null : applyDiagramPatch(s.current.diagram, r.diagram);
