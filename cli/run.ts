@@ -15,7 +15,7 @@ import { EMBEDDED_DRIVES_IN_PROCESS, closeRunQueues, databaseUrlOf, workersSetti
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { warmSkillRun, type WarmRun } from '../lib/server/runs/warm-run';
 import { InputTooLarge, parse } from './args';
-import { withHost } from './store';
+import { openCliStore, withHost } from './store';
 import type { Host } from '../lib/server/host';
 import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
@@ -53,7 +53,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   );
   const { file } = skillFileOf(positionals[0]);
   const input = await readInput(values.input, io);
-  // the run's first worker starts while the store opens (warm-run.ts); a named workspace or the queue takes the normal path
+  // the store starts opening (PGlite reads and compiles its files off this thread) while the skill
+  // compiles here and the run's first worker starts (warm-run.ts); a named workspace or the queue
+  // takes the normal path
+  const opening = openCliStore();
   const warm = values.queue || values.workspace !== undefined ? null : warmSkillRun(process.env, process.cwd(), file);
   let isStarted = false;
   try {
@@ -63,7 +66,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       } finally {
         isStarted = !!warm && (await host.store.getRun(warm.runId).catch(() => null)) !== null;
       }
-    }, { runsCode: true });
+    }, { runsCode: true, opening });
   } finally {
     if (warm && !isStarted) await warm.discard();
   }
