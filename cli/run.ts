@@ -62,9 +62,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   try {
     return await withHost(async (host) => {
       try {
-        return await runHere(host, { file, input, values, io, warm });
-      } finally {
+        const code = await runHere(host, { file, input, values, io, warm });
+        // an outcome came back: the run is recorded (its end is its last commit), its workspace stays
+        isStarted = true;
+        return code;
+      } catch (e) {
         isStarted = !!warm && (await host.store.getRun(warm.runId).catch(() => null)) !== null;
+        throw e;
       }
     }, { runsCode: true, opening });
   } finally {
