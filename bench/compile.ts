@@ -4,8 +4,8 @@
  * a TypeScript loader. esbuild bundles the project's modules (packages stay imports, resolved from
  * the checkout's node_modules); `import.meta.url` in each is rewritten to its source file's URL, so
  * the paths a module resolves next to itself (the sandbox's worker scripts, prisma/, the generated
- * client) still point into the checkout. The skill.md frontmatter validator is compiled ahead of time,
- * as the shipped CLI's is (scripts/build-cli.mjs), not by ajv on every start. The output is
+ * client) still point into the checkout. The skill.md frontmatter validator and JSON Schema's meta-schema
+ * are compiled ahead of time, as the shipped CLI's are (scripts/build-cli.mjs), not by ajv on every start. The output is
  * `.bench-build/<name>.mjs` (ignored by git).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -19,10 +19,10 @@ export async function compileBench(entry: string): Promise<string> {
   const outDir = path.join(ROOT, '.bench-build');
   mkdirSync(outDir, { recursive: true });
   const cli = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'build-cli.mjs')).href)) as {
-    frontmatterModuleText(esbuild: unknown, staging: string): Promise<string>;
-    precompiledFrontmatterPlugin(moduleText: string): import('esbuild').Plugin;
+    precompiledTexts(esbuild: unknown, staging: string): Promise<Record<string, string>>;
+    precompiledPlugin(texts: Record<string, string>): import('esbuild').Plugin;
   };
-  const frontmatter = await cli.frontmatterModuleText(esbuild, outDir);
+  const precompiled = await cli.precompiledTexts(esbuild, outDir);
   const outfile = path.join(outDir, `${path.basename(entry).replace(/\.ts$/, '')}.mjs`);
   await esbuild.build({
     absWorkingDir: ROOT,
@@ -35,7 +35,7 @@ export async function compileBench(entry: string): Promise<string> {
     packages: 'external',
     logLevel: 'error',
     plugins: [
-      cli.precompiledFrontmatterPlugin(frontmatter),
+      cli.precompiledPlugin(precompiled),
       {
         name: 'source-url',
         setup(build) {

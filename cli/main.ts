@@ -16,6 +16,8 @@
  */
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { InputTooLarge } from './args';
+import { preloadPgliteAssets } from '../lib/store/pglite-assets';
+import { baselineWasmOnly } from './wasm-tier';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
 
@@ -80,6 +82,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case 'validate':
         return await (await import('./validate')).validateCommand(rest, io);
       case 'run':
+        // on the embedded store, PGlite's files are read and compiled while the command loads (pglite-assets.ts)
+        if (!process.env.DATABASE_URL) {
+          baselineWasmOnly();
+          preloadPgliteAssets();
+        }
         return await (await import('./run')).runCommand(rest, io);
       case 'resume':
         return await (await import('./runs')).resumeCommand(rest, io);

@@ -15,7 +15,7 @@ import { EMBEDDED_DRIVES_IN_PROCESS, closeRunQueues, databaseUrlOf, workersSetti
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { warmSkillRun, type WarmRun } from '../lib/server/runs/warm-run';
 import { InputTooLarge, parse } from './args';
-import { withHost } from './store';
+import { openCliStore, withHost } from './store';
 import type { Host } from '../lib/server/host';
 import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
@@ -53,17 +53,24 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   );
   const { file } = skillFileOf(positionals[0]);
   const input = await readInput(values.input, io);
-  // the run's first worker starts while the store opens (warm-run.ts); a named workspace or the queue takes the normal path
+  // the store starts opening (PGlite reads and compiles its files off this thread) while the skill
+  // compiles here and the run's first worker starts (warm-run.ts); a named workspace or the queue
+  // takes the normal path
+  const opening = openCliStore();
   const warm = values.queue || values.workspace !== undefined ? null : warmSkillRun(process.env, process.cwd(), file);
   let isStarted = false;
   try {
     return await withHost(async (host) => {
       try {
-        return await runHere(host, { file, input, values, io, warm });
-      } finally {
+        const code = await runHere(host, { file, input, values, io, warm });
+        // an outcome came back: the run is recorded (its end is its last commit), its workspace stays
+        isStarted = true;
+        return code;
+      } catch (e) {
         isStarted = !!warm && (await host.store.getRun(warm.runId).catch(() => null)) !== null;
+        throw e;
       }
-    }, { runsCode: true });
+    }, { runsCode: true, opening });
   } finally {
     if (warm && !isStarted) await warm.discard();
   }

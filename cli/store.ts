@@ -4,19 +4,32 @@ import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { openStore, type OpenedStore } from '../lib/store';
 import { sweepWorkspaces } from '../lib/server/runs/sweep-workspaces';
 import { flushTraces } from '../lib/server/runs/trace-run';
+import { baselineWasmOnly } from './wasm-tier';
+
+/**
+ * The store as the CLI opens it. A command may start opening it early (`run`: while it loads and
+ * compiles the skill) and hand the promise to `withHost` as `opening`, which then owns it.
+ */
+export function openCliStore(): Promise<OpenedStore> {
+  if (!process.env.DATABASE_URL) baselineWasmOnly();
+  return openStore({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: process.env.STAGECRAFT_DATA_DIR,
+    // on stderr, so that --json output stays parseable
+    onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
+  });
+}
 
 /**
  * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
  * without bubblewrap stops here), running without a sandbox is said once, on stderr, and afterwards the
  * workspaces of runs finished longer ago than STAGECRAFT_WORKSPACE_RETENTION are removed.
  */
-export async function withHost<T>(fn: (host: Host & { store: OpenedStore }) => Promise<T>, opts: { runsCode?: boolean } = {}): Promise<T> {
-  const store = await openStore({
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: process.env.STAGECRAFT_DATA_DIR,
-    // on stderr, so that --json output stays parseable
-    onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
-  });
+export async function withHost<T>(
+  fn: (host: Host & { store: OpenedStore }) => Promise<T>,
+  opts: { runsCode?: boolean; opening?: Promise<OpenedStore> } = {},
+): Promise<T> {
+  const store = await (opts.opening ?? openCliStore());
   try {
     const host = { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('cli') }), store };
     if (opts.runsCode) {
@@ -32,3 +45,4 @@ export async function withHost<T>(fn: (host: Host & { store: OpenedStore }) => P
     await store.close();
   }
 }
+

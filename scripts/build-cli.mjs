@@ -5,8 +5,9 @@
 //
 // esbuild bundles the project's own modules (packages in node_modules stay imports) with code
 // splitting: every command's module, imported when that command runs, is a chunk of its own, so
-// `validate` never loads Prisma or PGlite. The skill.md frontmatter validator is compiled here
-// too (ajv's standalone code, lib/skill/frontmatter-standalone.ts), not on every start. Every file lands flat in dist/build-<hash>/, two levels
+// `validate` never loads Prisma or PGlite. The skill.md frontmatter validator and JSON Schema's
+// meta-schema are compiled here too (ajv's standalone code: lib/skill/frontmatter-standalone.ts,
+// lib/skill/meta-standalone.ts), not on every start. Every file lands flat in dist/build-<hash>/, two levels
 // below the root, and `import.meta.url` in a project module is rewritten to that module's own
 // source URL: paths it resolves next to itself (the sandbox's worker scripts, prisma/, the
 // generated Prisma client) still point into the checkout.
@@ -48,43 +49,60 @@ function sourceUrlPlugin() {
   };
 }
 
-/** lib/skill/frontmatter-precompiled.ts → ajv's standalone code for the frontmatter schema, made now */
-export function precompiledFrontmatterPlugin(moduleText) {
-  const file = path.join(root, 'lib', 'skill', 'frontmatter-precompiled.ts');
+/**
+ * The modules the build replaces with validators ajv compiles now, not on every start: each stub
+ * (null there) → the generator (bundled on its own and run here) and the function that writes its text.
+ */
+const PRECOMPILED = [
+  // the skill.md frontmatter validator
+  { stub: 'lib/skill/frontmatter-precompiled.ts', generator: 'lib/skill/frontmatter-standalone.ts', make: 'frontmatterValidatorModule' },
+  // JSON Schema 2020-12's meta-schema, against which every schema is checked (lib/kernel/meta-schema.ts)
+  { stub: 'lib/kernel/meta-precompiled.ts', generator: 'lib/skill/meta-standalone.ts', make: 'metaValidatorModule' },
+];
+/** the generators: inputs of the build although no bundle imports them */
+export const PRECOMPILED_GENERATORS = PRECOMPILED.map((p) => p.generator);
+
+/** the stubs → the module texts that replace them */
+export function precompiledPlugin(texts) {
+  const byFile = new Map(Object.entries(texts).map(([stub, text]) => [path.join(root, stub), text]));
   return {
-    name: 'precompiled-frontmatter',
+    name: 'precompiled-validators',
     setup(build) {
-      build.onLoad({ filter: /frontmatter-precompiled\.ts$/ }, (args) => (args.path === file ? { contents: moduleText, loader: 'js' } : undefined));
+      build.onLoad({ filter: /-precompiled\.ts$/ }, (args) => (byFile.has(args.path) ? { contents: byFile.get(args.path), loader: 'js' } : undefined));
     },
   };
 }
 
-/** the standalone frontmatter validator's module text: frontmatter-standalone.ts, bundled on its own and run */
-export async function frontmatterModuleText(esbuild, staging) {
-  const out = path.join(staging, 'frontmatter-standalone.gen.mjs');
-  await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: [path.join(root, 'lib', 'skill', 'frontmatter-standalone.ts')],
-    outfile: out,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-  });
-  try {
-    return (await import(pathToFileURL(out).href)).frontmatterValidatorModule();
-  } finally {
-    rmSync(out, { force: true });
+/** each stub's module text: its generator, bundled on its own and run */
+export async function precompiledTexts(esbuild, staging) {
+  const texts = {};
+  for (const { stub, generator, make } of PRECOMPILED) {
+    const out = path.join(staging, `${path.basename(generator, '.ts')}.gen.mjs`);
+    await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: [path.join(root, generator)],
+      outfile: out,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'error',
+    });
+    try {
+      texts[stub] = (await import(pathToFileURL(out).href))[make]();
+    } finally {
+      rmSync(out, { force: true });
+    }
   }
+  return texts;
 }
 
 export async function buildCli({ quiet = false } = {}) {
   const esbuild = await import('esbuild');
   mkdirSync(dist, { recursive: true });
   const staging = path.join(dist, `staging-${process.pid}-${Date.now()}`);
-  const frontmatter = await frontmatterModuleText(esbuild, staging);
+  const precompiled = await precompiledTexts(esbuild, staging);
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
@@ -101,11 +119,11 @@ export async function buildCli({ quiet = false } = {}) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [precompiledFrontmatterPlugin(frontmatter), sourceUrlPlugin()],
+    plugins: [precompiledPlugin(precompiled), sourceUrlPlugin()],
   });
   // the folder's name is the hash of what was built, so a rebuild of the same sources changes nothing
-  // (the generator of the precompiled validator is no input of the bundle, but what it writes is)
-  const inputs = [...new Set([...Object.keys(result.metafile.inputs), 'lib/skill/frontmatter-standalone.ts'])]
+  // (the generators of the precompiled validators are no inputs of the bundle, but what they write is)
+  const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...PRECOMPILED_GENERATORS])]
     .filter((f) => !f.startsWith('node_modules/') && !f.includes(':'))
     .sort();
   const sources = inputs.map((f) => {

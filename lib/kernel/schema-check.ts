@@ -11,13 +11,15 @@ import type { ValidateFunction } from 'ajv';
 import type { Json, JsonSchema } from './json';
 import { canonicalJson } from './memo';
 import { linearRegExp } from './linear-regexp';
+import { withPrecompiledMeta } from './meta-schema';
 
 type AjvCtor = typeof import('ajv/dist/2020.js').default;
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvCtor }).default ?? Ajv2020Module) as AjvCtor;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown) => void;
 
 // an author's patterns run on run-time data: matched in linear time (linear-regexp.ts)
-const ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
+// each schema is checked against the meta-schema the build precompiled, where it did (meta-schema.ts)
+const ajv = withPrecompiledMeta(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
 addFormats(ajv);
 const cache = new Map<string, ValidateFunction>();
 

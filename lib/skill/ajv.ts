@@ -15,6 +15,7 @@ import type { Options, ValidateFunction } from 'ajv';
 import { skillFrontmatterSchema } from './schema';
 import { precompiledFrontmatter } from './frontmatter-precompiled';
 import { linearRegExp } from '../kernel/linear-regexp';
+import { withPrecompiledMeta } from '../kernel/meta-schema';
 
 // ajv and ajv-formats are CommonJS: under ESM the constructor is the default
 // export in one loader and the module itself in another.
@@ -44,7 +45,8 @@ export function newAjv(authored: boolean, extra: Options = {}): Ajv {
     ...extra,
   });
   addFormats(ajv);
-  return ajv;
+  // an author's schema is checked against the meta-schema the build precompiled, where it did
+  return withPrecompiledMeta(ajv);
 }
 
 let frontmatter: ValidateFunction | undefined;

@@ -14,6 +14,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { InputInvalidError } from '../kernel/errors';
 import { linearRegExp } from '../kernel/linear-regexp';
+import { withPrecompiledMeta } from '../kernel/meta-schema';
 import type { JsonSchema } from '../kernel/json';
 import type { Plan } from '../kernel/plan';
 import { resolveSchema } from './check-schemas';
@@ -39,7 +40,7 @@ function validatorFor(schema: JsonSchema): ValidateFunction | null {
     }
     if (!ajv) {
       // the skill's patterns against what the user types: linear time in the browser as on the server
-      ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
+      ajv = withPrecompiledMeta(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
       addFormats(ajv);
     }
     let fn: ValidateFunction | null = null;

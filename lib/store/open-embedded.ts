@@ -7,18 +7,30 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreUnavailableError } from '../kernel/errors';
-import { LocalClaims } from './claims';
 import { acquireDataDirLock } from './data-dir-lock';
-import { EmbeddedLine } from './embedded-line';
 import { removeAbandonedSeeds, seedFromTemplate } from './embedded-template';
-import { PrismaClient } from './generated/prisma/client';
 import { deployToPglite } from './migrate/targets';
 import type { DeployResult } from './migrate/migrations';
-import { PrismaStore } from './prisma-store';
 import { migrationFailed } from './open-errors';
+import { preloadedPgliteAssets } from './pglite-assets';
 import type { OpenedStore, OpenStoreOptions } from './open-store';
+
+/**
+ * What the store is made of once the database is up (Prisma's client and its adapter, the store,
+ * its line): imported while PGlite starts — PGlite reads its 15 MB of files and compiles its
+ * WebAssembly off this thread first, and these modules load in that wait instead of before it.
+ */
+async function storeModules() {
+  const [{ PrismaPGlite }, { PrismaClient }, { PrismaStore }, { EmbeddedLine }, { LocalClaims }] = await Promise.all([
+    import('pglite-prisma-adapter'),
+    import('./generated/prisma/client'),
+    import('./prisma-store'),
+    import('./embedded-line'),
+    import('./claims'),
+  ]);
+  return { PrismaPGlite, PrismaClient, PrismaStore, EmbeddedLine, LocalClaims };
+}
 
 /** the PGlite cluster's directory inside the data dir (the lock file sits beside it) */
 export const PGLITE_SUBDIR = 'pglite';
@@ -60,7 +72,16 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
         mkdirSync(pgdata);
       }
     }
-    db = await PGlite.create(pgdata, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
+    const loading = storeModules();
+    loading.catch(() => undefined); // settled below, with the database's start
+    // PGlite's WebAssembly and file system, when a command preloaded them (pglite-assets.ts)
+    const early = await preloadedPgliteAssets();
+    const creating = PGlite.create(pgdata, { ...early, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
+    const [created, loaded] = await Promise.allSettled([creating, loading]);
+    if (created.status === 'rejected') throw created.reason;
+    db = created.value;
+    if (loaded.status === 'rejected') throw new ModulesUnavailable(loaded.reason);
+    const { PrismaPGlite, PrismaClient, PrismaStore, EmbeddedLine, LocalClaims } = loaded.value;
     const deployed = await deployToPglite(db, opts.migrationPaths);
     // a copied template holds its migrations already: they were applied to this data dir all the same
     const migrations: DeployResult = seeded ? { applied: [...seeded, ...deployed.applied], skipped: false } : deployed;
@@ -89,6 +110,8 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     await opened?.close().catch(() => {});
     lock.release();
     if (e instanceof StoreUnavailableError) throw e;
+    // an install missing a module of the store: said as it is, not as a migration that failed
+    if (e instanceof ModulesUnavailable) throw e.cause;
     if (db) throw migrationFailed(dataDir, e);
     throw new StoreUnavailableError(
       'store_unavailable',
@@ -96,5 +119,11 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
         'another PGlite/Postgres version or is damaged, move it aside (STAGECRAFT_DATA_DIR) and start afresh.',
       { dataDir },
     );
+  }
+}
+
+class ModulesUnavailable extends Error {
+  constructor(readonly cause: unknown) {
+    super('a module of the embedded store could not be loaded');
   }
 }
