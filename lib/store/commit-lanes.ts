@@ -25,7 +25,7 @@
  */
 import pg from 'pg';
 import { dbErrorOf } from './errors';
-import { APPLY_SQL, batchParam, opUnlock, type WireOp } from './wire';
+import { APPLY_SQL, batchParam, opUnlock, type DirectWrite, type WireOp } from './wire';
 import { batchLength } from './batches';
 
 // the batch limits live beside the embedded line's too (batches.ts), which must not load pg
@@ -34,7 +34,10 @@ export { batchLength, MAX_BATCH, MAX_BATCH_CHARS } from './batches';
 /** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
 export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
 
-type Pending = { op: WireOp; claimKey?: string; resolve: (r: unknown) => void; reject: (e: unknown) => void };
+/** `direct`: the op as a plain INSERT (wire.ts directCommit), sent that way when it travels alone */
+type Pending = { op: WireOp; claimKey?: string; direct?: DirectWrite | null; resolve: (r: unknown) => void; reject: (e: unknown) => void };
+
+const COMMITTED = { kind: 'committed' } as const;
 
 export class Lane {
   readonly client: Promise<pg.Client>;
@@ -58,10 +61,13 @@ export class Lane {
     this.client.catch(lose);
   }
 
-  /** Queues one operation; its element of the batch's result comes back. */
-  apply(op: WireOp, claimKey?: string): Promise<unknown> {
+  /**
+   * Queues one operation; its element of the batch's result comes back. `direct`: the same write
+   * as a plain INSERT, sent instead of `op` when nothing else is queued with it (wire.ts).
+   */
+  apply(op: WireOp, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, claimKey, resolve, reject });
+      this.queue.push({ op, claimKey, direct, resolve, reject });
       // started a microtask later, so that what this tick queues goes in the same batch
       this.draining ??= Promise.resolve().then(() => this.drain());
     });
@@ -72,7 +78,7 @@ export class Lane {
       while (this.queue.length) {
         const batch = this.queue.splice(0, batchLength(this.queue));
         try {
-          const rows = await this.send(batch.map((p) => p.op));
+          const rows = batch.length === 1 && batch[0].direct ? [await this.sendDirect(batch[0])] : await this.send(batch.map((p) => p.op));
           batch.forEach((p, i) => p.resolve(rows[i]));
         } catch (e) {
           if (batch.length > 1 && isStatementError(e)) await this.oneByOne(batch);
@@ -101,6 +107,23 @@ export class Lane {
     this.statements++;
     const { rows } = await client.query({ name: 'sc_apply', text: APPLY_SQL, values: [batchParam(ops)] });
     return (rows[0] as { r: unknown[] }).r;
+  }
+
+  /**
+   * One operation as its plain INSERT. Refused (a recorded seq, a gap, an unknown run, a value the
+   * table does not take): nothing of it was written, and its op goes to `stagecraft_apply`, whose
+   * answer (a conflict with what is recorded, or its error) is the operation's.
+   */
+  private async sendDirect(p: Pending): Promise<unknown> {
+    const client = await this.client;
+    this.statements++;
+    try {
+      await client.query(p.direct!);
+      return COMMITTED;
+    } catch (e) {
+      if (!isStatementError(e)) throw e;
+      return (await this.send([p.op]))[0];
+    }
   }
 
   async close(): Promise<void> {
@@ -142,8 +165,8 @@ export class CommitLanes {
     }));
   }
 
-  apply(runId: string, op: WireOp, claimKey?: string): Promise<unknown> {
-    return this.laneFor(runId).apply(op, claimKey);
+  apply(runId: string, op: WireOp, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
+    return this.laneFor(runId).apply(op, claimKey, direct);
   }
 
   /** Opens every lane's connection now (not awaited): the first write or claim then does not wait for it. */

@@ -103,3 +103,70 @@ export const withUnlock = (op: WireOp, unlock: string): WireOp => `${op.slice(0,
 export const opClaim = (key: string): WireOp => `{"op":"claim","key":"${key}"}`;
 
 export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}`;
+
+/**
+ * A unit the commit lanes may write without `stagecraft_apply`: one prepared INSERT with typed
+ * parameters (no jsonb to parse, no plpgsql), for a unit that only appends events (and writes
+ * workspace artifacts of distinct paths), is durable and ends no run — an effectful step's commit.
+ * The database itself keeps every rule the commit function checks: the events primary key refuses
+ * a recorded seq (23505), the gap-free trigger a seq that does not continue the log (SC003), the
+ * foreign key an unknown run (23503). When it refuses, the lane sends the unit's `op` to
+ * `stagecraft_apply`, which answers exactly as it always has (conflict with what is recorded, or
+ * its error): the direct write only ever succeeds where the function would have committed.
+ */
+export type DirectWrite = { name: string; text: string; values: unknown[] };
+
+const INSERT_EVENT =
+  'INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES ($1, $2, $3, stagecraft_ms_to_ts($4), $5::json)';
+
+// events in the order of the unit (the gap-free trigger sees the earlier ones), artifacts upserted by path
+const INSERT_EVENTS_ARTIFACTS = `WITH "written" AS (
+  INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at")
+  SELECT $1, a.path, a.content::json, a.sha256, a.size, stagecraft_ms_to_ts(a.at)
+    FROM unnest($6::text[], $7::text[], $8::text[], $9::int[], $10::float8[]) WITH ORDINALITY AS a(path, content, sha256, size, at, i)
+   ORDER BY a.i
+  ON CONFLICT ("run_id", "path") DO UPDATE
+    SET "content" = EXCLUDED."content", "sha256" = EXCLUDED."sha256", "size" = EXCLUDED."size", "created_at" = EXCLUDED."created_at"
+)
+INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
+SELECT $1, e.seq, e.type, stagecraft_ms_to_ts(e.at), e.data::json
+  FROM unnest($2::int[], $3::text[], $4::float8[], $5::text[]) WITH ORDINALITY AS e(seq, type, at, data, i)
+ ORDER BY e.i`;
+
+/** The direct write of `unit`, or null when it needs the commit function (traces, a snapshot, a run patch, a lazy unit, a path written twice). */
+export function directCommit(runId: string, unit: CommitUnit): DirectWrite | null {
+  const { events, artifacts } = unit;
+  if (!events.length || unit.lazy || unit.traces?.length || unit.snapshot || unit.run) return null;
+  // a lone surrogate in a text parameter would reach the server as U+FFFD; as JSON text (the op) it is refused
+  if (isMalformed(runId) || events.some((e) => isMalformed(e.type)) || artifacts?.some((a) => isMalformed(a.path) || isMalformed(a.sha256))) return null;
+  if (!artifacts?.length) {
+    if (events.length > 1) return directMany(runId, unit, []);
+    const e = events[0];
+    return { name: 'sc_event', text: INSERT_EVENT, values: [runId, e.seq, e.type, e.at, text(e.data)] };
+  }
+  if (new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
+  return directMany(runId, unit, artifacts);
+}
+
+/** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
+const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
+
+function directMany(runId: string, unit: CommitUnit, artifacts: NonNullable<CommitUnit['artifacts']>): DirectWrite {
+  const ev = unit.events;
+  return {
+    name: 'sc_events_artifacts',
+    text: INSERT_EVENTS_ARTIFACTS,
+    values: [
+      runId,
+      ev.map((e) => e.seq),
+      ev.map((e) => e.type),
+      ev.map((e) => e.at),
+      ev.map((e) => text(e.data)),
+      artifacts.map((a) => a.path),
+      artifacts.map((a) => text(a.content)),
+      artifacts.map((a) => a.sha256),
+      artifacts.map((a) => a.size),
+      artifacts.map((a) => a.createdAt),
+    ],
+  };
+}
