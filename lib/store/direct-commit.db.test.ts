@@ -4,6 +4,7 @@
 // before: a conflict with what is recorded, or the same error. What it writes reads back as the
 // commit function's write does.
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { after, before, describe, it } from 'node:test';
 import { RunNotFoundError } from '../kernel/errors';
 import type { CommitUnit } from '../kernel/ports';
@@ -12,7 +13,7 @@ import { SeqGapError } from './errors';
 import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, opCommit, opCreate } from './wire';
+import { directCommit, opClaim, opCommit, opCreate } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -87,9 +88,9 @@ describe('direct writes of event-only units', () => {
   it('events and artifacts in one statement; an artifact written again is replaced', async () => {
     const run = await newRun();
     const first = await viaLane(run.id, { events: [ev(run.id, 2), ev(run.id, 3)], artifacts: [artifact(run.id, 'out.json', { k: 'v1', a: 1 }), artifact(run.id, 'b.txt', 'text')] });
-    assert.deepEqual(first, { result: { kind: 'committed' }, statements: ['sc_events_artifacts'] });
+    assert.deepEqual(first, { result: { kind: 'committed' }, statements: ['sc_direct'] });
     const again = await viaLane(run.id, { events: [ev(run.id, 4)], artifacts: [artifact(run.id, 'out.json', { k: 'v2' }, 99)] });
-    assert.deepEqual(again, { result: { kind: 'committed' }, statements: ['sc_events_artifacts'] });
+    assert.deepEqual(again, { result: { kind: 'committed' }, statements: ['sc_direct'] });
     assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3, 4]);
     // in the order of first writing, as the commit function keeps them
     assert.deepEqual(await store.listArtifacts(run.id), [artifact(run.id, 'out.json', { k: 'v2' }, 99), artifact(run.id, 'b.txt', 'text')]);
@@ -99,7 +100,7 @@ describe('direct writes of event-only units', () => {
     const run = await newRun();
     await store.commit(run.id, { events: [ev(run.id, 2, 'phase_started', { mine: true })] });
     const { result, statements } = await viaLane(run.id, { events: [ev(run.id, 2, 'phase_started', { theirs: true })], artifacts: [artifact(run.id, 'x', 1)] });
-    assert.deepEqual(statements, ['sc_events_artifacts', 'sc_apply'], 'refused, then answered by the commit function');
+    assert.deepEqual(statements, ['sc_direct', 'sc_apply'], 'refused, then answered by the commit function');
     assert.deepEqual(result, { kind: 'conflict', recorded: [ev(run.id, 2, 'phase_started', { mine: true })] });
     assert.deepEqual(await store.listArtifacts(run.id), [], 'the artifact of the refused unit is not written');
     // and through the store's own commit
@@ -122,13 +123,60 @@ describe('direct writes of event-only units', () => {
     assert.deepEqual(await store.commit(run.id, { events: [ev(run.id, 2)] }), { kind: 'committed' });
   });
 
-  it('commits of several runs queued together still share one statement (the commit function)', async () => {
+  it('direct writes of several runs and the other operations of their batch share one statement, each answered in order', async () => {
     const runs = [await newRun(), await newRun(), await newRun()];
-    const lane = lanes.laneFor(runs[0].id);
-    await lanes.apply(runs[0].id, opCreate(makeRun(), { events: [] })); // the lane's connection is up
-    const before = lane.statements;
-    const results = await Promise.all(runs.map((r) => lanes.apply(r.id, opCommit(r.id, { events: [ev(r.id, 2)] }), undefined, directCommit(r.id, { events: [ev(r.id, 2)] }))));
-    assert.deepEqual(results, runs.map(() => ({ kind: 'committed' })));
-    assert.equal(lane.statements - before, 1);
+    const created = makeRun();
+    await watchLane(runs[0].id);
+    sent.length = 0;
+    const direct = (r: { id: string }, unit: CommitUnit) => lanes.apply(r.id, opCommit(r.id, unit), undefined, directCommit(r.id, unit));
+    const results = await Promise.all([
+      direct(runs[0], { events: [ev(runs[0].id, 2)] }),
+      lanes.apply(created.id, opCreate(created, { events: [ev(created.id, 1)] })),
+      direct(runs[1], { events: [ev(runs[1].id, 2), ev(runs[1].id, 3)], artifacts: [artifact(runs[1].id, 'a', 1)] }),
+      lanes.apply(runs[2].id, opCommit(runs[2].id, { events: [ev(runs[2].id, 2)], lazy: true })),
+    ]);
+    assert.deepEqual(sent, ['sc_direct_apply']);
+    assert.deepEqual(results, [{ kind: 'committed' }, { kind: 'committed' }, { kind: 'committed' }, { kind: 'committed' }]);
+    assert.deepEqual((await store.readEvents(runs[1].id)).map((e) => e.seq), [1, 2, 3]);
+    assert.deepEqual((await store.readEvents(runs[2].id)).map((e) => e.seq), [1, 2]);
+    assert.equal((await store.getRun(created.id))?.id, created.id);
+  });
+
+  it('one refused write in a shared statement: the batch is answered by the commit function, the others committed', async () => {
+    const [a, b] = [await newRun(), await newRun()];
+    await store.commit(b.id, { events: [ev(b.id, 2, 'phase_started', { first: true })] });
+    await watchLane(a.id);
+    sent.length = 0;
+    const results = await Promise.all([
+      lanes.apply(a.id, opCommit(a.id, { events: [ev(a.id, 2)] }), undefined, directCommit(a.id, { events: [ev(a.id, 2)] })),
+      lanes.apply(b.id, opCommit(b.id, { events: [ev(b.id, 2)] }), undefined, directCommit(b.id, { events: [ev(b.id, 2)] })),
+    ]);
+    assert.deepEqual(sent, ['sc_direct', 'sc_apply']);
+    assert.deepEqual(results, [{ kind: 'committed' }, { kind: 'conflict', recorded: [ev(b.id, 2, 'phase_started', { first: true })] }]);
+    assert.deepEqual((await store.readEvents(a.id)).map((e) => e.seq), [1, 2]);
+  });
+
+  it('the batch function told the statement is durable keeps the WAL flush, whatever its own operations are', async () => {
+    const run = await newRun();
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const setting = async (sql: string, ops: string[]) => {
+        await admin.query('BEGIN');
+        try {
+          await admin.query(sql, [`[${ops.join(',')}]`]);
+          return (await admin.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+        } finally {
+          await admin.query('ROLLBACK');
+        }
+      };
+      const lazy = opCommit(run.id, { events: [ev(run.id, 2)], lazy: true });
+      assert.equal(await setting('SELECT stagecraft_apply($1::jsonb)', [lazy]), 'off');
+      assert.equal(await setting('SELECT stagecraft_apply($1::jsonb, true)', [lazy]), 'on');
+      assert.equal(await setting('SELECT stagecraft_apply($1::jsonb, true)', [opClaim('42')]), 'on');
+      assert.equal(await setting('SELECT stagecraft_apply($1::jsonb, false)', [lazy]), 'off');
+    } finally {
+      await admin.end();
+    }
   });
 });
