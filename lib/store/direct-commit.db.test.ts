@@ -13,7 +13,7 @@ import { SeqGapError } from './errors';
 import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, opClaim, opCommit, opCreate } from './wire';
+import { directCommit, directStatement, opClaim, opCommit, opCreate } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -61,12 +61,13 @@ async function viaLane(runId: string, unit: CommitUnit): Promise<{ result: unkno
 }
 
 describe('direct writes of event-only units', () => {
-  it('takes only units with events (and artifacts of distinct paths) that are durable and move nothing else', () => {
+  it('takes only units with events (and artifacts of distinct paths) that move nothing else', () => {
     const id = 'run-x';
     assert.ok(directCommit(id, { events: [ev(id, 2)] }));
     assert.ok(directCommit(id, { events: [ev(id, 2), ev(id, 3)], artifacts: [artifact(id, 'a', 1), artifact(id, 'b', 2)] }));
     assert.equal(directCommit(id, { events: [] }), null);
-    assert.equal(directCommit(id, { events: [ev(id, 2)], lazy: true }), null, 'a lazy unit skips the WAL flush: the commit function does that');
+    assert.equal(directCommit(id, { events: [ev(id, 2)], lazy: true })?.lazy, true);
+    assert.equal(directCommit(id, { events: [ev(id, 2)] })?.lazy, false);
     assert.equal(directCommit(id, { events: [ev(id, 2)], run: { status: 'completed' } }), null);
     assert.equal(directCommit(id, { events: [ev(id, 2)], snapshot: 'delete' }), null);
     assert.equal(directCommit(id, { events: [ev(id, 2)], artifacts: [artifact(id, 'a', 1), artifact(id, 'a', 2)] }), null, 'a path written twice');
@@ -175,6 +176,26 @@ describe('direct writes of event-only units', () => {
       assert.equal(await setting('SELECT stagecraft_apply($1::jsonb, true)', [lazy]), 'on');
       assert.equal(await setting('SELECT stagecraft_apply($1::jsonb, true)', [opClaim('42')]), 'on');
       assert.equal(await setting('SELECT stagecraft_apply($1::jsonb, false)', [lazy]), 'off');
+      // the direct statements: lazy writes alone turn the flush off; one durable write among them, or a durable operation beside them, keeps it
+      const statement = async (writes: CommitUnit[], ops: string[]) => {
+        await admin.query('BEGIN');
+        try {
+          const st = directStatement(writes.map((u) => directCommit(run.id, u)!), ops);
+          await admin.query({ text: st.text, values: st.values });
+          return (await admin.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+        } finally {
+          await admin.query('ROLLBACK');
+        }
+      };
+      const lazyUnit: CommitUnit = { events: [ev(run.id, 2)], lazy: true };
+      const other = await newRun();
+      const otherLazy = opCommit(other.id, { events: [ev(other.id, 2)], lazy: true });
+      assert.equal(await statement([lazyUnit], []), 'off');
+      assert.equal(await statement([{ events: [ev(run.id, 2)] }], []), 'on');
+      assert.equal(await statement([lazyUnit], [otherLazy]), 'off');
+      assert.equal(await statement([lazyUnit], [opClaim('42')]), 'off');
+      assert.equal(await statement([{ events: [ev(run.id, 2)] }], [otherLazy]), 'on');
+      assert.equal(await statement([lazyUnit], [opCommit(other.id, { events: [ev(other.id, 2)] })]), 'on', 'a durable operation beside lazy writes');
     } finally {
       await admin.end();
     }
