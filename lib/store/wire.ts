@@ -144,8 +144,12 @@ const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
 const INSERT_EVENT =
   'INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES ($1, $2, $3, stagecraft_ms_to_ts($4), $5::json)';
 
-// Events in the order given (the gap-free trigger sees each run's earlier ones), artifacts upserted
-// by (run, path). Every data-modifying WITH runs once, whether or not the main query reads it.
+// Events in the order given, artifacts upserted by (run, path). Every data-modifying WITH runs
+// once, whether or not the main query reads it — after the main query (stagecraft_apply of the
+// batch's other operations), neither seeing the other's rows: so a direct write never shares a
+// statement with another write of its run. It cannot: a run's commit is sent once its previous
+// write has answered (the journal waits for each), and only a new run's claim and creation,
+// neither a direct write, travel together.
 const WRITES = `"written_artifacts" AS (
   INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at")
   SELECT a.run_id, a.path, a.content::json, a.sha256, a.size, stagecraft_ms_to_ts(a.at)
