@@ -107,7 +107,7 @@ export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}
 /**
  * A unit the commit lanes may write without `stagecraft_apply`'s jsonb and plpgsql: plain INSERTs
  * with typed parameters, for a unit that only appends events (and writes workspace artifacts of
- * distinct paths) and ends no run — an effectful step's commit, a group of pure steps. The database itself
+ * distinct paths), is durable and ends no run — an effectful step's commit. The database itself
  * keeps every rule the commit function checks: the events primary key refuses a recorded seq
  * (23505), the gap-free trigger a seq that does not continue the log (SC003), the foreign key an
  * unknown run (23503). When it refuses, nothing of the statement is written and the lane sends the
@@ -116,25 +116,28 @@ export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}
  * function would have committed.
  *
  * The rows: events as [runId, seq, type, at, data text], artifacts as [runId, path, content text,
- * sha256, size, createdAt]. `lazy`: the unit may be acknowledged before its WAL is flushed (as
- * `stagecraft_apply` treats it): a statement whose writes are all lazy turns the flush off.
+ * sha256, size, createdAt].
  */
-export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; lazy: boolean };
+export type DirectWrite = { events: unknown[][]; artifacts: unknown[][] };
 
 /** A prepared statement for pg. */
 export type Statement = { name: string; text: string; values: unknown[] };
 
-/** The direct write of `unit`, or null when it needs the commit function (traces, a snapshot, a run patch, a path written twice). */
+/**
+ * The direct write of `unit`, or null when it needs the commit function (traces, a snapshot, a run
+ * patch, a path written twice) — or is lazy: a group commit of pure steps (up to 256 events) was
+ * measured slower as text[] parameters than as the commit function's one jsonb (1,000 pure steps,
+ * 4 of 4 interleaved pairs), and a lazy unit is never what a step waits for.
+ */
 export function directCommit(runId: string, unit: CommitUnit): DirectWrite | null {
   const { events, artifacts = [] } = unit;
-  if (!events.length || unit.traces?.length || unit.snapshot || unit.run) return null;
+  if (!events.length || unit.lazy || unit.traces?.length || unit.snapshot || unit.run) return null;
   // a lone surrogate in a text parameter would reach the server as U+FFFD; as JSON text (the op) it is refused
   if (isMalformed(runId) || events.some((e) => isMalformed(e.type)) || artifacts.some((a) => isMalformed(a.path) || isMalformed(a.sha256))) return null;
   if (new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
   return {
     events: events.map((e) => [runId, e.seq, e.type, e.at, text(e.data)]),
     artifacts: artifacts.map((a) => [runId, a.path, text(a.content), a.sha256, a.size, a.createdAt]),
-    lazy: unit.lazy === true,
   };
 }
 
@@ -165,28 +168,27 @@ const WRITES = `"written_artifacts" AS (
    ORDER BY e.i
 )`;
 
-/** the direct writes alone; $12: every one of them is lazy (the WAL flush is off for this transaction, as stagecraft_apply does) */
-const DIRECT_SQL = `WITH ${WRITES} SELECT CASE WHEN $12::boolean THEN set_config('synchronous_commit', 'off', true) END AS r`;
+/** the direct writes alone */
+const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
 /**
- * the direct writes and the batch's other operations, in one statement and one transaction; $13:
- * a direct write is durable, so operations that are all lazy do not turn the WAL flush off for
- * it (prisma/migrations/*_apply_durable)
+ * the direct writes and the batch's other operations, in one statement and one transaction: the
+ * function is told the statement is durable (prisma/migrations/*_apply_durable), so other
+ * operations that are all lazy do not turn the WAL flush off for the direct writes
  */
-const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($12::jsonb, $13::boolean) AS r`;
+const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($12::jsonb, true) AS r`;
 
 /** One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is the results of `ops`, in order (NULL without any). */
 export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
-  if (writes.length === 1 && writes[0].events.length === 1 && !writes[0].artifacts.length && !writes[0].lazy && !ops.length) {
+  if (writes.length === 1 && writes[0].events.length === 1 && !writes[0].artifacts.length && !ops.length) {
     const [runId, seq, type, at, data] = writes[0].events[0];
     return { name: 'sc_event', text: INSERT_EVENT, values: [runId, seq, type, at, data] };
   }
   const events = writes.flatMap((w) => w.events);
   const artifacts = writes.flatMap((w) => w.artifacts);
   const values = [...columns(events, 5), ...columns(artifacts, 6)];
-  const allLazy = writes.every((w) => w.lazy);
   return ops.length
-    ? { name: 'sc_direct_apply', text: DIRECT_APPLY_SQL, values: [...values, batchParam(ops), !allLazy] }
-    : { name: 'sc_direct', text: DIRECT_SQL, values: [...values, allLazy] };
+    ? { name: 'sc_direct_apply', text: DIRECT_APPLY_SQL, values: [...values, batchParam(ops)] }
+    : { name: 'sc_direct', text: DIRECT_SQL, values };
 }
 
 function columns(rows: unknown[][], n: number): unknown[][] {
