@@ -4,6 +4,8 @@
 # and noisy: compare ratios from the same run, never figures from different runs).
 #   REPS=3 bash bench/compare.sh        results in bench-results/<stamp>.jsonl + a median table and the ratios
 #   ONLY=single bash bench/compare.sh   substring filter on the command line
+#   DB_PREFIX=me_ bash bench/compare.sh  every harness's database gets this prefix (its default name after it), so
+#                                       helpers benching at once on one server do not drop each other's databases
 #   --tiny (or BENCH_TINY=1)            one rep, 20 steps / 4 workflows, one command per peer harness and per mode of
 #                                       ours (the script works; its ratios mean little);
 #                                       without the peers' source (PEERS_SRC) it runs ours alone and says so
@@ -61,6 +63,18 @@ for r in $(seq 1 "$REPS"); do
     [[ -n "${ONLY:-}" && "$c" != *"$ONLY"* ]] && continue
     [[ -n "$TINY" ]] && ! in_tiny_set "$c" && continue
     read -r who rest <<<"$c"
+    if [[ -n "${DB_PREFIX:-}" ]]; then
+      case "$rest" in
+        *pg-floor.mjs*) db=peers_raw ;;
+        *dbos-bench.mjs*"--mode crash"*) db=peers_dbos_crash ;;
+        *dbos-bench.mjs*) db=peers_dbos ;;
+        *lg-bench.mjs*"--mode crash"*) db=peers_lg_crash ;;
+        *lg-bench.mjs*) db=peers_lg ;;
+        *"--mode crash"*) db=stagecraft_bench_crash ;;
+        *) db=stagecraft_bench ;;
+      esac
+      rest="$rest --db ${DB_PREFIX}$db"
+    fi
     if [[ "$who" == peer && -z "$WITH_PEERS" ]]; then echo "[rep $r/$REPS] skipped (peers not installed): $rest" >&2; continue; fi
     # our crash mode drives the kill through the peers' crash harness (crash.mjs)
     if [[ "$rest" == *"--mode crash"* && -z "$WITH_PEERS" ]]; then echo "[rep $r/$REPS] skipped (its crash harness comes with the peers): $rest" >&2; continue; fi

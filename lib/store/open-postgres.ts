@@ -41,7 +41,7 @@ export async function openPostgres(url: string, opts: OpenStoreOptions): Promise
     backend: 'postgres',
     location: where,
     // writes and claims on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
-    apply: (runId, op) => lanes.apply(runId, op),
+    apply: (runId, op, direct) => lanes.apply(runId, op, undefined, direct),
     sql: async (text, values) => (await reads.query(text, values)).rows,
     onClose: async () => {
       await lanes.close();

@@ -43,7 +43,7 @@ import { isConnectionError, reachable, unreachableError } from './connection-err
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
-import { opCommit, opCreate, opUnlock, withUnlock, type WireOp } from './wire';
+import { directCommit, opCommit, opCreate, opUnlock, withUnlock, type DirectWrite, type WireOp } from './wire';
 import { AbortPoll } from './abort-poll';
 import { RunReads, type SqlQuery } from './run-reads';
 
@@ -64,8 +64,10 @@ export type PrismaStoreParts = {
    * the embedded database directly. Not through Prisma: its raw-query layer adds ~0.35 ms of CPU
    * to every call (measured: 0.84 ms per commit through $queryRaw vs 0.48 ms on the same pool),
    * which on an effectful step is over a third of its budget. Everything else goes through Prisma.
+   * `direct`: the same write as a plain INSERT (wire.ts directCommit), which the lanes may send
+   * instead when it travels alone; the embedded line ignores it.
    */
-  apply: (runId: string, op: WireOp) => Promise<unknown>;
+  apply: (runId: string, op: WireOp, direct?: DirectWrite | null) => Promise<unknown>;
   /**
    * Plain SQL on the database's own driver, for the reads a resume makes before its first step
    * (run-reads.ts: they never wait for Prisma's engine to compile). Without it, Prisma reads them.
@@ -160,19 +162,20 @@ export class PrismaStore implements StorePort {
     const op = serialized(() => opCommit(runId, unit, null), runId);
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    const result = await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock);
+    const direct = unlock || this.backend !== 'postgres' ? null : directCommit(runId, unit);
+    const result = await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock, direct);
     if (result.kind === 'committed' && unit.events.length) this.appends.notify(runId, unit.events[unit.events.length - 1].seq);
     return result;
   }
 
-  private async commitOp(runId: string, unit: CommitUnit, op: WireOp, unlock: string | null): Promise<CommitResult> {
+  private async commitOp(runId: string, unit: CommitUnit, op: WireOp, unlock: string | null, direct: DirectWrite | null): Promise<CommitResult> {
     const giveUpAt = Date.now() + this.reconnectMs;
     let isResent = false;
     for (let attempt = 1; ; attempt++) {
       try {
         // a claim lost with its connection is taken again first; another holder means this process stops
         if (this.claims.ensureHeld && !(await this.claims.ensureHeld(runId))) return { kind: 'conflict', recorded: await this.recordedAt(runId, unit) };
-        const r = (await this.apply(runId, op)) as CommitResult;
+        const r = (await this.apply(runId, op, direct)) as CommitResult;
         // sent again after a lost connection: the first send may have been applied before the loss
         if (isResent && r.kind === 'conflict' && isSameEvents(r.recorded, unit.events)) return { kind: 'committed' };
         return r;

@@ -103,3 +103,94 @@ export const withUnlock = (op: WireOp, unlock: string): WireOp => `${op.slice(0,
 export const opClaim = (key: string): WireOp => `{"op":"claim","key":"${key}"}`;
 
 export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}`;
+
+/**
+ * A unit the commit lanes may write without `stagecraft_apply`'s jsonb and plpgsql: plain INSERTs
+ * with typed parameters, for a unit that only appends events (and writes workspace artifacts of
+ * distinct paths), is durable and ends no run — an effectful step's commit. The database itself
+ * keeps every rule the commit function checks: the events primary key refuses a recorded seq
+ * (23505), the gap-free trigger a seq that does not continue the log (SC003), the foreign key an
+ * unknown run (23503). When it refuses, nothing of the statement is written and the lane sends the
+ * operations again through `stagecraft_apply` (commit-lanes.ts), whose answer — a conflict with
+ * what is recorded, or its error — is theirs: a direct write only ever succeeds where the commit
+ * function would have committed.
+ *
+ * The rows: events as [runId, seq, type, at, data text], artifacts as [runId, path, content text,
+ * sha256, size, createdAt].
+ */
+export type DirectWrite = { events: unknown[][]; artifacts: unknown[][] };
+
+/** A prepared statement for pg. */
+export type Statement = { name: string; text: string; values: unknown[] };
+
+/**
+ * The direct write of `unit`, or null when it needs the commit function (traces, a snapshot, a run
+ * patch, a path written twice) — or is lazy: a group commit of pure steps (up to 256 events) was
+ * measured slower as text[] parameters than as the commit function's one jsonb (1,000 pure steps,
+ * 4 of 4 interleaved pairs), and a lazy unit is never what a step waits for.
+ */
+export function directCommit(runId: string, unit: CommitUnit): DirectWrite | null {
+  const { events, artifacts = [] } = unit;
+  if (!events.length || unit.lazy || unit.traces?.length || unit.snapshot || unit.run) return null;
+  // a lone surrogate in a text parameter would reach the server as U+FFFD; as JSON text (the op) it is refused
+  if (isMalformed(runId) || events.some((e) => isMalformed(e.type)) || artifacts.some((a) => isMalformed(a.path) || isMalformed(a.sha256))) return null;
+  if (new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
+  return {
+    events: events.map((e) => [runId, e.seq, e.type, e.at, text(e.data)]),
+    artifacts: artifacts.map((a) => [runId, a.path, text(a.content), a.sha256, a.size, a.createdAt]),
+  };
+}
+
+/** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
+const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
+
+const INSERT_EVENT =
+  'INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES ($1, $2, $3, stagecraft_ms_to_ts($4), $5::json)';
+
+// Events in the order given, artifacts upserted by (run, path). Every data-modifying WITH runs
+// once, whether or not the main query reads it — after the main query (stagecraft_apply of the
+// batch's other operations), neither seeing the other's rows: so a direct write never shares a
+// statement with another write of its run. It cannot: a run's commit is sent once its previous
+// write has answered (the journal waits for each), and only a new run's claim and creation,
+// neither a direct write, travel together.
+const WRITES = `"written_artifacts" AS (
+  INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at")
+  SELECT a.run_id, a.path, a.content::json, a.sha256, a.size, stagecraft_ms_to_ts(a.at)
+    FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::float8[])
+         WITH ORDINALITY AS a(run_id, path, content, sha256, size, at, i)
+   ORDER BY a.i
+  ON CONFLICT ("run_id", "path") DO UPDATE
+    SET "content" = EXCLUDED."content", "sha256" = EXCLUDED."sha256", "size" = EXCLUDED."size", "created_at" = EXCLUDED."created_at"
+), "written_events" AS (
+  INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
+  SELECT e.run_id, e.seq, e.type, stagecraft_ms_to_ts(e.at), e.data::json
+    FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[], $5::text[]) WITH ORDINALITY AS e(run_id, seq, type, at, data, i)
+   ORDER BY e.i
+)`;
+
+/** the direct writes alone */
+const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
+/**
+ * the direct writes and the batch's other operations, in one statement and one transaction: the
+ * function is told the statement is durable (prisma/migrations/*_apply_durable), so other
+ * operations that are all lazy do not turn the WAL flush off for the direct writes
+ */
+const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($12::jsonb, true) AS r`;
+
+/** One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is the results of `ops`, in order (NULL without any). */
+export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
+  if (writes.length === 1 && writes[0].events.length === 1 && !writes[0].artifacts.length && !ops.length) {
+    const [runId, seq, type, at, data] = writes[0].events[0];
+    return { name: 'sc_event', text: INSERT_EVENT, values: [runId, seq, type, at, data] };
+  }
+  const events = writes.flatMap((w) => w.events);
+  const artifacts = writes.flatMap((w) => w.artifacts);
+  const values = [...columns(events, 5), ...columns(artifacts, 6)];
+  return ops.length
+    ? { name: 'sc_direct_apply', text: DIRECT_APPLY_SQL, values: [...values, batchParam(ops)] }
+    : { name: 'sc_direct', text: DIRECT_SQL, values };
+}
+
+function columns(rows: unknown[][], n: number): unknown[][] {
+  return Array.from({ length: n }, (_, c) => rows.map((r) => r[c]));
+}
