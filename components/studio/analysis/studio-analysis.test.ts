@@ -122,3 +122,28 @@ test('a keystroke sends only the files it changed: the Analyzer lays the patch o
   assert.deepEqual(after, whole.analyze(req(3, withoutReport)));
   assert.throws(() => new Analyzer().analyze({ ...req(1, files), isPatch: true }), /before the files it patches/);
 });
+
+test('priming changes no reply: a primed analyser answers a keystroke as an unprimed one does', () => {
+  const fresh = new Analyzer();
+  assert.equal(fresh.prime(), false, 'nothing analysed yet: nothing to prime');
+  const primed = new Analyzer();
+  const plain = new Analyzer();
+  const first = primed.analyze(req(1, files));
+  assert.deepEqual(plain.analyze(req(1, files)), first);
+  for (let i = 0; i < 3; i++) assert.equal(primed.prime(), true);
+  // the key's source is still the last request's
+  const line = files['skill.md'].split('\n').findIndex((l) => l.startsWith('entry:')) + 1;
+  assert.deepEqual(primed.key({ kind: 'key', id: 2, line, column: 2 }), plain.key({ kind: 'key', id: 2, line, column: 2 }));
+  // keystrokes after priming: the same replies (the pieces it parsed are the whole parse's)
+  const edits = [
+    (t: string) => t.replace(/^description: (.*)$/m, 'description: $1 x'),
+    (t: string) => t.replace(/^entry: .*$/m, 'entry: nowhere'),
+    (t: string) => t.replace(/^entry: .*$/m, 'entry: [oops'),
+  ];
+  let text = files['skill.md'];
+  edits.forEach((edit, i) => {
+    text = edit(text);
+    const f = { ...files, 'skill.md': text };
+    assert.deepEqual(primed.analyze({ ...req(3 + i, { 'skill.md': text }), isPatch: true }), plain.analyze(req(3 + i, f)));
+  });
+});

@@ -103,6 +103,8 @@ export class Analyzer {
   /** the last parse's pieces: a keystroke re-parses only the piece of the frontmatter it is in */
   private readonly parser = new FrontmatterParser();
   private analyses = 0;
+  /** the last request's settings (prime analyses with them) */
+  private lastSettings: Pick<AnalyzeRequest, 'knownSkills' | 'skillName'> = { knownSkills: [], skillName: '' };
   /** the bundle as the last request left it (a patch is laid over it) */
   private files: Files | null = null;
   private last = { diagnostics: '', inputContract: '' };
@@ -114,6 +116,7 @@ export class Analyzer {
     // whole, as before (cutting a parse into pieces costs more than the whole parse the first time)
     const parser = this.analyses++ === 0 ? undefined : this.parser;
     const files = this.bundleOf(req);
+    this.lastSettings = { knownSkills: req.knownSkills, skillName: req.skillName };
     const { source, bodyLine, diagram, ...parts } = analyzeForStudio(files, { ...req, parser });
     this.source = source;
     const reply: AnalysisReply = { kind: 'analysis', id: req.id, bodyLine };
@@ -139,6 +142,20 @@ export class Analyzer {
     }
     this.drawn = { nodes: json, order: order.join('\n'), rest: restJson };
     return reply;
+  }
+
+  /**
+   * Readies the next keystroke's analysis while nothing is asked (the worker calls it after the
+   * first analysis, until the first keystroke): the frontmatter of the files last analysed is cut
+   * and parsed into the pieces a keystroke re-parses one of (the first analysis parses it whole),
+   * and the analysis runs once more on them, its result thrown away, so the engine has compiled
+   * that code before a keystroke waits on it. Changes no reply: what was said and the key's source
+   * stay the last request's. Returns false when there is nothing to prime (no analysis yet).
+   */
+  prime(): boolean {
+    if (!this.files) return false;
+    analyzeForStudio(this.files, { knownSkills: this.lastSettings.knownSkills, skillName: this.lastSettings.skillName, parser: this.parser });
+    return true;
   }
 
   private bundleOf(req: AnalyzeRequest): Files {
