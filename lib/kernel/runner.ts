@@ -556,10 +556,12 @@ async function end(
   const cause: { abort?: AbortCause } = abort ? { abort } : {};
   const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error, ...cause } as JsonObject };
   const report = deriveReport([...ctx.log, provisional]);
-  // a completion is recomputed by a resume from what is durable (everything after the last durable
-  // commit is pure), so it asks for no disk flush of its own; a failure or an abort may not be
-  // reached again (a model error, a timeout), so it is on disk before the caller hears of it
-  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject, ...cause }, status === 'completed' ? 'settle' : 'now', {
+  // every end is on disk before the caller hears of it. A failure or an abort may not be reached
+  // again (a model error, a timeout). A completion could be recomputed from what is durable, but
+  // only by a resume, and nothing asks for one once the caller has acted on the answer: a worker
+  // settles the run's queue job on it, so a completion lost to a database crash left the run
+  // `running` with no job to drive it (found by the restart proof, lib/queue/chaos.db.test.ts).
+  const ev = await ctx.journal.append(type, { output, error, report: report as unknown as JsonObject, ...cause }, 'now', {
     snapshot: 'delete',
     run: { status, output, error, report: report as unknown as JsonObject, updatedAt: ctx.deps.clock.now() },
   });

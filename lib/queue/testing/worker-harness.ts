@@ -19,6 +19,7 @@ import { createTestDatabase } from '../../store/testing/pg-test-db';
 import { hostFor, type Host } from '../../server/host';
 import { enqueueSkillRun } from '../../server/runs/enqueue-run';
 import { closeRunQueues } from '../../server/runs/run-source';
+import { QUEUE_SCHEMA } from '../run-queue';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const ROOT = path.resolve(here, '../../..');
@@ -125,6 +126,17 @@ export async function whyNotDone(b: Bench, ids: readonly string[], workers: read
     await c.connect();
     const r = await c.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM runs WHERE id = ANY($1::text[]) GROUP BY status', [[...ids]]);
     statuses = r.rows.map((x) => `${x.status} ${x.n}`).join(', ') || 'none recorded';
+    // each run not completed: its last events (who drove it, where it stopped) and its queue job
+    const open = await c.query<{ id: string; status: string }>("SELECT id, status FROM runs WHERE id = ANY($1::text[]) AND status <> 'completed' LIMIT 5", [[...ids]]);
+    for (const run of open.rows) {
+      const ev = await c.query<{ seq: number; type: string; at: Date; data: unknown }>('SELECT seq, type, at, data FROM events WHERE run_id = $1 ORDER BY seq DESC LIMIT 4', [run.id]);
+      const tail = ev.rows.reverse().map((e) => `    #${e.seq} ${e.type} ${e.at.toISOString()} ${JSON.stringify(e.data).slice(0, 160)}`);
+      const job = await c
+        .query<{ state: string; retry_count: number; started_on: Date | null }>(`SELECT state, retry_count, started_on FROM ${QUEUE_SCHEMA}.job WHERE data ->> 'runId' = $1`, [run.id])
+        .then((j) => j.rows.map((x) => `${x.state} (retries ${x.retry_count}, started ${x.started_on?.toISOString() ?? '-'})`).join('; ') || 'no job')
+        .catch((e: Error) => `job not readable (${e.message})`);
+      statuses += `\n  ${run.id} ${run.status}, queue job: ${job}\n${tail.join('\n')}`;
+    }
   } catch (e) {
     statuses = `not readable (${(e as Error).message})`;
   } finally {
