@@ -11,7 +11,7 @@ import { MemoryStore } from './memory-store';
 import { NO_FAULTS } from './faults';
 import type { CommitUnit } from './ports';
 import { deps, phase, plan, playModel, post, runWith, stage, testClock } from './testing';
-import { resumeRun, startRun } from './runner';
+import { startRun } from './runner';
 import { crashAt, SimulatedCrash } from './faults';
 import type { StepSpec } from './plan';
 import { EVENT } from './events';
