@@ -43,7 +43,8 @@ import { jsonChars, MAX_VALUE_CHARS } from './value-size';
  * - `observed`: may wait like `group`, but its unit goes to disk: a read of the world records what
  *   it saw, which a resume could not see again, so an outcome built on it must not be recomputed;
  * - `settle`: committed before append returns, like `now`, but asks for nothing on disk of its
- *   own: for an outcome a resume recomputes from what is durable (a run completed by pure work).
+ *   own: for an outcome a resume recomputes from what is durable. (The runner ends every run with
+ *   `now`: a completion is acted on — a worker settles its queue job — so it must not be lost.)
  *
  * A unit holding only `group` and `settle` events is `lazy` (ports.ts): the store may
  * acknowledge it before its write reaches the disk, since losing it to a database crash only
