@@ -21,6 +21,7 @@ export async function compileBench(entry: string): Promise<string> {
   const cli = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'build-cli.mjs')).href)) as {
     precompiledTexts(esbuild: unknown, staging: string): Promise<Record<string, string>>;
     precompiledPlugin(texts: Record<string, string>): import('esbuild').Plugin;
+    NODE_BUNDLE: Pick<import('esbuild').BuildOptions, 'bundle' | 'format' | 'platform' | 'target' | 'packages'>;
   };
   const precompiled = await cli.precompiledTexts(esbuild, outDir);
   const outfile = path.join(outDir, `${path.basename(entry).replace(/\.ts$/, '')}.mjs`);
@@ -28,11 +29,7 @@ export async function compileBench(entry: string): Promise<string> {
     absWorkingDir: ROOT,
     entryPoints: [path.resolve(ROOT, entry)],
     outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
+    ...cli.NODE_BUNDLE,
     logLevel: 'error',
     plugins: [
       cli.precompiledPlugin(precompiled),

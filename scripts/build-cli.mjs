@@ -73,6 +73,9 @@ export function precompiledPlugin(texts) {
   };
 }
 
+/** what every bundle of ours is: one ES module for node 20, its npm packages left to node_modules */
+export const NODE_BUNDLE = { bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external' };
+
 /** each stub's module text: its generator, bundled on its own and run */
 export async function precompiledTexts(esbuild, staging) {
   const texts = {};
@@ -82,11 +85,7 @@ export async function precompiledTexts(esbuild, staging) {
       absWorkingDir: root,
       entryPoints: [path.join(root, generator)],
       outfile: out,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      packages: 'external',
+      ...NODE_BUNDLE,
       logLevel: 'error',
     });
     try {
@@ -110,12 +109,8 @@ export async function buildCli({ quiet = false } = {}) {
     entryNames: '[name]',
     chunkNames: 'chunk-[hash]',
     outExtension: { '.js': '.mjs' },
-    bundle: true,
+    ...NODE_BUNDLE,
     splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
     sourcemap: 'linked',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
