@@ -32,6 +32,7 @@ import type { Plan } from '../lib/kernel/plan';
 import type { Json } from '../lib/kernel/json';
 import pg from 'pg';
 import { openStore } from '../lib/store';
+import type { WriteStats } from '../lib/store/commit-lanes';
 import { createCodeSandbox } from '../lib/sandbox';
 import { isolationFor, sandboxMode } from '../lib/sandbox/isolation';
 import { workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
@@ -210,6 +211,23 @@ function perRun(runs: number) {
   return Object.fromEntries([...tripKinds].map(([k, v]) => [k, { perRun: +(v.n / runs).toFixed(2), ms: +(v.ms / v.n).toFixed(3) }]));
 }
 
+/**
+ * What the commit lanes sent for the measured runs (Postgres): statements per run, operations per
+ * statement (how much runs share one), the mean time a statement was in flight, and the share of the
+ * wall time a statement was (`laneBusy`: near 1, the serial lane is what the runs wait for, and a run
+ * costs its writes' statements, not their round trips).
+ */
+function writePath(w0: WriteStats | null, w1: WriteStats | null, runs: number, wallMs: number) {
+  if (!w0 || !w1) return {};
+  const statements = w1.statements - w0.statements;
+  return {
+    statementsPerRun: +(statements / runs).toFixed(2),
+    opsPerStatement: +((w1.ops - w0.ops) / statements).toFixed(2),
+    statementMs: +((w1.busyMs - w0.busyMs) / statements).toFixed(3),
+    laneBusy: +((w1.busyMs - w0.busyMs) / wallMs).toFixed(2),
+  };
+}
+
 /** Where a step's time went: store writes and code calls per step, and the mean latency of each. */
 function breakdown(totalSteps: number) {
   return {
@@ -310,6 +328,8 @@ async function perf(kind: Kind) {
     const total = a.mode === 'many' ? W * N : N;
     Object.assign(waits, { commits: 0, commitMs: 0, calls: 0, callMs: 0 });
     tripKinds.clear();
+    const store = deps(b).store as StorePort & { writeStats?: () => WriteStats | null };
+    const w0 = store.writeStats?.() ?? null;
     const m = await measure(async () => {
       if (a.mode === 'many') {
         await pool(W, C, async () => {
@@ -336,6 +356,7 @@ async function perf(kind: Kind) {
       ...breakdown(total),
       // at c > 1 the round trips of different runs overlap: the latencies are each one's own, not a share of the wall time
       roundTrips: perRun(a.mode === 'many' ? W : 1),
+      ...writePath(w0, store.writeStats?.() ?? null, a.mode === 'many' ? W : 1, m.wallMs),
     };
   });
 }

@@ -75,6 +75,25 @@ if (fixed.length) {
   }
 }
 
+// The many runs at c=8: what the commit lanes sent (bench-store.ts `statementsPerRun`, `opsPerStatement`,
+// `statementMs`, and `laneBusy`: the share of the wall time a statement was in flight — near 1, the
+// serial lane is what the runs wait for), and the CPU a run costs — this process, the database and the
+// sandbox workers — beside DBOS's (its process and the database). On a saturated machine the wall
+// ratio follows the CPU ratio. pgCpuMs counts every postgres process of the machine: others' too.
+const many8 = relabeled.filter((r) => r.mode === 'many' && r.concurrency === 8 && (r.harness === 'dbos' || r.harness.startsWith('stagecraft/')));
+if (many8.some((r) => r.statementsPerRun !== undefined)) {
+  console.log('\n| many c=8, per run | ms (wall) | statements | ops/statement | statement ms | lane busy | CPU ms: node + pg + workers |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const h of [...new Set(many8.map((r) => r.harness))]) {
+    const rs = many8.filter((r) => r.harness === h);
+    const m = (f) => median(rs.map(f));
+    const per = (k) => m((r) => (r[k] ?? 0) / r.workflows);
+    const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+    const cpu = per('nodeCpuMs') + per('pgCpuMs') + per('workerCpuMs');
+    console.log(`| ${h} | ${f(per('wallMs'))} | ${f(m((r) => r.statementsPerRun), 2)} | ${f(m((r) => r.opsPerStatement), 2)} | ${f(m((r) => r.statementMs))} | ${f(m((r) => r.laneBusy), 2)} | ${f(cpu)} = ${f(per('nodeCpuMs'))} + ${f(per('pgCpuMs'))} + ${f(per('workerCpuMs'))} |`);
+  }
+}
+
 // Crash resume, ours beside DBOS: restart → first new step (median), and committed steps re-run (all reps).
 const crashOf = (h) => relabeled.filter((r) => r.mode === 'crash' && r.harness === h);
 const crash = {};

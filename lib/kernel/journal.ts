@@ -87,6 +87,11 @@ export class Journal {
   private pendingChars = 0;
   /** set when the run has ended on an abort request: nothing may be recorded after it */
   private sealed: Error | null = null;
+  /**
+   * The seqs of the lazy units acknowledged since the last durable one: a crash of the database
+   * server may still lose them, and the run's next commit then meets a gap in its log.
+   */
+  private lostLazy: { from: number; to: number } | null = null;
   /** the run is not recorded yet: its first unit (run_started, the entry snapshot) waits for the first flush */
   private creation: { first: CommitUnit; create: CreateRun } | null = null;
 
@@ -184,9 +189,12 @@ export class Journal {
       }
       // the unit's events are not in the log and their seqs are spent: this journal can record nothing more
       // (a run that could not be created is in no store: the store's own error says why, not a resume's advice)
-      this.broken = creation && e instanceof Error ? e : new StoreWriteError(this.runId, e);
+      this.broken = creation && e instanceof Error ? e : new StoreWriteError(this.runId, this.lostLazy && isSeqGap(e) ? lostLazyCommit(this.lostLazy, e) : e);
       throw this.broken;
     }
+    // a durable unit puts every earlier lazy one on disk with it (the write-ahead log is flushed in order)
+    this.lostLazy = unit.lazy ? (this.lostLazy ?? { from: unit.events[0].seq, to: 0 }) : null;
+    if (this.lostLazy) this.lostLazy.to = unit.events[unit.events.length - 1].seq;
     this.commits++;
     if (r.kind === 'conflict') {
       throw new RunClaimedError(
@@ -196,6 +204,21 @@ export class Journal {
     }
     this.faults.hit('after-commit');
   }
+}
+
+/** the store refused a unit for not continuing the run's log (SeqGapError, SQLSTATE SC003) */
+const isSeqGap = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === 'seq_gap';
+
+/**
+ * What a gap met after lazy commits means: the database acknowledged them before they were on disk,
+ * then lost them (its server crashed or restarted). They held pure work only: a resume recomputes it.
+ */
+function lostLazyCommit(lazy: { from: number; to: number }, e: unknown): Error {
+  return new Error(
+    `events ${lazy.from}–${lazy.to} (pure steps, acknowledged by the database before they reached its disk) were lost, ` +
+      `the database server must have restarted since; they are recomputed when the run is resumed (${e instanceof Error ? e.message : String(e)})`,
+    { cause: e },
+  );
 }
 
 /** A new run's first unit followed by what is pending: the later snapshot move wins, as it would in two commits. */

@@ -52,6 +52,9 @@ export class Lane {
   lost = false;
   /** statements sent (for tests and benchmarks) */
   statements = 0;
+  /** operations those statements carried, and the time a statement was in flight, in ms (benchmarks: is the lane the bottleneck?) */
+  ops = 0;
+  busyMs = 0;
   private queue: Pending[] = [];
   /** the running drain, if any: it sends batches until the queue is empty */
   private draining: Promise<void> | null = null;
@@ -84,8 +87,11 @@ export class Lane {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, batchLength(this.queue));
+        const t0 = performance.now();
         try {
           const rows = await this.sendBatch(batch);
+          this.ops += batch.length;
+          this.busyMs += performance.now() - t0;
           batch.forEach((p, i) => p.resolve(rows[i]));
         } catch (e) {
           if (!isStatementError(e)) for (const p of batch) p.reject(e);
@@ -182,6 +188,11 @@ function isStatementError(e: unknown): boolean {
   return db !== null && !/^(08|57)/.test(db.code);
 }
 
+/** What the write path sent: statements, the operations they carried, the time they were in flight (ms). */
+export type WriteStats = { statements: number; ops: number; busyMs: number };
+
+const sum = (lanes: Lane[], f: (l: Lane) => number) => lanes.reduce((n, l) => n + f(l), 0);
+
 export class CommitLanes {
   private readonly lanes: (Lane | null)[] = Array.from({ length: COMMIT_LANES }, () => null);
   private closed = false;
@@ -205,6 +216,12 @@ export class CommitLanes {
 
   apply(runId: string, op: WireOp, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
     return this.laneFor(runId).apply(op, claimKey, direct);
+  }
+
+  /** Statements sent, the operations they carried and the time they were in flight, over every lane (benchmarks). */
+  stats(): WriteStats {
+    const live = this.lanes.filter((l): l is Lane => l !== null);
+    return { statements: sum(live, (l) => l.statements), ops: sum(live, (l) => l.ops), busyMs: sum(live, (l) => l.busyMs) };
   }
 
   /** Opens every lane's connection now (not awaited): the first write or claim then does not wait for it. */

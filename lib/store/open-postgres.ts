@@ -43,6 +43,7 @@ export async function openPostgres(url: string, opts: OpenStoreOptions): Promise
     // writes and claims on dedicated per-run lanes (commit-lanes.ts); everything else on Prisma's pool
     apply: (runId, op, direct) => lanes.apply(runId, op, undefined, direct),
     sql: async (text, values) => (await reads.query(text, values)).rows,
+    writeStats: () => lanes.stats(),
     onClose: async () => {
       await lanes.close();
       await reads.end().catch(() => undefined);

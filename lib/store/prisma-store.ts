@@ -45,6 +45,7 @@ import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
 import { directCommit, opCommit, opCreate, opUnlock, withUnlock, type DirectWrite, type WireOp } from './wire';
 import { AbortPoll } from './abort-poll';
+import type { WriteStats } from './commit-lanes';
 import { RunReads, type SqlQuery } from './run-reads';
 
 export type StoreBackend = 'postgres' | 'pglite';
@@ -73,6 +74,8 @@ export type PrismaStoreParts = {
    * (run-reads.ts: they never wait for Prisma's engine to compile). Without it, Prisma reads them.
    */
   sql?: SqlQuery;
+  /** what the commit lanes sent so far (Postgres; benchmarks read it) */
+  writeStats?: () => WriteStats;
   /**
    * How long a commit keeps trying through a lost connection (a database restart) before it gives
    * up with `store_unreachable` (default STORE_RECONNECT_MS).
@@ -114,6 +117,8 @@ export class PrismaStore implements StorePort {
   private closing: Promise<void> | null = null;
   private readonly appends = new AppendListeners();
   private readonly abortPoll: AbortPoll;
+  /** statements the write path sent, the operations they carried and their time in flight; null where writes are not batched (PGlite) */
+  readonly writeStats: () => WriteStats | null;
 
   constructor(parts: PrismaStoreParts) {
     const given = parts.prisma;
@@ -125,6 +130,7 @@ export class PrismaStore implements StorePort {
     this.location = parts.location;
     this.onClose = parts.onClose;
     this.apply = parts.apply;
+    this.writeStats = parts.writeStats ?? (() => null);
     // a lazy unit may be acknowledged before it is on disk only where a WAL writer flushes it
     // moments later (Postgres); the embedded PGlite has none, so there it would last only until
     // our own process died
