@@ -2,7 +2,7 @@
 import { hostFor, processDriver, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { openStore, type OpenedStore } from '../lib/store';
-import { sweepWorkspaces } from '../lib/server/runs/sweep-workspaces';
+import { sweepWorkspacesIfDue } from '../lib/server/runs/sweep-workspaces';
 import { flushTraces } from '../lib/server/runs/trace-run';
 import { baselineWasmOnly } from './wasm-tier';
 
@@ -23,7 +23,8 @@ export function openCliStore(): Promise<OpenedStore> {
 /**
  * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
  * without bubblewrap stops here), running without a sandbox is said once, on stderr, and afterwards the
- * workspaces of runs finished longer ago than STAGECRAFT_WORKSPACE_RETENTION are removed.
+ * workspaces of runs finished longer ago than STAGECRAFT_WORKSPACE_RETENTION are removed (at most once an hour:
+ * sweep-workspaces.ts).
  */
 export async function withHost<T>(
   fn: (host: Host & { store: OpenedStore }) => Promise<T>,
@@ -37,7 +38,7 @@ export async function withHost<T>(
       if (warning) process.stderr.write(`stagecraft: ${warning}\n`);
     }
     const result = await fn(host);
-    if (opts.runsCode) await sweepWorkspaces(host).catch(() => {});
+    if (opts.runsCode) await sweepWorkspacesIfDue(host).catch(() => {});
     return result;
   } finally {
     // a short command's runs are sent before it exits (nothing to wait for when export is off)

@@ -3,11 +3,15 @@
 // db:migrate:new <name>`). Also shows that `db:check` exits non-zero on drift.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { defaultMigrationPaths, diffHistoryToSchema, readLocalMigrations } from './migrate/migrations';
+import { NewerDatabaseError } from './migrate/newer-database';
 import { deployToPostgres } from './migrate/targets';
+import { LOCK_FILE } from './data-dir-lock';
+import { openStore } from './open-store';
+import { StoreUnavailableError } from '../kernel/errors';
 import { createTestDatabase, tempDir } from './testing/pg-test-db';
 
 const tmp = tempDir('stagecraft-migrations-');
@@ -62,5 +66,38 @@ describe('migrations', () => {
       process.off('warning', onWarning);
       await db.drop();
     }
+  });
+
+  it('an older Stagecraft refuses a database a newer one migrated: what happened and what to do, nothing applied', async () => {
+    // "older": this history without its last migration, on a database that has all of them
+    const older = path.join(tmp.dir, 'older');
+    cpSync(paths.migrationsDir, older, { recursive: true });
+    const local = readLocalMigrations(older);
+    const newest = local.at(-1)!.name;
+    rmSync(path.join(older, newest), { recursive: true });
+    const olderPaths = { schemaPath: paths.schemaPath, migrationsDir: older };
+
+    const db = await createTestDatabase();
+    try {
+      await deployToPostgres(db.url, paths);
+      await assert.rejects(deployToPostgres(db.url, olderPaths), (e: unknown) => e instanceof NewerDatabaseError && e.unknown.join() === newest);
+      await assert.rejects(
+        openStore({ databaseUrl: db.url, migrationPaths: olderPaths }),
+        (e: unknown) => e instanceof StoreUnavailableError && e.code === 'store_newer_than_stagecraft' && e.message.includes(newest) && /Upgrade Stagecraft/.test(e.message) && /DATABASE_URL/.test(e.message),
+      );
+    } finally {
+      await db.drop();
+    }
+
+    const dataDir = path.join(tmp.dir, 'embedded');
+    await (await openStore({ dataDir })).close();
+    await assert.rejects(
+      openStore({ dataDir, migrationPaths: olderPaths }),
+      (e: unknown) => e instanceof StoreUnavailableError && e.code === 'store_newer_than_stagecraft' && e.message.includes(dataDir) && /STAGECRAFT_DATA_DIR/.test(e.message),
+    );
+    assert.equal(existsSync(path.join(dataDir, LOCK_FILE)), false, 'the data dir is not left locked');
+    const reopened = await openStore({ dataDir }); // the newer version still opens it
+    assert.equal(reopened.migrations.skipped, true);
+    await reopened.close();
   });
 });

@@ -3,6 +3,7 @@
  * (open-postgres.ts, open-embedded.ts).
  */
 import { StoreUnavailableError } from '../kernel/errors';
+import { NewerDatabaseError } from './migrate/newer-database';
 
 export function unreachable(where: string, e: unknown): StoreUnavailableError {
   const err = e as NodeJS.ErrnoException & { code?: string };
@@ -25,11 +26,24 @@ export function isConnectionError(e: unknown): boolean {
 }
 
 export function migrationFailed(where: string, e: unknown): StoreUnavailableError {
+  if (e instanceof NewerDatabaseError) return newerDatabase(where, e);
   return new StoreUnavailableError(
     'store_migration_failed',
     `Applying the database migrations to ${where} failed: ${(e as Error)?.message ?? e}. ` +
       'Run `npm run db:migrate` to see the full error; the migrations in prisma/migrations must apply cleanly.',
     { location: where },
+  );
+}
+
+/** a database a newer Stagecraft migrated: not opened, rather than misread or damaged by this version */
+function newerDatabase(where: string, e: NewerDatabaseError): StoreUnavailableError {
+  const embedded = !/^postgres(ql)?:/.test(where);
+  return new StoreUnavailableError(
+    'store_newer_than_stagecraft',
+    `The store at ${where} was written by a newer version of Stagecraft: it has migrations this version does not know ` +
+      `(${e.unknown.join(', ')}), and this version could misread or damage what the newer one wrote, so it was not opened. ` +
+      `Upgrade Stagecraft (update this checkout and run \`npm install\`), or ${embedded ? 'set STAGECRAFT_DATA_DIR to another directory' : 'point DATABASE_URL at another database'}.`,
+    { location: where, unknownMigrations: e.unknown },
   );
 }
 

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { durationFromEnv } from '../host';
 import { memoryHost } from '../testing';
 import { startSkillRun } from './start-run';
-import { sweepWorkspaces } from './sweep-workspaces';
+import { SWEPT_MARKER, sweepWorkspaces, sweepWorkspacesIfDue } from './sweep-workspaces';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-sweep-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -75,4 +75,18 @@ test('STAGECRAFT_WORKSPACE_RETENTION sets the period (0: at the next sweep); a b
   assert.equal(durationFromEnv({ R: '7d' }, 'R', 1), 7 * DAY);
   assert.equal(durationFromEnv({}, 'R', 5), 5);
   assert.throws(() => durationFromEnv({ R: 'soon' }, 'R', 1), /R="soon": give a duration such as 30m, 24h or 7d/);
+});
+
+test('a short command sweeps at most once an hour per data dir: the marker says when one last did, and is no workspace', async () => {
+  const host = memoryHost({ cwd: root, env: { STAGECRAFT_WORKSPACE_RETENTION: '0' } });
+  const first = await startSkillRun(host, { bundle, input: {} });
+  const now = Date.now();
+  assert.deepEqual(await sweepWorkspacesIfDue(host, now), [first.runId], 'due: none swept before');
+  assert.ok(existsSync(path.join(host.workspacesDir, SWEPT_MARKER)));
+  const second = await startSkillRun(host, { bundle, input: {} });
+  assert.equal(await sweepWorkspacesIfDue(host, now + 59 * 60_000), null, 'not due within the hour');
+  assert.ok(existsSync(path.join(host.workspacesDir, second.runId)));
+  assert.deepEqual(await sweepWorkspacesIfDue(host, now + 61 * 60_000), [second.runId], 'due again after it');
+  assert.deepEqual(await sweepWorkspaces(host, now + 3 * DAY), [], 'the marker is never swept as a workspace');
+  assert.ok(existsSync(path.join(host.workspacesDir, SWEPT_MARKER)));
 });

@@ -10,10 +10,14 @@
  * of that run runs any more (the run finished, and its sandbox killed every
  * process it had), so nothing changes the folder while it is removed.
  *
- * Owns: which workspaces go, and when the app sweeps. Does not: decide what a
+ * The app sweeps every hour; a CLI command that runs code sweeps after it, at most once an hour
+ * for the data dir (a marker file's mtime says when one last did), so that a command's time does not
+ * grow with the number of workspaces.
+ *
+ * Owns: which workspaces go, and when the app and the CLI sweep. Does not: decide what a
  * run may write (lib/sandbox/workspace-usage.ts).
  */
-import { lstat, readdir, rm, unlink } from 'node:fs/promises';
+import { lstat, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host';
 
@@ -21,6 +25,11 @@ const FINISHED = new Set<string>(['completed', 'failed', 'aborted']);
 
 /** the app sweeps at most this often (and at least once per retention period) */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** in the workspaces dir: its mtime is when a short command last swept (no run id starts with a dot) */
+export const SWEPT_MARKER = '.swept';
+
+/** how often to sweep: hourly, or once per retention period when shorter (a minute at least) */
+const sweepInterval = (host: Host) => Math.max(60_000, Math.min(SWEEP_INTERVAL_MS, host.limits().workspaceRetentionMs || SWEEP_INTERVAL_MS));
 
 /** Removes the workspaces past retention; their run ids. */
 export async function sweepWorkspaces(host: Host, now: number = Date.now()): Promise<string[]> {
@@ -33,6 +42,7 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
   }
   const removed: string[] = [];
   for (const runId of names) {
+    if (runId.startsWith('.')) continue; // the marker, not a workspace
     const place = path.join(host.workspacesDir, runId);
     const st = await lstat(place).catch(() => null);
     // a workspace changed within the period cannot belong to a run that finished before it
@@ -46,11 +56,24 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
   return removed;
 }
 
+/**
+ * For a short command: sweeps unless one did within the interval, for this data dir (any process);
+ * the run ids removed, or null when it was not due.
+ */
+export async function sweepWorkspacesIfDue(host: Host, now: number = Date.now()): Promise<string[] | null> {
+  const marker = path.join(host.workspacesDir, SWEPT_MARKER);
+  const last = await stat(marker).then((st) => st.mtimeMs, () => 0);
+  if (last <= now && now - last < sweepInterval(host)) return null;
+  // marked first: commands ending together do not all sweep (no workspaces dir yet: nothing to sweep)
+  await writeFile(marker, '').catch(() => undefined);
+  return sweepWorkspaces(host, now);
+}
+
 /** In a long-lived server: sweeps now, then every hour (or the retention period, when shorter); never keeps the process alive. */
 export function scheduleWorkspaceSweeps(host: Host, onError: (e: unknown) => void): () => void {
   const sweep = () => void sweepWorkspaces(host).catch(onError);
   sweep();
-  const every = Math.max(60_000, Math.min(SWEEP_INTERVAL_MS, host.limits().workspaceRetentionMs || SWEEP_INTERVAL_MS));
+  const every = sweepInterval(host);
   const timer = setInterval(sweep, every);
   timer.unref();
   return () => clearInterval(timer);

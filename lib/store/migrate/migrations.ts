@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { MigrationList } from '@prisma/schema-engine-wasm';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { awaitingPgliteFactory, openSchemaEngine } from './schema-engine';
+import { NewerDatabaseError } from './newer-database';
 
 export const LOCKFILE_NAME = 'migration_lock.toml';
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
@@ -74,13 +75,16 @@ export type MigrationState = {
   pending: string[];
   /** applied migrations whose file has changed since: the history was edited */
   edited: string[];
+  /** applied migrations this history does not have: a newer Stagecraft wrote the database */
+  unknown: string[];
 };
+
 
 export async function migrationState(query: QueryFn, local: LocalMigration[]): Promise<MigrationState> {
   const [{ exists }] = (await query(`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS "exists"`)) as [
     { exists: boolean },
   ];
-  if (!exists) return { pending: local.map((m) => m.name), edited: [] };
+  if (!exists) return { pending: local.map((m) => m.name), edited: [], unknown: [] };
   const rows = (await query(
     `SELECT migration_name, checksum FROM _prisma_migrations
       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
@@ -89,6 +93,7 @@ export async function migrationState(query: QueryFn, local: LocalMigration[]): P
   return {
     pending: local.filter((m) => !applied.has(m.name)).map((m) => m.name),
     edited: local.filter((m) => applied.has(m.name) && applied.get(m.name) !== m.checksum).map((m) => m.name),
+    unknown: [...applied.keys()].filter((name) => !local.some((m) => m.name === name)).sort(),
   };
 }
 
@@ -109,10 +114,14 @@ export type DeployResult = { applied: string[]; skipped: boolean };
  * without the lock; checks again under the lock, since another process may
  * have migrated in between. An applied migration edited since is not applied
  * again (as `prisma migrate deploy` would not): it is reported as a warning.
+ * A database holding migrations this history does not have was written by a
+ * newer Stagecraft, whose data this one may misread or damage: NewerDatabaseError,
+ * and nothing is applied.
  */
 export async function deployMigrations(target: DeployTarget, paths = defaultMigrationPaths()): Promise<DeployResult> {
   const local = readLocalMigrations(paths.migrationsDir);
   const state = await migrationState(target.query, local);
+  if (state.unknown.length) throw new NewerDatabaseError(state.unknown);
   if (state.edited.length) {
     process.emitWarning(
       `migrations edited after they were applied: ${state.edited.join(', ')}. The history is append-only: ` +
