@@ -78,9 +78,9 @@ test('STAGECRAFT_WORKSPACE_RETENTION sets the period (0: at the next sweep); a b
 });
 
 test('a short command sweeps at most once an hour per data dir: the marker says when one last did, and is no workspace', async () => {
-  const host = memoryHost({ cwd: root, env: { STAGECRAFT_WORKSPACE_RETENTION: '0' } });
+  const host = memoryHost({ cwd: root, env: { STAGECRAFT_WORKSPACE_RETENTION: '2h' } });
   const first = await startSkillRun(host, { bundle, input: {} });
-  const now = Date.now();
+  const now = Date.now() + 3 * 60 * 60_000; // past the retention of runs finished now
   assert.deepEqual(await sweepWorkspacesIfDue(host, now), [first.runId], 'due: none swept before');
   assert.ok(existsSync(path.join(host.workspacesDir, SWEPT_MARKER)));
   const second = await startSkillRun(host, { bundle, input: {} });
@@ -89,4 +89,13 @@ test('a short command sweeps at most once an hour per data dir: the marker says 
   assert.deepEqual(await sweepWorkspacesIfDue(host, now + 61 * 60_000), [second.runId], 'due again after it');
   assert.deepEqual(await sweepWorkspaces(host, now + 3 * DAY), [], 'the marker is never swept as a workspace');
   assert.ok(existsSync(path.join(host.workspacesDir, SWEPT_MARKER)));
+});
+
+test('at retention 0 every short command sweeps: a finished run’s workspace goes after the next command, as documented', async () => {
+  const host = memoryHost({ cwd: root, env: { STAGECRAFT_WORKSPACE_RETENTION: '0' } });
+  const first = await startSkillRun(host, { bundle, input: {} });
+  const now = Date.now();
+  assert.deepEqual(await sweepWorkspacesIfDue(host, now), [first.runId]);
+  const second = await startSkillRun(host, { bundle, input: {} });
+  assert.deepEqual(await sweepWorkspacesIfDue(host, now + 1000), [second.runId], 'a second later: swept again');
 });

@@ -12,12 +12,12 @@
  *
  * The app sweeps every hour; a CLI command that runs code sweeps after it, at most once an hour
  * for the data dir (a marker file's mtime says when one last did), so that a command's time does not
- * grow with the number of workspaces.
+ * grow with the number of workspaces — except at retention 0, where every command sweeps.
  *
  * Owns: which workspaces go, and when the app and the CLI sweep. Does not: decide what a
  * run may write (lib/sandbox/workspace-usage.ts).
  */
-import { lstat, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Host } from '../host';
 
@@ -62,10 +62,13 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
  */
 export async function sweepWorkspacesIfDue(host: Host, now: number = Date.now()): Promise<string[] | null> {
   const marker = path.join(host.workspacesDir, SWEPT_MARKER);
-  const last = await stat(marker).then((st) => st.mtimeMs, () => 0);
+  // retention 0 asks for a finished run's workspace to go at the next sweep: after every command, as before
+  const last = host.limits().workspaceRetentionMs === 0 ? 0 : await stat(marker).then((st) => st.mtimeMs, () => 0);
   if (last <= now && now - last < sweepInterval(host)) return null;
   // marked first: commands ending together do not all sweep (no workspaces dir yet: nothing to sweep)
-  await writeFile(marker, '').catch(() => undefined);
+  await writeFile(marker, '')
+    .then(() => utimes(marker, now / 1000, now / 1000))
+    .catch(() => undefined);
   return sweepWorkspaces(host, now);
 }
 
