@@ -32,7 +32,7 @@
  */
 import pg from 'pg';
 import { dbErrorOf } from './errors';
-import { APPLY_SQL, batchParam, directStatement, opUnlock, type DirectWrite, type WireOp } from './wire';
+import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, type DirectWrite, type OpSource, type WireOp } from './wire';
 import { batchLength } from './batches';
 
 // the batch limits live beside the embedded line's too (batches.ts), which must not load pg
@@ -41,8 +41,11 @@ export { batchLength, MAX_BATCH, MAX_BATCH_CHARS } from './batches';
 /** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
 export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
 
-/** `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way */
-type Pending = { op: WireOp; claimKey?: string; direct?: DirectWrite | null; resolve: (r: unknown) => void; reject: (e: unknown) => void };
+/** `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way (`op` is then built only if they are refused) */
+type Pending = { op: OpSource; chars?: number; claimKey?: string; direct?: DirectWrite | null; resolve: (r: unknown) => void; reject: (e: unknown) => void };
+
+/** the op's JSON text (built once, when a direct write's op is needed after all) */
+const opOf = (p: Pending): WireOp => (typeof p.op === 'string' ? p.op : (p.op = opText(p.op)));
 
 const COMMITTED = { kind: 'committed' } as const;
 
@@ -73,11 +76,11 @@ export class Lane {
 
   /**
    * Queues one operation; its element of the batch's result comes back. `direct`: the same write
-   * as plain INSERTs (wire.ts directCommit), sent instead of `op`.
+   * as plain INSERTs (wire.ts directCommit), sent instead of `op` (which may then be a builder).
    */
-  apply(op: WireOp, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
+  apply(op: OpSource, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, claimKey, direct, resolve, reject });
+      this.queue.push({ op, chars: direct?.chars, claimKey, direct, resolve, reject });
       // started a microtask later, so that what this tick queues goes in the same batch
       this.draining ??= Promise.resolve().then(() => this.drain());
     });
@@ -112,7 +115,7 @@ export class Lane {
     if (batch.some((p) => p.direct)) {
       try {
         await this.releaseClaims(batch);
-        const rows = await this.send(batch.map((p) => p.op));
+        const rows = await this.send(batch.map(opOf));
         batch.forEach((p, i) => p.resolve(rows[i]));
         return;
       } catch (again) {
@@ -137,7 +140,7 @@ export class Lane {
     await this.releaseClaims(batch);
     for (const p of batch) {
       try {
-        p.resolve((await this.send([p.op]))[0]);
+        p.resolve((await this.send([opOf(p)]))[0]);
       } catch (e) {
         p.reject(e);
       }
@@ -156,11 +159,11 @@ export class Lane {
    * its other operations through `stagecraft_apply` in the same statement and transaction.
    */
   private async sendBatch(batch: Pending[]): Promise<unknown[]> {
-    if (!batch.some((p) => p.direct)) return this.send(batch.map((p) => p.op));
+    if (!batch.some((p) => p.direct)) return this.send(batch.map(opOf));
     const rest = batch.filter((p) => !p.direct);
     const statement = directStatement(
       batch.flatMap((p) => (p.direct ? [p.direct] : [])),
-      rest.map((p) => p.op),
+      rest.map(opOf),
     );
     const client = await this.client;
     this.statements++;
@@ -214,7 +217,7 @@ export class CommitLanes {
     }));
   }
 
-  apply(runId: string, op: WireOp, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
+  apply(runId: string, op: OpSource, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
     return this.laneFor(runId).apply(op, claimKey, direct);
   }
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { RunNotFoundError } from '../kernel/errors';
 import type { CommitUnit } from '../kernel/ports';
 import { CommitLanes } from './commit-lanes';
-import { SeqGapError } from './errors';
+import { SeqGapError, UnsupportedValueError } from './errors';
 import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
@@ -108,6 +108,28 @@ describe('direct writes of event-only units', () => {
       kind: 'conflict',
       recorded: [ev(run.id, 2, 'phase_started', { mine: true })],
     });
+  });
+
+  it("a direct write's op is built only when the database refuses it, and then answers as before", async () => {
+    const run = await newRun();
+    await store.commit(run.id, { events: [ev(run.id, 2, 'phase_started', { mine: true })] });
+    let built = 0;
+    const lazyOp = (unit: CommitUnit) => () => {
+      built++;
+      return opCommit(run.id, unit);
+    };
+    const next: CommitUnit = { events: [ev(run.id, 3)] };
+    assert.deepEqual(await lanes.apply(run.id, lazyOp(next), undefined, directCommit(run.id, next)), { kind: 'committed' });
+    assert.equal(built, 0, 'written directly: no op text');
+    const taken: CommitUnit = { events: [ev(run.id, 2, 'phase_started', { theirs: true })] };
+    assert.deepEqual(await lanes.apply(run.id, lazyOp(taken), undefined, directCommit(run.id, taken)), {
+      kind: 'conflict',
+      recorded: [ev(run.id, 2, 'phase_started', { mine: true })],
+    });
+    assert.equal(built, 1, 'refused: the commit function answered with the op built then');
+    // a value JSON has no form for is the value's failure, as it was when the op was built first
+    await assert.rejects(store.commit(run.id, { events: [ev(run.id, 4, 'x', { n: 1n } as never)] }), UnsupportedValueError);
+    assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3]);
   });
 
   it('a gap and an unknown run fail as they always did, and write nothing', async () => {

@@ -90,7 +90,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     const line = new EmbeddedLine(opened);
     const prisma = () => new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
     const store = new PrismaStore({
-      apply: (_runId, op) => line.apply(op),
+      apply: (_runId, op) => line.apply(typeof op === 'string' ? op : op()),
       sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),
       prisma,
       claims: new LocalClaims(),

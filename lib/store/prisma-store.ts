@@ -43,7 +43,7 @@ import { isConnectionError, reachable, unreachableError } from './connection-err
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
-import { directCommit, opCommit, opCreate, opUnlock, withUnlock, type DirectWrite, type WireOp } from './wire';
+import { directCommit, opCommit, opCreate, opUnlock, withUnlock, type DirectWrite, type OpSource } from './wire';
 import { AbortPoll } from './abort-poll';
 import type { WriteStats } from './commit-lanes';
 import { RunReads, type SqlQuery } from './run-reads';
@@ -65,10 +65,11 @@ export type PrismaStoreParts = {
    * the embedded database directly. Not through Prisma: its raw-query layer adds ~0.35 ms of CPU
    * to every call (measured: 0.84 ms per commit through $queryRaw vs 0.48 ms on the same pool),
    * which on an effectful step is over a third of its budget. Everything else goes through Prisma.
-   * `direct`: the same write as a plain INSERT (wire.ts directCommit), which the lanes may send
-   * instead when it travels alone; the embedded line ignores it.
+   * `direct`: the same write as plain INSERTs (wire.ts directCommit), which the lanes send
+   * instead; `op` is then built only if they need it (a refused direct write). The embedded line
+   * ignores `direct`.
    */
-  apply: (runId: string, op: WireOp, direct?: DirectWrite | null) => Promise<unknown>;
+  apply: (runId: string, op: OpSource, direct?: DirectWrite | null) => Promise<unknown>;
   /**
    * Plain SQL on the database's own driver, for the reads a resume makes before its first step
    * (run-reads.ts: they never wait for Prisma's engine to compile). Without it, Prisma reads them.
@@ -164,17 +165,24 @@ export class PrismaStore implements StorePort {
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
     if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
-    // serialized first: a value that cannot be written must not leave the claim handed to a statement never sent
+    // serialized first: a value that cannot be written must not leave the claim handed to a statement never sent.
+    // A direct write (never a run's end: directCommit refuses a run patch, so it holds no claim to let go of)
+    // serializes its payloads itself; its op's JSON text is built only if the database refuses it (wire.ts OpSource).
+    const direct = this.backend === 'postgres' ? serialized(() => directCommit(runId, unit), runId) : null;
+    if (direct) return this.committed(runId, unit, await this.commitOp(runId, unit, () => opCommit(runId, unit, null), null, direct));
     const op = serialized(() => opCommit(runId, unit, null), runId);
     // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
     const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    const direct = unlock || this.backend !== 'postgres' ? null : directCommit(runId, unit);
-    const result = await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock, direct);
+    return this.committed(runId, unit, await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock, null));
+  }
+
+  /** a commit's answer, once its appends are announced */
+  private committed(runId: string, unit: CommitUnit, result: CommitResult): CommitResult {
     if (result.kind === 'committed' && unit.events.length) this.appends.notify(runId, unit.events[unit.events.length - 1].seq);
     return result;
   }
 
-  private async commitOp(runId: string, unit: CommitUnit, op: WireOp, unlock: string | null, direct: DirectWrite | null): Promise<CommitResult> {
+  private async commitOp(runId: string, unit: CommitUnit, op: OpSource, unlock: string | null, direct: DirectWrite | null): Promise<CommitResult> {
     const giveUpAt = Date.now() + this.reconnectMs;
     let isResent = false;
     for (let attempt = 1; ; attempt++) {
@@ -383,7 +391,7 @@ export class PrismaStore implements StorePort {
  * past what the runtime can hold, a value JSON has no form for): the same values fail every time,
  * so this is the value's failure, never the store's.
  */
-function serialized(build: () => WireOp, runId: string): WireOp {
+function serialized<T>(build: () => T, runId: string): T {
   try {
     return build();
   } catch (e) {

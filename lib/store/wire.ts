@@ -86,6 +86,14 @@ function wireRun(run: RunRecord): string {
 /** One write operation for `stagecraft_apply`, as JSON text (a lane joins several into one batch). */
 export type WireOp = string;
 
+/**
+ * An operation, or how to build it: a unit sent as a direct write (directCommit) needs its op only
+ * if the database refuses the direct write, so its JSON text is built then, not for every step.
+ */
+export type OpSource = WireOp | (() => WireOp);
+
+export const opText = (op: OpSource): WireOp => (typeof op === 'string' ? op : op());
+
 /** The statement every write goes through: its one parameter is `batchParam(ops)`; its `r` is their results, in order. */
 export const APPLY_SQL = 'SELECT stagecraft_apply($1::jsonb) AS r';
 
@@ -116,9 +124,10 @@ export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}
  * function would have committed.
  *
  * The rows: events as [runId, seq, type, at, data text], artifacts as [runId, path, content text,
- * sha256, size, createdAt].
+ * sha256, size, createdAt]; `chars`: about the size of its op's text (what a batch counts against
+ * MAX_BATCH_CHARS, batches.ts), which is only built if the direct write is refused.
  */
-export type DirectWrite = { events: unknown[][]; artifacts: unknown[][] };
+export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; chars: number };
 
 /** A prepared statement for pg. */
 export type Statement = { name: string; text: string; values: unknown[] };
@@ -135,10 +144,18 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   // a lone surrogate in a text parameter would reach the server as U+FFFD; as JSON text (the op) it is refused
   if (isMalformed(runId) || events.some((e) => isMalformed(e.type)) || artifacts.some((a) => isMalformed(a.path) || isMalformed(a.sha256))) return null;
   if (new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
-  return {
-    events: events.map((e) => [runId, e.seq, e.type, e.at, text(e.data)]),
-    artifacts: artifacts.map((a) => [runId, a.path, text(a.content), a.sha256, a.size, a.createdAt]),
-  };
+  let chars = 64;
+  const rows = events.map((e) => {
+    const data = text(e.data);
+    chars += data.length + e.type.length + 64;
+    return [runId, e.seq, e.type, e.at, data];
+  });
+  const files = artifacts.map((a) => {
+    const content = text(a.content);
+    chars += content.length + a.path.length + a.sha256.length + 96;
+    return [runId, a.path, content, a.sha256, a.size, a.createdAt];
+  });
+  return { events: rows, artifacts: files, chars };
 }
 
 /** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
