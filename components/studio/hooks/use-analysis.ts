@@ -49,7 +49,6 @@ export type Analysis = {
 
 type State = { current: Omit<StudioAnalysis, 'diagram'>; stale: boolean; keyInfo: KeyInfo | null };
 
-
 /** One request at a time, to the worker or (without one) to an Analyzer here; what comes meanwhile waits, the latest only. */
 class AnalysisChannel {
   private worker: Worker | null = null;
