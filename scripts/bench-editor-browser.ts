@@ -17,7 +17,7 @@
 //
 // --tiny (or BENCH_TINY=1): 4 keys on each skill, the large one at 20 phases — what `npm test` runs.
 // BENCH_KEYSTROKES=n: keys per skill (default 60). BENCH_PROFILE=file.cpuprofile: the main thread's
-// CPU profile over the large skill's description keys (Chrome DevTools opens it). BENCH_TRACE=file.json:
+// CPU profile over the large skill's description keys (BENCH_PROFILE_SEGMENT=card: its card keys; Chrome DevTools opens it). BENCH_TRACE=file.json:
 // a Chrome trace (devtools.timeline) over the same keys — style, layout, paint and scripts per task.
 import { writeFileSync } from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
@@ -32,6 +32,8 @@ const LONG_TASK_MS = 50;
 const QUIET_FRAME_MS = 20;
 const PROFILE = process.env.BENCH_PROFILE;
 const TRACE = process.env.BENCH_TRACE;
+/** the segment BENCH_PROFILE and BENCH_TRACE cover: `description` (default) or `card` */
+const PROFILED = process.env.BENCH_PROFILE_SEGMENT ?? 'description';
 const LARGE_SIZE: SkillSize = TINY ? { phases: 20, steps: 10 } : LARGE;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -110,8 +112,8 @@ async function typeInto(app: AppServer, browser: Browser, name: string, size: Sk
       await moveTo(seg.line);
       await page.waitForTimeout(800);
       await takeLongTasks(); // the move is not timed
-      if (cdp && seg.name === 'description') await cdp.send('Profiler.start');
-      if (trace && seg.name === 'description') await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
+      if (cdp && seg.name === PROFILED) await cdp.send('Profiler.start');
+      if (trace && seg.name === PROFILED) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
       for (let k = 0; k < seg.keys; k++) {
         const before = await page.evaluate(() => (window as unknown as { probe: Probe }).probe.marks);
         await page.keyboard.press('abcdefghijklmnopqrstuvwxyz'[typed++ % 26]);
@@ -138,11 +140,11 @@ async function typeInto(app: AppServer, browser: Browser, name: string, size: Sk
         await page.waitForTimeout(60);
         if (seg.timed) samples.push(ms);
       }
-      if (cdp && seg.name === 'description') {
+      if (cdp && seg.name === PROFILED) {
         const { profile: p } = await cdp.send('Profiler.stop');
         writeFileSync(profile!, JSON.stringify(p));
       }
-      if (trace && seg.name === 'description') await browser.stopTracing();
+      if (trace && seg.name === PROFILED) await browser.stopTracing();
       const tasks = await takeLongTasks();
       if (seg.timed) {
         longTasks.push(...tasks);

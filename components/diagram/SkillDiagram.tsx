@@ -88,15 +88,24 @@ function layoutFor(model: DiagramModel, key: string, from: Remembered, isFirst: 
   return { key, positions: isFirst && complete ? from.positions : stablePositions(model, from.positions, from.pinned), pinned: from.pinned };
 }
 
+/** whether two nodes are drawn at the same size (the layout's, layout.ts) */
+const sameSize = (a: Node, b: Node): boolean => a.style?.width === b.style?.width && a.style?.height === b.style?.height;
+
 /**
  * The nodes to draw; a node whose signature is unchanged is React Flow's own object (with its
  * measured size), and when none changed the list itself is kept: React Flow then has nothing to do.
+ * A card that shows something new at the same size keeps its measured size: without one, React Flow
+ * drops its handles and measures it again (a layout of the page, and a second render of the flow,
+ * after every keystroke that changes a card). It still watches the card, so a real change of size
+ * is measured all the same.
  */
 function mergeNodes(prev: Node[], next: readonly Drawn[]): Node[] {
   const held = new Map(prev.map((n) => [n.id, n]));
   const out = next.map((n) => {
     const old = held.get(n.id) as Drawn | undefined;
-    return old && old.data?.sig === n.data.sig && old.position.x === n.position.x && old.position.y === n.position.y ? old : n;
+    if (!old) return n;
+    if (old.data?.sig === n.data.sig && old.position.x === n.position.x && old.position.y === n.position.y) return old;
+    return old.measured && sameSize(old, n) ? { ...n, measured: old.measured } : n;
   });
   return out.length === prev.length && out.every((n, i) => n === prev[i]) ? prev : out;
 }

@@ -108,6 +108,18 @@ export default function CodeEditor(props: Props) {
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun?.());
     editor.onDidBlurEditorText(() => latest.current.onBlur?.());
+    // The text goes out from the model's own change event, not the editor's: that one comes after
+    // Monaco has updated its views for the edit, this one while it applies it, so a keystroke reaches
+    // the analysis (a worker, on another core) a few milliseconds sooner.
+    let listening: Monaco.IDisposable | undefined;
+    const listen = () => {
+      listening?.dispose();
+      const model = editor.getModel();
+      listening = model?.onDidChangeContent(() => latest.current.onChange(model.getValue()));
+    };
+    listen();
+    editor.onDidChangeModel(listen);
+    editor.onDidDispose(() => listening?.dispose());
     // Suggestions come as you type a key of the frontmatter; in a value (after `key:`) and in the
     // body they come on Ctrl+Space. Asked at every keystroke of a value, monaco-yaml's worker parses
     // and schema-matches the whole frontmatter each time (100–900 ms of a core on a large skill,
@@ -176,7 +188,6 @@ export default function CodeEditor(props: Props) {
       path={props.path}
       language={props.language}
       defaultValue={props.value}
-      onChange={(v) => props.onChange(v ?? '')}
       onMount={onMount}
       options={props.readOnly ? READ_ONLY_OPTIONS : OPTIONS}
       theme="vs"

@@ -6,7 +6,7 @@
 // the bridge to Monaco (use-editor-bridge), versions, saving and restoring (use-versions), starting
 // a run (use-run-launcher) and the keys (use-shortcuts). The decisions they make are plain
 // functions in studio-logic.ts.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { bundlePaths, SKILL_MD } from '@/lib/skill/bundle';
 import { nodeAt } from '@/lib/skill/diagram';
 import type { DiagnosticView, Files, SkillDetailView, VersionSummaryView, VersionView } from '@/lib/views';
@@ -18,10 +18,10 @@ import { Splitter, useSplit } from './Splitter';
 import { BundleEditor } from './BundleEditor';
 import { DraftBanner, LinkProblems, ReadOnlyBanner, StudioToolbar } from './StudioToolbar';
 import { RecentRuns } from './RecentRuns';
-import { failedMarkOf } from './failed-node';
+import { failedMarkOf, type RunFailure } from './failed-node';
 import { checkInputText } from './input-errors';
 import { modelChoicesFor, pickModel, type Notice, type OpenAiSetting } from './studio-logic';
-import { useAnalysis } from './hooks/use-analysis';
+import { useAnalysis, type DiagramSource } from './hooks/use-analysis';
 import { useDraft } from './hooks/use-draft';
 import { useEditorBridge } from './hooks/use-editor-bridge';
 import { useRunLauncher } from './hooks/use-run-launcher';
@@ -89,12 +89,17 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const [cursorAt, setCursorAt] = useState<string | null>(null);
   // the card last set under the cursor (committed or not): the same one queues no update
   const cursorAtRef = useRef(cursorAt);
-  const diagramRef = useRef(diagram);
+  // the card under the cursor follows the diagram (which changes without rendering the studio)
+  const diagramRef = useRef(diagram.get());
   useEffect(() => {
-    diagramRef.current = diagram;
-    const c = cursor.current;
-    const at = c && diagram ? nodeAt(diagram, c.line, c.column) : null;
-    if (at !== cursorAtRef.current) setCursorAt((cursorAtRef.current = at));
+    const follow = () => {
+      const d = (diagramRef.current = diagram.get());
+      const c = cursor.current;
+      const at = c && d ? nodeAt(d, c.line, c.column) : null;
+      if (at !== cursorAtRef.current) setCursorAt((cursorAtRef.current = at));
+    };
+    follow();
+    return diagram.subscribe(follow);
   }, [diagram]);
   // the cursor of another file's tab is on no key and no card of skill.md
   const highlight = onSkillMd && !stale ? cursorAt : null;
@@ -156,7 +161,6 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const run = useCallback(() => launcher.run({ errors, input: inputCheck, inputText, model, save }), [launcher, errors, inputCheck, inputText, model, save]);
   useShortcuts({ save: () => void save(), run: () => void run() });
   const recent = useRecentRuns(name);
-  const failed = useMemo(() => (stale ? null : failedMarkOf(recent.failure, diagram)), [recent.failure, diagram, stale]);
 
   // ---------------------------------------------------------------- files and versions
   const paths = bundlePaths(files);
@@ -249,7 +253,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
         <Splitter split={split} label="Resize the editor and the diagram" />
         <div className={styles.right}>
           <section aria-label="Skill diagram" className={styles.diagram}>
-            <DiagramPane model={diagram} stale={stale} highlight={highlight} failed={failed} onSelect={onSelectNode} storageKey={`stagecraft:layout:${name}`} />
+            <LiveDiagram source={diagram} stale={stale} highlight={highlight} failure={recent.failure} onSelect={onSelectNode} storageKey={`stagecraft:layout:${name}`} />
           </section>
           <RunPanel
             inputText={inputText}
@@ -278,4 +282,20 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
       <NewFileDialog open={newFile} onOpenChange={setNewFile} existing={paths} onCreate={addFile} />
     </div>
   );
+}
+
+type LiveDiagramProps = {
+  source: DiagramSource;
+  stale: boolean;
+  highlight: string | null;
+  failure: RunFailure | null;
+  onSelect(at: { line: number; column: number }): void;
+  storageKey: string;
+};
+
+/** The diagram as the analysis has it now: a reply that changes cards renders this, not the studio. */
+function LiveDiagram({ source, stale, failure, ...rest }: LiveDiagramProps) {
+  const model = useSyncExternalStore(source.subscribe, source.get, source.get);
+  const failed = useMemo(() => (stale ? null : failedMarkOf(failure, model)), [failure, model, stale]);
+  return <DiagramPane model={model} stale={stale} failed={failed} {...rest} />;
 }

@@ -116,17 +116,19 @@ export function graphFacts(fm: Record<string, unknown>): GraphFacts {
   return { phases, successors, terminal, entry, order };
 }
 
-/** Deep equality of JSON values, key order ignored (schemas compared by meaning of their text). */
+/** Deep equality of JSON values, key order ignored (schemas compared by meaning of their text). Plain loops: the studio compares its whole diagram with it on every keystroke. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
   if (isJsonObject(a) && isJsonObject(b)) {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => has(b, k) && jsonEqual(a[k], b[k]));
+    for (const k of ka) if (!has(b, k) || !jsonEqual(a[k], b[k])) return false;
+    return true;
   }
   return false;
 }

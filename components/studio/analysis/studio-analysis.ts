@@ -6,6 +6,7 @@
 import type { JsonSchema } from '@/lib/kernel/json';
 import { analyzeBundle } from '@/lib/skill/analyze-bundle';
 import { FrontmatterParser } from '@/lib/skill/incremental-parse';
+import { jsonEqual } from '@/lib/skill/frontmatter';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { inputContractOfFrontmatter } from '@/lib/skill/input-check';
 import { describeKey, keyPathIn, type KeyInfo } from '@/lib/skill/key-info';
@@ -61,6 +62,9 @@ export function analyzeForStudio(
   };
 }
 
+/** what an Analyzer has said before its first reply: equal to nothing a reply says */
+const NOT_SAID = Symbol('not said');
+
 export function keyInfoAt(source: FrontmatterSource | undefined, line: number, column: number): KeyInfo | null {
   if (!source) return null;
   const path = keyPathIn(source, line, column);
@@ -107,9 +111,10 @@ export class Analyzer {
   private lastSettings: Pick<AnalyzeRequest, 'knownSkills' | 'skillName'> = { knownSkills: [], skillName: '' };
   /** the bundle as the last request left it (a patch is laid over it) */
   private files: Files | null = null;
-  private last = { diagnostics: '', inputContract: '' };
-  /** the last diagram: each node's JSON by id, the rest's JSON; null when there was none */
-  private drawn: { nodes: Map<string, string>; order: string; rest: string } | null = null;
+  /** what the last reply said (NOT_SAID before the first): compared value by value, not as JSON text (no strings made per keystroke) */
+  private last: { diagnostics: unknown; inputContract: unknown } = { diagnostics: NOT_SAID, inputContract: NOT_SAID };
+  /** the last diagram: its nodes by id, their order, the rest; null when there was none */
+  private drawn: { nodes: Map<string, DiagramNode>; order: string[]; rest: Omit<DiagramModel, 'nodes'> } | null = null;
 
   analyze(req: AnalyzeRequest): AnalysisReply {
     // the first analysis comes as the page opens, while it loads the editor and the diagram: parsed
@@ -120,11 +125,10 @@ export class Analyzer {
     const { source, bodyLine, diagram, ...parts } = analyzeForStudio(files, { ...req, parser });
     this.source = source;
     const reply: AnalysisReply = { kind: 'analysis', id: req.id, bodyLine };
-    // compared as text: a keystroke that changes no card (a description, a prompt) sends no diagram
+    // compared by value: a keystroke that changes no card (a description, a prompt) sends no diagram
     for (const k of ['diagnostics', 'inputContract'] as const) {
-      const text = JSON.stringify(parts[k]);
-      if (text !== this.last[k]) Object.assign(reply, { [k]: parts[k] });
-      this.last[k] = text;
+      if (!jsonEqual(parts[k], this.last[k])) Object.assign(reply, { [k]: parts[k] });
+      this.last[k] = parts[k];
     }
     if (!diagram) {
       if (this.drawn !== null || req.id === 1) reply.diagram = null;
@@ -132,15 +136,15 @@ export class Analyzer {
       return reply;
     }
     const { nodes, ...rest } = diagram;
-    const json = new Map(nodes.map((n) => [n.id, JSON.stringify(n)]));
+    const before = this.drawn;
     const order = nodes.map((n) => n.id);
-    const restJson = JSON.stringify(rest);
-    const changed = nodes.filter((n) => this.drawn?.nodes.get(n.id) !== json.get(n.id));
-    const sameRest = this.drawn?.rest === restJson;
-    if (changed.length || !sameRest || this.drawn?.order !== order.join('\n')) {
+    const changed = nodes.filter((n) => !before?.nodes.has(n.id) || !jsonEqual(n, before.nodes.get(n.id)));
+    const sameRest = before !== null && jsonEqual(rest, before.rest);
+    const sameOrder = before !== null && order.length === before.order.length && order.every((id, i) => id === before.order[i]);
+    if (changed.length || !sameRest || !sameOrder) {
       reply.diagram = { nodes: changed, order, ...(sameRest ? {} : { rest }) };
     }
-    this.drawn = { nodes: json, order: order.join('\n'), rest: restJson };
+    this.drawn = { nodes: new Map(nodes.map((n) => [n.id, n])), order, rest };
     return reply;
   }
 

@@ -9,22 +9,35 @@
 //
 // A keystroke comes by `analyze` (from the editor's change, not from a render of the page: the
 // page is not rendered for a keystroke), and only the files it changed are sent to the worker.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+//
+// The diagram is not the page's state but a source of its own (`DiagramSource`): a reply that
+// changes only cards renders only what draws them, not the whole studio. A reply is applied at once,
+// in the task it arrives in (flushSync), so it is on the page by the next frame, not a task later.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { KeyInfo } from '@/lib/skill/key-info';
-import type { DiagramModel } from '@/lib/skill/diagram';
 import type { Files } from '@/lib/views';
+import { DiagramStore, type DiagramSource } from '../analysis/diagram-store';
 import { Analyzer, analyzeForStudio, applyDiagramPatch, filesPatch, type AnalysisRequest, type AnalysisWorkerReply, type StudioAnalysis } from '../analysis/studio-analysis';
 
 /** the performance mark of an analysis drawn (npm run bench:editor -- --browser times keystrokes by it) */
 export const ANALYSIS_DRAWN = 'stagecraft:analysis-drawn';
 
+/** marks an analysis drawn, for observers only: the page's timeline keeps no entry per keystroke (Monaco searches it by name at every key) */
+function markDrawn(): void {
+  performance.mark(ANALYSIS_DRAWN);
+  performance.clearMarks(ANALYSIS_DRAWN);
+}
+
 /** without a worker: the pause after a keystroke before the text is analysed again */
 export const REANALYZE_MS = 25;
 
+export type { DiagramSource };
+
 export type Analysis = {
-  current: StudioAnalysis;
-  /** the diagram to draw: the current one, or the last good one while the frontmatter does not parse */
-  diagram: DiagramModel | null;
+  current: Omit<StudioAnalysis, 'diagram'>;
+  diagram: DiagramSource;
+  /** the frontmatter does not parse now: the diagram drawn is the last good one */
   stale: boolean;
   /** what the key under the cursor does (skill.md's frontmatter only; null until the cursor is asked about) */
   keyInfo: KeyInfo | null;
@@ -34,7 +47,7 @@ export type Analysis = {
   askKey(line: number, column: number): void;
 };
 
-type State = { current: StudioAnalysis; lastGood: DiagramModel | null; keyInfo: KeyInfo | null };
+type State = { current: Omit<StudioAnalysis, 'diagram'>; stale: boolean; keyInfo: KeyInfo | null };
 
 /** One request at a time, to the worker or (without one) to an Analyzer here; what comes meanwhile waits, the latest only. */
 class AnalysisChannel {
@@ -110,13 +123,16 @@ class AnalysisChannel {
 /** `files`: the files as the page renders them (the first analysis; any files not sent by `analyze` are sent when they render) */
 export function useAnalysis(files: Files, opts: { name: string; knownSkills: readonly string[] }): Analysis {
   const { name, knownSkills } = opts;
-  const [state, setState] = useState<State>(() => {
-    const { source: _source, ...current } = analyzeForStudio(files, { knownSkills, skillName: name });
-    return { current, lastGood: current.diagram, keyInfo: null };
+  const [first] = useState(() => {
+    const { source: _source, diagram, ...current } = analyzeForStudio(files, { knownSkills, skillName: name });
+    return { store: new DiagramStore(diagram), current };
   });
+  const store = first.store;
+  const [state, setState] = useState<State>(() => ({ current: first.current, stale: store.stale(), keyInfo: null }));
   // the key's answer and the body's line as last set (committed or not): a reply that changes
   // neither queues no update at all (a queued update renders the studio, even to the same state)
   const latest = useRef<{ keyJson: string; bodyLine: number | undefined }>({ keyJson: 'null', bodyLine: state.current.bodyLine });
+  const staleNow = useRef(state.stale);
   const channel = useRef<AnalysisChannel | null>(null);
   const ids = useRef(0);
   const sent = useRef<{ files: Files; knownSkills: readonly string[]; name: string } | null>(null);
@@ -135,18 +151,26 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
         // nothing to redraw (a description, a prompt): the page is not rendered again for it
         if (latest.current.bodyLine !== r.bodyLine) setState((s) => ({ ...s, current: { ...s.current, bodyLine: r.bodyLine } }));
         latest.current.bodyLine = r.bodyLine;
-        performance.mark(ANALYSIS_DRAWN);
+        markDrawn();
         return;
       }
-      // every reply is applied, in order: each is a patch on the one before (the worker's model and the page's stay one)
+      // every reply is applied, in order: each is a patch on the one before (the worker's model and
+      // the page's stay one). Drawn now: what it changes is committed when flushSync returns.
+      const bodyLineChanged = latest.current.bodyLine !== r.bodyLine;
       latest.current.bodyLine = r.bodyLine;
-      setState((s) => {
-        const diagnostics = r.diagnostics ?? s.current.diagnostics;
-        const diagram = r.diagram === undefined ? s.current.diagram : r.diagram === null ? null : applyDiagramPatch(s.current.diagram, r.diagram);
-        const inputContract = r.inputContract === undefined ? s.current.inputContract : r.inputContract;
-        const current = { diagnostics, diagram, bodyLine: r.bodyLine, inputContract };
-        return { ...s, current, lastGood: diagram ?? s.lastGood };
+      flushSync(() => {
+        if (r.diagram !== undefined) store.set(r.diagram === null ? null : applyDiagramPatch(store.current(), r.diagram));
+        const stale = store.stale();
+        // the studio renders only for what it shows itself: findings, the input contract, the body's line, a stale diagram
+        if (r.diagnostics === undefined && r.inputContract === undefined && !bodyLineChanged && stale === staleNow.current) return;
+        staleNow.current = stale;
+        setState((s) => ({
+          ...s,
+          stale,
+          current: { diagnostics: r.diagnostics ?? s.current.diagnostics, bodyLine: r.bodyLine, inputContract: r.inputContract === undefined ? s.current.inputContract : r.inputContract },
+        }));
       });
+      markDrawn();
     });
     channel.current = c;
     // a new worker has analysed nothing yet
@@ -155,7 +179,7 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
       c.close();
       channel.current = null;
     };
-  }, []);
+  }, [store]);
 
   const settings = useRef({ knownSkills, name });
   useEffect(() => {
@@ -175,10 +199,5 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
 
   const askKey = useCallback((line: number, column: number) => channel.current?.send({ kind: 'key', id: ++ids.current, line, column }), []);
 
-  // one mark per analysis committed to the page: what the editor benchmark (and a profiler) times keystrokes by
-  const drawn = state.current;
-  useLayoutEffect(() => void performance.mark(ANALYSIS_DRAWN), [drawn]);
-
-  const diagram = state.current.diagram ?? state.lastGood;
-  return { current: state.current, diagram, stale: !state.current.diagram && diagram !== null, keyInfo: state.keyInfo, analyze, askKey };
+  return { current: state.current, diagram: store, stale: state.stale, keyInfo: state.keyInfo, analyze, askKey };
 }
