@@ -11,8 +11,8 @@
  * write at the same moment share a statement (commit-lanes.ts). The reads a
  * run or a resume makes are plain SQL (run-reads.ts), and so is recording a
  * skill version (skills.ts); the others go through Prisma's query builder, whose
- * client is made on first use (`prisma`), so a process that only drives runs
- * never loads its engine. `skills` is the skill-version repository (skills.ts).
+ * client is made on first use (`db()`; the embedded store imports its modules
+ * then too), so a process that only drives runs never loads its engine. `skills` is the skill-version repository (skills.ts).
  *
  * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
  * anything about runs (the kernel does). Reading an unknown run's events,
