@@ -94,7 +94,7 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
     }
   }
   if (values.queue && !setting.notice) process.stderr.write(`stagecraft: --queue: ${EMBEDDED_DRIVES_IN_PROCESS}\n`);
-  const early = warm ? { runId: warm.runId, sandbox: warm.sandbox } : {};
+  const early = warm ? { runId: warm.runId, sandbox: warm.sandbox, read: warm.read } : {};
   const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace, ...early });
   const summary = await summarizeRun(host.store, outcome);
   if (values.json) io.out(JSON.stringify(summary));

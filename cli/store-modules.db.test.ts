@@ -1,7 +1,8 @@
 // A command that opens the store loads that backend's drivers and nothing it does not use: run as
 // shipped (bin/stagecraft.mjs → dist/), every module the process resolves recorded. `run` on the
-// embedded store loads PGlite but not pg, and never Prisma's query compiler (its reads and writes
-// are plain SQL); a command on Postgres never loads PGlite.
+// embedded store loads PGlite but not pg, and neither Prisma's client nor its query compiler (its
+// reads and writes are plain SQL); `runs` loads the client when it needs it; a command on Postgres
+// never loads PGlite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,8 +15,10 @@ import { tracedCli } from './testing/traced-cli';
 const PGLITE = /node_modules\/@electric-sql\/pglite\//;
 const PG = /node_modules\/(pg|@prisma\/adapter-pg)\//;
 const QUERY_COMPILER = /query_compiler/;
+// Prisma's client (its runtime) and the adapter that puts it on PGlite
+const PRISMA_CLIENT = /node_modules\/(@prisma\/client|pglite-prisma-adapter)\//;
 
-test('`run` on the embedded store loads PGlite, not pg, and not Prisma\'s query compiler', async () => {
+test('`run` on the embedded store loads PGlite, not pg, and not Prisma\'s client or its query compiler; `runs` loads the client', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-modules-embedded-'));
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
@@ -26,6 +29,13 @@ test('`run` on the embedded store loads PGlite, not pg, and not Prisma\'s query 
     assert.ok(r.modules.some((m) => PGLITE.test(m)), 'the embedded store is PGlite');
     assert.deepEqual(r.modules.filter((m) => PG.test(m)), []);
     assert.deepEqual(r.modules.filter((m) => QUERY_COMPILER.test(m)), []);
+    assert.deepEqual(r.modules.filter((m) => PRISMA_CLIENT.test(m)), [], "a run's reads and writes are plain SQL");
+    // the runs list is Prisma's: the client is imported when first needed, and answers
+    const runs = await tracedCli(['runs', '--json'], env);
+    assert.equal(runs.code, 0, runs.err);
+    assert.match(runs.out, new RegExp(JSON.parse(r.out).runId));
+    assert.ok(runs.modules.some((m) => /node_modules\/pglite-prisma-adapter\//.test(m)), 'the adapter is loaded when the client is needed');
+    assert.ok(runs.modules.some((m) => /node_modules\/@prisma\/client\//.test(m)), "Prisma's client is loaded when needed");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 /**
  * Opening the embedded store: PGlite under the data dir (locked to this process: data-dir-lock.ts),
  * seeded from the install's template on first use (embedded-template.ts), migrations applied, and
- * Prisma's client made on first use. Imported only when no database URL is given, so an embedded
+ * Prisma's client imported and made on first use. Imported only when no database URL is given, so an embedded
  * process never loads pg.
  */
 import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
@@ -17,19 +17,23 @@ import { preloadedPgliteAssets } from './pglite-assets';
 import type { OpenedStore, OpenStoreOptions } from './open-store';
 
 /**
- * What the store is made of once the database is up (Prisma's client and its adapter, the store,
- * its line): imported while PGlite starts — PGlite reads its 15 MB of files and compiles its
- * WebAssembly off this thread first, and these modules load in that wait instead of before it.
+ * What the store is made of once the database is up (the store, its line): imported while PGlite
+ * starts — PGlite reads its 15 MB of files and compiles its WebAssembly off this thread first, and
+ * these modules load in that wait instead of before it.
  */
 async function storeModules() {
-  const [{ PrismaPGlite }, { PrismaClient }, { PrismaStore }, { EmbeddedLine }, { LocalClaims }] = await Promise.all([
-    import('pglite-prisma-adapter'),
-    import('./generated/prisma/client'),
-    import('./prisma-store'),
-    import('./embedded-line'),
-    import('./claims'),
-  ]);
-  return { PrismaPGlite, PrismaClient, PrismaStore, EmbeddedLine, LocalClaims };
+  const [{ PrismaStore }, { EmbeddedLine }, { LocalClaims }] = await Promise.all([import('./prisma-store'), import('./embedded-line'), import('./claims')]);
+  return { PrismaStore, EmbeddedLine, LocalClaims };
+}
+
+/**
+ * Prisma's client and its adapter: imported when the store first needs the client (skills, the
+ * runs list, …), never by a `run`, whose reads and writes are plain SQL (~85 ms of this thread's
+ * time saved). A module missing from the install fails that first use, with node's own error.
+ */
+async function prismaModules() {
+  const [{ PrismaPGlite }, { PrismaClient }] = await Promise.all([import('pglite-prisma-adapter'), import('./generated/prisma/client')]);
+  return { PrismaPGlite, PrismaClient };
 }
 
 /** the PGlite cluster's directory inside the data dir (the lock file sits beside it) */
@@ -81,14 +85,19 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     if (created.status === 'rejected') throw created.reason;
     db = created.value;
     if (loaded.status === 'rejected') throw new ModulesUnavailable(loaded.reason);
-    const { PrismaPGlite, PrismaClient, PrismaStore, EmbeddedLine, LocalClaims } = loaded.value;
+    const { PrismaStore, EmbeddedLine, LocalClaims } = loaded.value;
     const deployed = await deployToPglite(db, opts.migrationPaths);
     // a copied template holds its migrations already: they were applied to this data dir all the same
     const migrations: DeployResult = seeded ? { applied: [...seeded, ...deployed.applied], skipped: false } : deployed;
     const opened = db;
     // one line for all of it: reads someone waits on first, the server's requests served between two uses, writes batched
     const line = new EmbeddedLine(opened);
-    const prisma = () => new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
+    const prisma = {
+      load: async () => {
+        const { PrismaPGlite, PrismaClient } = await prismaModules();
+        return new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
+      },
+    };
     const store = new PrismaStore({
       apply: (_runId, op) => line.apply(typeof op === 'string' ? op : op()),
       sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),

@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { openStore, type OpenedStore } from './open-store';
+import { PrismaStore } from './prisma-store';
+import { LocalClaims } from './claims';
 import { describeStoreContract } from './store-contract';
 import { describeSkillRepoContract } from './skills-contract';
 import { bundleHash } from './skills';
@@ -41,12 +43,12 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       const run = makeRun();
       await store.createRun(run, { events: [ev(run.id, 1), ev(run.id, 2)] });
       await assert.rejects(
-        store.prisma.$executeRaw`UPDATE "events" SET "type" = 'rewritten' WHERE "run_id" = ${run.id}`,
+        (await store.db()).$executeRaw`UPDATE "events" SET "type" = 'rewritten' WHERE "run_id" = ${run.id}`,
         /append-only: UPDATE/,
       );
-      await assert.rejects(store.prisma.$executeRaw`DELETE FROM "events" WHERE "run_id" = ${run.id}`, /append-only: DELETE/);
-      await assert.rejects(store.prisma.$executeRaw`TRUNCATE "events" CASCADE`, /append-only: TRUNCATE/);
-      await assert.rejects(store.prisma.$executeRaw`DELETE FROM "runs" WHERE "id" = ${run.id}`, /foreign key/i);
+      await assert.rejects((await store.db()).$executeRaw`DELETE FROM "events" WHERE "run_id" = ${run.id}`, /append-only: DELETE/);
+      await assert.rejects((await store.db()).$executeRaw`TRUNCATE "events" CASCADE`, /append-only: TRUNCATE/);
+      await assert.rejects((await store.db()).$executeRaw`DELETE FROM "runs" WHERE "id" = ${run.id}`, /foreign key/i);
       assert.deepEqual((await store.readEvents(run.id)).map((e) => [e.seq, e.type]), [
         [1, 'phase_started'],
         [2, 'phase_started'],
@@ -57,14 +59,14 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       const store = await open();
       const run = makeRun();
       await store.createRun(run, { events: [ev(run.id, 1), ev(run.id, 2)] });
-      const insert = (seq: number) =>
-        store.prisma.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${run.id}, ${seq}, 'note', now(), '{}'::json)`;
+      const insert = async (seq: number) =>
+        (await store.db()).$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${run.id}, ${seq}, 'note', now(), '{}'::json)`;
       await assert.rejects(insert(4), /event 4 of run .* does not continue its log: there is no event 3/);
       await assert.rejects(insert(0), /events_seq_check/, 'a seq below 1 is refused by its CHECK');
       const other = makeRun();
       await store.createRun(other, { events: [ev(other.id, 1)] });
       await assert.rejects(
-        store.prisma.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${other.id}, 3, 'note', now(), '{}'::json)`,
+        (await store.db()).$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${other.id}, 3, 'note', now(), '{}'::json)`,
         /there is no event 2/,
         "another run's events do not fill the gap",
       );
@@ -128,7 +130,7 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
     it('the migration computes a one-file bundle hash as bundleHash does (versions saved before bundles)', async () => {
       const store = await open();
       const text = '---\nname: ü ☃ 𝄞\n---\r\nbody\n';
-      const rows = await store.prisma.$queryRawUnsafe<{ h: string }[]>(
+      const rows = await (await store.db()).$queryRawUnsafe<{ h: string }[]>(
         `SELECT encode(sha256(convert_to('skill.md' || E'\\n' || encode(sha256(convert_to($1::text, 'UTF8')), 'hex') || E'\\n', 'UTF8')), 'hex') AS h`,
         text,
       );
@@ -167,5 +169,36 @@ describe('PrismaStore on Postgres: claims across connections', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('PrismaStore with a client loaded on first use (the embedded store)', () => {
+  it('loads it once for callers at the same moment, says a failed load as it is and tries again, and has `prisma` only once loaded', async () => {
+    const real = await (await pglite()).db();
+    let loads = 0;
+    let fail = true;
+    const store = new PrismaStore({
+      prisma: {
+        load: async () => {
+          loads++;
+          if (fail) throw new Error("Cannot find package 'pglite-prisma-adapter'");
+          return real;
+        },
+      },
+      apply: async () => assert.fail('no writes here'),
+      claims: new LocalClaims(),
+      backend: 'pglite',
+      location: 'test',
+    });
+    assert.throws(() => store.prisma, /loads Prisma's client on first use: await store.db\(\)/);
+    await assert.rejects(store.skills.skillNames(), /Cannot find package 'pglite-prisma-adapter'/);
+    fail = false;
+    const [a, b] = await Promise.all([store.db(), store.skills.skillNames()]);
+    assert.equal(a, real);
+    assert.ok(Array.isArray(b));
+    assert.equal(loads, 2, 'the failed load, then one for both callers');
+    assert.equal(store.prisma, real);
+    assert.equal(await store.db(), real);
+    assert.equal(loads, 2);
   });
 });

@@ -11,8 +11,8 @@
  * write at the same moment share a statement (commit-lanes.ts). The reads a
  * run or a resume makes are plain SQL (run-reads.ts), and so is recording a
  * skill version (skills.ts); the others go through Prisma's query builder, whose
- * client is made on first use (`prisma`), so a process that only drives runs
- * never loads its engine. `skills` is the skill-version repository (skills.ts).
+ * client is made on first use (`db()`; the embedded store imports its modules
+ * then too), so a process that only drives runs never loads its engine. `skills` is the skill-version repository (skills.ts).
  *
  * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
  * anything about runs (the kernel does). Reading an unknown run's events,
@@ -51,8 +51,12 @@ import { RunReads, type SqlQuery } from './run-reads';
 export type StoreBackend = 'postgres' | 'pglite';
 
 export type PrismaStoreParts = {
-  /** the client, or how to make it: made on first use (a process that only drives runs never needs it) */
-  prisma: PrismaClient | (() => PrismaClient);
+  /**
+   * The client, or how to make it: made on first use (a process that only drives runs never needs
+   * it). `load`: how to make it when its modules are imported then too (the embedded store: a `run`
+   * never loads Prisma's client or its adapter); `store.prisma` is then there once `db()` made it.
+   */
+  prisma: PrismaClient | (() => PrismaClient) | { load: () => Promise<PrismaClient> };
   claims: ClaimRegistry;
   backend: StoreBackend;
   /** where the data is: a URL without its password, or the embedded data dir */
@@ -101,7 +105,9 @@ const MAX_COMMIT_ATTEMPTS = 3;
 
 export class PrismaStore implements StorePort {
   private client: PrismaClient | null = null;
-  private readonly makeClient: () => PrismaClient;
+  private making: Promise<PrismaClient> | null = null;
+  private readonly makeClient: (() => PrismaClient) | null;
+  private readonly loadClient: (() => Promise<PrismaClient>) | null;
   readonly backend: StoreBackend;
   readonly location: string;
   /** skills and their versions (outside the kernel's port) */
@@ -123,9 +129,11 @@ export class PrismaStore implements StorePort {
 
   constructor(parts: PrismaStoreParts) {
     const given = parts.prisma;
-    this.makeClient = typeof given === 'function' ? given : () => given;
-    this.skills = new PrismaSkillRepo(() => this.prisma, parts.sql);
-    this.runIndex = new PrismaRunIndex(() => this.prisma);
+    const loaded = typeof given !== 'function' && !('$connect' in given) ? given : null;
+    this.loadClient = loaded ? loaded.load : null;
+    this.makeClient = loaded ? null : typeof given === 'function' ? given : () => given as PrismaClient;
+    this.skills = new PrismaSkillRepo(() => this.db(), parts.sql);
+    this.runIndex = new PrismaRunIndex(() => this.db());
     this.claims = parts.claims;
     this.backend = parts.backend;
     this.location = parts.location;
@@ -141,14 +149,33 @@ export class PrismaStore implements StorePort {
     const raw = parts.sql ? new RunReads(parts.sql) : null;
     this.raw = raw;
     this.abortPoll = new AbortPoll(async (runIds) =>
-      raw ? raw.readAbortRequests(runIds) : (await this.prisma.abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest),
+      raw ? raw.readAbortRequests(runIds) : (await (await this.db()).abortRequest.findMany({ where: { runId: { in: runIds } } })).map(toAbortRequest),
     );
   }
 
-  /** for lib/server queries the port does not cover (run lists with joins, counts, …); made on first use */
+  /** Prisma's client, made (and where it is loaded on first use, imported) the first time it is asked for */
+  async db(): Promise<PrismaClient> {
+    if (this.client) return this.client;
+    if (this.makeClient) return (this.client = this.makeClient());
+    // one load however many ask at once; a load that failed is tried again by the next one to ask
+    this.making ??= this.loadClient!().then(
+      (c) => (this.client = c),
+      (e) => {
+        this.making = null;
+        throw e;
+      },
+    );
+    return this.making;
+  }
+
+  /**
+   * For queries the port does not cover (the worker registry, tests); made on first use. A client
+   * loaded on first use (`parts.prisma.load`) is here once `db()` made it: before, this throws.
+   */
   get prisma(): PrismaClient {
-    this.client ??= this.makeClient();
-    return this.client;
+    if (this.client) return this.client;
+    if (this.makeClient) return (this.client = this.makeClient());
+    throw new Error("this store loads Prisma's client on first use: await store.db() for it");
   }
 
   // ------------------------------------------------------------------ writes
@@ -211,7 +238,7 @@ export class PrismaStore implements StorePort {
   private async recordedAt(runId: string, unit: CommitUnit): Promise<RunEvent[]> {
     const first = unit.events[0]?.seq;
     if (first === undefined) return [];
-    const rows = await this.prisma.event.findMany({ where: { runId, seq: { gte: first, lte: first + unit.events.length - 1 } }, orderBy: { seq: 'asc' } });
+    const rows = await (await this.db()).event.findMany({ where: { runId, seq: { gte: first, lte: first + unit.events.length - 1 } }, orderBy: { seq: 'asc' } });
     return rows.map(toRunEvent);
   }
 
@@ -225,14 +252,14 @@ export class PrismaStore implements StorePort {
   async getRun(runId: string): Promise<RunRecord | null> {
     return this.read(async () => {
       if (this.raw) return this.raw.getRun(runId);
-      const r = await this.prisma.run.findUnique({ where: { id: runId } });
+      const r = await (await this.db()).run.findUnique({ where: { id: runId } });
       return r ? toRunRecord(r) : null;
     });
   }
 
   async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     return this.read(async () => {
-      const rows = await this.prisma.run.findMany({
+      const rows = await (await this.db()).run.findMany({
         where: runWhere(filter),
         // ties keep creation order, as a stable sort of MemoryStore's insertion order does
         orderBy: [{ createdAt: 'desc' }, { ord: 'asc' }],
@@ -243,7 +270,7 @@ export class PrismaStore implements StorePort {
   }
 
   countRuns(filter: RunFilter = {}): Promise<number> {
-    return this.read(() => this.prisma.run.count({ where: runWhere(filter) }));
+    return this.read(async () => (await this.db()).run.count({ where: runWhere(filter) }));
   }
 
   async readEvents(runId: string, afterSeq = 0, limit?: number): Promise<RunEvent[]> {
@@ -254,7 +281,7 @@ export class PrismaStore implements StorePort {
         return events;
       }
       // a page is one index range scan on the (run_id, seq) key: nothing past `limit` is read
-      const rows = await this.prisma.event.findMany({
+      const rows = await (await this.db()).event.findMany({
         where: { runId, seq: { gt: afterSeq } },
         orderBy: { seq: 'asc' },
         ...(limit !== undefined ? { take: Math.max(0, limit) } : {}),
@@ -266,7 +293,7 @@ export class PrismaStore implements StorePort {
 
   async readTraces(runId: string): Promise<StageTrace[]> {
     return this.read(async () => {
-      const traces = this.raw ? await this.raw.readTraces(runId) : (await this.prisma.stageTrace.findMany({ where: { runId }, orderBy: { ord: 'asc' } })).map(toStageTrace);
+      const traces = this.raw ? await this.raw.readTraces(runId) : (await (await this.db()).stageTrace.findMany({ where: { runId }, orderBy: { ord: 'asc' } })).map(toStageTrace);
       if (traces.length === 0) await this.mustExist(runId);
       return traces;
     });
@@ -274,7 +301,7 @@ export class PrismaStore implements StorePort {
 
   async readMemo(runId: string): Promise<MemoEntry[]> {
     return this.read(async () => {
-      const rows = await this.prisma.event.findMany({
+      const rows = await (await this.db()).event.findMany({
         where: { runId, type: EVENT.stepCompleted },
         orderBy: { seq: 'asc' },
       });
@@ -291,14 +318,14 @@ export class PrismaStore implements StorePort {
   async readSnapshot(runId: string): Promise<Snapshot | null> {
     return this.read(async () => {
       if (this.raw) return this.raw.readSnapshot(runId);
-      const s = await this.prisma.snapshot.findUnique({ where: { runId } });
+      const s = await (await this.db()).snapshot.findUnique({ where: { runId } });
       return s ? toSnapshot(s) : null;
     });
   }
 
   async listResumable(): Promise<string[]> {
     return this.read(async () => {
-      const rows = await this.prisma.snapshot.findMany({ select: { runId: true }, orderBy: { run: { ord: 'asc' } } });
+      const rows = await (await this.db()).snapshot.findMany({ select: { runId: true }, orderBy: { run: { ord: 'asc' } } });
       return rows.map((r) => r.runId);
     });
   }
@@ -310,7 +337,7 @@ export class PrismaStore implements StorePort {
         if (!found) await this.mustExist(runId);
         return found;
       }
-      const a = await this.prisma.workspaceArtifact.findUnique({ where: { runId_path: { runId, path } } });
+      const a = await (await this.db()).workspaceArtifact.findUnique({ where: { runId_path: { runId, path } } });
       if (!a) await this.mustExist(runId);
       return a ? toArtifact(a) : null;
     });
@@ -318,7 +345,7 @@ export class PrismaStore implements StorePort {
 
   async listArtifacts(runId: string): Promise<WorkspaceArtifact[]> {
     return this.read(async () => {
-      const rows = await this.prisma.workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
+      const rows = await (await this.db()).workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
       if (rows.length === 0) await this.mustExist(runId);
       return rows.map(toArtifact);
     });
@@ -334,11 +361,11 @@ export class PrismaStore implements StorePort {
     const recorded = await this.read(async () => {
       await this.mustExist(req.runId);
       // the first request stays: a second one (another user, a retry) changes nothing
-      await this.prisma.abortRequest.createMany({
+      await (await this.db()).abortRequest.createMany({
         data: [{ runId: req.runId, reason: req.reason, requestedBy: req.requestedBy, via: req.via, requestedAt: new Date(req.requestedAt) }],
         skipDuplicates: true,
       });
-      const row = await this.prisma.abortRequest.findUnique({ where: { runId: req.runId } });
+      const row = await (await this.db()).abortRequest.findUnique({ where: { runId: req.runId } });
       return toAbortRequest(row!);
     });
     // a run this process drives hears of it now, not at the next poll
@@ -349,7 +376,7 @@ export class PrismaStore implements StorePort {
   async readAbortRequest(runId: string): Promise<AbortRequest | null> {
     return this.read(async () => {
       if (this.raw) return (await this.raw.readAbortRequests([runId]))[0] ?? null;
-      const row = await this.prisma.abortRequest.findUnique({ where: { runId } });
+      const row = await (await this.db()).abortRequest.findUnique({ where: { runId } });
       return row ? toAbortRequest(row) : null;
     });
   }
@@ -360,7 +387,7 @@ export class PrismaStore implements StorePort {
 
   /** One round trip to the database: resolves when it answers, else store_unreachable. */
   async ping(): Promise<void> {
-    await this.read(async () => (this.sql ? await this.sql('SELECT 1', []) : await this.prisma.$queryRaw`SELECT 1`));
+    await this.read(async () => (this.sql ? await this.sql('SELECT 1', []) : await (await this.db()).$queryRaw`SELECT 1`));
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -370,6 +397,7 @@ export class PrismaStore implements StorePort {
     this.closing ??= (async () => {
       this.abortPoll.close();
       await this.claims.close();
+      await this.making?.catch(() => undefined); // a client being loaded is disconnected too
       await this.client?.$disconnect();
       await this.onClose?.();
     })();
@@ -381,7 +409,7 @@ export class PrismaStore implements StorePort {
   }
 
   private async mustExist(runId: string): Promise<void> {
-    const n = this.raw ? Number(await this.raw.runExists(runId)) : await this.prisma.run.count({ where: { id: runId } });
+    const n = this.raw ? Number(await this.raw.runExists(runId)) : await (await this.db()).run.count({ where: { id: runId } });
     if (n === 0) throw new RunNotFoundError(runId);
   }
 }

@@ -145,14 +145,14 @@ type PageRow = {
 };
 
 export class PrismaRunIndex implements RunIndex {
-  private readonly client: () => PrismaClient;
+  private readonly client: () => PrismaClient | Promise<PrismaClient>;
 
   /** `prisma`: the client, or how to make it on first use */
-  constructor(prisma: PrismaClient | (() => PrismaClient)) {
+  constructor(prisma: PrismaClient | (() => PrismaClient | Promise<PrismaClient>)) {
     this.client = typeof prisma === 'function' ? prisma : () => prisma;
   }
 
-  private get prisma(): PrismaClient {
+  private async db(): Promise<PrismaClient> {
     return this.client();
   }
 
@@ -167,7 +167,7 @@ export class PrismaRunIndex implements RunIndex {
     }
     const limit = Math.max(1, Math.floor(opts.limit));
     args.push(limit + 1);
-    const rows = await this.prisma.$queryRawUnsafe<PageRow[]>(
+    const rows = await (await this.db()).$queryRawUnsafe<PageRow[]>(
       `SELECT r."id", r."skill_name", v."hash" AS version_hash, r."status", r."model", r."kind", r."parent_run_id", r."fork_point", r."created_at", r."updated_at",
               r."outcome", r."error_message", r."failed_at", r."needs_attention", r."duration_ms",
               left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
@@ -184,7 +184,7 @@ export class PrismaRunIndex implements RunIndex {
 
   async stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats> {
     const where = whereOf(search);
-    const [head] = await this.prisma.$queryRawUnsafe<
+    const [head] = await (await this.db()).$queryRawUnsafe<
       { total: bigint; attention: bigint; first: Date | null; last: Date | null; ended: bigint; p50: number | null; p95: number | null }[]
     >(
       `SELECT count(*) AS total, count(*) FILTER (WHERE r."needs_attention") AS attention,
@@ -204,15 +204,16 @@ export class PrismaRunIndex implements RunIndex {
     let failures: RunStats['failures'] = [];
     if (total) {
       const n = where.args.length;
+      const prisma = await this.db();
       const [perBucket, points] = await Promise.all([
-        this.prisma.$queryRawUnsafe<{ b: number; status: string; n: bigint }[]>(
+        prisma.$queryRawUnsafe<{ b: number; status: string; n: bigint }[]>(
           `SELECT floor((extract(epoch FROM r."created_at") * 1000 - $${n + 1}::float8) / $${n + 2}::float8)::int AS b, r."status", count(*) AS n
              FROM "runs" r WHERE ${where.sql} GROUP BY 1, 2`,
           ...where.args,
           start,
           bucketMs,
         ),
-        this.prisma.$queryRawUnsafe<{ at: string; n: bigint }[]>(
+        prisma.$queryRawUnsafe<{ at: string; n: bigint }[]>(
           `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${where.sql} AND r."failed_at" IS NOT NULL
             GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_FAILURE_POINTS}`,
           ...where.args,

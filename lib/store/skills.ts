@@ -157,7 +157,7 @@ export class PrismaSkillRepo implements SkillRepo {
   /** getVersion lookups in flight, by name and hash: callers asking the same at the same moment share one statement */
   private readonly versionLookups = new Map<string, Promise<VersionRecord>>();
 
-  private readonly client: () => PrismaClient;
+  private readonly client: () => PrismaClient | Promise<PrismaClient>;
 
   /**
    * `prisma`: the client, or how to make it on first use. `sql`: the database's own driver, which
@@ -165,19 +165,19 @@ export class PrismaSkillRepo implements SkillRepo {
    * first page then never wait for Prisma's engine: run-reads.ts).
    */
   constructor(
-    prisma: PrismaClient | (() => PrismaClient),
+    prisma: PrismaClient | (() => PrismaClient | Promise<PrismaClient>),
     private readonly sql?: SqlQuery,
   ) {
     this.client = typeof prisma === 'function' ? prisma : () => prisma;
   }
 
-  private get prisma(): PrismaClient {
+  private async db(): Promise<PrismaClient> {
     return this.client();
   }
 
   /** one raw statement: on the driver when there is one, else through Prisma */
   private raw<T>(text: string, ...values: unknown[]): Promise<T[]> {
-    return this.sql ? (this.sql(text, values) as Promise<T[]>) : this.prisma.$queryRawUnsafe<T[]>(text, ...values);
+    return this.sql ? (this.sql(text, values) as Promise<T[]>) : this.db().then((p) => p.$queryRawUnsafe<T[]>(text, ...values));
   }
 
   async saveVersion(name: string, files: BundleFiles, opts: SaveVersionOptions): Promise<SavedVersion> {
@@ -265,7 +265,7 @@ export class PrismaSkillRepo implements SkillRepo {
   }
 
   async skillNames(): Promise<string[]> {
-    const rows = await this.prisma.skill.findMany({ where: { deletedAt: null }, select: { name: true }, orderBy: { name: 'asc' } });
+    const rows = await (await this.db()).skill.findMany({ where: { deletedAt: null }, select: { name: true }, orderBy: { name: 'asc' } });
     return rows.map((r) => r.name);
   }
 
@@ -286,9 +286,9 @@ export class PrismaSkillRepo implements SkillRepo {
 
   async listVersions(name: string): Promise<VersionSummary[] | null> {
     if (!isSkillName(name)) return null;
-    const skill = await this.prisma.skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
+    const skill = await (await this.db()).skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
     if (!skill) return null;
-    const rows = await this.prisma.$queryRawUnsafe<VersionRow[]>(
+    const rows = await (await this.db()).$queryRawUnsafe<VersionRow[]>(
       `SELECT ${VERSION_COLUMNS} FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id" WHERE v."skill_id" = $1::uuid ORDER BY v."saved_at" DESC`,
       skill.id,
     );
@@ -315,7 +315,7 @@ export class PrismaSkillRepo implements SkillRepo {
     // one statement on the way every run of the app starts (the skill's row is looked at alone only when none comes back)
     const rows = badHash
       ? []
-      : await this.prisma.$queryRawUnsafe<VersionRow[]>(
+      : await (await this.db()).$queryRawUnsafe<VersionRow[]>(
           `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
             WHERE s."name" = $1 AND s."deleted_at" IS NULL ${hash === undefined ? '' : `AND v."hash" LIKE $2`}
             ORDER BY v."saved_at" DESC LIMIT 2`,
@@ -323,7 +323,7 @@ export class PrismaSkillRepo implements SkillRepo {
           ...(hash === undefined ? [] : [`${hash.toLowerCase()}%`]),
         );
     if (rows.length === 0) {
-      const skill = await this.prisma.skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
+      const skill = await (await this.db()).skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
       if (!skill) throw new SkillNotFoundError(name);
       if (badHash) throw new VersionNotFoundError(name, hash as string, `a version is named by its hash (hex, at least ${MIN_HASH_PREFIX} characters)`);
       throw hash === undefined ? new VersionNotFoundError(name, '-', 'it has no version yet') : new VersionNotFoundError(name, hash);
@@ -334,7 +334,7 @@ export class PrismaSkillRepo implements SkillRepo {
 
   async getVersionById(id: string): Promise<VersionRecord | null> {
     if (!UUID_RE.test(id)) return null;
-    const rows = await this.prisma.$queryRawUnsafe<VersionRow[]>(
+    const rows = await (await this.db()).$queryRawUnsafe<VersionRow[]>(
       `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id" WHERE v."id" = $1::uuid`,
       id,
     );
@@ -344,7 +344,7 @@ export class PrismaSkillRepo implements SkillRepo {
   async versionHashes(ids: readonly string[]): Promise<Map<string, string>> {
     const valid = [...new Set(ids)].filter((id) => UUID_RE.test(id));
     if (valid.length === 0) return new Map();
-    const rows = await this.prisma.skillVersion.findMany({ where: { id: { in: valid } }, select: { id: true, hash: true } });
+    const rows = await (await this.db()).skillVersion.findMany({ where: { id: { in: valid } }, select: { id: true, hash: true } });
     return new Map(rows.map((r) => [r.id, r.hash]));
   }
 
@@ -352,7 +352,7 @@ export class PrismaSkillRepo implements SkillRepo {
     if (from === to) throw new SkillExistsError(to);
     if (!isSkillName(from)) throw new SkillNotFoundError(from);
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await (await this.db()).$transaction(async (tx) => {
         const taken = await tx.skill.findFirst({ where: { name: to }, select: { id: true } });
         if (taken) throw new SkillExistsError(to);
         const n = await tx.skill.updateMany({ where: { name: from, deletedAt: null }, data: { name: to } });
@@ -370,7 +370,7 @@ export class PrismaSkillRepo implements SkillRepo {
   async deleteSkill(name: string): Promise<void> {
     if (!isSkillName(name)) throw new SkillNotFoundError(name);
     // the name moves aside (`~` is never in a skill name) so a new skill may take it; versions and runs stay
-    const n = await this.prisma.$executeRawUnsafe(
+    const n = await (await this.db()).$executeRawUnsafe(
       `UPDATE "skills" SET "deleted_at" = now(), "name" = "name" || '~' || "id"::text WHERE "name" = $1 AND "deleted_at" IS NULL`,
       name,
     );

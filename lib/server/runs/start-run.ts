@@ -23,7 +23,7 @@ import type { Plan } from '../../kernel/plan';
 import type { CodeSandbox } from '../../kernel/ports';
 import { queueRun, startRun, type RunOutcome } from '../../kernel/runner';
 import { compileSkill } from '../../skill/compile';
-import type { BundleFiles } from '../../skill/bundle';
+import type { BundleFiles, BundleProblem } from '../../skill/bundle';
 import { requireInputFits } from '../../skill/input-check';
 import { kernelDeps, modelFor, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
@@ -64,7 +64,15 @@ type Common = {
 export type StartRunRequest = Common & {
   /** a bundle folder or its skill.md */
   bundle: string;
+  /**
+   * The folder as already read (warm-run.ts: the files whose copy `sandbox` binds), so the run
+   * records and runs exactly those files and the folder is read once; default: read now.
+   */
+  read?: FolderRead;
 };
+
+/** a bundle folder and its files, read without a problem */
+export type FolderRead = { dir: string; files: BundleFiles };
 
 export type StoredRunRequest = Common & {
   skill: string;
@@ -111,8 +119,9 @@ function compileFiles(files: BundleFiles, copyDir: string, shownFile: string): P
   }).plan;
 }
 
-/** A bundle folder's files, as a version of its skill, with its read-only copy. */
-export async function prepareFolder(host: Host, bundle: string): Promise<Omit<Prepared, 'model'>> {
+/** A bundle folder's files (`read`: as already read), as a version of its skill, with its read-only copy. */
+export async function prepareFolder(host: Host, bundle: string, read?: FolderRead): Promise<Omit<Prepared, 'model'>> {
+  if (read) return recordFolder(host, read.dir, read.files);
   const given = path.resolve(host.cwd, bundle);
   let dir = given;
   try {
@@ -130,6 +139,11 @@ export async function prepareFolder(host: Host, bundle: string): Promise<Omit<Pr
   if (problems.some((p) => p.code === 'bundle_no_skill_md')) {
     throw new UsageError(`No skill.md in ${dir}: a skill bundle is a folder holding skill.md (YAML frontmatter, then the prompts). Create it or pass another folder.`, { path: dir });
   }
+  return recordFolder(host, dir, files, problems);
+}
+
+/** The folder's files checked, recorded as a version (content-addressed) and copied read-only. */
+async function recordFolder(host: Host, dir: string, files: BundleFiles, problems: BundleProblem[] = []): Promise<Omit<Prepared, 'model'>> {
   const shown = path.join(dir, 'skill.md');
   // findings first, against the folder as the author sees it (before anything is recorded)
   const { plan: checked } = compileSkill(files['skill.md'], { file: shown, bundleDir: dir });
@@ -198,7 +212,7 @@ async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId:
 
 /** Runs a bundle folder to its end. */
 export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {
-  const prepared = await prepareFolder(host, req.bundle);
+  const prepared = await prepareFolder(host, req.bundle, req.read);
   return execute(host, { ...prepared, model: req.model }, req);
 }
 

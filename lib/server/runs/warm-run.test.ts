@@ -1,7 +1,8 @@
 // A bundle run's first worker started before the store is open (warm-run.ts), with real processes:
 // the worker is this process's child before any call, the version's copy and the run's workspace are
 // where the run will look for them, `discard` stops the worker and removes the unused workspace, and
-// what the normal path must report (an invalid skill, no code step) is left to it.
+// what the normal path must report (an invalid skill, no code step) is left to it; the run records
+// the files the warm read, not a second read of the folder.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { after, describe, test } from 'node:test';
 import { compileSkill } from '../../skill/compile';
 import { bundleHash } from '../../store/skills';
 import { readBundleDir } from '../skills/bundle-dir';
+import { memoryHost } from '../testing';
+import { startSkillRun } from './start-run';
 import { firstCodeStep, warmSkillRun } from './warm-run';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-warm-run-'));
@@ -69,6 +72,20 @@ describe('warmSkillRun', () => {
     await warm.discard();
     assert.deepEqual(children().filter((pid) => !before.has(pid)), [], 'the worker is gone');
     assert.equal(existsSync(workspace), false, 'the unused workspace is removed');
+  });
+
+  test('the run records the files the warm read (the folder is read once), even if the folder changed since: the ones its sandbox binds', async () => {
+    const dir = bundle('changing', skill('', '    - { type: node, module: ./steps.mjs, function: go }'));
+    const host = memoryHost({ cwd: root });
+    const warm = warmSkillRun({ STAGECRAFT_DATA_DIR: path.dirname(host.bundlesDir), STAGECRAFT_SANDBOX: 'off' }, root, dir);
+    assert.ok(warm);
+    const warmed = bundleHash(warm.read.files);
+    writeFileSync(path.join(dir, 'steps.mjs'), 'export function go(v) { return { ...v, edited: true }; }\n');
+    assert.notEqual(bundleHash(readBundleDir(dir).files), warmed, 'the folder changed after the warm');
+    const outcome = await startSkillRun(host, { bundle: dir, input: {}, runId: warm.runId, sandbox: warm.sandbox, read: warm.read });
+    assert.equal(outcome.status, 'completed', JSON.stringify(outcome));
+    assert.equal((await host.skills.getVersion('warmed')).hash, warmed);
+    assert.deepEqual(outcome.output, {}, 'the step ran from the warmed copy');
   });
 
   test('an invalid skill or one without code is left to the normal path', () => {

@@ -5,8 +5,10 @@
  * sandbox binds is known without the store: the version's read-only copy is named by the content
  * hash of the folder's files (materialize.ts), and the run's workspace by an id chosen now.
  *
- * The run then starts with that id and that sandbox (start-run.ts `runId`, `sandbox`); if it never
- * starts (a bad input, a store that cannot open), `discard` removes the workspace made for it.
+ * The run then starts with that id, that sandbox and the files read here (start-run.ts `runId`,
+ * `sandbox`, `read`: the folder is read once, and what the run records is what the sandbox binds,
+ * even if the folder changes meanwhile); if it never starts (a bad input, a store that cannot
+ * open), `discard` removes the workspace made for it.
  * Anything unusual (an unreadable folder, an invalid skill, no code step, a named --workspace) is
  * left to the normal path, which reports it: `warmSkillRun` then returns null.
  */
@@ -19,9 +21,10 @@ import { localHostFor, runSandbox, workspaceOf } from '../host';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { randomIds } from '../system';
-import { compileCopy } from './start-run';
+import { compileCopy, type FolderRead } from './start-run';
 
-export type WarmRun = { runId: string; sandbox: CodeSandbox; discard(): Promise<void> };
+/** `read`: the folder as read here, whose copy the sandbox binds: the run records these files, not a second read (start-run.ts) */
+export type WarmRun = { runId: string; sandbox: CodeSandbox; read: FolderRead; discard(): Promise<void> };
 
 /** The first node or python step of a chain of steps (inside iterate blocks too). */
 function firstCode(steps: readonly StepSpec[]): Extract<StepSpec, { type: 'node' | 'python' }> | undefined {
@@ -59,6 +62,7 @@ export function warmSkillRun(env: Record<string, string | undefined>, cwd: strin
     return {
       runId,
       sandbox,
+      read: { dir, files },
       async discard() {
         await sandbox.close();
         try {

@@ -101,7 +101,8 @@ export async function migrationState(query: QueryFn, local: LocalMigration[]): P
 export const MIGRATE_LOCK_KEY = 0x7374676372616674n;
 
 export type DeployTarget = {
-  factory: SqlMigrationAwareDriverAdapterFactory;
+  /** the schema engine's driver adapter, made only when a migration is pending (its modules are imported then) */
+  factory: () => Promise<SqlMigrationAwareDriverAdapterFactory>;
   query: QueryFn;
   /** runs `fn` while holding a cross-process lock (Postgres: a session advisory lock) */
   withLock<T>(fn: () => Promise<T>): Promise<T>;
@@ -133,7 +134,7 @@ export async function deployMigrations(target: DeployTarget, paths = defaultMigr
   return target.withLock(async () => {
     if ((await migrationState(target.query, local)).pending.length === 0) return { applied: [], skipped: true };
     const schema = readFileSync(/*turbopackIgnore: true*/ paths.schemaPath, 'utf8');
-    const { engine, dispose } = await openSchemaEngine(target.factory, [[paths.schemaPath, schema]]);
+    const { engine, dispose } = await openSchemaEngine(await target.factory(), [[paths.schemaPath, schema]]);
     try {
       const out = await engine.applyMigrations({ migrationsList: migrationList(paths.migrationsDir, local), filters: NO_FILTERS });
       return { applied: out.appliedMigrationNames, skipped: false };

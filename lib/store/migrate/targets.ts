@@ -22,7 +22,7 @@ export async function deployToPostgres(url: string, paths?: MigrationPaths): Pro
   await client.connect();
   try {
     const target: DeployTarget = {
-      factory: wholeScriptPgFactory(new PrismaPg({ connectionString: url, max: 2 }), scratchShadow),
+      factory: async () => wholeScriptPgFactory(new PrismaPg({ connectionString: url, max: 2 }), scratchShadow),
       query: async (sql, params) => (await client.query(sql, params)).rows,
       withLock: async (fn) => {
         await client.query(`SET lock_timeout = ${MIGRATE_LOCK_TIMEOUT_MS}`);
@@ -48,11 +48,13 @@ export async function deployToPostgres(url: string, paths?: MigrationPaths): Pro
   }
 }
 
-/** Applies pending migrations to an open embedded database. */
+/**
+ * Applies pending migrations to an open embedded database. Prisma's adapter is imported only when
+ * one is pending: a command on an up-to-date data dir (every `run`) never loads it.
+ */
 export async function deployToPglite(db: PGlite, paths?: MigrationPaths): Promise<DeployResult> {
-  const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const target: DeployTarget = {
-    factory: awaitingPgliteFactory(new PrismaPGlite(db), db),
+    factory: async () => awaitingPgliteFactory(new (await import('pglite-prisma-adapter')).PrismaPGlite(db), db),
     query: async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,
     withLock: (fn) => fn(),
   };
