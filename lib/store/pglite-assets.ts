@@ -44,6 +44,9 @@ async function load(): Promise<PgliteAssets> {
   const [wasm, data] = await Promise.all([readFile(path.join(dist, 'pglite.wasm')), readFile(path.join(dist, 'pglite.data'))]);
   // readFile gives a file this size a buffer of its own; copied only if it did not
   const bytes = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data.buffer : data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-  const fsBundle = { arrayBuffer: async () => bytes } as unknown as Blob;
+  // as a Blob does, each call has bytes of its own: the first gets what was read, a later one (PGlite's
+  // initdb instance, when the template could not be used) a copy, so neither sees what the other did to its buffer
+  let given = false;
+  const fsBundle = { arrayBuffer: async () => (given ? bytes.slice(0) : ((given = true), bytes)) } as unknown as Blob;
   return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle };
 }
