@@ -51,7 +51,7 @@ const store = await openStore({ dataDir });
 const host = hostFor({ store, skills: store.skills, env: { ...process.env, STAGECRAFT_DATA_DIR: dataDir }, cwd: process.cwd() });
 const made = await makeLoopRun(host, { events: EVENTS });
 // the list's runs: copies of the loop run's row, a minute apart, a fifth of them failed, two skills
-await store.prisma.$executeRawUnsafe(
+await (await store.db()).$executeRawUnsafe(
   `INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "skill_version_id", "input", "model", "status", "output", "error", "report", "created_at", "updated_at")
    SELECT 'run_bench_' || lpad(g::text, 6, '0'),
           CASE WHEN g % 3 = 0 THEN 'loop_other' ELSE "skill_name" END, "skill_hash", "skill_text", "bundle_dir", "skill_version_id",
