@@ -14,6 +14,7 @@ import { deployToPglite } from './migrate/targets';
 import type { DeployResult } from './migrate/migrations';
 import { migrationFailed } from './open-errors';
 import { preloadedPgliteAssets } from './pglite-assets';
+import { opText } from './wire';
 import type { OpenedStore, OpenStoreOptions } from './open-store';
 
 /**
@@ -99,7 +100,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       },
     };
     const store = new PrismaStore({
-      apply: (_runId, op) => line.apply(typeof op === 'string' ? op : op()),
+      apply: (_runId, op) => line.apply(opText(op)),
       sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),
       prisma,
       claims: new LocalClaims(),
