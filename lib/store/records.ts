@@ -21,6 +21,9 @@ import type {
   WorkspaceArtifact as ArtifactRow,
 } from './generated/prisma/client';
 
+/** the rows as Prisma reads them (run-reads.ts shapes its plain SQL rows the same way) */
+export type { AbortRequestRow, ArtifactRow, EventRow, RunRow, SnapshotRow, TraceRow };
+
 const ms = (d: Date): number => d.getTime();
 
 export function toRunRecord(r: RunRow): RunRecord {

@@ -14,15 +14,8 @@
  * the commit functions), or read anything else (prisma-store.ts keeps Prisma for the rest).
  */
 import type { AbortRequest, RunEvent, RunRecord, Snapshot, StageTrace, WorkspaceArtifact } from '../kernel/ports';
-import type {
-  AbortRequest as AbortRequestRow,
-  Event as EventRow,
-  Run as RunRow,
-  Snapshot as SnapshotRow,
-  StageTrace as TraceRow,
-  WorkspaceArtifact as ArtifactRow,
-} from './generated/prisma/client';
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
+import type { AbortRequestRow, ArtifactRow, EventRow, RunRow, SnapshotRow, TraceRow } from './records';
 
 /** One parameterized query on the driver; its rows as the driver parses them (timestamptz → Date, json → its value). */
 export type SqlQuery = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
