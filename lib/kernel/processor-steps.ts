@@ -12,7 +12,7 @@
 import { StepFailedError } from './errors';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
-import type { StepSpec } from './plan';
+import type { CodeStep, StepSpec } from './plan';
 import type { RunContext } from './context';
 import { checkSchema } from './schema-check';
 import { getPath, renderTemplate, requirePath } from './value-path';
@@ -21,7 +21,7 @@ import { dispatchOp, forkedArgs } from './ops/dispatch';
 import { getOp } from './ops/registry';
 import type { ChainScope } from './processors';
 import { runSteps } from './processors';
-import { jsonChars, MAX_VALUE_CHARS, rememberBound, tooLarge, valueChars } from './value-size';
+import { jsonChars, MAX_VALUE_CHARS, rememberBound, rememberChars, tooLarge, valueChars } from './value-size';
 import { callOptions } from './step';
 
 const READ_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
@@ -49,11 +49,28 @@ export function readsWorld(step: StepSpec): boolean {
 }
 
 const DEFINITIONS = new WeakMap<StepSpec, Json>();
+/**
+ * Code steps' definitions by content: a chain of many steps calling the same function shares one
+ * definition object, so its hash (memo.ts definitionHash) and its size are worked out once, not
+ * once per step. Few and small (one per distinct module/function/into/pure of the skills run).
+ */
+const CODE_DEFINITIONS = new Map<string, Json>();
 
 /** What identifies a step at its position (compared on resume); built once per step spec. */
 export function stepDefinition(step: StepSpec): Json {
   let d = DEFINITIONS.get(step);
-  if (d === undefined) DEFINITIONS.set(step, (d = buildDefinition(step)));
+  if (d === undefined) DEFINITIONS.set(step, (d = step.type === 'python' || step.type === 'node' ? codeDefinition(step) : buildDefinition(step)));
+  return d;
+}
+
+function codeDefinition(step: CodeStep): Json {
+  const k = JSON.stringify([step.type, step.module, step.function, step.into ?? null, step.pure]);
+  let d = CODE_DEFINITIONS.get(k);
+  if (d === undefined) {
+    d = buildDefinition(step);
+    rememberChars(d as object); // measured in every record of the step (journal.ts unitChars)
+    CODE_DEFINITIONS.set(k, d);
+  }
   return d;
 }
 

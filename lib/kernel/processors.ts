@@ -193,14 +193,16 @@ function processorDef(step: StepSpec, value: JsonObject, position: string, scope
     pure: isPureStep(step),
     worldPurity: readsWorld(step),
     // steps inside an iterate are nested: the chain's own steps are listed, not every element's
-    label: {
-      index: step.index,
-      type: step.type,
-      onError: step.onError,
-      line: step.line,
-      ...(position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { nested: true, overs: scope.overs ?? [] } : {}),
-    },
+    label: position.slice(0, position.lastIndexOf('/')) !== scope.prefix ? { ...stepLabel(step), nested: true, overs: scope.overs ?? [] } : stepLabel(step),
   };
+}
+
+/** a step's label, built once per step spec (never changed: records copy it) */
+const LABELS = new WeakMap<StepSpec, JsonObject>();
+function stepLabel(step: StepSpec): JsonObject {
+  let l = LABELS.get(step);
+  if (l === undefined) LABELS.set(step, (l = { index: step.index, type: step.type, onError: step.onError, line: step.line }));
+  return l;
 }
 
 /** `known`: the memo lookup already made for this step at this value (by runFused), if any */

@@ -25,13 +25,20 @@ const cache = new Map<string, ValidateFunction>();
 
 export type SchemaError = { pointer: string; message: string };
 
+/** the same schema object (a plan's, checked at every run) finds its function without being written out again */
+const byIdentity = new WeakMap<object, ValidateFunction>();
+
 export function compileSchema(schema: JsonSchema): ValidateFunction {
+  const isObject = typeof schema === 'object' && schema !== null;
+  let fn = isObject ? byIdentity.get(schema) : undefined;
+  if (fn) return fn;
   const k = canonicalJson(schema);
-  let fn = cache.get(k);
+  fn = cache.get(k);
   if (!fn) {
     fn = ajv.compile(schema as object | boolean);
     cache.set(k, fn);
   }
+  if (isObject) byIdentity.set(schema, fn);
   return fn;
 }
 

@@ -95,10 +95,26 @@ export function tooLarge(what: string): ValueTooLargeError {
   );
 }
 
-/** Whether `v` is at most MAX_VALUE_CHARS of JSON (a known bound under the cap will do). */
+/**
+ * Whether `v` is at most MAX_VALUE_CHARS of JSON (a known bound under the cap will do). An object
+ * measured here is remembered whatever its size: it is a step's output, which the step's checks
+ * and its record (the merge's bound, the journal's unit size) measure again.
+ */
 export function valueFits(v: unknown): boolean {
-  const bound = typeof v === 'object' && v !== null ? BOUNDS.get(v) : undefined;
-  return (bound !== undefined && bound <= MAX_VALUE_CHARS) || jsonChars(v, MAX_VALUE_CHARS) <= MAX_VALUE_CHARS;
+  if (typeof v !== 'object' || v === null) return jsonChars(v, MAX_VALUE_CHARS) <= MAX_VALUE_CHARS;
+  const bound = BOUNDS.get(v);
+  if (bound !== undefined && bound <= MAX_VALUE_CHARS) return true;
+  const n = jsonChars(v, MAX_VALUE_CHARS);
+  if (n > MAX_VALUE_CHARS) return false;
+  MEASURED.set(v, n);
+  return true;
+}
+
+/** `jsonChars(v)`, remembered for `v` (an object measured often: a step's definition, built once per step). */
+export function rememberChars(v: object): number {
+  const n = jsonChars(v, MAX_VALUE_CHARS);
+  if (n <= MAX_VALUE_CHARS) MEASURED.set(v, n);
+  return n;
 }
 
 /** Throws ValueTooLargeError when `v` is over MAX_VALUE_CHARS of JSON; `what` says whose it is ("it returned"). */
