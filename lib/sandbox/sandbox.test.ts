@@ -351,6 +351,40 @@ test('a fused chain gives each step its own copy of the value, merged as the ker
   }
 });
 
+test('a fused chain calls sync and async functions alike, sends each result as it was returned, and stops at a throw', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-chain-'));
+  // `kept` is the object `s` returned last time: the next call changes it after it was returned
+  writeFileSync(
+    path.join(dir, 'c.mjs'),
+    'let kept = null;\nexport function s(v){ if (kept) kept.n = -1; kept = { n: (v.n ?? 0) + 1 }; return kept; }\n' +
+      'export async function a(v){ await new Promise((r) => setTimeout(r, 1)); return { n: v.n + 10, skip: undefined }; }\n' +
+      'export function t(){ throw new Error("no"); }\n',
+  );
+  const sandbox = createCodeSandbox();
+  try {
+    const out = await sandbox.call({
+      language: 'node',
+      modulePath: path.join(dir, 'c.mjs'),
+      exportName: 's',
+      input: {},
+      timeoutMs: 5000,
+      chain: [
+        { exportName: 's', into: null },
+        { exportName: 'a', into: null },
+        { exportName: 's', into: null },
+        { exportName: 't', into: null },
+        { exportName: 's', into: null },
+      ],
+    });
+    // the first result is sent as `s` returned it, not as its second call changed it; `undefined` members are dropped
+    assert.deepEqual(out, { outputs: [{ n: 1 }, { n: 11 }, { n: 12 }] });
+  } finally {
+    await sandbox.close();
+  }
+});
+
 test('temp homes left by a SIGKILLed server are swept; a live one is left alone; an unowned one once a day old', async () => {
   const { mkdtempSync, mkdirSync, existsSync, utimesSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');

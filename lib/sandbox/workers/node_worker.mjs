@@ -69,34 +69,47 @@ class NotJson extends Error {
 
 const typeName = (v) => (v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v);
 
-/** The value as strict JSON data; `undefined` object members are omitted, as JSON.stringify does. */
-function toJson(value, where, seen) {
+/** `$`, then `.key` or `[index]` per step of `path` (built only for an error's message) */
+const whereOf = (path) => path.reduce((w, p) => (typeof p === 'number' ? `${w}[${p}]` : `${w}.${p}`), '$');
+
+/**
+ * The value as strict JSON data; `undefined` object members are omitted, as JSON.stringify does.
+ * `path` is where `value` is (keys and indexes from the top), `seen` the objects enclosing it.
+ */
+function toJson(value, path, seen) {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new NotJson(where, `${value} (JSON has no NaN or Infinity)`);
+    if (!Number.isFinite(value)) throw new NotJson(whereOf(path), `${value} (JSON has no NaN or Infinity)`);
     return value;
   }
-  if (typeof value !== 'object') throw new NotJson(where, `a ${typeName(value)}`);
-  if (typeof value.toJSON === 'function') return toJson(value.toJSON(), where, seen);
-  if (seen.has(value)) throw new NotJson(where, 'a reference to an enclosing object (a cycle)');
+  if (typeof value !== 'object') throw new NotJson(whereOf(path), `a ${typeName(value)}`);
+  if (typeof value.toJSON === 'function') return toJson(value.toJSON(), path, seen);
+  if (seen.has(value)) throw new NotJson(whereOf(path), 'a reference to an enclosing object (a cycle)');
   seen.add(value);
   try {
     if (Array.isArray(value)) {
-      const out = [];
+      const out = new Array(value.length);
       for (let i = 0; i < value.length; i++) {
-        if (value[i] === undefined) throw new NotJson(`${where}[${i}]`, 'undefined (use null)');
-        out.push(toJson(value[i], `${where}[${i}]`, seen));
+        path.push(i);
+        if (value[i] === undefined) throw new NotJson(whereOf(path), 'undefined (use null)');
+        out[i] = toJson(value[i], path, seen);
+        path.pop();
       }
       return out;
     }
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw new NotJson(where, `a ${typeName(value)} (only plain objects and arrays are JSON)`);
+      throw new NotJson(whereOf(path), `a ${typeName(value)} (only plain objects and arrays are JSON)`);
     }
     const out = {};
-    for (const [k, v] of Object.entries(value)) {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const v = value[k];
       if (v === undefined) continue;
-      out[k] = toJson(v, `${where}.${k}`, seen);
+      path.push(k);
+      out[k] = toJson(v, path, seen);
+      path.pop();
     }
     return out;
   } finally {
@@ -144,28 +157,43 @@ function safeString(v) {
   }
 }
 
-async function handle(request) {
-  const { modulePath, exportName, input } = request;
+/** The function a request names, or the reply that says why there is none. */
+async function resolve(modulePath, exportName) {
   if (!modules.has(modulePath) && !existsSync(modulePath)) {
-    return { ok: false, kind: 'module_missing', message: `no such file: ${modulePath}` };
+    return { reply: { ok: false, kind: 'module_missing', message: `no such file: ${modulePath}` } };
   }
   // the current folder stays the one the worker was started in: the run's workspace
   let mod;
   try {
     mod = await load(modulePath);
   } catch (err) {
-    return failure('import_failed', err, modulePath);
+    return { reply: failure('import_failed', err, modulePath) };
   }
   const found = findExport(mod, exportName);
-  if (!found) return { ok: false, kind: 'export_missing', available: functionsOf(mod) };
+  return found ? { found } : { reply: { ok: false, kind: 'export_missing', available: functionsOf(mod) } };
+}
+
+/** The reply to one call of `found` (a promise only when the function returned one). */
+function invoke(found, input, modulePath) {
   let result;
+  let isThenable;
   try {
-    result = await found.fn.call(found.self, input);
+    result = found.fn.call(found.self, input);
+    // (a `then` getter may throw, as awaiting the result would)
+    isThenable = result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function';
   } catch (err) {
     return failure('raised', err, modulePath);
   }
+  if (!isThenable) return replyOf(result, modulePath);
+  return Promise.resolve(result).then(
+    (r) => replyOf(r, modulePath),
+    (err) => failure('raised', err, modulePath),
+  );
+}
+
+function replyOf(result, modulePath) {
   try {
-    return { ok: true, value: result === undefined ? null : toJson(result, '$', new Set()) };
+    return { ok: true, value: result === undefined ? null : toJson(result, [], new Set()) };
   } catch (err) {
     if (err instanceof NotJson) return { ok: false, kind: 'not_json', message: err.what, where: err.where };
     if (err instanceof RangeError) {
@@ -175,18 +203,54 @@ async function handle(request) {
   }
 }
 
+async function handle(request) {
+  const { modulePath, exportName, input } = request;
+  const r = await resolve(modulePath, exportName);
+  return r.reply ?? invoke(r.found, input, modulePath);
+}
+
+/**
+ * A deep copy of JSON data (what a chain's value is: the request's parsed input and toJson's
+ * results): cheaper than structuredClone for the small values steps pass on. An own `__proto__`
+ * key (JSON.parse makes one) stays an own key.
+ */
+function copyJson(v) {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const a = new Array(v.length);
+    for (let i = 0; i < v.length; i++) a[i] = copyJson(v[i]);
+    return a;
+  }
+  const o = {};
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k === '__proto__') Object.defineProperty(o, k, { value: copyJson(v[k]), enumerable: true, writable: true, configurable: true });
+    else o[k] = copyJson(v[k]);
+  }
+  return o;
+}
+
 /**
  * Consecutive pure steps in one request: each step's input is the previous value with its
  * result merged in (into: key, else a shallow merge of a plain object), exactly as the kernel
  * merges. Stops at the first step that fails or cannot be merged; the kernel re-runs that one
- * on its own, so its error is reported and handled as for any step.
+ * on its own, so its error is reported and handled as for any step. A function is looked up once
+ * per request, and a step whose function returns no promise is not awaited.
  */
 async function handleChain(request) {
   let value = request.input;
   const outputs = [];
+  let last = null;
   for (const step of request.steps) {
+    if (!last || last.modulePath !== step.modulePath || last.exportName !== step.exportName) {
+      const r = await resolve(step.modulePath, step.exportName);
+      if (!r.found) break;
+      last = { modulePath: step.modulePath, exportName: step.exportName, found: r.found };
+    }
     // each step gets its own copy, as a single call would (a step that mutates its input must not change the next one's)
-    const reply = await handle({ modulePath: step.modulePath, exportName: step.exportName, input: structuredClone(value) });
+    let reply = invoke(last.found, copyJson(value), step.modulePath);
+    if (typeof reply.then === 'function') reply = await reply;
     if (!reply.ok) break;
     const out = reply.value;
     if (step.into != null) value = { ...value, [step.into]: out };
