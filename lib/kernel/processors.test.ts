@@ -11,6 +11,8 @@ import type { CodeSandbox } from './ports';
 import { EVENT } from './events';
 import { StepFailedError } from './errors';
 import type { Json, JsonSchema } from './json';
+import { FUSE_MAX_STEPS } from './processors';
+import { memoKey } from './memo';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-proc-'));
 writeFileSync(path.join(root, 'a.txt'), 'alpha');
@@ -199,6 +201,42 @@ test('consecutive pure code steps of one module run as one worker request, and a
   assert.deepEqual(recorded.map((e) => e.data.position), ['__post__/0', '__post__/1', '__post__/2', '__post__/3']);
   // each recorded with its own input: the second step's key differs from a run where the first output differed
   assert.notEqual(recorded[0].data.key, recorded[1].data.key);
+});
+
+test('a chain longer than one request: the next request is sent before the steps of the one before are recorded, each step recorded as if alone', async () => {
+  const n = FUSE_MAX_STEPS + 10;
+  /** per request: its size, and how many processor steps the store held when it was sent */
+  const sent: { steps: number; recordedBefore: number }[] = [];
+  const sandbox: CodeSandbox = {
+    async call(c): Promise<Json> {
+      const runs = await d.store.listRuns();
+      const events = runs.length ? await d.store.readEvents(runs[0].id) : [];
+      sent.push({ steps: c.chain?.length ?? 1, recordedBefore: events.filter((e) => e.data.kind === 'processor').length });
+      let v = c.input as { n?: number };
+      const outputs = [];
+      for (const s of c.chain ?? []) {
+        const out = { n: (v.n ?? 0) + 1, [s.exportName]: true };
+        outputs.push(out);
+        v = { ...v, ...out };
+      }
+      return { outputs };
+    },
+    async close() {},
+  };
+  const code = (index: number) => ({ ...base, index, type: 'node', module: './m.mjs', modulePath: '/b/m.mjs', function: 'f', timeoutMs: 500, pure: true }) as StepSpec;
+  const d = deps(finishWith({ t: 1 }), { sandbox });
+  const out = await runWith(withPost(Array.from({ length: n }, (_, i) => code(i))), d);
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  assert.deepEqual(out.output, { t: 1, n, f: true });
+  // the second request went out with the value the first one's outputs make, before any of them was recorded
+  assert.deepEqual(sent, [{ steps: FUSE_MAX_STEPS, recordedBefore: 0 }, { steps: 10, recordedBefore: 0 }]);
+  const recorded = (await d.store.readEvents(out.runId)).filter((e) => e.data.kind === 'processor');
+  assert.deepEqual(recorded.map((e) => e.data.position), Array.from({ length: n }, (_, i) => `__post__/${i}`));
+  // the first step of the request sent ahead has the key of its own input, as if it had run alone
+  const first = recorded[FUSE_MAX_STEPS];
+  const input = { t: 1, n: FUSE_MAX_STEPS, f: true };
+  assert.equal(first.data.key, memoKey('__post__', `__post__/${FUSE_MAX_STEPS}`, String(first.data.defHash), input));
+  assert.deepEqual(first.data.output, { n: FUSE_MAX_STEPS + 1, f: true });
 });
 
 test('file ops stay inside the run root: a new file under a symlinked folder that points outside is refused', async () => {

@@ -62,6 +62,8 @@ export async function runSteps(
   let value: JsonObject = input;
   /** steps before this index run alone: their fused request failed as a whole */
   let aloneUntil = 0;
+  /** the fused request of the run starting at `ahead.k`, sent while the run before it was recorded */
+  let ahead: (FusedCall & { k: number }) | undefined;
   for (let k = 0; k < steps.length; ) {
     // a fork point at this step's input: the edited value flows in (fork-edits.ts)
     const point = pendingForkPoint(ctx);
@@ -69,7 +71,10 @@ export async function runSteps(
     const run = k < aloneUntil ? [] : fusibleRun(steps, k, pendingForkPoint(ctx), prefix);
     let look: MemoLookup | undefined;
     if (run.length >= 2) {
-      const done = await runFused(ctx, run, value, prefix, scope);
+      const sent = ahead && ahead.k === k && ahead.input === value && ahead.run.length === run.length ? ahead : undefined;
+      const following = () => fusibleRun(steps, k + run.length, null, prefix);
+      const done = await runFused(ctx, run, value, prefix, scope, sent, following);
+      ahead = done.ahead && { ...done.ahead, k: k + run.length };
       value = done.value;
       k += done.count;
       // a fused run that stopped early stopped at a step that must run alone (it failed, or is in the memo)
@@ -111,7 +116,7 @@ export const FUSED_TIMEOUT_FACTOR = 4;
  */
 function fusibleRun(steps: readonly StepSpec[], k: number, forkPoint: string | null, prefix: string): CodeStep[] {
   const first = steps[k];
-  if ((first.type !== 'python' && first.type !== 'node') || !first.pure) return [];
+  if (!first || (first.type !== 'python' && first.type !== 'node') || !first.pure) return [];
   const run: CodeStep[] = [first];
   for (let j = k + 1; j < steps.length && run.length < FUSE_MAX_STEPS; j++) {
     const s = steps[j];
@@ -121,6 +126,37 @@ function fusibleRun(steps: readonly StepSpec[], k: number, forkPoint: string | n
     run.push(s);
   }
   return run;
+}
+
+/** A fused request sent: its steps, the value it was given and the worker's reply to come. */
+type FusedCall = { run: CodeStep[]; input: JsonObject; reply: Promise<unknown> };
+
+/** Sends `run` to a worker as one request; a reply no one reads (a request sent ahead, then not needed) rejects unheard. */
+function sendFused(ctx: RunContext, run: CodeStep[], input: JsonObject): FusedCall {
+  const reply = ctx.deps.sandbox.call({
+    language: run[0].type,
+    modulePath: run[0].modulePath,
+    exportName: run[0].function,
+    input,
+    // the steps' budgets added up, but bounded: a request that times out is simply run again step by step
+    timeoutMs: Math.min(
+      run.reduce((sum, s) => sum + s.timeoutMs, 0),
+      FUSED_TIMEOUT_FACTOR * Math.max(...run.map((s) => s.timeoutMs)),
+    ),
+    chain: run.map((s) => ({ exportName: s.function, into: s.into ?? null })),
+  }, callOptions(ctx));
+  reply.catch(() => undefined);
+  return { run, input, reply };
+}
+
+/**
+ * Whether the run after this one may be sent before this one is recorded: only where nothing can
+ * answer its first step instead (no recording to consult, no fork point, nothing recorded there —
+ * a resume's runs are checked step by step as they come) and no abort is asked for. Sending it
+ * early is harmless either way: its steps are pure, and a reply not needed is dropped.
+ */
+function maySendAhead(ctx: RunContext, next: CodeStep[], prefix: string): boolean {
+  return next.length >= 2 && !ctx.recording && !ctx.abort?.signal.aborted && !ctx.memo.has(`${prefix}/${next[0].index}`);
 }
 
 /**
@@ -133,6 +169,13 @@ function fusibleRun(steps: readonly StepSpec[], k: number, forkPoint: string | n
  * error message are the usual ones); if the request fails as a whole, nothing
  * is recorded and the single-step path runs them all (`failed`).
  * `next` is the memo lookup of the step it stopped at, when it made one.
+ *
+ * Ahead: when every step of the run returned a value that merges, the run
+ * after it (`following`) is sent with the value they make before they are
+ * recorded, so the worker runs it while this process hashes and records (and
+ * commits) these; `sent` is such a request for this run, made by the run
+ * before. A step's duration is its share of the time the chain waited for its
+ * request (for a request sent ahead, the wait left at its turn).
  */
 async function runFused(
   ctx: RunContext,
@@ -140,31 +183,34 @@ async function runFused(
   input: JsonObject,
   prefix: string,
   scope: ChainScope,
-): Promise<{ value: JsonObject; count: number; failed?: boolean; next?: MemoLookup }> {
+  sent?: FusedCall,
+  following?: () => CodeStep[],
+): Promise<{ value: JsonObject; count: number; failed?: boolean; next?: MemoLookup; ahead?: FusedCall }> {
   const first = lookupMemo(ctx, processorDef(run[0], input, `${prefix}/${run[0].index}`, scope));
   if (first.hit) return { value: input, count: 0, next: first };
   await beginStep(ctx, false); // a fused run is of pure steps
   const started = ctx.deps.clock.now();
   let outputs: Json[];
   try {
-    const r = await untilAbortRequested(ctx, ctx.deps.sandbox.call({
-      language: run[0].type,
-      modulePath: run[0].modulePath,
-      exportName: run[0].function,
-      input,
-      // the steps' budgets added up, but bounded: a request that times out is simply run again step by step
-      timeoutMs: Math.min(
-        run.reduce((sum, s) => sum + s.timeoutMs, 0),
-        FUSED_TIMEOUT_FACTOR * Math.max(...run.map((s) => s.timeoutMs)),
-      ),
-      chain: run.map((s) => ({ exportName: s.function, into: s.into ?? null })),
-    }, callOptions(ctx)));
+    const r = await untilAbortRequested(ctx, (sent ?? sendFused(ctx, run, input)).reply);
     outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
   } catch (err) {
     if (isInfrastructureError(err)) throw err;
     return { value: input, count: 0, failed: true, next: first };
   }
   const each = (ctx.deps.clock.now() - started) / Math.max(1, outputs.length);
+  // the values the outputs make, merged in turn, up to the first that is too large (left to the single-step path)
+  const values: JsonObject[] = [];
+  for (let v = input, j = 0; j < outputs.length; j++) {
+    const merged = mergedIfFits(run[j], v, outputs[j], scope);
+    if (!merged) break;
+    values.push((v = merged));
+  }
+  let ahead: FusedCall | undefined;
+  if (following && values.length === run.length) {
+    const next = following();
+    if (maySendAhead(ctx, next, prefix)) ahead = sendFused(ctx, next, values[values.length - 1]);
+  }
   let value = input;
   let count = 0;
   for (const output of outputs) {
@@ -173,13 +219,12 @@ async function runFused(
     const look = count === 0 ? first : lookupMemo(ctx, def);
     if (look.hit) return { value, count, next: look };
     // a result too large for the value is left to the single-step path, which fails that step (on_error applies)
-    const merged = mergedIfFits(step, value, output, scope);
-    if (!merged) return { value, count, next: look };
+    if (count >= values.length) return { value, count, next: look };
     await recordStep(ctx, def, look, { output, status: 'ok' }, each);
-    value = merged;
+    value = values[count];
     count++;
   }
-  return { value, count };
+  return { value, count, ahead };
 }
 
 /** What a processor step is, for the memo and the log. */
