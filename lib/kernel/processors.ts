@@ -18,7 +18,7 @@
  */
 import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedError, errorToJson } from './errors';
 import type { Json, JsonObject } from './json';
-import { isJsonObject } from './json';
+import { isJsonObject, merged } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
 import { actsOnWorld, beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
@@ -364,9 +364,9 @@ function merge(step: StepSpec, value: JsonObject, output: Json, scope: ChainScop
  * ignored when null (a validate's), else shallow-merged. The fold applies the same rule.
  */
 export function mergeResult(value: JsonObject, step: { type: string; into?: string | null }, output: Json): JsonObject {
-  if (step.into) return { ...value, [step.into]: output };
-  if (step.type === 'lint_plan') return { ...value, lint: output };
+  if (step.into) return merged(value, { [step.into]: output });
+  if (step.type === 'lint_plan') return merged(value, { lint: output });
   if (output === null) return value;
-  return { ...value, ...(output as JsonObject) };
+  return merged(value, output as JsonObject);
 }
 

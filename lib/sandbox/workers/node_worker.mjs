@@ -209,6 +209,12 @@ async function handle(request) {
   return r.reply ?? invoke(r.found, input, modulePath);
 }
 
+/** `{ ...a, ...b }` as the kernel builds it (lib/kernel/json.ts merged): Object.assign, unless a key is `__proto__` */
+function merged(a, b) {
+  if (Object.hasOwn(a, '__proto__') || Object.hasOwn(b, '__proto__')) return { ...a, ...b };
+  return Object.assign({}, a, b);
+}
+
 /**
  * A deep copy of JSON data (what a chain's value is: the request's parsed input and toJson's
  * results): cheaper than structuredClone for the small values steps pass on. An own `__proto__`
@@ -253,8 +259,8 @@ async function handleChain(request) {
     if (typeof reply.then === 'function') reply = await reply;
     if (!reply.ok) break;
     const out = reply.value;
-    if (step.into != null) value = { ...value, [step.into]: out };
-    else if (out !== null && typeof out === 'object' && !Array.isArray(out)) value = { ...value, ...out };
+    if (step.into != null) value = merged(value, { [step.into]: out });
+    else if (out !== null && typeof out === 'object' && !Array.isArray(out)) value = merged(value, out);
     else break;
     outputs.push(out);
   }
