@@ -10,6 +10,7 @@ import type { EventDataMap, EventType } from './events';
 import type { Attachments, Durability } from './journal';
 import type { RunContext } from './context';
 import type { RunEvent } from './ports';
+import { merged } from './json';
 
 export function markersOf(log: readonly RunEvent[]): Set<string> {
   const out = new Set<string>();
@@ -29,7 +30,7 @@ export async function appendOnce<T extends MarkedType>(
   att: Attachments = {},
 ): Promise<RunEvent | null> {
   if (ctx.markers.has(marker)) return null;
-  const ev = await ctx.journal.append(type, { ...data, marker } as EventDataMap[T], durability, att);
+  const ev = await ctx.journal.append(type, merged(data, { marker }) as EventDataMap[T], durability, att);
   ctx.markers.add(marker);
   ctx.log.push(ev);
   return ev;

@@ -26,7 +26,7 @@
  * Owns: the derivation. Does not: read the store or know about rendering.
  */
 import type { JsonObject, JsonSchema } from './json';
-import { isJsonObject } from './json';
+import { isJsonObject, merged } from './json';
 import { EVENT, type AbortCause } from './events';
 import type { RunEvent } from './ports';
 import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
@@ -192,7 +192,7 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
     attention,
     version,
   };
-  return { ...report, summary: summarize(report) };
+  return merged(report, { summary: summarize(report) });
 }
 
 function stripRaw(s: RunReport['failed_step'] & { raw: JsonObject | null }): RunReport['failed_step'] {
