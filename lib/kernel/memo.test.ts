@@ -21,6 +21,16 @@ test('canonicalJson: the same value built in another key order gives the same te
   assert.equal(canonicalJson(undefined), 'null');
 });
 
+test('canonicalJson writes scalars and keys as JSON.stringify does: numbers, non-finite numbers, escaped keys', () => {
+  for (const v of [0, -0, 1.5, 1e21, 5e-7, NaN, Infinity, -Infinity, '', 'a"b\\c\u0001\ud800', true, false, null]) {
+    assert.equal(canonicalJson(v), JSON.stringify(v), String(v));
+  }
+  assert.equal(canonicalJson(undefined), 'null');
+  // a key that needs escaping, met twice (the second time from the remembered quoting)
+  const o = { 'k"\u0000': 1, a: { 'k"\u0000': 2 } };
+  assert.equal(canonicalJson(o), '{"a":{"k\\"\\u0000":2},"k\\"\\u0000":1}');
+});
+
 test('hashJson, memoKey and sha256 are pinned', () => {
   assert.equal(hashJson(VALUE), '31f629a5ba3a80c8d673aa6884addf57');
   assert.equal(memoKey('__post__', '__post__/0', 'd'.repeat(32), { i: 0, last: null }), 'b64e3358e8c6ed093078c6fa12e1a0e8');

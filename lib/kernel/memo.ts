@@ -23,7 +23,19 @@ import { EVENT } from './events';
  * recorded depend on this exact text: memo.test.ts pins it.
  */
 export function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v ?? null);
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null'; // as JSON.stringify writes numbers
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      return JSON.stringify(v ?? null);
+  }
+  if (v === null) return 'null';
   if (Array.isArray(v)) {
     let s = '[';
     for (let i = 0; i < v.length; i++) s += (i === 0 ? '' : ',') + canonicalJson(v[i]);
@@ -38,12 +50,27 @@ export function canonicalJson(v: unknown): string {
     }
   }
   let s = '{';
-  for (const k of keys) {
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     const x = o[k];
     if (x === undefined) continue;
-    s += (s.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + canonicalJson(x);
+    s += (first ? '' : ',') + quotedKey(k) + ':' + canonicalJson(x);
+    first = false;
   }
   return s + '}';
+}
+
+/** JSON.stringify of a key, remembered: the same few keys recur in every value hashed */
+const QUOTED_KEYS = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
+function quotedKey(k: string): string {
+  let q = QUOTED_KEYS.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (QUOTED_KEYS.size < MAX_QUOTED_KEYS) QUOTED_KEYS.set(k, q);
+  }
+  return q;
 }
 
 /** one-shot `hash` (Node ≥ 20.12): about 40% cheaper per call than a Hash object */
