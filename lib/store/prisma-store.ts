@@ -52,11 +52,11 @@ export type StoreBackend = 'postgres' | 'pglite';
 
 export type PrismaStoreParts = {
   /**
-   * The client, or how to make it: made on first use (a process that only drives runs never needs
-   * it). `load`: how to make it when its modules are imported then too (the embedded store: a `run`
-   * never loads Prisma's client or its adapter); `store.prisma` is then there once `db()` made it.
+   * How to make Prisma's client, called once, on first use (`db()`): a process that only drives
+   * runs never needs it, and the embedded store imports its modules then too (a `run` never loads
+   * Prisma's client or its adapter).
    */
-  prisma: PrismaClient | (() => PrismaClient) | { load: () => Promise<PrismaClient> };
+  makeClient: () => PrismaClient | Promise<PrismaClient>;
   claims: ClaimRegistry;
   backend: StoreBackend;
   /** where the data is: a URL without its password, or the embedded data dir */
@@ -106,8 +106,7 @@ const MAX_COMMIT_ATTEMPTS = 3;
 export class PrismaStore implements StorePort {
   private client: PrismaClient | null = null;
   private making: Promise<PrismaClient> | null = null;
-  private readonly makeClient: (() => PrismaClient) | null;
-  private readonly loadClient: (() => Promise<PrismaClient>) | null;
+  private readonly makeClient: PrismaStoreParts['makeClient'];
   readonly backend: StoreBackend;
   readonly location: string;
   /** skills and their versions (outside the kernel's port) */
@@ -128,10 +127,7 @@ export class PrismaStore implements StorePort {
   readonly writeStats: () => WriteStats | null;
 
   constructor(parts: PrismaStoreParts) {
-    const given = parts.prisma;
-    const loaded = typeof given !== 'function' && !('$connect' in given) ? given : null;
-    this.loadClient = loaded ? loaded.load : null;
-    this.makeClient = loaded ? null : typeof given === 'function' ? given : () => given as PrismaClient;
+    this.makeClient = parts.makeClient;
     this.skills = new PrismaSkillRepo(() => this.db(), parts.sql);
     this.runIndex = new PrismaRunIndex(() => this.db());
     this.claims = parts.claims;
@@ -153,12 +149,16 @@ export class PrismaStore implements StorePort {
     );
   }
 
-  /** Prisma's client, made (and where it is loaded on first use, imported) the first time it is asked for */
+  /**
+   * Prisma's client, for everything outside the kernel's port (skills, the runs list, the worker
+   * registry, tests): made (and on the embedded store, imported) the first time it is asked for.
+   */
   async db(): Promise<PrismaClient> {
     if (this.client) return this.client;
-    if (this.makeClient) return (this.client = this.makeClient());
     // one load however many ask at once; a load that failed is tried again by the next one to ask
-    this.making ??= this.loadClient!().then(
+    this.making ??= Promise.resolve()
+      .then(() => this.makeClient())
+      .then(
       (c) => (this.client = c),
       (e) => {
         this.making = null;
@@ -166,16 +166,6 @@ export class PrismaStore implements StorePort {
       },
     );
     return this.making;
-  }
-
-  /**
-   * For queries the port does not cover (the worker registry, tests); made on first use. A client
-   * loaded on first use (`parts.prisma.load`) is here once `db()` made it: before, this throws.
-   */
-  get prisma(): PrismaClient {
-    if (this.client) return this.client;
-    if (this.makeClient) return (this.client = this.makeClient());
-    throw new Error("this store loads Prisma's client on first use: await store.db() for it");
   }
 
   // ------------------------------------------------------------------ writes
