@@ -43,7 +43,8 @@ import { isConnectionError, reachable, unreachableError } from './connection-err
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
-import { directCommit, opCommit, opCreate, opUnlock, withUnlock, type DirectWrite, type OpSource } from './wire';
+import { opCreate, opUnlock, type DirectWrite, type OpSource } from './wire';
+import { commitRoute } from './commit-route';
 import { AbortPoll } from './abort-poll';
 import type { WriteStats } from './commit-lanes';
 import { RunReads, type SqlQuery } from './run-reads';
@@ -91,8 +92,6 @@ export type PrismaStoreParts = {
 /** a commit rides out a database restart this long: connections come back, the commit is sent again */
 export const STORE_RECONNECT_MS = 60_000;
 
-const TERMINAL = new Set<string>(['completed', 'failed', 'aborted']);
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** the events a resent unit found recorded are its own (same seqs, types and data) */
@@ -114,6 +113,8 @@ export class PrismaStore implements StorePort {
   /** the runs list: filters, search, keyset pages, the chart's aggregate (outside the kernel's port) */
   readonly runIndex: RunIndex;
   private readonly claims: ClaimRegistry;
+  /** the claims' releaseInCommit, bound (commit-route.ts calls it for a run's end) */
+  private readonly releaseInCommit: ((runId: string) => string | null) | undefined;
   private readonly onClose?: () => Promise<void>;
   private readonly apply: PrismaStoreParts['apply'];
   private readonly lazyCommits: boolean;
@@ -131,6 +132,7 @@ export class PrismaStore implements StorePort {
     this.skills = new PrismaSkillRepo(() => this.db(), parts.sql);
     this.runIndex = new PrismaRunIndex(() => this.db());
     this.claims = parts.claims;
+    this.releaseInCommit = parts.claims.releaseInCommit?.bind(parts.claims);
     this.backend = parts.backend;
     this.location = parts.location;
     this.onClose = parts.onClose;
@@ -182,15 +184,10 @@ export class PrismaStore implements StorePort {
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
     if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
-    // serialized first: a value that cannot be written must not leave the claim handed to a statement never sent.
-    // A direct write (never a run's end: directCommit refuses a run patch, so it holds no claim to let go of)
-    // serializes its payloads itself; its op's JSON text is built only if the database refuses it (wire.ts OpSource).
-    const direct = this.backend === 'postgres' ? serialized(() => directCommit(runId, unit), runId) : null;
-    if (direct) return this.committed(runId, unit, await this.commitOp(runId, unit, () => opCommit(runId, unit, null), null, direct));
-    const op = serialized(() => opCommit(runId, unit, null), runId);
-    // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
-    const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    return this.committed(runId, unit, await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock, null));
+    // one decision (commit-route.ts): a direct write on the lanes, or the op, which lets go of the claim when it ends the run
+    const route = serialized(() => commitRoute(runId, unit, { direct: this.backend === 'postgres', releaseInCommit: this.releaseInCommit }), runId);
+    const result = await this.commitOp(runId, unit, route.op, route.unlock, route.kind === 'direct' ? route.direct : null);
+    return this.committed(runId, unit, result);
   }
 
   /** a commit's answer, once its appends are announced */
