@@ -50,9 +50,9 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function summarize(store: OpenedStore, ids: string[], wallMs: number): Promise<ModeResult> {
-  const rows = await store.prisma.run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, createdAt: true, updatedAt: true } });
+  const rows = await (await store.db()).run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, createdAt: true, updatedAt: true } });
   const latencies = rows.map((r) => r.updatedAt.getTime() - r.createdAt.getTime());
-  const spans = await store.prisma.event.groupBy({ by: ['runId'], where: { runId: { in: ids } }, _min: { at: true }, _max: { at: true } });
+  const spans = await (await store.db()).event.groupBy({ by: ['runId'], where: { runId: { in: ids } }, _min: { at: true }, _max: { at: true } });
   const created = new Map(rows.map((r) => [r.id, r.createdAt.getTime()]));
   const waits = spans.map((x) => x._min.at!.getTime() - created.get(x.runId)!);
   const durations = spans.map((x) => x._max.at!.getTime() - x._min.at!.getTime());
@@ -147,7 +147,7 @@ async function viaWorkers(url: string, dataDir: string, workers: number): Promis
 
 async function waitAllEnded(store: OpenedStore, ids: string[]): Promise<void> {
   const deadline = Date.now() + 30 * 60_000;
-  while ((await store.prisma.run.count({ where: { id: { in: ids }, status: { in: ['completed', 'failed', 'aborted'] } } })) < ids.length) {
+  while ((await (await store.db()).run.count({ where: { id: { in: ids }, status: { in: ['completed', 'failed', 'aborted'] } } })) < ids.length) {
     if (Date.now() > deadline) throw new Error('the runs did not end within 30 minutes');
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -32,7 +32,7 @@ export async function workerCommand(argv: string[], io: Io): Promise<number> {
     }
     const log = (line: string) => io.err(`stagecraft worker: ${line}`);
     const queue = await RunQueue.open(url, { supervise: true, onError: (e) => log(`queue: ${e.message}`) });
-    const registry = new WorkerRegistry((host.store as OpenedStore).prisma, newWorkerInfo(concurrency));
+    const registry = new WorkerRegistry(await (host.store as OpenedStore).db(), newWorkerInfo(concurrency));
     const worker = new RunWorker(queue, registry, (runId, opts) => driveRun(host, runId, opts), {
       concurrency,
       log,

@@ -54,7 +54,7 @@ async function chaos(workerCount: number, concurrency: number): Promise<void> {
       const events = await b.store.readEvents(id).catch(() => []);
       for (const e of committedEffects(events)) committed.get(id)!.add(e);
     }
-    caughtMidRun += await b.store.prisma.run.count({ where: { id: { in: ids }, status: 'running' } });
+    caughtMidRun += await (await b.store.db()).run.count({ where: { id: { in: ids }, status: 'running' } });
     const mode = restarts % 2 === 0 ? 'immediate' : 'fast';
     b.pg.stop(mode);
     await sleep(DOWN_MS);

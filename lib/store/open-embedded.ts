@@ -93,16 +93,14 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     const opened = db;
     // one line for all of it: reads someone waits on first, the server's requests served between two uses, writes batched
     const line = new EmbeddedLine(opened);
-    const prisma = {
-      load: async () => {
-        const { PrismaPGlite, PrismaClient } = await prismaModules();
-        return new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
-      },
+    const makeClient = async () => {
+      const { PrismaPGlite, PrismaClient } = await prismaModules();
+      return new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
     };
     const store = new PrismaStore({
       apply: (_runId, op) => line.apply(opText(op)),
       sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),
-      prisma,
+      makeClient,
       claims: new LocalClaims(),
       backend: 'pglite',
       location: dataDir,

@@ -24,7 +24,7 @@ export async function openPostgres(url: string, opts: OpenStoreOptions): Promise
   }
   // Prisma's adapter owns this pool: it listens for idle connections the server closed (a restart,
   // an admin's terminate) and ends the pool on disconnect
-  const prisma = () =>
+  const makeClient = () =>
     new PrismaClient({
       adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' }),
     });
@@ -36,7 +36,7 @@ export async function openPostgres(url: string, opts: OpenStoreOptions): Promise
   lanes.warm();
   void reads.connect().then((c) => c.release(), () => undefined);
   const store = new PrismaStore({
-    prisma,
+    makeClient,
     claims: new LaneClaims(lanes),
     backend: 'postgres',
     location: where,

@@ -130,7 +130,7 @@ describe('openStore: Postgres', () => {
       const applied = [a.migrations.applied, b.migrations.applied].sort((x, y) => y.length - x.length);
       assert.ok(applied[0].length >= 3);
       assert.deepEqual(applied[1], []);
-      const rows = await a.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM _prisma_migrations`;
+      const rows = await (await a.db()).$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM _prisma_migrations`;
       assert.equal(rows[0].n, applied[0].length);
       assert.equal(a.backend, 'postgres');
     } finally {

@@ -172,33 +172,50 @@ describe('PrismaStore on Postgres: claims across connections', () => {
   });
 });
 
-describe('PrismaStore with a client loaded on first use (the embedded store)', () => {
-  it('loads it once for callers at the same moment, says a failed load as it is and tries again, and has `prisma` only once loaded', async () => {
+describe("PrismaStore's client, made on first use", () => {
+  it('is made once for callers at the same moment, says a failed load as it is and tries again', async () => {
     const real = await (await pglite()).db();
     let loads = 0;
     let fail = true;
     const store = new PrismaStore({
-      prisma: {
-        load: async () => {
-          loads++;
-          if (fail) throw new Error("Cannot find package 'pglite-prisma-adapter'");
-          return real;
-        },
+      makeClient: async () => {
+        loads++;
+        if (fail) throw new Error("Cannot find package 'pglite-prisma-adapter'");
+        return real;
       },
       apply: async () => assert.fail('no writes here'),
       claims: new LocalClaims(),
       backend: 'pglite',
       location: 'test',
     });
-    assert.throws(() => store.prisma, /loads Prisma's client on first use: await store.db\(\)/);
+    assert.equal(loads, 0, 'nothing is made before someone asks');
     await assert.rejects(store.skills.skillNames(), /Cannot find package 'pglite-prisma-adapter'/);
     fail = false;
     const [a, b] = await Promise.all([store.db(), store.skills.skillNames()]);
     assert.equal(a, real);
     assert.ok(Array.isArray(b));
     assert.equal(loads, 2, 'the failed load, then one for both callers');
-    assert.equal(store.prisma, real);
     assert.equal(await store.db(), real);
     assert.equal(loads, 2);
+  });
+
+  it('a client made synchronously (Postgres) is made once too, and a maker that throws is tried again', async () => {
+    const real = await (await pglite()).db();
+    let made = 0;
+    const store = new PrismaStore({
+      makeClient: () => {
+        if (++made === 1) throw new Error('bad adapter options');
+        return real;
+      },
+      apply: async () => assert.fail('no writes here'),
+      claims: new LocalClaims(),
+      backend: 'pglite',
+      location: 'test',
+    });
+    await assert.rejects(store.db(), /bad adapter options/);
+    const all = await Promise.all([store.db(), store.db(), store.runIndex.page({}, { limit: 1 })]);
+    assert.equal(all[0], real);
+    assert.equal(all[1], real);
+    assert.equal(made, 2);
   });
 });

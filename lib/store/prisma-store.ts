@@ -43,7 +43,8 @@ import { isConnectionError, reachable, unreachableError } from './connection-err
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
-import { directCommit, opCommit, opCreate, opUnlock, withUnlock, type DirectWrite, type OpSource } from './wire';
+import { opCreate, opUnlock, type DirectWrite, type OpSource } from './wire';
+import { commitRoute } from './commit-route';
 import { AbortPoll } from './abort-poll';
 import type { WriteStats } from './commit-lanes';
 import { RunReads, type SqlQuery } from './run-reads';
@@ -52,11 +53,11 @@ export type StoreBackend = 'postgres' | 'pglite';
 
 export type PrismaStoreParts = {
   /**
-   * The client, or how to make it: made on first use (a process that only drives runs never needs
-   * it). `load`: how to make it when its modules are imported then too (the embedded store: a `run`
-   * never loads Prisma's client or its adapter); `store.prisma` is then there once `db()` made it.
+   * How to make Prisma's client, called once, on first use (`db()`): a process that only drives
+   * runs never needs it, and the embedded store imports its modules then too (a `run` never loads
+   * Prisma's client or its adapter).
    */
-  prisma: PrismaClient | (() => PrismaClient) | { load: () => Promise<PrismaClient> };
+  makeClient: () => PrismaClient | Promise<PrismaClient>;
   claims: ClaimRegistry;
   backend: StoreBackend;
   /** where the data is: a URL without its password, or the embedded data dir */
@@ -91,8 +92,6 @@ export type PrismaStoreParts = {
 /** a commit rides out a database restart this long: connections come back, the commit is sent again */
 export const STORE_RECONNECT_MS = 60_000;
 
-const TERMINAL = new Set<string>(['completed', 'failed', 'aborted']);
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** the events a resent unit found recorded are its own (same seqs, types and data) */
@@ -106,8 +105,7 @@ const MAX_COMMIT_ATTEMPTS = 3;
 export class PrismaStore implements StorePort {
   private client: PrismaClient | null = null;
   private making: Promise<PrismaClient> | null = null;
-  private readonly makeClient: (() => PrismaClient) | null;
-  private readonly loadClient: (() => Promise<PrismaClient>) | null;
+  private readonly makeClient: PrismaStoreParts['makeClient'];
   readonly backend: StoreBackend;
   readonly location: string;
   /** skills and their versions (outside the kernel's port) */
@@ -115,6 +113,8 @@ export class PrismaStore implements StorePort {
   /** the runs list: filters, search, keyset pages, the chart's aggregate (outside the kernel's port) */
   readonly runIndex: RunIndex;
   private readonly claims: ClaimRegistry;
+  /** the claims' releaseInCommit, bound (commit-route.ts calls it for a run's end) */
+  private readonly releaseInCommit: ((runId: string) => string | null) | undefined;
   private readonly onClose?: () => Promise<void>;
   private readonly apply: PrismaStoreParts['apply'];
   private readonly lazyCommits: boolean;
@@ -128,13 +128,11 @@ export class PrismaStore implements StorePort {
   readonly writeStats: () => WriteStats | null;
 
   constructor(parts: PrismaStoreParts) {
-    const given = parts.prisma;
-    const loaded = typeof given !== 'function' && !('$connect' in given) ? given : null;
-    this.loadClient = loaded ? loaded.load : null;
-    this.makeClient = loaded ? null : typeof given === 'function' ? given : () => given as PrismaClient;
+    this.makeClient = parts.makeClient;
     this.skills = new PrismaSkillRepo(() => this.db(), parts.sql);
     this.runIndex = new PrismaRunIndex(() => this.db());
     this.claims = parts.claims;
+    this.releaseInCommit = parts.claims.releaseInCommit?.bind(parts.claims);
     this.backend = parts.backend;
     this.location = parts.location;
     this.onClose = parts.onClose;
@@ -153,12 +151,16 @@ export class PrismaStore implements StorePort {
     );
   }
 
-  /** Prisma's client, made (and where it is loaded on first use, imported) the first time it is asked for */
+  /**
+   * Prisma's client, for everything outside the kernel's port (skills, the runs list, the worker
+   * registry, tests): made (and on the embedded store, imported) the first time it is asked for.
+   */
   async db(): Promise<PrismaClient> {
     if (this.client) return this.client;
-    if (this.makeClient) return (this.client = this.makeClient());
     // one load however many ask at once; a load that failed is tried again by the next one to ask
-    this.making ??= this.loadClient!().then(
+    this.making ??= Promise.resolve()
+      .then(() => this.makeClient())
+      .then(
       (c) => (this.client = c),
       (e) => {
         this.making = null;
@@ -166,16 +168,6 @@ export class PrismaStore implements StorePort {
       },
     );
     return this.making;
-  }
-
-  /**
-   * For queries the port does not cover (the worker registry, tests); made on first use. A client
-   * loaded on first use (`parts.prisma.load`) is here once `db()` made it: before, this throws.
-   */
-  get prisma(): PrismaClient {
-    if (this.client) return this.client;
-    if (this.makeClient) return (this.client = this.makeClient());
-    throw new Error("this store loads Prisma's client on first use: await store.db() for it");
   }
 
   // ------------------------------------------------------------------ writes
@@ -192,15 +184,10 @@ export class PrismaStore implements StorePort {
 
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
     if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
-    // serialized first: a value that cannot be written must not leave the claim handed to a statement never sent.
-    // A direct write (never a run's end: directCommit refuses a run patch, so it holds no claim to let go of)
-    // serializes its payloads itself; its op's JSON text is built only if the database refuses it (wire.ts OpSource).
-    const direct = this.backend === 'postgres' ? serialized(() => directCommit(runId, unit), runId) : null;
-    if (direct) return this.committed(runId, unit, await this.commitOp(runId, unit, () => opCommit(runId, unit, null), null, direct));
-    const op = serialized(() => opCommit(runId, unit, null), runId);
-    // the commit that ends a run also lets go of its claim, in the same statement (after it is applied)
-    const unlock = unit.run?.status !== undefined && TERMINAL.has(unit.run.status) ? (this.claims.releaseInCommit?.(runId) ?? null) : null;
-    return this.committed(runId, unit, await this.commitOp(runId, unit, unlock ? withUnlock(op, unlock) : op, unlock, null));
+    // one decision (commit-route.ts): a direct write on the lanes, or the op, which lets go of the claim when it ends the run
+    const route = serialized(() => commitRoute(runId, unit, { direct: this.backend === 'postgres', releaseInCommit: this.releaseInCommit }), runId);
+    const result = await this.commitOp(runId, unit, route.op, route.unlock, route.kind === 'direct' ? route.direct : null);
+    return this.committed(runId, unit, result);
   }
 
   /** a commit's answer, once its appends are announced */

@@ -156,7 +156,7 @@ export async function waitForRuns(b: Bench, ids: readonly string[], workers: rea
 }
 
 export async function countCompleted(b: Bench, ids: readonly string[]): Promise<number> {
-  return b.store.prisma.run.count({ where: { id: { in: [...ids] }, status: 'completed' } });
+  return (await b.store.db()).run.count({ where: { id: { in: [...ids] }, status: 'completed' } });
 }
 
 export type SideEntry = { kind: 'start' | 'end'; id: string; token: string; at: number };
@@ -235,7 +235,7 @@ export function assertNoOverlap(runId: string, entries: readonly SideEntry[]): v
 
 /** The worker driving each of these runs now (running, by its last admission or resume), in one query. */
 export async function holdersOf(b: Bench, ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await b.store.prisma.$queryRaw<{ run_id: string; worker: string | null }[]>`
+  const rows = await (await b.store.db()).$queryRaw<{ run_id: string; worker: string | null }[]>`
     SELECT DISTINCT ON (e.run_id) e.run_id, (e.data::jsonb) -> 'driver' ->> 'worker' AS worker
       FROM events e JOIN runs r ON r.id = e.run_id
      WHERE e.run_id = ANY(${[...ids]}) AND r.status = 'running' AND e.type IN ('run_admitted', 'run_resumed')

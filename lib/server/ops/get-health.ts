@@ -31,7 +31,7 @@ export async function getHealth(host: Host): Promise<Health> {
     const [queued, running] = await Promise.all([countRuns(host, 'queued'), countRuns(host, 'running')]);
     view.runs.queued = queued;
     view.runs.running = running;
-    if (backend === 'postgres' && store.prisma) view.workers = await listWorkersSeen(store.prisma);
+    if (backend === 'postgres' && store.db) view.workers = await listWorkersSeen(await store.db());
   } catch (e) {
     view.status = 'store_unreachable';
     view.store = { ...view.store, reachable: false, error: (e as Error).message };

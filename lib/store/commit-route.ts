@@ -1,0 +1,49 @@
+/**
+ * How a commit travels — the one decision between the two write paths of PrismaStore.commit:
+ *
+ * - `direct`: the unit as plain INSERTs (wire.ts directCommit), which the commit lanes send instead of
+ *   `stagecraft_apply`. Only on Postgres (the embedded line has no lanes), only for a unit that
+ *   directCommit takes (events and artifacts, durable) and never for a run's end: a direct write holds
+ *   no claim to let go of. Its op (for a refused direct write, sent again through the commit function)
+ *   is built only when it is needed.
+ * - `op`: through `stagecraft_apply`. A unit that ends the run (a terminal status) lets go of the run's
+ *   claim in the same statement, after it is applied: `unlock` is the key handed over.
+ *
+ * The op's text is built before the claim is handed over: a value that cannot be written throws here
+ * (PrismaStore turns it into UnsupportedValueError), and must not leave the claim handed to a statement
+ * that is never sent.
+ *
+ * Owns: the choice and its order (build, then release). Does not: build the wire text (wire.ts), send
+ * it (commit-lanes.ts, embedded-line.ts) or hold claims (claims.ts). A module of its own, not beside
+ * the lanes: the embedded store runs PrismaStore.commit too, and does not load pg.
+ */
+import type { CommitUnit } from '../kernel/ports';
+import { directCommit, opCommit, withUnlock, type DirectWrite, type WireOp } from './wire';
+
+/** the run statuses that end it */
+export const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'aborted']);
+
+export type CommitRoute =
+  | { kind: 'direct'; direct: DirectWrite; op: () => WireOp; unlock: null }
+  | { kind: 'op'; op: WireOp; unlock: string | null };
+
+export type RouteOptions = {
+  /** the lanes take direct writes (Postgres) */
+  direct: boolean;
+  /** the claim's key to let go of in the commit's statement, when this process holds it (ClaimRegistry.releaseInCommit) */
+  releaseInCommit?: (runId: string) => string | null;
+};
+
+/** a unit that ends its run: its commit lets go of the run's claim */
+export const endsRun = (unit: CommitUnit): boolean => unit.run?.status !== undefined && TERMINAL.has(unit.run.status);
+
+export function commitRoute(runId: string, unit: CommitUnit, opts: RouteOptions): CommitRoute {
+  const ending = endsRun(unit);
+  if (opts.direct && !ending) {
+    const direct = directCommit(runId, unit);
+    if (direct) return { kind: 'direct', direct, op: () => opCommit(runId, unit, null), unlock: null };
+  }
+  const op = opCommit(runId, unit, null);
+  const unlock = ending ? (opts.releaseInCommit?.(runId) ?? null) : null;
+  return { kind: 'op', op: unlock ? withUnlock(op, unlock) : op, unlock };
+}
