@@ -21,7 +21,8 @@ import { localHostFor, runSandbox, workspaceOf } from '../host';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { randomIds } from '../system';
-import { compileCopy, type FolderRead } from './start-run';
+import { compileCopy } from './compiled-copies';
+import type { FolderRead } from './start-run';
 
 /** `read`: the folder as read here, whose copy the sandbox binds: the run records these files, not a second read (start-run.ts) */
 export type WarmRun = { runId: string; sandbox: CodeSandbox; read: FolderRead; discard(): Promise<void> };
