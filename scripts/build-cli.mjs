@@ -76,6 +76,41 @@ export function precompiledPlugin(texts) {
 /** what every bundle of ours is: one ES module for node 20, its npm packages left to node_modules */
 export const NODE_BUNDLE = { bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external' };
 
+/**
+ * The npm packages the command bundles, with what they import: plain JavaScript in dozens of small
+ * CommonJS files each (ajv ~80, yaml ~70) that node would otherwise resolve, read and compile one
+ * by one on every `run` (~60 ms of its start). Every other package stays an import from node_modules.
+ */
+export const BUNDLED_PACKAGES = ['ajv', 'ajv-formats', 'yaml', 'jsondiffpatch', 're2js'];
+
+/** a bare import's package: `a` of `a/b/c`, `@s/a` of `@s/a/b` */
+const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+/** packages stay imports from node_modules, but BUNDLED_PACKAGES and what they import (node's own modules stay imports too) */
+function externalPackagesPlugin() {
+  const bundled = new Set(BUNDLED_PACKAGES);
+  return {
+    name: 'external-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:') || bundled.has(packageOf(args.path))) return undefined;
+        if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined; // inside a bundled package
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/** the package.json of every package a build took files from: a new version of one is a change of the build's sources */
+function bundledPackageFiles(inputs) {
+  const files = new Set();
+  for (const f of inputs) {
+    const m = /^(.*?node_modules\/(?:@[^/]+\/)?[^/@][^/]*)\//.exec(f);
+    if (m) files.add(`${m[1]}/package.json`);
+  }
+  return [...files];
+}
+
 /** each stub's module text: its generator, bundled on its own and run */
 export async function precompiledTexts(esbuild, staging) {
   const texts = {};
@@ -110,16 +145,21 @@ export async function buildCli({ quiet = false } = {}) {
     chunkNames: 'chunk-[hash]',
     outExtension: { '.js': '.mjs' },
     ...NODE_BUNDLE,
+    packages: undefined,
+    // a bundled CommonJS package's require() of node's own modules ('process', 'fs', …)
+    banner: { js: "import { createRequire as __scRequire } from 'node:module'; const require = __scRequire(import.meta.url);" },
     splitting: true,
     sourcemap: 'linked',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [precompiledPlugin(precompiled), sourceUrlPlugin()],
+    plugins: [externalPackagesPlugin(), precompiledPlugin(precompiled), sourceUrlPlugin()],
   });
   // the folder's name is the hash of what was built, so a rebuild of the same sources changes nothing
   // (the generators of the precompiled validators are no inputs of the bundle, but what they write is)
-  const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...PRECOMPILED_GENERATORS])]
-    .filter((f) => !f.startsWith('node_modules/') && !f.includes(':'))
+  const built = Object.keys(result.metafile.inputs);
+  const inputs = [...new Set([...built, ...PRECOMPILED_GENERATORS])]
+    .filter((f) => !f.includes('node_modules/') && !f.includes(':'))
+    .concat(bundledPackageFiles(built))
     .sort();
   const sources = inputs.map((f) => {
     const st = statSync(path.join(root, f));
