@@ -5,7 +5,9 @@
 //
 // esbuild bundles the project's own modules (packages in node_modules stay imports) with code
 // splitting: every command's module, imported when that command runs, is a chunk of its own, so
-// `validate` never loads Prisma or PGlite. The skill.md frontmatter validator and JSON Schema's
+// `validate` never loads Prisma or PGlite. A few packages of plain JavaScript (BUNDLED_PACKAGES) are
+// bundled apart, into vendor.cjs beside the chunks, which loads through V8's code cache
+// (scripts/vendor-cache.mjs). The skill.md frontmatter validator and JSON Schema's
 // meta-schema are compiled here too (ajv's standalone code: lib/skill/frontmatter-standalone.ts,
 // lib/skill/meta-standalone.ts), not on every start. Every file lands flat in dist/build-<hash>/, two levels
 // below the root, and `import.meta.url` in a project module is rewritten to that module's own
@@ -193,7 +195,7 @@ export async function buildCli({ quiet = false } = {}) {
   // the folder's name is the hash of what was built, so a rebuild of the same sources changes nothing
   // (the generators of the precompiled validators are no inputs of the bundle, but what they write is)
   const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...PRECOMPILED_GENERATORS])]
-    .filter((f) => !f.includes('node_modules/') && !f.includes(':'))
+    .filter((f) => !f.startsWith('node_modules/') && !f.includes(':'))
     .concat(bundledPackageFiles(vendorInputs))
     .sort();
   const sources = inputs.map((f) => {

@@ -36,8 +36,6 @@ import { resumeSkillRun } from './resume-run';
 import { traceRunEnd } from './trace-run';
 import { checkedFromCopy, compileCopy } from './compiled-copies';
 
-export { compileCopy };
-
 const ENDED = new Set(['completed', 'failed', 'aborted']);
 
 /** A run that ended here is sent as spans (when OTLP export is configured); the outcome passes through. */
