@@ -1,5 +1,5 @@
 /** How V8 compiles the WebAssembly of a CLI command (the embedded database's Postgres). */
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flag } from '../scripts/vendor-cache.mjs';
 
 /**
  * The embedded database is Postgres compiled to WebAssembly (9 MB). V8 runs it first with its
@@ -14,5 +14,5 @@ import { setFlagsFromString } from 'node:v8';
  * the flag is read when the WebAssembly is compiled (pglite-assets.ts, or PGlite itself).
  */
 export function baselineWasmOnly(): void {
-  setFlagsFromString('--liftoff-only');
+  setV8Flag('--liftoff-only'); // noted: V8's code caches are per set of flags (vendor-cache.mjs)
 }

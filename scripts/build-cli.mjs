@@ -5,7 +5,9 @@
 //
 // esbuild bundles the project's own modules (packages in node_modules stay imports) with code
 // splitting: every command's module, imported when that command runs, is a chunk of its own, so
-// `validate` never loads Prisma or PGlite. The skill.md frontmatter validator and JSON Schema's
+// `validate` never loads Prisma or PGlite. A few packages of plain JavaScript (BUNDLED_PACKAGES) are
+// bundled apart, into vendor.cjs beside the chunks, which loads through V8's code cache
+// (scripts/vendor-cache.mjs). The skill.md frontmatter validator and JSON Schema's
 // meta-schema are compiled here too (ajv's standalone code: lib/skill/frontmatter-standalone.ts,
 // lib/skill/meta-standalone.ts), not on every start. Every file lands flat in dist/build-<hash>/, two levels
 // below the root, and `import.meta.url` in a project module is rewritten to that module's own
@@ -18,6 +20,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { VENDOR_FILE } from './vendor-cache.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -38,6 +41,7 @@ function sourceUrlPlugin() {
     setup(build) {
       build.onLoad({ filter: /\.(ts|mts|mjs|js)$/ }, (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        if (args.path === VENDOR_RUNTIME) return undefined; // finds vendor.cjs beside its own chunk
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
         const rel = path.relative(root, args.path).split(path.sep).join('/');
@@ -76,6 +80,75 @@ export function precompiledPlugin(texts) {
 /** what every bundle of ours is: one ES module for node 20, its npm packages left to node_modules */
 export const NODE_BUNDLE = { bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external' };
 
+/**
+ * The npm packages the command bundles, with what they import: plain JavaScript in dozens of small
+ * CommonJS files each (ajv ~80, yaml ~70) that node would otherwise resolve, read and compile one
+ * by one on every start. They are one CommonJS file, vendor.cjs, beside the chunks, which
+ * scripts/vendor-cache.mjs loads through V8's code cache (no ES module's compile is cached in node
+ * 20); every other package stays an import from node_modules.
+ */
+export const BUNDLED_PACKAGES = ['ajv', 'ajv-formats', 'yaml', 'jsondiffpatch', 're2js'];
+
+/** a bare import's package: `a` of `a/b/c`, `@s/a` of `@s/a/b` */
+const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+const VENDOR_RUNTIME = path.join(root, 'scripts', 'vendor-cache.mjs');
+
+/**
+ * Packages stay imports from node_modules, but a BUNDLED_PACKAGES module is a CommonJS stand-in
+ * that takes its exports from vendor.cjs (its named imports are property reads, as of any CommonJS
+ * module); `specs` collects the modules imported so.
+ */
+function packagesPlugin(specs) {
+  const bundled = new Set(BUNDLED_PACKAGES);
+  return {
+    name: 'packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:')) return undefined;
+        if (!bundled.has(packageOf(args.path))) return { path: args.path, external: true };
+        specs.add(args.path);
+        return { path: args.path, namespace: 'vendored' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'vendored' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(VENDOR_RUNTIME)}).vendored(${JSON.stringify(args.path)});`,
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+/** vendor.cjs: each of `specs` as a function that evaluates it (on first use, as an import would) */
+async function buildVendor(esbuild, specs, outfile) {
+  const entry = `module.exports = {\n${[...specs]
+    .sort()
+    .map((s) => `  ${JSON.stringify(s)}: () => require(${JSON.stringify(s)}),`)
+    .join('\n')}\n};\n`;
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    stdin: { contents: entry, resolveDir: root, sourcefile: 'vendor-entry.cjs', loader: 'js' },
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    metafile: true,
+    logLevel: 'error',
+  });
+  return Object.keys(result.metafile.inputs);
+}
+
+/** the package.json of every package a build took files from: a new version of one is a change of the build's sources */
+function bundledPackageFiles(inputs) {
+  const files = new Set();
+  for (const f of inputs) {
+    const m = /^(.*?node_modules\/(?:@[^/]+\/)?[^/@][^/]*)\//.exec(f);
+    if (m) files.add(`${m[1]}/package.json`);
+  }
+  return [...files];
+}
+
 /** each stub's module text: its generator, bundled on its own and run */
 export async function precompiledTexts(esbuild, staging) {
   const texts = {};
@@ -102,6 +175,7 @@ export async function buildCli({ quiet = false } = {}) {
   mkdirSync(dist, { recursive: true });
   const staging = path.join(dist, `staging-${process.pid}-${Date.now()}`);
   const precompiled = await precompiledTexts(esbuild, staging);
+  const specs = new Set();
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
@@ -110,16 +184,19 @@ export async function buildCli({ quiet = false } = {}) {
     chunkNames: 'chunk-[hash]',
     outExtension: { '.js': '.mjs' },
     ...NODE_BUNDLE,
+    packages: undefined,
     splitting: true,
     sourcemap: 'linked',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [precompiledPlugin(precompiled), sourceUrlPlugin()],
+    plugins: [packagesPlugin(specs), precompiledPlugin(precompiled), sourceUrlPlugin()],
   });
+  const vendorInputs = await buildVendor(esbuild, specs, path.join(staging, VENDOR_FILE));
   // the folder's name is the hash of what was built, so a rebuild of the same sources changes nothing
   // (the generators of the precompiled validators are no inputs of the bundle, but what they write is)
   const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...PRECOMPILED_GENERATORS])]
     .filter((f) => !f.startsWith('node_modules/') && !f.includes(':'))
+    .concat(bundledPackageFiles(vendorInputs))
     .sort();
   const sources = inputs.map((f) => {
     const st = statSync(path.join(root, f));
@@ -128,6 +205,7 @@ export async function buildCli({ quiet = false } = {}) {
   const { createHash } = await import('node:crypto');
   const hash = createHash('sha256');
   for (const f of Object.keys(result.metafile.outputs).sort()) hash.update(path.basename(f)).update(readFileSync(path.join(root, f)));
+  hash.update(VENDOR_FILE).update(readFileSync(path.join(staging, VENDOR_FILE)));
   const name = `build-${hash.digest('hex').slice(0, 12)}`;
   const target = path.join(dist, name);
   if (existsSync(target)) rmSync(staging, { recursive: true, force: true });

@@ -20,7 +20,8 @@ import { bundleHash } from '../../store/skills';
 import type { VersionOrigin } from '../../store/skills';
 import type { Host } from '../host';
 import { materializeVersion } from '../skills/materialize';
-import { compileCopy, prepareFolder } from './start-run';
+import { compileCopy } from './compiled-copies';
+import { prepareFolder } from './start-run';
 import { isStoredCopy } from './child-skill';
 
 export type VersionChoice = {

@@ -29,10 +29,12 @@ import { kernelDeps, modelFor, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
+import { bundleHash } from '../../store/skills';
 import { skillMdFacts } from '../skills/skill-text';
 import { runChildSkill, type RunFns } from './child-skill';
 import { resumeSkillRun } from './resume-run';
 import { traceRunEnd } from './trace-run';
+import { checkedFromCopy, compileCopy } from './compiled-copies';
 
 const ENDED = new Set(['completed', 'failed', 'aborted']);
 
@@ -83,42 +85,6 @@ export type StoredRunRequest = Common & {
 /** A run ready to go: the plan compiled from the version's copy, and what to record. */
 export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
 
-/**
- * Plans compiled from versions' copies, by copy folder (named by the version's content hash) and
- * shown file: a version never changes, so neither does its plan, and a burst of runs of one version
- * (the app under load) compiles it once instead of once per run on the server's thread.
- */
-const compiledCopies = new Map<string, Plan>();
-const COMPILED_COPIES_KEPT = 64;
-
-/** Compiles the copy of a version (once per copy); findings name `shownFile` (what the user knows the file as). */
-export function compileCopy(files: BundleFiles, copyDir: string, shownFile: string): Plan {
-  const key = `${copyDir}\0${shownFile}`;
-  const cached = compiledCopies.get(key);
-  if (cached) {
-    // most recently used last: the oldest is the first to go
-    compiledCopies.delete(key);
-    compiledCopies.set(key, cached);
-    return cached;
-  }
-  const plan = compileFiles(files, copyDir, shownFile);
-  compiledCopies.set(key, plan);
-  if (compiledCopies.size > COMPILED_COPIES_KEPT) compiledCopies.delete(compiledCopies.keys().next().value as string);
-  return plan;
-}
-
-function compileFiles(files: BundleFiles, copyDir: string, shownFile: string): Plan {
-  return compileSkill(files['skill.md'] ?? '', {
-    file: shownFile,
-    bundleDir: copyDir,
-    // the copy is exactly `files`; run_skill targets are resolved when the step runs
-    fileExists: (p) => {
-      const rel = path.relative(copyDir, p).split(path.sep).join('/');
-      return Object.prototype.hasOwnProperty.call(files, rel) || rel.endsWith('skill.md');
-    },
-  }).plan;
-}
-
 /** A bundle folder's files (`read`: as already read), as a version of its skill, with its read-only copy. */
 export async function prepareFolder(host: Host, bundle: string, read?: FolderRead): Promise<Omit<Prepared, 'model'>> {
   if (read) return recordFolder(host, read.dir, read.files);
@@ -145,8 +111,9 @@ export async function prepareFolder(host: Host, bundle: string, read?: FolderRea
 /** The folder's files checked, recorded as a version (content-addressed) and copied read-only. */
 async function recordFolder(host: Host, dir: string, files: BundleFiles, problems: BundleProblem[] = []): Promise<Omit<Prepared, 'model'>> {
   const shown = path.join(dir, 'skill.md');
-  // findings first, against the folder as the author sees it (before anything is recorded)
-  const { plan: checked } = compileSkill(files['skill.md'], { file: shown, bundleDir: dir });
+  // findings first, against the folder as the author sees it (before anything is recorded); when
+  // its copy is compiled already (warm-run.ts) and the folder would find the same, not twice
+  const checked = checkedFromCopy(path.join(host.bundlesDir, bundleHash(files)), dir, shown) ?? compileSkill(files['skill.md'], { file: shown, bundleDir: dir }).plan;
   if (problems.length) throw new BundleInvalidError(problems);
   const saved = await host.skills.saveVersion(checked.name, files, { mode: 'record', origin: 'run', description: skillMdFacts(files['skill.md']).description });
   const copyDir = materializeVersion(host.bundlesDir, { hash: saved.hash, files });

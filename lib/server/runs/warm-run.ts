@@ -21,7 +21,8 @@ import { localHostFor, runSandbox, workspaceOf } from '../host';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { randomIds } from '../system';
-import { compileCopy, type FolderRead } from './start-run';
+import { compileCopy } from './compiled-copies';
+import type { FolderRead } from './start-run';
 
 /** `read`: the folder as read here, whose copy the sandbox binds: the run records these files, not a second read (start-run.ts) */
 export type WarmRun = { runId: string; sandbox: CodeSandbox; read: FolderRead; discard(): Promise<void> };
@@ -53,7 +54,7 @@ export function warmSkillRun(env: Record<string, string | undefined>, cwd: strin
     const { files, problems } = readBundleDir(dir);
     if (problems.length || files['skill.md'] === undefined) return null;
     const copyDir = materializeVersion(local.bundlesDir, { hash: bundleHash(files), files });
-    // the same plan prepareFolder compiles next (compileCopy keeps it): compiled once
+    // the plan prepareFolder takes next, for the copy and for its check of the folder (compiled-copies.ts): compiled once
     const code = firstCodeStep(compileCopy(files, copyDir, path.join(dir, 'skill.md')));
     if (!code) return null;
     const runId = randomIds.newId('run');
