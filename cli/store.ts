@@ -1,7 +1,7 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
 import { hostFor, processDriver, type Host } from '../lib/server/host';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
-import { openStore, type OpenedStore } from '../lib/store';
+import { COMMAND_SHARED_BUFFERS, openStore, type OpenedStore } from '../lib/store';
 import { sweepWorkspacesIfDue } from '../lib/server/runs/sweep-workspaces';
 import { flushTraces } from '../lib/server/runs/trace-run';
 import { baselineWasmOnly } from './wasm-tier';
@@ -15,6 +15,8 @@ export function openCliStore(): Promise<OpenedStore> {
   return openStore({
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.STAGECRAFT_DATA_DIR,
+    // a command opens the store for one run or one answer: a small buffer cache starts sooner
+    sharedBuffers: COMMAND_SHARED_BUFFERS,
     // on stderr, so that --json output stays parseable
     onProgress: (message) => process.stderr.write(`stagecraft: ${message}…\n`),
   });

@@ -3,7 +3,7 @@
  * PGlite), the PrismaStore that implements the kernel's StorePort, its error
  * kinds, and the skill-version helpers' types. Importing it opens nothing.
  */
-export { openStore, getStore, closeStore, redactUrl, DEFAULT_DATA_DIR } from './open-store';
+export { openStore, getStore, closeStore, redactUrl, DEFAULT_DATA_DIR, COMMAND_SHARED_BUFFERS } from './open-store';
 export type { OpenStoreOptions, OpenedStore } from './open-store';
 export { PrismaStore } from './prisma-store';
 export type { StoreBackend } from './prisma-store';

@@ -41,17 +41,19 @@ async function prismaModules() {
 export const PGLITE_SUBDIR = 'pglite';
 /**
  * Postgres's buffer cache in the embedded database. initdb writes 128MB, and PGlite touches all of
- * it as it starts: 100 MB of resident memory in every CLI command that opens the store. Postgres's
+ * it as it starts: 100 MB of resident memory in every process that opens the store. Postgres's
  * whole shared memory (this and ~7 MB more) is zeroed by a memset that runs in V8's baseline Wasm
- * code as PGlite starts, ~4.5 ms per MB of the CLI's main thread: 16MB of buffers cost ~70 ms of
- * every `stagecraft run`, 4MB ~20 ms. The embedded store holds one person's runs; pages it evicts
- * are still in the OS's file cache, a read away.
+ * code as PGlite starts, ~4.5 ms per MB of the opener's main thread. A long-lived opener (the app)
+ * keeps 16MB: it pays that once and reads runs all day. A CLI command, which opens the store for
+ * one run or one answer, asks for COMMAND_SHARED_BUFFERS: 4MB cost ~20 ms of every `stagecraft run`
+ * where 16MB cost ~70. The embedded store holds one person's runs; pages either evicts are still in
+ * the OS's file cache, a read away.
  */
-export const EMBEDDED_SHARED_BUFFERS = '4MB';
+export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 /** PGlite's start parameters for the embedded store */
-export function embeddedStartParams(): string[] {
-  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
+export function embeddedStartParams(sharedBuffers = EMBEDDED_SHARED_BUFFERS): string[] {
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
 }
 
 export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<OpenedStore> {
@@ -89,7 +91,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     loading.catch(() => undefined); // settled below, with the database's start
     // PGlite's WebAssembly and file system, when a command preloaded them (pglite-assets.ts)
     const early = await preloadedPgliteAssets();
-    const creating = PGlite.create(pgdata, { ...early, startParams: embeddedStartParams() });
+    const creating = PGlite.create(pgdata, { ...early, startParams: embeddedStartParams(opts.sharedBuffers) });
     const [created, loaded] = await Promise.allSettled([creating, loading]);
     if (created.status === 'rejected') throw created.reason;
     db = created.value;

@@ -25,11 +25,19 @@ export type OpenStoreOptions = {
   poolSize?: number;
   /** for tests: another schema/migration history */
   migrationPaths?: MigrationPaths;
+  /**
+   * The embedded database's buffer cache, as Postgres writes it ('4MB'); default 16MB, for a
+   * process that stays (the app). A command that opens the store once passes less: PGlite zeroes
+   * it all as it starts (open-embedded.ts). Ignored on Postgres.
+   */
+  sharedBuffers?: string;
   /** told about slow work before it starts (creating an embedded database), for a CLI to show */
   onProgress?: (message: string) => void;
 };
 
 export const DEFAULT_DATA_DIR = '.stagecraft';
+/** the embedded buffer cache of a store opened for one command (`sharedBuffers`; open-embedded.ts says why) */
+export const COMMAND_SHARED_BUFFERS = '4MB';
 
 export type OpenedStore = PrismaStore & {
   readonly migrations: DeployResult;
