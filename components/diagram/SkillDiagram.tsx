@@ -8,11 +8,12 @@
 // greyed. Keys when the diagram has focus: F fits, A arranges.
 import '@xyflow/react/dist/style.css';
 import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, useNodesInitialized, useReactFlow, type Edge, type Node, type NodeChange } from '@xyflow/react';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
-import { nodeTypes, SelectDeclaration } from './nodes';
+import { CardNodes } from './card-nodes';
+import { CardNodesSource, nodeTypes, SelectDeclaration } from './nodes';
 import styles from './SkillDiagram.module.css';
 
 type Props = {
@@ -68,15 +69,11 @@ const highlightsInside = (n: DiagramNode, id: string): boolean => itemsOf(n).som
 /** the positions of one structure of the model (`key`), and which nodes the user placed by hand */
 type Layout = { key: string } & Remembered;
 
-/** a node's JSON, made once per node object (the studio keeps the objects of nodes that did not change) */
-const nodeJson = new WeakMap<DiagramNode, string>();
-const jsonOf = (n: DiagramNode): string => {
-  let j = nodeJson.get(n);
-  if (j === undefined) nodeJson.set(n, (j = JSON.stringify(n)));
-  return j;
-};
-
-/** a drawn node, with the signature of what it shows (a node that shows the same again is kept as it is) */
+/**
+ * a drawn node, with the signature of what React Flow has of it: its kind, name, size and marks. What
+ * the card shows inside is not in it: a card reads its node itself (card-nodes.ts), so a node whose
+ * signature is unchanged is kept as it is even when its card's content changes.
+ */
 type Drawn = Node & { data: { sig: string } };
 
 /**
@@ -139,6 +136,11 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     if (layout) storeLayout(storageKey, layout);
   }, [layout, storageKey]);
 
+  // what each card shows, told to the cards whose node changed once the new nodes are committed (in
+  // the same task, before the frame): a card a new model adds draws the node it was made with until then
+  const [cards] = useState(() => new CardNodes(model));
+  useLayoutEffect(() => cards.set(model), [cards, model]);
+
   const positions = current?.positions;
   const built = useMemo((): Drawn[] => {
     if (!model) return [];
@@ -168,14 +170,15 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
       const isFailed = failed?.nodeId === n.id;
       const failedItem = failed?.itemId && highlightsInside(n, failed.itemId) ? failed.itemId : null;
       const failedAt = isFailed || failedItem ? (failed?.at ?? null) : null;
+      const size = sizeOf(n);
       out.push({
         id: n.id,
         type: n.kind,
         position,
-        data: { node: n, highlight: shown, namesStages: n.id === namer, failed: isFailed, failedItem, failedAt, sig: `${jsonOf(n)}|${shown}|${n.id === namer}|${isFailed}|${failedItem}|${failedAt}` },
+        data: { node: n, highlight: shown, namesStages: n.id === namer, failed: isFailed, failedItem, failedAt, sig: `${n.kind}|${n.label}|${size.width}x${size.height}|${shown}|${n.id === namer}|${isFailed}|${failedItem}|${failedAt}` },
         ariaLabel: isFailed ? `${n.label} failed` : n.label,
         // the card is drawn at the size the layout gave it (layout.ts), so cards never overlap
-        style: sizeOf(n),
+        style: size,
         draggable: true,
         selectable: true,
         focusable: true,
@@ -312,44 +315,46 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
 
   return (
     <SelectDeclaration.Provider value={onSelect}>
-      <div className={styles.wrap} data-stale={stale || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
-        {stale ? (
-          <div className={styles.staleNote} role="status">
-            The frontmatter does not parse right now: this is the last diagram that did.
-          </div>
-        ) : null}
-        <ReactFlow
-          className={styles.flow}
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          onNodesChange={onNodesChange}
-          onNodeClick={onNodeClick}
-          deleteKeyCode={null}
-          selectionKeyCode={null}
-          multiSelectionKeyCode={null}
-          // the first picture is fitted before it is shown; later ones keep the user's viewport
-          fitView
-          fitViewOptions={FIT}
-          minZoom={0.02}
-          maxZoom={2}
-          nodesConnectable={false}
-          elementsSelectable
-          proOptions={PRO_OPTIONS}
-        >
-          <Background gap={18} size={1} color="#d5dae1" />
-          <Controls showInteractive={false} showFitView={false} position="bottom-left" />
-          <MiniMap pannable zoomable position="bottom-right" ariaLabel="Diagram overview" nodeColor={minimapColor} />
-          <Panel position="top-right" className={styles.toolbar}>
-            <button type="button" className="btn btn-sm" onClick={fit} title="Fit the diagram to the view (F)">
-              Fit
-            </button>
-            <button type="button" className="btn btn-sm" onClick={arrange} title="Lay the diagram out afresh (A)">
-              Arrange
-            </button>
-          </Panel>
-        </ReactFlow>
-      </div>
+      <CardNodesSource.Provider value={cards}>
+        <div className={styles.wrap} data-stale={stale || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
+          {stale ? (
+            <div className={styles.staleNote} role="status">
+              The frontmatter does not parse right now: this is the last diagram that did.
+            </div>
+          ) : null}
+          <ReactFlow
+            className={styles.flow}
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            onNodesChange={onNodesChange}
+            onNodeClick={onNodeClick}
+            deleteKeyCode={null}
+            selectionKeyCode={null}
+            multiSelectionKeyCode={null}
+            // the first picture is fitted before it is shown; later ones keep the user's viewport
+            fitView
+            fitViewOptions={FIT}
+            minZoom={0.02}
+            maxZoom={2}
+            nodesConnectable={false}
+            elementsSelectable
+            proOptions={PRO_OPTIONS}
+          >
+            <Background gap={18} size={1} color="#d5dae1" />
+            <Controls showInteractive={false} showFitView={false} position="bottom-left" />
+            <MiniMap pannable zoomable position="bottom-right" ariaLabel="Diagram overview" nodeColor={minimapColor} />
+            <Panel position="top-right" className={styles.toolbar}>
+              <button type="button" className="btn btn-sm" onClick={fit} title="Fit the diagram to the view (F)">
+                Fit
+              </button>
+              <button type="button" className="btn btn-sm" onClick={arrange} title="Lay the diagram out afresh (A)">
+                Arrange
+              </button>
+            </Panel>
+          </ReactFlow>
+        </div>
+      </CardNodesSource.Provider>
     </SelectDeclaration.Provider>
   );
 }

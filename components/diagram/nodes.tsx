@@ -5,8 +5,9 @@
 // label (set on the React Flow node); an item inside a card that can be
 // refused or invalid (a stage, a preprocessor step) is a named group of its own.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { createContext, useContext } from 'react';
-import type { ContractRef, PhaseDiagramNode, StageItem, StepDiagramNode, StepItem, ContractDiagramNode, NodeProblem } from '@/lib/skill/diagram';
+import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
+import type { ContractRef, DiagramNode, PhaseDiagramNode, StageItem, StepDiagramNode, StepItem, ContractDiagramNode, NodeProblem } from '@/lib/skill/diagram';
+import type { CardNodes } from './card-nodes';
 import styles from './SkillDiagram.module.css';
 
 /** `failed`: the card is where the last run failed; `failedItem`: the item inside it that did; `failedAt`: the run's failure point */
@@ -23,8 +24,20 @@ function FailedBadge({ at }: { at: string | null | undefined }) {
 
 /** where selecting a card or an item goes: its declaration in skill.md (the diagram provides it) */
 export const SelectDeclaration = createContext<(at: { line: number; column: number }) => void>(() => undefined);
+/** where each card reads its node (card-nodes.ts): a card redraws for its node without React Flow's nodes changing */
+export const CardNodesSource = createContext<CardNodes | null>(null);
+
+/** the node card `id` draws now: the diagram's (card-nodes.ts), else the one its React Flow node was made with */
+function useCardNode<T extends DiagramNode>(id: string, made: T): T {
+  const source = useContext(CardNodesSource);
+  const subscribe = useCallback((onChange: () => void) => (source ? source.subscribe(id, onChange) : () => undefined), [source, id]);
+  const get = () => (source?.node(id) as T | undefined) ?? made;
+  return useSyncExternalStore(subscribe, get, get);
+}
+
 /**
- * `namesStages`: the skill's stages are the same in every phase, so one card (the first phase's)
+ * `node`: the node as the card's React Flow node was made (the card draws the diagram's current one,
+ * card-nodes.ts). `namesStages`: the skill's stages are the same in every phase, so one card (the first phase's)
  * names them for screen readers and tests; the others draw the same chips hidden from both.
  */
 export type PhaseData = { node: PhaseDiagramNode; namesStages: boolean } & Selectable;
@@ -95,8 +108,8 @@ function PreStep({ s, d }: { s: StepItem; d: Selectable }) {
   );
 }
 
-export function PhaseCard({ data }: NodeProps & { data: PhaseData }) {
-  const n = data.node;
+export function PhaseCard({ id, data }: NodeProps & { data: PhaseData }) {
+  const n = useCardNode(id, data.node);
   return (
     <div className={styles.card} data-kind="phase" data-failed={data.failed || undefined} data-invalid={n.invalid || undefined} data-unreachable={!n.isReachable || undefined} data-highlight={data.highlight === n.id || undefined}>
       <Handle type="target" position={Position.Top} className={styles.handle} />
@@ -144,8 +157,8 @@ export function PhaseCard({ data }: NodeProps & { data: PhaseData }) {
   );
 }
 
-export function StepCard({ data }: NodeProps & { data: StepData }) {
-  const n = data.node;
+export function StepCard({ id, data }: NodeProps & { data: StepData }) {
+  const n = useCardNode(id, data.node);
   return (
     <div className={styles.card} data-kind="step" data-failed={data.failed || undefined} data-invalid={n.invalid || undefined} data-highlight={data.highlight === n.id || undefined}>
       <Handle type="target" position={Position.Top} className={styles.handle} />
@@ -175,8 +188,8 @@ export function StepCard({ data }: NodeProps & { data: StepData }) {
   );
 }
 
-export function ContractCard({ data }: NodeProps & { data: ContractData }) {
-  const n = data.node;
+export function ContractCard({ id, data }: NodeProps & { data: ContractData }) {
+  const n = useCardNode(id, data.node);
   return (
     <div className={styles.card} data-kind="contract" data-invalid={n.invalid || undefined} data-highlight={data.highlight === n.id || undefined}>
       <Handle type="target" position={Position.Top} className={styles.handle} />

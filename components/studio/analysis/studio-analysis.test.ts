@@ -147,3 +147,28 @@ test('priming changes no reply: a primed analyser answers a keystroke as an unpr
     assert.deepEqual(primed.analyze({ ...req(3 + i, { 'skill.md': text }), isPatch: true }), plain.analyze(req(3 + i, f)));
   });
 });
+
+test('a patch that changes nothing is answered at once, as unchanged; a change of settings is analysed', async () => {
+  const { benchFiles, skillText, LARGE } = await import('../../../scripts/bench-editor-skill');
+  const big = benchFiles(skillText(LARGE, 'big'));
+  const settings = { knownSkills: ['big'], skillName: 'big' };
+  const a = new Analyzer();
+  const first = a.analyze({ kind: 'analyze', id: 1, files: big, ...settings });
+  const nothing = { kind: 'analyze' as const, files: {}, isPatch: true, ...settings };
+  const time = (id: number) => {
+    const t = performance.now();
+    const r = a.analyze({ ...nothing, id });
+    return { r, ms: performance.now() - t };
+  };
+  const runs = [2, 3, 4].map(time);
+  for (const { r } of runs) assert.deepEqual(Object.keys(r).sort(), ['bodyLine', 'id', 'kind'], 'nothing is said changed');
+  assert.equal(runs[0].r.bodyLine, first.bodyLine);
+  // the whole 100-phase analysis takes milliseconds; an unchanged one is not made at all
+  const t = performance.now();
+  a.analyze({ kind: 'analyze', id: 5, files: { ...big, 'skill.md': big['skill.md'].replace(/^description: (.*)$/m, 'description: $1 x') }, ...settings });
+  const full = performance.now() - t;
+  assert.ok(Math.min(...runs.map((r) => r.ms)) < full / 10, `an unchanged analysis took ${runs.map((r) => r.ms.toFixed(2))} ms, a real one ${full.toFixed(1)} ms`);
+  // the same (no) files under another name are analysed again: the name's finding comes
+  const renamed = a.analyze({ ...nothing, id: 6, skillName: 'other' });
+  assert.ok(renamed.diagnostics?.some((d) => d.rule === 'name_mismatch'));
+});

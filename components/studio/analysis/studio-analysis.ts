@@ -113,10 +113,15 @@ export class Analyzer {
   private files: Files | null = null;
   /** what the last reply said (NOT_SAID before the first): compared value by value, not as JSON text (no strings made per keystroke) */
   private last: { diagnostics: unknown; inputContract: unknown } = { diagnostics: NOT_SAID, inputContract: NOT_SAID };
+  /** the first line of the body the last reply said */
+  private bodyLine: number | undefined;
   /** the last diagram: its nodes by id, their order, the rest; null when there was none */
   private drawn: { nodes: Map<string, DiagramNode>; order: string[]; rest: Omit<DiagramModel, 'nodes'> } | null = null;
 
   analyze(req: AnalyzeRequest): AnalysisReply {
+    // nothing changed since the last analysis (the page rendered the text it had already sent, after
+    // a pause in the typing): nothing to analyse, and the worker is free at once for the next keystroke
+    if (this.unchanged(req)) return { kind: 'analysis', id: req.id, bodyLine: this.bodyLine };
     // the first analysis comes as the page opens, while it loads the editor and the diagram: parsed
     // whole, as before (cutting a parse into pieces costs more than the whole parse the first time)
     const parser = this.analyses++ === 0 ? undefined : this.parser;
@@ -124,6 +129,7 @@ export class Analyzer {
     this.lastSettings = { knownSkills: req.knownSkills, skillName: req.skillName };
     const { source, bodyLine, diagram, ...parts } = analyzeForStudio(files, { ...req, parser });
     this.source = source;
+    this.bodyLine = bodyLine;
     const reply: AnalysisReply = { kind: 'analysis', id: req.id, bodyLine };
     // compared by value: a keystroke that changes no card (a description, a prompt) sends no diagram
     for (const k of ['diagnostics', 'inputContract'] as const) {
@@ -160,6 +166,20 @@ export class Analyzer {
     if (!this.files) return false;
     analyzeForStudio(this.files, { knownSkills: this.lastSettings.knownSkills, skillName: this.lastSettings.skillName, parser: this.parser });
     return true;
+  }
+
+  /** whether `req` is a patch that changes no file, with the last request's settings */
+  private unchanged(req: AnalyzeRequest): boolean {
+    const { knownSkills, skillName } = this.lastSettings;
+    return (
+      this.analyses > 0 &&
+      req.isPatch === true &&
+      Object.keys(req.files).length === 0 &&
+      !req.removed?.length &&
+      req.skillName === skillName &&
+      req.knownSkills.length === knownSkills.length &&
+      req.knownSkills.every((k, i) => k === knownSkills[i])
+    );
   }
 
   private bundleOf(req: AnalyzeRequest): Files {
