@@ -29,7 +29,7 @@
  * without being awaited, so pure work goes on while it is written; at most one is in flight. It
  * is settled before anything that must follow it: the run's next commit (order), any step that may
  * act on the world (`beforeStep(true)`: a `conflict` answer means another process owns the run),
- * every explicit `flush` and `settled`. Its failure is thrown there as it would have been at its
+ * every explicit `flush`, every durable unit, and the run's end (the runner's `inFlightError`). Its failure is thrown there as it would have been at its
  * own flush; a refused value also drops what was appended after it (those seqs follow a unit that
  * is not in the log) so the run can record its failure. Losing an in-flight lazy unit to a crash
  * is what a lazy commit already allows: it holds pure work only, which a resume recomputes.
@@ -173,14 +173,9 @@ export class Journal {
   }
 
   /**
-   * Waits for the lazy commit in flight, if any, and throws what it failed with. For a run that
-   * stops without a last commit (released, superseded, crashed): `settled().catch(...)`.
+   * Waits for the lazy commit in flight, if any; its failure, or null. Never throws: for the
+   * runner, which settles it before it decides how a run stops and before its driver returns.
    */
-  async settled(): Promise<void> {
-    await this.settleInFlight();
-  }
-
-  /** The in-flight commit's failure, if it failed, once it has settled; never throws (the runner's failure path). */
   async inFlightError(): Promise<Error | null> {
     return this.settleInFlight().then(
       () => null,
@@ -278,7 +273,8 @@ export class Journal {
       );
       throw this.broken;
     }
-    // a pipelined unit: hit when its answer arrives (a crash here leaves it committed, the next one unsent)
+    // a pipelined unit hits it when its answer arrives: committed, and the next unit not sent yet
+    // (a SimulatedCrash thrown here is thrown at the next point that waits for the unit)
     this.faults.hit('after-commit');
   }
 }
