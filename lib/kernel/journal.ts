@@ -25,6 +25,15 @@
  * the world before the run exists. Until then the run is in no store: a crash leaves nothing to
  * resume and nothing that ran needs resuming (pure work, a model turn whose answer was not kept).
  *
+ * Pipelining: a lazy unit flushed by `append` (a full group, or one that would pass the size limit) is sent
+ * without being awaited, so pure work goes on while it is written; at most one is in flight. It
+ * is settled before anything that must follow it: the run's next commit (order), any step that may
+ * act on the world (`beforeStep(true)`: a `conflict` answer means another process owns the run),
+ * every explicit `flush`, every durable unit, and the run's end (the runner's `inFlightError`). Its failure is thrown there as it would have been at its
+ * own flush; a refused value also drops what was appended after it (those seqs follow a unit that
+ * is not in the log) so the run can record its failure. Losing an in-flight lazy unit to a crash
+ * is what a lazy commit already allows: it holds pure work only, which a resume recomputes.
+ *
  * Does not: decide what is pure (the caller says), or read events back.
  */
 import { isUnrecordableValue, RecordRefusedError, RunClaimedError, StoreWriteError } from './errors';
@@ -94,6 +103,8 @@ export class Journal {
   private lostLazy: { from: number; to: number } | null = null;
   /** the run is not recorded yet: its first unit (run_started, the entry snapshot) waits for the first flush */
   private creation: { first: CommitUnit; create: CreateRun } | null = null;
+  /** the lazy unit sent and not yet settled: its outcome, an error to throw at the next await point or null */
+  private inFlight: { unit: CommitUnit; done: Promise<Error | null> } | null = null;
 
   constructor(
     readonly runId: string,
@@ -132,7 +143,7 @@ export class Journal {
     if (this.sealed) throw this.sealed;
     const json = data as unknown as JsonObject;
     const chars = unitChars(json, att);
-    if (this.pending.events.length && this.pendingChars + chars > MAX_UNIT_CHARS) await this.flush();
+    if (this.pending.events.length && this.pendingChars + chars > MAX_UNIT_CHARS) await this.commitPending(false, true);
     this.pendingChars += chars;
     const event: RunEvent = { runId: this.runId, seq: this.nextSeq++, type, at: this.clock.now(), data: json };
     for (const t of att.traces ?? []) t.seq = event.seq;
@@ -144,7 +155,9 @@ export class Journal {
     if (att.run) p.run = { ...p.run, ...att.run };
     if (durability === 'step') this.isFlushDue = true;
     if (durability === 'step' || durability === 'now' || durability === 'observed') this.needsDisk = true;
-    if (durability === 'now' || durability === 'settle' || p.events.length >= GROUP_COMMIT_MAX_EVENTS) await this.flush();
+    // a full group is sent and not waited for (a `settle` is waited for: committed before append returns)
+    if (durability === 'now' || durability === 'settle') await this.flush();
+    else if (p.events.length >= GROUP_COMMIT_MAX_EVENTS) await this.commitPending(false, true);
     return event;
   }
 
@@ -155,6 +168,19 @@ export class Journal {
    */
   async beforeStep(actsOnWorld = true): Promise<void> {
     if (this.isFlushDue || (actsOnWorld && this.creation)) await this.flush(true);
+    // a pure step may run beside a lazy commit in flight; nothing else starts before its answer
+    else if (actsOnWorld) await this.settleInFlight();
+  }
+
+  /**
+   * Waits for the lazy commit in flight, if any; its failure, or null. Never throws: for the
+   * runner, which settles it before it decides how a run stops and before its driver returns.
+   */
+  async inFlightError(): Promise<Error | null> {
+    return this.settleInFlight().then(
+      () => null,
+      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+    );
   }
 
   /** Nothing more is recorded: every later append throws `err` (the run ended on an abort request). */
@@ -163,9 +189,16 @@ export class Journal {
     this.pending = { events: [] };
   }
 
-  /** `force`: even with no event pending, a run whose record waits is created now */
+  /** `force`: even with no event pending, a run whose record waits is created now. Returns once everything flushed is committed. */
   async flush(force = false): Promise<void> {
+    await this.commitPending(force, false);
+  }
+
+  /** `pipeline`: a lazy unit is sent without waiting for its answer (settleInFlight takes it) */
+  private async commitPending(force: boolean, pipeline: boolean): Promise<void> {
     if (this.sealed) throw this.sealed;
+    // order: the run's next commit is sent after the one in flight settled
+    await this.settleInFlight();
     this.isFlushDue = false;
     if (this.pending.events.length === 0 && !(force && this.creation)) return;
     const creation = this.creation;
@@ -176,17 +209,53 @@ export class Journal {
     this.pendingChars = 0;
     this.faults.hit('after-step-before-commit');
     if (this.broken) throw this.broken;
+    const done = this.send(unit, creation);
+    if (pipeline && unit.lazy) {
+      this.inFlight = { unit, done: done.then(() => null, (e: unknown) => (e instanceof Error ? e : new Error(String(e)))) };
+      return;
+    }
+    try {
+      await done;
+    } catch (e) {
+      // a commit is all or nothing, and this one would fail again: nothing of it is in the log,
+      // so its seqs are free for the run to record its failure (after run_started, still waiting to be created)
+      if (e instanceof RecordRefusedError) this.nextSeq = creation ? creation.first.events.length + 1 : unit.events[0].seq;
+      throw e;
+    }
+  }
+
+  /**
+   * Waits for the lazy unit in flight (each waiter, however many) and throws what it failed with,
+   * as its own flush would have. A refused value gives back its seqs and drops what was appended
+   * after it: those events follow a unit that is not in the log.
+   */
+  private async settleInFlight(): Promise<void> {
+    while (this.inFlight) {
+      const f = this.inFlight;
+      const err = await f.done;
+      if (this.inFlight === f) {
+        this.inFlight = null;
+        if (err instanceof RecordRefusedError) {
+          this.nextSeq = f.unit.events[0].seq;
+          this.pending = { events: [] };
+          this.needsDisk = false;
+          this.isFlushDue = false;
+          this.pendingChars = 0;
+        }
+      }
+      if (err) throw err;
+    }
+  }
+
+  /** One unit to the store, and what its answer means for the journal. */
+  private async send(unit: CommitUnit, creation: { first: CommitUnit; create: CreateRun } | null): Promise<void> {
     let r;
     try {
       r = creation ? await creation.create(unit) : await this.store.commit(this.runId, unit);
       this.creation = null;
     } catch (e) {
-      if (isUnrecordableValue(e)) {
-        // a commit is all or nothing, and this one would fail again: nothing of it is in the log,
-        // so its seqs are free for the run to record its failure (after run_started, still waiting to be created)
-        this.nextSeq = creation ? creation.first.events.length + 1 : unit.events[0].seq;
-        throw new RecordRefusedError(this.runId, e);
-      }
+      // the same write would fail again: its seqs are given back by whoever waits for it (commitPending, settleInFlight)
+      if (isUnrecordableValue(e)) throw new RecordRefusedError(this.runId, e);
       // the unit's events are not in the log and their seqs are spent: this journal can record nothing more
       // (a run that could not be created is in no store: the store's own error says why, not a resume's advice)
       this.broken = creation && e instanceof Error ? e : new StoreWriteError(this.runId, this.lostLazy && isSeqGap(e) ? lostLazyCommit(this.lostLazy, e) : e);
@@ -197,11 +266,15 @@ export class Journal {
     if (this.lostLazy) this.lostLazy.to = unit.events[unit.events.length - 1].seq;
     this.commits++;
     if (r.kind === 'conflict') {
-      throw new RunClaimedError(
+      // nothing more may be recorded after it (a pipelined unit's answer may be heard by several waiters)
+      this.broken = new RunClaimedError(
         this.runId,
         `seq ${unit.events[0].seq} was already written (${r.recorded[0]?.type ?? 'unknown event'}); this process stops and leaves the run to it`,
       );
+      throw this.broken;
     }
+    // a pipelined unit hits it when its answer arrives: committed, and the next unit not sent yet
+    // (a SimulatedCrash thrown here is thrown at the next point that waits for the unit)
     this.faults.hit('after-commit');
   }
 }

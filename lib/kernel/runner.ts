@@ -418,8 +418,11 @@ async function drive(
     const finish = snapshot.currentPhase === POST_PHASE ? await loadFinish(ctx) : await runPhases(ctx, snapshot);
     const output = await runPostprocessor(ctx, finish);
     return await end(ctx, 'completed', output, null);
-  } catch (err) {
-    if (err instanceof SimulatedCrash || err instanceof ForkProbeReached) throw err;
+  } catch (caught) {
+    if (caught instanceof SimulatedCrash || caught instanceof ForkProbeReached) throw caught;
+    // a lazy commit still in flight (journal.ts) failed before whatever failed since: the run stops for its failure, as at its own flush
+    const err = (await ctx.journal.inFlightError()) ?? caught;
+    if (err instanceof SimulatedCrash) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
     // asked to abort: whatever the step cut short threw, the run ends as the user asked (a store
     // that cannot record it leaves the request for whoever resumes the run)
@@ -448,6 +451,8 @@ async function drive(
       return await end(ctx, 'failed', null, { code: e.code, message: 'The run failed, and what it produced could not be recorded by the store (the full error could not be recorded either).' });
     }
   } finally {
+    // no commit of the run is left in flight when its driver returns (its claim is let go next)
+    await ctx.journal.inFlightError();
     stopWatching();
     // whatever a step cut short still does (an abandoned branch of it) can record nothing more
     if (abort.request) ctx.journal.seal(new AbortRequestedError(runId, abort.request.reason));
