@@ -169,7 +169,12 @@ export class Journal {
   async beforeStep(actsOnWorld = true): Promise<void> {
     if (this.isFlushDue || (actsOnWorld && this.creation)) await this.flush(true);
     // a pure step may run beside a lazy commit in flight; nothing else starts before its answer
-    else if (actsOnWorld) await this.settleInFlight();
+    else if (actsOnWorld && this.inFlight) await this.settleInFlight();
+  }
+
+  /** a lazy commit is in flight: `inFlightError` has something to wait for */
+  get isInFlight(): boolean {
+    return this.inFlight !== null;
   }
 
   /**
@@ -177,6 +182,7 @@ export class Journal {
    * runner, which settles it before it decides how a run stops and before its driver returns.
    */
   async inFlightError(): Promise<Error | null> {
+    if (!this.inFlight) return null;
     return this.settleInFlight().then(
       () => null,
       (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
@@ -197,8 +203,9 @@ export class Journal {
   /** `pipeline`: a lazy unit is sent without waiting for its answer (settleInFlight takes it) */
   private async commitPending(force: boolean, pipeline: boolean): Promise<void> {
     if (this.sealed) throw this.sealed;
-    // order: the run's next commit is sent after the one in flight settled
-    await this.settleInFlight();
+    // order: the run's next commit is sent after the one in flight settled (no await when none is: a
+    // commit's timing is then what it was before pipelining)
+    if (this.inFlight) await this.settleInFlight();
     this.isFlushDue = false;
     if (this.pending.events.length === 0 && !(force && this.creation)) return;
     const creation = this.creation;

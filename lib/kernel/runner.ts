@@ -421,7 +421,8 @@ async function drive(
   } catch (caught) {
     if (caught instanceof SimulatedCrash || caught instanceof ForkProbeReached) throw caught;
     // a lazy commit still in flight (journal.ts) failed before whatever failed since: the run stops for its failure, as at its own flush
-    const err = (await ctx.journal.inFlightError()) ?? caught;
+    // (waited for only when there is one: an abort asked in this process ends the run within the same ticks as before)
+    const err = (ctx.journal.isInFlight ? await ctx.journal.inFlightError() : null) ?? caught;
     if (err instanceof SimulatedCrash) throw err;
     if (err instanceof RunClaimedError) return { runId, status: 'superseded', output: null, error: null, report: null };
     // asked to abort: whatever the step cut short threw, the run ends as the user asked (a store
@@ -452,7 +453,7 @@ async function drive(
     }
   } finally {
     // no commit of the run is left in flight when its driver returns (its claim is let go next)
-    await ctx.journal.inFlightError();
+    if (ctx.journal.isInFlight) await ctx.journal.inFlightError();
     stopWatching();
     // whatever a step cut short still does (an abandoned branch of it) can record nothing more
     if (abort.request) ctx.journal.seal(new AbortRequestedError(runId, abort.request.reason));
