@@ -103,11 +103,7 @@ export function tooLarge(what: string): ValueTooLargeError {
 export function valueFits(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return jsonChars(v, MAX_VALUE_CHARS) <= MAX_VALUE_CHARS;
   const bound = BOUNDS.get(v);
-  if (bound !== undefined && bound <= MAX_VALUE_CHARS) return true;
-  const n = jsonChars(v, MAX_VALUE_CHARS);
-  if (n > MAX_VALUE_CHARS) return false;
-  MEASURED.set(v, n);
-  return true;
+  return (bound !== undefined && bound <= MAX_VALUE_CHARS) || rememberChars(v) <= MAX_VALUE_CHARS;
 }
 
 /** `jsonChars(v)`, remembered for `v` (an object measured often: a step's definition, built once per step). */
