@@ -161,6 +161,13 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
 /** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
 const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
 
+/** an artifact's row written, or its (run, path) rewritten: both forms of a direct write upsert with it */
+const UPSERT_ARTIFACTS = {
+  insert: `INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at")`,
+  onConflict: `  ON CONFLICT ("run_id", "path") DO UPDATE
+    SET "content" = EXCLUDED."content", "sha256" = EXCLUDED."sha256", "size" = EXCLUDED."size", "created_at" = EXCLUDED."created_at"`,
+};
+
 // Events in the order given, artifacts upserted by (run, path). Every data-modifying WITH runs
 // once, whether or not the main query reads it — after the main query (stagecraft_apply of the
 // batch's other operations), neither seeing the other's rows: so a direct write never shares a
@@ -168,13 +175,12 @@ const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
 // write has answered (the journal waits for each), and only a new run's claim and creation,
 // neither a direct write, travel together.
 const WRITES = `"written_artifacts" AS (
-  INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at")
+  ${UPSERT_ARTIFACTS.insert}
   SELECT a.run_id, a.path, a.content::json, a.sha256, a.size, stagecraft_ms_to_ts(a.at)
     FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::float8[])
          WITH ORDINALITY AS a(run_id, path, content, sha256, size, at, i)
    ORDER BY a.i
-  ON CONFLICT ("run_id", "path") DO UPDATE
-    SET "content" = EXCLUDED."content", "sha256" = EXCLUDED."sha256", "size" = EXCLUDED."size", "created_at" = EXCLUDED."created_at"
+${UPSERT_ARTIFACTS.onConflict}
 ), "written_events" AS (
   INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
   SELECT e.run_id, e.seq, e.type, stagecraft_ms_to_ts(e.at), e.data::json
@@ -245,9 +251,8 @@ function valuesSql(nEvents: number, nArtifacts: number): string {
   if (!nArtifacts) return insertEvents;
   const files = Array.from({ length: nArtifacts }, () => `($1, $${++p}, $${++p}::json, $${++p}, $${++p}::int, stagecraft_ms_to_ts($${++p}))`);
   return `WITH "written_artifacts" AS (
-  INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at") VALUES ${files.join(', ')}
-  ON CONFLICT ("run_id", "path") DO UPDATE
-    SET "content" = EXCLUDED."content", "sha256" = EXCLUDED."sha256", "size" = EXCLUDED."size", "created_at" = EXCLUDED."created_at"
+  ${UPSERT_ARTIFACTS.insert} VALUES ${files.join(', ')}
+${UPSERT_ARTIFACTS.onConflict}
 ) ${insertEvents}`;
 }
 
