@@ -27,7 +27,7 @@
  * run without either cap, and `cgroupStatus()` says why.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isProcessAlive } from './processes';
 
@@ -112,6 +112,8 @@ export type WorkerCgroup = {
   dirs: string[];
   /** where its processes are listed (every folder lists the same ones) */
   tasksDir: string;
+  /** `tasksDir`'s cgroup.procs */
+  procsFile: string;
   memory: Place | null;
 };
 
@@ -143,7 +145,7 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
     return null;
   }
   if (!made.length) return null;
-  return { dirs: made, tasksDir: made[0], memory };
+  return { dirs: made, tasksDir: made[0], procsFile: path.join(made[0], 'cgroup.procs'), memory };
 }
 
 let counter = 0;
@@ -177,10 +179,42 @@ export function inWorkerCgroup(cg: WorkerCgroup, command: string, args: string[]
 
 /** The pids of every process in the worker's cgroup. */
 export function tasksOf(cg: WorkerCgroup): number[] {
+  const listing = listingOf(cg);
+  return listing ? pidsIn(listing) : [];
+}
+
+/** the pids a listing names (one per line) */
+export function pidsIn(listing: Buffer): number[] {
+  return listing.toString('latin1').split('\n').filter(Boolean).map(Number);
+}
+
+let listingBuf = Buffer.alloc(4096);
+
+/**
+ * The worker's cgroup.procs as it is now, as bytes (null when it cannot be read). A fresh open every
+ * time: cgroup v1 keeps the listing an open file first read for up to a second, so a kept descriptor
+ * could miss a process forked since. Read into one reused buffer (no stat, no string): the returned
+ * bytes are valid until the next call, and are copied by whoever keeps them.
+ */
+export function listingOf(cg: WorkerCgroup): Buffer | null {
+  let fd: number;
   try {
-    return readFileSync(path.join(cg.tasksDir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+    fd = openSync(cg.procsFile, 'r');
   } catch {
-    return [];
+    return null;
+  }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === listingBuf.length) listingBuf = Buffer.concat([listingBuf, Buffer.alloc(listingBuf.length)]);
+      const n = readSync(fd, listingBuf, length, listingBuf.length - length, null);
+      if (n === 0) return listingBuf.subarray(0, length);
+      length += n;
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -257,6 +291,6 @@ function sweepAbandoned(dir: string): void {
     const m = /^stagecraft-(\d+)-([0-9a-f]+)-\d+$/.exec(name);
     if (!m || m[2] === TOKEN || isProcessAlive(Number(m[1]))) continue;
     const cg = path.join(dir, name);
-    void releaseWorkerCgroup({ dirs: [cg], tasksDir: cg, memory: null }); // retried: a just-killed task keeps the folder busy a moment
+    void releaseWorkerCgroup({ dirs: [cg], tasksDir: cg, procsFile: path.join(cg, 'cgroup.procs'), memory: null }); // retried: a just-killed task keeps the folder busy a moment
   }
 }

@@ -19,10 +19,11 @@
  * queue calls or choose workers (sandbox.ts), or speak the protocol
  * (worker.ts).
  */
-import { createWorkerCgroup, inWorkerCgroup, killPids, killTasks, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, tasksOf, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
+import { createWorkerCgroup, inWorkerCgroup, killPids, listingOf, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
 import { descendantsOf } from './processes';
 import { WorkerProcess, type CallOutcome, type WorkerLaunch, type WorkerRequest } from './worker';
 import type { WorkerChild } from './worker-child';
+import { WorkerItself } from './worker-itself';
 import type { WorkerSlots } from './worker-slots';
 
 /** how many listings a stray kill takes at most (each one kills what the last one missed: children forked meanwhile) */
@@ -32,6 +33,8 @@ export class SandboxWorker {
   readonly process: WorkerProcess;
   /** resolves once the worker has exited and its cgroup is gone (bounded) */
   readonly released: Promise<void>;
+  /** with a cgroup: what of its listing is the worker itself; without: the pids of its tree at ready */
+  private itself: WorkerItself | null = null;
   private keep: Set<number> | null = null;
   private oomAtReady = 0;
   private oomAtExit: number | null = null;
@@ -76,8 +79,9 @@ export class SandboxWorker {
   /** Resolves when the worker is ready; from then on what runs in its cgroup is "the worker itself". */
   async ready(): Promise<void> {
     await this.process.ready;
-    if (this.keep) return;
-    this.keep = new Set(this.processes());
+    if (this.keep || this.itself) return;
+    if (this.cg) this.itself = new WorkerItself(listingOf(this.cg) ?? Buffer.alloc(0));
+    else this.keep = new Set(this.processes());
     this.oomAtReady = oomKills(this.cg);
   }
 
@@ -96,9 +100,8 @@ export class SandboxWorker {
     return { outcome, isOomKilled: (this.oomAtExit ?? 0) > this.oomAtReady };
   }
 
-  /** The pids of the worker's tree: its cgroup, else its descendants (and itself). */
+  /** The pids of the worker's tree where it has no cgroup: its descendants (and itself). */
   private processes(): number[] {
-    if (this.cg) return tasksOf(this.cg);
     const pid = this.process.pid;
     return pid === undefined ? [] : [pid, ...descendantsOf(pid)];
   }
@@ -106,10 +109,17 @@ export class SandboxWorker {
   private async killStrays(): Promise<void> {
     const keep = this.keep ?? new Set<number>();
     for (let round = 0; round < STRAY_KILL_ROUNDS; round++) {
-      const killed = this.cg ? killTasks(this.cg, keep) : killPids(this.processes().filter((p) => !keep.has(p)));
+      const killed = this.cg ? this.killListedStrays(this.cg) : killPids(this.processes().filter((p) => !keep.has(p)));
       if (!killed) return;
       await new Promise((r) => setTimeout(r, 2));
     }
+  }
+
+  /** Kills every process of the cgroup that is not the worker itself; how many it signalled. */
+  private killListedStrays(cg: WorkerCgroup): number {
+    const listing = listingOf(cg);
+    if (!listing || !this.itself) return 0; // unreadable: as before, nothing is known to kill
+    return killPids(this.itself.strays(listing));
   }
 
   kill(): Promise<void> {

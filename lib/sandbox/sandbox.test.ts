@@ -117,6 +117,17 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     assert.equal((await workerOf(sandbox, PY)).token, (await workerOf(sandbox, PY)).token);
   });
 
+  test('a warm node worker runs each call exactly once, sync and async functions alike, in order', async () => {
+    const seen: number[] = [];
+    for (const fn of ['count', 'countLater', 'count', 'count', 'countLater', 'countLater', 'count']) {
+      seen.push(((await sandbox.call(callOf(JS, fn))) as { calls: number }).calls);
+    }
+    assert.deepEqual(seen.map((n) => n - seen[0]), [0, 1, 2, 3, 4, 5, 6], 'each call counted once, none twice or lost');
+    // concurrent calls on the one worker queue up in the host and are answered in turn
+    const parallel = await Promise.all(['countLater', 'count', 'countLater'].map((fn) => sandbox.call(callOf(JS, fn))));
+    assert.deepEqual(parallel.map((r) => (r as { calls: number }).calls - seen[6]), [1, 2, 3]);
+  });
+
   test('user print / console.log on stdout cannot break the protocol', async () => {
     assert.deepEqual(await sandbox.call(callOf(PY, 'chatty')), { ok: true });
     assert.deepEqual(await sandbox.call(callOf(JS, 'chatty')), { ok: true });

@@ -23,10 +23,16 @@ const SELF = fileURLToPath(import.meta.url);
 
 const requests = new net.Socket({ fd: REQUEST_FD, readable: true, writable: false });
 const replies = new net.Socket({ fd: REPLY_FD, readable: false, writable: true });
-const send = (message) => replies.write(JSON.stringify(message) + '\n');
+/** a message, with the id of the request it answers when there is one (its last key, as the host reads it) */
+const send = (message, id) => {
+  if (id !== undefined) message.id = id;
+  replies.write(JSON.stringify(message) + '\n');
+};
 
 /** @type {Map<string, Promise<Record<string, unknown>>>} */
 const modules = new Map();
+/** each imported module's namespace, once its import has settled: a warm call finds its function without awaiting */
+const loaded = new Map();
 
 function load(modulePath) {
   let mod = modules.get(modulePath);
@@ -34,7 +40,10 @@ function load(modulePath) {
     mod = import(pathToFileURL(modulePath).href);
     modules.set(modulePath, mod);
     // a failed import is not cached here, so a fixed file is retried (node may still cache the failure)
-    mod.catch(() => modules.delete(modulePath));
+    mod.then(
+      (ns) => loaded.set(modulePath, ns),
+      () => modules.delete(modulePath),
+    );
   }
   return mod;
 }
@@ -203,10 +212,13 @@ function replyOf(result, modulePath) {
   }
 }
 
-async function handle(request) {
+/** The reply to a single call (a promise while its module is importing, or when its function returned one). */
+function handle(request) {
   const { modulePath, exportName, input } = request;
-  const r = await resolve(modulePath, exportName);
-  return r.reply ?? invoke(r.found, input, modulePath);
+  const mod = loaded.get(modulePath);
+  const found = mod && findExport(mod, exportName);
+  if (found) return invoke(found, input, modulePath);
+  return resolve(modulePath, exportName).then((r) => r.reply ?? invoke(r.found, input, modulePath));
 }
 
 /** `{ ...a, ...b }` as the kernel builds it (lib/kernel/json.ts merged): Object.assign, unless a key is `__proto__` */
@@ -281,7 +293,23 @@ function exitWhenParentDies() {
 }
 
 let buffered = '';
-let chain = Promise.resolve();
+/** requests run one after another: the last one accepted while it runs, else null */
+let chain = null;
+/** Runs a request: at once when none is running (a warm sync function is answered without an await), else after the others. */
+function accept(request) {
+  let run;
+  if (chain) run = chain.then(() => (request.steps ? handleChain(request) : handle(request)));
+  else {
+    const reply = request.steps ? handleChain(request) : handle(request);
+    if (typeof reply.then !== 'function') return void send(reply, request.id);
+    run = reply;
+  }
+  const sent = run.then((reply) => send(reply, request.id));
+  chain = sent;
+  void sent.then(() => {
+    if (chain === sent) chain = null;
+  });
+}
 requests.setEncoding('utf8');
 requests.on('data', (chunk) => {
   buffered += chunk;
@@ -290,11 +318,7 @@ requests.on('data', (chunk) => {
     const line = buffered.slice(0, nl);
     buffered = buffered.slice(nl + 1);
     if (!line.trim()) continue;
-    const request = JSON.parse(line);
-    chain = chain.then(async () => {
-      const reply = await (request.steps ? handleChain(request) : handle(request));
-      send({ ...reply, id: request.id });
-    });
+    accept(JSON.parse(line));
   }
 });
 requests.on('end', () => process.exit(0)); // the parent is gone or closed the sandbox

@@ -1,0 +1,89 @@
+// npx tsx bench/bench-call.ts [--calls N] [--reps R] — one warm code-step call in the sandbox a run
+// gets (bubblewrap where it works, a workspace with the default quota), the bench:store step's
+// module and shape: wall per call, this process's CPU per call (the host side) and the worker's
+// (its cgroup's processes, from /proc). One JSON line per rep.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCodeSandbox } from '../lib/sandbox';
+import { isolationFor, sandboxMode } from '../lib/sandbox/isolation';
+import { workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
+import type { Json } from '../lib/kernel/json';
+
+const { values: a } = parseArgs({ options: { calls: { type: 'string', default: '2000' }, reps: { type: 'string', default: '1' } } });
+const N = Number(a.calls);
+const ROOT = mkdtempSync(path.join(tmpdir(), 'sc-callbench-'));
+const WORK = path.join(ROOT, 'work');
+mkdirSync(WORK);
+const mod = path.join(ROOT, 'step.mjs');
+writeFileSync(
+  mod,
+  `function stepResult(runId, i) {
+  const o = { run: String(runId), step: i, ok: true, sum: (i * 2654435761) % 1000003, tag: \`step-\${i}\` };
+  const base = JSON.stringify({ ...o, pad: '' }).length;
+  o.pad = 'x'.repeat(Math.max(0, 200 - base));
+  return o;
+}
+export function step(v) { const i = v.i ?? 0; return { i: i + 1, last: stepResult(v.run, i) }; }
+`,
+);
+const isolation = isolationFor(sandboxMode(process.env), { cacheDir: ROOT });
+// BENCH_CALL_GUARD=off: no workspace (and so no quota walk), to see what the guard costs
+const inWorkspace = process.env.BENCH_CALL_GUARD !== 'off';
+const sandbox = createCodeSandbox({ maxWorkersPerLanguage: 1, bundleDir: ROOT, ...(inWorkspace ? { workDir: WORK, workspaceQuota: workspaceQuotaFromEnv({}) } : {}), isolation });
+
+/** CPU ms of this process's child processes and their trees (the worker: bubblewrap, its pid 1, the interpreter) */
+function workerCpuMs(): number {
+  let ticks = 0;
+  for (const pid of workerPids()) {
+    try {
+      const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10;
+}
+function workerPids(): number[] {
+  const out: number[] = [];
+  for (const name of readFileSync('/proc/self/task/' + process.pid + '/children', 'utf8').split(' ').filter(Boolean)) out.push(...tree(Number(name)));
+  return out;
+}
+function tree(pid: number): number[] {
+  let kids: string[] = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {
+    // gone
+  }
+  return [pid, ...kids.flatMap((k) => tree(Number(k)))];
+}
+
+async function calls(n: number): Promise<void> {
+  let v: Json = { run: 'r', i: 0 };
+  for (let i = 0; i < n; i++) {
+    const out = (await sandbox.call({ language: 'node', modulePath: mod, exportName: 'step', input: v, timeoutMs: 30_000 })) as { i: number };
+    v = { run: 'r', i: out.i };
+  }
+}
+
+try {
+  await calls(200);
+  for (let r = 0; r < Number(a.reps); r++) {
+    const w0 = workerCpuMs();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await calls(N);
+    const wall = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    const w = workerCpuMs() - w0;
+    const load1 = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+    console.log(JSON.stringify({ harness: 'sandbox/call', sandbox: isolation.kind, calls: N, msPerCall: +(wall / N).toFixed(4), hostCpuMsPerCall: +((c.user + c.system) / 1000 / N).toFixed(4), hostSysMsPerCall: +(c.system / 1000 / N).toFixed(4), workerCpuMsPerCall: +(w / N).toFixed(4), load1 }));
+  }
+} finally {
+  await sandbox.close();
+  rmSync(ROOT, { recursive: true, force: true });
+}

@@ -1,0 +1,40 @@
+// Which processes of a worker's cgroup listing are the worker itself, and which are strays a step
+// left: the clean listing is skipped unparsed, anything else is parsed, and a pid of the worker that
+// is gone is never spared again (a later process given its number is a stray).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WorkerItself } from './worker-itself';
+
+const listing = (...pids: number[]) => Buffer.from(pids.map((p) => `${p}\n`).join(''));
+
+test('the listing at ready is the worker itself; anything new in a later listing is a stray', () => {
+  const itself = new WorkerItself(listing(10, 11, 12));
+  assert.deepEqual(itself.strays(listing(10, 11, 12)), []);
+  assert.deepEqual(itself.strays(listing(10, 11, 12, 99)), [99]);
+  assert.deepEqual(itself.strays(listing(10, 11, 12, 99, 100)), [99, 100], 'still strays until they are gone');
+  assert.deepEqual(itself.strays(listing(10, 11, 12)), []);
+  assert.deepEqual(itself.strays(listing(9, 10, 11, 12)), [9], 'a stray listed before the worker (a lower pid after a wrap)');
+});
+
+test('a process of the worker that is gone is never spared again: its number, reused, is a stray', () => {
+  const itself = new WorkerItself(listing(10, 11, 12));
+  assert.deepEqual(itself.strays(listing(10, 11)), [], '12 (say tsx’s esbuild, killed by the code) is gone');
+  assert.deepEqual(itself.strays(listing(10, 11, 12)), [12], 'a new process given pid 12');
+  assert.deepEqual(itself.strays(listing(10, 11)), []);
+  assert.deepEqual(itself.strays(listing(10, 11)), [], 'the new clean listing');
+  assert.deepEqual(itself.strays(listing(10, 11, 12)), [12]);
+});
+
+test('a worker pid that goes in the same listing as a stray comes: the old clean listing is not trusted again', () => {
+  const itself = new WorkerItself(listing(10, 11, 12));
+  // 12 is gone and a stray 13 came: the stray is killed, and the clean listing (which names 12) is dropped
+  assert.deepEqual(itself.strays(listing(10, 11, 13)), [13]);
+  // the very bytes of the ready listing, 12 now a new process: a stray, not the clean listing
+  assert.deepEqual(itself.strays(listing(10, 11, 12)), [12]);
+});
+
+test('an unreadable listing at ready keeps nothing: every listed process is a stray', () => {
+  const itself = new WorkerItself(Buffer.alloc(0));
+  assert.deepEqual(itself.strays(listing(10)), [10]);
+  assert.deepEqual(itself.strays(Buffer.alloc(0)), []);
+});
