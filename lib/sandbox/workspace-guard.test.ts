@@ -88,8 +88,14 @@ test('measuring: blocks on disk (a sparse file costs what it wrote), every entry
   truncateSync(path.join(ws, 'sparse.bin'), 1_900_000_000);
   mkdirSync(path.join(ws, 'sub'));
   symlinkSync('/', path.join(ws, 'sub', 'root'));
+  // at the top too (its entries are looked up by path, those below through a descriptor): a link to a
+  // folder and one to a large file outside the workspace are counted as links, never followed
+  symlinkSync('/', path.join(ws, 'root'));
+  const outside = path.join(workspace(), 'big.bin');
+  writeFileSync(outside, Buffer.alloc(4 * 1024 * 1024, 1));
+  symlinkSync(outside, path.join(ws, 'big'));
   const u = await measureWorkspace(ws, { maxBytes: 1024 ** 3, maxFiles: 100 });
-  assert.equal(u.files, 4, 'a.txt, sparse.bin, sub, sub/root');
+  assert.equal(u.files, 6, 'a.txt, sparse.bin, sub, sub/root, root, big');
   assert.ok(u.bytes < 1024 * 1024, `counted ${u.bytes} bytes: the sparse file and what the link points at are not`);
   assert.equal(u.isOver, false);
   let deep = path.join(ws, 'deep');
@@ -97,6 +103,9 @@ test('measuring: blocks on disk (a sparse file costs what it wrote), every entry
   mkdirSync(deep, { recursive: true });
   const over = await measureWorkspace(ws, { maxBytes: 1024 ** 3, maxFiles: 100_000 });
   assert.equal(over.tooDeep, true);
+  // a workspace that is gone, or is not a folder, is an error, never an empty workspace
+  await assert.rejects(measureWorkspace(path.join(ws, 'gone'), { maxBytes: 1, maxFiles: 1 }), /ENOENT/);
+  await assert.rejects(measureWorkspace(path.join(ws, 'a.txt'), { maxBytes: 1, maxFiles: 1 }), /ENOTDIR/);
 });
 
 test('the quota from the environment: defaults 1 GiB and 10,000; sizes with K, M, G; bad values named', () => {
