@@ -15,7 +15,9 @@
  * double-forked daemon re-parents outside and escapes — the README says so).
  *
  * Owns: the slot, the cgroup and the keep-list of one worker, the stray kill
- * after each call, and whether the memory cgroup OOM-killed it. Does not:
+ * after each call (one fresh read of the cgroup's listing when nothing was
+ * left: worker-itself.ts tells the worker from strays without parsing it),
+ * and whether the memory cgroup OOM-killed it. Does not:
  * queue calls or choose workers (sandbox.ts), or speak the protocol
  * (worker.ts).
  */
