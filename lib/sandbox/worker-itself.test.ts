@@ -2,7 +2,11 @@
 // left: the clean listing is skipped unparsed, anything else is parsed, and a pid of the worker that
 // is gone is never spared again (a later process given its number is a stray).
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
+import { listingOf, pidsIn } from './cgroups';
 import { WorkerItself } from './worker-itself';
 
 const listing = (...pids: number[]) => Buffer.from(pids.map((p) => `${p}\n`).join(''));
@@ -37,4 +41,16 @@ test('an unreadable listing at ready keeps nothing: every listed process is a st
   const itself = new WorkerItself(Buffer.alloc(0));
   assert.deepEqual(itself.strays(listing(10)), [10]);
   assert.deepEqual(itself.strays(Buffer.alloc(0)), []);
+});
+
+test('a listing longer than the read buffer is read whole, and read afresh each time', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-listing-'));
+  const procsFile = path.join(dir, 'cgroup.procs');
+  const many = Array.from({ length: 5000 }, (_, i) => 100_000 + i);
+  writeFileSync(procsFile, listing(...many));
+  const cg = { dirs: [dir], tasksDir: dir, procsFile, memory: null };
+  assert.deepEqual(pidsIn(listingOf(cg)!), many);
+  writeFileSync(procsFile, listing(7, 8));
+  assert.deepEqual(pidsIn(listingOf(cg)!), [7, 8]);
+  assert.equal(listingOf({ ...cg, procsFile: path.join(dir, 'gone') }), null, 'unreadable: null, not an empty listing');
 });
