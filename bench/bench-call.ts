@@ -1,17 +1,20 @@
-// npx tsx bench/bench-call.ts [--calls N] [--reps R] — one warm code-step call in the sandbox a run
-// gets (bubblewrap where it works, a workspace with the default quota), the bench:store step's
-// module and shape: wall per call, this process's CPU per call (the host side) and the worker's
-// (its cgroup's processes, from /proc). One JSON line per rep.
+// npm run bench:call [-- --calls N --reps R] — one warm code-step call in the sandbox a run gets
+// (bubblewrap where it works, a workspace with the default quota), the bench:store step's module and
+// shape: wall per call, this process's CPU per call (the host side: the call path, the protocol, the
+// stray kill and the quota walk) and the worker's (its process tree, from /proc). One JSON line per
+// rep (harness `sandbox/call`); then the quota walk alone (`sandbox/walk`), CPU per measurement of an
+// empty workspace and of one holding 99 entries (90 files at its top, 8 in a folder).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCodeSandbox } from '../lib/sandbox';
 import { isolationFor, sandboxMode } from '../lib/sandbox/isolation';
-import { workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
+import { measureWorkspace, workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
 import type { Json } from '../lib/kernel/json';
+import { size } from './tiny';
 
-const { values: a } = parseArgs({ options: { calls: { type: 'string', default: '2000' }, reps: { type: 'string', default: '1' } } });
+const { values: a } = parseArgs({ options: { calls: { type: 'string', default: size('4000', '50') }, reps: { type: 'string', default: size('3', '1') }, tiny: { type: 'boolean' } } });
 const N = Number(a.calls);
 const ROOT = mkdtempSync(path.join(tmpdir(), 'sc-callbench-'));
 const WORK = path.join(ROOT, 'work');
@@ -70,8 +73,20 @@ async function calls(n: number): Promise<void> {
   }
 }
 
+/** CPU per measureWorkspace of `dir` (the walk after every code step) */
+async function walkLine(dir: string): Promise<void> {
+  const quota = workspaceQuotaFromEnv({});
+  const n = size(3000, 20);
+  for (let i = 0; i < n / 10; i++) await measureWorkspace(dir, quota);
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) await measureWorkspace(dir, quota);
+  const c = process.cpuUsage(c0);
+  const { files } = await measureWorkspace(dir, quota);
+  console.log(JSON.stringify({ harness: 'sandbox/walk', files, cpuUsPerWalk: +((c.user + c.system) / n).toFixed(1), sysUsPerWalk: +(c.system / n).toFixed(1) }));
+}
+
 try {
-  await calls(200);
+  await calls(size(200, 10));
   for (let r = 0; r < Number(a.reps); r++) {
     const w0 = workerCpuMs();
     const c0 = process.cpuUsage();
@@ -83,6 +98,15 @@ try {
     const load1 = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
     console.log(JSON.stringify({ harness: 'sandbox/call', sandbox: isolation.kind, calls: N, msPerCall: +(wall / N).toFixed(4), hostCpuMsPerCall: +((c.user + c.system) / 1000 / N).toFixed(4), hostSysMsPerCall: +(c.system / 1000 / N).toFixed(4), workerCpuMsPerCall: +(w / N).toFixed(4), load1 }));
   }
+  await sandbox.close();
+  const empty = path.join(ROOT, 'empty');
+  const full = path.join(ROOT, 'full');
+  mkdirSync(empty);
+  mkdirSync(path.join(full, 'sub'), { recursive: true });
+  for (let i = 0; i < 90; i++) writeFileSync(path.join(full, `f${i}`), 'x');
+  for (let i = 0; i < 8; i++) writeFileSync(path.join(full, 'sub', `g${i}`), 'y');
+  await walkLine(empty);
+  await walkLine(full);
 } finally {
   await sandbox.close();
   rmSync(ROOT, { recursive: true, force: true });
