@@ -155,7 +155,11 @@ function instrument(obj: object, name: string, after: (args: unknown[], t0: numb
   };
 }
 
-/** The sandbox's calls: counted and timed into `waits`, and the first one noted in `firstCall`. */
+/**
+ * The sandbox's calls: counted and timed into `waits`, and the first one noted in `firstCall`. Every
+ * argument reaches the sandbox, its CallOptions too (the run's abort signal, as the kernel passes
+ * it): the wrapper this replaced passed the call alone, so the sandbox skipped its abort listener.
+ */
 function timeSandbox(sandbox: object): void {
   instrument(sandbox, 'call', (_args, t0) => {
     const now = performance.now();
