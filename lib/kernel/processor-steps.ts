@@ -59,7 +59,11 @@ const CODE_DEFINITIONS = new Map<string, Json>();
 /** What identifies a step at its position (compared on resume); built once per step spec. */
 export function stepDefinition(step: StepSpec): Json {
   let d = DEFINITIONS.get(step);
-  if (d === undefined) DEFINITIONS.set(step, (d = step.type === 'python' || step.type === 'node' ? codeDefinition(step) : buildDefinition(step)));
+  if (d === undefined) {
+    d = step.type === 'python' || step.type === 'node' ? codeDefinition(step) : buildDefinition(step);
+    rememberChars(d as object); // measured in every record of the step (journal.ts unitChars): an op's args, a schema
+    DEFINITIONS.set(step, d);
+  }
   return d;
 }
 
@@ -68,7 +72,6 @@ function codeDefinition(step: CodeStep): Json {
   let d = CODE_DEFINITIONS.get(k);
   if (d === undefined) {
     d = buildDefinition(step);
-    rememberChars(d as object); // measured in every record of the step (journal.ts unitChars)
     CODE_DEFINITIONS.set(k, d);
   }
   return d;

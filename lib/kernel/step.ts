@@ -153,22 +153,42 @@ export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Pro
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
+    const waiting = waitersOf(signal);
     const onAbort = () => {
       work.catch(() => undefined);
       reject(signal.reason);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    waiting.add(onAbort);
     work.then(
       (v) => {
-        signal.removeEventListener('abort', onAbort);
+        waiting.delete(onAbort);
         resolve(v);
       },
       (e) => {
-        signal.removeEventListener('abort', onAbort);
+        waiting.delete(onAbort);
         reject(e);
       },
     );
   });
+}
+
+/**
+ * The steps in flight that an abort of `signal` rejects, in the order they started: one 'abort'
+ * listener per signal (a run's), added with its first step, where a listener added and removed per
+ * step cost more than the step's own bookkeeping (EventTarget's listener lists).
+ */
+const WAITERS = new WeakMap<AbortSignal, Set<() => void>>();
+function waitersOf(signal: AbortSignal): Set<() => void> {
+  let set = WAITERS.get(signal);
+  if (!set) {
+    const waiting = (set = new Set());
+    WAITERS.set(signal, waiting);
+    signal.addEventListener('abort', () => {
+      for (const f of [...waiting]) f();
+      waiting.clear();
+    }, { once: true });
+  }
+  return set;
 }
 
 /** the options a port call gets: the signal of the run's abort request, where one can come */

@@ -13,7 +13,7 @@ import { SeqGapError, UnsupportedValueError } from './errors';
 import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, directStatement, opClaim, opCommit, opCreate, VALUES_MAX_ARTIFACTS, VALUES_MAX_EVENTS } from './wire';
+import { directCommit, directStatement, opClaim, opCommit, opCreate, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS, VALUES_MAX_ARTIFACTS, VALUES_MAX_EVENTS } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -96,21 +96,25 @@ describe('direct writes of event-only units', () => {
     assert.deepEqual(await store.listArtifacts(run.id), [artifact(run.id, 'out.json', { k: 'v2' }, 99), artifact(run.id, 'b.txt', 'text')]);
   });
 
-  it('a write past the VALUES shapes goes as the unnest form, and both read back alike', async () => {
+  it('a write past the VALUES shapes goes as rows, past the rows shapes as the unnest form, and all read back alike', async () => {
     const run = await newRun();
-    const many = Array.from({ length: VALUES_MAX_EVENTS + 1 }, (_, i) => ev(run.id, 2 + i, 'step_completed', { i, z: 'ü' }));
-    const files = Array.from({ length: VALUES_MAX_ARTIFACTS + 1 }, (_, i) => artifact(run.id, `f${i}.json`, { i }));
-    assert.deepEqual((await viaLane(run.id, { events: many })).statements, ['sc_direct'], 'more events than the VALUES shapes take');
-    const seq = 2 + many.length;
+    const many = Array.from({ length: ROWS_MAX_EVENTS + 1 }, (_, i) => ev(run.id, 2 + i, 'step_completed', { i, z: 'ü' }));
+    const files = Array.from({ length: ROWS_MAX_ARTIFACTS + 1 }, (_, i) => artifact(run.id, `f${i}.json`, { i }));
+    assert.deepEqual((await viaLane(run.id, { events: many })).statements, ['sc_direct'], 'more events than the rows shapes take');
+    let seq = 2 + many.length;
     assert.deepEqual((await viaLane(run.id, { events: [ev(run.id, seq)], artifacts: files })).statements, ['sc_direct'], 'more artifacts than they take');
+    const rows = Array.from({ length: VALUES_MAX_EVENTS + 1 }, (_, i) => ev(run.id, seq + 1 + i, 'step_completed', { i, at: 'rows "q" \\' }));
+    const rowFiles = files.slice(0, VALUES_MAX_ARTIFACTS + 1).map((f) => artifact(run.id, f.path, { rows: f.path }, 5));
+    assert.deepEqual((await viaLane(run.id, { events: rows, artifacts: rowFiles })).statements, [`sc_rows_${VALUES_MAX_EVENTS + 1}_${VALUES_MAX_ARTIFACTS + 1}`], 'past the VALUES shapes');
+    seq += rows.length;
     const edge = Array.from({ length: VALUES_MAX_EVENTS }, (_, i) => ev(run.id, seq + 1 + i, 'step_completed', { i, at: 'edge' }));
     const edgeFiles = files.slice(0, VALUES_MAX_ARTIFACTS).map((f) => artifact(run.id, f.path, { again: f.path }, 7));
     assert.deepEqual((await viaLane(run.id, { events: edge, artifacts: edgeFiles })).statements, [`sc_values_${VALUES_MAX_EVENTS}_${VALUES_MAX_ARTIFACTS}`]);
     const events = await store.readEvents(run.id);
     assert.deepEqual(events.map((e) => e.seq), Array.from({ length: events.length }, (_, i) => i + 1));
-    assert.deepEqual(events.slice(1), [...many, ev(run.id, seq), ...edge], 'types, times and data as written, in seq order');
+    assert.deepEqual(events.slice(1), [...many, ev(run.id, 2 + many.length), ...rows, ...edge], 'types, times and data as written, in seq order');
     // re-written paths keep their place (ord of the first writing), the one written once stays
-    assert.deepEqual(await store.listArtifacts(run.id), [...edgeFiles, files[VALUES_MAX_ARTIFACTS]]);
+    assert.deepEqual(await store.listArtifacts(run.id), [...edgeFiles, ...rowFiles.slice(VALUES_MAX_ARTIFACTS), ...files.slice(VALUES_MAX_ARTIFACTS + 1)]);
   });
 
   it('a VALUES write refused (a gap inside it) writes nothing, artifacts included', async () => {
@@ -182,11 +186,31 @@ describe('direct writes of event-only units', () => {
       direct(runs[1], { events: [ev(runs[1].id, 2), ev(runs[1].id, 3)], artifacts: [artifact(runs[1].id, 'a', 1)] }),
       lanes.apply(runs[2].id, opCommit(runs[2].id, { events: [ev(runs[2].id, 2)], lazy: true })),
     ]);
-    assert.deepEqual(sent, ['sc_direct_apply']);
+    assert.deepEqual(sent, ['sc_rows_3_1_apply'], 'as rows: three events and an artifact, and the other operations');
     assert.deepEqual(results, [{ kind: 'committed' }, { kind: 'committed' }, { kind: 'committed' }, { kind: 'committed' }]);
     assert.deepEqual((await store.readEvents(runs[1].id)).map((e) => e.seq), [1, 2, 3]);
     assert.deepEqual((await store.readEvents(runs[2].id)).map((e) => e.seq), [1, 2]);
     assert.equal((await store.getRun(created.id))?.id, created.id);
+  });
+
+  it('several runs\' direct writes as rows read back exactly as written, each run\'s in its order', async () => {
+    const [a, b] = [await newRun(), await newRun()];
+    await watchLane(a.id);
+    sent.length = 0;
+    const data = (n: number) => ({ z: n, a: 'ünï "q" \\ ✓ \u0001', list: [1, null, { b: true }] });
+    const units: [string, CommitUnit][] = [
+      [a.id, { events: [ev(a.id, 2, 'step_completed', data(1)), ev(a.id, 3, 'step_completed', data(2))], artifacts: [artifact(a.id, 'out.json', { k: 'a"1' }, 3)] }],
+      [b.id, { events: [ev(b.id, 2, 'step_completed', data(3)), ev(b.id, 3, 'tool_called', data(4))], artifacts: [artifact(b.id, 'out.json', 'b\\2', 4)] }],
+    ];
+    const results = await Promise.all(units.map(([id, unit]) => lanes.apply(id, opCommit(id, unit), undefined, directCommit(id, unit))));
+    assert.deepEqual(sent, ['sc_rows_4_2']);
+    assert.deepEqual(results, [{ kind: 'committed' }, { kind: 'committed' }]);
+    for (const [id, unit] of units) {
+      const events = await store.readEvents(id);
+      assert.deepEqual(events.slice(1), unit.events);
+      assert.equal(JSON.stringify(events.slice(1).map((e) => e.data)), JSON.stringify(unit.events.map((e) => e.data)), 'the JSON text is kept, key order included');
+      assert.deepEqual(await store.listArtifacts(id), unit.artifacts);
+    }
   });
 
   it('one refused write in a shared statement: the batch is answered by the commit function, the others committed', async () => {
@@ -198,7 +222,7 @@ describe('direct writes of event-only units', () => {
       lanes.apply(a.id, opCommit(a.id, { events: [ev(a.id, 2)] }), undefined, directCommit(a.id, { events: [ev(a.id, 2)] })),
       lanes.apply(b.id, opCommit(b.id, { events: [ev(b.id, 2)] }), undefined, directCommit(b.id, { events: [ev(b.id, 2)] })),
     ]);
-    assert.deepEqual(sent, ['sc_direct', 'sc_apply']);
+    assert.deepEqual(sent, ['sc_rows_2_0', 'sc_apply']);
     assert.deepEqual(results, [{ kind: 'committed' }, { kind: 'conflict', recorded: [ev(b.id, 2, 'phase_started', { first: true })] }]);
     assert.deepEqual((await store.readEvents(a.id)).map((e) => e.seq), [1, 2]);
   });

@@ -197,12 +197,17 @@ const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
  */
 const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($12::jsonb, true) AS r`;
 
-/** One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is the results of `ops`, in order (NULL without any). */
+/**
+ * One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is
+ * the results of `ops`, in order (no row, or NULL, without any).
+ */
 export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
   if (writes.length === 1 && !ops.length) {
     const alone = valuesStatement(writes[0]);
     if (alone) return alone;
   }
+  const rows = rowsStatement(writes, ops);
+  if (rows) return rows;
   const events = writes.flatMap((w) => w.events);
   const artifacts = writes.flatMap((w) => w.artifacts);
   const values = [...columns(events, 5), ...columns(artifacts, 6)];
@@ -239,6 +244,53 @@ function valuesStatement(w: DirectWrite): Statement | null {
   const key = nEvents * (VALUES_MAX_ARTIFACTS + 1) + nArtifacts;
   const text = (VALUES_SQL[key] ??= valuesSql(nEvents, nArtifacts));
   return { name: nEvents === 1 && nArtifacts === 0 ? 'sc_event' : `sc_values_${nEvents}_${nArtifacts}`, text, values };
+}
+
+/**
+ * The largest batch of direct writes sent as VALUES lists with one row per event and per artifact
+ * (`rowsStatement`): past these it is the unnest form. Bounds the statements a connection prepares
+ * ((ROWS_MAX_EVENTS+1) × (ROWS_MAX_ARTIFACTS+1) shapes, with and without the batch's other
+ * operations); at concurrency 8 an op step's commits (two events and an artifact each) fit.
+ */
+export const ROWS_MAX_EVENTS = 16;
+export const ROWS_MAX_ARTIFACTS = 8;
+
+/**
+ * Several runs' direct writes (and the batch's other operations, through `stagecraft_apply` as in
+ * DIRECT_APPLY_SQL) as plain INSERT … VALUES, each row with its run id: no text[] for pg to build
+ * and escape (every quote of the JSON payloads) nor for the server to parse and unnest. Rows go in
+ * the order given, the writes' order (events in seq order within each run, as the unnest form's
+ * ORDER BY keeps them). Null past ROWS_MAX_EVENTS / ROWS_MAX_ARTIFACTS.
+ */
+function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement | null {
+  let nEvents = 0;
+  let nArtifacts = 0;
+  for (const w of writes) {
+    nEvents += w.events.length;
+    nArtifacts += w.artifacts.length;
+  }
+  if (nEvents === 0 || nEvents > ROWS_MAX_EVENTS || nArtifacts > ROWS_MAX_ARTIFACTS) return null;
+  const values: unknown[] = [];
+  for (const w of writes) for (const row of w.events) for (const v of row) values.push(v);
+  for (const w of writes) for (const row of w.artifacts) for (const v of row) values.push(v);
+  const apply = ops.length > 0;
+  if (apply) values.push(batchParam(ops));
+  const key = (nEvents * (ROWS_MAX_ARTIFACTS + 1) + nArtifacts) * 2 + (apply ? 1 : 0);
+  const text = (ROWS_SQL[key] ??= rowsSql(nEvents, nArtifacts, apply));
+  return { name: `sc_rows_${nEvents}_${nArtifacts}${apply ? '_apply' : ''}`, text, values };
+}
+
+/** the rows statements' text by shape (rowsStatement's key) */
+const ROWS_SQL: string[] = [];
+
+function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
+  let p = 0;
+  const events = Array.from({ length: nEvents }, () => `($${++p}, $${++p}, $${++p}, stagecraft_ms_to_ts($${++p}), $${++p}::json)`);
+  const files = Array.from({ length: nArtifacts }, () => `($${++p}, $${++p}, $${++p}::json, $${++p}, $${++p}::int, stagecraft_ms_to_ts($${++p}))`);
+  const insertEvents = `INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES ${events.join(', ')}`;
+  const writeArtifacts = nArtifacts ? `"written_artifacts" AS (\n  ${UPSERT_ARTIFACTS.insert} VALUES ${files.join(', ')}\n${UPSERT_ARTIFACTS.onConflict}\n)` : '';
+  if (apply) return `WITH ${writeArtifacts ? `${writeArtifacts}, ` : ''}"written_events" AS (\n  ${insertEvents}\n) SELECT stagecraft_apply($${++p}::jsonb, true) AS r`;
+  return writeArtifacts ? `WITH ${writeArtifacts} ${insertEvents}` : insertEvents;
 }
 
 /** the VALUES statements' text by shape (valuesStatement's key) */

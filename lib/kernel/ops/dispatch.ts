@@ -27,6 +27,22 @@ import { isInfrastructureError } from '../faults';
 
 const PURE_OPS = new Set(['file/read', 'workspace/read', 'http/get']);
 
+/**
+ * A tool step's definition, one object per op name: its hash (memo.ts definitionHash, cached per
+ * definition object) is then worked out once per op, not once per call. Never changed once built.
+ */
+const OP_DEFINITIONS = new Map<string, Json>();
+/** a model may name any op (the gate refuses unknown ones): the cache keeps a bounded few */
+const MAX_OP_DEFINITIONS = 1_000;
+function opDefinition(op: string): Json {
+  let d = OP_DEFINITIONS.get(op);
+  if (d === undefined) {
+    d = { op };
+    if (OP_DEFINITIONS.size < MAX_OP_DEFINITIONS) OP_DEFINITIONS.set(op, d);
+  }
+  return d;
+}
+
 export async function dispatchOp(
   ctx: RunContext,
   req: { op: string; args: JsonObject; caller: Caller; position: string; label?: JsonObject },
@@ -36,7 +52,7 @@ export async function dispatchOp(
     kind: 'tool',
     phase: req.caller.phase,
     position: req.position,
-    definition: { op: req.op },
+    definition: opDefinition(req.op),
     input: args,
     pure: PURE_OPS.has(req.op),
     worldPurity: getOp(req.op)?.worldPurity ?? false,
