@@ -17,6 +17,10 @@
 --   no-truncate trigger; a trigger of its own refuses it too, so that stays true whatever the
 --   other tables become.
 --
+-- The trigger also tests first and sorts only to name a refusal: the statement it ran for every
+-- INSERT (a sort and a limit over the inserted rows) was 2-3% of the commit lane's backend CPU
+-- (perf, 200 x 5 effectful runs).
+--
 -- What differs, for a writer other than the store (psql): an event of an unknown run is
 -- refused with SC002 ("no run … in the store", the commit functions' code and message) instead
 -- of 23503; a DELETE of a run with 23503 and a message of its own instead of the key's. The
@@ -31,6 +35,13 @@ DECLARE
   v_run text;
   v_seq int;
 BEGIN
+  -- every row continues its log, the common case: one test, without the sort that names a refusal
+  IF NOT EXISTS (SELECT 1 FROM "inserted" n
+                  WHERE CASE WHEN n."seq" = 1
+                             THEN NOT EXISTS (SELECT 1 FROM "runs" r WHERE r."id" = n."run_id")
+                             ELSE NOT EXISTS (SELECT 1 FROM "events" e WHERE e."run_id" = n."run_id" AND e."seq" = n."seq" - 1) END) THEN
+    RETURN NULL;
+  END IF;
   SELECT n."run_id", n."seq" INTO v_run, v_seq
     FROM "inserted" n
    WHERE CASE WHEN n."seq" = 1
