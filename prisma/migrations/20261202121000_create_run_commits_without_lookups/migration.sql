@@ -7,6 +7,11 @@
 -- functions is unchanged: the seq rules still judge the unit (a first unit that does not start
 -- at 1 is still a gap, SC003), and the gap-free trigger and the events key still judge the rows.
 --
+-- Every commit also reads its unit's seqs one by one, as plpgsql's simple expressions, instead of
+-- gathering them with a query (an aggregate with a sort, an executor started per commit): the
+-- rules are the same, checked in the same order; only a conflict, which answers with what is
+-- recorded at all of them, gathers them.
+--
 -- The two-argument function is dropped, not kept beside: a call with two arguments would be
 -- ambiguous between it and the new one's default. Nothing outside these functions calls it.
 
@@ -18,10 +23,10 @@ DECLARE
   v_events jsonb := coalesce(p_unit -> 'events', '[]'::jsonb);
   v_snapshot jsonb := p_unit -> 'snapshot';
   v_run jsonb := p_unit -> 'run';
+  v_n int := jsonb_array_length(coalesce(p_unit -> 'events', '[]'::jsonb));
   v_seqs int[];
   v_seq int;
   v_last int;
-  v_expected int;
 BEGIN
   IF p_last IS NULL THEN
     PERFORM 1 FROM "runs" WHERE "id" = p_run_id;
@@ -30,26 +35,27 @@ BEGIN
     END IF;
   END IF;
 
-  IF jsonb_array_length(v_events) > 0 THEN
-    SELECT array_agg((e ->> 'seq')::int ORDER BY i) INTO v_seqs
-      FROM jsonb_array_elements(v_events) WITH ORDINALITY AS t(e, i);
+  IF v_n > 0 THEN
     v_last := p_last;
     IF v_last IS NULL THEN
       SELECT coalesce(max("seq"), 0) INTO v_last FROM "events" WHERE "run_id" = p_run_id;
     END IF;
-    v_expected := v_last + 1;
-    FOREACH v_seq IN ARRAY v_seqs LOOP
-      IF v_seq IS DISTINCT FROM v_expected THEN
+    -- the unit's event v_i (from 0) must be at v_last + 1 + v_i; read one by one as plpgsql's simple
+    -- expressions, not gathered by a query: the unit's seqs are only all needed for a conflict
+    FOR v_i IN 0 .. v_n - 1 LOOP
+      v_seq := (v_events -> v_i ->> 'seq')::int;
+      IF v_seq IS DISTINCT FROM v_last + 1 + v_i THEN
         IF v_seq <= v_last THEN
+          SELECT array_agg((e ->> 'seq')::int ORDER BY o) INTO v_seqs
+            FROM jsonb_array_elements(v_events) WITH ORDINALITY AS t(e, o);
           RETURN json_build_object('kind', 'conflict', 'recorded', (
             SELECT coalesce(json_agg(stagecraft_event_json(ev) ORDER BY u.i), '[]'::json)
               FROM unnest(v_seqs) WITH ORDINALITY AS u(seq, i)
               JOIN "events" ev ON ev."run_id" = p_run_id AND ev."seq" = u.seq));
         END IF;
-        RAISE EXCEPTION 'seq gap in run %: expected %, got %', p_run_id, v_expected, v_seq
+        RAISE EXCEPTION 'seq gap in run %: expected %, got %', p_run_id, v_last + 1 + v_i, v_seq
           USING ERRCODE = 'SC003';
       END IF;
-      v_expected := v_expected + 1;
     END LOOP;
 
     INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
