@@ -48,7 +48,7 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       );
       await assert.rejects((await store.db()).$executeRaw`DELETE FROM "events" WHERE "run_id" = ${run.id}`, /append-only: DELETE/);
       await assert.rejects((await store.db()).$executeRaw`TRUNCATE "events" CASCADE`, /append-only: TRUNCATE/);
-      await assert.rejects((await store.db()).$executeRaw`DELETE FROM "runs" WHERE "id" = ${run.id}`, /foreign key/i);
+      await assert.rejects((await store.db()).$executeRaw`DELETE FROM "runs" WHERE "id" = ${run.id}`, /runs are kept: DELETE of run/);
       assert.deepEqual((await store.readEvents(run.id)).map((e) => [e.seq, e.type]), [
         [1, 'phase_started'],
         [2, 'phase_started'],
@@ -72,6 +72,57 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       );
       assert.equal(await insert(3), 1);
       assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3]);
+    });
+
+    it("no event of a run that is not there, whoever writes it: checked at the run's first event", async () => {
+      const store = await open();
+      const db = await store.db();
+      const insert = (runId: string, seq: number) =>
+        db.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${runId}, ${seq}, 'note', now(), '{}'::json)`;
+      // a psql-like writer: no foreign key now, the gap-free trigger names the missing run (SC002), at seq 1 or later
+      await assert.rejects(insert('run-nowhere', 1), /no run run-nowhere in the store/);
+      await assert.rejects(insert('run-nowhere', 3), /no run run-nowhere in the store/);
+      await assert.rejects(
+        db.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") SELECT 'run-nowhere', s, 'note', now(), '{}'::json FROM generate_series(1, 3) s`,
+        /no run run-nowhere in the store/,
+        'a whole log of an unknown run in one statement',
+      );
+      assert.deepEqual(await db.$queryRaw`SELECT 1 FROM "events" WHERE "run_id" = 'run-nowhere'`, []);
+      // the store's own paths: the commit functions and a direct write answer RunNotFoundError
+      await assert.rejects(store.commit('run-nowhere', { events: [ev('run-nowhere', 1)] }), { code: 'run_not_found' });
+      await assert.rejects(store.commit('run-nowhere', { events: [ev('run-nowhere', 2)] }), { code: 'run_not_found' });
+      // once the run is there (inserted by hand here), its first event is accepted
+      const run = makeRun();
+      await db.$executeRaw`INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "input", "model", "status", "created_at", "updated_at")
+                           VALUES (${run.id}, 's', 'h', 't', '/b', '{}', 'm', 'running', now(), now())`;
+      assert.equal(await insert(run.id, 1), 1);
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1]);
+    });
+
+    it('a run, once there, stays: its row is never deleted, renamed or truncated', async () => {
+      const store = await open();
+      const db = await store.db();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1)] });
+      await assert.rejects(db.$executeRaw`DELETE FROM "runs" WHERE "id" = ${run.id}`, /runs are kept: DELETE of run/);
+      await assert.rejects(db.$executeRaw`UPDATE "runs" SET "id" = 'elsewhere' WHERE "id" = ${run.id}`, /runs are kept: UPDATE of run/);
+      await assert.rejects(db.$executeRaw`TRUNCATE "runs" CASCADE`, /runs are kept: TRUNCATE|append-only: TRUNCATE/);
+      // an update that leaves the id as it is goes through
+      assert.equal(await db.$executeRaw`UPDATE "runs" SET "id" = "id", "model" = 'm2' WHERE "id" = ${run.id}`, 1);
+      assert.equal((await store.getRun(run.id))?.model, 'm2');
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1]);
+    });
+
+    it("a new run's first unit is judged as any commit: a gap is refused and nothing of the run is kept", async () => {
+      const store = await open();
+      const run = makeRun();
+      await assert.rejects(store.createRun(run, { events: [ev(run.id, 2)] }), { code: 'seq_gap' });
+      await assert.rejects(store.createRun(run, { events: [ev(run.id, 1), ev(run.id, 3)] }), { code: 'seq_gap' });
+      assert.equal(await store.getRun(run.id), null);
+      await store.createRun(run, { events: [ev(run.id, 1), ev(run.id, 2)], snapshot: { runId: run.id, currentPhase: 'p', seq: 2, data: { a: 1 } } });
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+      assert.deepEqual(await store.commit(run.id, { events: [ev(run.id, 3)] }), { kind: 'committed' });
+      await assert.rejects(store.createRun(run, { events: [ev(run.id, 1)] }), { code: 'run_exists' });
     });
 
     it('racing writers of the same seq: one commits, the others get the conflict', async () => {

@@ -117,11 +117,12 @@ export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}
  * with typed parameters, for a unit that only appends events (and writes workspace artifacts of
  * distinct paths), is durable and ends no run — an effectful step's commit. The database itself
  * keeps every rule the commit function checks: the events primary key refuses a recorded seq
- * (23505), the gap-free trigger a seq that does not continue the log (SC003), the foreign key an
- * unknown run (23503). When it refuses, nothing of the statement is written and the lane sends the
- * operations again through `stagecraft_apply` (commit-lanes.ts), whose answer — a conflict with
- * what is recorded, or its error — is theirs: a direct write only ever succeeds where the commit
- * function would have committed.
+ * (23505), the gap-free trigger a seq that does not continue the log (SC003) or an event of an
+ * unknown run (SC002), the artifacts' foreign key an artifact of one (23503). When it refuses,
+ * nothing of the statement is written and the lane sends the operations again through
+ * `stagecraft_apply` (commit-lanes.ts), whose answer — a conflict with what is recorded, or its
+ * error — is theirs: a direct write only ever succeeds where the commit function would have
+ * committed.
  *
  * The rows: events as [runId, seq, type, at, data text], artifacts as [runId, path, content text,
  * sha256, size, createdAt]; `chars`: about the size of its op's text (what a batch counts against
@@ -230,7 +231,7 @@ export const VALUES_MAX_ARTIFACTS = 2;
  * (two events and an artifact, prepared, one connection, interleaved blocks), 0.22 vs 0.28–0.30 ms of
  * server CPU and 0.68 vs 1.06–1.09 ms per statement (no text[] to build, send and unnest, no
  * ORDER BY over the rows). Null past VALUES_MAX_EVENTS / VALUES_MAX_ARTIFACTS. Same rules: the
- * events' key, gap-free trigger and foreign key judge it, artifacts are upserted by (run, path) in
+ * events' key and gap-free trigger (and the artifacts' foreign key) judge it, artifacts are upserted by (run, path) in
  * the order given (their `ord` is that of their first writing).
  */
 function valuesStatement(w: DirectWrite): Statement | null {
