@@ -122,8 +122,9 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   const flow = useReactFlow();
   // read once: this component renders in the browser only (ssr: false)
   const [stored] = useState(() => loadLayout(storageKey));
-  // positions follow the model's structure; an unchanged structure keeps them as they are
-  const key = model ? structureKey(model) : '';
+  // positions follow the model's structure; an unchanged structure keeps them as they are (the key
+  // is made once per model: a render that sets the nodes renders again at once)
+  const key = useMemo(() => (model ? structureKey(model) : ''), [model]);
   const [layout, setLayout] = useState<Layout | null>(null);
   let current = layout;
   if (model && key !== layout?.key) {
@@ -196,9 +197,12 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     setNodes((prev) => mergeNodes(prev, built));
   }
 
+  // a keystroke that changes a card keeps the model's edges (the studio's patch carries them over
+  // as they were): the edges are not built, compared or handed to React Flow again for it
+  const modelEdges = model?.edges;
   const builtEdges: Edge[] = useMemo(
     () =>
-      (model?.edges ?? []).map((e) => ({
+      (modelEdges ?? []).map((e) => ({
         id: e.id,
         source: e.source,
         target: e.target,
@@ -209,7 +213,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         ariaLabel: `${e.source.replace(/^phase:/, 'phase ')} to ${e.target.replace(/^phase:/, 'phase ').replace(/^post:/, 'step ')}`,
         focusable: false,
       })),
-    [model],
+    [modelEdges],
   );
   const [edges, setEdges] = useState<Edge[]>([]);
   const [edgesFrom, setEdgesFrom] = useState<Edge[] | null>(null);

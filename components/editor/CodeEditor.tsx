@@ -12,6 +12,7 @@ import Editor, { type OnMount } from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
 import type * as Monaco from 'monaco-editor';
 import { monaco } from './monaco-setup';
+import { OPTIONS } from './editor-options';
 
 export type EditorMarker = { severity: 'error' | 'warning'; message: string; line: number; column: number; endLine?: number; endColumn?: number; rule: string };
 
@@ -49,48 +50,6 @@ const IN_VALUE = /^\s*(?:-\s+)*[^\s#:][^:#]*:\s/;
 
 /** the class of a line a link pointed at (globals.css) */
 export const SOURCE_LINE_CLASS = 'stagecraft-source-line';
-
-// Typed text stays as typed: no auto-indent, no auto-closing, Enter never accepts a suggestion
-// (Tab does). YAML is indentation-sensitive; an editor that re-indents what is typed or pasted
-// changes its meaning.
-const OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
-  automaticLayout: true,
-  minimap: { enabled: false },
-  // no code-action lightbulb: monaco-yaml (validate off) has no fixes to offer, and asking for them
-  // parsed the whole document on every cursor move
-  lightbulb: { enabled: 'off' as Monaco.editor.ShowLightbulbIconMode },
-  fontSize: 13,
-  lineHeight: 19,
-  fontFamily: "ui-monospace, 'SFMono-Regular', 'JetBrains Mono', Menlo, Consolas, 'Liberation Mono', monospace",
-  tabSize: 2,
-  insertSpaces: true,
-  autoIndent: 'none',
-  autoClosingBrackets: 'never',
-  autoClosingQuotes: 'never',
-  autoSurround: 'never',
-  formatOnType: false,
-  formatOnPaste: false,
-  acceptSuggestionOnEnter: 'off',
-  acceptSuggestionOnCommitCharacter: false,
-  wordWrap: 'on',
-  scrollBeyondLastLine: false,
-  renderLineHighlight: 'line',
-  fixedOverflowWidgets: true,
-  hover: { delay: 350 },
-  padding: { top: 8, bottom: 8 },
-  // Folding and the sticky headers follow the indentation, computed here in a millisecond. Asked of
-  // monaco-yaml's worker instead, every keystroke in a large skill.md brings back all its folding
-  // ranges (~40 kB) and its whole outline (~300 kB), which the page then decodes and walks.
-  folding: true,
-  foldingStrategy: 'indentation',
-  stickyScroll: { enabled: true, defaultModel: 'indentationModel' },
-  // Work Monaco would do after each keystroke for nothing a skill's files have: no code lenses and no
-  // colours to decorate, and the other places the word under the cursor occurs (found across the
-  // whole model after every keystroke; Find does it when asked)
-  codeLens: false,
-  colorDecorators: false,
-  occurrencesHighlight: 'off',
-};
 
 const READ_ONLY_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = { ...OPTIONS, readOnly: true, readOnlyMessage: { value: 'This is an older version, shown read-only. Open the latest to edit.' } };
 

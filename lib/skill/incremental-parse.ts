@@ -134,10 +134,18 @@ function entryOf(lines: Lines, first: number, last: number, start: number, inden
   return { ...entry, sub: { headerEnd: lines.offset(children[0]), block: { kind, entries } } };
 }
 
-/** moves every range under `node` by `delta` */
+/**
+ * moves every range under `node` by `delta`, in place: a range is the node's own array (nothing
+ * keeps one past the parse that made it: readers take its numbers), and a keystroke near the top of
+ * a large frontmatter moves every node below it, so no array is made per node
+ */
 function shift(node: unknown, delta: number): void {
-  const n = node as Ranged | null | undefined;
-  if (n?.range) n.range = [n.range[0] + delta, n.range[1] + delta, n.range[2] + delta];
+  const r = (node as Ranged | null | undefined)?.range;
+  if (r) {
+    r[0] += delta;
+    r[1] += delta;
+    r[2] += delta;
+  }
   if (isMap(node)) {
     for (const p of node.items) {
       shift(p.key, delta);

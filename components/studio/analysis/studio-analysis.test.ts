@@ -57,6 +57,8 @@ test('the diagram travels as a patch: only the cards that changed, and the pageâ
   assert.equal(r.diagram.rest, undefined, 'the rest of the model is unchanged');
   const next = applyDiagramPatch(model, r.diagram);
   for (const n of model.nodes) if (n.id !== r.diagram.nodes[0].id) assert.equal(next.nodes.find((x) => x.id === n.id), n, `${n.id} is the same object`);
+  // the edges are the same array: the diagram builds its edges from it, and builds none for a card's change
+  assert.equal(next.edges, model.edges, 'the edges are the array they were');
   model = next;
   // whatever the patches, the page's model equals a fresh analysis of the same text
   const fresh = new Analyzer().analyze(req(9, edited));
