@@ -110,9 +110,7 @@ function probe(controller: Controller): Place | null {
 /** One worker's cgroups: one folder per hierarchy (cgroup2 has one for both controllers). */
 export type WorkerCgroup = {
   dirs: string[];
-  /** where its processes are listed (every folder lists the same ones) */
-  tasksDir: string;
-  /** `tasksDir`'s cgroup.procs */
+  /** where its processes are listed: the first folder's cgroup.procs (every folder lists the same ones) */
   procsFile: string;
   memory: Place | null;
 };
@@ -145,7 +143,7 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
     return null;
   }
   if (!made.length) return null;
-  return { dirs: made, tasksDir: made[0], procsFile: path.join(made[0], 'cgroup.procs'), memory };
+  return { dirs: made, procsFile: path.join(made[0], 'cgroup.procs'), memory };
 }
 
 let counter = 0;
@@ -291,6 +289,6 @@ function sweepAbandoned(dir: string): void {
     const m = /^stagecraft-(\d+)-([0-9a-f]+)-\d+$/.exec(name);
     if (!m || m[2] === TOKEN || isProcessAlive(Number(m[1]))) continue;
     const cg = path.join(dir, name);
-    void releaseWorkerCgroup({ dirs: [cg], tasksDir: cg, procsFile: path.join(cg, 'cgroup.procs'), memory: null }); // retried: a just-killed task keeps the folder busy a moment
+    void releaseWorkerCgroup({ dirs: [cg], procsFile: path.join(cg, 'cgroup.procs'), memory: null }); // retried: a just-killed task keeps the folder busy a moment
   }
 }

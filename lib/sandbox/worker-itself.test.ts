@@ -48,7 +48,7 @@ test('a listing longer than the read buffer is read whole, and read afresh each 
   const procsFile = path.join(dir, 'cgroup.procs');
   const many = Array.from({ length: 5000 }, (_, i) => 100_000 + i);
   writeFileSync(procsFile, listing(...many));
-  const cg = { dirs: [dir], tasksDir: dir, procsFile, memory: null };
+  const cg = { dirs: [dir], procsFile, memory: null };
   assert.deepEqual(pidsIn(listingOf(cg)!), many);
   writeFileSync(procsFile, listing(7, 8));
   assert.deepEqual(pidsIn(listingOf(cg)!), [7, 8]);
