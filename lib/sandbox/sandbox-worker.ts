@@ -79,7 +79,12 @@ export class SandboxWorker {
   }
 
   /** Resolves when the worker is ready; from then on what runs in its cgroup is "the worker itself". */
-  async ready(): Promise<void> {
+  ready(): Promise<void> | void {
+    if (this.keep || this.itself) return; // ready before: no promise to wait on (one per call)
+    return this.becomeReady();
+  }
+
+  private async becomeReady(): Promise<void> {
     await this.process.ready;
     if (this.keep || this.itself) return;
     if (this.cg) this.itself = new WorkerItself(listingOf(this.cg) ?? Buffer.alloc(0));
@@ -95,7 +100,8 @@ export class SandboxWorker {
   async run(request: WorkerRequest): Promise<{ outcome: CallOutcome; isOomKilled: boolean }> {
     const outcome = await this.process.run(request);
     if (this.process.isAlive) {
-      await this.killStrays();
+      // the usual case, nothing left behind, costs one listing and no timer or promise
+      if (this.killStraysOnce()) await this.killStrays();
       return { outcome, isOomKilled: false };
     }
     // the count was read at the exit, before the 'exited' outcome could arrive
@@ -108,13 +114,19 @@ export class SandboxWorker {
     return pid === undefined ? [] : [pid, ...descendantsOf(pid)];
   }
 
+  /** The rounds after a first that killed some: each kills what the last one missed (children forked meanwhile). */
   private async killStrays(): Promise<void> {
-    const keep = this.keep ?? new Set<number>();
-    for (let round = 0; round < STRAY_KILL_ROUNDS; round++) {
-      const killed = this.cg ? this.killListedStrays(this.cg) : killPids(this.processes().filter((p) => !keep.has(p)));
-      if (!killed) return;
+    for (let round = 1; round < STRAY_KILL_ROUNDS; round++) {
       await new Promise((r) => setTimeout(r, 2));
+      if (!this.killStraysOnce()) return;
     }
+  }
+
+  /** One round of the stray kill: how many processes it signalled. */
+  private killStraysOnce(): number {
+    if (this.cg) return this.killListedStrays(this.cg);
+    const keep = this.keep ?? new Set<number>();
+    return killPids(this.processes().filter((p) => !keep.has(p)));
   }
 
   /** Kills every process of the cgroup that is not the worker itself; how many it signalled. */

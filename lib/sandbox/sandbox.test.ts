@@ -302,7 +302,7 @@ for (const [mode, isolation] of MODES) describe(`code sandbox limits and lifetim
   });
 
   // in a sandbox the host cannot see the workers' own pids: escape.test.ts checks that nothing outlives it
-  test('an idle sandbox does not keep the server alive, and its workers die with the server', { skip: !unisolated }, async () => {
+  test('an idle sandbox does not keep the server alive (a call in flight does), and its workers die with the server', { skip: !unisolated }, async () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(FIXTURES, 'forgetful-parent.ts')], {
       encoding: 'utf8',
       timeout: 30_000,

@@ -153,6 +153,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     private starting: Promise<void> | null = null;
     /** while the worker is idle between calls: takes it off the list of workers the cap may stop */
     private unmarkIdle: (() => void) | null = null;
+    /** the worker `unmarkIdle` is for (one reaction to its end per worker, not one per idle spell: those would pile up on a warm worker) */
+    private idleWorker: SandboxWorker | null = null;
 
     constructor(private readonly flavour: Flavour) {}
 
@@ -191,11 +193,18 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       );
     }
 
-    /** the worker waits for calls: the cap on live workers may stop it */
+    /** the worker waits for calls: the cap on live workers may stop it (until its next call, or its end: see spawn) */
     private markIdle(worker: SandboxWorker): void {
-      const unmark = slots.markIdle(() => void worker.kill());
-      void worker.released.then(unmark); // a worker that dies while idle is no longer one to stop
-      this.unmarkIdle = unmark;
+      this.unmarkIdle = slots.markIdle(() => void worker.kill());
+      this.idleWorker = worker;
+    }
+
+    /** a worker that dies while idle is no longer one to stop */
+    private onReleased(worker: SandboxWorker): void {
+      if (this.idleWorker !== worker) return;
+      this.unmarkIdle?.();
+      this.unmarkIdle = null;
+      this.idleWorker = null;
     }
 
     rejectQueued(error: unknown): void {
@@ -209,6 +218,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       this.isBusy = true;
       this.unmarkIdle?.();
       this.unmarkIdle = null;
+      this.idleWorker = null;
       this.current = job;
       try {
         const out = await this.runOnWorker(job);
@@ -232,7 +242,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
       const worker = this.worker;
       try {
-        await worker.ready();
+        const starting = worker.ready(); // nothing to wait on once it is up (the usual call)
+        if (starting) await starting;
       } catch (error) {
         if (this.worker === worker) this.worker = null;
         throw isClosed ? closedError(ctx) : startError(this.flavour, ctx, error);
@@ -240,7 +251,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (isClosed) throw closedError(ctx);
       // asked to abort while its worker started: nothing of it runs
       if (job.signal?.aborted) throw job.signal.reason;
-      await guard?.before();
+      const priming = guard?.before(); // the first call only
+      if (priming) await priming;
       const who = `${ctx.language} function ${ctx.exportName} in ${ctx.modulePath}`;
       const stopWatch = guard?.watch(() => void worker.kill(), who);
       // the timeout covers the module's import on its first call, not the interpreter's start
@@ -253,6 +265,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (breach) throw breach;
       await guard?.after(who);
       if (isClosed && outcome.kind !== 'reply') throw closedError(ctx);
+      if (outcome.kind === 'reply' && outcome.reply.ok) return outcome.reply.value; // resultOf's first case, without its context
       return resultOf(outcome, { ...ctx, isOomKilled });
     }
 
@@ -271,7 +284,10 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         throw isClosed ? closedError(ctx) : startError(this.flavour, ctx, error);
       }
       workers.add(worker);
-      void worker.released.then(() => workers.delete(worker));
+      void worker.released.then(() => {
+        workers.delete(worker);
+        this.onReleased(worker);
+      });
       return worker;
     }
 

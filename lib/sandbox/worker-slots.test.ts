@@ -48,6 +48,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'sc-slots-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const PY = path.join(dir, 'w.py');
 writeFileSync(PY, 'import os, time\nTOKEN = os.urandom(6).hex()\ndef nap(v):\n    time.sleep(v["s"])\n    return {"token": TOKEN}\n');
+const PID = path.join(dir, 'p.py');
+writeFileSync(PID, 'import os\ndef pid(v):\n    return os.getpid()\n');
 
 test('six sandboxes (six runs) calling at once on a cap of 2: every call completes, never more than 2 workers live', async () => {
   const slots = new WorkerSlots(2);
@@ -68,3 +70,39 @@ test('six sandboxes (six runs) calling at once on a cap of 2: every call complet
   }
   assert.equal(slots.count, 0, 'every slot came back');
 });
+
+test('a warm worker that dies while idle is no longer one to stop: a later waiter stops a live idle one', async () => {
+  const slots = new WorkerSlots(2);
+  const unisolated = { kind: 'none', reason: 'the test kills a worker by its pid' } as const;
+  const [a, b, c, d] = Array.from({ length: 4 }, () => createCodeSandbox({ slots, isolation: unisolated }));
+  const pidOf = async (s: typeof a) => (await s.call({ language: 'python', modulePath: PID, exportName: 'pid', input: null, timeoutMs: 20_000 })) as number;
+  try {
+    for (let i = 0; i < 3; i++) await pidOf(a); // idle between calls, again and again
+    process.kill(await pidOf(a), 'SIGKILL'); // a's worker dies while idle (the longest idle)
+    const until = Date.now() + 5_000;
+    while (slots.count > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(slots.count, 0, "the dead worker's slot came back");
+    const bPid = await pidOf(b);
+    await pidOf(c); // both slots held by idle workers now
+    // d must wait for a slot: the idle worker to stop is b's (the longest idle of the live ones), not a's dead one
+    const dPid = await Promise.race([pidOf(d), new Promise<null>((r) => setTimeout(() => r(null), 10_000).unref())]);
+    assert.notEqual(dPid, null, "d's call waited for a slot no one would give up");
+    assert.ok(await waitUntilGone(bPid), "b's idle worker was stopped for it");
+  } finally {
+    await Promise.all([a, b, c, d].map((s) => s.close()));
+  }
+  assert.equal(slots.count, 0, 'every slot came back');
+});
+
+async function waitUntilGone(pid: number): Promise<boolean> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -187,7 +187,8 @@ export class WorkerProcess {
     }
     this.stdoutTail = '';
     this.stderrTail = '';
-    this.setRef(true);
+    // no ref of the child's handles per call: the call's timeout timer (ref'd) keeps the event loop alive
+    // until the call is finished, and a kill refs them until the exit is seen
     return new Promise<CallOutcome>((resolve) => {
       const pending: Pending = {
         id: this.nextId++,
@@ -197,7 +198,6 @@ export class WorkerProcess {
           if (pending.timer) clearTimeout(pending.timer);
           if (this.pending !== pending) return;
           this.pending = null;
-          if (this.isAlive) this.setRef(false);
           resolve(outcome);
         },
       };
@@ -286,11 +286,12 @@ export class WorkerProcess {
     }
     const pending = this.pending;
     if (!pending || pending.isClaimed || message.id !== pending.id) return; // too late: the call timed out
-    const { id: _id, type: _type, ...reply } = message as Message & WorkerReply;
-    if (reply.ok) {
-      pending.finish({ kind: 'reply', reply, output: this.takeOutput() });
+    if (message.ok === true) {
+      // a result is its value alone (parseMessage checked it has one): no copy of the message but its id
+      pending.finish({ kind: 'reply', reply: { ok: true, value: message.value as Json }, output: this.takeOutput() });
       return;
     }
+    const { id: _id, type: _type, ...reply } = message as Message & WorkerReply;
     // A failing call's output matters: the worker flushed it before replying, but the
     // stdout/stderr pipes may be read after fd 4 in the same loop turn.
     setImmediate(() => !pending.isClaimed && pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
@@ -319,7 +320,7 @@ export class WorkerProcess {
     return { stdout: this.stdoutTail, stderr: this.stderrTail };
   }
 
-  /** An idle worker must not keep the server's event loop alive; a busy one must. */
+  /** An idle worker must not keep the server's event loop alive (a busy one is kept by its call's timeout timer, a dying one by `kill`). */
   private setRef(isRef: boolean): void {
     this.child.setRef(isRef);
   }

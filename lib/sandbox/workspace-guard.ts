@@ -55,9 +55,13 @@ export class WorkspaceGuard {
     return st && (st.isDirectory() || st.isFile()) ? ['.git'] : [];
   }
 
-  /** Before a step: the first time, what is there already (those `.git` entries are the workspace's own). */
-  async before(): Promise<void> {
+  /** Before a step: the first time, what is there already (those `.git` entries are the workspace's own); later, nothing to wait on. */
+  before(): Promise<void> | void {
     if (this.known) return;
+    return this.learnKnown();
+  }
+
+  private async learnKnown(): Promise<void> {
     this.known = new Set(this.quota ? (await measureWorkspace(this.dir, this.quota)).gitPaths : []);
   }
 
@@ -88,7 +92,7 @@ export class WorkspaceGuard {
   /** After a step: throws when the workspace has a `.git` it did not have, or is past its quota. */
   async after(who: string): Promise<void> {
     const usage = this.quota ? await measureWorkspace(this.dir, this.quota) : null;
-    const made = await this.newGits(usage);
+    const made = this.newGits(usage);
     if (made.length) {
       const renamed: string[] = [];
       for (const rel of made) {
@@ -105,7 +109,7 @@ export class WorkspaceGuard {
   async final(): Promise<void> {
     if (!this.known) return;
     const usage = this.quota ? await measureWorkspace(this.dir, this.quota) : null;
-    for (const rel of await this.newGits(usage)) await disarmGit(this.dir, rel);
+    for (const rel of this.newGits(usage)) await disarmGit(this.dir, rel);
   }
 
   /**
@@ -119,7 +123,7 @@ export class WorkspaceGuard {
   }
 
   /** `.git` entries that were not there before the first step (a walk stopped at the quota lists those it saw). */
-  private async newGits(usage: WorkspaceUsage | null): Promise<string[]> {
+  private newGits(usage: WorkspaceUsage | null): string[] {
     const found: string[] = [];
     const top = this.topGitNow(usage);
     if (top && !(this.topGit && top.ino === this.topGit.ino && top.dev === this.topGit.dev)) found.push('.git');
