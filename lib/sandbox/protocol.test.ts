@@ -90,3 +90,69 @@ test('fuzz: random bytes and mangled frames on the reply channel never throw in 
     { numRuns: 60 },
   );
 });
+
+// the transport itself, with a worker that behaves but slowly or in bulk
+const PACED = path.join(dir, 'paced_worker.cjs');
+writeFileSync(
+  PACED,
+  `const fs = require('fs');
+const mode = process.argv[2];
+fs.writeSync(4, '{"type":"ready"}\\n');
+const write = (b) => { let off = 0; while (off < b.length) { try { off += fs.writeSync(4, b, off, b.length - off); } catch (e) { if (e.code !== 'EAGAIN') throw e; } } };
+if (mode !== 'deaf') {
+  let buf = '';
+  fs.createReadStream(null, { fd: 3, encoding: 'utf8' }).on('data', (d) => {
+    buf += d;
+    const nl = buf.indexOf('\\n');
+    if (nl < 0) return;
+    const { id, input } = JSON.parse(buf.slice(0, nl));
+    buf = buf.slice(nl + 1);
+    const reply = Buffer.from(JSON.stringify({ id, ok: true, value: mode === 'big' ? { s: 'é'.repeat(input.n) } : { echo: input } }) + '\\n');
+    if (mode === 'big') return write(reply);
+    // in pieces, each its own read on the host: cut inside a key, inside a two-byte character, before the newline
+    const cuts = [5, reply.indexOf(0xc3) + 1, reply.length - 1];
+    let from = 0;
+    cuts.forEach((cut, i) => setTimeout(() => { write(reply.subarray(from, cut)); from = cut; if (i === cuts.length - 1) setTimeout(() => write(reply.subarray(from)), 30); }, 30 * (i + 1)));
+  });
+}
+setInterval(() => {}, 1000);
+`,
+);
+
+async function pacedCall(mode: 'deaf' | 'split' | 'big', input: Record<string, unknown>, timeoutMs: number): Promise<{ outcome: CallOutcome; ticks: number; ms: number }> {
+  const w = new WorkerProcess({ command: process.execPath, args: [PACED, mode], env: {}, cwd: dir });
+  let ticks = 0;
+  const tick = setInterval(() => ticks++, 10);
+  try {
+    await w.ready;
+    const t0 = performance.now();
+    const outcome = await w.run({ modulePath: '/bundle/steps.mjs', exportName: 'f', input: input as never, timeoutMs });
+    return { outcome, ticks, ms: performance.now() - t0 };
+  } finally {
+    clearInterval(tick);
+    await w.kill();
+  }
+}
+
+test('a worker that never reads its requests: a 32 MB request does not stall the host, and the call times out', async () => {
+  const { outcome, ticks, ms } = await pacedCall('deaf', { blob: 'x'.repeat(32 * 1024 * 1024) }, 500);
+  assert.equal(outcome.kind, 'timeout');
+  assert.ok(ms < 5_000, `the call ended after ${ms.toFixed(0)} ms`);
+  // the event loop turned all along (a blocking write into the full channel would have held it)
+  assert.ok(ticks >= 10, `the host's timers ran ${ticks} times during the call`);
+});
+
+test('a reply that arrives in pieces (inside a key, inside a UTF-8 character, before its newline) is read whole', async () => {
+  const input = { text: 'café — ünïcode', n: 1 };
+  const { outcome } = await pacedCall('split', input, 5_000);
+  assert.deepEqual(outcome, { kind: 'reply', reply: { ok: true, value: { echo: input } }, output: { stdout: '', stderr: '' } });
+});
+
+test('a large reply within the cap (12 MB of two-byte characters, one write) arrives intact', async () => {
+  const n = 6 * 1024 * 1024;
+  const { outcome } = await pacedCall('big', { n }, 20_000);
+  assert.equal(outcome.kind, 'reply');
+  const value = (outcome as Extract<CallOutcome, { kind: 'reply' }>).reply as { ok: true; value: { s: string } };
+  assert.equal(value.value.s.length, n);
+  assert.ok(/^é+$/.test(value.value.s));
+});
