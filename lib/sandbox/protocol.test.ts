@@ -135,11 +135,12 @@ async function pacedCall(mode: 'deaf' | 'split' | 'big', input: Record<string, u
 }
 
 test('a worker that never reads its requests: a 32 MB request does not stall the host, and the call times out', async () => {
-  const { outcome, ticks, ms } = await pacedCall('deaf', { blob: 'x'.repeat(32 * 1024 * 1024) }, 500);
+  const { outcome, ticks, ms } = await pacedCall('deaf', { blob: 'x'.repeat(32 * 1024 * 1024) }, 1_000);
   assert.equal(outcome.kind, 'timeout');
-  assert.ok(ms < 5_000, `the call ended after ${ms.toFixed(0)} ms`);
-  // the event loop turned all along (a blocking write into the full channel would have held it)
-  assert.ok(ticks >= 10, `the host's timers ran ${ticks} times during the call`);
+  assert.ok(ms < 8_000, `the call ended after ${ms.toFixed(0)} ms`);
+  // the event loop turned all along, every 10 ms (a write blocking on the full channel would have held it: no turn
+  // until the timeout); a loaded machine turns it less often, hence the low bar
+  assert.ok(ticks >= 5, `the host's timers ran ${ticks} times during the call`);
 });
 
 test('a reply that arrives in pieces (inside a key, inside a UTF-8 character, before its newline) is read whole', async () => {

@@ -210,6 +210,22 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     });
   }
 
+  test('a warm worker times each call from its own start: the timer of the last call, fired while idle, neither fails nor spares the next', async () => {
+    const timeoutMs = 300;
+    const first = (await sandbox.call(callOf(PY, 'nap', { s: 0 }, timeoutMs))) as { token: string };
+    await new Promise((r) => setTimeout(r, 150)); // idle half a timeout: the next call must still get all of its own
+    const second = (await sandbox.call(callOf(PY, 'nap', { s: 0.2 }, timeoutMs))) as { token: string };
+    assert.equal(second.token, first.token, 'a 200 ms nap within a 300 ms timeout ran on the warm worker');
+    await new Promise((r) => setTimeout(r, timeoutMs + 100)); // idle past the timeout: its timer fires with no call
+    const third = (await sandbox.call(callOf(PY, 'nap', { s: 0.2 }, timeoutMs))) as { token: string };
+    assert.equal(third.token, first.token, 'the idle firing touched neither the worker nor the next call');
+    const started = performance.now();
+    const err = await rejection(sandbox.call(callOf(PY, 'forever', {}, timeoutMs)));
+    const elapsed = performance.now() - started;
+    assert.ok(err instanceof StepTimeoutError, `got ${err.name}: ${err.message}`);
+    assert.ok(elapsed >= timeoutMs - 5 && elapsed < timeoutMs + 600, `timed out after ${elapsed.toFixed(0)} ms`);
+  });
+
   test('a python step sleeping 60 s is cut short by its abort signal: the call rejects with the reason at once, its worker killed; a call already aborted runs nothing', async () => {
     const before = await workerOf(sandbox, PY);
     const ac = new AbortController();
@@ -303,12 +319,15 @@ for (const [mode, isolation] of MODES) describe(`code sandbox limits and lifetim
 
   // in a sandbox the host cannot see the workers' own pids: escape.test.ts checks that nothing outlives it
   test('an idle sandbox does not keep the server alive (a call in flight does), and its workers die with the server', { skip: !unisolated }, async () => {
+    const started = performance.now();
     const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(FIXTURES, 'forgetful-parent.ts')], {
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: 60_000,
       env: { ...process.env, STAGECRAFT_SANDBOX: 'off' },
     });
     assert.equal(result.status, 0, result.stderr);
+    // its calls' timeouts are 30 s: a timer of theirs left ref'd would have held it that long
+    assert.ok(performance.now() - started < 20_000, `it exited after ${(performance.now() - started).toFixed(0)} ms`);
     const pids = JSON.parse(result.stdout.trim()) as number[];
     assert.equal(pids.length, 2);
     for (const pid of pids) assert.ok(await waitUntilGone(pid), `worker ${pid} outlived its server`);

@@ -84,7 +84,6 @@ type Pending = {
   /** once set, the call is claimed: only the path that set it (the timeout, or a reply over the cap) may finish it */
   isClaimed: boolean;
   finish: (outcome: CallOutcome) => void;
-  timer: NodeJS.Timeout | null;
 };
 
 export class WorkerProcess {
@@ -96,6 +95,9 @@ export class WorkerProcess {
   private replyChars = 0;
   private nextId = 1;
   private pending: Pending | null = null;
+  /** the calls' timeout: one timer, re-armed per call (see armTimeout) */
+  private timer: NodeJS.Timeout | null = null;
+  private timerMs = 0;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private hostLost: string | null = null;
   private readonly exited: Promise<void>;
@@ -193,22 +195,41 @@ export class WorkerProcess {
       const pending: Pending = {
         id: this.nextId++,
         isClaimed: false,
-        timer: null,
         finish: (outcome) => {
-          if (pending.timer) clearTimeout(pending.timer);
           if (this.pending !== pending) return;
           this.pending = null;
+          this.timer?.unref(); // armed still, but it finds no call: an idle worker holds nothing
           resolve(outcome);
         },
       };
       this.pending = pending;
-      pending.timer = setTimeout(() => {
-        pending.isClaimed = true;
-        // kill first, report after the exit, so "timed out" also means "gone"
-        void this.kill().then(() => pending.finish({ kind: 'timeout', output: this.takeOutput() }));
-      }, request.timeoutMs);
+      this.armTimeout(request.timeoutMs);
       this.requests!.write(requestLine(pending.id, request));
     });
+  }
+
+  /**
+   * Arms the call's timeout, `ms` from now, ref'd. A timer made and cleared per call costs a timer list
+   * made and dropped per call (the only timer of its duration); so one timer is kept and re-armed
+   * (`refresh`) while calls have the same timeout. Between calls it stays armed, unref'd: when it
+   * fires it finds no call, and does nothing.
+   */
+  private armTimeout(ms: number): void {
+    if (this.timer && this.timerMs === ms) {
+      this.timer.refresh().ref();
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timerMs = ms;
+    this.timer = setTimeout(() => this.onTimeout(), ms);
+  }
+
+  private onTimeout(): void {
+    const pending = this.pending;
+    if (!pending || pending.isClaimed) return; // between calls, or the call is being finished by another path
+    pending.isClaimed = true;
+    // kill first, report after the exit, so "timed out" also means "gone"
+    void this.kill().then(() => pending.finish({ kind: 'timeout', output: this.takeOutput() }));
   }
 
   /** Resolves when the worker's process has exited. */
@@ -298,6 +319,8 @@ export class WorkerProcess {
   }
 
   private onChildGone(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     const info = this.exitInfo ?? { code: null, signal: null };
     if (this.onReady) {
       const how = this.hostLost
