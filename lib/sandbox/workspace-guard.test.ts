@@ -145,6 +145,23 @@ for (const [mode, isolation] of MODES) {
       });
     });
 
+    test('the poll outlives idle spells and serves steps side by side: after short steps and a pause, two steps writing without end are both stopped', async () => {
+      const sandbox = createCodeSandbox({ isolation, workDir: workspace(), workspaceQuota: QUOTA, bundleDir: CODE, maxWorkersPerLanguage: 2 });
+      const call = (f: string) => sandbox.call({ language: 'python', modulePath: PY, exportName: f, input: {}, timeoutMs: 20_000 });
+      try {
+        for (let i = 0; i < 3; i++) await call('ok');
+        await new Promise((r) => setTimeout(r, 600)); // the poll, armed during those steps, fires with no step running
+        const started = performance.now();
+        const [a, b] = await Promise.all([rejection(call('forever')), rejection(call('forever'))]);
+        assert.equal(a.code, 'workspace_quota_exceeded', a.message);
+        assert.equal(b.code, 'workspace_quota_exceeded', b.message);
+        const elapsed = performance.now() - started;
+        assert.ok(elapsed < 10_000, `stopped after ${elapsed.toFixed(0)} ms (their timeout is 20 s)`);
+      } finally {
+        await sandbox.close();
+      }
+    });
+
     test('a .git code makes fails its step and is renamed, at the top and deeper down; never deleted', async () => {
       const ws = workspace();
       await inSandbox(ws, isolation, QUOTA, async (call) => {

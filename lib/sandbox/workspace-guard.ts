@@ -38,9 +38,17 @@ export class GitFolderError extends StagecraftError {
 
 type Entry = { ino: number; dev: number } | null;
 
+/** a step being watched: who it is, what to do past the quota, and the breach once seen */
+type Watch = { onBreach: () => void; who: string; breach: WorkspaceQuotaError | null };
+
 export class WorkspaceGuard {
   private known: Set<string> | null = null;
   private readonly topGit: Entry;
+  private readonly watches = new Set<Watch>();
+  /** the poll's timer (unref'd), and whether it is armed */
+  private poll: NodeJS.Timeout | null = null;
+  private isPollArmed = false;
+  private isMeasuring = false;
 
   constructor(
     readonly dir: string,
@@ -65,28 +73,45 @@ export class WorkspaceGuard {
     this.known = new Set(this.quota ? (await measureWorkspace(this.dir, this.quota)).gitPaths : []);
   }
 
-  /** While a step runs: measures every WORKSPACE_POLL_MS, and calls `onBreach` once past the quota. Stop it with the returned function, which gives the breach. */
+  /**
+   * While a step runs: the workspace is measured every WORKSPACE_POLL_MS, and `onBreach` called once past the quota.
+   * Stop it with the returned function, which gives the breach. The steps running at once in this workspace share
+   * one poll (each is measured at least that often); its timer is made once and re-armed, not made and cleared
+   * per step.
+   */
   watch(onBreach: () => void, who: string): () => WorkspaceQuotaError | null {
     if (!this.quota) return () => null;
-    const quota = this.quota;
-    let breach: WorkspaceQuotaError | null = null;
-    let isMeasuring = false;
-    const timer = setInterval(() => {
-      if (isMeasuring || breach) return;
-      isMeasuring = true;
-      measureWorkspace(this.dir, quota)
-        .then((usage) => {
-          breach ??= quotaError(usage, quota, who);
-          if (breach) onBreach();
-        })
-        .catch(() => {})
-        .finally(() => (isMeasuring = false));
-    }, WORKSPACE_POLL_MS);
-    timer.unref();
+    const watch: Watch = { onBreach, who, breach: null };
+    this.watches.add(watch);
+    if (!this.isPollArmed) {
+      this.isPollArmed = true;
+      if (this.poll) this.poll.refresh();
+      else (this.poll = setTimeout(() => this.onPoll(), WORKSPACE_POLL_MS)).unref();
+    }
     return () => {
-      clearInterval(timer);
-      return breach;
+      this.watches.delete(watch);
+      return watch.breach;
     };
+  }
+
+  /** The poll: measures for the steps running now (none: it stays disarmed until the next starts). */
+  private onPoll(): void {
+    this.isPollArmed = false;
+    if (!this.watches.size) return;
+    this.isPollArmed = true;
+    this.poll!.refresh();
+    if (this.isMeasuring) return;
+    this.isMeasuring = true;
+    measureWorkspace(this.dir, this.quota!)
+      .then((usage) => {
+        for (const watch of this.watches) {
+          if (watch.breach) continue;
+          watch.breach = quotaError(usage, this.quota!, watch.who);
+          if (watch.breach) watch.onBreach();
+        }
+      })
+      .catch(() => {})
+      .finally(() => (this.isMeasuring = false));
   }
 
   /** After a step: throws when the workspace has a `.git` it did not have, or is past its quota. */
@@ -107,6 +132,9 @@ export class WorkspaceGuard {
 
   /** When the run's sandbox closes (no code runs any more): a `.git` made since the last step is renamed too. */
   async final(): Promise<void> {
+    if (this.poll) clearTimeout(this.poll);
+    this.poll = null;
+    this.isPollArmed = false;
     if (!this.known) return;
     const usage = this.quota ? await measureWorkspace(this.dir, this.quota) : null;
     for (const rel of this.newGits(usage)) await disarmGit(this.dir, rel);
