@@ -14,12 +14,12 @@ import { parseArgs } from 'node:util';
 import { compileSkill } from '../lib/skill';
 import { startRun } from '../lib/kernel/runner';
 import type { KernelDeps } from '../lib/kernel/context';
-import type { CodeCall, CommitUnit, RunRecord, StorePort } from '../lib/kernel/ports';
-import type { Json, JsonObject } from '../lib/kernel/json';
+import type { CommitUnit, RunRecord, StorePort } from '../lib/kernel/ports';
+import type { JsonObject } from '../lib/kernel/json';
 import { NO_FAULTS } from '../lib/kernel/faults';
 import { createScriptedModel } from '../lib/models';
 import { randomIds, systemClock } from '../lib/server/system';
-import { testClock, testIds } from '../lib/kernel/testing';
+import { inProcessSandbox, testClock, testIds } from '../lib/kernel/testing';
 import { benchSkillText } from './bench-skill';
 import { TINY } from './tiny';
 
@@ -52,20 +52,7 @@ const step = (v: JsonObject): JsonObject => {
 };
 
 /** a worker's answer, as sandbox-worker gives it: a fused chain's outputs, each step fed the value merged so far */
-const sandbox = {
-  async call(c: CodeCall): Promise<Json> {
-    if (!c.chain) return step(c.input as JsonObject);
-    const outputs: Json[] = [];
-    let v = c.input as JsonObject;
-    for (const s of c.chain) {
-      const out = step(v);
-      outputs.push(out);
-      v = s.into ? { ...v, [s.into]: out } : { ...v, ...out };
-    }
-    return { outputs };
-  },
-  async close() {},
-};
+const sandbox = inProcessSandbox(step);
 
 /** keeps nothing but, with `--events`, what it was given (as JSON: the bytes a store would be handed) */
 const recorded: string[] = [];

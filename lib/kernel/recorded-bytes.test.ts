@@ -8,10 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { deps, phase, plan, playModel, post } from './testing';
+import { deps, inProcessSandbox, phase, plan, playModel, post } from './testing';
 import type { StepSpec } from './plan';
-import type { CodeCall, CodeSandbox, CommitUnit, RunRecord } from './ports';
-import type { Json, JsonObject } from './json';
+import type { CommitUnit, RunRecord } from './ports';
+import type { JsonObject } from './json';
 import { MemoryStore } from './memory-store';
 import { startRun } from './runner';
 import { base, richRun, root } from './testing-fold-scenario';
@@ -44,20 +44,7 @@ function step(v: JsonObject): JsonObject {
   const i = (v.i as number | undefined) ?? 0;
   return { i: i + 1, last: { run: String(v.run), step: i, ok: true, tag: `step-${i}`, pad: 'x'.repeat(150) } };
 }
-const sandbox: CodeSandbox = {
-  async call(c: CodeCall): Promise<Json> {
-    if (!c.chain) return step(c.input as JsonObject);
-    const outputs: Json[] = [];
-    let v = c.input as JsonObject;
-    for (const _ of c.chain) {
-      const out = step(v);
-      outputs.push(out);
-      v = { ...v, ...out };
-    }
-    return { outputs };
-  },
-  async close() {},
-};
+const sandbox = inProcessSandbox(step);
 
 const node = (index: number, pure: boolean): StepSpec => ({ ...base, index, type: 'node', module: './s.mjs', modulePath: '/b/s.mjs', function: 'step', timeoutMs: 1000, pure });
 const benchPlan = plan({
