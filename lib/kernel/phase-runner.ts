@@ -40,9 +40,12 @@ import { isInfrastructureError } from './faults';
  * The request frame of a phase (its system prompt, tools and response format), built once per phase plan, with what
  * its model steps are (`definition`: the prompt's and the contract's hashes, the tools), the same at every visit.
  */
-const FRAMES = new WeakMap<PhasePlan, { frame: RequestFrame; sha: string; definition: JsonObject }>();
+const FRAMES = new WeakMap<PhasePlan, PhaseFrame>();
 
-export function requestFrame(ctx: Pick<RunContext, 'plan'>, phase: PhasePlan): { frame: RequestFrame; sha: string; definition: JsonObject } {
+/** `fields`: the output schema's derived fields (report.ts derivedFields), which the kernel writes over the model's */
+type PhaseFrame = { frame: RequestFrame; sha: string; definition: JsonObject; fields: Record<string, string> };
+
+export function requestFrame(ctx: Pick<RunContext, 'plan'>, phase: PhasePlan): PhaseFrame {
   let f = FRAMES.get(phase);
   if (f) return f;
   const system = [
@@ -61,7 +64,7 @@ export function requestFrame(ctx: Pick<RunContext, 'plan'>, phase: PhasePlan): {
   // what the model is asked: a changed prompt, contract or tool list at a position is a different
   // step (a determinism error on resume), not a silent second bill
   const definition = { step: 'model', prompt: hashJson(system).slice(0, 16), tools: phase.tools, contract: hashJson(phase.outputSchema).slice(0, 16) };
-  FRAMES.set(phase, (f = { frame, sha: hashJson(frame), definition }));
+  FRAMES.set(phase, (f = { frame, sha: hashJson(frame), definition, fields }));
   return f;
 }
 
@@ -99,10 +102,9 @@ function toolSpecs(phase: PhasePlan): ToolSpec[] {
 }
 
 export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: number, visitKey: string, input: JsonObject): Promise<JsonObject> {
-  const { frame, sha: frameSha, definition } = requestFrame(ctx, phase);
+  const { frame, sha: frameSha, definition, fields } = requestFrame(ctx, phase);
   const { tools, responseFormat } = frame;
   const transcript = initialTranscript(frame.system, input);
-  const fields = derivedFields(phase.outputSchema);
   let retried = false;
   for (let round = 1; ; round++) {
     if (round > phase.maxRounds + (retried ? 1 : 0)) {
