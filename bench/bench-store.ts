@@ -43,6 +43,7 @@ import { dbUrl, ensureDb, measure, pool, rates, report } from './bench-common';
 import { TINY } from './tiny';
 import { compileBench } from './compile';
 import { firstCodeStep } from '../lib/server/runs/warm-run';
+import { benchSkillText } from './bench-skill';
 
 const { values: a } = parseArgs({
   options: {
@@ -66,8 +67,6 @@ const { values: a } = parseArgs({
 const N = Number(a.steps);
 /** `node`: a code step in a sandbox worker (user code, the default); `op`: the builtin workspace/write op, in process */
 const STEP = a.step;
-/** what each op step writes: 200 bytes, as the peers' step result */
-const OP_CONTENT = 'x'.repeat(200);
 const W = Number(a.workflows);
 const C = Number(a.concurrency);
 const DB = a.db ?? (a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench');
@@ -104,20 +103,15 @@ const WORK = path.join(ROOT, 'work');
 mkdirSync(WORK, { recursive: true });
 
 /** A bundle whose postprocessor is N code steps; its model finishes at once. */
-function bundle(kind: Kind, n: number, side?: string): { plan: Plan; text: string; dir: string } {
+function bundle(kind: Kind, n: number, side?: string): { plan: Plan; text: string; dir: string; script: string } {
   const d = path.join(ROOT, `bundle-${kind}-${n}`);
   mkdirSync(d, { recursive: true });
   writeFileSync(path.join(d, 'step.mjs'), STEP_MODULE);
-  const steps = Array.from({ length: n }, () =>
-    STEP === 'op'
-      ? `    - { type: run_op, op: workspace/write, args: { path: out.json, content: "${OP_CONTENT}" }, into: last }`
-      : `    - { type: node, module: ./step.mjs, function: step${kind === 'pure' ? ', pure: true' : ''} }`,
-  ).join('\n');
-  const permissions = STEP === 'op' ? 'permissions:\n  ops: [workspace/write]\n  effects: [workspace.write]\n' : '';
-  const text = `---\nname: bench_${kind}\nentry: main\ngraph:\n  main: []\noutput_schema: { type: object }\n${permissions}postprocessor:\n  output_schema: { type: object, required: [last] }\n  steps:\n${steps}\n---\nBenchmark.\n`;
+  const text = benchSkillText(kind, n, STEP);
   writeFileSync(path.join(d, 'skill.md'), text);
-  writeFileSync(path.join(d, 'model.yaml'), `turns:\n  - finish: { run: bench, i: 0${side ? `, side: ${JSON.stringify(side)}` : ''} }\n`);
-  return { plan: compileSkill(text, { file: path.join(d, 'skill.md'), bundleDir: d }).plan, text, dir: d };
+  const script = `turns:\n  - finish: { run: bench, i: 0${side ? `, side: ${JSON.stringify(side)}` : ''} }\n`;
+  writeFileSync(path.join(d, 'model.yaml'), script);
+  return { plan: compileSkill(text, { file: path.join(d, 'skill.md'), bundleDir: d }).plan, text, dir: d, script };
 }
 
 /** When this process's first sandbox call started and ended (performance.now): a resume's first step, its worker cold. */
@@ -250,7 +244,7 @@ const createSandbox = (workers: number) =>
   createCodeSandbox({ maxWorkersPerLanguage: workers, bundleDir: ROOT, workDir: WORK, workspaceQuota: workspaceQuotaFromEnv({}), isolation: ISOLATION });
 
 /** `warmFor`: the plan this process runs, whose first worker starts while the store opens (as the CLI's `run` does, warm-run.ts) */
-async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Promise<T>, warmFor?: Plan): Promise<T> {
+async function withStore<T>(fn: (deps: (b: { dir: string; script: string }) => KernelDeps) => Promise<T>, warmFor?: Plan): Promise<T> {
   // one warm sandbox for the whole process: workers stay warm across runs
   const sandbox = createSandbox(Math.min(C, 2));
   const code = warmFor && firstCodeStep(warmFor);
@@ -260,7 +254,7 @@ async function withStore<T>(fn: (deps: (b: { dir: string }) => KernelDeps) => Pr
   timeSandbox(sandbox);
   const faults = faultsFromSpec(process.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL'));
   try {
-    return await fn((b) => ({ store, clock: systemClock, ids: randomIds, sandbox, faults, model: createScriptedModel(path.join(b.dir, 'model.yaml')) }));
+    return await fn((b) => ({ store, clock: systemClock, ids: randomIds, sandbox, faults, model: createScriptedModel(b.script, { file: path.join(b.dir, 'model.yaml') }) }));
   } finally {
     await sandbox.close();
     await store.close();

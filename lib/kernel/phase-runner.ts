@@ -21,7 +21,8 @@ import type { PhasePlan } from './plan';
 import type { Message, ModelRequest, ModelTurn, ToolCall, ToolSpec } from './ports';
 import type { RequestFrame } from './events';
 import type { RunContext } from './context';
-import { runRung } from './stages';
+import { hasRung, runRung } from './stages';
+import type { StageResult } from './dispatcher';
 import { callOptions, runStep } from './step';
 import { pendingForkPoint } from './recording';
 import { dispatchOp, forkedArgs } from './ops/dispatch';
@@ -35,10 +36,16 @@ import { appendOnce } from './markers';
 import { hashJson } from './memo';
 import { isInfrastructureError } from './faults';
 
-/** The request frame of a phase (its system prompt, tools and response format), built once per phase plan. */
-const FRAMES = new WeakMap<PhasePlan, { frame: RequestFrame; sha: string }>();
+/**
+ * The request frame of a phase (its system prompt, tools and response format), built once per phase plan, with what
+ * its model steps are (`definition`: the prompt's and the contract's hashes, the tools), the same at every visit.
+ */
+const FRAMES = new WeakMap<PhasePlan, PhaseFrame>();
 
-export function requestFrame(ctx: Pick<RunContext, 'plan'>, phase: PhasePlan): { frame: RequestFrame; sha: string } {
+/** `fields`: the output schema's derived fields (report.ts derivedFields), which the kernel writes over the model's */
+type PhaseFrame = { frame: RequestFrame; sha: string; definition: JsonObject; fields: Record<string, string> };
+
+export function requestFrame(ctx: Pick<RunContext, 'plan'>, phase: PhasePlan): PhaseFrame {
   let f = FRAMES.get(phase);
   if (f) return f;
   const system = [
@@ -54,9 +61,15 @@ export function requestFrame(ctx: Pick<RunContext, 'plan'>, phase: PhasePlan): {
     tools: toolSpecs(phase),
     responseFormat: deriveResponseFormat(phase.outputSchema, { machineFields: Object.keys(fields) }),
   };
-  FRAMES.set(phase, (f = { frame, sha: hashJson(frame) }));
+  // what the model is asked: a changed prompt, contract or tool list at a position is a different
+  // step (a determinism error on resume), not a silent second bill
+  const definition = { step: 'model', prompt: hashJson(system).slice(0, 16), tools: phase.tools, contract: hashJson(phase.outputSchema).slice(0, 16) };
+  FRAMES.set(phase, (f = { frame, sha: hashJson(frame), definition, fields }));
   return f;
 }
+
+/** what a rung with no stage gives (runRung is not called for it: no promise, no context copied) */
+const NO_RESULTS: readonly StageResult[] = [];
 
 /** The frame's hash, with the frame itself when the log does not hold it yet (it is recorded once). */
 export function frameRef(ctx: RunContext, phase: PhasePlan): { frame: string; frameValue?: RequestFrame } {
@@ -89,13 +102,10 @@ function toolSpecs(phase: PhasePlan): ToolSpec[] {
 }
 
 export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: number, visitKey: string, input: JsonObject): Promise<JsonObject> {
-  const { frame, sha: frameSha } = requestFrame(ctx, phase);
+  const { frame, sha: frameSha, definition, fields } = requestFrame(ctx, phase);
   const { tools, responseFormat } = frame;
   const transcript = initialTranscript(frame.system, input);
-  const fields = derivedFields(phase.outputSchema);
   let retried = false;
-  const promptSha = hashJson(transcript[0].content).slice(0, 16);
-  const contractSha = hashJson(phase.outputSchema).slice(0, 16);
   for (let round = 1; ; round++) {
     if (round > phase.maxRounds + (retried ? 1 : 0)) {
       throw new PhaseFailedError(
@@ -109,7 +119,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
 
     // prompt-assembly: contributions are appended to this round's request only
     const messages = [...transcript];
-    for (const r of await runRung(ctx, { ...base, rung: 'prompt-assembly', context: { messages: [...transcript] } })) {
+    for (const r of hasRung(ctx, 'prompt-assembly') ? await runRung(ctx, { ...base, rung: 'prompt-assembly', context: { messages: [...transcript] } }) : NO_RESULTS) {
       if (r.contribution.system) messages.push({ role: 'system', content: r.contribution.system });
       if (r.contribution.messages) messages.push(...r.contribution.messages);
     }
@@ -120,9 +130,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
           kind: 'model',
           phase: phase.name,
           position: `${prefix}/model`,
-          // what the model is asked: a changed prompt, contract or tool list at this position is a
-          // different step (a determinism error on resume), not a silent second bill
-          definition: { step: 'model', prompt: promptSha, tools: phase.tools, contract: contractSha },
+          definition,
           input: { messages, tools: tools.map((t) => t.name), responseFormat } as unknown as Json,
           pure: false,
           label: { round, model: ctx.deps.model.name, ...frameRef(ctx, phase) },
@@ -132,7 +140,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
     const turn = modelStep.output as unknown as ModelTurn;
     if (!modelStep.replayed) ctx.frames.add(frameSha);
 
-    await runRung(ctx, { ...base, rung: 'post-model', context: { turn, transcript: [...transcript], evidence: ctx.evidence.list() } });
+    if (hasRung(ctx, 'post-model')) await runRung(ctx, { ...base, rung: 'post-model', context: { turn, transcript: [...transcript], evidence: ctx.evidence.list() } });
 
     if (turn.toolCalls.length > 0) {
       await runToolRound(ctx, phase, base, turn, transcript);
@@ -140,7 +148,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
     }
     if (turn.finish) {
       let artifact: JsonObject = { ...turn.finish };
-      for (const r of await runRung(ctx, { ...base, rung: 'finalize', context: { turn, artifact } })) {
+      for (const r of hasRung(ctx, 'finalize') ? await runRung(ctx, { ...base, rung: 'finalize', context: { turn, artifact } }) : NO_RESULTS) {
         if (isJsonObject(r.contribution.artifact)) artifact = { ...artifact, ...r.contribution.artifact };
       }
       artifact = await overrideDerivedFacts(ctx, phase, artifact, fields);
@@ -175,7 +183,7 @@ async function runToolRound(
 ): Promise<void> {
   const requests: ToolCall[] = turn.toolCalls.map((c) => ({ ...c, args: { ...c.args } }));
   const deny = new Map<number, string>();
-  for (const r of await runRung(ctx, { ...base, rung: 'pre-tool', context: { turn, requests, transcript: [...transcript] } })) {
+  for (const r of hasRung(ctx, 'pre-tool') ? await runRung(ctx, { ...base, rung: 'pre-tool', context: { turn, requests, transcript: [...transcript] } }) : NO_RESULTS) {
     for (const [i, reason] of Object.entries(r.contribution.deny ?? {})) if (!deny.has(Number(i))) deny.set(Number(i), reason);
     for (const [i, args] of Object.entries(r.contribution.args ?? {})) {
       const req = requests[Number(i)];
@@ -214,7 +222,7 @@ async function runToolRound(
     transcript.push({ role: 'tool', toolCallId: o.callId, op: o.op, content: o.content });
   }
   // post-tool: after record_tools, once per tool-bearing round
-  const results = await runRung(ctx, { ...base, rung: 'post-tool', context: { turn, requests, outcomes, transcript: [...transcript] } });
+  const results = hasRung(ctx, 'post-tool') ? await runRung(ctx, { ...base, rung: 'post-tool', context: { turn, requests, outcomes, transcript: [...transcript] } }) : NO_RESULTS;
   for (const r of results) {
     for (const [i, replacement] of Object.entries(r.contribution.outcomes ?? {})) {
       const at = toolMsgAt[Number(i)];

@@ -68,6 +68,7 @@ import { requireRecordedStagesInPlan } from './stages';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { deriveReport, type RunReport } from './report';
 import { makeArtifact } from './ops/execute';
+import { rememberChars } from './value-size';
 import { atForkInput, ForkProbeReached, markForkPoint, pendingForkPoint, recordingOf, type Derivation } from './recording';
 import { objectCheck, RUN_INPUT_POINT, type ForkPoint } from './fork-edits';
 
@@ -562,6 +563,9 @@ async function end(
   const cause: { abort?: AbortCause } = abort ? { abort } : {};
   const provisional: RunEvent = { runId: ctx.runId, seq: ctx.journal.lastSeq + 1, type, at: ctx.deps.clock.now(), data: { output, error, ...cause } as JsonObject };
   const report = deriveReport([...ctx.log, provisional]);
+  // the event and the run row both carry the output and the report: each is measured once (journal.ts unitChars)
+  rememberChars(report);
+  if (typeof output === 'object' && output !== null) rememberChars(output);
   // every end is on disk before the caller hears of it. A failure or an abort may not be reached
   // again (a model error, a timeout). A completion could be recomputed from what is durable, but
   // only by a resume, and nothing asks for one once the caller has acted on the answer: a worker

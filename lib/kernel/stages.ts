@@ -39,6 +39,11 @@ export type RungCall = {
   context: Partial<StageContext>;
 };
 
+/** Whether the stage program has a stage on `rung`: when not, runRung would do nothing (callers skip it, and building its context) */
+export function hasRung(ctx: Pick<RunContext, 'plan'>, rung: RungCall['rung']): boolean {
+  return ctx.plan.stageProgram.some((s) => s.rung === rung);
+}
+
 export async function runRung(ctx: RunContext, call: RungCall): Promise<StageResult[]> {
   const program = ctx.plan.stageProgram;
   if (!program.some((s) => s.rung === call.rung)) return [];

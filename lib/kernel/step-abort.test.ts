@@ -46,3 +46,23 @@ test('without an abort port the work is returned as it is', async () => {
   const work = Promise.resolve(7);
   assert.equal(untilAbortRequested({}, work), work);
 });
+
+test('a step cut short by an abort fails later quietly: its work rejecting then is no unhandled rejection', async () => {
+  const { cancel, ctx } = countedSignal();
+  let fail: (e: Error) => void = () => undefined;
+  const work = new Promise<string>((_, reject) => (fail = reject));
+  const step = untilAbortRequested(ctx, work);
+  const reason = new Error('asked to abort');
+  cancel.abort(reason);
+  await assert.rejects(step, (e) => e === reason);
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    fail(new Error('the worker was killed'));
+    await new Promise((r) => setTimeout(r, 20));
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  assert.deepEqual(unhandled, []);
+});

@@ -154,37 +154,42 @@ export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Pro
   }
   return new Promise<T>((resolve, reject) => {
     const waiting = waitersOf(signal);
-    const onAbort = () => {
-      work.catch(() => undefined);
-      reject(signal.reason);
-    };
-    waiting.add(onAbort);
+    // a record, not a closure: a step makes no function of its own to be rejected by
+    const waiter: Waiter = { work, reject };
+    waiting.add(waiter);
     work.then(
       (v) => {
-        waiting.delete(onAbort);
+        waiting.delete(waiter);
         resolve(v);
       },
       (e) => {
-        waiting.delete(onAbort);
+        waiting.delete(waiter);
         reject(e);
       },
     );
   });
 }
 
+/** a step in flight: the work it waits for (its late failure then ignored) and how to reject it */
+type Waiter = { work: Promise<unknown>; reject: (reason: unknown) => void };
+const ignore = () => undefined;
+
 /**
  * The steps in flight that an abort of `signal` rejects, in the order they started: one 'abort'
  * listener per signal (a run's), added with its first step, where a listener added and removed per
  * step cost more than the step's own bookkeeping (EventTarget's listener lists).
  */
-const WAITERS = new WeakMap<AbortSignal, Set<() => void>>();
-function waitersOf(signal: AbortSignal): Set<() => void> {
+const WAITERS = new WeakMap<AbortSignal, Set<Waiter>>();
+function waitersOf(signal: AbortSignal): Set<Waiter> {
   let set = WAITERS.get(signal);
   if (!set) {
     const waiting = (set = new Set());
     WAITERS.set(signal, waiting);
     signal.addEventListener('abort', () => {
-      for (const f of [...waiting]) f();
+      for (const w of [...waiting]) {
+        w.work.catch(ignore);
+        w.reject(signal.reason);
+      }
       waiting.clear();
     }, { once: true });
   }

@@ -6,7 +6,7 @@
  * Does not: touch the file system or child processes (the sandbox here refuses
  * calls; sandbox tests use the real one).
  */
-import type { JsonObject, JsonSchema } from './json';
+import type { Json, JsonObject, JsonSchema } from './json';
 import type { Plan, PhasePlan, StageSpec, StepSpec } from './plan';
 import type { Clock, CodeSandbox, IdSource, ModelPort, ModelRequest, ModelTurn } from './ports';
 import type { KernelDeps } from './context';
@@ -49,6 +49,27 @@ export const noSandbox: CodeSandbox = {
   },
   async close() {},
 };
+
+/**
+ * A sandbox that runs every call's step as `fn`, in process: a fused chain as a worker runs it, each
+ * step fed the value with the results so far merged in (or stored under its `into`), answering `{ outputs }`.
+ */
+export function inProcessSandbox(fn: (input: JsonObject) => Json): CodeSandbox {
+  return {
+    async call(c) {
+      if (!c.chain) return fn(c.input as JsonObject);
+      const outputs: Json[] = [];
+      let v = c.input as JsonObject;
+      for (const s of c.chain) {
+        const out = fn(v);
+        outputs.push(out);
+        v = s.into ? { ...v, [s.into]: out } : { ...v, ...(out as JsonObject) };
+      }
+      return { outputs };
+    },
+    async close() {},
+  };
+}
 
 export function phase(name: string, over: Partial<PhasePlan> = {}): PhasePlan {
   return {

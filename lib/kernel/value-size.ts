@@ -32,6 +32,18 @@ function stringChars(s: string, limit: number): number {
   return JSON.stringify(s).length;
 }
 
+/** stringChars of an object's key, remembered: the same few keys recur in every value measured */
+const KEY_CHARS = new Map<string, number>();
+const MAX_KEY_CHARS = 10_000;
+function keyChars(k: string): number {
+  let n = KEY_CHARS.get(k);
+  if (n === undefined) {
+    n = stringChars(k, Infinity);
+    if (KEY_CHARS.size < MAX_KEY_CHARS) KEY_CHARS.set(k, n);
+  }
+  return n;
+}
+
 /**
  * `JSON.stringify(v).length` for a JSON value (undefined members are skipped as JSON does), or
  * some number greater than `limit` once the count passes it.
@@ -65,7 +77,7 @@ export function jsonChars(v: unknown, limit = Infinity): number {
       if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
       const x = (v as Record<string, unknown>)[k];
       if (x === undefined || typeof x === 'function') continue;
-      n += (first ? 0 : 1) + stringChars(k, limit) + 1 + jsonChars(x, limit - n);
+      n += (first ? 0 : 1) + keyChars(k) + 1 + jsonChars(x, limit - n);
       first = false;
     }
   }
