@@ -62,7 +62,7 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       const insert = async (seq: number) =>
         (await store.db()).$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${run.id}, ${seq}, 'note', now(), '{}'::json)`;
       await assert.rejects(insert(4), /event 4 of run .* does not continue its log: there is no event 3/);
-      await assert.rejects(insert(0), /events_seq_check/, 'a seq below 1 is refused by its CHECK');
+      await assert.rejects(insert(0), /events_seq_check/, 'a seq below 1 is refused, named as by its former CHECK');
       const other = makeRun();
       await store.createRun(other, { events: [ev(other.id, 1)] });
       await assert.rejects(
