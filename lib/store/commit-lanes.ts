@@ -32,7 +32,7 @@
  */
 import pg from 'pg';
 import { dbErrorOf } from './errors';
-import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, type DirectWrite, type OpSource, type WireOp } from './wire';
+import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, type DirectWrite, type OpSource, type Statement, type WireOp } from './wire';
 import { batchLength } from './batches';
 
 // the batch limits live beside the embedded line's too (batches.ts), which must not load pg
@@ -150,7 +150,7 @@ export class Lane {
   private async send(ops: WireOp[]): Promise<unknown[]> {
     const client = await this.client;
     this.statements++;
-    const { rows } = await client.query({ name: 'sc_apply', text: APPLY_SQL, values: [batchParam(ops)] });
+    const { rows } = await execute(client, { name: 'sc_apply', text: APPLY_SQL, values: [batchParam(ops)] });
     return (rows[0] as { r: unknown[] }).r;
   }
 
@@ -167,7 +167,7 @@ export class Lane {
     );
     const client = await this.client;
     this.statements++;
-    const { rows } = await client.query(statement);
+    const { rows } = await execute(client, statement);
     const answers = rest.length ? (rows[0] as { r: unknown[] }).r : [];
     let k = 0;
     return batch.map((p) => (p.direct ? COMMITTED : answers[k++]));
@@ -180,6 +180,22 @@ export class Lane {
   }
 }
 
+/**
+ * A prepared statement sent as pg's own Query, made from its text (the name set on it after): the
+ * same messages on the wire as `client.query({ name, text, values })`, without what that call adds
+ * per statement — a copy of the config object (pg's cloneQueryConfig, through property
+ * descriptors) and two promises around the callback. Measured on one connection, a prepared
+ * two-parameter SELECT, 9 interleaved blocks of 3,000 (3 runs): 64.6–78.6 -> 55.3–72.0 µs of node
+ * CPU a statement. An error reaches the caller as before (pg's own, from the server or the
+ * connection), its stack the socket's rather than the caller's.
+ */
+function execute(client: pg.Client, statement: Statement): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query(statement.text, statement.values, (err, res) => (err ? reject(err) : resolve(res as unknown as pg.QueryResult)));
+    (query as unknown as { name: string }).name = statement.name;
+    client.query(query);
+  });
+}
 
 /**
  * An error the server raised for the statement, the connection still usable — not a lost

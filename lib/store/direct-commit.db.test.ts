@@ -13,7 +13,7 @@ import { SeqGapError, UnsupportedValueError } from './errors';
 import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, directStatement, opClaim, opCommit, opCreate, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS, VALUES_MAX_ARTIFACTS, VALUES_MAX_EVENTS } from './wire';
+import { directCommit, directStatement, opClaim, opCommit, opCreate, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -78,7 +78,7 @@ describe('direct writes of event-only units', () => {
     const data = { z: 1, a: 'ünï "q" \\ ✓', list: [1, null, { b: true }] };
     const { result, statements } = await viaLane(run.id, { events: [ev(run.id, 2, 'step_completed', data)] });
     assert.deepEqual(result, { kind: 'committed' });
-    assert.deepEqual(statements, ['sc_event']);
+    assert.deepEqual(statements, ['sc_rows_1_0']);
     const events = await store.readEvents(run.id);
     assert.deepEqual(events.map((e) => e.seq), [1, 2]);
     assert.equal(JSON.stringify(events[1].data), JSON.stringify(data), 'the JSON text is kept, key order included');
@@ -88,36 +88,32 @@ describe('direct writes of event-only units', () => {
   it('events and artifacts in one statement; an artifact written again is replaced', async () => {
     const run = await newRun();
     const first = await viaLane(run.id, { events: [ev(run.id, 2), ev(run.id, 3)], artifacts: [artifact(run.id, 'out.json', { k: 'v1', a: 1 }), artifact(run.id, 'b.txt', 'text')] });
-    assert.deepEqual(first, { result: { kind: 'committed' }, statements: ['sc_values_2_2'] });
+    assert.deepEqual(first, { result: { kind: 'committed' }, statements: ['sc_rows_2_2'] });
     const again = await viaLane(run.id, { events: [ev(run.id, 4)], artifacts: [artifact(run.id, 'out.json', { k: 'v2' }, 99)] });
-    assert.deepEqual(again, { result: { kind: 'committed' }, statements: ['sc_values_1_1'] });
+    assert.deepEqual(again, { result: { kind: 'committed' }, statements: ['sc_rows_1_1'] });
     assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3, 4]);
     // in the order of first writing, as the commit function keeps them
     assert.deepEqual(await store.listArtifacts(run.id), [artifact(run.id, 'out.json', { k: 'v2' }, 99), artifact(run.id, 'b.txt', 'text')]);
   });
 
-  it('a write past the VALUES shapes goes as rows, past the rows shapes as the unnest form, and all read back alike', async () => {
+  it('a write up to the rows shapes goes as rows, past them as the unnest form, and both read back alike', async () => {
     const run = await newRun();
     const many = Array.from({ length: ROWS_MAX_EVENTS + 1 }, (_, i) => ev(run.id, 2 + i, 'step_completed', { i, z: 'ü' }));
     const files = Array.from({ length: ROWS_MAX_ARTIFACTS + 1 }, (_, i) => artifact(run.id, `f${i}.json`, { i }));
     assert.deepEqual((await viaLane(run.id, { events: many })).statements, ['sc_direct'], 'more events than the rows shapes take');
-    let seq = 2 + many.length;
+    const seq = 2 + many.length;
     assert.deepEqual((await viaLane(run.id, { events: [ev(run.id, seq)], artifacts: files })).statements, ['sc_direct'], 'more artifacts than they take');
-    const rows = Array.from({ length: VALUES_MAX_EVENTS + 1 }, (_, i) => ev(run.id, seq + 1 + i, 'step_completed', { i, at: 'rows "q" \\' }));
-    const rowFiles = files.slice(0, VALUES_MAX_ARTIFACTS + 1).map((f) => artifact(run.id, f.path, { rows: f.path }, 5));
-    assert.deepEqual((await viaLane(run.id, { events: rows, artifacts: rowFiles })).statements, [`sc_rows_${VALUES_MAX_EVENTS + 1}_${VALUES_MAX_ARTIFACTS + 1}`], 'past the VALUES shapes');
-    seq += rows.length;
-    const edge = Array.from({ length: VALUES_MAX_EVENTS }, (_, i) => ev(run.id, seq + 1 + i, 'step_completed', { i, at: 'edge' }));
-    const edgeFiles = files.slice(0, VALUES_MAX_ARTIFACTS).map((f) => artifact(run.id, f.path, { again: f.path }, 7));
-    assert.deepEqual((await viaLane(run.id, { events: edge, artifacts: edgeFiles })).statements, [`sc_values_${VALUES_MAX_EVENTS}_${VALUES_MAX_ARTIFACTS}`]);
+    const edge = Array.from({ length: ROWS_MAX_EVENTS }, (_, i) => ev(run.id, seq + 1 + i, 'step_completed', { i, at: 'edge "q" \\ ✓ \u0001' }));
+    const edgeFiles = files.slice(0, ROWS_MAX_ARTIFACTS).map((f) => artifact(run.id, f.path, { again: f.path }, 7));
+    assert.deepEqual((await viaLane(run.id, { events: edge, artifacts: edgeFiles })).statements, [`sc_rows_${ROWS_MAX_EVENTS}_${ROWS_MAX_ARTIFACTS}`], 'the largest rows shape');
     const events = await store.readEvents(run.id);
     assert.deepEqual(events.map((e) => e.seq), Array.from({ length: events.length }, (_, i) => i + 1));
-    assert.deepEqual(events.slice(1), [...many, ev(run.id, 2 + many.length), ...rows, ...edge], 'types, times and data as written, in seq order');
+    assert.deepEqual(events.slice(1), [...many, ev(run.id, seq), ...edge], 'types, times and data as written, in seq order');
     // re-written paths keep their place (ord of the first writing), the one written once stays
-    assert.deepEqual(await store.listArtifacts(run.id), [...edgeFiles, ...rowFiles.slice(VALUES_MAX_ARTIFACTS), ...files.slice(VALUES_MAX_ARTIFACTS + 1)]);
+    assert.deepEqual(await store.listArtifacts(run.id), [...edgeFiles, ...files.slice(ROWS_MAX_ARTIFACTS)]);
   });
 
-  it('a VALUES write refused (a gap inside it) writes nothing, artifacts included', async () => {
+  it('a rows write refused (a gap inside it) writes nothing, artifacts included', async () => {
     const run = await newRun();
     await assert.rejects(store.commit(run.id, { events: [ev(run.id, 2), ev(run.id, 4)], artifacts: [artifact(run.id, 'out.json', { k: 1 })] }), SeqGapError);
     await assert.rejects(store.commit(run.id, { events: [ev(run.id, 3)], artifacts: [artifact(run.id, 'out.json', { k: 1 })] }), SeqGapError);
@@ -129,7 +125,7 @@ describe('direct writes of event-only units', () => {
     const run = await newRun();
     await store.commit(run.id, { events: [ev(run.id, 2, 'phase_started', { mine: true })] });
     const { result, statements } = await viaLane(run.id, { events: [ev(run.id, 2, 'phase_started', { theirs: true })], artifacts: [artifact(run.id, 'x', 1)] });
-    assert.deepEqual(statements, ['sc_values_1_1', 'sc_apply'], 'refused, then answered by the commit function');
+    assert.deepEqual(statements, ['sc_rows_1_1', 'sc_apply'], 'refused, then answered by the commit function');
     assert.deepEqual(result, { kind: 'conflict', recorded: [ev(run.id, 2, 'phase_started', { mine: true })] });
     assert.deepEqual(await store.listArtifacts(run.id), [], 'the artifact of the refused unit is not written');
     // and through the store's own commit

@@ -62,7 +62,7 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       const insert = async (seq: number) =>
         (await store.db()).$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${run.id}, ${seq}, 'note', now(), '{}'::json)`;
       await assert.rejects(insert(4), /event 4 of run .* does not continue its log: there is no event 3/);
-      await assert.rejects(insert(0), /events_seq_check/, 'a seq below 1 is refused by its CHECK');
+      await assert.rejects(insert(0), /events_seq_check/, 'a seq below 1 is refused, named as by its former CHECK');
       const other = makeRun();
       await store.createRun(other, { events: [ev(other.id, 1)] });
       await assert.rejects(
@@ -72,6 +72,33 @@ for (const [name, open] of [['PGlite', pglite], ['Postgres', postgres]] as const
       );
       assert.equal(await insert(3), 1);
       assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2, 3]);
+    });
+
+    it("an event's data is an object and its seq at least 1, whoever writes it: the statement is refused whole, named as by the former CHECKs", async () => {
+      const store = await open();
+      const db = await store.db();
+      const run = makeRun();
+      await store.createRun(run, { events: [ev(run.id, 1), ev(run.id, 2)] });
+      const insert = (seq: number, data: string) =>
+        db.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${run.id}, ${seq}, 'note', now(), ${data}::json)`;
+      for (const data of ['[]', 'null', '"text"', '3']) {
+        await assert.rejects(insert(3, data), (e: unknown) => /violates check constraint "events_data_check"/.test(String(e)) && /23514/.test(JSON.stringify(e) + String(e)), data);
+      }
+      await assert.rejects(insert(-1, '{}'), /events_seq_check/);
+      // a valid event beside a refused one: nothing of the statement is written
+      await assert.rejects(
+        db.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${run.id}, 3, 'note', now(), '{}'::json), (${run.id}, 4, 'note', now(), '[1]'::json)`,
+        /events_data_check/,
+      );
+      // and a run's first event is held to it too (here a run inserted by hand, its log empty)
+      const bare = makeRun();
+      await db.$executeRaw`INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "input", "model", "status", "created_at", "updated_at")
+                           VALUES (${bare.id}, 's', 'h', 't', '/b', '{}', 'm', 'running', now(), now())`;
+      await assert.rejects(db.$executeRaw`INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES (${bare.id}, 1, 'note', now(), '[]'::json)`, /events_data_check/);
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+      assert.deepEqual(await store.readEvents(bare.id), []);
+      assert.equal(await insert(3, '{"k":[1]}'), 1);
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => [e.seq, e.data]), [[1, ev(run.id, 1).data], [2, ev(run.id, 2).data], [3, { k: [1] }]]);
     });
 
     it("no event of a run that is not there, whoever writes it: checked at the run's first event", async () => {
