@@ -20,10 +20,18 @@
 -- 0.31 s. Autovacuum analyzes a table once 50 rows (+10%) have changed: a fresh store's "runs",
 -- "events", "snapshots" were analyzed at that size and its commit lanes' plans made again then.
 --
--- At 1,000 changed rows each of these tables is past the size at which a key's index wins (a
--- sequential scan of even one row per page then costs more than an index probe), so a plan made
--- after autovacuum's first visit is the index's, and so is every later one (autovacuum visits again
--- as the table grows by 10-20%, and plans are made again then). Until then the tables are small:
+-- On a server with autovacuum on (PG 15, naptime 1 s), 60 runs of 3 events, a trace, a snapshot
+-- and an artifact: before, all five tables analyzed at 1-2 pages; with this, none. The same store
+-- then loaded as above: 300 such commits 9.1 s before, 0.44 s with this; auto_explain of every
+-- commit path: index scans only.
+--
+-- Unanalyzed, Postgres assumes a table of 10 pages at least: a key's index wins. At 1,000 changed
+-- rows a table that grew by inserts is past the size at which it wins anyway (a sequential scan
+-- of 1,000 rows costs 12.5 + pages against an index probe's ~8.3), so a plan made after
+-- autovacuum's first visit is the index's, and so is every later one (autovacuum visits again as
+-- the table grows by 10-20%, and plans are made again then). "snapshots" may still be analyzed
+-- with few live rows (1,000 upserts of a few runs): only its DELETE (a snapshot dropped) could
+-- then scan it, until its next visit. Until then the tables are small:
 -- what autovacuum would have freed is at most 1,000 dead rows. Nothing written or read changes;
 -- only when autovacuum visits. A manual ANALYZE of a tiny table can still make such plans: the
 -- next autovacuum visit (1,000 rows later) makes them again.
