@@ -68,6 +68,32 @@ describe('migrations', () => {
     }
   });
 
+  it('autovacuum leaves the store tables unmeasured until 1,000 rows changed (a tiny table\'s plans, kept, scan it whole)', async () => {
+    // see prisma/migrations/*_tiny_tables_not_analyzed: at autovacuum's default (50 rows) a fresh
+    // store's tables were analyzed at a page or two, and every kept plan became a sequential scan
+    const db = await createTestDatabase();
+    try {
+      const store = await openStore({ databaseUrl: db.url });
+      try {
+        const rows = await (await store.db()).$queryRaw<{ relname: string; reloptions: string[] | null }[]>`
+          SELECT relname::text AS relname, reloptions FROM pg_class
+           WHERE relname IN ('runs', 'events', 'snapshots', 'stage_traces', 'workspace_artifacts') AND relkind = 'r'
+           ORDER BY relname`;
+        assert.deepEqual(
+          rows.map((r) => [r.relname, [...(r.reloptions ?? [])].sort()]),
+          ['events', 'runs', 'snapshots', 'stage_traces', 'workspace_artifacts'].map((t) => [
+            t,
+            ['autovacuum_analyze_threshold=1000', 'autovacuum_vacuum_threshold=1000'],
+          ]),
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
   it('an older Stagecraft refuses a database a newer one migrated: what happened and what to do, nothing applied', async () => {
     // "older": this history without its last migration, on a database that has all of them
     const older = path.join(tmp.dir, 'older');
