@@ -22,6 +22,7 @@ import { randomIds, systemClock } from '../lib/server/system';
 import { inProcessSandbox, testClock, testIds } from '../lib/kernel/testing';
 import { benchSkillText } from './bench-skill';
 import { TINY } from './tiny';
+import { pool } from './bench-common';
 
 const { values: a } = parseArgs({
   options: {
@@ -93,13 +94,6 @@ const deps = (deterministic: boolean): KernelDeps => ({
 async function once(deterministic: boolean) {
   const r = await startRun(plan, deps(deterministic), { input: {}, skillText: text });
   if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
-}
-
-async function pool(n: number, c: number, fn: () => Promise<void>) {
-  let left = n;
-  await Promise.all(Array.from({ length: c }, async () => {
-    while (left-- > 0) await fn();
-  }));
 }
 
 if (a.events) {

@@ -45,8 +45,8 @@ export function hasRung(ctx: Pick<RunContext, 'plan'>, rung: RungCall['rung']): 
 }
 
 export async function runRung(ctx: RunContext, call: RungCall): Promise<StageResult[]> {
+  if (!hasRung(ctx, call.rung)) return [];
   const program = ctx.plan.stageProgram;
-  if (!program.some((s) => s.rung === call.rung)) return [];
   const looks = new Map<string, { def: StepDef; look: MemoLookup }>();
   // The memo input of a stage is its context; the growing parts (transcript,
   // messages, evidence) are hashed once per rung rather than once per stage.

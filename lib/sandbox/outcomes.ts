@@ -35,9 +35,10 @@ const NODE_OOM = /JavaScript heap out of memory|Reached heap limit|Allocation fa
 const PYTHON_OOM = /MemoryError|Cannot allocate memory|out of memory/;
 
 /** The JSON value of a successful call; throws the right error for anything else. */
-export function resultOf(outcome: CallOutcome, ctx: CallContext): Json {
+/** The call's value, or its error; `isOomKilled` joins the context only for an error (a result needs no copy of it). */
+export function resultOf(outcome: CallOutcome, ctx: CallContext, isOomKilled = false): Json {
   if (outcome.kind === 'reply' && outcome.reply.ok) return outcome.reply.value;
-  throw errorFor(outcome, ctx);
+  throw errorFor(outcome, isOomKilled ? { ...ctx, isOomKilled } : ctx);
 }
 
 /** Whether the worker that produced this outcome must be replaced before the next call. */

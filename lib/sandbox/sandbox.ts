@@ -265,8 +265,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (breach) throw breach;
       await guard?.after(who);
       if (isClosed && outcome.kind !== 'reply') throw closedError(ctx);
-      if (outcome.kind === 'reply' && outcome.reply.ok) return outcome.reply.value; // resultOf's first case, without its context
-      return resultOf(outcome, { ...ctx, isOomKilled });
+      return resultOf(outcome, ctx, isOomKilled);
     }
 
     private async spawn(ctx: CallContext): Promise<SandboxWorker> {
