@@ -173,8 +173,11 @@ test('a failing python step fixed in the studio: Rerun from here completes it wi
   await expect(page.getByRole('region', { name: 'Comparison' })).toContainText('First divergence at __post__/0');
   // Compare on a run with no parent and no forks: beside the last completed run of its skill
   await page.goto(`/runs/${again.runId}`);
-  await page.getByRole('button', { name: 'Compare' }).click();
-  await page.waitForURL(`**/runs/compare?b=${again.runId}`);
+  // a click before the page is hydrated does nothing (CI at load 4 lost one that way): click until it navigates
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.waitForURL(`**/runs/compare?b=${again.runId}`, { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
   const comparison = page.getByRole('region', { name: 'Comparison' });
   await expect(comparison).toContainText('A is the last completed run of the skill before B.');
   await expect(comparison.getByRole('group', { name: 'Run A' })).toContainText(rerunId);
