@@ -338,7 +338,7 @@ async function perf(kind: Kind) {
         const r = await startRun(b.plan, deps(b), { input: {}, skillText: b.text });
         if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
       }
-    });
+    }, DB);
     return {
       harness: harnessOf(kind),
       sandbox: ISOLATION.kind,
