@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { after, before, describe, it } from 'node:test';
 import { RunNotFoundError } from '../kernel/errors';
-import type { CommitUnit } from '../kernel/ports';
+import type { CommitUnit, RunRecord } from '../kernel/ports';
 import { CommitLanes } from './commit-lanes';
-import { SeqGapError, UnsupportedValueError } from './errors';
+import { RunExistsError, SeqGapError, UnsupportedValueError } from './errors';
 import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun, T0, trace } from './testing/fixtures';
 import { claimKey } from './claims';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, directStatement, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
+import { directCommit, directCreate, directStatement, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -397,5 +397,72 @@ describe('direct writes that move the snapshot, the run row and the claim', () =
     assert.deepEqual((await store.readEvents(b.id)).map((e) => e.seq), [1, 2]);
     assert.equal((await store.getRun(created.id))?.id, created.id);
     await lanes.apply(created.id, opUnlock(key));
+  });
+});
+
+describe("a run's creation as a direct write", () => {
+  before(async () => {
+    adminClient = new pg.Client({ connectionString: db.url });
+    await adminClient.connect();
+  });
+  after(async () => {
+    await adminClient?.end();
+  });
+
+  /** creates `run` with `first` through the lanes: its direct write when `direct`, else the commit function */
+  async function create(run: RunRecord, first: CommitUnit, direct: boolean): Promise<{ result: unknown; statements: string[] }> {
+    await watchLane(run.id);
+    sent.length = 0;
+    const result = await lanes.apply(run.id, () => opCreate(run, first), undefined, direct ? directCreate(run, first) : null);
+    return { result, statements: [...sent] };
+  }
+
+  it('reads back exactly as the commit function creates it: the row, its first events, snapshot and artifacts', async () => {
+    const parent = await newRun();
+    const over = { kind: 'fork' as const, parentRunId: parent.id, forkPoint: 'draft/2', input: { z: 1, a: 'ünï "q" \\ ✓ \u0001', n: null }, skillText: 'x "y" \\ ✓\n' };
+    const mine = makeRun(over);
+    const twin = makeRun({ ...over, skillName: mine.skillName });
+    const first = (id: string): CommitUnit => ({
+      events: [ev(id, 1, 'run_started', { b: 1, a: [2] }), ev(id, 2)],
+      snapshot: { runId: id, currentPhase: 'draft', seq: 2, data: { phase: 'draft', z: [1, { y: 'ü' }] } },
+      artifacts: [artifact(id, 'a.json', { k: 1 })],
+      lazy: true,
+    });
+    assert.deepEqual(await create(mine, first(mine.id), true), { result: { kind: 'committed' }, statements: ['sc_moves'] });
+    assert.deepEqual(await create(twin, first(twin.id), false), { result: { kind: 'committed' }, statements: ['sc_apply'] });
+    assert.deepEqual(await runRow(mine.id), await runRow(twin.id));
+    assert.deepEqual(await snapshotRow(mine.id), await snapshotRow(twin.id));
+    const rec = await store.getRun(mine.id);
+    assert.deepEqual(rec, { ...mine, skillVersionId: null });
+    const same = <T>(rows: T[], id: string) => JSON.stringify(rows).split(id).join('<run>');
+    assert.equal(same(await store.readEvents(mine.id), mine.id), same(await store.readEvents(twin.id), twin.id));
+    assert.equal(same(await store.listArtifacts(mine.id), mine.id), same(await store.listArtifacts(twin.id), twin.id));
+    // a run with output, error and report at its creation (a replay recorded whole) keeps them, a JSON null as NULL
+    const done = makeRun({ status: 'failed', output: null, error: { message: 'boom', step: 1 }, report: { outcome: 'failed' } });
+    assert.deepEqual((await create(done, { events: [ev(done.id, 1)] }, true)).statements, ['sc_moves']);
+    assert.deepEqual(await store.getRun(done.id), { ...done, skillVersionId: null });
+    assert.equal((await runRow(done.id)).output, null);
+  });
+
+  it('an id that exists, and a first unit that does not start the log, fail as they always did and write nothing', async () => {
+    const run = await newRun();
+    const again = create(run, { events: [ev(run.id, 1, 'run_started', { again: true })], snapshot: { runId: run.id, currentPhase: 'p', seq: 1, data: {} } }, true);
+    await assert.rejects(again, (e: { code?: string }) => e.code === 'SC004');
+    assert.deepEqual(sent, ['sc_moves', 'sc_apply'], 'refused, then answered by the commit function');
+    await assert.rejects(store.createRun(run, { events: [ev(run.id, 1)] }), RunExistsError);
+    assert.deepEqual((await store.readEvents(run.id)).map((e) => e.data), [{ seq: 1 }]);
+    assert.equal(await snapshotRow(run.id), null);
+    const gap = makeRun();
+    await assert.rejects(store.createRun(gap, { events: [ev(gap.id, 2)] }), SeqGapError);
+    assert.equal(await store.getRun(gap.id), null, 'the run row is not written either');
+  });
+
+  it('a first unit that patches the run row, or has traces, goes through the commit function', () => {
+    const run = makeRun();
+    assert.ok(directCreate(run, { events: [ev(run.id, 1)] }));
+    assert.equal(directCreate(run, { events: [ev(run.id, 1)], run: { status: 'completed' } }), null);
+    assert.equal(directCreate(run, { events: [ev(run.id, 1)], traces: [trace(run.id, 1)] }), null);
+    assert.equal(directCreate(run, { events: [] }), null);
+    assert.equal(directCreate(makeRun({ skillText: 'bad\ud800' }), { events: [ev(run.id, 1)] }), null, 'a lone surrogate would be sent as U+FFFD');
   });
 });

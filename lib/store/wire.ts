@@ -136,8 +136,8 @@ export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}
  */
 export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; moves?: DirectMoves; chars: number };
 
-/** `deleteSnapshot`: the run whose snapshot the unit deletes */
-export type DirectMoves = { snapshot: unknown[] | null; deleteSnapshot: string | null; run: unknown[] | null; unlock: string | null };
+/** `deleteSnapshot`: the run whose snapshot the unit deletes; `create`: the run row the unit is the first commit of (directCreate) */
+export type DirectMoves = { snapshot: unknown[] | null; deleteSnapshot: string | null; run: unknown[] | null; unlock: string | null; create?: unknown[] };
 
 /** A prepared statement for pg. */
 export type Statement = { name: string; text: string; values: unknown[] };
@@ -183,6 +183,47 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   return { events: rows, artifacts: files, moves, chars };
 }
 
+/**
+ * A run's creation with its first unit as a direct write (see directCommit): the run row inserted in
+ * the same statement as the unit's rows, or null when it needs the commit function (what
+ * directCommit does not take, or a first unit that patches the run row: the UPDATE would not see a
+ * row inserted by the same statement). A creation is durable whatever its unit says, as the commit
+ * function's is. The database refuses what `stagecraft_create_run` refuses: an id that exists by the
+ * runs primary key (23505; sent again, the commit function answers SC004), a first unit that does
+ * not start the log at 1 by the gap-free trigger. The row as [id, skillName, skillHash, skillText,
+ * bundleDir, skillVersionId, input text, model, status, output text, error text, report text, kind,
+ * parentRunId, forkPoint, createdAt, updatedAt], its payloads as the op's ('null' for a JSON null).
+ */
+export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | null {
+  if (first.run) return null;
+  const texts = [run.skillName, run.skillHash, run.skillText, run.bundleDir, run.skillVersionId, run.model, run.status, run.kind, run.parentRunId, run.forkPoint];
+  if (texts.some((t) => typeof t === 'string' && isMalformed(t))) return null;
+  const direct = directCommit(run.id, first.lazy ? { ...first, lazy: false } : first);
+  if (!direct) return null;
+  const row = [
+    run.id,
+    run.skillName,
+    run.skillHash,
+    run.skillText,
+    run.bundleDir,
+    run.skillVersionId ?? null,
+    text(run.input),
+    run.model,
+    run.status,
+    text(run.output),
+    text(run.error),
+    text(run.report),
+    run.kind ?? null,
+    run.parentRunId ?? null,
+    run.forkPoint ?? null,
+    run.createdAt,
+    run.updatedAt,
+  ];
+  for (const v of row) direct.chars += typeof v === 'string' ? v.length + 16 : 16;
+  direct.moves = { ...(direct.moves ?? { snapshot: null, deleteSnapshot: null, run: null, unlock: null }), create: row };
+  return direct;
+}
+
 /** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
 const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
 
@@ -215,12 +256,27 @@ ${UPSERT_ARTIFACTS.onConflict}
 
 /**
  * The direct writes that move more than events and artifacts (DirectWrite `moves`), after WRITES'
- * $1–$11: snapshots upserted by run and deleted, run rows patched — a key the unit does not set is
- * NULL and keeps its column, as the commit function's `v_run ? key` does; a JSON null ('null') is
- * stored as NULL — then the claims let go of ($23). Each in the unnest form: one statement shape
- * whatever the batch holds (these units are a run's first commit and its end, a few a run).
+ * $1–$11: runs created ($24–$40, as `stagecraft_create_run` inserts them, in the batch's order),
+ * snapshots upserted by run and deleted, run rows patched — a key the unit does not set is NULL and
+ * keeps its column, as the commit function's `v_run ? key` does; a JSON null ('null') is stored as
+ * NULL — then the claims let go of ($23). Each in the unnest form: one statement shape whatever the
+ * batch holds (these units are a run's creation, its first commit and its end, a few a run).
  */
-const MOVES = `"moved_snapshots" AS (
+const MOVES = `"created_runs" AS (
+  INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "skill_version_id",
+                      "input", "model", "status", "output", "error", "report", "kind", "parent_run_id",
+                      "fork_point", "created_at", "updated_at")
+  SELECT c.id, c.skill_name, c.skill_hash, c.skill_text, c.bundle_dir, c.skill_version_id::uuid,
+         c.input::json, c.model, c.status, nullif(c.output, 'null')::json, nullif(c.error, 'null')::json,
+         nullif(c.report, 'null')::json, coalesce(c.kind, 'run'), c.parent_run_id, c.fork_point,
+         stagecraft_ms_to_ts(c.created_at), stagecraft_ms_to_ts(c.updated_at)
+    FROM unnest($24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[], $31::text[],
+                $32::text[], $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[],
+                $39::float8[], $40::float8[])
+         WITH ORDINALITY AS c(id, skill_name, skill_hash, skill_text, bundle_dir, skill_version_id, input, model, status,
+                              output, error, report, kind, parent_run_id, fork_point, created_at, updated_at, i)
+   ORDER BY c.i
+), "moved_snapshots" AS (
   INSERT INTO "snapshots" ("run_id", "current_phase", "seq", "data")
   SELECT s.run_id, s.phase, s.seq, s.data::json
     FROM unnest($12::text[], $13::text[], $14::int[], $15::text[]) AS s(run_id, phase, seq, data)
@@ -248,7 +304,7 @@ const MOVES = `"moved_snapshots" AS (
  */
 const UNLOCKS = `(SELECT count(pg_advisory_unlock(k)) FROM unnest($23::bigint[]) AS k) AS u`;
 const MOVES_SQL = `WITH ${WRITES}, ${MOVES} SELECT NULL AS r, ${UNLOCKS}`;
-const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($24::jsonb, true) AS r, ${UNLOCKS}`;
+const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($41::jsonb, true) AS r, ${UNLOCKS}`;
 
 /** the direct writes alone */
 const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
@@ -337,12 +393,14 @@ function movesStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]):
   const deletes: unknown[] = [];
   const runs: unknown[][] = [];
   const unlocks: unknown[] = [];
+  const creates: unknown[][] = [];
   for (const { moves } of writes) {
     if (!moves) continue;
     if (moves.snapshot) snapshots.push(moves.snapshot);
     if (moves.deleteSnapshot) deletes.push(moves.deleteSnapshot);
     if (moves.run) runs.push(moves.run);
     if (moves.unlock) unlocks.push(moves.unlock);
+    if (moves.create) creates.push(moves.create);
   }
   const values = [
     ...columns(writes.flatMap((w) => w.events), 5),
@@ -351,6 +409,7 @@ function movesStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]):
     deletes,
     ...columns(runs, 6),
     unlocks,
+    ...columns(creates, 17),
   ];
   return ops.length ? { name: 'sc_moves_apply', text: MOVES_APPLY_SQL, values: [...values, batchParam(ops)] } : { name: 'sc_moves', text: MOVES_SQL, values };
 }
