@@ -20,14 +20,20 @@ import { directCommit, directCreate, directStatement, opClaim, opCommit, opCreat
 let db: TestDatabase;
 let store: OpenedStore;
 let lanes: CommitLanes;
+/** a connection of its own, to read rows and locks as the database holds them */
+let adminClient: pg.Client | null = null;
+const admin = () => adminClient!;
 
 before(async () => {
   db = await createTestDatabase();
   store = await openStore({ databaseUrl: db.url }); // migrates
   lanes = new CommitLanes(db.url);
+  adminClient = new pg.Client({ connectionString: db.url });
+  await adminClient.connect();
 });
 
 after(async () => {
+  await adminClient?.end();
   await lanes?.close();
   await store?.close();
   await db?.drop();
@@ -294,18 +300,8 @@ async function claimHolders(runId: string): Promise<number> {
   );
   return rows[0].n;
 }
-let adminClient: pg.Client | null = null;
-const admin = () => adminClient!;
 
 describe('direct writes that move the snapshot, the run row and the claim', () => {
-  before(async () => {
-    adminClient = new pg.Client({ connectionString: db.url });
-    await adminClient.connect();
-  });
-  after(async () => {
-    await adminClient?.end();
-  });
-
   it("a run's first commit, its moves and its end read back exactly as the commit function writes them", async () => {
     // two runs given the same units: `direct` through the direct write, `twin` through stagecraft_apply
     const over = { output: { earlier: 1 }, report: { kept: 'until the end' } };
@@ -401,14 +397,6 @@ describe('direct writes that move the snapshot, the run row and the claim', () =
 });
 
 describe("a run's creation as a direct write", () => {
-  before(async () => {
-    adminClient = new pg.Client({ connectionString: db.url });
-    await adminClient.connect();
-  });
-  after(async () => {
-    await adminClient?.end();
-  });
-
   /** creates `run` with `first` through the lanes: its direct write when `direct`, else the commit function */
   async function create(run: RunRecord, first: CommitUnit, direct: boolean): Promise<{ result: unknown; statements: string[] }> {
     await watchLane(run.id);
