@@ -192,34 +192,3 @@ describe('a lost lane', () => {
     }
   });
 });
-
-describe("the lanes' sessions", () => {
-  it('plan by index where one serves, however small a table looks (a run\'s end deleting its snapshot)', async () => {
-    const lanes = new CommitLanes(db.url);
-    try {
-      // the bench's table: runs' snapshots written and deleted, the dead rows not yet vacuumed
-      await admin.query(`INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "input", "model", "status", "created_at", "updated_at")
-                         SELECT 'run-plan-' || i, 's', 'h', 't', '/b', '{}', 'm', 'running', now(), now() FROM generate_series(1, 400) AS i`);
-      await admin.query(`INSERT INTO "snapshots" ("run_id", "current_phase", "seq", "data") SELECT 'run-plan-' || i, 'p', 1, '{"pad": "${'x'.repeat(200)}"}' FROM generate_series(1, 400) AS i`);
-      await admin.query(`DELETE FROM "snapshots" WHERE "run_id" LIKE 'run-plan-%'`);
-      const plan = async (client: pg.Client) => {
-        await client.query('SET plan_cache_mode = force_generic_plan');
-        await client.query('PREPARE sd_probe(text[]) AS DELETE FROM "snapshots" WHERE "run_id" = ANY($1)');
-        try {
-          return (await client.query(`EXPLAIN EXECUTE sd_probe('{}')`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-        } finally {
-          await client.query('DEALLOCATE sd_probe');
-          await client.query('RESET plan_cache_mode');
-        }
-      };
-      const plain = await plan(admin);
-      assert.match(plain, /Seq Scan on snapshots/, `a plain session scans the small table: ${plain}`);
-      const lane = await lanes.laneFor('run-any').client;
-      const onLane = await plan(lane);
-      assert.match(onLane, /Index Scan (using|on) snapshots_pkey/);
-      assert.doesNotMatch(onLane, /Seq Scan/);
-    } finally {
-      await lanes.close();
-    }
-  });
-});

@@ -43,17 +43,6 @@ export { batchLength, MAX_BATCH, MAX_BATCH_CHARS } from './batches';
 /** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
 export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
 
-/**
- * The lanes' sessions plan without sequential scans where an index serves (enable_seqscan = off:
- * a seq scan stays where no index does). Every lookup the write path makes is by key — the run, a
- * snapshot, an event's predecessor — but a table never analyzed looks small to the planner (see
- * prisma/migrations/*_tiny_tables_not_analyzed), and a statement's generic plan is made for ten
- * elements of each array: a run's end deleted its snapshot by a scan of the whole table, dead rows
- * included. Replay of a pure run's writes (8 runs a batch, lane backend CPU, 2 x 2 runs): the end
- * 219 -> 177–183 µs a run, its creation and first commit ~10% less.
- */
-export const LANE_SESSION_OPTIONS = '-c enable_seqscan=off';
-
 /** `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way (`op` is then built only if they are refused) */
 type Pending = { op: OpSource; chars?: number; claimKey?: string; direct?: DirectWrite | null; resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
@@ -76,7 +65,7 @@ export class Lane {
   private draining: Promise<void> | null = null;
 
   constructor(url: string, onLost: (lane: Lane) => void) {
-    const client = new pg.Client({ connectionString: url, application_name: 'stagecraft-commit', options: LANE_SESSION_OPTIONS });
+    const client = new pg.Client({ connectionString: url, application_name: 'stagecraft-commit' });
     const lose = () => {
       this.lost = true;
       onLost(this);
