@@ -169,11 +169,10 @@ function tryWrite(file: string, text: string): void {
 /**
  * The launch of `command args` inside the worker's cgroups: a shell that moves itself into each, then
  * execs (so the worker and all it forks are counted). Joining is best effort: a worker still starts.
- * `then`: shell commands the shell runs after joining, before it execs (the caller's; sandbox-worker.ts).
  */
-export function inWorkerCgroup(cg: WorkerCgroup, command: string, args: string[], then = ''): { command: string; args: string[] } {
+export function inWorkerCgroup(cg: WorkerCgroup, command: string, args: string[]): { command: string; args: string[] } {
   const joins = cg.dirs.map((_, i) => `echo $$ > "$${i + 1}/cgroup.procs";`).join(' ');
-  return { command: '/bin/sh', args: ['-c', `{ ${joins} } 2>/dev/null; ${then}shift ${cg.dirs.length}; exec "$@"`, 'sh', ...cg.dirs, command, ...args] };
+  return { command: '/bin/sh', args: ['-c', `{ ${joins} } 2>/dev/null; shift ${cg.dirs.length}; exec "$@"`, 'sh', ...cg.dirs, command, ...args] };
 }
 
 /** The pids of every process in the worker's cgroup. */

@@ -28,17 +28,6 @@ import type { WorkerChild } from './worker-child';
 import { WorkerItself } from './worker-itself';
 import type { WorkerSlots } from './worker-slots';
 
-/**
- * The worker runs as SCHED_BATCH (same CPU share as any process, nice 0): woken by a request, it does
- * not preempt the process that wrote it — the server, which then runs on to its own wait instead of
- * being switched out at once and back in later just to reach it. A call costs two switches fewer (a
- * warm call: 0.12-0.25 -> 0.10 ms, host CPU 0.12 -> 0.07 ms, worker's 0.065 -> 0.033 ms). Set by the
- * launch shell on itself before it execs (inherited by everything the worker runs); best effort:
- * without chrt, or where it is refused, the worker runs as SCHED_OTHER, as before. Code may set itself
- * back to SCHED_OTHER: that only makes its calls cost what they did.
- */
-const AS_BATCH = 'chrt -b -p 0 $$ >/dev/null 2>&1; ';
-
 /** how many listings a stray kill takes at most (each one kills what the last one missed: children forked meanwhile) */
 const STRAY_KILL_ROUNDS = 50;
 
@@ -59,7 +48,7 @@ export class SandboxWorker {
     releaseSlot: () => void,
   ) {
     try {
-      this.process = new WorkerProcess(cg ? { ...launch, ...inWorkerCgroup(cg, launch.command, launch.args, AS_BATCH) } : launch, launcher);
+      this.process = new WorkerProcess(cg ? { ...launch, ...inWorkerCgroup(cg, launch.command, launch.args) } : launch, launcher);
     } catch (error) {
       if (cg) releaseWorkerCgroupNow(cg);
       releaseSlot();
