@@ -13,6 +13,10 @@
 //                                              `stagecraft/effectful` or `stagecraft/pure` (and `kind` says it too)
 //   --fresh                                    drop and recreate the database first
 //   --tiny (or BENCH_TINY=1)                   20 steps, 4 workflows by default (the script works; `npm test` runs it)
+//   --warm N (default 0)                       N more runs of the measured skill before measuring, at the same
+//                                              concurrency: the code hot (TurboFan), the figures a long-running
+//                                              server's. For finding steady-state costs only: the peers' harnesses
+//                                              warm nothing, so a line with `warmRuns` > 0 is no comparison with them
 // A step is a `node` code step (the product's unit of user code) returning the
 // peers' 200-byte result; `effectful` steps commit before the next starts (as
 // DBOS does), `pure` ones (`pure: true`) may be group-committed. Code runs in
@@ -61,6 +65,7 @@ const { values: a } = parseArgs({
     side: { type: 'string' },
     dir: { type: 'string' },
     tiny: { type: 'boolean' },
+    warm: { type: 'string', default: '0' },
   },
   strict: true,
 });
@@ -68,6 +73,8 @@ const N = Number(a.steps);
 /** `node`: a code step in a sandbox worker (user code, the default); `op`: the builtin workspace/write op, in process */
 const STEP = a.step;
 const W = Number(a.workflows);
+/** --warm: runs of the measured skill before measuring (none by default, as the peers) */
+const WARM = Number(a.warm);
 const C = Number(a.concurrency);
 const DB = a.db ?? (a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench');
 type Kind = 'effectful' | 'pure';
@@ -323,6 +330,10 @@ async function perf(kind: Kind) {
     await pool(C, C, async () => {
       await startRun(warm.plan, deps(warm), { input: {}, skillText: warm.text });
     });
+    await pool(WARM, C, async () => {
+      const r = await startRun(b.plan, deps(b), { input: {}, skillText: b.text });
+      if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
+    });
     const total = a.mode === 'many' ? W * N : N;
     Object.assign(waits, { commits: 0, commitMs: 0, calls: 0, callMs: 0 });
     tripKinds.clear();
@@ -348,6 +359,7 @@ async function perf(kind: Kind) {
       steps: N,
       workflows: a.mode === 'many' ? W : 1,
       concurrency: a.mode === 'many' ? C : 1,
+      ...(WARM ? { warmRuns: WARM } : {}),
       ...m,
       out: undefined,
       ...rates(total, m),
@@ -427,7 +439,7 @@ async function crashParent(kind: Kind) {
 const MODES = ['single', 'many', 'crash', 'floor'];
 const KINDS = ['effectful', 'pure', 'both'];
 function usage(what: string): never {
-  process.stderr.write(`bench:store: ${what}\n  --mode single|many|crash|floor  --kind effectful|pure|both  --steps N  --workflows N  --concurrency N  --kill-after N  --fresh\n`);
+  process.stderr.write(`bench:store: ${what}\n  --mode single|many|crash|floor  --kind effectful|pure|both  --steps N  --workflows N  --concurrency N  --kill-after N  --warm N  --fresh\n`);
   process.exit(2);
 }
 if (!MODES.includes(a.mode!)) usage(`--mode ${a.mode}: a mode is one of ${MODES.join(', ')}`);
@@ -437,6 +449,8 @@ if (a.step === 'op' && (a.kind !== 'effectful' || a.mode === 'crash')) usage('--
 for (const [flag, n] of [['steps', N], ['workflows', W], ['concurrency', C], ['kill-after', Number(a['kill-after'])]] as const) {
   if (!Number.isInteger(n) || n < 1) usage(`--${flag} must be a whole number ≥ 1`);
 }
+if (!Number.isInteger(WARM) || WARM < 0) usage('--warm must be a whole number ≥ 0');
+if (WARM && a.mode !== 'single' && a.mode !== 'many') usage('--warm is for the single and many modes');
 if (a.mode === 'crash' && a.role === 'parent' && Number(a['kill-after']) >= N) usage(`--kill-after ${a['kill-after']} must be below --steps ${N}, or the run ends before the kill`);
 const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
 

@@ -188,13 +188,26 @@ export function pidsIn(listing: Buffer): number[] {
 
 let listingBuf = Buffer.alloc(4096);
 
+/** bytes asked of each read of a listing: one page, what the kernel's seq_file fills per read at least */
+export const LISTING_READ = 4096;
+/** the longest line of a listing: a pid below PID_MAX_LIMIT (4194304, 7 digits) and its newline */
+const MAX_LISTING_LINE = 8;
+
 /**
  * The worker's cgroup.procs as it is now, as bytes (null when it cannot be read). A fresh open every
  * time: cgroup v1 keeps the listing an open file first read for up to a second, so a kept descriptor
  * could miss a process forked since. Read into one reused buffer (no stat, no string): the returned
  * bytes are valid until the next call, and are copied by whoever keeps them.
+ *
+ * Usually one read, not two (the second only to be told "end of file"): cgroup.procs is a seq_file,
+ * whose read fills the caller's buffer with whole lines until the list ends, the buffer holds
+ * `want` bytes, or its own page (≥ 4096 bytes) cannot take the next line; it fails on no line (their
+ * show is a plain printf). So a read of `want` ≤ a page that returns fewer than `want` - 8 bytes
+ * stopped at the end: a next line (≤ 8 bytes) would have fit both. A regular file (the tests) ends
+ * a short read at its end too. `want`: the bytes asked per read (the tests ask few, to take the
+ * loop).
  */
-export function listingOf(cg: WorkerCgroup): Buffer | null {
+export function listingOf(cg: WorkerCgroup, want = LISTING_READ): Buffer | null {
   let fd: number;
   try {
     fd = openSync(cg.procsFile, 'r');
@@ -204,10 +217,10 @@ export function listingOf(cg: WorkerCgroup): Buffer | null {
   try {
     let length = 0;
     for (;;) {
-      if (length === listingBuf.length) listingBuf = Buffer.concat([listingBuf, Buffer.alloc(listingBuf.length)]);
-      const n = readSync(fd, listingBuf, length, listingBuf.length - length, null);
-      if (n === 0) return listingBuf.subarray(0, length);
+      if (length + want > listingBuf.length) listingBuf = Buffer.concat([listingBuf.subarray(0, length), Buffer.alloc(Math.max(listingBuf.length, want))]);
+      const n = readSync(fd, listingBuf, length, want, null);
       length += n;
+      if (n === 0 || n < want - MAX_LISTING_LINE) return listingBuf.subarray(0, length);
     }
   } catch {
     return null;

@@ -6,7 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { listingOf, pidsIn } from './cgroups';
+import { spawn } from 'node:child_process';
+import { cgroupStatus, createWorkerCgroup, inWorkerCgroup, listingOf, pidsIn, releaseWorkerCgroup } from './cgroups';
 import { WorkerItself } from './worker-itself';
 
 const listing = (...pids: number[]) => Buffer.from(pids.map((p) => `${p}\n`).join(''));
@@ -53,4 +54,23 @@ test('a listing longer than the read buffer is read whole, and read afresh each 
   writeFileSync(procsFile, listing(7, 8));
   assert.deepEqual(pidsIn(listingOf(cg)!), [7, 8]);
   assert.equal(listingOf({ ...cg, procsFile: path.join(dir, 'gone') }), null, 'unreadable: null, not an empty listing');
+});
+
+test('a real cgroup listing read in reads too small for it is read whole (a short read ends it only when a next line would have fit)', { skip: cgroupStatus().pids ? false : 'no pids cgroup here' }, async () => {
+  const cg = createWorkerCgroup({ maxProcesses: 64, memoryBytes: 256 * 1024 * 1024 })!;
+  const children = Array.from({ length: 6 }, () => {
+    const { command, args } = inWorkerCgroup(cg, 'sleep', ['60']);
+    return spawn(command, args, { stdio: 'ignore' });
+  });
+  try {
+    const pids = children.map((c) => c.pid!).sort((a, b) => a - b);
+    for (let i = 0; i < 100 && pidsIn(listingOf(cg) ?? Buffer.alloc(0)).length < pids.length; i++) await new Promise((r) => setTimeout(r, 20));
+    const whole = pidsIn(listingOf(cg)!).sort((a, b) => a - b);
+    assert.deepEqual(whole, pids, 'one read of a page: every process');
+    // reads of 9..24 bytes end mid-line and hold one or two lines: each short of the whole listing
+    for (let want = 9; want <= 24; want++) assert.deepEqual(pidsIn(listingOf(cg, want)!).sort((a, b) => a - b), pids, `reads of ${want} bytes`);
+  } finally {
+    for (const c of children) c.kill('SIGKILL');
+    await releaseWorkerCgroup(cg);
+  }
 });

@@ -1,0 +1,47 @@
+// bench:store --warm N: N runs of the measured skill before the measure, said in the line; and each
+// line splits this process's CPU between its main thread and its other threads
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
+import { createTestDatabase } from '../lib/store/testing/pg-test-db';
+
+const bench = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'bench/bench-store.ts', '--mode', 'many', '--steps', '2', '--concurrency', '2', '--kind', 'pure', ...args], {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+
+test('--warm N runs the measured skill N times before measuring, and the line says so', async () => {
+  const db = await createTestDatabase();
+  try {
+    const r = bench('--workflows', '3', '--warm', '4', '--db', db.name);
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    const line = JSON.parse(r.stdout.split('\n').find((l) => l.startsWith('{'))!) as Record<string, number>;
+    assert.equal(line.warmRuns, 4);
+    assert.equal(line.workflows, 3);
+    // the split adds up to the process's CPU (to the clock tick of each thread)
+    assert.ok(line.nodeMainCpuMs > 0, JSON.stringify(line));
+    assert.ok(Math.abs(line.nodeMainCpuMs + line.nodeOtherThreadsCpuMs - line.nodeCpuMs) <= 60, JSON.stringify(line));
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      // the usual warm-up (one 2-step run per concurrent slot), the 4 of --warm, the 3 measured: all completed
+      const runs = await c.query<{ steps: string; n: number }>(`SELECT input::text AS steps, count(*)::int AS n FROM runs WHERE status = 'completed' GROUP BY 1`);
+      const total = runs.rows.reduce((s, x) => s + x.n, 0);
+      assert.equal(total, 2 + 4 + 3, JSON.stringify(runs.rows));
+    } finally {
+      await c.end();
+    }
+  } finally {
+    await db.drop();
+  }
+});
+
+test('--warm is refused below 0, when not a number, and outside the single and many modes', () => {
+  for (const args of [['--warm=-1'], ['--warm', 'many'], ['--warm', '2', '--mode', 'floor']]) {
+    const r = bench('--workflows', '1', '--db', 'unused', ...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /--warm/);
+  }
+});
