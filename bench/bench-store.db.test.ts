@@ -1,5 +1,6 @@
 // bench:store --warm N: N runs of the measured skill before the measure, said in the line; and each
-// line splits this process's CPU between its main thread and its other threads
+// line splits this process's CPU between its main thread and its other threads, and says the CPU
+// of the benchmark database's own backends
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,9 @@ test('--warm N runs the measured skill N times before measuring, and the line sa
     // the split adds up to the process's CPU (to the clock tick of each thread)
     assert.ok(line.nodeMainCpuMs > 0, JSON.stringify(line));
     assert.ok(Math.abs(line.nodeMainCpuMs + line.nodeOtherThreadsCpuMs - line.nodeCpuMs) <= 60, JSON.stringify(line));
+    // this database's backends: a part of every postgres process's CPU (the runs wrote through them)
+    assert.equal(typeof line.dbCpuMs, 'number', JSON.stringify(line));
+    assert.ok(line.dbCpuMs <= line.pgCpuMs, JSON.stringify(line));
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     try {
