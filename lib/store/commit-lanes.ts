@@ -15,10 +15,12 @@
  *   answer. A lost connection fails its batch as a whole and leaves the lane;
  *   the next write opens a new one.
  * - Claims are session advisory locks on the run's lane (claims.ts).
- * - Direct writes: a unit that only appends events (an effectful step's commit,
- *   wire.ts directCommit) travels as plain INSERTs with typed parameters, in
+ * - Direct writes: a durable unit with events and no traces (an effectful
+ *   step's commit, a run's creation, its first commit, its end: wire.ts
+ *   directCommit, directCreate) travels as plain SQL with typed parameters, in
  *   the same statement as the batch's other operations (which still go through
- *   `stagecraft_apply`): no jsonb to parse and no plpgsql for it. The database
+ *   `stagecraft_apply`: claims, lazy units, traces): no jsonb to parse and no
+ *   plpgsql for it. A run's end lets go of its claim in it. The database
  *   refuses what the commit function would not commit; a refused batch is sent
  *   again through the commit function alone, which answers with conflicts or
  *   errors exactly as before.

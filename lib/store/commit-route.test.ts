@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { commitRoute, endsRun } from './commit-route';
-import { artifact, ev } from './testing/fixtures';
+import { artifact, ev, trace } from './testing/fixtures';
 import { opCommit } from './wire';
 
 const id = 'run-route';
@@ -32,29 +32,52 @@ test('the same unit on the embedded store goes through the commit function', () 
   assert.deepEqual(c.asked, []);
 });
 
-test("a run's end is never a direct write: it goes through the commit function and lets go of the claim in it", () => {
+test("a run's end goes direct on Postgres and lets go of the claim in its statement; its op, built if refused, too", () => {
   for (const status of ['completed', 'failed', 'aborted'] as const) {
     const c = claims();
-    const unit = { events: [ev(id, 9)], run: { status, updatedAt: 5 } };
+    const unit = { events: [ev(id, 9)], snapshot: 'delete' as const, run: { status, updatedAt: 5 } };
     assert.equal(endsRun(unit), true);
     const r = commitRoute(id, unit, { direct: true, releaseInCommit: c.releaseInCommit });
-    assert.deepEqual(r, { kind: 'op', op: opCommit(id, unit, `key-${id}`), unlock: `key-${id}` });
+    assert.equal(r.kind, 'direct');
+    assert.equal(r.unlock, `key-${id}`);
+    assert.equal(r.kind === 'direct' && r.direct.moves?.unlock, `key-${id}`);
+    assert.equal(r.kind === 'direct' && r.direct.moves?.deleteSnapshot, id);
+    assert.equal((r.op as () => string)(), opCommit(id, unit, `key-${id}`));
     assert.deepEqual(c.asked, [id]);
   }
 });
 
-test('a run patch that ends nothing takes the commit function without handing the claim over', () => {
+test("on the embedded store a run's end goes through the commit function and lets go of the claim in it", () => {
+  const c = claims();
+  const unit = { events: [ev(id, 9)], run: { status: 'completed' as const, updatedAt: 5 } };
+  assert.deepEqual(commitRoute(id, unit, { direct: false, releaseInCommit: c.releaseInCommit }), { kind: 'op', op: opCommit(id, unit, `key-${id}`), unlock: `key-${id}` });
+  assert.deepEqual(c.asked, [id]);
+});
+
+test('a run patch that ends nothing goes direct without handing the claim over', () => {
   const c = claims();
   const unit = { events: [ev(id, 2)], run: { status: 'running' as const, updatedAt: 5 } };
   assert.equal(endsRun(unit), false);
-  assert.deepEqual(commitRoute(id, unit, { direct: true, releaseInCommit: c.releaseInCommit }), { kind: 'op', op: opCommit(id, unit), unlock: null });
+  const r = commitRoute(id, unit, { direct: true, releaseInCommit: c.releaseInCommit });
+  assert.equal(r.kind, 'direct');
+  assert.equal(r.unlock, null);
+  assert.equal(r.kind === 'direct' && r.direct.moves?.unlock, null);
   assert.deepEqual(c.asked, []);
 });
 
-test('a claim not held here (nothing to hand over) leaves the op without unlock', () => {
+test('a claim not held here (nothing to hand over) leaves the write without unlock', () => {
   const unit = { events: [ev(id, 9)], run: { status: 'completed' as const } };
-  assert.deepEqual(commitRoute(id, unit, { direct: true, releaseInCommit: () => null }), { kind: 'op', op: opCommit(id, unit), unlock: null });
-  assert.deepEqual(commitRoute(id, unit, { direct: true }), { kind: 'op', op: opCommit(id, unit), unlock: null });
+  const r = commitRoute(id, unit, { direct: true, releaseInCommit: () => null });
+  assert.equal(r.unlock, null);
+  assert.equal(r.kind === 'direct' && r.direct.moves?.unlock, null);
+  assert.equal((r.op as () => string)(), opCommit(id, unit));
+  assert.deepEqual(commitRoute(id, unit, { direct: false }), { kind: 'op', op: opCommit(id, unit), unlock: null });
+});
+
+test("a unit the direct write does not take (traces) goes through the commit function, a run's end with its claim", () => {
+  const c = claims();
+  const unit = { events: [ev(id, 9)], traces: [trace(id, 9)], run: { status: 'completed' as const } };
+  assert.deepEqual(commitRoute(id, unit, { direct: true, releaseInCommit: c.releaseInCommit }), { kind: 'op', op: opCommit(id, unit, `key-${id}`), unlock: `key-${id}` });
 });
 
 test("a run's end whose value cannot be written throws before the claim is handed over", () => {

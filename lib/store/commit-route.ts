@@ -1,17 +1,17 @@
 /**
  * How a commit travels — the one decision between the two write paths of PrismaStore.commit:
  *
- * - `direct`: the unit as plain INSERTs (wire.ts directCommit), which the commit lanes send instead of
+ * - `direct`: the unit as plain SQL (wire.ts directCommit), which the commit lanes send instead of
  *   `stagecraft_apply`. Only on Postgres (the embedded line has no lanes), only for a unit that
- *   directCommit takes (events and artifacts, durable) and never for a run's end: a direct write holds
- *   no claim to let go of. Its op (for a refused direct write, sent again through the commit function)
- *   is built only when it is needed.
- * - `op`: through `stagecraft_apply`. A unit that ends the run (a terminal status) lets go of the run's
- *   claim in the same statement, after it is applied: `unlock` is the key handed over.
+ *   directCommit takes (durable, with events, no traces). Its op (for a refused direct write, sent
+ *   again through the commit function) is built only when it is needed.
+ * - `op`: through `stagecraft_apply`.
+ * Either way a unit that ends the run (a terminal status) lets go of the run's claim in the same
+ * statement: `unlock` is the key handed over.
  *
- * The op's text is built before the claim is handed over: a value that cannot be written throws here
- * (PrismaStore turns it into UnsupportedValueError), and must not leave the claim handed to a statement
- * that is never sent.
+ * The unit's text (the direct write's, or the op's) is built before the claim is handed over: a value
+ * that cannot be written throws here (PrismaStore turns it into UnsupportedValueError), and must not
+ * leave the claim handed to a statement that is never sent.
  *
  * Owns: the choice and its order (build, then release). Does not: build the wire text (wire.ts), send
  * it (commit-lanes.ts, embedded-line.ts) or hold claims (claims.ts). A module of its own, not beside
@@ -24,7 +24,7 @@ import { directCommit, opCommit, withUnlock, type DirectWrite, type WireOp } fro
 export const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'aborted']);
 
 export type CommitRoute =
-  | { kind: 'direct'; direct: DirectWrite; op: () => WireOp; unlock: null }
+  | { kind: 'direct'; direct: DirectWrite; op: () => WireOp; unlock: string | null }
   | { kind: 'op'; op: WireOp; unlock: string | null };
 
 export type RouteOptions = {
@@ -39,9 +39,11 @@ export const endsRun = (unit: CommitUnit): boolean => unit.run?.status !== undef
 
 export function commitRoute(runId: string, unit: CommitUnit, opts: RouteOptions): CommitRoute {
   const ending = endsRun(unit);
-  if (opts.direct && !ending) {
-    const direct = directCommit(runId, unit);
-    if (direct) return { kind: 'direct', direct, op: () => opCommit(runId, unit, null), unlock: null };
+  const direct = opts.direct ? directCommit(runId, unit) : null;
+  if (direct) {
+    const unlock = ending ? (opts.releaseInCommit?.(runId) ?? null) : null;
+    if (unlock) direct.moves = { ...(direct.moves ?? { snapshot: null, deleteSnapshot: null, run: null }), unlock };
+    return { kind: 'direct', direct, op: () => (unlock ? withUnlock(opCommit(runId, unit, null), unlock) : opCommit(runId, unit, null)), unlock };
   }
   const op = opCommit(runId, unit, null);
   const unlock = ending ? (opts.releaseInCommit?.(runId) ?? null) : null;

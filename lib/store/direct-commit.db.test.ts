@@ -1,5 +1,6 @@
 // The direct write on a real Postgres (wire.ts directCommit): a unit that only appends events
-// (and artifacts) is one plain INSERT, and wherever the database refuses it — a recorded seq, a
+// (and artifacts) is one plain INSERT, one that also moves the snapshot, the run row or the claim
+// one plain statement, and wherever the database refuses it — a recorded seq, a
 // gap, an unknown run, a value it does not take — the answer is the commit function's, exactly as
 // before: a conflict with what is recorded, or the same error. What it writes reads back as the
 // commit function's write does.
@@ -7,25 +8,32 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { after, before, describe, it } from 'node:test';
 import { RunNotFoundError } from '../kernel/errors';
-import type { CommitUnit } from '../kernel/ports';
+import type { CommitUnit, RunRecord } from '../kernel/ports';
 import { CommitLanes } from './commit-lanes';
-import { SeqGapError, UnsupportedValueError } from './errors';
+import { RunExistsError, SeqGapError, UnsupportedValueError } from './errors';
 import { openStore, type OpenedStore } from './open-store';
-import { artifact, ev, makeRun } from './testing/fixtures';
+import { artifact, ev, makeRun, T0, trace } from './testing/fixtures';
+import { claimKey } from './claims';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, directStatement, opClaim, opCommit, opCreate, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
+import { directCommit, directCreate, directStatement, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
 let lanes: CommitLanes;
+/** a connection of its own, to read rows and locks as the database holds them */
+let adminClient: pg.Client | null = null;
+const admin = () => adminClient!;
 
 before(async () => {
   db = await createTestDatabase();
   store = await openStore({ databaseUrl: db.url }); // migrates
   lanes = new CommitLanes(db.url);
+  adminClient = new pg.Client({ connectionString: db.url });
+  await adminClient.connect();
 });
 
 after(async () => {
+  await adminClient?.end();
   await lanes?.close();
   await store?.close();
   await db?.drop();
@@ -61,16 +69,25 @@ async function viaLane(runId: string, unit: CommitUnit): Promise<{ result: unkno
 }
 
 describe('direct writes of event-only units', () => {
-  it('takes only units with events (and artifacts of distinct paths) that are durable and move nothing else', () => {
+  it('takes only durable units with events, no traces and artifacts of distinct paths', () => {
     const id = 'run-x';
-    assert.ok(directCommit(id, { events: [ev(id, 2)] }));
+    assert.equal(directCommit(id, { events: [ev(id, 2)] })?.moves, undefined, 'events alone: the rows forms');
     assert.ok(directCommit(id, { events: [ev(id, 2), ev(id, 3)], artifacts: [artifact(id, 'a', 1), artifact(id, 'b', 2)] }));
+    assert.deepEqual(directCommit(id, { events: [ev(id, 2)], run: { status: 'completed' } })?.moves, {
+      snapshot: null,
+      deleteSnapshot: null,
+      run: [id, 'completed', null, null, null, null],
+      unlock: null,
+    });
+    assert.deepEqual(directCommit(id, { events: [ev(id, 2)], snapshot: 'delete' })?.moves?.deleteSnapshot, id);
+    assert.deepEqual(directCommit(id, { events: [ev(id, 2)], snapshot: { runId: id, currentPhase: 'p', seq: 2, data: { b: 1, a: 2 } } })?.moves?.snapshot, [id, 'p', 2, '{"b":1,"a":2}']);
     assert.equal(directCommit(id, { events: [] }), null);
+    assert.equal(directCommit(id, { events: [], snapshot: 'delete', run: { status: 'completed' } }), null, 'no event: nothing would show the run is there');
     assert.equal(directCommit(id, { events: [ev(id, 2)], lazy: true }), null, 'a group commit of pure steps: the commit function skips its WAL flush');
-    assert.equal(directCommit(id, { events: [ev(id, 2)], run: { status: 'completed' } }), null);
-    assert.equal(directCommit(id, { events: [ev(id, 2)], snapshot: 'delete' }), null);
+    assert.equal(directCommit(id, { events: [ev(id, 2)], traces: [trace(id, 2)] }), null, 'traces go through the commit function');
     assert.equal(directCommit(id, { events: [ev(id, 2)], artifacts: [artifact(id, 'a', 1), artifact(id, 'a', 2)] }), null, 'a path written twice');
     assert.equal(directCommit(id, { events: [ev(id, 2, 'bad\ud800')] }), null, 'a lone surrogate would be sent as U+FFFD');
+    assert.equal(directCommit(id, { events: [ev(id, 2)], snapshot: { runId: id, currentPhase: 'bad\ud800', seq: 2, data: {} } }), null);
   });
 
   it('a step commit is one INSERT, and reads back as written', async () => {
@@ -259,5 +276,181 @@ describe('direct writes of event-only units', () => {
     } finally {
       await admin.end();
     }
+  });
+});
+
+/** the row of `runId` as the database holds it, its JSON as text (generated columns included), its id left out */
+async function runRow(runId: string): Promise<Record<string, unknown>> {
+  const { rows } = await admin().query(
+    `SELECT status, output::text, error::text, report::text, updated_at, created_at, outcome, error_message, failed_at, needs_attention, duration_ms
+       FROM runs WHERE id = $1`,
+    [runId],
+  );
+  return rows[0];
+}
+async function snapshotRow(runId: string): Promise<Record<string, unknown> | null> {
+  const { rows } = await admin().query('SELECT current_phase, seq, data::text FROM snapshots WHERE run_id = $1', [runId]);
+  return rows[0] ?? null;
+}
+async function claimHolders(runId: string): Promise<number> {
+  const key = BigInt(claimKey(runId));
+  const { rows } = await admin().query(
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1 AND objid::bigint = $2`,
+    [Number((key >> 32n) & 0xffffffffn), Number(key & 0xffffffffn)],
+  );
+  return rows[0].n;
+}
+
+describe('direct writes that move the snapshot, the run row and the claim', () => {
+  it("a run's first commit, its moves and its end read back exactly as the commit function writes them", async () => {
+    // two runs given the same units: `direct` through the direct write, `twin` through stagecraft_apply
+    const over = { output: { earlier: 1 }, report: { kept: 'until the end' } };
+    const direct = makeRun(over);
+    const twin = makeRun({ ...over, skillName: direct.skillName });
+    for (const r of [direct, twin]) await store.createRun(r, { events: [ev(r.id, 1)] });
+    const data = { z: 1, a: 'ünï "q" \\ ✓ \u0001', list: [1, null, { b: true }] };
+    const units = (id: string): CommitUnit[] => [
+      // the first commit after the creation: events, the snapshot moved, the finish artifact
+      { events: [ev(id, 2), ev(id, 3, 'step_completed', data)], snapshot: { runId: id, currentPhase: '__post__', seq: 3, data: { b: 2, a: [data] } }, artifacts: [artifact(id, 'finish.json', data, 7)] },
+      // a partial patch: only the keys given change
+      { events: [ev(id, 4)], snapshot: { runId: id, currentPhase: 'next', seq: 4, data: { z: 0 } }, run: { status: 'running', updatedAt: T0 + 4 } },
+      { events: [ev(id, 5)], run: { output: { k: [1, 'ü'] }, error: null } },
+      // the end: the run row, the snapshot deleted
+      {
+        events: [ev(id, 6, 'step_completed', data), ev(id, 7, 'run_completed', { output: data })],
+        snapshot: 'delete',
+        run: { status: 'completed', updatedAt: T0 + 7, output: data, error: null, report: { outcome: 'succeeded', failed_step: null, z: 1 } },
+      },
+    ];
+    const [mine, theirs] = [units(direct.id), units(twin.id)];
+    for (let i = 0; i < mine.length; i++) {
+      const { result, statements } = await viaLane(direct.id, mine[i]);
+      assert.deepEqual({ result, statements }, { result: { kind: 'committed' }, statements: ['sc_moves'] }, `unit ${i}`);
+      assert.deepEqual(await lanes.apply(twin.id, opCommit(twin.id, theirs[i])), { kind: 'committed' });
+      assert.deepEqual(await runRow(direct.id), await runRow(twin.id), `the run row after unit ${i}`);
+      assert.deepEqual(await snapshotRow(direct.id), await snapshotRow(twin.id), `the snapshot after unit ${i}`);
+    }
+    assert.equal((await runRow(direct.id)).status, 'completed');
+    assert.equal((await runRow(direct.id)).outcome, 'succeeded');
+    assert.equal(await snapshotRow(direct.id), null);
+    const same = <T>(rows: T[], id: string) => JSON.stringify(rows).split(id).join('<run>');
+    assert.equal(same(await store.readEvents(direct.id), direct.id), same(await store.readEvents(twin.id), twin.id));
+    assert.equal(same(await store.listArtifacts(direct.id), direct.id), same(await store.listArtifacts(twin.id), twin.id));
+  });
+
+  it("a run's end lets go of its claim in its own statement", async () => {
+    const run = await newRun();
+    assert.ok(await store.claimRun(run.id));
+    assert.equal(await claimHolders(run.id), 1);
+    await watchLane(run.id);
+    sent.length = 0;
+    const end: CommitUnit = { events: [ev(run.id, 2, 'run_completed')], snapshot: 'delete', run: { status: 'completed', updatedAt: T0 + 2 } };
+    assert.deepEqual(await store.commit(run.id, end), { kind: 'committed' });
+    assert.equal(await claimHolders(run.id), 0);
+    assert.equal((await runRow(run.id)).status, 'completed');
+  });
+
+  it('a refused end (a recorded seq) writes nothing, is answered with the conflict, and lets go of the claim as before', async () => {
+    const run = await newRun();
+    await store.commit(run.id, { events: [ev(run.id, 2, 'phase_started', { mine: true })], snapshot: { runId: run.id, currentPhase: 'p', seq: 2, data: { k: 1 } } });
+    assert.ok(await store.claimRun(run.id));
+    const before = [await runRow(run.id), await snapshotRow(run.id)];
+    const end: CommitUnit = { events: [ev(run.id, 2, 'run_completed', { theirs: true })], snapshot: 'delete', run: { status: 'completed', updatedAt: T0 + 9, output: { no: 1 } } };
+    assert.deepEqual(await store.commit(run.id, end), { kind: 'conflict', recorded: [ev(run.id, 2, 'phase_started', { mine: true })] });
+    assert.deepEqual([await runRow(run.id), await snapshotRow(run.id)], before, 'the run row and the snapshot as they were');
+    assert.equal(await claimHolders(run.id), 0, 'the commit function lets go of a conflicting end\'s claim too');
+  });
+
+  it('a refused move (a gap, a snapshot the table refuses) fails as it always did and writes nothing', async () => {
+    const run = await newRun();
+    await store.commit(run.id, { events: [ev(run.id, 2)], snapshot: { runId: run.id, currentPhase: 'p', seq: 2, data: { k: 1 } } });
+    assert.ok(await store.claimRun(run.id));
+    const before = [await runRow(run.id), await snapshotRow(run.id)];
+    await assert.rejects(store.commit(run.id, { events: [ev(run.id, 4)], snapshot: 'delete', run: { status: 'failed', updatedAt: T0 + 4 } }), SeqGapError);
+    await assert.rejects(store.commit(run.id, { events: [ev(run.id, 3)], snapshot: { runId: run.id, currentPhase: 'p', seq: 3, data: [1] as never } }), /snapshots_data_check/);
+    assert.deepEqual([await runRow(run.id), await snapshotRow(run.id)], before);
+    assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+    assert.equal(await claimHolders(run.id), 0, 'the failed end lets go of the claim (PrismaStore, as before)');
+  });
+
+  it('moves, rows and the batch\'s other operations share one statement, each answered in order', async () => {
+    const [a, b] = [await newRun(), await newRun()];
+    const created = makeRun();
+    await watchLane(a.id);
+    sent.length = 0;
+    const moved: CommitUnit = { events: [ev(a.id, 2)], snapshot: { runId: a.id, currentPhase: 'p', seq: 2, data: { a: 1 } }, artifacts: [artifact(a.id, 'f', 1)] };
+    const step: CommitUnit = { events: [ev(b.id, 2)] };
+    const key = claimKey(created.id);
+    const results = await Promise.all([
+      lanes.apply(a.id, opCommit(a.id, moved), undefined, directCommit(a.id, moved)),
+      lanes.apply(created.id, opClaim(key), key),
+      lanes.apply(created.id, opCreate(created, { events: [ev(created.id, 1)] })),
+      lanes.apply(b.id, opCommit(b.id, step), undefined, directCommit(b.id, step)),
+    ]);
+    assert.deepEqual(sent, ['sc_moves_apply']);
+    assert.deepEqual(results, [{ kind: 'committed' }, { claimed: true }, { kind: 'committed' }, { kind: 'committed' }]);
+    assert.deepEqual(await snapshotRow(a.id), { current_phase: 'p', seq: 2, data: '{"a":1}' });
+    assert.deepEqual((await store.readEvents(b.id)).map((e) => e.seq), [1, 2]);
+    assert.equal((await store.getRun(created.id))?.id, created.id);
+    await lanes.apply(created.id, opUnlock(key));
+  });
+});
+
+describe("a run's creation as a direct write", () => {
+  /** creates `run` with `first` through the lanes: its direct write when `direct`, else the commit function */
+  async function create(run: RunRecord, first: CommitUnit, direct: boolean): Promise<{ result: unknown; statements: string[] }> {
+    await watchLane(run.id);
+    sent.length = 0;
+    const result = await lanes.apply(run.id, () => opCreate(run, first), undefined, direct ? directCreate(run, first) : null);
+    return { result, statements: [...sent] };
+  }
+
+  it('reads back exactly as the commit function creates it: the row, its first events, snapshot and artifacts', async () => {
+    const parent = await newRun();
+    const over = { kind: 'fork' as const, parentRunId: parent.id, forkPoint: 'draft/2', input: { z: 1, a: 'ünï "q" \\ ✓ \u0001', n: null }, skillText: 'x "y" \\ ✓\n' };
+    const mine = makeRun(over);
+    const twin = makeRun({ ...over, skillName: mine.skillName });
+    const first = (id: string): CommitUnit => ({
+      events: [ev(id, 1, 'run_started', { b: 1, a: [2] }), ev(id, 2)],
+      snapshot: { runId: id, currentPhase: 'draft', seq: 2, data: { phase: 'draft', z: [1, { y: 'ü' }] } },
+      artifacts: [artifact(id, 'a.json', { k: 1 })],
+      lazy: true,
+    });
+    assert.deepEqual(await create(mine, first(mine.id), true), { result: { kind: 'committed' }, statements: ['sc_moves'] });
+    assert.deepEqual(await create(twin, first(twin.id), false), { result: { kind: 'committed' }, statements: ['sc_apply'] });
+    assert.deepEqual(await runRow(mine.id), await runRow(twin.id));
+    assert.deepEqual(await snapshotRow(mine.id), await snapshotRow(twin.id));
+    const rec = await store.getRun(mine.id);
+    assert.deepEqual(rec, { ...mine, skillVersionId: null });
+    const same = <T>(rows: T[], id: string) => JSON.stringify(rows).split(id).join('<run>');
+    assert.equal(same(await store.readEvents(mine.id), mine.id), same(await store.readEvents(twin.id), twin.id));
+    assert.equal(same(await store.listArtifacts(mine.id), mine.id), same(await store.listArtifacts(twin.id), twin.id));
+    // a run with output, error and report at its creation (a replay recorded whole) keeps them, a JSON null as NULL
+    const done = makeRun({ status: 'failed', output: null, error: { message: 'boom', step: 1 }, report: { outcome: 'failed' } });
+    assert.deepEqual((await create(done, { events: [ev(done.id, 1)] }, true)).statements, ['sc_moves']);
+    assert.deepEqual(await store.getRun(done.id), { ...done, skillVersionId: null });
+    assert.equal((await runRow(done.id)).output, null);
+  });
+
+  it('an id that exists, and a first unit that does not start the log, fail as they always did and write nothing', async () => {
+    const run = await newRun();
+    const again = create(run, { events: [ev(run.id, 1, 'run_started', { again: true })], snapshot: { runId: run.id, currentPhase: 'p', seq: 1, data: {} } }, true);
+    await assert.rejects(again, (e: { code?: string }) => e.code === 'SC004');
+    assert.deepEqual(sent, ['sc_moves', 'sc_apply'], 'refused, then answered by the commit function');
+    await assert.rejects(store.createRun(run, { events: [ev(run.id, 1)] }), RunExistsError);
+    assert.deepEqual((await store.readEvents(run.id)).map((e) => e.data), [{ seq: 1 }]);
+    assert.equal(await snapshotRow(run.id), null);
+    const gap = makeRun();
+    await assert.rejects(store.createRun(gap, { events: [ev(gap.id, 2)] }), SeqGapError);
+    assert.equal(await store.getRun(gap.id), null, 'the run row is not written either');
+  });
+
+  it('a first unit that patches the run row, or has traces, goes through the commit function', () => {
+    const run = makeRun();
+    assert.ok(directCreate(run, { events: [ev(run.id, 1)] }));
+    assert.equal(directCreate(run, { events: [ev(run.id, 1)], run: { status: 'completed' } }), null);
+    assert.equal(directCreate(run, { events: [ev(run.id, 1)], traces: [trace(run.id, 1)] }), null);
+    assert.equal(directCreate(run, { events: [] }), null);
+    assert.equal(directCreate(makeRun({ skillText: 'bad\ud800' }), { events: [ev(run.id, 1)] }), null, 'a lone surrogate would be sent as U+FFFD');
   });
 });

@@ -8,7 +8,9 @@
  * wire.ts), so events, traces, the snapshot move, artifacts and the run patch
  * land in one transaction or not at all; a recorded seq comes back as
  * `conflict` with what is recorded. On Postgres the operations of runs that
- * write at the same moment share a statement (commit-lanes.ts). The reads a
+ * write at the same moment share a statement (commit-lanes.ts), and most travel
+ * as plain SQL instead, which the database judges by the same rules (wire.ts
+ * directCommit, directCreate). The reads a
  * run or a resume makes are plain SQL (run-reads.ts), and so is recording a
  * skill version (skills.ts); the others go through Prisma's query builder, whose
  * client is made on first use (`db()`; the embedded store imports its modules
@@ -43,7 +45,7 @@ import { isConnectionError, reachable, unreachableError } from './connection-err
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
-import { opCreate, opUnlock, type DirectWrite, type OpSource } from './wire';
+import { directCreate, opCreate, opUnlock, type DirectWrite, type OpSource } from './wire';
 import { commitRoute } from './commit-route';
 import { AbortPoll } from './abort-poll';
 import type { WriteStats } from './commit-lanes';
@@ -173,9 +175,11 @@ export class PrismaStore implements StorePort {
   // ------------------------------------------------------------------ writes
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
-    const op = serialized(() => opCreate(run, first), run.id);
+    // on Postgres a direct write (wire.ts directCreate), whose op is built only if it is refused
+    const direct = this.backend === 'postgres' ? serialized(() => directCreate(run, first), run.id) : null;
+    const op = direct ? () => opCreate(run, first) : serialized(() => opCreate(run, first), run.id);
     try {
-      await this.apply(run.id, op);
+      await this.apply(run.id, op, direct);
     } catch (e) {
       throw isConnectionError(e) ? unreachableError(this.location, e) : storeErrorOf(e, run.id);
     }

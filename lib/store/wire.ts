@@ -114,36 +114,47 @@ export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}
 
 /**
  * A unit the commit lanes may write without `stagecraft_apply`'s jsonb and plpgsql: plain INSERTs
- * with typed parameters, for a unit that only appends events (and writes workspace artifacts of
- * distinct paths), is durable and ends no run — an effectful step's commit. The database itself
- * keeps every rule the commit function checks: the events primary key refuses a recorded seq
- * (23505), the gap-free trigger a seq that does not continue the log (SC003) or an event of an
- * unknown run (SC002), the artifacts' foreign key an artifact of one (23503). When it refuses,
- * nothing of the statement is written and the lane sends the operations again through
- * `stagecraft_apply` (commit-lanes.ts), whose answer — a conflict with what is recorded, or its
- * error — is theirs: a direct write only ever succeeds where the commit function would have
- * committed.
+ * (and an UPDATE, a DELETE) with typed parameters, for a durable unit with events and no traces —
+ * an effectful step's commit, a run's first commit after its creation (the snapshot moved, the
+ * finish artifact), and its end (the run row's end, the snapshot deleted, the claim let go). The
+ * database itself keeps every rule the commit function checks: the events primary key refuses a
+ * recorded seq (23505), the gap-free trigger a seq that does not continue the log (SC003) or an
+ * event of an unknown run (SC002) — so the run of every row the statement writes is known, its
+ * events being there — the tables' CHECKs and foreign keys the values. When it refuses, nothing of
+ * the statement is written and the lane sends the operations again through `stagecraft_apply`
+ * (commit-lanes.ts), whose answer — a conflict with what is recorded, or its error — is theirs: a
+ * direct write only ever succeeds where the commit function would have committed, and writes what
+ * it would have written.
  *
  * The rows: events as [runId, seq, type, at, data text], artifacts as [runId, path, content text,
- * sha256, size, createdAt]; `chars`: about the size of its op's text (what a batch counts against
- * MAX_BATCH_CHARS, batches.ts), which is only built if the direct write is refused.
+ * sha256, size, createdAt]; `moves`, for a unit that moves more than its events and artifacts: its
+ * snapshot as [runId, currentPhase, seq, data text] or its deletion, its run patch as [runId,
+ * status, updatedAt, output text, error text, report text] (null where the unit sets nothing; a JSON
+ * null is the text 'null', as in its op) and the claim key it lets go of. `chars`: about the size of
+ * its op's text (what a batch counts against MAX_BATCH_CHARS, batches.ts), which is only built if
+ * the direct write is refused.
  */
-export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; chars: number };
+export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; moves?: DirectMoves; chars: number };
+
+/** `deleteSnapshot`: the run whose snapshot the unit deletes; `create`: the run row the unit is the first commit of (directCreate) */
+export type DirectMoves = { snapshot: unknown[] | null; deleteSnapshot: string | null; run: unknown[] | null; unlock: string | null; create?: unknown[] };
 
 /** A prepared statement for pg. */
 export type Statement = { name: string; text: string; values: unknown[] };
 
 /**
- * The direct write of `unit`, or null when it needs the commit function (traces, a snapshot, a run
- * patch, a path written twice) — or is lazy: a group commit of pure steps (up to 256 events) was
- * measured slower as text[] parameters than as the commit function's one jsonb (1,000 pure steps,
- * 4 of 4 interleaved pairs), and a lazy unit is never what a step waits for.
+ * The direct write of `unit`, or null when it needs the commit function (no events, traces, a path
+ * written twice) — or is lazy: a group commit of pure steps (up to 256 events) was measured slower
+ * as text[] parameters than as the commit function's one jsonb (1,000 pure steps, 4 of 4
+ * interleaved pairs), and a lazy unit is never what a step waits for. The claim key a run's end lets
+ * go of is set by commit-route.ts (`moves.unlock`).
  */
 export function directCommit(runId: string, unit: CommitUnit): DirectWrite | null {
-  const { events, artifacts = [] } = unit;
-  if (!events.length || unit.lazy || unit.traces?.length || unit.snapshot || unit.run) return null;
+  const { events, artifacts = [], snapshot, run } = unit;
+  if (!events.length || unit.lazy || unit.traces?.length) return null;
   // a lone surrogate in a text parameter would reach the server as U+FFFD; as JSON text (the op) it is refused
   if (isMalformed(runId) || events.some((e) => isMalformed(e.type)) || artifacts.some((a) => isMalformed(a.path) || isMalformed(a.sha256))) return null;
+  if ((snapshot && snapshot !== 'delete' && isMalformed(snapshot.currentPhase)) || (run?.status !== undefined && isMalformed(run.status))) return null;
   if (new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
   let chars = 64;
   const rows = events.map((e) => {
@@ -156,7 +167,61 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
     chars += content.length + a.path.length + a.sha256.length + 96;
     return [runId, a.path, content, a.sha256, a.size, a.createdAt];
   });
-  return { events: rows, artifacts: files, chars };
+  if (!snapshot && !run) return { events: rows, artifacts: files, chars };
+  const moves: DirectMoves = { snapshot: null, deleteSnapshot: snapshot === 'delete' ? runId : null, run: null, unlock: null };
+  if (snapshot && snapshot !== 'delete') {
+    const data = text(snapshot.data);
+    chars += data.length + snapshot.currentPhase.length + 64;
+    moves.snapshot = [runId, snapshot.currentPhase, snapshot.seq, data];
+  }
+  if (run) {
+    const payload = (v: unknown) => (v === undefined ? null : text(v));
+    const patch = [runId, run.status ?? null, run.updatedAt ?? null, payload(run.output), payload(run.error), payload(run.report)];
+    for (const v of patch) chars += typeof v === 'string' ? v.length + 16 : 16;
+    moves.run = patch;
+  }
+  return { events: rows, artifacts: files, moves, chars };
+}
+
+/**
+ * A run's creation with its first unit as a direct write (see directCommit): the run row inserted in
+ * the same statement as the unit's rows, or null when it needs the commit function (what
+ * directCommit does not take, or a first unit that patches the run row: the UPDATE would not see a
+ * row inserted by the same statement). A creation is durable whatever its unit says, as the commit
+ * function's is. The database refuses what `stagecraft_create_run` refuses: an id that exists by the
+ * runs primary key (23505; sent again, the commit function answers SC004), a first unit that does
+ * not start the log at 1 by the gap-free trigger. The row as [id, skillName, skillHash, skillText,
+ * bundleDir, skillVersionId, input text, model, status, output text, error text, report text, kind,
+ * parentRunId, forkPoint, createdAt, updatedAt], its payloads as the op's ('null' for a JSON null).
+ */
+export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | null {
+  if (first.run) return null;
+  const texts = [run.skillName, run.skillHash, run.skillText, run.bundleDir, run.skillVersionId, run.model, run.status, run.kind, run.parentRunId, run.forkPoint];
+  if (texts.some((t) => typeof t === 'string' && isMalformed(t))) return null;
+  const direct = directCommit(run.id, first.lazy ? { ...first, lazy: false } : first);
+  if (!direct) return null;
+  const row = [
+    run.id,
+    run.skillName,
+    run.skillHash,
+    run.skillText,
+    run.bundleDir,
+    run.skillVersionId ?? null,
+    text(run.input),
+    run.model,
+    run.status,
+    text(run.output),
+    text(run.error),
+    text(run.report),
+    run.kind ?? null,
+    run.parentRunId ?? null,
+    run.forkPoint ?? null,
+    run.createdAt,
+    run.updatedAt,
+  ];
+  for (const v of row) direct.chars += typeof v === 'string' ? v.length + 16 : 16;
+  direct.moves = { ...(direct.moves ?? { snapshot: null, deleteSnapshot: null, run: null, unlock: null }), create: row };
+  return direct;
 }
 
 /** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
@@ -189,6 +254,58 @@ ${UPSERT_ARTIFACTS.onConflict}
    ORDER BY e.i
 )`;
 
+/**
+ * The direct writes that move more than events and artifacts (DirectWrite `moves`), after WRITES'
+ * $1–$11: runs created ($24–$40, as `stagecraft_create_run` inserts them, in the batch's order),
+ * snapshots upserted by run and deleted, run rows patched — a key the unit does not set is NULL and
+ * keeps its column, as the commit function's `v_run ? key` does; a JSON null ('null') is stored as
+ * NULL — then the claims let go of ($23). Each in the unnest form: one statement shape whatever the
+ * batch holds (these units are a run's creation, its first commit and its end, a few a run).
+ */
+const MOVES = `"created_runs" AS (
+  INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "skill_version_id",
+                      "input", "model", "status", "output", "error", "report", "kind", "parent_run_id",
+                      "fork_point", "created_at", "updated_at")
+  SELECT c.id, c.skill_name, c.skill_hash, c.skill_text, c.bundle_dir, c.skill_version_id::uuid,
+         c.input::json, c.model, c.status, nullif(c.output, 'null')::json, nullif(c.error, 'null')::json,
+         nullif(c.report, 'null')::json, coalesce(c.kind, 'run'), c.parent_run_id, c.fork_point,
+         stagecraft_ms_to_ts(c.created_at), stagecraft_ms_to_ts(c.updated_at)
+    FROM unnest($24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[], $31::text[],
+                $32::text[], $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[],
+                $39::float8[], $40::float8[])
+         WITH ORDINALITY AS c(id, skill_name, skill_hash, skill_text, bundle_dir, skill_version_id, input, model, status,
+                              output, error, report, kind, parent_run_id, fork_point, created_at, updated_at, i)
+   ORDER BY c.i
+), "moved_snapshots" AS (
+  INSERT INTO "snapshots" ("run_id", "current_phase", "seq", "data")
+  SELECT s.run_id, s.phase, s.seq, s.data::json
+    FROM unnest($12::text[], $13::text[], $14::int[], $15::text[]) AS s(run_id, phase, seq, data)
+  ON CONFLICT ("run_id") DO UPDATE
+    SET "current_phase" = EXCLUDED."current_phase", "seq" = EXCLUDED."seq", "data" = EXCLUDED."data"
+), "deleted_snapshots" AS (
+  DELETE FROM "snapshots" WHERE "run_id" = ANY($16::text[])
+), "patched_runs" AS (
+  UPDATE "runs" r SET
+    "status"     = coalesce(p.status, r."status"),
+    "output"     = CASE WHEN p.output IS NULL THEN r."output" ELSE nullif(p.output, 'null')::json END,
+    "error"      = CASE WHEN p.error IS NULL THEN r."error" ELSE nullif(p.error, 'null')::json END,
+    "report"     = CASE WHEN p.report IS NULL THEN r."report" ELSE nullif(p.report, 'null')::json END,
+    "updated_at" = coalesce(stagecraft_ms_to_ts(p.updated_at), r."updated_at")
+    FROM unnest($17::text[], $18::text[], $19::float8[], $20::text[], $21::text[], $22::text[])
+         AS p(run_id, status, updated_at, output, error, report)
+   WHERE r."id" = p.run_id
+)`;
+/**
+ * The claims are let go of in the main query, so before the WITH writes run (Postgres runs those
+ * after it) but, as in the commit function, inside the statement's transaction: a statement then
+ * refused has let go of them all the same, and its operations sent again let go of them again
+ * (pg_advisory_unlock of a lock not held answers false) — what a refused commit did before too
+ * (PrismaStore lets go of the claim of a commit that fails).
+ */
+const UNLOCKS = `(SELECT count(pg_advisory_unlock(k)) FROM unnest($23::bigint[]) AS k) AS u`;
+const MOVES_SQL = `WITH ${WRITES}, ${MOVES} SELECT NULL AS r, ${UNLOCKS}`;
+const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($41::jsonb, true) AS r, ${UNLOCKS}`;
+
 /** the direct writes alone */
 const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
 /**
@@ -203,6 +320,7 @@ const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($12::jsonb, tru
  * the results of `ops`, in order (no row, or NULL, without any).
  */
 export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
+  if (writes.some((w) => w.moves)) return movesStatement(writes, ops);
   const rows = rowsStatement(writes, ops);
   if (rows) return rows;
   const events = writes.flatMap((w) => w.events);
@@ -267,6 +385,33 @@ function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
   const writeArtifacts = nArtifacts ? `"written_artifacts" AS (\n  ${UPSERT_ARTIFACTS.insert} VALUES ${files.join(', ')}\n${UPSERT_ARTIFACTS.onConflict}\n)` : '';
   if (apply) return `WITH ${writeArtifacts ? `${writeArtifacts}, ` : ''}"written_events" AS (\n  ${insertEvents}\n) SELECT stagecraft_apply($${++p}::jsonb, true) AS r`;
   return writeArtifacts ? `WITH ${writeArtifacts} ${insertEvents}` : insertEvents;
+}
+
+/** a batch with writes that move snapshots, runs or claims (DirectWrite `moves`): MOVES_SQL, with the batch's other operations MOVES_APPLY_SQL */
+function movesStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
+  const snapshots: unknown[][] = [];
+  const deletes: unknown[] = [];
+  const runs: unknown[][] = [];
+  const unlocks: unknown[] = [];
+  const creates: unknown[][] = [];
+  for (const { moves } of writes) {
+    if (!moves) continue;
+    if (moves.snapshot) snapshots.push(moves.snapshot);
+    if (moves.deleteSnapshot) deletes.push(moves.deleteSnapshot);
+    if (moves.run) runs.push(moves.run);
+    if (moves.unlock) unlocks.push(moves.unlock);
+    if (moves.create) creates.push(moves.create);
+  }
+  const values = [
+    ...columns(writes.flatMap((w) => w.events), 5),
+    ...columns(writes.flatMap((w) => w.artifacts), 6),
+    ...columns(snapshots, 4),
+    deletes,
+    ...columns(runs, 6),
+    unlocks,
+    ...columns(creates, 17),
+  ];
+  return ops.length ? { name: 'sc_moves_apply', text: MOVES_APPLY_SQL, values: [...values, batchParam(ops)] } : { name: 'sc_moves', text: MOVES_SQL, values };
 }
 
 function columns(rows: unknown[][], n: number): unknown[][] {
