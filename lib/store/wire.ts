@@ -240,60 +240,60 @@ const UPSERT_ARTIFACTS = {
 // statement with another write of its run. It cannot: a run's commit is sent once its previous
 // write has answered (the journal waits for each), and only a new run's claim and creation,
 // neither a direct write, travel together.
+//
+// Each kind of row travels as one `json` parameter, an array of objects (rowsJson), read by
+// json_to_recordset: a payload sits in it as its own JSON text, not as a string, and a `json`
+// column of the record is that text exactly as sent (key order, spacing: the server keeps the
+// slice, it does not rebuild it). So the client escapes nothing it has not already (JSON.stringify
+// of the short strings around the payloads), where text[] parameters had pg escape every quote
+// of every payload, in JavaScript, and the server unescape it. A JSON null read into a record is
+// SQL NULL: `coalesce(…, 'null')` puts back the JSON null the op path stores where the column
+// holds one. What json_to_recordset refuses (a \u0000 or a lone surrogate escape in a payload,
+// which it unescapes to check) refuses the statement, which goes again through the commit function.
 const WRITES = `"written_artifacts" AS (
   ${UPSERT_ARTIFACTS.insert}
-  SELECT a.run_id, a.path, a.content::json, a.sha256, a.size, stagecraft_ms_to_ts(a.at)
-    FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::float8[])
-         WITH ORDINALITY AS a(run_id, path, content, sha256, size, at, i)
-   ORDER BY a.i
+  SELECT a.r, a.p, coalesce(a.c, 'null'::json), a.h, a.n, stagecraft_ms_to_ts(a.a)
+    FROM json_to_recordset($2::json) AS a(r text, p text, c json, h text, n int, a float8)
 ${UPSERT_ARTIFACTS.onConflict}
 ), "written_events" AS (
   INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
-  SELECT e.run_id, e.seq, e.type, stagecraft_ms_to_ts(e.at), e.data::json
-    FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[], $5::text[]) WITH ORDINALITY AS e(run_id, seq, type, at, data, i)
-   ORDER BY e.i
+  SELECT e.r, e.s, e.t, stagecraft_ms_to_ts(e.a), coalesce(e.d, 'null'::json)
+    FROM json_to_recordset($1::json) AS e(r text, s int, t text, a float8, d json)
 )`;
 
 /**
  * The direct writes that move more than events and artifacts (DirectWrite `moves`), after WRITES'
- * $1–$11: runs created ($24–$40, as `stagecraft_create_run` inserts them, in the batch's order),
- * snapshots upserted by run and deleted, run rows patched — a key the unit does not set is NULL and
- * keeps its column, as the commit function's `v_run ? key` does; a JSON null ('null') is stored as
- * NULL — then the claims let go of ($23). Each in the unnest form: one statement shape whatever the
- * batch holds (these units are a run's creation, its first commit and its end, a few a run).
+ * $1–$2: runs created ($7, as `stagecraft_create_run` inserts them, in the batch's order),
+ * snapshots upserted by run ($3) and deleted ($4), run rows patched ($5) — a key the unit does not
+ * set keeps its column (its bit of `k` is 0), as the commit function's `v_run ? key` does; a JSON
+ * null is stored as NULL — then the claims let go of ($6). One statement shape whatever the batch
+ * holds (these units are a run's creation, its first commit and its end, a few a run).
  */
 const MOVES = `"created_runs" AS (
   INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "skill_version_id",
                       "input", "model", "status", "output", "error", "report", "kind", "parent_run_id",
                       "fork_point", "created_at", "updated_at")
-  SELECT c.id, c.skill_name, c.skill_hash, c.skill_text, c.bundle_dir, c.skill_version_id::uuid,
-         c.input::json, c.model, c.status, nullif(c.output, 'null')::json, nullif(c.error, 'null')::json,
-         nullif(c.report, 'null')::json, coalesce(c.kind, 'run'), c.parent_run_id, c.fork_point,
-         stagecraft_ms_to_ts(c.created_at), stagecraft_ms_to_ts(c.updated_at)
-    FROM unnest($24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::text[], $30::text[], $31::text[],
-                $32::text[], $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[],
-                $39::float8[], $40::float8[])
-         WITH ORDINALITY AS c(id, skill_name, skill_hash, skill_text, bundle_dir, skill_version_id, input, model, status,
-                              output, error, report, kind, parent_run_id, fork_point, created_at, updated_at, i)
-   ORDER BY c.i
+  SELECT c.id, c.sn, c.sh, c.st, c.bd, c.sv::uuid, coalesce(c.i, 'null'::json), c.m, c.s, c.o, c.e, c.rp,
+         coalesce(c.k, 'run'), c.pr, c.fp, stagecraft_ms_to_ts(c.ca), stagecraft_ms_to_ts(c.ua)
+    FROM json_to_recordset($7::json) AS c(id text, sn text, sh text, st text, bd text, sv text, i json, m text, s text,
+                                           o json, e json, rp json, k text, pr text, fp text, ca float8, ua float8)
 ), "moved_snapshots" AS (
   INSERT INTO "snapshots" ("run_id", "current_phase", "seq", "data")
-  SELECT s.run_id, s.phase, s.seq, s.data::json
-    FROM unnest($12::text[], $13::text[], $14::int[], $15::text[]) AS s(run_id, phase, seq, data)
+  SELECT s.r, s.p, s.s, coalesce(s.d, 'null'::json)
+    FROM json_to_recordset($3::json) AS s(r text, p text, s int, d json)
   ON CONFLICT ("run_id") DO UPDATE
     SET "current_phase" = EXCLUDED."current_phase", "seq" = EXCLUDED."seq", "data" = EXCLUDED."data"
 ), "deleted_snapshots" AS (
-  DELETE FROM "snapshots" WHERE "run_id" = ANY($16::text[])
+  DELETE FROM "snapshots" WHERE "run_id" IN (SELECT json_array_elements_text($4::json))
 ), "patched_runs" AS (
   UPDATE "runs" r SET
-    "status"     = coalesce(p.status, r."status"),
-    "output"     = CASE WHEN p.output IS NULL THEN r."output" ELSE nullif(p.output, 'null')::json END,
-    "error"      = CASE WHEN p.error IS NULL THEN r."error" ELSE nullif(p.error, 'null')::json END,
-    "report"     = CASE WHEN p.report IS NULL THEN r."report" ELSE nullif(p.report, 'null')::json END,
-    "updated_at" = coalesce(stagecraft_ms_to_ts(p.updated_at), r."updated_at")
-    FROM unnest($17::text[], $18::text[], $19::float8[], $20::text[], $21::text[], $22::text[])
-         AS p(run_id, status, updated_at, output, error, report)
-   WHERE r."id" = p.run_id
+    "status"     = coalesce(p.s, r."status"),
+    "output"     = CASE WHEN p.k & 1 = 0 THEN r."output" ELSE p.o END,
+    "error"      = CASE WHEN p.k & 2 = 0 THEN r."error" ELSE p.e END,
+    "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
+    "updated_at" = coalesce(stagecraft_ms_to_ts(p.u), r."updated_at")
+    FROM json_to_recordset($5::json) AS p(r text, s text, u float8, k int, o json, e json, rp json)
+   WHERE r."id" = p.r
 )`;
 /**
  * The claims are let go of in the main query, so before the WITH writes run (Postgres runs those
@@ -302,9 +302,9 @@ const MOVES = `"created_runs" AS (
  * (pg_advisory_unlock of a lock not held answers false) — what a refused commit did before too
  * (PrismaStore lets go of the claim of a commit that fails).
  */
-const UNLOCKS = `(SELECT count(pg_advisory_unlock(k)) FROM unnest($23::bigint[]) AS k) AS u`;
+const UNLOCKS = `(SELECT count(pg_advisory_unlock(k)) FROM unnest($6::bigint[]) AS k) AS u`;
 const MOVES_SQL = `WITH ${WRITES}, ${MOVES} SELECT NULL AS r, ${UNLOCKS}`;
-const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($41::jsonb, true) AS r, ${UNLOCKS}`;
+const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($8::jsonb, true) AS r, ${UNLOCKS}`;
 
 /** the direct writes alone */
 const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
@@ -313,7 +313,7 @@ const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
  * function is told the statement is durable (prisma/migrations/*_apply_durable), so other
  * operations that are all lazy do not turn the WAL flush off for the direct writes
  */
-const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($12::jsonb, true) AS r`;
+const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($3::jsonb, true) AS r`;
 
 /**
  * One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is
@@ -323,9 +323,7 @@ export function directStatement(writes: readonly DirectWrite[], ops: readonly Wi
   if (writes.some((w) => w.moves)) return movesStatement(writes, ops);
   const rows = rowsStatement(writes, ops);
   if (rows) return rows;
-  const events = writes.flatMap((w) => w.events);
-  const artifacts = writes.flatMap((w) => w.artifacts);
-  const values = [...columns(events, 5), ...columns(artifacts, 6)];
+  const values = [rowsJson(writes.flatMap((w) => w.events), eventJson), rowsJson(writes.flatMap((w) => w.artifacts), artifactJson)];
   return ops.length
     ? { name: 'sc_direct_apply', text: DIRECT_APPLY_SQL, values: [...values, batchParam(ops)] }
     : { name: 'sc_direct', text: DIRECT_SQL, values };
@@ -333,7 +331,7 @@ export function directStatement(writes: readonly DirectWrite[], ops: readonly Wi
 
 /**
  * The largest batch of direct writes sent as VALUES lists with one row per event and per artifact
- * (`rowsStatement`): past these it is the unnest form. Bounds the statements a connection prepares
+ * (`rowsStatement`): past these it is the json form (directStatement). Bounds the statements a connection prepares
  * ((ROWS_MAX_EVENTS+1) × (ROWS_MAX_ARTIFACTS+1) shapes, with and without the batch's other
  * operations); a step's commit fits, and at concurrency 8 so do the op steps' (two events and an
  * artifact each).
@@ -403,17 +401,52 @@ function movesStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]):
     if (moves.create) creates.push(moves.create);
   }
   const values = [
-    ...columns(writes.flatMap((w) => w.events), 5),
-    ...columns(writes.flatMap((w) => w.artifacts), 6),
-    ...columns(snapshots, 4),
-    deletes,
-    ...columns(runs, 6),
+    rowsJson(writes.flatMap((w) => w.events), eventJson),
+    rowsJson(writes.flatMap((w) => w.artifacts), artifactJson),
+    rowsJson(snapshots, snapshotJson),
+    JSON.stringify(deletes),
+    rowsJson(runs, patchJson),
     unlocks,
-    ...columns(creates, 17),
+    rowsJson(creates, createJson),
   ];
   return ops.length ? { name: 'sc_moves_apply', text: MOVES_APPLY_SQL, values: [...values, batchParam(ops)] } : { name: 'sc_moves', text: MOVES_SQL, values };
 }
 
-function columns(rows: unknown[][], n: number): unknown[][] {
-  return Array.from({ length: n }, (_, c) => rows.map((r) => r[c]));
+// The rows as JSON objects for json_to_recordset (see WRITES): the keys are the record's columns,
+// a payload (JSON text already) goes in as it is, every other value through JSON.stringify.
+const rowsJson = (rows: readonly unknown[][], row: (r: unknown[]) => string): string => `[${rows.map(row).join(',')}]`;
+
+/** a value that is not a payload */
+const q = (v: unknown): string => JSON.stringify(v ?? null);
+
+/** a payload's JSON text, or null (where a unit sets nothing) */
+const raw = (v: unknown): string => (typeof v === 'string' ? v : 'null');
+
+const eventJson = ([r, s, t, a, d]: unknown[]): string => `{"r":${q(r)},"s":${q(s)},"t":${q(t)},"a":${q(a)},"d":${raw(d)}}`;
+
+const artifactJson = ([r, p, c, h, n, a]: unknown[]): string => `{"r":${q(r)},"p":${q(p)},"c":${raw(c)},"h":${q(h)},"n":${q(n)},"a":${q(a)}}`;
+
+const snapshotJson = ([r, p, s, d]: unknown[]): string => `{"r":${q(r)},"p":${q(p)},"s":${q(s)},"d":${raw(d)}}`;
+
+/** `k`: which of output (1), error (2), report (4) the unit sets; only those are sent */
+function patchJson([r, s, u, o, e, rp]: unknown[]): string {
+  let k = 0;
+  let set = '';
+  if (o !== null) {
+    k |= 1;
+    set += `,"o":${raw(o)}`;
+  }
+  if (e !== null) {
+    k |= 2;
+    set += `,"e":${raw(e)}`;
+  }
+  if (rp !== null) {
+    k |= 4;
+    set += `,"rp":${raw(rp)}`;
+  }
+  return `{"r":${q(r)},"s":${q(s)},"u":${q(u)},"k":${k}${set}}`;
 }
+
+const createJson = ([id, sn, sh, st, bd, sv, i, m, s, o, e, rp, k, pr, fp, ca, ua]: unknown[]): string =>
+  `{"id":${q(id)},"sn":${q(sn)},"sh":${q(sh)},"st":${q(st)},"bd":${q(bd)},"sv":${q(sv)},"i":${raw(i)},"m":${q(m)},"s":${q(s)},` +
+  `"o":${raw(o)},"e":${raw(e)},"rp":${raw(rp)},"k":${q(k)},"pr":${q(pr)},"fp":${q(fp)},"ca":${q(ca)},"ua":${q(ua)}}`;
