@@ -413,7 +413,8 @@ describe("a run's creation as a direct write", () => {
     const first = (id: string): CommitUnit => ({
       events: [ev(id, 1, 'run_started', { b: 1, a: [2] }), ev(id, 2)],
       snapshot: { runId: id, currentPhase: 'draft', seq: 2, data: { phase: 'draft', z: [1, { y: 'ü' }] } },
-      artifacts: [artifact(id, 'a.json', { k: 1 })],
+      // a JSON null payload: json_to_recordset reads it as SQL NULL, stored as the JSON null the commit function stores
+      artifacts: [artifact(id, 'a.json', { k: 1 }), artifact(id, 'null.json', null)],
       lazy: true,
     });
     assert.deepEqual(await create(mine, first(mine.id), true), { result: { kind: 'committed' }, statements: ['sc_moves'] });

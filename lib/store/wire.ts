@@ -264,8 +264,9 @@ ${UPSERT_ARTIFACTS.onConflict}
 /**
  * The direct writes that move more than events and artifacts (DirectWrite `moves`), after WRITES'
  * $1–$2: runs created ($7, as `stagecraft_create_run` inserts them, in the batch's order),
- * snapshots upserted by run ($3) and deleted ($4), run rows patched ($5) — a key the unit does not
- * set keeps its column (its bit of `k` is 0), as the commit function's `v_run ? key` does; a JSON
+ * snapshots upserted by run ($3) and deleted ($4), run rows patched ($5, their ids again in $8: an
+ * array parameter is planned as a few rows, so the runs are found by their key, where a function
+ * scan's hundred rows had the planner read the whole table) — a key the unit does not set keeps its column (its bit of `k` is 0), as the commit function's `v_run ? key` does; a JSON
  * null is stored as NULL — then the claims let go of ($6). One statement shape whatever the batch
  * holds (these units are a run's creation, its first commit and its end, a few a run).
  */
@@ -284,7 +285,7 @@ const MOVES = `"created_runs" AS (
   ON CONFLICT ("run_id") DO UPDATE
     SET "current_phase" = EXCLUDED."current_phase", "seq" = EXCLUDED."seq", "data" = EXCLUDED."data"
 ), "deleted_snapshots" AS (
-  DELETE FROM "snapshots" WHERE "run_id" IN (SELECT json_array_elements_text($4::json))
+  DELETE FROM "snapshots" WHERE "run_id" = ANY($4::text[])
 ), "patched_runs" AS (
   UPDATE "runs" r SET
     "status"     = coalesce(p.s, r."status"),
@@ -293,7 +294,7 @@ const MOVES = `"created_runs" AS (
     "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
     "updated_at" = coalesce(stagecraft_ms_to_ts(p.u), r."updated_at")
     FROM json_to_recordset($5::json) AS p(r text, s text, u float8, k int, o json, e json, rp json)
-   WHERE r."id" = p.r
+   WHERE r."id" = p.r AND r."id" = ANY($8::text[])
 )`;
 /**
  * The claims are let go of in the main query, so before the WITH writes run (Postgres runs those
@@ -304,7 +305,7 @@ const MOVES = `"created_runs" AS (
  */
 const UNLOCKS = `(SELECT count(pg_advisory_unlock(k)) FROM unnest($6::bigint[]) AS k) AS u`;
 const MOVES_SQL = `WITH ${WRITES}, ${MOVES} SELECT NULL AS r, ${UNLOCKS}`;
-const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($8::jsonb, true) AS r, ${UNLOCKS}`;
+const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($9::jsonb, true) AS r, ${UNLOCKS}`;
 
 /** the direct writes alone */
 const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
@@ -404,10 +405,11 @@ function movesStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]):
     rowsJson(writes.flatMap((w) => w.events), eventJson),
     rowsJson(writes.flatMap((w) => w.artifacts), artifactJson),
     rowsJson(snapshots, snapshotJson),
-    JSON.stringify(deletes),
+    deletes,
     rowsJson(runs, patchJson),
     unlocks,
     rowsJson(creates, createJson),
+    runs.map((r) => r[0]),
   ];
   return ops.length ? { name: 'sc_moves_apply', text: MOVES_APPLY_SQL, values: [...values, batchParam(ops)] } : { name: 'sc_moves', text: MOVES_SQL, values };
 }
