@@ -113,13 +113,13 @@ describe('direct writes of event-only units', () => {
     assert.deepEqual(await store.listArtifacts(run.id), [artifact(run.id, 'out.json', { k: 'v2' }, 99), artifact(run.id, 'b.txt', 'text')]);
   });
 
-  it('a write up to the rows shapes goes as rows, past them as the unnest form, and both read back alike', async () => {
+  it('a write up to the rows shapes goes as rows, past them as the json form, and both read back alike', async () => {
     const run = await newRun();
     const many = Array.from({ length: ROWS_MAX_EVENTS + 1 }, (_, i) => ev(run.id, 2 + i, 'step_completed', { i, z: 'ü' }));
     const files = Array.from({ length: ROWS_MAX_ARTIFACTS + 1 }, (_, i) => artifact(run.id, `f${i}.json`, { i }));
-    assert.deepEqual((await viaLane(run.id, { events: many })).statements, ['sc_direct'], 'more events than the rows shapes take');
+    assert.deepEqual((await viaLane(run.id, { events: many })).statements, ['sc_json_e'], 'more events than the rows shapes take');
     const seq = 2 + many.length;
-    assert.deepEqual((await viaLane(run.id, { events: [ev(run.id, seq)], artifacts: files })).statements, ['sc_direct'], 'more artifacts than they take');
+    assert.deepEqual((await viaLane(run.id, { events: [ev(run.id, seq)], artifacts: files })).statements, ['sc_json_ea'], 'more artifacts than they take');
     const edge = Array.from({ length: ROWS_MAX_EVENTS }, (_, i) => ev(run.id, seq + 1 + i, 'step_completed', { i, at: 'edge "q" \\ ✓ \u0001' }));
     const edgeFiles = files.slice(0, ROWS_MAX_ARTIFACTS).map((f) => artifact(run.id, f.path, { again: f.path }, 7));
     assert.deepEqual((await viaLane(run.id, { events: edge, artifacts: edgeFiles })).statements, [`sc_rows_${ROWS_MAX_EVENTS}_${ROWS_MAX_ARTIFACTS}`], 'the largest rows shape');
@@ -325,7 +325,9 @@ describe('direct writes that move the snapshot, the run row and the claim', () =
     const [mine, theirs] = [units(direct.id), units(twin.id)];
     for (let i = 0; i < mine.length; i++) {
       const { result, statements } = await viaLane(direct.id, mine[i]);
-      assert.deepEqual({ result, statements }, { result: { kind: 'committed' }, statements: ['sc_moves'] }, `unit ${i}`);
+      // a statement with a part for each kind of rows the unit has, and none for the others
+      const shape = ['sc_json_eas', 'sc_json_esp', 'sc_json_ep', 'sc_json_edp'][i];
+      assert.deepEqual({ result, statements }, { result: { kind: 'committed' }, statements: [shape] }, `unit ${i}`);
       assert.deepEqual(await lanes.apply(twin.id, opCommit(twin.id, theirs[i])), { kind: 'committed' });
       assert.deepEqual(await runRow(direct.id), await runRow(twin.id), `the run row after unit ${i}`);
       assert.deepEqual(await snapshotRow(direct.id), await snapshotRow(twin.id), `the snapshot after unit ${i}`);
@@ -387,7 +389,7 @@ describe('direct writes that move the snapshot, the run row and the claim', () =
       lanes.apply(created.id, opCreate(created, { events: [ev(created.id, 1)] })),
       lanes.apply(b.id, opCommit(b.id, step), undefined, directCommit(b.id, step)),
     ]);
-    assert.deepEqual(sent, ['sc_moves_apply']);
+    assert.deepEqual(sent, ['sc_json_easo']);
     assert.deepEqual(results, [{ kind: 'committed' }, { claimed: true }, { kind: 'committed' }, { kind: 'committed' }]);
     assert.deepEqual(await snapshotRow(a.id), { current_phase: 'p', seq: 2, data: '{"a":1}' });
     assert.deepEqual((await store.readEvents(b.id)).map((e) => e.seq), [1, 2]);
@@ -417,7 +419,7 @@ describe("a run's creation as a direct write", () => {
       artifacts: [artifact(id, 'a.json', { k: 1 }), artifact(id, 'null.json', null)],
       lazy: true,
     });
-    assert.deepEqual(await create(mine, first(mine.id), true), { result: { kind: 'committed' }, statements: ['sc_moves'] });
+    assert.deepEqual(await create(mine, first(mine.id), true), { result: { kind: 'committed' }, statements: ['sc_json_eacs'] });
     assert.deepEqual(await create(twin, first(twin.id), false), { result: { kind: 'committed' }, statements: ['sc_apply'] });
     assert.deepEqual(await runRow(mine.id), await runRow(twin.id));
     assert.deepEqual(await snapshotRow(mine.id), await snapshotRow(twin.id));
@@ -428,7 +430,7 @@ describe("a run's creation as a direct write", () => {
     assert.equal(same(await store.listArtifacts(mine.id), mine.id), same(await store.listArtifacts(twin.id), twin.id));
     // a run with output, error and report at its creation (a replay recorded whole) keeps them, a JSON null as NULL
     const done = makeRun({ status: 'failed', output: null, error: { message: 'boom', step: 1 }, report: { outcome: 'failed' } });
-    assert.deepEqual((await create(done, { events: [ev(done.id, 1)] }, true)).statements, ['sc_moves']);
+    assert.deepEqual((await create(done, { events: [ev(done.id, 1)] }, true)).statements, ['sc_json_ec']);
     assert.deepEqual(await store.getRun(done.id), { ...done, skillVersionId: null });
     assert.equal((await runRow(done.id)).output, null);
   });
@@ -437,7 +439,7 @@ describe("a run's creation as a direct write", () => {
     const run = await newRun();
     const again = create(run, { events: [ev(run.id, 1, 'run_started', { again: true })], snapshot: { runId: run.id, currentPhase: 'p', seq: 1, data: {} } }, true);
     await assert.rejects(again, (e: { code?: string }) => e.code === 'SC004');
-    assert.deepEqual(sent, ['sc_moves', 'sc_apply'], 'refused, then answered by the commit function');
+    assert.deepEqual(sent, ['sc_json_ecs', 'sc_apply'], 'refused, then answered by the commit function');
     await assert.rejects(store.createRun(run, { events: [ev(run.id, 1)] }), RunExistsError);
     assert.deepEqual((await store.readEvents(run.id)).map((e) => e.data), [{ seq: 1 }]);
     assert.equal(await snapshotRow(run.id), null);

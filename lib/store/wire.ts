@@ -250,52 +250,53 @@ const UPSERT_ARTIFACTS = {
 // SQL NULL: `coalesce(…, 'null')` puts back the JSON null the op path stores where the column
 // holds one. What json_to_recordset refuses (a \u0000 or a lone surrogate escape in a payload,
 // which it unescapes to check) refuses the statement, which goes again through the commit function.
-const WRITES = `"written_artifacts" AS (
+// The statement holds a WITH part only for the kinds of rows the batch has (jsonStatement): an
+// INSERT or UPDATE with nothing to write still opens its table and indexes, and the commit
+// function does only what a unit asks for. Each part's text, given its parameters' numbers:
+const PARTS = {
+  artifacts: (n: number) => `"written_artifacts" AS (
   ${UPSERT_ARTIFACTS.insert}
   SELECT a.r, a.p, coalesce(a.c, 'null'::json), a.h, a.n, stagecraft_ms_to_ts(a.a)
-    FROM json_to_recordset($2::json) AS a(r text, p text, c json, h text, n int, a float8)
+    FROM json_to_recordset($${n}::json) AS a(r text, p text, c json, h text, n int, a float8)
 ${UPSERT_ARTIFACTS.onConflict}
-), "written_events" AS (
+)`,
+  events: (n: number) => `"written_events" AS (
   INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
   SELECT e.r, e.s, e.t, stagecraft_ms_to_ts(e.a), coalesce(e.d, 'null'::json)
-    FROM json_to_recordset($1::json) AS e(r text, s int, t text, a float8, d json)
-)`;
-
-/**
- * The direct writes that move more than events and artifacts (DirectWrite `moves`), after WRITES'
- * $1–$2: runs created ($7, as `stagecraft_create_run` inserts them, in the batch's order),
- * snapshots upserted by run ($3) and deleted ($4), run rows patched ($5, their ids again in $8: an
- * array parameter is planned as a few rows, so the runs are found by their key, where a function
- * scan's hundred rows had the planner read the whole table) — a key the unit does not set keeps its column (its bit of `k` is 0), as the commit function's `v_run ? key` does; a JSON
- * null is stored as NULL — then the claims let go of ($6). One statement shape whatever the batch
- * holds (these units are a run's creation, its first commit and its end, a few a run).
- */
-const MOVES = `"created_runs" AS (
+    FROM json_to_recordset($${n}::json) AS e(r text, s int, t text, a float8, d json)
+)`,
+  creates: (n: number) => `"created_runs" AS (
   INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "skill_version_id",
                       "input", "model", "status", "output", "error", "report", "kind", "parent_run_id",
                       "fork_point", "created_at", "updated_at")
   SELECT c.id, c.sn, c.sh, c.st, c.bd, c.sv::uuid, coalesce(c.i, 'null'::json), c.m, c.s, c.o, c.e, c.rp,
          coalesce(c.k, 'run'), c.pr, c.fp, stagecraft_ms_to_ts(c.ca), stagecraft_ms_to_ts(c.ua)
-    FROM json_to_recordset($7::json) AS c(id text, sn text, sh text, st text, bd text, sv text, i json, m text, s text,
+    FROM json_to_recordset($${n}::json) AS c(id text, sn text, sh text, st text, bd text, sv text, i json, m text, s text,
                                            o json, e json, rp json, k text, pr text, fp text, ca float8, ua float8)
-), "moved_snapshots" AS (
+)`,
+  snapshots: (n: number) => `"moved_snapshots" AS (
   INSERT INTO "snapshots" ("run_id", "current_phase", "seq", "data")
   SELECT s.r, s.p, s.s, coalesce(s.d, 'null'::json)
-    FROM json_to_recordset($3::json) AS s(r text, p text, s int, d json)
+    FROM json_to_recordset($${n}::json) AS s(r text, p text, s int, d json)
   ON CONFLICT ("run_id") DO UPDATE
     SET "current_phase" = EXCLUDED."current_phase", "seq" = EXCLUDED."seq", "data" = EXCLUDED."data"
-), "deleted_snapshots" AS (
-  DELETE FROM "snapshots" WHERE "run_id" = ANY($4::text[])
-), "patched_runs" AS (
+)`,
+  deletes: (n: number) => `"deleted_snapshots" AS (
+  DELETE FROM "snapshots" WHERE "run_id" = ANY($${n}::text[])
+)`,
+  // the rows in $n, their run ids again in $n+1: an array parameter is planned as a few rows, so the
+  // runs are found by their key, where a function scan's hundred rows had the planner read the table
+  patches: (n: number) => `"patched_runs" AS (
   UPDATE "runs" r SET
     "status"     = coalesce(p.s, r."status"),
     "output"     = CASE WHEN p.k & 1 = 0 THEN r."output" ELSE p.o END,
     "error"      = CASE WHEN p.k & 2 = 0 THEN r."error" ELSE p.e END,
     "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
     "updated_at" = coalesce(stagecraft_ms_to_ts(p.u), r."updated_at")
-    FROM json_to_recordset($5::json) AS p(r text, s text, u float8, k int, o json, e json, rp json)
-   WHERE r."id" = p.r AND r."id" = ANY($8::text[])
-)`;
+    FROM json_to_recordset($${n}::json) AS p(r text, s text, u float8, k int, o json, e json, rp json)
+   WHERE r."id" = p.r AND r."id" = ANY($${n + 1}::text[])
+)`,
+};
 /**
  * The claims are let go of in the main query, so before the WITH writes run (Postgres runs those
  * after it) but, as in the commit function, inside the statement's transaction: a statement then
@@ -303,31 +304,20 @@ const MOVES = `"created_runs" AS (
  * (pg_advisory_unlock of a lock not held answers false) — what a refused commit did before too
  * (PrismaStore lets go of the claim of a commit that fails).
  */
-const UNLOCKS = `(SELECT count(pg_advisory_unlock(k)) FROM unnest($6::bigint[]) AS k) AS u`;
-const MOVES_SQL = `WITH ${WRITES}, ${MOVES} SELECT NULL AS r, ${UNLOCKS}`;
-const MOVES_APPLY_SQL = `WITH ${WRITES}, ${MOVES} SELECT stagecraft_apply($9::jsonb, true) AS r, ${UNLOCKS}`;
-
-/** the direct writes alone */
-const DIRECT_SQL = `WITH ${WRITES} SELECT NULL AS r`;
+const UNLOCKS = (n: number) => `, (SELECT count(pg_advisory_unlock(k)) FROM unnest($${n}::bigint[]) AS k) AS u`;
 /**
- * the direct writes and the batch's other operations, in one statement and one transaction: the
- * function is told the statement is durable (prisma/migrations/*_apply_durable), so other
- * operations that are all lazy do not turn the WAL flush off for the direct writes
+ * the batch's other operations, in the same statement and transaction: the function is told the
+ * statement is durable (prisma/migrations/*_apply_durable), so other operations that are all lazy
+ * do not turn the WAL flush off for the direct writes
  */
-const DIRECT_APPLY_SQL = `WITH ${WRITES} SELECT stagecraft_apply($3::jsonb, true) AS r`;
+const APPLY = (n: number) => `stagecraft_apply($${n}::jsonb, true)`;
 
 /**
  * One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is
  * the results of `ops`, in order (no row, or NULL, without any).
  */
 export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
-  if (writes.some((w) => w.moves)) return movesStatement(writes, ops);
-  const rows = rowsStatement(writes, ops);
-  if (rows) return rows;
-  const values = [rowsJson(writes.flatMap((w) => w.events), eventJson), rowsJson(writes.flatMap((w) => w.artifacts), artifactJson)];
-  return ops.length
-    ? { name: 'sc_direct_apply', text: DIRECT_APPLY_SQL, values: [...values, batchParam(ops)] }
-    : { name: 'sc_direct', text: DIRECT_SQL, values };
+  return (!writes.some((w) => w.moves) && rowsStatement(writes, ops)) || jsonStatement(writes, ops);
 }
 
 /**
@@ -386,14 +376,24 @@ function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
   return writeArtifacts ? `WITH ${writeArtifacts} ${insertEvents}` : insertEvents;
 }
 
-/** a batch with writes that move snapshots, runs or claims (DirectWrite `moves`): MOVES_SQL, with the batch's other operations MOVES_APPLY_SQL */
-function movesStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
+/**
+ * The json form: any batch of direct writes (the rows form takes only events and artifacts, up to
+ * its shapes), with the batch's other operations. One prepared statement per set of kinds of rows
+ * present (`sc_json_` and their letters: events, artifacts, creations, snapshots, deletions,
+ * patches, unlocks, operations), its text built once.
+ */
+function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
   const snapshots: unknown[][] = [];
   const deletes: unknown[] = [];
   const runs: unknown[][] = [];
   const unlocks: unknown[] = [];
   const creates: unknown[][] = [];
-  for (const { moves } of writes) {
+  const events: unknown[][] = [];
+  const artifacts: unknown[][] = [];
+  for (const w of writes) {
+    for (const e of w.events) events.push(e);
+    for (const a of w.artifacts) artifacts.push(a);
+    const { moves } = w;
     if (!moves) continue;
     if (moves.snapshot) snapshots.push(moves.snapshot);
     if (moves.deleteSnapshot) deletes.push(moves.deleteSnapshot);
@@ -401,20 +401,47 @@ function movesStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]):
     if (moves.unlock) unlocks.push(moves.unlock);
     if (moves.create) creates.push(moves.create);
   }
-  const values = [
-    rowsJson(writes.flatMap((w) => w.events), eventJson),
-    rowsJson(writes.flatMap((w) => w.artifacts), artifactJson),
-    rowsJson(snapshots, snapshotJson),
-    deletes,
-    rowsJson(runs, patchJson),
-    unlocks,
-    rowsJson(creates, createJson),
-    runs.map((r) => r[0]),
-  ];
-  return ops.length ? { name: 'sc_moves_apply', text: MOVES_APPLY_SQL, values: [...values, batchParam(ops)] } : { name: 'sc_moves', text: MOVES_SQL, values };
+  let shape = '';
+  const values: unknown[] = [];
+  const add = (letter: string, ...vs: unknown[]) => {
+    shape += letter;
+    values.push(...vs);
+  };
+  if (events.length) add('e', rowsJson(events, eventJson));
+  if (artifacts.length) add('a', rowsJson(artifacts, artifactJson));
+  if (creates.length) add('c', rowsJson(creates, createJson));
+  if (snapshots.length) add('s', rowsJson(snapshots, snapshotJson));
+  if (deletes.length) add('d', deletes);
+  if (runs.length) add('p', rowsJson(runs, patchJson), runs.map((r) => r[0]));
+  if (unlocks.length) add('u', unlocks);
+  if (ops.length) add('o', batchParam(ops));
+  const text = (JSON_SQL[shape] ??= jsonSql(shape));
+  return { name: `sc_json_${shape}`, text, values };
 }
 
-// The rows as JSON objects for json_to_recordset (see WRITES): the keys are the record's columns,
+/** the json statements' text by shape (jsonStatement) */
+const JSON_SQL: Record<string, string> = {};
+
+function jsonSql(shape: string): string {
+  let n = 0;
+  const parts: string[] = [];
+  const part = (letter: string, make: (n: number) => string, params = 1) => {
+    if (!shape.includes(letter)) return;
+    parts.push(make(n + 1));
+    n += params;
+  };
+  part('e', PARTS.events);
+  part('a', PARTS.artifacts);
+  part('c', PARTS.creates);
+  part('s', PARTS.snapshots);
+  part('d', PARTS.deletes);
+  part('p', PARTS.patches, 2);
+  const unlock = shape.includes('u') ? UNLOCKS(++n) : '';
+  const r = shape.includes('o') ? APPLY(++n) : 'NULL';
+  return `WITH ${parts.join(', ')} SELECT ${r} AS r${unlock}`;
+}
+
+// The rows as JSON objects for json_to_recordset (see PARTS): the keys are the record's columns,
 // a payload (JSON text already) goes in as it is, every other value through JSON.stringify.
 const rowsJson = (rows: readonly unknown[][], row: (r: unknown[]) => string): string => `[${rows.map(row).join(',')}]`;
 
