@@ -15,6 +15,10 @@
  * A write travels as one operation of a batch for `stagecraft_apply`
  * (prisma/migrations/*_batched_apply): `opCreate`, `opCommit`, `opClaim`,
  * `opUnlock` build its JSON text, which the commit lanes join into the batch.
+ * A direct write (directCommit, directCreate) goes as plain SQL instead
+ * (directStatement): its rows as one parameter per value, or as `json`
+ * parameters read by json_to_recordset with each payload embedded as its own
+ * JSON text — neither escapes a payload again on the client.
  *
  * Owns: this encoding, both directions' conventions (`'null'` text = SQL NULL
  * for nullable payloads; a run-patch key is sent only when it holds a value).
