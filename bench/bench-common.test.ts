@@ -1,8 +1,8 @@
 // threadCpu / splitThreads: the bench lines' split of this process's CPU between its main thread
-// (the JavaScript) and its other threads (V8's compiler and GC helpers)
+// (the JavaScript) and its other threads (V8's compiler and GC helpers); statCpuMs, the stat line they all read
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitThreads, threadCpu } from './bench-common';
+import { splitThreads, statCpuMs, threadCpu } from './bench-common';
 
 test("splitThreads counts the main thread's delta apart from every other thread's, one that started meanwhile whole", () => {
   const main = String(process.pid);
@@ -30,4 +30,10 @@ test('threadCpu reads every thread of this process, the main one under the proce
   const own = process.cpuUsage();
   // the same CPU as the process's own count, to the clock tick (10 ms) per thread
   assert.ok(Math.abs(total - (own.user + own.system) / 1000) <= 10 * t.size + 10, `threads ${total} ms, process ${(own.user + own.system) / 1000} ms`);
+});
+
+test('statCpuMs reads the comm whole (spaces and parentheses in it) and utime + stime at 100 Hz', () => {
+  // fields after the comm: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
+  const line = '4242 (postgres: a (b) c) S 1 4242 4242 0 -1 4194560 10 0 0 0 123 45 0 0 20 0 1 0 99 0 0\n';
+  assert.deepEqual(statCpuMs(line), { comm: 'postgres: a (b) c', cpuMs: 1680 });
 });

@@ -34,17 +34,21 @@ function hostBusyMs(): number {
 }
 
 /** CPU of processes whose command starts with `prefix` (postgres server, our sandbox workers). */
+/** a /proc/<pid>/stat (or task stat) line: its comm, and its user + system CPU in ms (fields 14 and 15, at 100 Hz) */
+export function statCpuMs(st: string): { comm: string; cpuMs: number } {
+  const close = st.lastIndexOf(')');
+  const f = st.slice(close + 2).split(' ');
+  return { comm: st.slice(st.indexOf('(') + 1, close), cpuMs: ((Number(f[11]) + Number(f[12])) * 1000) / 100 };
+}
+
 function procCpu(match: (comm: string, cmdline: string) => boolean): Map<string, number> {
   const m = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = st.lastIndexOf(')');
-      const comm = st.slice(st.indexOf('(') + 1, close);
+      const { comm, cpuMs } = statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
       const cmdline = comm.startsWith('postgres') ? '' : readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!match(comm, cmdline)) continue;
-      const f = st.slice(close + 2).split(' ');
-      m.set(pid, ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+      m.set(pid, cpuMs);
     } catch {
       /* gone */
     }
@@ -61,12 +65,10 @@ function dbBackendCpu(db: string): Map<string, number> {
   const m = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = st.lastIndexOf(')');
-      if (!st.slice(st.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const { comm, cpuMs } = statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      if (!comm.startsWith('postgres')) continue;
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(' ').includes(db)) continue;
-      const f = st.slice(close + 2).split(' ');
-      m.set(pid, ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+      m.set(pid, cpuMs);
     } catch {
       /* gone */
     }
@@ -89,9 +91,7 @@ export function threadCpu(): Map<string, number> {
   }
   for (const tid of tids) {
     try {
-      const st = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-      m.set(tid, ((Number(f[11]) + Number(f[12])) * 1000) / 100);
+      m.set(tid, statCpuMs(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')).cpuMs);
     } catch {
       /* ended */
     }

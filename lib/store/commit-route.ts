@@ -18,7 +18,7 @@
  * the lanes: the embedded store runs PrismaStore.commit too, and does not load pg.
  */
 import type { CommitUnit } from '../kernel/ports';
-import { directCommit, opCommit, withUnlock, type DirectWrite, type WireOp } from './wire';
+import { directCommit, noMoves, opCommit, withUnlock, type DirectWrite, type WireOp } from './wire';
 
 /** the run statuses that end it */
 export const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'aborted']);
@@ -38,14 +38,14 @@ export type RouteOptions = {
 export const endsRun = (unit: CommitUnit): boolean => unit.run?.status !== undefined && TERMINAL.has(unit.run.status);
 
 export function commitRoute(runId: string, unit: CommitUnit, opts: RouteOptions): CommitRoute {
-  const ending = endsRun(unit);
   const direct = opts.direct ? directCommit(runId, unit) : null;
+  const op = direct ? null : opCommit(runId, unit, null);
+  // built: only now may the claim be handed over
+  const unlock = endsRun(unit) ? (opts.releaseInCommit?.(runId) ?? null) : null;
+  const unlocked = (o: WireOp): WireOp => (unlock ? withUnlock(o, unlock) : o);
   if (direct) {
-    const unlock = ending ? (opts.releaseInCommit?.(runId) ?? null) : null;
-    if (unlock) direct.moves = { ...(direct.moves ?? { snapshot: null, deleteSnapshot: null, run: null }), unlock };
-    return { kind: 'direct', direct, op: () => (unlock ? withUnlock(opCommit(runId, unit, null), unlock) : opCommit(runId, unit, null)), unlock };
+    if (unlock) direct.moves = { ...(direct.moves ?? noMoves()), unlock };
+    return { kind: 'direct', direct, op: () => unlocked(opCommit(runId, unit, null)), unlock };
   }
-  const op = opCommit(runId, unit, null);
-  const unlock = ending ? (opts.releaseInCommit?.(runId) ?? null) : null;
-  return { kind: 'op', op: unlock ? withUnlock(op, unlock) : op, unlock };
+  return { kind: 'op', op: unlocked(op!), unlock };
 }

@@ -143,6 +143,9 @@ export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; moves?:
 /** `deleteSnapshot`: the run whose snapshot the unit deletes; `create`: the run row the unit is the first commit of (directCreate) */
 export type DirectMoves = { snapshot: unknown[] | null; deleteSnapshot: string | null; run: unknown[] | null; unlock: string | null; create?: unknown[] };
 
+/** moves that move nothing yet */
+export const noMoves = (): DirectMoves => ({ snapshot: null, deleteSnapshot: null, run: null, unlock: null });
+
 /** A prepared statement for pg. */
 export type Statement = { name: string; text: string; values: unknown[] };
 
@@ -172,7 +175,7 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
     return [runId, a.path, content, a.sha256, a.size, a.createdAt];
   });
   if (!snapshot && !run) return { events: rows, artifacts: files, chars };
-  const moves: DirectMoves = { snapshot: null, deleteSnapshot: snapshot === 'delete' ? runId : null, run: null, unlock: null };
+  const moves: DirectMoves = { ...noMoves(), deleteSnapshot: snapshot === 'delete' ? runId : null };
   if (snapshot && snapshot !== 'delete') {
     const data = text(snapshot.data);
     chars += data.length + snapshot.currentPhase.length + 64;
@@ -224,7 +227,7 @@ export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | n
     run.updatedAt,
   ];
   for (const v of row) direct.chars += typeof v === 'string' ? v.length + 16 : 16;
-  direct.moves = { ...(direct.moves ?? { snapshot: null, deleteSnapshot: null, run: null, unlock: null }), create: row };
+  direct.moves = { ...(direct.moves ?? noMoves()), create: row };
   return direct;
 }
 
