@@ -14,12 +14,16 @@
  * - the listing: `tasksOf` names every process of the worker's tree, so what a
  *   step started can be killed when the step ends (sandbox.ts), and whatever
  *   is left when the worker exits is killed and the cgroup removed — which
- *   also reaps detached children of an unsandboxed worker.
+ *   also reaps detached children of an unsandboxed worker. It is read after
+ *   every call, so where a cgroup2 hierarchy is writable (pure v2, or the
+ *   `unified` mount of a hybrid host, in a folder with no controller) it is
+ *   read there, through a descriptor kept open (`WorkerCgroup.kept`).
  *
  * Owns: finding where this process may make child cgroups of each controller
  * (inside its own cgroup: cgroup v1's `/sys/fs/cgroup/<controller>/<own>`, or
  * a cgroup2 mount with the controller delegated — never the root, so workers
- * stay within the server's own limits and service), the per-worker cgroups
+ * stay within the server's own limits and service) and of none (a cgroup2
+ * folder to list a worker in), the per-worker cgroups
  * (`stagecraft-<server pid>-<token>-<n>`), their cleanup, and sweeping those of
  * servers that are gone. Does not: spawn workers (worker.ts), decide what a
  * step may keep (sandbox.ts) or isolate them (isolation.ts). Where neither
