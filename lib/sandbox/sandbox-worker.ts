@@ -21,7 +21,7 @@
  * queue calls or choose workers (sandbox.ts), or speak the protocol
  * (worker.ts).
  */
-import { createWorkerCgroup, inWorkerCgroup, killPids, listingOf, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
+import { createWorkerCgroup, inWorkerCgroup, killPids, listingNaming, listingOf, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
 import { descendantsOf } from './processes';
 import { WorkerProcess, type CallOutcome, type WorkerLaunch, type WorkerRequest } from './worker';
 import type { WorkerChild } from './worker-child';
@@ -87,7 +87,7 @@ export class SandboxWorker {
   private async becomeReady(): Promise<void> {
     await this.process.ready;
     if (this.keep || this.itself) return;
-    if (this.cg) this.itself = new WorkerItself(listingOf(this.cg) ?? Buffer.alloc(0));
+    if (this.cg) this.itself = new WorkerItself(listingNaming(this.cg, this.process.pid) ?? Buffer.alloc(0));
     else this.keep = new Set(this.processes());
     this.oomAtReady = oomKills(this.cg);
   }
