@@ -53,6 +53,8 @@ const COMMITTED = { kind: 'committed' } as const;
 
 export class Lane {
   readonly client: Promise<pg.Client>;
+  /** the client once connected: a statement then goes out without awaiting `client` (a microtask per statement) */
+  private connected: pg.Client | null = null;
   /** the connection is gone, and with it every claim its session held */
   lost = false;
   /** statements sent (for tests and benchmarks) */
@@ -72,7 +74,7 @@ export class Lane {
     };
     client.on('error', lose);
     client.on('end', lose);
-    this.client = client.connect().then(() => client);
+    this.client = client.connect().then(() => (this.connected = client));
     this.client.catch(lose);
   }
 
@@ -150,7 +152,7 @@ export class Lane {
   }
 
   private async send(ops: WireOp[]): Promise<unknown[]> {
-    const client = await this.client;
+    const client = this.connected ?? (await this.client);
     this.statements++;
     const { rows } = await execute(client, { name: 'sc_apply', text: APPLY_SQL, values: [batchParam(ops)] });
     return (rows[0] as { r: unknown[] }).r;
@@ -167,7 +169,7 @@ export class Lane {
       batch.flatMap((p) => (p.direct ? [p.direct] : [])),
       rest.map(opOf),
     );
-    const client = await this.client;
+    const client = this.connected ?? (await this.client);
     this.statements++;
     const { rows } = await execute(client, statement);
     const answers = rest.length ? (rows[0] as { r: unknown[] }).r : [];
