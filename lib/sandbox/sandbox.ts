@@ -44,6 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
+import { SignalSets } from '../kernel/signal-sets';
 import type { CallOptions, CodeCall, CodeSandbox, CodeWarmUp } from '../kernel/ports';
 import { DEFAULT_MAX_PROCESSES } from './cgroups';
 import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
@@ -96,29 +97,12 @@ type Job = {
   lane?: { cancel(job: Job): void };
 };
 
-/**
- * The calls in flight of each abort signal (a run's), cancelled in the order they were made: one
- * 'abort' listener per signal, added with its first call, where one added and removed per call
- * cost two closures and EventTarget's listener-list bookkeeping on every call (as step.ts found
- * for the kernel's own waiters).
- */
-const SIGNAL_JOBS = new WeakMap<AbortSignal, Set<Job>>();
-function jobsOf(signal: AbortSignal): Set<Job> {
-  let jobs = SIGNAL_JOBS.get(signal);
-  if (!jobs) {
-    const set = (jobs = new Set());
-    SIGNAL_JOBS.set(signal, set);
-    signal.addEventListener('abort', () => {
-      for (const job of [...set]) job.lane?.cancel(job);
-      set.clear();
-    }, { once: true });
-  }
-  return jobs;
-}
+/** The calls in flight of each abort signal (a run's), cancelled in the order they were made (signal-sets.ts). */
+const SIGNAL_JOBS = new SignalSets<Job>((job) => job.lane?.cancel(job));
 
 /** A job's answer: off its signal's list first (nothing left to cancel). */
 function settleJob(job: Job, ok: boolean, v: unknown): void {
-  if (job.signal) SIGNAL_JOBS.get(job.signal)?.delete(job);
+  if (job.signal) SIGNAL_JOBS.delete(job.signal, job);
   if (ok) job.resolve(v as Json);
   else job.reject(v);
 }
@@ -390,7 +374,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       return new Promise<Json>((resolve, reject) => {
         const lane = laneFor(flavour);
         const job: Job = signal ? { call, ctx, resolve, reject, signal, lane } : { call, ctx, resolve, reject };
-        if (signal) jobsOf(signal).add(job);
+        if (signal) SIGNAL_JOBS.add(signal, job);
         lane.push(job);
       });
     },
