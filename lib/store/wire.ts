@@ -231,8 +231,9 @@ export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | n
   return direct;
 }
 
-/** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
-const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
+/** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair (one RegExp: a literal in the arrow made one per call) */
+const LONE_SURROGATE = /\p{Cs}/u;
+const isMalformed = (s: string): boolean => LONE_SURROGATE.test(s);
 
 /** an artifact's row written, or its (run, path) rewritten: both forms of a direct write upsert with it */
 const UPSERT_ARTIFACTS = {
