@@ -60,10 +60,15 @@ const CODE_DEFINITIONS = new Map<string, Json>();
 export function stepDefinition(step: StepSpec): Json {
   let d = DEFINITIONS.get(step);
   if (d === undefined) {
-    d = step.type === 'python' || step.type === 'node' ? codeDefinition(step) : buildDefinition(step);
-    rememberChars(d as object); // measured in every record of the step (journal.ts unitChars): an op's args, a schema
+    d = step.type === 'python' || step.type === 'node' ? codeDefinition(step) : measured(buildDefinition(step));
     DEFINITIONS.set(step, d);
   }
+  return d;
+}
+
+/** a definition is measured once, where it is built: every record of the step carries it (journal.ts unitChars) — an op's args, a schema */
+function measured(d: Json): Json {
+  rememberChars(d as object);
   return d;
 }
 
@@ -71,7 +76,7 @@ function codeDefinition(step: CodeStep): Json {
   const k = JSON.stringify([step.type, step.module, step.function, step.into ?? null, step.pure]);
   let d = CODE_DEFINITIONS.get(k);
   if (d === undefined) {
-    d = buildDefinition(step);
+    d = measured(buildDefinition(step));
     CODE_DEFINITIONS.set(k, d);
   }
   return d;

@@ -31,6 +31,7 @@ import { definitionHash, memoKey } from './memo';
 import type { RunContext } from './context';
 import { tooLarge, valueFits } from './value-size';
 import { consultRecording, markStepAtForkPoint } from './recording';
+import { SignalSets } from './signal-sets';
 
 export type StepDef = {
   kind: StepKind;
@@ -153,17 +154,16 @@ export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Pro
     return Promise.reject(signal.reason);
   }
   return new Promise<T>((resolve, reject) => {
-    const waiting = waitersOf(signal);
     // a record, not a closure: a step makes no function of its own to be rejected by
     const waiter: Waiter = { work, reject };
-    waiting.add(waiter);
+    WAITERS.add(signal, waiter);
     work.then(
       (v) => {
-        waiting.delete(waiter);
+        WAITERS.delete(signal, waiter);
         resolve(v);
       },
       (e) => {
-        waiting.delete(waiter);
+        WAITERS.delete(signal, waiter);
         reject(e);
       },
     );
@@ -174,27 +174,11 @@ export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Pro
 type Waiter = { work: Promise<unknown>; reject: (reason: unknown) => void };
 const ignore = () => undefined;
 
-/**
- * The steps in flight that an abort of `signal` rejects, in the order they started: one 'abort'
- * listener per signal (a run's), added with its first step, where a listener added and removed per
- * step cost more than the step's own bookkeeping (EventTarget's listener lists).
- */
-const WAITERS = new WeakMap<AbortSignal, Set<Waiter>>();
-function waitersOf(signal: AbortSignal): Set<Waiter> {
-  let set = WAITERS.get(signal);
-  if (!set) {
-    const waiting = (set = new Set());
-    WAITERS.set(signal, waiting);
-    signal.addEventListener('abort', () => {
-      for (const w of [...waiting]) {
-        w.work.catch(ignore);
-        w.reject(signal.reason);
-      }
-      waiting.clear();
-    }, { once: true });
-  }
-  return set;
-}
+/** The steps in flight that an abort of their signal rejects, in the order they started (signal-sets.ts). */
+const WAITERS = new SignalSets<Waiter>((w, signal) => {
+  w.work.catch(ignore);
+  w.reject(signal.reason);
+});
 
 /** the options a port call gets: the signal of the run's abort request, where one can come */
 export function callOptions(ctx: Pick<RunContext, 'abort'>): { signal?: AbortSignal } {

@@ -120,6 +120,9 @@ export function valueFits(v: unknown): boolean {
 
 /** `jsonChars(v)`, remembered for `v` (an object measured often: a step's definition, built once per step). */
 export function rememberChars(v: object): number {
+  // known already (a step's output is checked where it is merged, then where it is recorded): nothing to write again
+  const known = MEASURED.get(v);
+  if (known !== undefined) return known;
   const n = jsonChars(v, MAX_VALUE_CHARS);
   if (n <= MAX_VALUE_CHARS) MEASURED.set(v, n);
   return n;

@@ -44,6 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
+import { SignalSets } from '../kernel/signal-sets';
 import type { CallOptions, CodeCall, CodeSandbox, CodeWarmUp } from '../kernel/ports';
 import { DEFAULT_MAX_PROCESSES } from './cgroups';
 import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
@@ -83,8 +84,28 @@ export type CodeSandboxOptions = {
 export const DEFAULT_MEMORY_LIMIT_MB = 512;
 export const DEFAULT_MAX_WORKERS_PER_LANGUAGE = 1;
 
-/** `signal`: the run was asked to abort: a queued job is dropped, a running one's worker killed */
-type Job = { call: CodeCall; ctx: CallContext; resolve: (v: Json) => void; reject: (e: unknown) => void; signal?: AbortSignal };
+/**
+ * `signal`: the run was asked to abort: a queued job is dropped, a running one's worker killed
+ * (`lane`: the lane it was pushed to, which does either)
+ */
+type Job = {
+  call: CodeCall;
+  ctx: CallContext;
+  resolve: (v: Json) => void;
+  reject: (e: unknown) => void;
+  signal?: AbortSignal;
+  lane?: { cancel(job: Job): void };
+};
+
+/** The calls in flight of each abort signal (a run's), cancelled in the order they were made (signal-sets.ts). */
+const SIGNAL_JOBS = new SignalSets<Job>((job) => job.lane?.cancel(job));
+
+/** A job's answer: off its signal's list first (nothing left to cancel). */
+function settleJob(job: Job, ok: boolean, v: unknown): void {
+  if (job.signal) SIGNAL_JOBS.delete(job.signal, job);
+  if (ok) job.resolve(v as Json);
+  else job.reject(v);
+}
 
 type SandboxInternals = { killNow(): void };
 
@@ -172,7 +193,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       const at = this.queue.indexOf(job);
       if (at >= 0) {
         this.queue.splice(at, 1);
-        job.reject(job.signal?.reason);
+        settleJob(job, false, job.signal?.reason);
       } else if (this.current === job) void this.worker?.kill();
     }
 
@@ -208,7 +229,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     }
 
     rejectQueued(error: unknown): void {
-      for (const job of this.queue.splice(0)) job.reject(error);
+      for (const job of this.queue.splice(0)) settleJob(job, false, error);
     }
 
     private async pump(): Promise<void> {
@@ -223,9 +244,9 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       try {
         const out = await this.runOnWorker(job);
         if (job.signal?.aborted) throw job.signal.reason;
-        job.resolve(out);
+        settleJob(job, true, out);
       } catch (error) {
-        job.reject(job.signal?.aborted ? job.signal.reason : error);
+        settleJob(job, false, job.signal?.aborted ? job.signal.reason : error);
       } finally {
         this.current = null;
         this.isBusy = false;
@@ -352,14 +373,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       liveSandboxes.add(internals);
       return new Promise<Json>((resolve, reject) => {
         const lane = laneFor(flavour);
-        const job: Job = { call, ctx, resolve, reject, ...(signal ? { signal } : {}) };
-        if (signal) {
-          const onAbort = () => lane.cancel(job);
-          signal.addEventListener('abort', onAbort, { once: true });
-          const settled = () => signal.removeEventListener('abort', onAbort);
-          job.resolve = (v) => (settled(), resolve(v));
-          job.reject = (e) => (settled(), reject(e));
-        }
+        const job: Job = signal ? { call, ctx, resolve, reject, signal, lane } : { call, ctx, resolve, reject };
+        if (signal) SIGNAL_JOBS.add(signal, job);
         lane.push(job);
       });
     },

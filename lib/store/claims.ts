@@ -32,9 +32,10 @@ export type ClaimRegistry = {
   /**
    * Before a write of `runId`: when this process held its claim on a connection since lost, take it
    * again. False when another process holds it now (this one must stop driving the run); true
-   * otherwise (held, taken again, or never this process's to hold).
+   * otherwise (held, taken again, or never this process's to hold). A plain `true` when nothing
+   * needs taking again (every commit asks: no promise for it to wait on then).
    */
-  ensureHeld?(runId: string): Promise<boolean>;
+  ensureHeld?(runId: string): true | Promise<boolean>;
   /** releases every claim this registry holds */
   close(): Promise<void>;
 };
@@ -109,9 +110,14 @@ export class LaneClaims implements ClaimRegistry {
     };
   }
 
-  async ensureHeld(runId: string): Promise<boolean> {
+  ensureHeld(runId: string): true | Promise<boolean> {
     const entry = this.held.get(runId);
     if (!entry || !entry.lane.lost) return true;
+    return this.takeAgain(runId, entry);
+  }
+
+  /** a claim whose lane lost its connection, taken again on the run's lane of the moment */
+  private async takeAgain(runId: string, entry: { lane: Lane; key: string }): Promise<boolean> {
     const lane = this.lanes.laneFor(runId);
     const r = (await lane.apply(opClaim(entry.key), entry.key)) as { claimed?: boolean };
     if (this.held.get(runId) !== entry) {

@@ -50,9 +50,13 @@ type Pending = { op: OpSource; chars?: number; claimKey?: string; direct?: Direc
 const opOf = (p: Pending): WireOp => (typeof p.op === 'string' ? p.op : (p.op = opText(p.op)));
 
 const COMMITTED = { kind: 'committed' } as const;
+const LONE_COMMITTED: readonly unknown[] = [COMMITTED];
+const NO_OPS: readonly WireOp[] = [];
 
 export class Lane {
   readonly client: Promise<pg.Client>;
+  /** the client once connected: a statement then goes out without awaiting `client` (a microtask per statement) */
+  private connected: pg.Client | null = null;
   /** the connection is gone, and with it every claim its session held */
   lost = false;
   /** statements sent (for tests and benchmarks) */
@@ -72,7 +76,7 @@ export class Lane {
     };
     client.on('error', lose);
     client.on('end', lose);
-    this.client = client.connect().then(() => client);
+    this.client = client.connect().then(() => (this.connected = client));
     this.client.catch(lose);
   }
 
@@ -150,7 +154,7 @@ export class Lane {
   }
 
   private async send(ops: WireOp[]): Promise<unknown[]> {
-    const client = await this.client;
+    const client = this.connected ?? (await this.client);
     this.statements++;
     const { rows } = await execute(client, { name: 'sc_apply', text: APPLY_SQL, values: [batchParam(ops)] });
     return (rows[0] as { r: unknown[] }).r;
@@ -160,16 +164,21 @@ export class Lane {
    * A batch as one statement: its direct writes as plain INSERTs (wire.ts directStatement), with
    * its other operations through `stagecraft_apply` in the same statement and transaction.
    */
-  private async sendBatch(batch: Pending[]): Promise<unknown[]> {
-    if (!batch.some((p) => p.direct)) return this.send(batch.map(opOf));
-    const rest = batch.filter((p) => !p.direct);
-    const statement = directStatement(
-      batch.flatMap((p) => (p.direct ? [p.direct] : [])),
-      rest.map(opOf),
-    );
-    const client = await this.client;
+  private async sendBatch(batch: Pending[]): Promise<readonly unknown[]> {
+    // a lone direct write (an effectful step's commit at concurrency 1): no lists to sort the batch out
+    const lone = batch.length === 1 ? batch[0].direct : null;
+    if (!lone && !batch.some((p) => p.direct)) return this.send(batch.map(opOf));
+    const rest = lone ? [] : batch.filter((p) => !p.direct);
+    const statement = lone
+      ? directStatement([lone], NO_OPS)
+      : directStatement(
+          batch.flatMap((p) => (p.direct ? [p.direct] : [])),
+          rest.map(opOf),
+        );
+    const client = this.connected ?? (await this.client);
     this.statements++;
     const { rows } = await execute(client, statement);
+    if (lone) return LONE_COMMITTED;
     const answers = rest.length ? (rows[0] as { r: unknown[] }).r : [];
     let k = 0;
     return batch.map((p) => (p.direct ? COMMITTED : answers[k++]));

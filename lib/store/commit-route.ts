@@ -42,10 +42,10 @@ export function commitRoute(runId: string, unit: CommitUnit, opts: RouteOptions)
   const op = direct ? null : opCommit(runId, unit, null);
   // built: only now may the claim be handed over
   const unlock = endsRun(unit) ? (opts.releaseInCommit?.(runId) ?? null) : null;
-  const unlocked = (o: WireOp): WireOp => (unlock ? withUnlock(o, unlock) : o);
   if (direct) {
     if (unlock) direct.moves = { ...(direct.moves ?? noMoves()), unlock };
-    return { kind: 'direct', direct, op: () => unlocked(opCommit(runId, unit, null)), unlock };
+    // bound, not an arrow: run through tsx (keepNames) every named closure costs a defineProperty per commit
+    return { kind: 'direct', direct, op: opCommit.bind(null, runId, unit, unlock), unlock };
   }
-  return { kind: 'op', op: unlocked(op!), unlock };
+  return { kind: 'op', op: unlock ? withUnlock(op!, unlock) : op!, unlock };
 }

@@ -206,7 +206,8 @@ export class PrismaStore implements StorePort {
     for (let attempt = 1; ; attempt++) {
       try {
         // a claim lost with its connection is taken again first; another holder means this process stops
-        if (this.claims.ensureHeld && !(await this.claims.ensureHeld(runId))) return { kind: 'conflict', recorded: await this.recordedAt(runId, unit) };
+        const held = this.claims.ensureHeld?.(runId) ?? true;
+        if (held !== true && !(await held)) return { kind: 'conflict', recorded: await this.recordedAt(runId, unit) };
         const r = (await this.apply(runId, op, direct)) as CommitResult;
         // sent again after a lost connection: the first send may have been applied before the loss
         if (isResent && r.kind === 'conflict' && isSameEvents(r.recorded, unit.events)) return { kind: 'committed' };

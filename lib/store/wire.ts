@@ -162,7 +162,7 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   // a lone surrogate in a text parameter would reach the server as U+FFFD; as JSON text (the op) it is refused
   if (isMalformed(runId) || events.some((e) => isMalformed(e.type)) || artifacts.some((a) => isMalformed(a.path) || isMalformed(a.sha256))) return null;
   if ((snapshot && snapshot !== 'delete' && isMalformed(snapshot.currentPhase)) || (run?.status !== undefined && isMalformed(run.status))) return null;
-  if (new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
+  if (artifacts.length > 1 && new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
   let chars = 64;
   const rows = events.map((e) => {
     const data = text(e.data);
@@ -231,8 +231,9 @@ export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | n
   return direct;
 }
 
-/** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair */
-const isMalformed = (s: string): boolean => /\p{Cs}/u.test(s);
+/** with the u flag, \p{Cs} matches only a surrogate that is not half of a pair (one RegExp: a literal in the arrow made one per call) */
+const LONE_SURROGATE = /\p{Cs}/u;
+const isMalformed = (s: string): boolean => LONE_SURROGATE.test(s);
 
 /** an artifact's row written, or its (run, path) rewritten: both forms of a direct write upsert with it */
 const UPSERT_ARTIFACTS = {
@@ -366,12 +367,12 @@ function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): 
   const apply = ops.length > 0;
   if (apply) values.push(batchParam(ops));
   const key = (nEvents * (ROWS_MAX_ARTIFACTS + 1) + nArtifacts) * 2 + (apply ? 1 : 0);
-  const text = (ROWS_SQL[key] ??= rowsSql(nEvents, nArtifacts, apply));
-  return { name: `sc_rows_${nEvents}_${nArtifacts}${apply ? '_apply' : ''}`, text, values };
+  const shape = (ROWS_SQL[key] ??= { name: `sc_rows_${nEvents}_${nArtifacts}${apply ? '_apply' : ''}`, text: rowsSql(nEvents, nArtifacts, apply) });
+  return { name: shape.name, text: shape.text, values };
 }
 
-/** the rows statements' text by shape (rowsStatement's key) */
-const ROWS_SQL: string[] = [];
+/** the rows statements' name and text by shape (rowsStatement's key), each built once */
+const ROWS_SQL: { name: string; text: string }[] = [];
 
 function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
   let p = 0;
