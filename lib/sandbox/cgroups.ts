@@ -72,7 +72,12 @@ function candidates(controller: Controller): Place[] {
 }
 
 /** `listing`: a cgroup2 hierarchy where a worker's folder may be made to list its processes (see WorkerCgroup.kept) */
-export type CgroupStatus = Record<Controller, Place | null> & { listing: Place | null; reason: string };
+/**
+ * `reason`: why no cgroup of a controller can be made here ('' when both can). `missed`: the last
+ * time a worker started outside a folder of its cgroup (the launcher's join is best effort: see
+ * `foldersLacking`), what of its walls did not hold for it ('' while that never happened).
+ */
+export type CgroupStatus = Record<Controller, Place | null> & { listing: Place | null; reason: string; missed: string };
 let status: CgroupStatus | null = null;
 
 /** Where per-worker cgroups are made here, per controller; probed once (and abandoned ones swept then). */
@@ -82,7 +87,7 @@ export function cgroupStatus(): CgroupStatus {
   const missing = CONTROLLERS.filter((c) => !found[c]);
   const reason = missing.length ? `no writable ${missing.join(' or ')} cgroup (cgroup v1, or cgroup2 with the controller delegated) in /sys/fs/cgroup` : '';
   const listing = CONTROLLERS.map((c) => found[c]).find((p) => p?.version === 2) ?? probeListing();
-  status = { ...found, listing, reason };
+  status = { ...found, listing, reason, missed: '' };
   for (const place of new Set([...CONTROLLERS, 'listing' as const].flatMap((c) => (status![c] ? [status![c]!.dir] : [])))) sweepAbandoned(place);
   return status;
 }
@@ -146,6 +151,8 @@ export type WorkerCgroup = {
    */
   kept?: { fd: number; file: string } | null;
   memory: Place | null;
+  /** the folder holding each controller's limit, and the limits (absent: a cgroup only to be swept) */
+  caps?: { dirs: Partial<Record<Controller, string>>; limits: WorkerCgroupLimits };
 };
 
 export type WorkerCgroupLimits = { maxProcesses: number; memoryBytes: number };
@@ -156,6 +163,7 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
   const name = `${PREFIX}${process.pid}-${TOKEN}-${++counter}`;
   const made: string[] = [];
   let memory: Place | null = null;
+  const capDirs: Partial<Record<Controller, string>> = {};
   try {
     for (const controller of CONTROLLERS) {
       const place = st[controller];
@@ -165,6 +173,7 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
         mkdirSync(dir);
         made.push(dir);
       }
+      capDirs[controller] = dir;
       if (controller === 'pids') writeFileSync(path.join(dir, 'pids.max'), String(limits.maxProcesses));
       else {
         setMemoryLimit(dir, place.version, limits.memoryBytes);
@@ -176,7 +185,7 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
     return null;
   }
   if (!made.length) return null;
-  return { dirs: made, procsFile: path.join(made[0], 'cgroup.procs'), kept: keptListing(st, name, made), memory };
+  return { dirs: made, procsFile: path.join(made[0], 'cgroup.procs'), kept: keptListing(st, name, made), memory, caps: { dirs: capDirs, limits } };
 }
 
 /** The worker's cgroup2 listing, kept open: a folder of `made` on cgroup2, else one made for it (added to `made`, so it is joined and removed). */
@@ -251,6 +260,48 @@ function tryWrite(file: string, text: string): void {
 export function inWorkerCgroup(cg: WorkerCgroup, command: string, args: string[]): { command: string; args: string[] } {
   const joins = cg.dirs.map((_, i) => `echo $$ > "$${i + 1}/cgroup.procs";`).join(' ');
   return { command: '/bin/sh', args: ['-c', `{ ${joins} } 2>/dev/null; shift ${cg.dirs.length}; exec "$@"`, 'sh', ...cg.dirs, command, ...args] };
+}
+
+/**
+ * The folders of the worker's cgroup whose listing does not name `pid` (the worker as launched): those
+ * its launcher's best-effort join missed (the folder gone or not a cgroup, the write refused) — every
+ * folder when the pid is unknown. One read of each: called once per worker start, never per call.
+ */
+export function foldersLacking(cg: WorkerCgroup, pid: number | undefined): string[] {
+  return cg.dirs.filter((dir) => {
+    if (pid === undefined) return true;
+    try {
+      return !pidsIn(readFileSync(path.join(dir, 'cgroup.procs'))).includes(pid);
+    } catch {
+      return true;
+    }
+  });
+}
+
+let isMissWarned = false;
+
+/**
+ * Says that worker `pid` runs outside the folders `lacking` of its cgroup and what that leaves it
+ * without: kept in `cgroupStatus().missed` (GET /api/health shows it) and written to stderr once per
+ * process (the first time; the status keeps the latest). `listedByParentage`: its strays are found
+ * among its descendants instead of in the cgroup's listing. Returns the sentence.
+ */
+export function reportMissedJoin(cg: WorkerCgroup, pid: number | undefined, lacking: string[], listedByParentage: boolean): string {
+  const lost: string[] = [];
+  const caps = cg.caps;
+  if (caps?.dirs.pids && lacking.includes(caps.dirs.pids)) lost.push(`its cap of ${caps.limits.maxProcesses} processes and threads does not hold`);
+  if (caps?.dirs.memory && lacking.includes(caps.dirs.memory)) {
+    lost.push(`its memory limit of ${Math.round(caps.limits.memoryBytes / 2 ** 20)} MiB holds per process only (rlimit), not for its tree or its /tmp`);
+  }
+  if (listedByParentage) lost.push(`what a call leaves running is found among its descendants, not in the cgroup (outside bubblewrap a double-forked process escapes)`);
+  const who = pid === undefined ? 'a code worker (pid unknown)' : `code worker ${pid}`;
+  const sentence = `${who} started outside ${lacking.join(', ')} (joining failed): ${lost.join('; ') || 'its cgroup lists it elsewhere'}`;
+  cgroupStatus().missed = `${new Date().toISOString()} ${sentence}`;
+  if (!isMissWarned) {
+    isMissWarned = true;
+    console.warn(`stagecraft: ${sentence}. Said once; GET /api/health shows the latest. Check that this process may write cgroup.procs in those folders and that nothing removes them.`);
+  }
+  return sentence;
 }
 
 /** The pids of every process in the worker's cgroup. */

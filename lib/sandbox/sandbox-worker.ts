@@ -9,7 +9,8 @@
  * monitor and its pid-1, the interpreter, and for TypeScript the esbuild
  * service tsx starts while the worker warms up). After each call every other
  * process of the cgroup is SIGKILLed — detached, `setsid`, double-forked or
- * renamed, the cgroup lists it. Where no cgroup can be made, the worker's
+ * renamed, the cgroup lists it. Where no cgroup can be made (or the worker's
+ * launcher failed to join the folder it is listed from: isListedIn), the worker's
  * descendants in /proc stand in for the listing (inside bubblewrap that is
  * everything, orphans being re-parented to the sandbox's pid 1; without it a
  * double-forked daemon re-parents outside and escapes — the README says so).
@@ -21,7 +22,21 @@
  * queue calls or choose workers (sandbox.ts), or speak the protocol
  * (worker.ts).
  */
-import { createWorkerCgroup, inWorkerCgroup, killPids, listingNaming, listingOf, oomKills, releaseWorkerCgroup, releaseWorkerCgroupNow, type WorkerCgroup, type WorkerCgroupLimits } from './cgroups';
+import path from 'node:path';
+import {
+  createWorkerCgroup,
+  dropKeptListing,
+  foldersLacking,
+  inWorkerCgroup,
+  killPids,
+  listingOf,
+  oomKills,
+  releaseWorkerCgroup,
+  releaseWorkerCgroupNow,
+  reportMissedJoin,
+  type WorkerCgroup,
+  type WorkerCgroupLimits,
+} from './cgroups';
 import { descendantsOf } from './processes';
 import { WorkerProcess, type CallOutcome, type WorkerLaunch, type WorkerRequest } from './worker';
 import type { WorkerChild } from './worker-child';
@@ -35,7 +50,7 @@ export class SandboxWorker {
   readonly process: WorkerProcess;
   /** resolves once the worker has exited and its cgroup is gone (bounded) */
   readonly released: Promise<void>;
-  /** with a cgroup: what of its listing is the worker itself; without: the pids of its tree at ready */
+  /** with a cgroup that lists it: what of its listing is the worker itself; else: the pids of its tree at ready */
   private itself: WorkerItself | null = null;
   private keep: Set<number> | null = null;
   private oomAtReady = 0;
@@ -87,9 +102,32 @@ export class SandboxWorker {
   private async becomeReady(): Promise<void> {
     await this.process.ready;
     if (this.keep || this.itself) return;
-    if (this.cg) this.itself = new WorkerItself(listingNaming(this.cg, this.process.pid) ?? Buffer.alloc(0));
+    if (this.cg && this.isListedIn(this.cg)) this.itself = new WorkerItself(listingOf(this.cg) ?? Buffer.alloc(0));
     else this.keep = new Set(this.processes());
     this.oomAtReady = oomKills(this.cg);
+  }
+
+  /**
+   * Whether the cgroup lists the worker, checked once at ready: its launcher joins each folder best
+   * effort (cgroups.ts inWorkerCgroup), and a join that failed — the folder removed, not a cgroup, the
+   * write refused — leaves the worker outside it. One read of each folder, at start only (workers
+   * start rarely; the per-call stray kill is unchanged).
+   *
+   * What a serious sandbox's user expects, and what this does: no wall silently missing. A listing
+   * that does not name the worker would let every stray a call leaves outlive it, so the listing is
+   * trusted only if it does (the kept cgroup2 one, else the first folder's); else the worker's tree is
+   * tracked by parentage, exactly as where no cgroup can be made. A limit's folder that lacks it
+   * means that limit does not hold for it: the worker still runs — as it does, with the same walls,
+   * on a host where no cgroup can be made, since refusing would fail every code step on a host whose
+   * cgroups misbehave for a reason no step can fix — and that is said where the sandbox reports its
+   * state (cgroups.ts reportMissedJoin: stderr once, `cgroupStatus().missed`, GET /api/health).
+   */
+  private isListedIn(cg: WorkerCgroup): boolean {
+    const lacking = foldersLacking(cg, this.process.pid);
+    if (cg.kept && lacking.includes(path.dirname(cg.kept.file))) dropKeptListing(cg);
+    const isListed = cg.kept != null || !lacking.includes(path.dirname(cg.procsFile));
+    if (lacking.length) reportMissedJoin(cg, this.process.pid, lacking, !isListed);
+    return isListed;
   }
 
   /**
@@ -108,7 +146,7 @@ export class SandboxWorker {
     return { outcome, isOomKilled: (this.oomAtExit ?? 0) > this.oomAtReady };
   }
 
-  /** The pids of the worker's tree where it has no cgroup: its descendants (and itself). */
+  /** The pids of the worker's tree where no cgroup lists it: its descendants (and itself). */
   private processes(): number[] {
     const pid = this.process.pid;
     return pid === undefined ? [] : [pid, ...descendantsOf(pid)];
@@ -124,7 +162,7 @@ export class SandboxWorker {
 
   /** One round of the stray kill: how many processes it signalled. */
   private killStraysOnce(): number {
-    if (this.cg) return this.killListedStrays(this.cg);
+    if (this.cg && this.itself) return this.killListedStrays(this.cg);
     const keep = this.keep ?? new Set<number>();
     return killPids(this.processes().filter((p) => !keep.has(p)));
   }

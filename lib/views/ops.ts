@@ -59,6 +59,8 @@ export const HealthView = z
         isolated: z.boolean(),
         /** why not, when they do not */
         reason: z.string().optional(),
+        /** when a worker's cgroup caps (processes, memory) do not all hold here: why (no cgroup can be made, or a worker started outside its own) */
+        cgroups: z.string().optional(),
       })
       .strict(),
     runs: z

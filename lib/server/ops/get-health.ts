@@ -1,11 +1,13 @@
 /**
- * `GET /api/health`: whether the store answers, how code steps are confined,
+ * `GET /api/health`: whether the store answers, how code steps are confined
+ * (isolation, and cgroup caps that do not hold: cgroups.ts cgroupStatus),
  * where runs are driven and how many wait, and the workers seen in the last
  * minute. Answered with 503 (and the same shape) when the store does not
  * answer, so a load balancer or a monitor can act on the status alone.
  */
 import type { OpenedStore } from '../../store';
 import type { HealthView } from '../../views';
+import { cgroupStatus } from '../../sandbox/cgroups';
 import { isolationFor, sandboxMode } from '../../sandbox/isolation';
 import { listWorkersSeen } from '../../queue/worker-registry';
 import type { Host } from '../host';
@@ -43,11 +45,14 @@ export async function getHealth(host: Host): Promise<Health> {
 
 function sandboxHealth(env: Record<string, string | undefined>): HealthView['sandbox'] {
   const mode = sandboxMode(env);
+  const cg = cgroupStatus();
+  const cgroups = [cg.reason, cg.missed && `last worker outside its cgroup: ${cg.missed}`].filter(Boolean).join('; ');
+  const caps = cgroups ? { cgroups } : {};
   try {
     const iso = isolationFor(mode);
-    return iso.kind === 'none' ? { mode, isolated: false, reason: iso.reason } : { mode, isolated: true };
+    return iso.kind === 'none' ? { mode, isolated: false, reason: iso.reason, ...caps } : { mode, isolated: true, ...caps };
   } catch (e) {
-    return { mode, isolated: false, reason: (e as Error).message };
+    return { mode, isolated: false, reason: (e as Error).message, ...caps };
   }
 }
 
