@@ -1,13 +1,13 @@
 // A worker's cgroup listed through the cgroup2 descriptor kept open (cgroups.ts WorkerCgroup.kept):
 // each read is the cgroup as it is now — a process that joined since the last read is named, one
-// that is gone is not — a kept listing that does not name the worker is not trusted, and the folder
+// that is gone is not — a folder a worker's join missed is named (foldersLacking), and the folder
 // made for it goes with the worker's cgroup.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cgroupStatus, createWorkerCgroup, inWorkerCgroup, listingNaming, listingOf, pidsIn, releaseWorkerCgroup, type WorkerCgroup } from './cgroups';
+import { cgroupStatus, createWorkerCgroup, dropKeptListing, foldersLacking, inWorkerCgroup, listingOf, pidsIn, releaseWorkerCgroup, type WorkerCgroup } from './cgroups';
 import { isProcessAlive } from './processes';
 
 const status = cgroupStatus();
@@ -55,7 +55,7 @@ test('a kept listing is read afresh: a process that joins after a read is in the
   }
 });
 
-test('a kept listing that does not name the worker is dropped: the cgroup is then listed from its first folder', { skip }, async () => {
+test('a folder whose join failed is named by foldersLacking; the first folder still lists the worker', { skip }, async () => {
   const cg = createWorkerCgroup(LIMITS)!;
   let child: ChildProcess | null = null;
   try {
@@ -65,25 +65,23 @@ test('a kept listing that does not name the worker is dropped: the cgroup is the
     child = joined(cg, { ...cg, dirs: cg.dirs.filter((d) => d !== keptDir) });
     await until('the worker is in its first folder', () => pidsIn(listingOf({ ...cg, kept: null }) ?? Buffer.alloc(0)).includes(child!.pid!));
     assert.deepEqual(listed(cg), [], 'the kept listing does not name it');
-    const listing = listingNaming(cg, child.pid);
+    assert.deepEqual(foldersLacking(cg, child.pid), [keptDir], "only the kept listing's folder lacks it");
+    dropKeptListing(cg); // what SandboxWorker.isListedIn does then (cgroup-join.test.ts)
     assert.equal(cg.kept, null, 'dropped');
-    assert.deepEqual(pidsIn(listing!), [child.pid], 'the worker, listed from the first folder');
-    assert.deepEqual(listed(cg), [child.pid], 'and so from then on');
+    assert.deepEqual(listed(cg), [child.pid], 'the worker, listed from the first folder from then on');
   } finally {
     child?.kill('SIGKILL');
     await releaseWorkerCgroup(cg);
   }
 });
 
-test('a kept listing that names the worker is kept', { skip }, async () => {
+test('a worker joined to every folder lacks none; one whose pid is unknown lacks all', { skip }, async () => {
   const cg = createWorkerCgroup(LIMITS)!;
   const child = joined(cg);
   try {
     await until('listed', () => listed(cg).includes(child.pid!));
-    const kept = cg.kept;
-    assert.deepEqual(pidsIn(listingNaming(cg, child.pid)!), [child.pid]);
-    assert.equal(cg.kept, kept);
-    assert.equal(listingNaming(cg, undefined) && cg.kept, null, 'a worker whose pid is unknown: not trusted');
+    assert.deepEqual(foldersLacking(cg, child.pid), []);
+    assert.deepEqual(foldersLacking(cg, undefined), cg.dirs, 'not trusted');
   } finally {
     child.kill('SIGKILL');
     await releaseWorkerCgroup(cg);

@@ -208,16 +208,6 @@ function keptListing(st: CgroupStatus, name: string, made: string[]): WorkerCgro
   }
 }
 
-/**
- * The cgroup's listing when its worker (`pid`, as launched) is ready. A kept cgroup2 listing is
- * trusted only if it names the worker (the launcher joins that folder as every other, best effort):
- * else it is dropped, and the cgroup is listed from procsFile, as where there is none.
- */
-export function listingNaming(cg: WorkerCgroup, pid: number | undefined): Buffer | null {
-  if (cg.kept && (pid === undefined || !pidsIn(listingOf(cg) ?? Buffer.alloc(0)).includes(pid))) dropKeptListing(cg);
-  return listingOf(cg);
-}
-
 /** Closes the kept listing; from then on the cgroup is listed by opening procsFile afresh. */
 export function dropKeptListing(cg: WorkerCgroup): void {
   if (!cg.kept) return;
