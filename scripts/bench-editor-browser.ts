@@ -48,7 +48,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? 0;
 const round = (x: number) => Math.round(x * 10) / 10;
 
-type Probe = { t0: number; marks: number; longTasks: number[] };
+type Probe = { t0: number; marks: number; markTimes: number[]; frames: number[]; longTasks: number[] };
 type Figures = {
   keystrokeToRedrawMs: { median: number; p95: number; max: number };
   /** a keystroke that changes no card (the description), and one that changes one card (a step's `into:`) */
@@ -74,20 +74,40 @@ function targetLines(text: string): Pick<Target, 'descriptionLine' | 'intoLine'>
 /** puts the cursor at the end of a line of the page's (first) Monaco editor, and focuses it */
 const monacoMoveTo = (page: Page) => (line: number) =>
   page.evaluate((ln) => {
-    type Ed = { getModel(): { getLineMaxColumn(l: number): number }; setPosition(p: { lineNumber: number; column: number }): void; focus(): void };
+    type Pos = { lineNumber: number; column: number };
+    type Ed = { getModel(): { getLineMaxColumn(l: number): number }; setPosition(p: Pos): void; revealPositionInCenterIfOutsideViewport(p: Pos): void; focus(): void };
     const ed = (window as unknown as { monaco: { editor: { getEditors(): Ed[] } } }).monaco.editor.getEditors()[0];
-    ed.setPosition({ lineNumber: ln, column: ed.getModel().getLineMaxColumn(ln) });
+    const at = { lineNumber: ln, column: ed.getModel().getLineMaxColumn(ln) };
+    ed.setPosition(at);
+    // scrolled into view here, in the untimed move: else the first key scrolls the editor, and its
+    // whole repaint (50-67 ms of raster here, Monaco alone the same) is timed as that key's
+    ed.revealPositionInCenterIfOutsideViewport(at);
     ed.focus();
   }, line);
 
-/** counts the marks of a drawn result, and the long tasks, from here on; t0 is each key's keydown */
+/**
+ * Counts the marks of a drawn result (and when each was made), the long tasks, and every animation
+ * frame's time, from here on; t0 is each key's keydown. The frames are logged all along, not from
+ * when a key's wait starts: that starts after `keyboard.press` returns (6-21 ms after the key here),
+ * and a frame that had begun by then was missed and the next one timed (a third of the keys, each
+ * 11-18 ms late, read from Chrome traces).
+ */
 async function installProbe(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const probe: Probe = { t0: 0, marks: 0, longTasks: [] };
+    const probe: Probe = { t0: 0, marks: 0, markTimes: [], frames: [], longTasks: [] };
     (window as unknown as { probe: Probe }).probe = probe;
     document.addEventListener('keydown', (e) => (probe.t0 = e.timeStamp), true);
+    const frame = (ts: number) => {
+      probe.frames.push(ts);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.name === 'stagecraft:analysis-drawn') probe.marks++;
+      for (const e of list.getEntries()) {
+        if (e.name !== 'stagecraft:analysis-drawn') continue;
+        probe.marks++;
+        probe.markTimes.push(e.startTime);
+      }
     }).observe({ type: 'mark' });
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) probe.longTasks.push(e.duration);
@@ -133,18 +153,19 @@ async function typeKeys(page: Page, target: Target, rec?: Recording): Promise<Fi
         ({ marksBefore, quiet }) =>
           new Promise<number>((resolve, reject) => {
             const probe = (window as unknown as { probe: Probe }).probe;
-            let last = -1;
-            let drawnBy = -1;
             const deadline = performance.now() + 10_000;
-            const frame = (ts: number) => {
-              if (drawnBy < 0 && probe.marks > marksBefore) drawnBy = ts;
-              // the first quiet frame after the mark: the frame before it showed the result
-              if (drawnBy >= 0 && last >= drawnBy && ts - last < quiet) return resolve(last - probe.t0);
-              if (ts > deadline) return reject(new Error('the result of a keystroke was never drawn'));
-              last = ts;
-              requestAnimationFrame(frame);
+            const look = () => {
+              if (probe.marks > marksBefore) {
+                // the first frame begun after the key's result was applied draws it; from there, the
+                // first quiet frame (within `quiet` of the one before): the frame before it showed the result
+                const f = probe.frames;
+                const drawnBy = f.findIndex((ts) => ts >= probe.markTimes[marksBefore]);
+                if (drawnBy >= 0) for (let j = drawnBy + 1; j < f.length; j++) if (f[j] - f[j - 1] < quiet) return resolve(f[j - 1] - probe.t0);
+              }
+              if (performance.now() > deadline) return reject(new Error('the result of a keystroke was never drawn'));
+              requestAnimationFrame(look);
             };
-            requestAnimationFrame(frame);
+            requestAnimationFrame(look);
           }),
         { marksBefore: before, quiet: QUIET_FRAME_MS },
       );
