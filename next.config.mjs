@@ -24,13 +24,16 @@ export default {
     '@opentelemetry/exporter-trace-otlp-http',
   ],
   turbopack: { resolveAlias: { [OLD_WORKER]: 'monaco-editor/editor/editor.worker.js' } },
-  // the build's static files bypass proxy.ts (which sets every other answer's headers): never framed, never sniffed
+  // the build's static files bypass proxy.ts (which sets every other answer's headers): never framed, never sniffed;
+  // cross-origin isolated as the pages are (lib/server/http/security.ts ISOLATION_HEADERS): a worker's script is its document
   headers: async () => [
     {
       source: '/_next/:path*',
       headers: [
         { key: 'X-Frame-Options', value: 'DENY' },
         { key: 'X-Content-Type-Options', value: 'nosniff' },
+        { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+        { key: 'Cross-Origin-Embedder-Policy', value: 'require-corp' },
       ],
     },
   ],

@@ -13,19 +13,31 @@
 // The diagram is not the page's state but a source of its own (`DiagramSource`): a reply that
 // changes only cards renders only what draws them, not the whole studio. A reply is applied at once,
 // in the task it arrives in (flushSync), so it is on the page by the next frame, not a task later.
+// Where the page is cross-origin isolated, the worker also leaves its reply in shared memory
+// (analysis/shared-reply.ts), and each animation frame while a request is out looks there first:
+// a reply ready by then is applied in that frame's callback, before its style and layout, so the
+// keystroke's letter and its diagram change are drawn in the same frame. The worker's message comes
+// only after that frame (Chromium defers it behind the input's frame): whichever comes first is
+// applied, once (by the request's id).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { KeyInfo } from '@/lib/skill/key-info';
 import type { Files } from '@/lib/views';
 import { DiagramStore, type DiagramSource } from '../analysis/diagram-store';
+import { readSharedReply, sharedReplyBuffer, type SharedReplyNotice } from '../analysis/shared-reply';
 import { Analyzer, analyzeForStudio, applyDiagramPatch, filesPatch, type AnalysisRequest, type AnalysisWorkerReply, type StudioAnalysis } from '../analysis/studio-analysis';
 
 /** the performance mark of an analysis drawn (npm run bench:editor -- --browser times keystrokes by it) */
 export const ANALYSIS_DRAWN = 'stagecraft:analysis-drawn';
 
-/** marks an analysis drawn, for observers only: the page's timeline keeps no entry per keystroke (Monaco searches it by name at every key) */
-function markDrawn(): void {
-  performance.mark(ANALYSIS_DRAWN);
+/**
+ * marks an analysis drawn, for observers only: the page's timeline keeps no entry per keystroke
+ * (Monaco searches it by name at every key). Applied in an animation frame's callback, before that
+ * frame's rendering, it is drawn by that very frame: `detail.frame` is that frame's time (a frame
+ * begun before the mark's own time).
+ */
+function markDrawn(frame: number | undefined): void {
+  performance.mark(ANALYSIS_DRAWN, frame === undefined ? undefined : { detail: { frame } });
   performance.clearMarks(ANALYSIS_DRAWN);
 }
 
@@ -49,9 +61,32 @@ export type Analysis = {
 
 type State = { current: Omit<StudioAnalysis, 'diagram'>; stale: boolean; keyInfo: KeyInfo | null };
 
-/** One request at a time, to the worker or (without one) to an Analyzer here; what comes meanwhile waits, the latest only. */
-class AnalysisChannel {
+type WorkerMessage = AnalysisWorkerReply | SharedReplyNotice | { kind: 'failed'; id: number };
+
+/** what the channel runs on: the browser's by default (a test gives its own) */
+export type ChannelHost = {
+  startWorker(): Worker;
+  /** the shared buffer for the worker's replies, or null (not cross-origin isolated) */
+  sharedBuffer(): SharedArrayBuffer | null;
+  frame(callback: (time: number) => void): void;
+};
+
+const browserHost: ChannelHost = {
+  startWorker: () => new Worker(new URL('../analysis/analysis.worker.ts', import.meta.url), { type: 'module' }),
+  sharedBuffer: () => sharedReplyBuffer(),
+  frame: (callback) => requestAnimationFrame(callback),
+};
+
+/**
+ * One request at a time, to the worker or (without one) to an Analyzer here; what comes meanwhile
+ * waits, the latest only. `onReply`'s `frame`: the time of the animation frame whose callback
+ * applies it (a reply taken from shared memory), undefined for one applied in a task of its own.
+ */
+export class AnalysisChannel {
   private worker: Worker | null = null;
+  private shared: SharedArrayBuffer | null = null;
+  /** the id of the request the worker is answering (0: none) */
+  private inFlight = 0;
   private local: Analyzer | null = null;
   private busy = false;
   private queuedAnalysis: AnalysisRequest | null = null;
@@ -60,11 +95,16 @@ class AnalysisChannel {
   /** the files the analyser (the worker, or the one here) has: the next request sends what differs */
   private delivered: Files | null = null;
 
-  constructor(private readonly onReply: (r: AnalysisWorkerReply) => void) {
+  constructor(
+    private readonly onReply: (r: AnalysisWorkerReply, frame?: number) => void,
+    private readonly host: ChannelHost = browserHost,
+  ) {
     try {
-      this.worker = new Worker(new URL('../analysis/analysis.worker.ts', import.meta.url), { type: 'module' });
-      this.worker.onmessage = (e: MessageEvent<AnalysisWorkerReply | { kind: 'failed' }>) => this.received(e.data);
+      this.worker = host.startWorker();
+      this.worker.onmessage = (e: MessageEvent<WorkerMessage>) => this.fromWorker(e.data);
       this.worker.onerror = () => this.fallBack();
+      this.shared = host.sharedBuffer();
+      if (this.shared) this.worker.postMessage({ kind: 'shared', buffer: this.shared });
     } catch {
       this.fallBack();
     }
@@ -95,24 +135,47 @@ class AnalysisChannel {
       next = { ...next, ...filesPatch(this.delivered, whole) };
       this.delivered = whole;
     }
-    if (this.worker) this.worker.postMessage(next);
-    else {
+    if (this.worker) {
+      this.inFlight = next.id;
+      this.worker.postMessage(next);
+      if (this.shared) this.host.frame(this.lookInFrame);
+    } else {
       // here, after a pause: keystrokes typed meanwhile replace this one
       const wait = next.kind === 'analyze' ? REANALYZE_MS : 0;
       this.timer = setTimeout(() => this.received((this.local ??= new Analyzer()).handle(next)), wait);
     }
   }
 
-  private received(reply: AnalysisWorkerReply | { kind: 'failed' }): void {
+  /** an animation frame while a request is out: its reply, if the worker has left it in shared memory by now, is applied here (else the next frame looks again) */
+  private lookInFrame = (time: number): void => {
+    if (!this.worker || !this.shared || !this.inFlight) return;
+    const reply = readSharedReply<AnalysisWorkerReply>(this.shared, this.inFlight);
+    if (!reply) return this.host.frame(this.lookInFrame);
+    this.inFlight = 0;
+    this.received(reply, time);
+  };
+
+  /** the worker's message: a reply, or the notice that it is in shared memory; one already applied (from shared memory) is dropped */
+  private fromWorker(m: WorkerMessage): void {
+    if (m.id !== this.inFlight) return;
+    const reply = m.kind === 'shared' ? readSharedReply<AnalysisWorkerReply>(this.shared!, m.id) : m;
+    if (!reply) return; // a notice always follows its reply's writing: never the case
+    this.inFlight = 0;
+    this.received(reply);
+  }
+
+  private received(reply: AnalysisWorkerReply | { kind: 'failed' }, frame?: number): void {
     this.busy = false;
     if (reply.kind === 'failed') this.fallBack();
-    else this.onReply(reply);
+    else this.onReply(reply, frame);
     this.pump();
   }
 
   private fallBack(): void {
     this.worker?.terminate();
     this.worker = null;
+    this.shared = null;
+    this.inFlight = 0;
     // the analyser here starts with nothing: it is sent the whole bundle
     this.delivered = null;
     this.busy = false;
@@ -138,7 +201,7 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
   const sent = useRef<{ files: Files; knownSkills: readonly string[]; name: string } | null>(null);
 
   useEffect(() => {
-    const c = new AnalysisChannel((r) => {
+    const c = new AnalysisChannel((r, frame) => {
       if (r.kind === 'key') {
         // the same answer as before (the cursor moved along the same key) changes nothing on the page
         const keyJson = JSON.stringify(r.keyInfo);
@@ -151,7 +214,7 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
         // nothing to redraw (a description, a prompt): the page is not rendered again for it
         if (latest.current.bodyLine !== r.bodyLine) setState((s) => ({ ...s, current: { ...s.current, bodyLine: r.bodyLine } }));
         latest.current.bodyLine = r.bodyLine;
-        markDrawn();
+        markDrawn(frame);
         return;
       }
       // every reply is applied, in order: each is a patch on the one before (the worker's model and
@@ -170,7 +233,7 @@ export function useAnalysis(files: Files, opts: { name: string; knownSkills: rea
           current: { diagnostics: r.diagnostics ?? s.current.diagnostics, bodyLine: r.bodyLine, inputContract: r.inputContract === undefined ? s.current.inputContract : r.inputContract },
         }));
       });
-      markDrawn();
+      markDrawn(frame);
     });
     channel.current = c;
     // a new worker has analysed nothing yet

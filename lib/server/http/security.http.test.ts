@@ -136,6 +136,9 @@ describe('the web edge', () => {
     for (const r of answers) {
       assert.equal(r.headers.get('x-frame-options'), 'DENY', r.url);
       assert.match(r.headers.get('content-security-policy') ?? (r.url.includes('/_next/') ? "frame-ancestors 'none'" : ''), /frame-ancestors 'none'/, r.url);
+      // cross-origin isolated, the studio and the build's scripts (its workers) too: the studio's analysis replies through shared memory
+      assert.equal(r.headers.get('cross-origin-opener-policy'), 'same-origin', r.url);
+      assert.equal(r.headers.get('cross-origin-embedder-policy'), 'require-corp', r.url);
     }
     const csps = [];
     for (const p of ['/', '/docs/skill-md', '/runs']) {

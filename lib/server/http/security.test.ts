@@ -51,4 +51,9 @@ test('every answer refuses to be framed; a page runs only scripts with its nonce
   assert.equal(api['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
   assert.equal(api['x-frame-options'], 'DENY');
   assert.equal(api['x-content-type-options'], 'nosniff');
+  // cross-origin isolated: the studio shares memory with its analysis worker (components/studio/analysis/shared-reply.ts)
+  for (const h of [page, api]) {
+    assert.equal(h['cross-origin-opener-policy'], 'same-origin');
+    assert.equal(h['cross-origin-embedder-policy'], 'require-corp');
+  }
 });

@@ -132,13 +132,28 @@ export function pageCsp(nonce: string, isDev = false): string {
   ].join('; ');
 }
 
-/** What every response of the app carries: never framed, never sniffed; an answer that is not a page runs nothing at all. */
+/**
+ * A cross-origin isolated page (`crossOriginIsolated`): opened in a browsing context group of its
+ * own (COOP) and loading nothing of another origin that does not agree to it (COEP; the app loads
+ * nothing of another origin at all). It is what lets the studio share memory with its analysis
+ * worker (SharedArrayBuffer: a keystroke's diagram change drawn in its letter's frame,
+ * components/studio/analysis/shared-reply.ts). On every answer, not only the studio's: a page is
+ * isolated by the headers of the document it was loaded as, and the studio is mostly reached by a
+ * client-side navigation from another page (the skills list), which keeps that document.
+ */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
+
+/** What every response of the app carries: never framed, never sniffed, cross-origin isolated; an answer that is not a page runs nothing at all. */
 export function securityHeaders(csp: string | null): Record<string, string> {
   return {
     'content-security-policy': csp ?? "default-src 'none'; frame-ancestors 'none'",
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'same-origin',
+    ...ISOLATION_HEADERS,
   };
 }
 
