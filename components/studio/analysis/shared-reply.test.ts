@@ -120,10 +120,14 @@ test('a reply not ready by a frame: each frame looks again, and the message, if 
   deliver(message);
   c.send(analyze(2, files));
   runFrames(50);
+  // the message first, and the next request out before any frame: still one frame asked for, not one per request
   deliver(answer());
-  assert.deepEqual(applied, [{ id: 1, frame: 33 }, { id: 2, frame: undefined }], 'by message, in a task of its own');
-  assert.equal(runFrames(66), 1);
-  assert.equal(applied.length, 2, 'the frame after it applies nothing');
+  c.send(analyze(3, files));
+  deliver(answer());
+  assert.deepEqual(applied, [{ id: 1, frame: 33 }, { id: 2, frame: undefined }, { id: 3, frame: undefined }], 'by message, in a task of its own');
+  assert.equal(runFrames(66), 1, 'one look per frame');
+  assert.equal(applied.length, 3, 'the frame after it applies nothing');
+  assert.equal(runFrames(83), 0);
 });
 
 test('a reply too large for the buffer comes whole by message, and is applied from it', () => {

@@ -87,6 +87,8 @@ export class AnalysisChannel {
   private shared: SharedArrayBuffer | null = null;
   /** the id of the request the worker is answering (0: none) */
   private inFlight = 0;
+  /** an animation frame is asked for, to look for the reply (one at a time, whatever the requests) */
+  private looking = false;
   private local: Analyzer | null = null;
   private busy = false;
   private queuedAnalysis: AnalysisRequest | null = null;
@@ -138,7 +140,7 @@ export class AnalysisChannel {
     if (this.worker) {
       this.inFlight = next.id;
       this.worker.postMessage(next);
-      if (this.shared) this.host.frame(this.lookInFrame);
+      this.lookNextFrame();
     } else {
       // here, after a pause: keystrokes typed meanwhile replace this one
       const wait = next.kind === 'analyze' ? REANALYZE_MS : 0;
@@ -148,12 +150,19 @@ export class AnalysisChannel {
 
   /** an animation frame while a request is out: its reply, if the worker has left it in shared memory by now, is applied here (else the next frame looks again) */
   private lookInFrame = (time: number): void => {
+    this.looking = false;
     if (!this.worker || !this.shared || !this.inFlight) return;
     const reply = readSharedReply<AnalysisWorkerReply>(this.shared, this.inFlight);
-    if (!reply) return this.host.frame(this.lookInFrame);
+    if (!reply) return this.lookNextFrame();
     this.inFlight = 0;
     this.received(reply, time);
   };
+
+  private lookNextFrame(): void {
+    if (!this.shared || this.looking) return;
+    this.looking = true;
+    this.host.frame(this.lookInFrame);
+  }
 
   /** the worker's message: a reply, or the notice that it is in shared memory; one already applied (from shared memory) is dropped */
   private fromWorker(m: WorkerMessage): void {
