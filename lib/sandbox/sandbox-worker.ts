@@ -109,10 +109,11 @@ export class SandboxWorker {
   }
 
   /**
-   * The cgroup's listing at ready, if it lists the worker (null if not), checked once: its launcher joins each folder best
-   * effort (cgroups.ts inWorkerCgroup), and a join that failed — the folder removed, not a cgroup, the
-   * write refused — leaves the worker outside it. One read of each folder, at start only (workers
-   * start rarely; the per-call stray kill is unchanged), the listing kept as that read found it.
+   * The cgroup's listing at ready if it lists the worker, else null; checked once: its launcher joins
+   * each folder best effort (cgroups.ts inWorkerCgroup), and a join that failed — the folder removed,
+   * not a cgroup, the write refused — leaves the worker outside it. One read of each folder, at start
+   * only (workers start rarely; the per-call stray kill is unchanged): the clean listing is what that
+   * read found, not read again.
    *
    * What a serious sandbox's user expects, and what this does: no wall silently missing. A listing
    * that does not name the worker would let every stray a call leaves outlive it, so the listing is

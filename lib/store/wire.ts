@@ -289,12 +289,14 @@ ${UPSERT_ARTIFACTS.onConflict}
   ON CONFLICT ("run_id") DO UPDATE
     SET "current_phase" = EXCLUDED."current_phase", "seq" = EXCLUDED."seq", "data" = EXCLUDED."data"
 )`,
-  // one part per run, its key a scalar parameter: a generic plan (a commit lane keeps one after
-  // five executions) then finds the row by its key whatever the table's size. An array of keys
+  // One part per run, its key a scalar parameter: the generic plan a commit lane keeps (after five
+  // executions) then finds the row by its key whatever the table's size. An array of keys
   // (`= ANY($n)`) is planned as ten of them, which on a table never analyzed (assumed 10 pages)
-  // costs more through the index than by a sequential scan: the plan made while the tables were
-  // tiny, a scan of "runs" (hashed against the patch rows) and of "snapshots", was kept as they
-  // grew (test: direct-commit.db.test.ts, "the run end's kept plan").
+  // can cost more through the index than by a sequential scan: the run end's plan made while the
+  // tables were tiny, a seq scan of "runs" hashed against the patch rows, was kept as they grew —
+  // 0.60 ms of server CPU a run end at 1,000 runs, 3.5 ms at 20,000, against 0.37-0.39 ms now; the
+  // snapshot's deletion was an index scan only by its rows' width (test: direct-commit.db.test.ts,
+  // "the run end's kept plan").
   deletes: (n: number, i: number) => `"deleted_snapshots_${i}" AS (
   DELETE FROM "snapshots" WHERE "run_id" = $${n}
 )`,
