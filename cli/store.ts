@@ -1,5 +1,6 @@
 /** The store the CLI uses: the same as the app's (DATABASE_URL, else the embedded one). */
 import { hostFor, processDriver, type Host } from '../lib/server/host';
+import { cgroupStatus } from '../lib/sandbox/cgroups';
 import { noIsolationWarning } from '../lib/sandbox/isolation';
 import { COMMAND_SHARED_BUFFERS, openStore, type OpenedStore } from '../lib/store';
 import { sweepWorkspacesIfDue } from '../lib/server/runs/sweep-workspaces';
@@ -24,7 +25,7 @@ export function openCliStore(): Promise<OpenedStore> {
 
 /**
  * `runsCode`: the command may run code steps — the isolation is settled first (STAGECRAFT_SANDBOX=required
- * without bubblewrap stops here), running without a sandbox is said once, on stderr, and afterwards the
+ * without bubblewrap stops here), running without a sandbox or without cgroup caps is said once, on stderr, and afterwards the
  * workspaces of runs finished longer ago than STAGECRAFT_WORKSPACE_RETENTION are removed (at most once an hour:
  * sweep-workspaces.ts).
  */
@@ -36,7 +37,7 @@ export async function withHost<T>(
   try {
     const host = { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('cli') }), store };
     if (opts.runsCode) {
-      const warning = noIsolationWarning(host.isolation());
+      const warning = noIsolationWarning(host.isolation(), cgroupStatus());
       if (warning) process.stderr.write(`stagecraft: ${warning}\n`);
     }
     const result = await fn(host);

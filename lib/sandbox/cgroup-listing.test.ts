@@ -65,8 +65,10 @@ test('a folder whose join failed is named by foldersLacking; the first folder st
     child = joined(cg, { ...cg, dirs: cg.dirs.filter((d) => d !== keptDir) });
     await until('the worker is in its first folder', () => pidsIn(listingOf({ ...cg, kept: null }) ?? Buffer.alloc(0)).includes(child!.pid!));
     assert.deepEqual(listed(cg), [], 'the kept listing does not name it');
-    assert.deepEqual(foldersLacking(cg, child.pid), [keptDir], "only the kept listing's folder lacks it");
-    dropKeptListing(cg); // what SandboxWorker.isListedIn does then (cgroup-join.test.ts)
+    const { lacking, listings } = foldersLacking(cg, child.pid);
+    assert.deepEqual(lacking, [keptDir], "only the kept listing's folder lacks it");
+    assert.deepEqual(pidsIn(listings.get(path.dirname(cg.procsFile))!), [child.pid], 'what the first folder listed, handed back (read once at ready)');
+    dropKeptListing(cg); // what SandboxWorker.listingAtReady does then (cgroup-join.test.ts)
     assert.equal(cg.kept, null, 'dropped');
     assert.deepEqual(listed(cg), [child.pid], 'the worker, listed from the first folder from then on');
   } finally {
@@ -80,8 +82,11 @@ test('a worker joined to every folder lacks none; one whose pid is unknown lacks
   const child = joined(cg);
   try {
     await until('listed', () => listed(cg).includes(child.pid!));
-    assert.deepEqual(foldersLacking(cg, child.pid), []);
-    assert.deepEqual(foldersLacking(cg, undefined), cg.dirs, 'not trusted');
+    const { lacking, listings } = foldersLacking(cg, child.pid);
+    assert.deepEqual(lacking, []);
+    assert.deepEqual([...listings.keys()], cg.dirs, 'each folder read once, what it listed handed back');
+    for (const dir of cg.dirs) assert.deepEqual(pidsIn(listings.get(dir)!), [child.pid], dir);
+    assert.deepEqual(foldersLacking(cg, undefined), { lacking: cg.dirs, listings: new Map() }, 'not trusted, nothing read');
   } finally {
     child.kill('SIGKILL');
     await releaseWorkerCgroup(cg);

@@ -150,9 +150,10 @@ export type WorkerCgroup = {
    * (`dropKeptListing`: it did not list the worker, or the cgroup is being removed).
    */
   kept?: { fd: number; file: string } | null;
+  /** the folder holding its memory limit, and its version */
   memory: Place | null;
-  /** the folder holding each controller's limit, and the limits (absent: a cgroup only to be swept) */
-  caps?: { dirs: Partial<Record<Controller, string>>; limits: WorkerCgroupLimits };
+  /** the limits, and the folder holding its cap of processes (absent: a cgroup only to be swept) */
+  caps?: { limits: WorkerCgroupLimits; pidsDir: string | null };
 };
 
 export type WorkerCgroupLimits = { maxProcesses: number; memoryBytes: number };
@@ -163,7 +164,7 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
   const name = `${PREFIX}${process.pid}-${TOKEN}-${++counter}`;
   const made: string[] = [];
   let memory: Place | null = null;
-  const capDirs: Partial<Record<Controller, string>> = {};
+  let pidsDir: string | null = null;
   try {
     for (const controller of CONTROLLERS) {
       const place = st[controller];
@@ -173,9 +174,10 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
         mkdirSync(dir);
         made.push(dir);
       }
-      capDirs[controller] = dir;
-      if (controller === 'pids') writeFileSync(path.join(dir, 'pids.max'), String(limits.maxProcesses));
-      else {
+      if (controller === 'pids') {
+        writeFileSync(path.join(dir, 'pids.max'), String(limits.maxProcesses));
+        pidsDir = dir;
+      } else {
         setMemoryLimit(dir, place.version, limits.memoryBytes);
         memory = { dir, version: place.version };
       }
@@ -185,7 +187,7 @@ export function createWorkerCgroup(limits: WorkerCgroupLimits): WorkerCgroup | n
     return null;
   }
   if (!made.length) return null;
-  return { dirs: made, procsFile: path.join(made[0], 'cgroup.procs'), kept: keptListing(st, name, made), memory, caps: { dirs: capDirs, limits } };
+  return { dirs: made, procsFile: path.join(made[0], 'cgroup.procs'), kept: keptListing(st, name, made), memory, caps: { limits, pidsDir } };
 }
 
 /** The worker's cgroup2 listing, kept open: a folder of `made` on cgroup2, else one made for it (added to `made`, so it is joined and removed). */
@@ -255,17 +257,22 @@ export function inWorkerCgroup(cg: WorkerCgroup, command: string, args: string[]
 /**
  * The folders of the worker's cgroup whose listing does not name `pid` (the worker as launched): those
  * its launcher's best-effort join missed (the folder gone or not a cgroup, the write refused) — every
- * folder when the pid is unknown. One read of each: called once per worker start, never per call.
+ * folder when the pid is unknown, none then read. One read of each: called once per worker start,
+ * never per call. `listings`: what each folder read listed (the caller's clean listing, not read again).
  */
-export function foldersLacking(cg: WorkerCgroup, pid: number | undefined): string[] {
-  return cg.dirs.filter((dir) => {
-    if (pid === undefined) return true;
+export function foldersLacking(cg: WorkerCgroup, pid: number | undefined): { lacking: string[]; listings: Map<string, Buffer> } {
+  const listings = new Map<string, Buffer>();
+  if (pid === undefined) return { lacking: [...cg.dirs], listings };
+  const lacking = cg.dirs.filter((dir) => {
     try {
-      return !pidsIn(readFileSync(path.join(dir, 'cgroup.procs'))).includes(pid);
+      const listing = readFileSync(path.join(dir, 'cgroup.procs'));
+      listings.set(dir, listing);
+      return !pidsIn(listing).includes(pid);
     } catch {
       return true;
     }
   });
+  return { lacking, listings };
 }
 
 let isMissWarned = false;
@@ -274,13 +281,13 @@ let isMissWarned = false;
  * Says that worker `pid` runs outside the folders `lacking` of its cgroup and what that leaves it
  * without: kept in `cgroupStatus().missed` (GET /api/health shows it) and written to stderr once per
  * process (the first time; the status keeps the latest). `listedByParentage`: its strays are found
- * among its descendants instead of in the cgroup's listing. Returns the sentence.
+ * among its descendants instead of in the cgroup's listing.
  */
-export function reportMissedJoin(cg: WorkerCgroup, pid: number | undefined, lacking: string[], listedByParentage: boolean): string {
+export function reportMissedJoin(cg: WorkerCgroup, pid: number | undefined, lacking: string[], listedByParentage: boolean): void {
   const lost: string[] = [];
   const caps = cg.caps;
-  if (caps?.dirs.pids && lacking.includes(caps.dirs.pids)) lost.push(`its cap of ${caps.limits.maxProcesses} processes and threads does not hold`);
-  if (caps?.dirs.memory && lacking.includes(caps.dirs.memory)) {
+  if (caps?.pidsDir && lacking.includes(caps.pidsDir)) lost.push(`its cap of ${caps.limits.maxProcesses} processes and threads does not hold`);
+  if (caps && cg.memory && lacking.includes(cg.memory.dir)) {
     lost.push(`its memory limit of ${Math.round(caps.limits.memoryBytes / 2 ** 20)} MiB holds per process only (rlimit), not for its tree or its /tmp`);
   }
   if (listedByParentage) lost.push(`what a call leaves running is found among its descendants, not in the cgroup (outside bubblewrap a double-forked process escapes)`);
@@ -291,7 +298,6 @@ export function reportMissedJoin(cg: WorkerCgroup, pid: number | undefined, lack
     isMissWarned = true;
     console.warn(`stagecraft: ${sentence}. Said once; GET /api/health shows the latest. Check that this process may write cgroup.procs in those folders and that nothing removes them.`);
   }
-  return sentence;
 }
 
 /** The pids of every process in the worker's cgroup. */

@@ -28,6 +28,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { StagecraftError, UsageError } from '../kernel/errors';
+import type { CgroupStatus } from './cgroups';
 import { seccompFilter } from './seccomp';
 import { cacheVerdict, hasCachedVerdict, probeKey } from './probe-cache';
 
@@ -180,8 +181,17 @@ export function isolationFor(mode: SandboxMode, opts: ProbeOptions = {}): Isolat
   return { kind: 'none', reason: p.reason };
 }
 
-/** What a server or CLI says once at start when code steps run without isolation. */
-export function noIsolationWarning(iso: Isolation): string | null {
+/**
+ * What a server or CLI says once at start when code steps run without isolation, or without the
+ * cgroups that cap a worker's tree. `cgroups`: where they can be made here (cgroups.ts cgroupStatus,
+ * what GET /api/health reports as `sandbox.cgroups`); left out, nothing is said of them.
+ */
+export function noIsolationWarning(iso: Isolation, cgroups?: Pick<CgroupStatus, 'pids' | 'memory' | 'reason'>): string | null {
+  const said = [isolationWarning(iso), cgroups ? noCgroupsWarning(cgroups) : null].filter(Boolean);
+  return said.length ? said.join(' ') : null;
+}
+
+function isolationWarning(iso: Isolation): string | null {
   if (iso.kind === 'bwrap') {
     return iso.seccompMissing ? `code steps run in bubblewrap WITHOUT the seccomp filter (${iso.seccompMissing}): ptrace, bpf, mount and new user namespaces are not denied to them.` : null;
   }
@@ -190,4 +200,12 @@ export function noIsolationWarning(iso: Isolation): string | null {
     `but can read and write what this process can, and reach the network. Install bubblewrap to isolate them (apt-get install bubblewrap), ` +
     `or set STAGECRAFT_SANDBOX=required to refuse to run them unisolated.`
   );
+}
+
+function noCgroupsWarning(cgroups: Pick<CgroupStatus, 'pids' | 'memory' | 'reason'>): string | null {
+  if (!cgroups.reason) return null;
+  const lost: string[] = [];
+  if (!cgroups.pids) lost.push('the processes and threads a code worker forks are not capped');
+  if (!cgroups.memory) lost.push("its memory limit holds per process only (rlimit), not for its tree or its /tmp");
+  return `Code workers get no cgroup caps here (${cgroups.reason}): ${lost.join('; ')}. GET /api/health says so too (sandbox.cgroups).`;
 }

@@ -10,7 +10,7 @@
  * service tsx starts while the worker warms up). After each call every other
  * process of the cgroup is SIGKILLed — detached, `setsid`, double-forked or
  * renamed, the cgroup lists it. Where no cgroup can be made (or the worker's
- * launcher failed to join the folder it is listed from: isListedIn), the worker's
+ * launcher failed to join the folder it is listed from: listingAtReady), the worker's
  * descendants in /proc stand in for the listing (inside bubblewrap that is
  * everything, orphans being re-parented to the sandbox's pid 1; without it a
  * double-forked daemon re-parents outside and escapes — the README says so).
@@ -102,16 +102,18 @@ export class SandboxWorker {
   private async becomeReady(): Promise<void> {
     await this.process.ready;
     if (this.keep || this.itself) return;
-    if (this.cg && this.isListedIn(this.cg)) this.itself = new WorkerItself(listingOf(this.cg) ?? Buffer.alloc(0));
+    const listing = this.cg && this.listingAtReady(this.cg);
+    if (listing) this.itself = new WorkerItself(listing);
     else this.keep = new Set(this.processes());
     this.oomAtReady = oomKills(this.cg);
   }
 
   /**
-   * Whether the cgroup lists the worker, checked once at ready: its launcher joins each folder best
-   * effort (cgroups.ts inWorkerCgroup), and a join that failed — the folder removed, not a cgroup, the
-   * write refused — leaves the worker outside it. One read of each folder, at start only (workers
-   * start rarely; the per-call stray kill is unchanged).
+   * The cgroup's listing at ready if it lists the worker, else null; checked once: its launcher joins
+   * each folder best effort (cgroups.ts inWorkerCgroup), and a join that failed — the folder removed,
+   * not a cgroup, the write refused — leaves the worker outside it. One read of each folder, at start
+   * only (workers start rarely; the per-call stray kill is unchanged): the clean listing is what that
+   * read found, not read again.
    *
    * What a serious sandbox's user expects, and what this does: no wall silently missing. A listing
    * that does not name the worker would let every stray a call leaves outlive it, so the listing is
@@ -122,12 +124,13 @@ export class SandboxWorker {
    * cgroups misbehave for a reason no step can fix — and that is said where the sandbox reports its
    * state (cgroups.ts reportMissedJoin: stderr once, `cgroupStatus().missed`, GET /api/health).
    */
-  private isListedIn(cg: WorkerCgroup): boolean {
-    const lacking = foldersLacking(cg, this.process.pid);
+  private listingAtReady(cg: WorkerCgroup): Buffer | null {
+    const { lacking, listings } = foldersLacking(cg, this.process.pid);
     if (cg.kept && lacking.includes(path.dirname(cg.kept.file))) dropKeptListing(cg);
-    const isListed = cg.kept != null || !lacking.includes(path.dirname(cg.procsFile));
-    if (lacking.length) reportMissedJoin(cg, this.process.pid, lacking, !isListed);
-    return isListed;
+    const listingDir = path.dirname(cg.kept ? cg.kept.file : cg.procsFile);
+    const listing = lacking.includes(listingDir) ? null : (listings.get(listingDir) ?? null);
+    if (lacking.length) reportMissedJoin(cg, this.process.pid, lacking, !listing);
+    return listing;
   }
 
   /**

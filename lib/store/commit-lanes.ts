@@ -50,8 +50,6 @@ type Pending = { op: OpSource; chars?: number; claimKey?: string; direct?: Direc
 const opOf = (p: Pending): WireOp => (typeof p.op === 'string' ? p.op : (p.op = opText(p.op)));
 
 const COMMITTED = { kind: 'committed' } as const;
-const LONE_COMMITTED: readonly unknown[] = [COMMITTED];
-const NO_OPS: readonly WireOp[] = [];
 
 export class Lane {
   readonly client: Promise<pg.Client>;
@@ -165,20 +163,15 @@ export class Lane {
    * its other operations through `stagecraft_apply` in the same statement and transaction.
    */
   private async sendBatch(batch: Pending[]): Promise<readonly unknown[]> {
-    // a lone direct write (an effectful step's commit at concurrency 1): no lists to sort the batch out
-    const lone = batch.length === 1 ? batch[0].direct : null;
-    if (!lone && !batch.some((p) => p.direct)) return this.send(batch.map(opOf));
-    const rest = lone ? [] : batch.filter((p) => !p.direct);
-    const statement = lone
-      ? directStatement([lone], NO_OPS)
-      : directStatement(
-          batch.flatMap((p) => (p.direct ? [p.direct] : [])),
-          rest.map(opOf),
-        );
+    if (!batch.some((p) => p.direct)) return this.send(batch.map(opOf));
+    const rest = batch.filter((p) => !p.direct);
+    const statement = directStatement(
+      batch.flatMap((p) => (p.direct ? [p.direct] : [])),
+      rest.map(opOf),
+    );
     const client = this.connected ?? (await this.client);
     this.statements++;
     const { rows } = await execute(client, statement);
-    if (lone) return LONE_COMMITTED;
     const answers = rest.length ? (rows[0] as { r: unknown[] }).r : [];
     let k = 0;
     return batch.map((p) => (p.direct ? COMMITTED : answers[k++]));

@@ -15,7 +15,7 @@ import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun, T0, trace } from './testing/fixtures';
 import { claimKey } from './claims';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, directCreate, directStatement, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
+import { type DirectWrite, directCommit, directCreate, directStatement, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -455,5 +455,75 @@ describe("a run's creation as a direct write", () => {
     assert.equal(directCreate(run, { events: [ev(run.id, 1)], traces: [trace(run.id, 1)] }), null);
     assert.equal(directCreate(run, { events: [] }), null);
     assert.equal(directCreate(makeRun({ skillText: 'bad\ud800' }), { events: [ev(run.id, 1)] }), null, 'a lone surrogate would be sent as U+FFFD');
+  });
+});
+
+describe("the run end's kept plan", () => {
+  // A commit lane keeps a generic plan of each statement after five executions, made while the
+  // tables are tiny, and keeps it as they grow (never analyzed here: autovacuum off, or below its
+  // threshold). The run end's patch of the run row and deletion of its snapshot must find their
+  // rows by key in that plan, not scan the tables.
+  let fresh: TestDatabase;
+  let freshStore: OpenedStore;
+  let freshLanes: CommitLanes;
+  let client: pg.Client;
+  const COMMITTED = { kind: 'committed' };
+  before(async () => {
+    fresh = await createTestDatabase();
+    freshStore = await openStore({ databaseUrl: fresh.url });
+    freshLanes = new CommitLanes(fresh.url);
+    client = new pg.Client({ connectionString: fresh.url });
+    await client.connect();
+  });
+  after(async () => {
+    await client?.end();
+    await freshLanes?.close();
+    await freshStore?.close();
+    await fresh?.drop();
+  });
+
+  const end = (id: string, seq: number): CommitUnit => ({
+    events: [ev(id, seq, 'run_completed')],
+    snapshot: 'delete',
+    run: { status: 'completed', updatedAt: T0 + seq, output: { id } },
+  });
+
+  /** the plan Postgres keeps for `st` after five executions: forced generic, made now */
+  async function genericPlan(st: { name: string; text: string; values: unknown[] }): Promise<string> {
+    await client.query(`PREPARE ${st.name} AS ${st.text}`);
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      const { rows } = await client.query(`EXPLAIN EXECUTE ${st.name}(${st.values.map(() => 'NULL').join(', ')})`);
+      return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('RESET plan_cache_mode');
+      await client.query(`DEALLOCATE ${st.name}`);
+    }
+  }
+
+  it('finds the run row and the snapshot by key, for one run end in a statement and for several', async () => {
+    const runs: RunRecord[] = [];
+    for (let i = 0; i < 30; i++) {
+      const run = makeRun();
+      await freshStore.createRun(run, { events: [ev(run.id, 1)], snapshot: { runId: run.id, currentPhase: 'p', seq: 1, data: { i } } });
+      runs.push(run);
+    }
+    // several ends in one statement (a batch at concurrency), then one at a time: each as the commit function writes it
+    const together = await Promise.all(runs.slice(0, 3).map((r) => freshLanes.apply(r.id, opCommit(r.id, end(r.id, 2)), undefined, directCommit(r.id, end(r.id, 2)))));
+    assert.deepEqual(together, [COMMITTED, COMMITTED, COMMITTED]);
+    for (const r of runs.slice(3)) assert.deepEqual(await freshStore.commit(r.id, end(r.id, 2)), COMMITTED);
+    const { rows } = await client.query(`SELECT count(*)::int AS n FROM runs WHERE status = 'completed' AND output->>'id' = id`);
+    assert.equal(rows[0].n, 30, 'every run row patched');
+    assert.equal((await client.query('SELECT count(*)::int AS n FROM snapshots')).rows[0].n, 0, 'every snapshot deleted');
+
+    const withUnlock = (w: DirectWrite): DirectWrite => ({ ...w, moves: { ...w.moves!, unlock: '1' } });
+    const ends = (n: number) => directStatement(runs.slice(0, n).map((r) => withUnlock(directCommit(r.id, end(r.id, 3))!)), []);
+    for (const n of [1, 3]) {
+      const st = ends(n);
+      const plan = await genericPlan(st);
+      assert.doesNotMatch(plan, /Seq Scan on (runs|snapshots)/, `${st.name}:\n${plan}`);
+      assert.match(plan, /Index Scan using runs_pkey/, `${st.name}:\n${plan}`);
+      assert.match(plan, /Index Scan using snapshots_pkey/, `${st.name}:\n${plan}`);
+    }
   });
 });

@@ -289,20 +289,30 @@ ${UPSERT_ARTIFACTS.onConflict}
   ON CONFLICT ("run_id") DO UPDATE
     SET "current_phase" = EXCLUDED."current_phase", "seq" = EXCLUDED."seq", "data" = EXCLUDED."data"
 )`,
-  deletes: (n: number) => `"deleted_snapshots" AS (
-  DELETE FROM "snapshots" WHERE "run_id" = ANY($${n}::text[])
+  // One part per run, its key a scalar parameter: the generic plan a commit lane keeps (after five
+  // executions) then finds the row by its key whatever the table's size. An array of keys
+  // (`= ANY($n)`) is planned as ten of them, which on a table never analyzed (assumed 10 pages)
+  // can cost more through the index than by a sequential scan: the run end's plan made while the
+  // tables were tiny, a seq scan of "runs" hashed against the patch rows, was kept as they grew —
+  // 0.60 ms of server CPU a run end at 1,000 runs, 3.5 ms at 20,000, against 0.37-0.39 ms now; the
+  // snapshot's deletion was an index scan only by its rows' width (test: direct-commit.db.test.ts,
+  // "the run end's kept plan"). The price: each count of runs ending in one statement is a shape of
+  // its own, prepared and planned once per connection (five custom plans of 0.2-0.7 ms, then the
+  // generic one): at 200 runs, concurrency 8, +15-20 ms of server CPU over the whole run; at 1,000
+  // runs already less in all.
+  deletes: (n: number, i: number) => `"deleted_snapshots_${i}" AS (
+  DELETE FROM "snapshots" WHERE "run_id" = $${n}
 )`,
-  // the rows in $n, their run ids again in $n+1: an array parameter is planned as a few rows, so the
-  // runs are found by their key, where a function scan's hundred rows had the planner read the table
-  patches: (n: number) => `"patched_runs" AS (
+  // the patch in $n (one row: json_to_record), its run's id in $n+1
+  patches: (n: number, i: number) => `"patched_runs_${i}" AS (
   UPDATE "runs" r SET
     "status"     = coalesce(p.s, r."status"),
     "output"     = CASE WHEN p.k & 1 = 0 THEN r."output" ELSE p.o END,
     "error"      = CASE WHEN p.k & 2 = 0 THEN r."error" ELSE p.e END,
     "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
     "updated_at" = coalesce(stagecraft_ms_to_ts(p.u), r."updated_at")
-    FROM json_to_recordset($${n}::json) AS p(r text, s text, u float8, k int, o json, e json, rp json)
-   WHERE r."id" = p.r AND r."id" = ANY($${n + 1}::text[])
+    FROM json_to_record($${n}::json) AS p(s text, u float8, k int, o json, e json, rp json)
+   WHERE r."id" = $${n + 1}
 )`,
 };
 /**
@@ -388,7 +398,8 @@ function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
  * The json form: any batch of direct writes (the rows form takes only events and artifacts, up to
  * its shapes), with the batch's other operations. One prepared statement per set of kinds of rows
  * present (`sc_json_` and their letters: events, artifacts, creations, snapshots, deletions,
- * patches, unlocks, operations), its text built once.
+ * patches, unlocks, operations; deletions and patches with their count past one, a part per run:
+ * `sc_json_ed2p2u`), its text built once.
  */
 function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
   const snapshots: unknown[][] = [];
@@ -419,13 +430,16 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): 
   if (artifacts.length) add('a', rowsJson(artifacts, artifactJson));
   if (creates.length) add('c', rowsJson(creates, createJson));
   if (snapshots.length) add('s', rowsJson(snapshots, snapshotJson));
-  if (deletes.length) add('d', deletes);
-  if (runs.length) add('p', rowsJson(runs, patchJson), runs.map((r) => r[0]));
+  if (deletes.length) add(counted('d', deletes.length), ...deletes);
+  if (runs.length) add(counted('p', runs.length), ...runs.flatMap((r) => [patchJson(r), r[0]]));
   if (unlocks.length) add('u', unlocks);
   if (ops.length) add('o', batchParam(ops));
   const text = (JSON_SQL[shape] ??= jsonSql(shape));
   return { name: `sc_json_${shape}`, text, values };
 }
+
+/** a kind of rows sent one part per run: its letter, then how many when more than one ("d", "d3") */
+const counted = (letter: string, n: number): string => (n > 1 ? `${letter}${n}` : letter);
 
 /** the json statements' text by shape (jsonStatement) */
 const JSON_SQL: Record<string, string> = {};
@@ -433,10 +447,14 @@ const JSON_SQL: Record<string, string> = {};
 function jsonSql(shape: string): string {
   let n = 0;
   const parts: string[] = [];
-  const part = (letter: string, make: (n: number) => string, params = 1) => {
-    if (!shape.includes(letter)) return;
-    parts.push(make(n + 1));
-    n += params;
+  const part = (letter: string, make: (n: number, i: number) => string, params = 1) => {
+    const m = new RegExp(`${letter}(\\d*)`).exec(shape);
+    if (!m) return;
+    const count = Number(m[1] || 1);
+    for (let i = 1; i <= count; i++) {
+      parts.push(make(n + 1, i));
+      n += params;
+    }
   };
   part('e', PARTS.events);
   part('a', PARTS.artifacts);
@@ -465,8 +483,8 @@ const artifactJson = ([r, p, c, h, n, a]: unknown[]): string => `{"r":${q(r)},"p
 
 const snapshotJson = ([r, p, s, d]: unknown[]): string => `{"r":${q(r)},"p":${q(p)},"s":${q(s)},"d":${raw(d)}}`;
 
-/** `k`: which of output (1), error (2), report (4) the unit sets; only those are sent */
-function patchJson([r, s, u, o, e, rp]: unknown[]): string {
+/** `k`: which of output (1), error (2), report (4) the unit sets; only those are sent (the run's id travels beside it) */
+function patchJson([, s, u, o, e, rp]: unknown[]): string {
   let k = 0;
   let set = '';
   if (o !== null) {
@@ -481,7 +499,7 @@ function patchJson([r, s, u, o, e, rp]: unknown[]): string {
     k |= 4;
     set += `,"rp":${raw(rp)}`;
   }
-  return `{"r":${q(r)},"s":${q(s)},"u":${q(u)},"k":${k}${set}}`;
+  return `{"s":${q(s)},"u":${q(u)},"k":${k}${set}}`;
 }
 
 const createJson = ([id, sn, sh, st, bd, sv, i, m, s, o, e, rp, k, pr, fp, ca, ua]: unknown[]): string =>

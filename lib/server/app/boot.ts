@@ -21,6 +21,7 @@ import { admitRecordedRuns, runAdmission } from '../runs/run-admission';
 import { scheduleWorkspaceSweeps } from '../runs/sweep-workspaces';
 import { loadExampleSkills } from '../skills/load-examples';
 import { appHost, examplesDir } from './app-host';
+import { cgroupStatus } from '../../sandbox/cgroups';
 import { isolationFor, noIsolationWarning, sandboxMode } from '../../sandbox/isolation';
 import { startSpawner } from '../../sandbox/spawner';
 import { runQueueOf, workersSetting } from '../runs/run-source';
@@ -41,7 +42,7 @@ export function boot(): Promise<void> {
   // settled before anything runs, and before the server answers: STAGECRAFT_SANDBOX=required without bubblewrap stops the start
   // here (the probe's verdict is kept in the data dir: npm start's own check made it)
   const isolation = isolationFor(sandboxMode(process.env), { cacheDir: dataDirOf(process.env, process.cwd()) });
-  const warning = noIsolationWarning(isolation);
+  const warning = noIsolationWarning(isolation, cgroupStatus());
   if (warning) console.warn(`stagecraft: ${warning}`);
   // first, while this process is small: from now on sandbox workers are spawned by the spawner, never forked from here
   void startSpawner().then(

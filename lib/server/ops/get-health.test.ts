@@ -14,7 +14,7 @@ test('health says which cgroup caps do not hold: none made here, or a worker tha
   const first = (await getHealth(host)).view;
   assert.equal(first.sandbox.cgroups, status.reason || undefined, 'before any miss: only why none can be made, if so');
   const pidsDir = '/sys/fs/cgroup/pids/stagecraft-test-0-0';
-  const cg = { dirs: [pidsDir], procsFile: `${pidsDir}/cgroup.procs`, memory: null, caps: { dirs: { pids: pidsDir }, limits: { maxProcesses: 64, memoryBytes: 2 ** 28 } } };
+  const cg = { dirs: [pidsDir], procsFile: `${pidsDir}/cgroup.procs`, memory: null, caps: { pidsDir, limits: { maxProcesses: 64, memoryBytes: 2 ** 28 } } };
   reportMissedJoin(cg, 4242, [pidsDir], true);
   const { view } = await getHealth(host);
   HealthView.parse(view);
