@@ -158,3 +158,48 @@ test('without a shared buffer (not cross-origin isolated): no frame is asked for
   deliver(answer());
   assert.deepEqual(applied.map((a) => a.id), [1, 2]);
 });
+
+/** writes bytes that are no JSON under the sequence number `seq`, as a worker that broke mid-write would leave them */
+function spoil(buffer: SharedArrayBuffer, seq: number): void {
+  const words = new Int32Array(buffer, 0, 2);
+  new Uint8Array(buffer, 8).set([123, 34, 107]); // `{"k`
+  Atomics.store(words, 1, 3);
+  Atomics.store(words, 0, seq);
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 80));
+
+test('a reply that cannot be read from shared memory is answered here: the channel neither throws in the frame nor waits for ever', async () => {
+  const shared = sharedReplyBuffer(undefined, isolated)!;
+  const { c, requests, runFrames, deliver, applied } = channel(shared);
+  c.send(analyze(1, files));
+  assert.equal(requests.length, 1);
+  spoil(shared, 1);
+  assert.doesNotThrow(() => runFrames(16));
+  deliver({ kind: 'shared', id: 1 }); // the notice after it changes nothing
+  await settle();
+  assert.deepEqual(applied.map((a) => a.id), [1], 'the same request, answered by the analyser here');
+  // and the channel goes on: the next keystroke is answered here too, not sent to the worker
+  c.send(analyze(2, files));
+  await settle();
+  assert.deepEqual(applied.map((a) => a.id), [1, 2]);
+  assert.equal(requests.length, 1, 'the worker is asked nothing more');
+});
+
+test('a notice whose reply is not in shared memory, or a failure the worker reports, is answered here', async () => {
+  for (const message of [{ kind: 'shared', id: 1 }, { kind: 'failed', id: 1 }]) {
+    const { c, runFrames, deliver, applied } = channel(sharedReplyBuffer(undefined, isolated));
+    c.send(analyze(1, files));
+    assert.equal(runFrames(16), 1);
+    deliver(message);
+    await settle();
+    assert.deepEqual(applied.map((a) => a.id), [1], `${message.kind}: answered here`);
+  }
+  // a later keystroke waiting when the worker fails is the one answered (not the older one as well)
+  const { c, deliver, applied } = channel(null);
+  c.send(analyze(1, files));
+  c.send(analyze(2, files));
+  deliver({ kind: 'failed', id: 1 });
+  await settle();
+  assert.deepEqual(applied.map((a) => a.id), [2]);
+});

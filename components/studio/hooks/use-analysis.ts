@@ -87,6 +87,8 @@ export class AnalysisChannel {
   private shared: SharedArrayBuffer | null = null;
   /** the id of the request the worker is answering (0: none) */
   private inFlight = 0;
+  /** that request whole (not the patch sent): asked again of the analyser here if the worker fails it */
+  private outstanding: AnalysisRequest | null = null;
   /** an animation frame is asked for, to look for the reply (one at a time, whatever the requests) */
   private looking = false;
   private local: Analyzer | null = null;
@@ -132,6 +134,7 @@ export class AnalysisChannel {
     if (next === this.queuedAnalysis) this.queuedAnalysis = null;
     else this.queuedKey = null;
     this.busy = true;
+    this.outstanding = next;
     if (next.kind === 'analyze') {
       const whole = next.files;
       next = { ...next, ...filesPatch(this.delivered, whole) };
@@ -152,11 +155,21 @@ export class AnalysisChannel {
   private lookInFrame = (time: number): void => {
     this.looking = false;
     if (!this.worker || !this.shared || !this.inFlight) return;
-    const reply = readSharedReply<AnalysisWorkerReply>(this.shared, this.inFlight);
+    const reply = this.takeShared(this.inFlight);
+    if (reply === 'broken') return this.fallBack();
     if (!reply) return this.lookNextFrame();
     this.inFlight = 0;
     this.received(reply, time);
   };
+
+  /** the reply `id` from shared memory: null when not there yet, 'broken' when what is there cannot be read */
+  private takeShared(id: number): AnalysisWorkerReply | null | 'broken' {
+    try {
+      return readSharedReply<AnalysisWorkerReply>(this.shared!, id);
+    } catch {
+      return 'broken';
+    }
+  }
 
   private lookNextFrame(): void {
     if (!this.shared || this.looking) return;
@@ -167,14 +180,17 @@ export class AnalysisChannel {
   /** the worker's message: a reply, or the notice that it is in shared memory; one already applied (from shared memory) is dropped */
   private fromWorker(m: WorkerMessage): void {
     if (m.id !== this.inFlight) return;
-    const reply = m.kind === 'shared' ? readSharedReply<AnalysisWorkerReply>(this.shared!, m.id) : m;
-    if (!reply) return; // a notice always follows its reply's writing: never the case
+    const reply = m.kind === 'shared' ? this.takeShared(m.id) : m;
+    // a notice always follows its reply's writing: a reply not there, or unreadable, is the worker
+    // failing this request (the channel must not wait for it): the analyser here answers it
+    if (!reply || reply === 'broken') return this.fallBack();
     this.inFlight = 0;
     this.received(reply);
   }
 
   private received(reply: AnalysisWorkerReply | { kind: 'failed' }, frame?: number): void {
     this.busy = false;
+    if (reply.kind !== 'failed') this.outstanding = null;
     if (reply.kind === 'failed') this.fallBack();
     else this.onReply(reply, frame);
     this.pump();
@@ -187,6 +203,11 @@ export class AnalysisChannel {
     this.inFlight = 0;
     // the analyser here starts with nothing: it is sent the whole bundle
     this.delivered = null;
+    // the request the worker did not answer is asked here, unless a later one of its kind waits
+    const unanswered = this.outstanding;
+    this.outstanding = null;
+    if (unanswered?.kind === 'analyze') this.queuedAnalysis ??= unanswered;
+    else if (unanswered) this.queuedKey ??= unanswered;
     this.busy = false;
     this.pump();
   }
