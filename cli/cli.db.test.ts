@@ -378,3 +378,30 @@ test('a skill.md that is not UTF-8 is a located error, for validate and for run'
   assert.equal(r.code, 2);
   assert.match(JSON.parse(r.out).error.message, /skill\.md:3:17: error: skill\.md is not valid UTF-8/);
 });
+
+test('run says on stderr, once, when code workers get no cgroup caps here (the status the CLI reads reaches the warning)', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const setpriv = spawnSync('setpriv', ['--version']);
+  if (process.getuid?.() !== 0 || setpriv.status !== 0) return t.skip('needs root and setpriv, to run the command as a user who may make no cgroup');
+  const bundle = path.join(examples, 'summarize');
+  const args = ['run', bundle, '--input', path.join(bundle, 'input.json'), '--json'];
+  // as root here, cgroups can be made (the sandbox's own tests use them): nothing to say
+  const asRoot = await cli(...args);
+  assert.equal(asRoot.code, 0, asRoot.err);
+  assert.doesNotMatch(asRoot.err, /cgroup/);
+  // as nobody, no cgroup folder is writable: the same run says so, with where to look
+  const home = mkdtempSync(path.join(tmpdir(), 'sc-cli-nobody-'));
+  t.after(() => rmSync(home, { recursive: true, force: true }));
+  const { chmodSync } = await import('node:fs');
+  chmodSync(home, 0o777);
+  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, 'bin/stagecraft.mjs', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: home, STAGECRAFT_DATA_DIR: path.join(home, 'data') },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).status, 'completed');
+  const said = r.stderr.split('\n').filter((l) => /cgroup/.test(l));
+  assert.equal(said.length, 1, r.stderr);
+  assert.match(said[0], /^stagecraft: .*no cgroup caps here \(no writable pids or memory cgroup/);
+  assert.match(said[0], /GET \/api\/health/);
+});
