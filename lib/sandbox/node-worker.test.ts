@@ -3,6 +3,7 @@
 // function called once — a warm sync function is answered at once only when nothing is running.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { test } from 'node:test';
@@ -49,4 +50,22 @@ test('requests sent back to back are answered in order, each function called onc
   } finally {
     child.kill('SIGKILL');
   }
+});
+
+test('told its launcher kills it with its parent (--dies-with-parent), the worker starts no thread to watch for that', async () => {
+  /** the worker's threads once it is ready and its watching thread, if any, has started */
+  const threadsWhenUp = async (args: string[]) => {
+    const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'pipe'] });
+    try {
+      const replies = (child.stdio as unknown as Readable[])[4];
+      await new Promise((r) => replies.once('data', r)); // ready
+      await new Promise((r) => setTimeout(r, 500));
+      return Number(/^Threads:\s+(\d+)$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  };
+  const watching = await threadsWhenUp([]);
+  const told = await threadsWhenUp(['--dies-with-parent']);
+  assert.equal(watching - told, 1, `${watching} threads without the flag, ${told} with it`);
 });

@@ -60,7 +60,11 @@ export function workerEnv(homeDir: string, flavour?: Flavour): Record<string, st
 
 export type LaunchCommand = { command: string; args: string[] };
 
-export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCommand {
+/**
+ * `diesWithParent`: the launcher kills the worker when the worker's parent dies (bubblewrap's
+ * --die-with-parent and its pid namespace), so the node worker starts no thread of its own to watch for that.
+ */
+export function launchCommand(flavour: Flavour, memoryLimitMb: number, diesWithParent = false): LaunchCommand {
   if (flavour === 'python') {
     // Resolved through the worker's PATH (system dirs), not the server's: a virtualenv
     // on the server's PATH is deliberately not picked up.
@@ -70,6 +74,7 @@ export function launchCommand(flavour: Flavour, memoryLimitMb: number): LaunchCo
   if (flavour === 'node-ts') args.push('--import', tsxLoaderPath());
   args.push(nodeWorkerScript());
   if (flavour === 'node-ts') args.push('--warm-ts');
+  if (diesWithParent) args.push('--dies-with-parent');
   // `ulimit -d` takes KiB; the shell execs node, so the worker is the shell's own process
   return { command: '/bin/sh', args: ['-c', 'ulimit -d "$0" && exec "$@"', String(memoryLimitMb * 1024), process.execPath, ...args] };
 }

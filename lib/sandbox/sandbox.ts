@@ -313,7 +313,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 
     /** the worker's launch, and the host folders its sandbox sees (none without one) */
     private launch(ctx: CallContext): { launch: WorkerLaunch; bound: string[] } {
-      const { command, args } = launchCommand(this.flavour, memoryLimitMb);
+      // bwrap's --die-with-parent and pid namespace take the worker with its parent
+      const { command, args } = launchCommand(this.flavour, memoryLimitMb, isolation.kind === 'bwrap');
       const workDir = opts.workDir ?? path.dirname(ctx.modulePath);
       if (isolation.kind === 'none') return { launch: { command, args, env: workerEnv(home(), this.flavour), cwd: workDir }, bound: [] };
       const filter = isolation.seccomp;

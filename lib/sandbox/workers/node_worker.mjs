@@ -280,8 +280,10 @@ async function handleChain(request) {
 }
 
 // A busy user function blocks this thread's event loop, so EOF on fd 3 cannot stop an
-// orphaned worker; a tiny thread watches for the parent's death instead. Started after
-// `ready` so it does not delay the first call.
+// orphaned worker; a tiny thread watches for the parent's death instead. Only where the launcher
+// does not kill the worker with its parent itself (unsandboxed: bubblewrap does, `--dies-with-parent`):
+// the thread is a second node environment, whose boot costs tens of ms of CPU, most of it during the
+// worker's first calls, and some MB of the worker's memory. Started after `ready`.
 function exitWhenParentDies() {
   const source = `
     const parent = ${process.ppid};
@@ -331,4 +333,4 @@ if (process.argv.includes('--warm-ts')) {
   delete process.env.TSX_DISABLE_CACHE; // read by tsx when it loaded; user code sees the minimal environment
 }
 send({ type: 'ready', pid: process.pid });
-exitWhenParentDies();
+if (!process.argv.includes('--dies-with-parent')) exitWhenParentDies();
