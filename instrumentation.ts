@@ -3,6 +3,8 @@
 // while that goes on (lib/server/app/boot.ts). Node runtime only (PGlite, child processes).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  // first, before boot.ts loads: the embedded store's files are read, and its WebAssembly compiled, while Next loads the page
+  (await import('./lib/server/app/preload-store')).preloadStore();
   const { boot } = await import('./lib/server/app/boot');
   void boot();
 }

@@ -8,6 +8,9 @@ const OLD_WORKER = 'monaco-editor/esm/vs/editor/editor.worker.js';
 export default {
   reactStrictMode: true,
   allowedDevOrigins: ['127.0.0.1'],
+  // `next start` loads every page's and route's code as it starts unless told not to: ~0.4 s of CPU that
+  // competes with the store's opening for the first page (bench:start); each route loads on its first request
+  experimental: { preloadEntriesOnStart: false },
   // loaded by Node at run time, never bundled: PGlite finds its wasm via import.meta.url,
   // the migration loader reads files, the sandbox spawns workers from files on disk; the run queue
   // and the OTLP exporters are loaded only when configured (a dynamic import of the real package)

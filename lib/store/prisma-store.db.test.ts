@@ -277,6 +277,27 @@ describe("PrismaStore's client, made on first use", () => {
     assert.equal(loads, 2);
   });
 
+  it('lists resumable runs in plain SQL where it has a line, never making the client (the app boot asks first thing)', async () => {
+    const opened = await pglite();
+    const real = await opened.db();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const run = makeRun();
+      ids.push(run.id);
+      await opened.createRun(run, { events: [ev(run.id, 1)], snapshot: { runId: run.id, currentPhase: 'a', seq: 1, data: {} } });
+    }
+    await opened.commit(ids[1], { events: [], snapshot: 'delete' });
+    const store = new PrismaStore({
+      makeClient: () => assert.fail("listResumable made Prisma's client"),
+      sql: (text, values) => real.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values),
+      apply: async () => assert.fail('no writes here'),
+      claims: new LocalClaims(),
+      backend: 'pglite',
+      location: 'test',
+    });
+    assert.deepEqual((await store.listResumable()).filter((id) => ids.includes(id)), [ids[0], ids[2]]);
+  });
+
   it('a client made synchronously (Postgres) is made once too, and a maker that throws is tried again', async () => {
     const real = await (await pglite()).db();
     let made = 0;

@@ -317,6 +317,8 @@ export class PrismaStore implements StorePort {
 
   async listResumable(): Promise<string[]> {
     return this.read(async () => {
+      // plain SQL where there is a line: the app's boot asks this first thing, and Prisma's client need not load for it
+      if (this.raw) return this.raw.listResumable();
       const rows = await (await this.db()).snapshot.findMany({ select: { runId: true }, orderBy: { run: { ord: 'asc' } } });
       return rows.map((r) => r.runId);
     });

@@ -43,6 +43,12 @@ export class RunReads {
     return r ? toRunRecord(as<RunRow>(r)) : null;
   }
 
+  /** the runs that have a snapshot (interrupted or queued), oldest first */
+  async listResumable(): Promise<string[]> {
+    const rows = await this.sql('SELECT s."run_id" AS "runId" FROM "snapshots" s JOIN "runs" r ON r."id" = s."run_id" ORDER BY r."ord"', []);
+    return rows.map((r) => String(r.runId));
+  }
+
   async readSnapshot(runId: string): Promise<Snapshot | null> {
     const [s] = await this.sql('SELECT "run_id" AS "runId", "current_phase" AS "currentPhase", "seq", "data" FROM "snapshots" WHERE "run_id" = $1', [runId]);
     return s ? toSnapshot(as<SnapshotRow>(s)) : null;
