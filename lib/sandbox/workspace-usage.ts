@@ -25,9 +25,9 @@
  * workspace-files.ts) or remove workspaces (workspace-retention.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readdirSync, renameSync } from 'node:fs';
+import { closeSync, lstatSync, opendirSync, openSync, renameSync, type Dir } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
-import { closeDirs, DIR_FLAGS, isGitName, openDirs, openRoot, within, withinFd, type Dir } from './confined-fs';
+import { closeDirs, DIR_FLAGS, isGitName, openDirs, openRoot, within, withinFd, type Dir as OpenDir } from './confined-fs';
 
 export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
 
@@ -108,6 +108,8 @@ export async function measureWorkspace(root: string, quota: WorkspaceQuota): Pro
 
 /** syscalls between two yields to the event loop (~0.1–0.5 ms of work) */
 const WALK_SLICE = 128;
+/** entries read from a folder per system call */
+const LISTING = { bufferSize: 128 };
 
 /** `fd` null: the top folder, read by its path (a missing or unreadable one throws) */
 async function walk(fd: number | null, dirPath: string, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }): Promise<void> {
@@ -116,28 +118,36 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
     return;
   }
   const at = (name: string) => (fd === null ? `${dirPath}/${name}` : withinFd(fd, dirPath, name));
-  let names: string[];
-  if (fd === null) names = readdirSync(dirPath);
+  // read entry by entry, never the whole listing: code can fill one folder with millions of names
+  // between two measurements, and listing them all (readdir sorts them too) would hold the event
+  // loop for seconds, while the quota is passed after its first maxFiles
+  let listing: Dir;
+  if (fd === null) listing = opendirSync(dirPath, LISTING);
   else {
     try {
-      names = readdirSync(withinFd(fd, dirPath, '.'));
+      listing = opendirSync(withinFd(fd, dirPath, '.'), LISTING);
     } catch {
       return; // removed while we looked: nothing to count
     }
   }
   const folders: string[] = [];
-  for (const name of names) {
-    if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
-    const st = lstatOrNull(at(name));
-    if (!st) continue; // removed since the listing
-    usage.files++;
-    usage.bytes += st.blocks * 512;
-    if (isGitName(name)) usage.gitPaths.push(rel ? `${rel}/${name}` : name);
-    if (st.isDirectory()) folders.push(name);
-    if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
-      usage.isOver = true;
-      return;
+  try {
+    for (let entry = listing.readSync(); entry; entry = listing.readSync()) {
+      const name = entry.name;
+      if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
+      const st = lstatOrNull(at(name));
+      if (!st) continue; // removed since the listing
+      usage.files++;
+      usage.bytes += st.blocks * 512;
+      if (isGitName(name)) usage.gitPaths.push(rel ? `${rel}/${name}` : name);
+      if (st.isDirectory()) folders.push(name);
+      if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
+        usage.isOver = true;
+        return;
+      }
     }
+  } finally {
+    listing.closeSync();
   }
   for (const name of folders) {
     if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
@@ -231,8 +241,8 @@ export class WriteQuota {
  */
 export async function disarmGit(root: string, rel: string): Promise<string | null> {
   const parts = rel.split('/');
-  let top: Dir | null = null;
-  let dir: Dir | null = null;
+  let top: OpenDir | null = null;
+  let dir: OpenDir | null = null;
   try {
     top = openRoot(root);
     dir = openDirs('workspace', top, parts.slice(0, -1), rel, false);
