@@ -9,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import type { Json } from '../kernel/json';
 import type { CodeSandbox } from '../kernel/ports';
 import { createCodeSandbox } from './sandbox';
+import { WorkspaceGuard } from './workspace-guard';
 import { isolationFor, type Isolation } from './isolation';
 import { measureWorkspace, MAX_WALK_DEPTH, sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from './workspace-usage';
 
@@ -130,8 +131,43 @@ test('a folder of 200,000 entries (made between two measurements) is not listed 
     }, 1);
     const u = await measureWorkspace(ws, { maxBytes: 1024 ** 3, maxFiles: 1000 });
     clearInterval(tick);
+    longest = Math.max(longest, performance.now() - last);
     assert.equal(u.isOver, true);
     assert.ok(longest < listMs / 3, `the event loop was held ${longest.toFixed(1)} ms at once; listing the folder whole takes ${listMs.toFixed(1)} ms`);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test('8,000 `.git` made 120 folders down are renamed where the walk finds them: the step fails, the event loop is never held for long', async () => {
+  const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/sc-guard-') : workspace();
+  try {
+    const ws = path.join(base, 'ws');
+    mkdirSync(ws);
+    const guard = new WorkspaceGuard(ws, { maxBytes: 1024 ** 3, maxFiles: 10_000 });
+    await guard.before();
+    // as a step would (a real process): every letter case of .git, in 1,000 folders at the bottom of a deep chain
+    const made = spawnSync(
+      'python3',
+      ['-c', 'import os\nd = "/".join(["d"] * 120)\nfor i in range(1000):\n    os.makedirs(f"{d}/l{i}")\n    for n in (".git", ".Git", ".gIt", ".GIt", ".giT", ".GiT", ".gIT", ".GIT"): open(f"{d}/l{i}/{n}", "w").close()'],
+      { cwd: ws },
+    );
+    assert.equal(made.status, 0, String(made.stderr));
+    let longest = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const error = await rejection(guard.after('step 1'));
+    clearInterval(tick);
+    longest = Math.max(longest, performance.now() - last);
+    assert.ok(longest < 300, `the event loop was held ${longest.toFixed(0)} ms at once`);
+    assert.equal(error.code, 'workspace_git_refused');
+    assert.match(error.message, /and 7990 more/);
+    const leaf = path.join(ws, ...Array(120).fill('d'), 'l999');
+    assert.ok(readdirSync(leaf).every((n) => /\.refused-/.test(n)), readdirSync(leaf).join(' '));
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
