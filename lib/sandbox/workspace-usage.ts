@@ -20,7 +20,8 @@
  * and refuses folders nested deeper than MAX_WALK_DEPTH.
  *
  * Owns: the quota's defaults and environment variables
- * (STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES), the walk,
+ * (STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES), the walk (and renaming the `.git`
+ * entries its caller says are new, where it finds them),
  * and WorkspaceQuotaError. Does not: decide when to measure (sandbox.ts,
  * workspace-files.ts) or remove workspaces (workspace-retention.ts).
  */
