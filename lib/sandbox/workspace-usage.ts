@@ -28,7 +28,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, opendirSync, openSync, renameSync, type Dir, type Stats } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
-import { closeDirs, DIR_FLAGS, isGitName, openDirs, openRoot, within, withinFd, type Dir as OpenDir } from './confined-fs';
+import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, openDirs, openRoot, within, withinFd, type Dir as OpenDir } from './confined-fs';
 
 export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
 
@@ -37,7 +37,7 @@ export const DEFAULT_WORKSPACE_MAX_FILES = 10_000;
 /** how often a running code step's workspace is measured */
 export const WORKSPACE_POLL_MS = 250;
 /** folders nested deeper than this are refused (each level holds a descriptor while the walk is below it) */
-export const MAX_WALK_DEPTH = 128;
+export const MAX_WALK_DEPTH = MAX_PATH_PARTS;
 
 /** A step (or a file/write) took the workspace past its quota. */
 export class WorkspaceQuotaError extends StagecraftError {
