@@ -276,6 +276,16 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
   });
 
+  test('a thread a step left writing to the reply channel between calls (no call to fail) does not fill the server: the worker goes, the next call works', async () => {
+    const flooder = (await sandbox.call(callOf(PY, 'flood_later'))) as number;
+    const rss = process.memoryUsage().rss;
+    await new Promise((r) => setTimeout(r, 2_500));
+    const grew = process.memoryUsage().rss - rss;
+    assert.ok(grew < 200 * 1024 * 1024, `the server grew ${Math.round(grew / 2 ** 20)} MB while the worker wrote`);
+    assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
+    if (unisolated) assert.equal(await waitUntilGone(flooder), true, 'the flooding worker was not killed');
+  });
+
   test('a worker that exits mid-call is a CodeStepError with its exit code; the next call respawns', async () => {
     for (const file of [PY, JS]) {
       const err = await rejection(sandbox.call(callOf(file, 'leave')));

@@ -93,6 +93,8 @@ export class WorkerProcess {
   private stderrTail = '';
   private replyChunks: string[] = [];
   private replyChars = 0;
+  /** the reply channel passed its cap: the worker is being killed, what it writes is dropped */
+  private isFlooded = false;
   private nextId = 1;
   private pending: Pending | null = null;
   /** the calls' timeout: one timer, re-armed per call (see armTimeout) */
@@ -255,15 +257,12 @@ export class WorkerProcess {
 
   private onReplyData(chunk: string): void {
     // only the new chunk is scanned for the line end, so a multi-megabyte reply stays linear
+    if (this.isFlooded) return; // being killed for a reply past the cap: the rest is never kept
     let nl = chunk.indexOf('\n');
     if (nl < 0) {
       this.replyChunks.push(chunk);
       this.replyChars += chunk.length;
-      if (this.replyChars > MAX_REPLY_CHARS && this.pending && !this.pending.isClaimed) {
-        const pending = this.pending;
-        pending.isClaimed = true; // no other path may finish it now
-        void this.kill().then(() => pending.finish({ kind: 'too_large', output: this.takeOutput() }));
-      }
+      if (this.replyChars > MAX_REPLY_CHARS) this.onReplyTooLarge();
       return;
     }
     while (nl >= 0) {
@@ -282,6 +281,25 @@ export class WorkerProcess {
       this.replyChunks.push(chunk);
       this.replyChars = chunk.length;
     }
+  }
+
+  /**
+   * The reply channel passed MAX_REPLY_CHARS without a line end: the worker goes, and nothing more of
+   * what it writes is kept — with a call in flight (that call's failure) or without one: a thread a
+   * step left running can write at any time, and between calls nothing else would stop the server
+   * buffering it (400 MB a second, until it runs out of memory).
+   */
+  private onReplyTooLarge(): void {
+    this.isFlooded = true;
+    this.replyChunks = [];
+    this.replyChars = 0;
+    const pending = this.pending;
+    if (pending && !pending.isClaimed) {
+      pending.isClaimed = true; // no other path may finish it now
+      void this.kill().then(() => pending.finish({ kind: 'too_large', output: this.takeOutput() }));
+      return;
+    }
+    void this.kill(); // between calls: the next call starts a fresh worker
   }
 
   /** The child wrote something that is not a reply: the call in flight (or the start) fails with why, and the worker goes. */
