@@ -11,6 +11,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Json, JsonSchema } from './json';
 import { canonicalJson } from './memo';
 import { linearRegExp } from './linear-regexp';
+import { useLinearFormats } from './linear-formats';
 import { withPrecompiledMeta } from './meta-schema';
 
 type AjvCtor = typeof import('ajv/dist/2020.js').default;
@@ -21,6 +22,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 // each schema is checked against the meta-schema the build precompiled, where it did (meta-schema.ts)
 const ajv = withPrecompiledMeta(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
 addFormats(ajv);
+useLinearFormats(ajv);
 const cache = new Map<string, ValidateFunction>();
 
 export type SchemaError = { pointer: string; message: string };

@@ -70,11 +70,23 @@ export function closeDirs(root: Dir, dir: Dir | null): void {
   closeSync(root.fd);
 }
 
-/** A path as the parts it names, or why it is refused: relative, no `..`, no NUL, no `.git` folder anywhere. */
+/**
+ * the most parts a path may have: as deep as the workspace walk measures (workspace-usage.ts), and a
+ * bound on the folders one file/write makes — each is made and opened synchronously, so a path of
+ * 20,000 parts held the event loop 8 s (and left a tree too deep for a recursive rm to remove)
+ */
+export const MAX_PATH_PARTS = 128;
+/** the longest path looked at (MAX_PATH_PARTS names of at most 255 bytes, and room for `./` and `//`) */
+export const MAX_PATH_CHARS = 65_536;
+
+/** A path as the parts it names, or why it is refused: relative, no `..`, no NUL, no `.git` folder anywhere, at most MAX_PATH_PARTS parts. */
 export function pathParts(op: string, rel: string): string[] {
   if (rel.includes('\0')) throw badPath(op, rel, 'contains a NUL character');
   if (path.isAbsolute(rel)) throw badPath(op, rel, 'must be relative to the run root');
+  const shown = rel.length > 200 ? `${rel.slice(0, 200)}…` : rel;
+  if (rel.length > MAX_PATH_CHARS) throw badPath(op, shown, `is ${rel.length} characters long, over ${MAX_PATH_CHARS}`);
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.length > MAX_PATH_PARTS) throw badPath(op, shown, `has more than ${MAX_PATH_PARTS} parts (folders nested deeper are not measured, nor written)`);
   if (parts.includes('..')) throw badPath(op, rel, 'leaves the run root (`..` is not allowed)');
   if (!parts.length) throw badPath(op, rel, 'names the run root itself, not a file in it');
   if (parts.some(isGitName)) {

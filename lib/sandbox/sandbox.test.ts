@@ -276,6 +276,28 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
   });
 
+  test('a thread a step left writing to the reply channel between calls (no call to fail) does not fill the server: the worker goes, the next call works', async () => {
+    const flooder = (await sandbox.call(callOf(PY, 'flood_later'))) as number;
+    const rss = process.memoryUsage().rss;
+    await new Promise((r) => setTimeout(r, 2_500));
+    const grew = process.memoryUsage().rss - rss;
+    assert.ok(grew < 200 * 1024 * 1024, `the server grew ${Math.round(grew / 2 ** 20)} MB while the worker wrote`);
+    assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
+    if (unisolated) assert.equal(await waitUntilGone(flooder), true, 'the flooding worker was not killed');
+  });
+
+  test('a thread a step left printing without end between calls is stopped: the worker goes (not the server’s main thread, reading it), the next call works', async () => {
+    const flooder = (await sandbox.call(callOf(PY, 'flood_later', { fd: 1 }))) as number;
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    await new Promise((r) => setTimeout(r, 2_000));
+    const used = process.cpuUsage(cpu);
+    const share = (used.user + used.system) / 1000 / (performance.now() - t);
+    assert.ok(share < 0.35, `the server spent ${Math.round(share * 100)}% of a core reading the worker's output`);
+    if (unisolated) assert.equal(await waitUntilGone(flooder), true, 'the printing worker was not killed');
+    assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
+  });
+
   test('a worker that exits mid-call is a CodeStepError with its exit code; the next call respawns', async () => {
     for (const file of [PY, JS]) {
       const err = await rejection(sandbox.call(callOf(file, 'leave')));

@@ -26,6 +26,8 @@ import { spawnDirect, type WorkerChild, type WorkerLaunch } from './worker-child
 export const OUTPUT_TAIL_CHARS = 4096;
 /** A reply larger than this is refused (and its worker killed) rather than buffered in the server. */
 export const MAX_REPLY_CHARS = 16 * 1024 * 1024;
+/** the most stdout and stderr a worker may write between two calls before it is killed (see onOutput) */
+export const IDLE_OUTPUT_MAX_CHARS = 1024 * 1024;
 /** Starting an interpreter (and tsx) must not take longer than this. */
 const BOOT_TIMEOUT_MS = 15_000;
 /** After a child exits, how long to wait for the rest of its stderr before reporting. */
@@ -93,6 +95,10 @@ export class WorkerProcess {
   private stderrTail = '';
   private replyChunks: string[] = [];
   private replyChars = 0;
+  /** the reply channel passed its cap: the worker is being killed, what it writes is dropped */
+  private isFlooded = false;
+  /** characters of stdout and stderr since the last call ended */
+  private idleOutputChars = 0;
   private nextId = 1;
   private pending: Pending | null = null;
   /** the calls' timeout: one timer, re-armed per call (see armTimeout) */
@@ -114,12 +120,18 @@ export class WorkerProcess {
       stdout: (stdout) => {
         stdout.on('error', () => {});
         stdout.setEncoding('utf8');
-        stdout.on('data', (s: string) => (this.stdoutTail = (this.stdoutTail + s).slice(-OUTPUT_TAIL_CHARS)));
+        stdout.on('data', (s: string) => {
+          this.stdoutTail = (this.stdoutTail + s).slice(-OUTPUT_TAIL_CHARS);
+          this.onOutput(s.length);
+        });
       },
       stderr: (stderr) => {
         stderr.on('error', () => {});
         stderr.setEncoding('utf8');
-        stderr.on('data', (s: string) => (this.stderrTail = (this.stderrTail + s).slice(-OUTPUT_TAIL_CHARS)));
+        stderr.on('data', (s: string) => {
+          this.stderrTail = (this.stderrTail + s).slice(-OUTPUT_TAIL_CHARS);
+          this.onOutput(s.length);
+        });
       },
       channel: (requests, replies) => {
         this.requests = requests;
@@ -189,6 +201,7 @@ export class WorkerProcess {
     }
     this.stdoutTail = '';
     this.stderrTail = '';
+    this.idleOutputChars = 0;
     // no ref of the child's handles per call: the call's timeout timer (ref'd) keeps the event loop alive
     // until the call is finished, and a kill refs them until the exit is seen
     return new Promise<CallOutcome>((resolve) => {
@@ -255,15 +268,12 @@ export class WorkerProcess {
 
   private onReplyData(chunk: string): void {
     // only the new chunk is scanned for the line end, so a multi-megabyte reply stays linear
+    if (this.isFlooded) return; // being killed for a reply past the cap: the rest is never kept
     let nl = chunk.indexOf('\n');
     if (nl < 0) {
       this.replyChunks.push(chunk);
       this.replyChars += chunk.length;
-      if (this.replyChars > MAX_REPLY_CHARS && this.pending && !this.pending.isClaimed) {
-        const pending = this.pending;
-        pending.isClaimed = true; // no other path may finish it now
-        void this.kill().then(() => pending.finish({ kind: 'too_large', output: this.takeOutput() }));
-      }
+      if (this.replyChars > MAX_REPLY_CHARS) this.onReplyTooLarge();
       return;
     }
     while (nl >= 0) {
@@ -282,6 +292,36 @@ export class WorkerProcess {
       this.replyChunks.push(chunk);
       this.replyChars = chunk.length;
     }
+  }
+
+  /**
+   * Output while no call runs comes from what a step left running (a thread, a timer); reading it costs
+   * the server's main thread (73% of a core for one writing without end, as long as the worker lives,
+   * slowing every run). Past IDLE_OUTPUT_MAX_CHARS the worker goes: the next call starts a fresh one.
+   */
+  private onOutput(chars: number): void {
+    if (this.pending || this.onReady || !this.isAlive) return;
+    this.idleOutputChars += chars;
+    if (this.idleOutputChars > IDLE_OUTPUT_MAX_CHARS) void this.kill();
+  }
+
+  /**
+   * The reply channel passed MAX_REPLY_CHARS without a line end: the worker goes, and nothing more of
+   * what it writes is kept — with a call in flight (that call's failure) or without one: a thread a
+   * step left running can write at any time, and between calls nothing else would stop the server
+   * buffering it (400 MB a second, until it runs out of memory).
+   */
+  private onReplyTooLarge(): void {
+    this.isFlooded = true;
+    this.replyChunks = [];
+    this.replyChars = 0;
+    const pending = this.pending;
+    if (pending && !pending.isClaimed) {
+      pending.isClaimed = true; // no other path may finish it now
+      void this.kill().then(() => pending.finish({ kind: 'too_large', output: this.takeOutput() }));
+      return;
+    }
+    void this.kill(); // between calls: the next call starts a fresh worker
   }
 
   /** The child wrote something that is not a reply: the call in flight (or the start) fails with why, and the worker goes. */

@@ -86,6 +86,22 @@ test('relative paths only: no absolute path, no `..`, no NUL', async () => {
   }
 });
 
+test('a path of 20,000 parts is refused before a folder is made (each would be made and opened on the main thread); 128 parts are written', async () => {
+  const deep = mkdtempSync(path.join(root, 'deep-'));
+  const ops = createWorkspaceFiles({ root: deep, quota: { maxBytes: 1024 ** 3, maxFiles: 10_000 } });
+  const t = performance.now();
+  const e = await failure(ops.write('a/'.repeat(20_000) + 'x.txt', 'deep'));
+  const ms = performance.now() - t;
+  assert.equal(e.code, 'op_bad_path');
+  assert.match(e.message, /more than 128 parts/);
+  assert.equal(existsSync(path.join(deep, 'a')), false, 'folders were made');
+  assert.ok(ms < 500, `took ${ms.toFixed(0)} ms`);
+  assert.match((await failure(ops.read('b/'.repeat(40_000)))).message, /characters long/);
+  const ok = 'a/'.repeat(127) + 'x.txt';
+  await ops.write(ok, 'deep');
+  assert.equal(await ops.read(ok), 'deep');
+});
+
 test('a .git folder is refused to reads and writes, in any letter case and at any depth', async () => {
   mkdirSync(path.join(ws, '.git/hooks'), { recursive: true });
   writeFileSync(path.join(ws, '.git/config'), '[core]\n');

@@ -1,6 +1,7 @@
 // A run's workspace against code that fills it or plants a repository in it, with real workers, with
 // and without bubblewrap: the quota of bytes and files, one file never past it, and `.git`.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import type { Json } from '../kernel/json';
 import type { CodeSandbox } from '../kernel/ports';
 import { createCodeSandbox } from './sandbox';
+import { WorkspaceGuard } from './workspace-guard';
 import { isolationFor, type Isolation } from './isolation';
 import { measureWorkspace, MAX_WALK_DEPTH, sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from './workspace-usage';
 
@@ -106,6 +108,69 @@ test('measuring: blocks on disk (a sparse file costs what it wrote), every entry
   // a workspace that is gone, or is not a folder, is an error, never an empty workspace
   await assert.rejects(measureWorkspace(path.join(ws, 'gone'), { maxBytes: 1, maxFiles: 1 }), /ENOENT/);
   await assert.rejects(measureWorkspace(path.join(ws, 'a.txt'), { maxBytes: 1, maxFiles: 1 }), /ENOTDIR/);
+});
+
+test('a folder of 200,000 entries (made between two measurements) is not listed whole: the event loop is never held for the listing', async () => {
+  // on tmpfs when there is one: the entries are made in a second rather than ten
+  const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/sc-guard-') : workspace();
+  try {
+    const ws = path.join(base, 'ws');
+    mkdirSync(path.join(ws, 'd'), { recursive: true });
+    // a real process makes them, as a thread a step left running would, while no step is watched
+    const made = spawnSync('python3', ['-c', 'import os\nfor i in range(200000): os.close(os.open("f%07d" % i, os.O_CREAT | os.O_WRONLY))'], { cwd: path.join(ws, 'd') });
+    assert.equal(made.status, 0, String(made.stderr));
+    const t = performance.now();
+    readdirSync(path.join(ws, 'd'));
+    const listMs = performance.now() - t;
+    let longest = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const u = await measureWorkspace(ws, { maxBytes: 1024 ** 3, maxFiles: 1000 });
+    clearInterval(tick);
+    longest = Math.max(longest, performance.now() - last);
+    assert.equal(u.isOver, true);
+    assert.ok(longest < listMs / 3, `the event loop was held ${longest.toFixed(1)} ms at once; listing the folder whole takes ${listMs.toFixed(1)} ms`);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test('8,000 `.git` made 120 folders down are renamed where the walk finds them: the step fails, the event loop is never held for long', async () => {
+  const base = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/sc-guard-') : workspace();
+  try {
+    const ws = path.join(base, 'ws');
+    mkdirSync(ws);
+    const guard = new WorkspaceGuard(ws, { maxBytes: 1024 ** 3, maxFiles: 10_000 });
+    await guard.before();
+    // as a step would (a real process): every letter case of .git, in 1,000 folders at the bottom of a deep chain
+    const made = spawnSync(
+      'python3',
+      ['-c', 'import os\nd = "/".join(["d"] * 120)\nfor i in range(1000):\n    os.makedirs(f"{d}/l{i}")\n    for n in (".git", ".Git", ".gIt", ".GIt", ".giT", ".GiT", ".gIT", ".GIT"): open(f"{d}/l{i}/{n}", "w").close()'],
+      { cwd: ws },
+    );
+    assert.equal(made.status, 0, String(made.stderr));
+    let longest = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    const error = await rejection(guard.after('step 1'));
+    clearInterval(tick);
+    longest = Math.max(longest, performance.now() - last);
+    assert.ok(longest < 300, `the event loop was held ${longest.toFixed(0)} ms at once`);
+    assert.equal(error.code, 'workspace_git_refused');
+    assert.match(error.message, /and 7990 more/);
+    const leaf = path.join(ws, ...Array(120).fill('d'), 'l999');
+    assert.ok(readdirSync(leaf).every((n) => /\.refused-/.test(n)), readdirSync(leaf).join(' '));
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });
 
 test('the quota from the environment: defaults 1 GiB and 10,000; sizes with K, M, G; bad values named', () => {

@@ -19,19 +19,23 @@
  * step runs, and the checks after it. Does not: kill workers (it calls back)
  * or measure (workspace-usage.ts).
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { StagecraftError } from '../kernel/errors';
 import { disarmGit, measureWorkspace, quotaError, WORKSPACE_POLL_MS, type WorkspaceQuota, type WorkspaceQuotaError, type WorkspaceUsage } from './workspace-usage';
+
+/** paths a GitFolderError names (code can make thousands; the rest are counted) */
+const MAX_NAMED = 10;
+const named = (paths: string[]) => (paths.length > MAX_NAMED ? `${paths.slice(0, MAX_NAMED).join(', ')} and ${paths.length - MAX_NAMED} more` : paths.join(', '));
 
 /** Code made a `.git` in the run's workspace. */
 export class GitFolderError extends StagecraftError {
   constructor(who: string, made: string[], renamed: string[]) {
     super(
       'workspace_git_refused',
-      `${who} made ${made.join(', ')} in the run's workspace. Code may not make a git repository there: git would run its config and hooks on the host for whoever runs git in that folder next. ` +
-        `It was renamed (${renamed.join(', ') || 'it could not be renamed'}); write the files somewhere else.`,
-      { httpStatus: 422, details: { made, renamed } },
+      `${who} made ${named(made)} in the run's workspace. Code may not make a git repository there: git would run its config and hooks on the host for whoever runs git in that folder next. ` +
+        `It was renamed (${named(renamed) || 'it could not be renamed'}); write the files somewhere else.`,
+      { httpStatus: 422, details: { made: made.slice(0, MAX_NAMED), renamed: renamed.slice(0, MAX_NAMED), count: made.length } },
     );
   }
 }
@@ -114,18 +118,11 @@ export class WorkspaceGuard {
       .finally(() => (this.isMeasuring = false));
   }
 
-  /** After a step: throws when the workspace has a `.git` it did not have, or is past its quota. */
+  /** After a step: throws when the workspace has a `.git` it did not have (renamed, by the walk that finds it), or is past its quota. */
   async after(who: string): Promise<void> {
-    const usage = this.quota ? await measureWorkspace(this.dir, this.quota) : null;
-    const made = this.newGits(usage);
-    if (made.length) {
-      const renamed: string[] = [];
-      for (const rel of made) {
-        const to = await disarmGit(this.dir, rel);
-        if (to) renamed.push(to);
-      }
-      throw new GitFolderError(who, made, renamed);
-    }
+    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit) : null;
+    const found = [...(usage?.disarmed ?? []), ...(await this.disarmMissedTop(usage))];
+    if (found.length) throw new GitFolderError(who, found.map((f) => f.made), found.flatMap((f) => (f.renamed ? [f.renamed] : [])));
     const error = usage && this.quota ? quotaError(usage, this.quota, who) : null;
     if (error) throw error;
   }
@@ -136,27 +133,25 @@ export class WorkspaceGuard {
     this.poll = null;
     this.isPollArmed = false;
     if (!this.known) return;
-    const usage = this.quota ? await measureWorkspace(this.dir, this.quota) : null;
-    for (const rel of this.newGits(usage)) await disarmGit(this.dir, rel);
+    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit) : null;
+    await this.disarmMissedTop(usage);
   }
+
+  /** A `.git` that was not there before the first step: at the top, one that is not the workspace's own entry; below, one not seen then. */
+  private readonly isNewGit = (rel: string, st: Stats): boolean => {
+    if (rel === '.git') return !(this.topGit && st.ino === this.topGit.ino && st.dev === this.topGit.dev);
+    return !this.known?.has(rel);
+  };
 
   /**
-   * The workspace's top `.git` as it is now. A walk that listed the whole top folder (not stopped at
-   * the quota) says whether there is one (any case of the name, as the walk lists them): without one, nothing more to look at (the common case);
-   * with one, its identity is looked up, to tell the workspace's own from one code made.
+   * The top `.git` when the walk did not look at it (no walk: a folder the user named; or it stopped at
+   * the quota first), renamed when it is new: the top is checked after every step of every workspace.
    */
-  private topGitNow(usage: WorkspaceUsage | null): Entry {
-    if (usage && !usage.isOver && !usage.gitPaths.some((rel) => !rel.includes('/'))) return null;
-    return entryOf(lstatSyncOrNull(path.join(this.dir, '.git')));
-  }
-
-  /** `.git` entries that were not there before the first step (a walk stopped at the quota lists those it saw). */
-  private newGits(usage: WorkspaceUsage | null): string[] {
-    const found: string[] = [];
-    const top = this.topGitNow(usage);
-    if (top && !(this.topGit && top.ino === this.topGit.ino && top.dev === this.topGit.dev)) found.push('.git');
-    for (const rel of usage?.gitPaths ?? []) if (rel !== '.git' && !this.known?.has(rel)) found.push(rel);
-    return found;
+  private async disarmMissedTop(usage: WorkspaceUsage | null): Promise<{ made: string; renamed: string | null }[]> {
+    if (usage && (!usage.isOver || usage.gitPaths.includes('.git'))) return [];
+    const st = lstatSyncOrNull(path.join(this.dir, '.git'));
+    if (!st || !this.isNewGit('.git', st)) return [];
+    return [{ made: '.git', renamed: await disarmGit(this.dir, '.git') }];
   }
 }
 

@@ -20,14 +20,15 @@
  * and refuses folders nested deeper than MAX_WALK_DEPTH.
  *
  * Owns: the quota's defaults and environment variables
- * (STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES), the walk,
+ * (STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES), the walk (and renaming the `.git`
+ * entries its caller says are new, where it finds them),
  * and WorkspaceQuotaError. Does not: decide when to measure (sandbox.ts,
  * workspace-files.ts) or remove workspaces (workspace-retention.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readdirSync, renameSync } from 'node:fs';
+import { closeSync, lstatSync, opendirSync, openSync, renameSync, type Dir, type Stats } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
-import { closeDirs, DIR_FLAGS, isGitName, openDirs, openRoot, within, withinFd, type Dir } from './confined-fs';
+import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, openDirs, openRoot, within, withinFd, type Dir as OpenDir } from './confined-fs';
 
 export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
 
@@ -36,7 +37,7 @@ export const DEFAULT_WORKSPACE_MAX_FILES = 10_000;
 /** how often a running code step's workspace is measured */
 export const WORKSPACE_POLL_MS = 250;
 /** folders nested deeper than this are refused (each level holds a descriptor while the walk is below it) */
-export const MAX_WALK_DEPTH = 128;
+export const MAX_WALK_DEPTH = MAX_PATH_PARTS;
 
 /** A step (or a file/write) took the workspace past its quota. */
 export class WorkspaceQuotaError extends StagecraftError {
@@ -86,7 +87,12 @@ export type WorkspaceUsage = {
   /** the walk stopped here: past the quota, or nested too deep */
   isOver: boolean;
   tooDeep: boolean;
+  /** the `.git` entries the walk renamed (`disarm` said so), and what they were renamed to (null: they could not be) */
+  disarmed: { made: string; renamed: string | null }[];
 };
+
+/** Whether a `.git` the walk met (at `rel`, as lstat saw it) is to be renamed aside (see disarmGit). */
+export type DisarmGit = (rel: string, st: Stats) => boolean;
 
 /**
  * Measures the workspace under `root`, stopping once past `quota`. The walk makes plain synchronous
@@ -100,44 +106,65 @@ export type WorkspaceUsage = {
  * point), so nothing is gained by pinning it, and each entry costs half of what one through
  * /proc/self/fd does. Every folder below is opened link-free and read through its descriptor.
  */
-export async function measureWorkspace(root: string, quota: WorkspaceQuota): Promise<WorkspaceUsage> {
-  const usage: WorkspaceUsage = { bytes: 0, files: 0, gitPaths: [], isOver: false, tooDeep: false };
-  await walk(null, root, '', 0, usage, quota, { calls: 0 });
+export async function measureWorkspace(root: string, quota: WorkspaceQuota, disarm?: DisarmGit): Promise<WorkspaceUsage> {
+  const usage: WorkspaceUsage = { bytes: 0, files: 0, gitPaths: [], isOver: false, tooDeep: false, disarmed: [] };
+  await walk(null, root, '', 0, usage, quota, { calls: 0 }, disarm);
   return usage;
 }
 
 /** syscalls between two yields to the event loop (~0.1–0.5 ms of work) */
 const WALK_SLICE = 128;
+/** entries read from a folder per system call */
+const LISTING = { bufferSize: 128 };
 
 /** `fd` null: the top folder, read by its path (a missing or unreadable one throws) */
-async function walk(fd: number | null, dirPath: string, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }): Promise<void> {
+async function walk(fd: number | null, dirPath: string, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }, disarm?: DisarmGit): Promise<void> {
   if (depth > MAX_WALK_DEPTH) {
     usage.isOver = usage.tooDeep = true;
     return;
   }
   const at = (name: string) => (fd === null ? `${dirPath}/${name}` : withinFd(fd, dirPath, name));
-  let names: string[];
-  if (fd === null) names = readdirSync(dirPath);
+  // read entry by entry, never the whole listing: code can fill one folder with millions of names
+  // between two measurements, and listing them all (readdir sorts them too) would hold the event
+  // loop for seconds, while the quota is passed after its first maxFiles
+  let listing: Dir;
+  if (fd === null) listing = opendirSync(dirPath, LISTING);
   else {
     try {
-      names = readdirSync(withinFd(fd, dirPath, '.'));
+      listing = opendirSync(withinFd(fd, dirPath, '.'), LISTING);
     } catch {
       return; // removed while we looked: nothing to count
     }
   }
   const folders: string[] = [];
-  for (const name of names) {
-    if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
-    const st = lstatOrNull(at(name));
-    if (!st) continue; // removed since the listing
-    usage.files++;
-    usage.bytes += st.blocks * 512;
-    if (isGitName(name)) usage.gitPaths.push(rel ? `${rel}/${name}` : name);
-    if (st.isDirectory()) folders.push(name);
-    if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
-      usage.isOver = true;
-      return;
+  try {
+    for (let entry = listing.readSync(); entry; entry = listing.readSync()) {
+      const name = entry.name;
+      if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
+      const st = lstatOrNull(at(name));
+      if (!st) continue; // removed since the listing
+      usage.files++;
+      usage.bytes += st.blocks * 512;
+      let isRenamed = false;
+      if (isGitName(name)) {
+        const p = rel ? `${rel}/${name}` : name;
+        usage.gitPaths.push(p);
+        // renamed here, in the folder the walk holds open: one rename, however deep (by its path from
+        // the top, each would cost an open per folder on the way, on the main thread)
+        if (disarm?.(p, st)) {
+          const to = renameAside((n) => at(n), name);
+          usage.disarmed.push({ made: p, renamed: to && (rel ? `${rel}/${to}` : to) });
+          isRenamed = to !== null;
+        }
+      }
+      if (st.isDirectory() && !isRenamed) folders.push(name);
+      if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
+        usage.isOver = true;
+        return;
+      }
     }
+  } finally {
+    listing.closeSync();
   }
   for (const name of folders) {
     if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
@@ -148,7 +175,7 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
       continue; // replaced by a link or removed since the listing: never followed, nothing to count
     }
     try {
-      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget);
+      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget, disarm);
     } finally {
       closeSync(child);
     }
@@ -216,7 +243,7 @@ export class WriteQuota {
       }
     }
     const room = { maxBytes: this.quota.maxBytes - adding.bytes, maxFiles: this.quota.maxFiles - adding.files };
-    const usage = room.maxBytes < 0 || room.maxFiles < 0 ? { bytes: 0, files: 0, gitPaths: [], isOver: true, tooDeep: false } : await measureWorkspace(this.root, room);
+    const usage = room.maxBytes < 0 || room.maxFiles < 0 ? { bytes: 0, files: 0, gitPaths: [], isOver: true, tooDeep: false, disarmed: [] } : await measureWorkspace(this.root, room);
     const error = quotaError(usage, this.quota, `${op} ${rel} (${bytes} bytes)`, room);
     if (error) throw error;
     this.measured = { bytes: usage.bytes, files: usage.files, at: now };
@@ -231,18 +258,29 @@ export class WriteQuota {
  */
 export async function disarmGit(root: string, rel: string): Promise<string | null> {
   const parts = rel.split('/');
-  let top: Dir | null = null;
-  let dir: Dir | null = null;
+  let top: OpenDir | null = null;
+  let dir: OpenDir | null = null;
   try {
     top = openRoot(root);
     dir = openDirs('workspace', top, parts.slice(0, -1), rel, false);
     if (!dir) return null;
-    const to = `${parts[parts.length - 1]}.refused-${randomBytes(4).toString('hex')}`;
-    renameSync(within(dir, parts[parts.length - 1]), within(dir, to));
-    return [...parts.slice(0, -1), to].join('/');
+    const d = dir;
+    const to = renameAside((n) => within(d, n), parts[parts.length - 1]);
+    return to && [...parts.slice(0, -1), to].join('/');
   } catch {
     return null;
   } finally {
     if (top) closeDirs(top, dir);
+  }
+}
+
+/** Renames `name` (its path in an open folder by `at`) to `name.refused-<hex>`; the new name, or null when it could not be. */
+function renameAside(at: (name: string) => string, name: string): string | null {
+  const to = `${name}.refused-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(at(name), at(to));
+    return to;
+  } catch {
+    return null;
   }
 }

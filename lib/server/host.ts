@@ -23,6 +23,7 @@ import { sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from '../sand
 import type { SkillRepo } from '../store/skills';
 import { modelFromSpec, type ModelEnv } from '../models';
 import { randomIds, systemClock } from './system';
+import { hostFetch, httpGetOptionsFromEnv } from './net/http-get';
 
 export type Host = {
   store: StorePort;
@@ -157,7 +158,8 @@ export function isUserWorkspace(host: Pick<Host, 'workspacesDir'>, runId: string
 /**
  * Kernel deps for one execution of a run: code runs in a sandbox that sees the bundle read-only and
  * the run's workspace; file ops act on the workspace (reading the bundle's own files where the
- * workspace has none) without following what code made there. A workspace Stagecraft made has the
+ * workspace has none) without following what code made there; http/get reaches public addresses only,
+ * within a cap (net/http-get.ts). A workspace Stagecraft made has the
  * quota; a folder the user named has none (it is theirs, and may be a large repository). `close`
  * releases the sandbox's workers (`extra.sandbox`: one made ahead by `runSandbox`, closed here too).
  */
@@ -176,6 +178,7 @@ export function kernelDeps(
     ids: randomIds,
     model,
     files: createWorkspaceFiles({ root: workDir, readFallback: run.bundleDir, quota }),
+    fetch: hostFetch(httpGetOptionsFromEnv(host.env)),
     faults: faultsFromSpec(host.env.STAGECRAFT_FAULT, () => process.kill(process.pid, 'SIGKILL')),
     ...(host.driver ? { driver: host.driver } : {}),
     ...extra,

@@ -15,6 +15,7 @@ import type { Options, ValidateFunction } from 'ajv';
 import { skillFrontmatterSchema } from './schema';
 import { precompiledFrontmatter } from './frontmatter-precompiled';
 import { linearRegExp } from '../kernel/linear-regexp';
+import { useLinearFormats } from '../kernel/linear-formats';
 import { withPrecompiledMeta } from '../kernel/meta-schema';
 
 // ajv and ajv-formats are CommonJS: under ESM the constructor is the default
@@ -45,6 +46,7 @@ export function newAjv(authored: boolean, extra: Options = {}): Ajv {
     ...extra,
   });
   addFormats(ajv);
+  useLinearFormats(ajv);
   // an author's schema is checked against the meta-schema the build precompiled, where it did
   return withPrecompiledMeta(ajv);
 }

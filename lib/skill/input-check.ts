@@ -14,6 +14,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { InputInvalidError } from '../kernel/errors';
 import { linearRegExp } from '../kernel/linear-regexp';
+import { useLinearFormats } from '../kernel/linear-formats';
 import { withPrecompiledMeta } from '../kernel/meta-schema';
 import type { JsonSchema } from '../kernel/json';
 import type { Plan } from '../kernel/plan';
@@ -42,6 +43,7 @@ function validatorFor(schema: JsonSchema): ValidateFunction | null {
       // the skill's patterns against what the user types: linear time in the browser as on the server
       ajv = withPrecompiledMeta(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
       addFormats(ajv);
+      useLinearFormats(ajv);
     }
     let fn: ValidateFunction | null = null;
     try {

@@ -3,9 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type Attack = { files: Record<string, string>; model?: string; steps: string; ops?: string };
+export type Attack = { files: Record<string, string>; model?: string; steps: string; ops?: string; effects?: string };
 
-/** The bundle folder `root/name` for an attack (ops listed are permitted, with fs effects). */
+/** The bundle folder `root/name` for an attack (ops listed are permitted, with fs effects unless `effects` names others). */
 export function attackBundle(root: string, name: string, a: Attack): string {
   const dir = path.join(root, name);
   mkdirSync(dir, { recursive: true });
@@ -18,7 +18,7 @@ entry: go
 graph:
   go: []
 output_schema: { type: object }
-${ops ? `phases:\n  go:\n    tools: [${ops}]\npermissions:\n  ops: [${ops}]\n  effects: [fs.read, fs.write]\n` : ''}postprocessor:
+${ops ? `phases:\n  go:\n    tools: [${ops}]\npermissions:\n  ops: [${ops}]\n  effects: [${a.effects ?? 'fs.read, fs.write'}]\n` : ''}postprocessor:
   output_schema: { type: object }
   steps:
 ${a.steps}

@@ -1,7 +1,8 @@
 // Workspaces of finished runs go after the retention period; a running run keeps its own, and a folder
 // the user named with --workspace is never removed (only Stagecraft's link to it).
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -98,4 +99,21 @@ test('at retention 0 every short command sweeps: a finished run’s workspace go
   assert.deepEqual(await sweepWorkspacesIfDue(host, now), [first.runId]);
   const second = await startSkillRun(host, { bundle, input: {} });
   assert.deepEqual(await sweepWorkspacesIfDue(host, now + 1000), [second.runId], 'a second later: swept again');
+});
+
+test('a workspace nested 20,000 folders deep (code can make one) is removed, and the sweep goes on to the others', async () => {
+  const host = memoryHost({ cwd: root });
+  mkdirSync(host.workspacesDir, { recursive: true });
+  const deep = path.join(host.workspacesDir, 'run-deep');
+  const plain = path.join(host.workspacesDir, 'run-plain');
+  mkdirSync(deep);
+  mkdirSync(plain);
+  const made = spawnSync('python3', ['-c', 'import os\nfor _ in range(20000):\n    os.mkdir("d")\n    os.chdir("d")'], { cwd: deep });
+  assert.equal(made.status, 0, String(made.stderr));
+  const old = (Date.now() - 2 * DAY) / 1000;
+  for (const p of [deep, plain]) utimesSync(p, old, old);
+  const removed = await sweepWorkspaces(host);
+  assert.deepEqual(removed.sort(), ['run-deep', 'run-plain']);
+  assert.equal(existsSync(deep), false);
+  assert.equal(existsSync(plain), false);
 });

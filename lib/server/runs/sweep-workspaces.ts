@@ -17,8 +17,10 @@
  * Owns: which workspaces go, and when the app and the CLI sweep. Does not: decide what a
  * run may write (lib/sandbox/workspace-usage.ts).
  */
+import { execFile } from 'node:child_process';
 import { lstat, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Host } from '../host';
 
 const FINISHED = new Set<string>(['completed', 'failed', 'aborted']);
@@ -50,11 +52,34 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
     const run = await host.store.getRun(runId);
     if (run && (!FINISHED.has(run.status) || now - run.updatedAt < retentionMs)) continue;
     if (st.isSymbolicLink()) await unlink(place); // the user's folder: only our link to it goes
-    else await rm(place, { recursive: true, force: true });
+    else if (!(await removeTree(place))) continue; // left for the next sweep; the others still go
     removed.push(runId);
   }
   return removed;
 }
+
+/**
+ * Removes a workspace, whatever its code made there. Node's recursive rm goes by full paths, so a tree
+ * nested thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with
+ * ENAMETOOLONG — and a failure here stopped the sweep, every workspace after it kept for ever. So such
+ * a tree is handed to the system's `rm -rf`, which walks by descriptors at any depth (and, like Node's,
+ * never follows a link); whether it went or not, the sweep goes on.
+ */
+async function removeTree(place: string): Promise<boolean> {
+  try {
+    await rm(place, { recursive: true, force: true });
+    return true;
+  } catch {
+    try {
+      await run('rm', ['-rf', '--', place]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+const run = promisify(execFile);
 
 /**
  * For a short command: sweeps unless one did within the interval, for this data dir (any process);

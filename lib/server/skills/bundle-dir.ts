@@ -7,10 +7,12 @@
  * control, dependency and cache folders), that a symlink counts only when it
  * resolves inside the folder (then as the file it points to), that a file is
  * UTF-8 text without NUL (a binary file is refused, never mangled), and the
- * limits, checked while reading so a huge folder is not read whole.
+ * limits, checked while reading so a huge folder is not read whole; and that what
+ * is read is what was checked: a file is read from its descriptor, whose real
+ * path is checked (a link swapped in after the check is caught, see below).
  * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BundleInvalidError } from '../../kernel/errors';
 import { bundlePathProblem, checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
@@ -38,11 +40,27 @@ export function readBundleDir(dir: string): ReadBundle {
   let count = 0;
   // a symlinked folder inside the bundle may point back up: each real folder is read once
   const visited = new Set<string>();
+  const escaped = (p: string, real: string): void => {
+    problems.push({
+      code: 'bundle_symlink_escape',
+      path: p,
+      message: `${p} is a symlink to ${real}, outside the bundle folder: a skill can only hold files of its own folder. Copy the file into the bundle instead.`,
+    });
+  };
+  const isInside = (real: string) => real === root || real.startsWith(root + path.sep);
   const walk = (abs: string, rel: string): void => {
-    const real = realpathSync(abs);
-    if (visited.has(real)) return;
-    visited.add(real);
-    for (const name of readdirSync(abs).sort()) {
+    const opened = openInside(abs, DIR_OPEN, isInside);
+    if (!opened) return;
+    let names: string[];
+    try {
+      if ('outside' in opened) return escaped(rel, opened.outside);
+      if (visited.has(opened.real)) return;
+      visited.add(opened.real);
+      names = readdirSync(opened.listing);
+    } finally {
+      if ('fd' in opened) closeSync(opened.fd);
+    }
+    for (const name of names.sort()) {
       if (IGNORED_NAMES.has(name)) continue;
       const p = rel ? `${rel}/${name}` : name;
       const full = path.join(abs, name);
@@ -55,12 +73,8 @@ export function readBundleDir(dir: string): ReadBundle {
           problems.push({ code: 'bundle_symlink_escape', path: p, message: `${p} is a symlink to nothing (its target does not exist): remove it or point it at a file of the bundle.` });
           continue;
         }
-        if (real !== root && !real.startsWith(root + path.sep)) {
-          problems.push({
-            code: 'bundle_symlink_escape',
-            path: p,
-            message: `${p} is a symlink to ${real}, outside the bundle folder: a skill can only hold files of its own folder. Copy the file into the bundle instead.`,
-          });
+        if (!isInside(real)) {
+          escaped(p, real);
           continue;
         }
         st = statSync(full);
@@ -75,15 +89,16 @@ export function readBundleDir(dir: string): ReadBundle {
         return;
       }
       const cap = p === 'skill.md' ? MAX_SKILL_BYTES : MAX_BUNDLE_FILE_BYTES;
-      if (st.size > cap) {
-        problems.push({ code: 'bundle_file_too_large', path: p, message: `${p} is ${st.size} bytes, over the limit of ${cap} for one file.` });
-        continue;
-      }
-      let bytes: Buffer;
+      let bytes: Buffer | { size: number } | null;
       try {
-        bytes = readFileSync(full);
+        bytes = readInside(full, cap, isInside, (real) => escaped(p, real));
       } catch (e) {
         problems.push({ code: 'bundle_unreadable', path: p, message: `${p} cannot be read: ${(e as Error).message}.` });
+        continue;
+      }
+      if (bytes === null) continue;
+      if (!Buffer.isBuffer(bytes)) {
+        problems.push({ code: 'bundle_file_too_large', path: p, message: `${p} is ${bytes.size} bytes, over the limit of ${cap} for one file.` });
         continue;
       }
       let text: string;
@@ -101,6 +116,62 @@ export function readBundleDir(dir: string): ReadBundle {
   const seen = new Set(problems.map((x) => `${x.code}:${x.path}`));
   for (const x of checkBundle(files)) if (!seen.has(`${x.code}:${x.path}`)) problems.push(x);
   return { files, problems };
+}
+
+/*
+ * A bundle folder may be written while it is read: by a run's code, when it lies in a workspace the
+ * user named (a child bundle run_skill names is a folder beside the caller's). The checks above look
+ * by path; what is read is what an open gave, checked on its descriptor: the object opened must be
+ * inside the folder (its path as /proc/self/fd says, so a link swapped in after the check is caught),
+ * a regular file (a FIFO opens non-blocking and is passed over), and within the size cap — read up to
+ * one byte more than the cap, never more.
+ */
+const O = constants;
+const DIR_OPEN = O.O_RDONLY | O.O_DIRECTORY | O.O_NONBLOCK;
+const FILE_OPEN = O.O_RDONLY | O.O_NONBLOCK | O.O_NOCTTY;
+const HAS_PROC_FD = existsSync('/proc/self/fd');
+
+/** `abs` opened (links followed), with where it really is; `outside` when that is not inside; null when it cannot be opened. */
+function openInside(abs: string, flags: number, isInside: (real: string) => boolean): { fd: number; real: string; listing: string } | { outside: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, flags);
+  } catch {
+    return null;
+  }
+  let real: string;
+  try {
+    real = HAS_PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(abs);
+  } catch {
+    closeSync(fd);
+    return null;
+  }
+  if (!isInside(real)) {
+    closeSync(fd);
+    return { outside: real };
+  }
+  return { fd, real, listing: HAS_PROC_FD ? `/proc/self/fd/${fd}` : abs };
+}
+
+/** The bytes of the regular file at `abs`, `{ size }` when over `cap`, null when it is not a regular file (or is outside: `onOutside`). */
+function readInside(abs: string, cap: number, isInside: (real: string) => boolean, onOutside: (real: string) => void): Buffer | { size: number } | null {
+  const opened = openInside(abs, FILE_OPEN, isInside);
+  if (!opened) throw new Error('it could not be opened');
+  if ('outside' in opened) {
+    onOutside(opened.outside);
+    return null;
+  }
+  try {
+    const st = fstatSync(opened.fd);
+    if (!st.isFile()) return null;
+    if (st.size > cap) return { size: st.size };
+    const buf = Buffer.alloc(st.size + 1);
+    let filled = 0;
+    for (let n; filled < buf.length && (n = readSync(opened.fd, buf, filled, buf.length - filled, filled)) > 0; ) filled += n;
+    return filled > cap ? { size: filled } : buf.subarray(0, filled);
+  } finally {
+    closeSync(opened.fd);
+  }
 }
 
 /**

@@ -1,0 +1,61 @@
+// A bundle folder written while it is read: a run's code can write a folder beside its own bundle when
+// the user named their parent folder as the workspace, and then run_skill that folder — the host
+// reads it (readBundleDir). Here a real process flips a file between a link inside the bundle and
+// one to a file of the host outside it (a key, a .env: text the sandbox cannot see), and a folder
+// between a real one and a link to the host's folder, as fast as it can; every read of the bundle
+// must give the decoys or a problem, never the host's file.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { readBundleDir } from './bundle-dir';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sc-bundle-dir-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const FLIPPER = `
+import os, sys, time
+b = sys.argv[1]
+out = sys.argv[3]
+os.symlink("ok.txt", b + "/l_ok"); os.symlink(out + "/secret.txt", b + "/l_bad")
+os.mkdir(b + "/sub"); open(b + "/sub/secret.txt", "w").write("decoy")
+end = time.time() + float(sys.argv[2])
+print("ready", flush=True)
+while time.time() < end:
+    os.symlink("l_bad", b + "/tmp_l"); os.replace(b + "/tmp_l", b + "/leak.txt")
+    os.rename(b + "/sub", b + "/d_ok"); os.symlink(out, b + "/sub")
+    os.symlink("l_ok", b + "/tmp_l"); os.replace(b + "/tmp_l", b + "/leak.txt")
+    os.unlink(b + "/sub"); os.rename(b + "/d_ok", b + "/sub")
+`;
+
+test('a bundle flipped between links while it is read: 2000 reads, none holds the host’s file', async () => {
+  const b = path.join(root, 'evil');
+  mkdirSync(b);
+  const outside = path.join(root, 'host-only');
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'secret.txt'), 'SECRET=sk-host-only');
+  writeFileSync(path.join(b, 'skill.md'), '---\nname: evil\n---\nHi.\n');
+  writeFileSync(path.join(b, 'ok.txt'), 'ok');
+  const child = spawn('python3', ['-c', FLIPPER, b, '60', outside], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const leaks: string[] = [];
+    let reads = 0;
+    for (let i = 0; i < 2000; i++) {
+      let got;
+      try {
+        got = readBundleDir(b);
+      } catch {
+        continue; // an entry gone between the listing and its lstat: an error, nothing read
+      }
+      reads++;
+      for (const [p, text] of Object.entries(got.files)) if (text.includes('sk-host-only')) leaks.push(p);
+    }
+    assert.deepEqual(leaks, [], 'files of the bundle read held the host’s file');
+    assert.ok(reads > 100, `only ${reads} reads ended without an error`);
+  } finally {
+    child.kill();
+  }
+});
