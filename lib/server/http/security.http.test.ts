@@ -104,6 +104,19 @@ describe('with STAGECRAFT_TOKEN', () => {
 describe('the web edge', () => {
   const auth = { authorization: `Bearer ${TOKEN}` };
 
+  it("a request from a run's http/get is 403 whatever it carries: the token, a page or the API", async () => {
+    const { hostFetch, RUN_FETCH_HEADER } = await import('../net/http-get');
+    for (const p of ['/api/runs', '/api/skills', '/']) {
+      const r = await get(p, { ...auth, [RUN_FETCH_HEADER]: '1' });
+      assert.equal(r.status, 403, p);
+      assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'run_fetch_refused', p);
+    }
+    // the host's own fetch, as a run's http/get does it on this machine (loopback is reachable by default)
+    const r = await hostFetch()(`${app.url}/api/runs`);
+    assert.equal(r.status, 403);
+    assert.match(await r.text(), /run_fetch_refused/);
+  });
+
   it('a malformed session cookie is a 401 (a page: sign in), never a 500', async () => {
     for (const cookie of ['stagecraft_session=%E0%A4%A', 'stagecraft_session=%', 'stagecraft_session=%zz; other=%']) {
       assert.equal((await get('/api/skills', { cookie })).status, 401, cookie);

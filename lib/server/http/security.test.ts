@@ -2,7 +2,7 @@
 // app (as the browser resolves it), and the headers every answer carries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cookieValue, judgeRequest, pageCsp, safeNextPath, securityHeaders } from './security';
+import { cookieValue, judgeRequest, pageCsp, RUN_FETCH_HEADER, safeNextPath, securityHeaders } from './security';
 
 test('a session cookie that is not valid percent-encoding is a cookie that matches nothing, never an exception', () => {
   assert.equal(cookieValue('stagecraft_session=%E0%A4%A', 'stagecraft_session'), '%E0%A4%A');
@@ -55,5 +55,23 @@ test('every answer refuses to be framed; a page runs only scripts with its nonce
   for (const h of [page, api]) {
     assert.equal(h['cross-origin-opener-policy'], 'same-origin');
     assert.equal(h['cross-origin-embedder-policy'], 'require-corp');
+  }
+});
+
+test("a request marked as a run's http/get is refused whatever it carries (a token, loopback, any path): a run never reads or changes the store through the app", () => {
+  for (const [settings, extra] of [
+    [{ token: null }, {}],
+    [{ token: 'secret' }, { authorization: 'Bearer secret' }],
+  ] as const) {
+    for (const pathname of ['/api/runs', '/api/skills/summarize', '/', '/signin']) {
+      const headers = new Headers({ host: '127.0.0.1:3000', [RUN_FETCH_HEADER]: '1', ...extra });
+      const v = judgeRequest({ method: 'GET', pathname, headers }, settings);
+      assert.equal(v.allow, false, pathname);
+      assert.equal((v as { status: number; code: string }).status, 403);
+      assert.equal((v as { code: string }).code, 'run_fetch_refused');
+    }
+    // the same request without the mark is let in
+    const headers = new Headers({ host: '127.0.0.1:3000', ...extra });
+    assert.equal(judgeRequest({ method: 'GET', pathname: '/api/runs', headers }, settings).allow, true);
   }
 });

@@ -22,6 +22,9 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
+/** sent with every request a run's http/get makes (lib/server/net/http-get.ts); a Stagecraft app refuses any request that carries it */
+export const RUN_FETCH_HEADER = 'x-stagecraft-run-fetch';
+
 export const SESSION_COOKIE = 'stagecraft_session';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -193,6 +196,16 @@ export type Verdict =
 export const PUBLIC_PATHS = ['/signin', '/api/session'];
 
 export function judgeRequest(req: { method: string; pathname: string; headers: Headers }, settings: SecuritySettings): Verdict {
+  // a run's http/get, done by a Stagecraft server or CLI (lib/server/net/http-get.ts), never reaches this app: a run must not
+  // read or change the store through its API, which answers loopback without a token
+  if (req.headers.has(RUN_FETCH_HEADER)) {
+    return {
+      allow: false,
+      status: 403,
+      code: 'run_fetch_refused',
+      message: `This request came from a run's http/get (it carries ${RUN_FETCH_HEADER}): a run may not reach a Stagecraft app.`,
+    };
+  }
   const host = req.headers.get('host') ?? '';
   if (!settings.token && !isLoopback(hostnameOf(host))) {
     return {

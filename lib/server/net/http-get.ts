@@ -1,27 +1,37 @@
 /**
  * `http/get` as the host does it for a run: the URL is the run's to choose (a
  * code step or the model writes it), and the request leaves from the server,
- * not from the sandbox — so it could reach what the sandbox cannot: the app's
- * own API on loopback (which answers loopback without a token when none is
- * set: every skill, run and value in the store), the database's host, a cloud
- * metadata service, the intranet. So every address a request connects to,
- * each redirect's included, is checked at connect time (in the lookup the
- * socket connects with, so a name that resolves to a public address once and
- * to 127.0.0.1 the next time is caught too), and addresses that are not on
- * the public internet are refused unless STAGECRAFT_HTTP_PRIVATE=allow.
- * And the answer is bounded: at most HTTP_GET_MAX_BYTES are read (a server
- * sending without end would otherwise fill the server's memory) within
- * HTTP_GET_TIMEOUT_MS.
+ * not from the sandbox — so it could reach what the sandbox cannot. Three
+ * walls, each checked for every hop (at most MAX_REDIRECTS):
+ * - Stagecraft's own API, at any address: every request carries
+ *   RUN_FETCH_HEADER, and a Stagecraft server refuses any request that does
+ *   (lib/server/http/security.ts judgeRequest). The app answers loopback
+ *   without a token when none is set: without this wall a run could read
+ *   every skill, run and value in the store (or change them).
+ * - Addresses, checked at connect time (in the lookup the socket connects
+ *   with, so a name that resolves to a public address once and to a refused
+ *   one the next is caught too), by STAGECRAFT_HTTP_PRIVATE:
+ *   unset — link-local addresses (169.254/16, fe80::/10: cloud metadata
+ *   services, which hand out the machine's credentials) are refused; this
+ *   host and private networks are reached, as a skill granted `net` on a
+ *   developer's machine expects (a local model server, a mock, the intranet);
+ *   `deny` — only the public internet (a shared server should say so);
+ *   `allow` — link-local too.
+ * - The answer is bounded: at most HTTP_GET_MAX_BYTES are read (a server
+ *   sending without end would otherwise fill the server's memory) within
+ *   HTTP_GET_TIMEOUT_MS. A `data:` URL is read without any network.
  *
- * Owns: the address check, the body cap, the time limit, redirects (at most
- * MAX_REDIRECTS, http and https only). Does not: gate the op (the kernel's
- * permission gate does) or record anything.
+ * Owns: those walls and redirects (http and https only). Does not: gate the
+ * op (the kernel's permission gate does) or record anything.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { StepFailedError } from '../../kernel/errors';
+import { RUN_FETCH_HEADER } from '../http/security';
+
+export { RUN_FETCH_HEADER };
 
 /** the most an http/get reads of an answer */
 export const HTTP_GET_MAX_BYTES = 8 * 1024 * 1024;
@@ -59,23 +69,57 @@ for (const [net, bits] of [
 ] as const)
   PRIVATE_V6.addSubnet(net, bits, 'ipv6');
 
+/** link-local: where cloud metadata services answer (refused unless STAGECRAFT_HTTP_PRIVATE=allow) */
+const LINK_LOCAL = new BlockList();
+LINK_LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
+LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
+
+export function isLinkLocalAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  if (family === 4) return LINK_LOCAL.check(address, 'ipv4');
+  const v4 = mappedV4(address);
+  return v4 ? LINK_LOCAL.check(v4, 'ipv4') : LINK_LOCAL.check(address, 'ipv6');
+}
+
+/** the v4 address a v4-mapped v6 one hides (::ffff:169.254.169.254, ::ffff:a9fe:a9fe), else null */
+function mappedV4(address: string): string | null {
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted) return dotted[1];
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return null;
+  const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
   return family === 4 ? PRIVATE_V4.check(address, 'ipv4') : PRIVATE_V6.check(address, 'ipv6');
 }
 
-export type HttpGetOptions = { allowPrivate?: boolean; maxBytes?: number; timeoutMs?: number };
+/** which addresses a run may reach: `local` (the default: all but link-local), `public` (the public internet only), `all` */
+export type HttpReach = 'local' | 'public' | 'all';
+export type HttpGetOptions = { reach?: HttpReach; maxBytes?: number; timeoutMs?: number };
 
-/** The options from the environment: STAGECRAFT_HTTP_PRIVATE=allow lets http/get reach private addresses. */
+/** The options from the environment: STAGECRAFT_HTTP_PRIVATE=deny keeps http/get on the public internet, =allow lets it reach link-local addresses too. */
 export function httpGetOptionsFromEnv(env: Record<string, string | undefined>): HttpGetOptions {
-  return { allowPrivate: env.STAGECRAFT_HTTP_PRIVATE === 'allow' };
+  const v = env.STAGECRAFT_HTTP_PRIVATE;
+  return { reach: v === 'deny' ? 'public' : v === 'allow' ? 'all' : 'local' };
+}
+
+/** whether a run may connect to `address` */
+function isReachable(address: string, reach: HttpReach): boolean {
+  if (reach === 'all') return isIP(address) !== 0;
+  return reach === 'public' ? !isPrivateAddress(address) : !isLinkLocalAddress(address);
 }
 
 /** A `fetch` for the kernel's http/get (a GET of `url`, answered as a Response whose body is already read, within the cap). */
 export function hostFetch(opts: HttpGetOptions = {}): typeof fetch {
   return (async (input: string | URL | Request) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    // a data: URL holds its answer (no network): read as fetch reads it; a redirect never leads to one
+    if (/^data:/i.test(url)) return fetch(url);
     const { status, body } = await getWithin(url, opts);
     return new Response(body.toString('utf8'), { status });
   }) as typeof fetch;
@@ -113,23 +157,24 @@ function failed(url: string, why: string): StepFailedError {
   return new StepFailedError('op_failed', `http/get ${url}: ${why}`, { op: 'http/get', url });
 }
 
-function refusedAddress(url: string, host: string, address: string): StepFailedError {
-  return new StepFailedError(
-    'op_address_refused',
-    `http/get ${url}: ${host === address ? host : `${host} (${address})`} is not an address on the public internet; http/get is done by the server, so it may not reach the server itself, its network or a metadata service. Set STAGECRAFT_HTTP_PRIVATE=allow to let runs reach private addresses.`,
-    { op: 'http/get', url, address },
-  );
+function refusedAddress(url: string, host: string, address: string, reach: HttpReach): StepFailedError {
+  const where = host === address ? host : `${host} (${address})`;
+  const why =
+    reach === 'public'
+      ? `is not an address on the public internet, and this server lets runs reach no other (STAGECRAFT_HTTP_PRIVATE=deny)`
+      : `is link-local, where cloud metadata services hand out the machine's credentials; http/get is done by the server, so runs may not reach it unless STAGECRAFT_HTTP_PRIVATE=allow`;
+  return new StepFailedError('op_address_refused', `http/get ${url}: ${where} ${why}`, { op: 'http/get', url, address });
 }
 
 type Lookup = NonNullable<http.RequestOptions['lookup']>;
 
 /** a lookup that answers only addresses allowed (the socket connects to what it answers: checked at connect time) */
-function checkedLookup(url: string, host: string, allowPrivate: boolean): Lookup {
+function checkedLookup(url: string, host: string, reach: HttpReach): Lookup {
   return ((hostname: string, options: { all?: boolean }, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return cb(err, '');
-      const allowed = allowPrivate ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
-      if (!allowed.length) return cb(refusedAddress(url, host, addresses[0]?.address ?? '(none)'), '');
+      const allowed = addresses.filter((a) => isReachable(a.address, reach));
+      if (!allowed.length) return cb(refusedAddress(url, host, addresses[0]?.address ?? '(none)', reach), '');
       if (options.all) cb(null, allowed);
       else cb(null, allowed[0].address, allowed[0].family);
     });
@@ -142,10 +187,11 @@ function getOnce(u: URL, opts: HttpGetOptions, signal: AbortSignal, asked: strin
   const maxBytes = opts.maxBytes ?? HTTP_GET_MAX_BYTES;
   const host = u.hostname.replace(/^\[|\]$/g, '');
   // an address in the URL is connected to without a lookup: checked here
-  if (isIP(host) && !opts.allowPrivate && isPrivateAddress(host)) return Promise.reject(refusedAddress(asked, host, host));
+  const reach = opts.reach ?? 'local';
+  if (isIP(host) && !isReachable(host, reach)) return Promise.reject(refusedAddress(asked, host, host, reach));
   const get = u.protocol === 'https:' ? https.get : http.get;
   return new Promise<Answer>((resolve, reject) => {
-    const req = get(u, { signal, lookup: checkedLookup(asked, host, !!opts.allowPrivate), headers: { 'accept-encoding': 'identity' } }, (res) => {
+    const req = get(u, { signal, lookup: checkedLookup(asked, host, reach), headers: { 'accept-encoding': 'identity', [RUN_FETCH_HEADER]: '1' } }, (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && res.headers.location) {
         res.resume();
