@@ -2,7 +2,7 @@
 // app (as the browser resolves it), and the headers every answer carries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cookieValue, judgeRequest, pageCsp, safeNextPath, securityHeaders } from './security';
+import { badPathEncoding, cookieValue, judgeRequest, pageCsp, safeNextPath, securityHeaders } from './security';
 
 test('a session cookie that is not valid percent-encoding is a cookie that matches nothing, never an exception', () => {
   assert.equal(cookieValue('stagecraft_session=%E0%A4%A', 'stagecraft_session'), '%E0%A4%A');
@@ -55,5 +55,16 @@ test('every answer refuses to be framed; a page runs only scripts with its nonce
   for (const h of [page, api]) {
     assert.equal(h['cross-origin-opener-policy'], 'same-origin');
     assert.equal(h['cross-origin-embedder-policy'], 'require-corp');
+  }
+});
+
+test('a path whose percent-encoding does not decode is named as the caller’s mistake; every other path passes', () => {
+  for (const bad of ['/runs/%E0%A4%A', '/api/skills/%E0', '/api/runs/run_x/items/%zz', '/skills/%']) {
+    const said = badPathEncoding(bad);
+    assert.ok(said, bad);
+    assert.match(said, /not valid percent-encoding/);
+  }
+  for (const good of ['/', '/runs/run_abc', '/skills/summarize', '/api/runs/a%20b', '/docs/skill-md', '/%5Cevil.example', '/runs/%E2%9C%93']) {
+    assert.equal(badPathEncoding(good), null, good);
   }
 });
