@@ -159,6 +159,9 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         selectable: false,
         draggable: false,
         focusable: false,
+        // a drawn box like the edges: named for a screen reader (its label text inside is hidden from it)
+        ariaRole: 'img',
+        ariaLabel: lane.label,
         zIndex: -1,
       });
     }
