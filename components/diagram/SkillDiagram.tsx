@@ -331,6 +331,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
           ) : null}
           <ReactFlow
             className={styles.flow}
+            // React Flow's wrapper is an `application`: named, as every control is
+            aria-label="Phase graph"
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}
