@@ -2,7 +2,7 @@
 // answers allow a browser to do with them (lib/server/http/security.ts).
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorJson } from './lib/server/http/route';
-import { judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
+import { badPathEncoding, judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
 
 export function proxy(request: NextRequest) {
   const isPage = !request.nextUrl.pathname.startsWith('/api/');
@@ -10,8 +10,12 @@ export function proxy(request: NextRequest) {
   const csp = isPage ? pageCsp(newNonce(), process.env.NODE_ENV === 'development') : null;
   const headers = securityHeaders(csp);
   const verdict = judgeRequest({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers }, securitySettings(process.env));
+  const badPath = badPathEncoding(request.nextUrl.pathname);
   let response: Response;
-  if (verdict.allow) {
+  if (badPath) {
+    // the router would throw decoding it (a bare 500): the caller's mistake, said as one
+    response = isPage ? new Response(`400 Bad Request\n\n${badPath}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } }) : errorJson(400, 'invalid_request', badPath);
+  } else if (verdict.allow) {
     const forward = new Headers(request.headers);
     if (csp) forward.set('content-security-policy', csp);
     response = NextResponse.next({ request: { headers: forward } });

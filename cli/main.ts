@@ -54,6 +54,20 @@ STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external th
 app queues its runs for \`stagecraft worker\` processes. With
 OTEL_EXPORTER_OTLP_ENDPOINT set, every run is exported as OpenTelemetry spans.`;
 
+/**
+ * The usage a mistake in one command is met with: that command's lines of USAGE (its name line and
+ * the lines that continue it), not every command's — the message above them stays in view. An
+ * unknown or missing command gets all of it.
+ */
+export function usageFor(cmd: string | undefined): string {
+  const lines = USAGE.split('\n');
+  const at = cmd ? lines.findIndex((l) => l === `  stagecraft ${cmd}` || l.startsWith(`  stagecraft ${cmd} `)) : -1;
+  if (at < 0) return USAGE;
+  let end = at + 1;
+  while (end < lines.length && /^ {3,}\S/.test(lines[end])) end++;
+  return ['usage:', ...lines.slice(at, end), '', '`stagecraft --help` lists every command.'].join('\n');
+}
+
 /** what the caller sent that does not fit, found before anything ran: exit 2, as a usage error */
 const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed']);
 
@@ -134,7 +148,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     const body = errorToJson(e);
     if (json) io.out(JSON.stringify({ error: body }));
     if (e instanceof UsageError) {
-      io.err(`stagecraft: ${e.message}\n\n${USAGE}`);
+      io.err(`stagecraft: ${e.message}\n\n${usageFor(cmd)}`);
       return 2;
     }
     if (e instanceof StagecraftError) {

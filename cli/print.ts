@@ -5,12 +5,24 @@ import type { Io } from './main';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
-  const r = s.report as { outcome?: string; block_reason?: string | null; failed_stage?: { stage: string; rung: string; phase: string } | null } | null;
+  const r = s.report as {
+    outcome?: string;
+    block_reason?: string | null;
+    failed_stage?: { stage: string; rung: string; phase: string } | null;
+    error?: { message: string; stack: string | null } | null;
+  } | null;
   if (r) {
     io.out(`outcome: ${r.outcome}${r.block_reason ? ` — ${r.block_reason}` : ''}`);
     if (r.failed_stage) io.out(`failed stage: ${r.failed_stage.stage} (${r.failed_stage.rung}, phase ${r.failed_stage.phase})`);
   }
-  if (s.error) io.out(`error [${String(s.error.code)}]: ${String(s.error.message)}`);
+  if (s.error) {
+    // the report's words for the error: the bundle's files by their names, not the data dir's copy of it;
+    // its stack once (the block reason above may have said it already)
+    const said = r?.error ?? null;
+    io.out(`error [${String(s.error.code)}]: ${said ? said.message : String(s.error.message)}`);
+    const stack = said?.stack?.trimEnd();
+    if (stack && !(r?.block_reason ?? '').includes(stack)) io.out(stack);
+  }
   if (s.output !== null && s.output !== undefined) io.out(JSON.stringify(s.output, null, 2));
 }
 

@@ -89,7 +89,9 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
       io.out(JSON.stringify(RunEventsView.parse({ runId, events: events.map(({ runId: _r, ...e }) => e) })));
       return 0;
     }
-    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data)}`);
+    // the bundle folders the run executed from, cut from the words as the report cuts them
+    const roots = events.flatMap((e) => ((e.type === 'run_started' || e.type === 'run_resumed') && typeof e.data.bundleDir === 'string' ? [e.data.bundleDir] : []));
+    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data, roots)}`);
     return 0;
   });
 }

@@ -159,6 +159,9 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         selectable: false,
         draggable: false,
         focusable: false,
+        // a drawn box like the edges: named for a screen reader (its label text inside is hidden from it)
+        ariaRole: 'img',
+        ariaLabel: lane.label,
         zIndex: -1,
       });
     }
@@ -328,6 +331,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
           ) : null}
           <ReactFlow
             className={styles.flow}
+            // React Flow's wrapper is an `application`: named, as every control is
+            aria-label="Phase graph"
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}

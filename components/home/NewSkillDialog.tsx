@@ -7,6 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { routes } from '@/lib/api/routes';
 import { callRoute } from '@/lib/client/api';
+import { skillNameProblem } from './skill-name';
 import styles from './Home.module.css';
 
 type Props = {
@@ -29,7 +30,8 @@ export function NewSkillDialog({ skills, examples }: Props) {
     onSuccess: (created) => router.push(`/skills/${encodeURIComponent(created.name)}`),
   });
   const isBusy = create.isPending || create.isSuccess;
-  const error = create.error?.message ?? null;
+  const [nameProblem, setNameProblem] = useState<string | null>(null);
+  const error = nameProblem ?? create.error?.message ?? null;
   // `from: <name>` copies the skill of that name when there is one, so an example
   // that is also a skill here is offered once, as the skill (it may have been edited)
   const freshExamples = examples.filter((e) => !skills.includes(e));
@@ -39,6 +41,7 @@ export function NewSkillDialog({ skills, examples }: Props) {
     if (isOpen) {
       setName('');
       setFrom(BLANK);
+      setNameProblem(null);
       create.reset();
     }
     setOpen(isOpen);
@@ -47,7 +50,10 @@ export function NewSkillDialog({ skills, examples }: Props) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const wanted = name.trim();
-    if (wanted) create.mutate(wanted);
+    if (!wanted) return;
+    // said here, in the dialog's words, before the server is asked
+    setNameProblem(skillNameProblem(wanted));
+    if (!skillNameProblem(wanted)) create.mutate(wanted);
   };
 
   return (

@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { routes } from '@/lib/api/routes';
 import { callRoute } from '@/lib/client/api';
+import { skillNameProblem } from './skill-name';
 import styles from './Home.module.css';
 
 type Props = { name: string; open: boolean; onOpenChange(open: boolean): void; children: ReactNode };
@@ -21,13 +22,15 @@ export function RenameSkillDialog({ name, open, onOpenChange, children }: Props)
     },
   });
   const isBusy = rename.isPending;
-  const error = rename.error?.message ?? null;
+  const [nameProblem, setNameProblem] = useState<string | null>(null);
+  const error = nameProblem ?? rename.error?.message ?? null;
   const inputId = `rename-${name}`;
 
   const changeOpen = (isOpen: boolean) => {
     if (isBusy) return;
     if (isOpen) {
       setNewName(name);
+      setNameProblem(null);
       rename.reset();
     }
     onOpenChange(isOpen);
@@ -37,7 +40,9 @@ export function RenameSkillDialog({ name, open, onOpenChange, children }: Props)
     e.preventDefault();
     const to = newName.trim();
     if (!to || to === name) return;
-    rename.mutate(to);
+    // said here, in the dialog's words, before the server is asked
+    setNameProblem(skillNameProblem(to));
+    if (!skillNameProblem(to)) rename.mutate(to);
   };
 
   return (

@@ -16,6 +16,7 @@ import { StepList } from './TimelineParts';
 import { VisitView, visitEstimatePx } from './TimelineVisit';
 import { itemDomId, usageText, visitKeyOf } from './timeline-index';
 import type { Visit } from './use-run-timeline';
+import { failedOnlyEmptyText, failureCountText, runItselfFailed } from './failure-words';
 import styles from './Inspector.module.css';
 
 export type TimelineSelection = {
@@ -118,7 +119,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
           {t.outline.length === 1 ? '1 visit' : `${t.outline.length.toLocaleString('en')} visits`} · {usageText(t.usage, currency)}
         </span>
         <span className={styles.spacer} />
-        <span className={failures ? styles.failCount : styles.dim}>{failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`}</span>
+        <span className={failures || runItselfFailed(failures, t.selected) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected)}</span>
         <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
           Next failure <kbd aria-hidden="true">n</kbd>
         </button>
@@ -142,7 +143,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
       </div>
       {t.program.length === 0 && t.outline.length ? <p className={styles.note}>This skill declares no capability stages: its rounds have no rung lanes to fill.</p> : null}
       {rows.length === 0 ? (
-        <p className={styles.dim}>{isFailedOnly ? 'Nothing failed, was refused or denied.' : t.status === 'queued' ? 'The run has not started yet.' : 'Nothing recorded yet.'}</p>
+        <p className={styles.dim}>{isFailedOnly ? failedOnlyEmptyText(failures, t.selected) : t.status === 'queued' ? 'The run has not started yet.' : 'Nothing recorded yet.'}</p>
       ) : null}
       <div ref={scroller} className={styles.timelineScroll} data-zoom={zoom}>
         <div style={{ height: list.getTotalSize(), position: 'relative' }}>

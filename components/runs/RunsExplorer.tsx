@@ -42,6 +42,11 @@ const isOpen = (status: string) => status === 'running' || status === 'queued';
 export function RunsExplorer({ initial, skills, liveSkills }: Props) {
   const search = useSearchParams().toString();
   const { filters, problems } = useMemo(() => parseRunFilters(new URLSearchParams(search)), [search]);
+  // the URL takes a moment to say a change (the router commits it in a transition): until it does,
+  // the controls show the change, not the filters before it (a box ticked would untick, then tick)
+  const [pending, setPending] = useState<RunFilters | null>(null);
+  if (pending && runFiltersSearch(pending) === runFiltersSearch(filters)) setPending(null);
+  const shown = pending ?? filters;
   // the moment a relative range ("last 24 hours") reaches back from: the server's, then each change's
   const [clock, setClock] = useState(initial.now);
   const query = useMemo(() => toRunQuery(filters, clock), [filters, clock]);
@@ -50,13 +55,14 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
   const change = useCallback(
     (next: RunFilters) => {
       setClock(Date.now());
+      setPending(next);
       const href = runsHref(next);
       // typing a search replaces the entry; any other change can be gone back from
-      const onlySearch = runFiltersSearch({ ...next, q: undefined }) === runFiltersSearch({ ...filters, q: undefined });
+      const onlySearch = runFiltersSearch({ ...next, q: undefined }) === runFiltersSearch({ ...shown, q: undefined });
       if (onlySearch) window.history.replaceState(null, '', href);
       else window.history.pushState(null, '', href);
     },
-    [filters],
+    [shown],
   );
 
   const list = useInfiniteQuery({
@@ -81,7 +87,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
   const onNearEnd = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  const pickBucket = useCallback((from: number, to: number) => change({ ...filters, range: undefined, from, to }), [change, filters]);
+  const pickBucket = useCallback((from: number, to: number) => change({ ...shown, range: undefined, from, to }), [change, shown]);
 
   const filtered = isFiltered(filters);
   const isBusy = list.isPlaceholderData || stats.isPlaceholderData || (list.isPending && !list.data);
@@ -100,7 +106,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
         <RunListEmpty isFiltered={false} />
       ) : (
         <>
-          <RunFilterBar filters={filters} onChange={change} skills={skills} failures={failures} />
+          <RunFilterBar filters={shown} onChange={change} skills={skills} failures={failures} />
           <section className={styles.chart} aria-label="Runs over time" aria-busy={isBusy || undefined}>
             <div className={styles.chartHead}>
               <h2>Runs over time</h2>

@@ -1,23 +1,30 @@
 // The runs chart's rows and words: a bucket's label at its width (a time of day for buckets
-// under a day, a date for longer ones), and the duration summary above the chart.
+// under a day, to the second for buckets under a minute; a date for longer ones), and the duration summary above the chart.
 import type { RunStatsView } from '@/lib/views';
 import { formatDuration } from '@/components/common/format';
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 
 /** the chart's height (its placeholder keeps the same, so the list does not move when it arrives) */
 export const CHART_HEIGHT_PX = 170;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** a time of day, to the second when buckets are under a minute (else every bar of a minute's runs reads the same) */
+function clock(d: Date, bucketMs: number): string {
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return bucketMs < MINUTE_MS ? `${hm}:${pad(d.getSeconds())}` : hm;
+}
+
 /** a bucket's start as the axis (short) or the tooltip (long, with its end) says it, in the reader's time zone */
 export function bucketLabel(start: number, bucketMs: number, long = false): string {
   const d = new Date(start);
   const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const time = clock(d, bucketMs);
   if (!long) return bucketMs < DAY_MS ? time : day.slice(5);
   const e = new Date(start + bucketMs);
-  const end = bucketMs < DAY_MS ? `${pad(e.getHours())}:${pad(e.getMinutes())}` : `${e.getFullYear()}-${pad(e.getMonth() + 1)}-${pad(e.getDate())}`;
+  const end = bucketMs < DAY_MS ? clock(e, bucketMs) : `${e.getFullYear()}-${pad(e.getMonth() + 1)}-${pad(e.getDate())}`;
   return bucketMs < DAY_MS ? `${day} ${time}–${end}` : `${day} – ${end}`;
 }
 

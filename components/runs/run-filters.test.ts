@@ -44,3 +44,13 @@ test("the API's query: a relative range reaches back from now, a later from wins
   assert.deepEqual(routes.listRuns.query.parse(q), q);
   assert.deepEqual(toRunQuery({}, T), {});
 });
+
+test('a NUL in the search, the skill or the failure point is named and left out (the database refuses one: the page would not load)', () => {
+  const { filters, problems } = parseRunFilters(new URLSearchParams('q=Key%00Error&skill=sum%00&failed=__post__/0%00&status=failed'));
+  assert.deepEqual(filters, { status: ['failed'] });
+  assert.equal(problems.length, 3);
+  assert.match(problems[0], /^\?q=Key\\u0000Error: holds a NUL character/);
+  assert.match(problems[1], /^\?skill=/);
+  assert.match(problems[2], /^\?failed=/);
+  assert.deepEqual(parseRunFilters({ q: 'KeyError', skill: 'sum' }).filters, { q: 'KeyError', skill: 'sum' });
+});

@@ -69,15 +69,22 @@ export function parseRunFilters(sp: Search): { filters: RunFilters; problems: st
   const get = getter(sp);
   const problems: string[] = [];
   const filters: RunFilters = {};
-  const q = get('q')?.trim();
+  // a NUL is in no run id, input, name or error, and the database refuses one outright: said, and left out
+  const text = (name: 'q' | 'skill' | 'failed'): string | undefined => {
+    const raw = get(name)?.trim();
+    if (!raw?.includes('\u0000')) return raw;
+    problems.push(`?${name}=${JSON.stringify(raw).slice(1, -1).slice(0, 60)}: holds a NUL character (%00), which no run holds. Showing every run.`);
+    return undefined;
+  };
+  const q = text('q');
   if (q) filters.q = q.slice(0, MAX_SEARCH_CHARS);
-  const skill = get('skill')?.trim();
+  const skill = text('skill');
   if (skill) filters.skill = skill;
   const status = words('status', get('status'), RUN_STATUS_WORDS, problems);
   if (status) filters.status = status;
   const outcome = words('outcome', get('outcome'), RUN_OUTCOME_WORDS, problems);
   if (outcome) filters.outcome = outcome;
-  const failed = get('failed')?.trim();
+  const failed = text('failed');
   if (failed) filters.failed = failed;
   const attention = get('attention');
   if (attention === '1' || attention === 'true') filters.attention = true;

@@ -8,7 +8,7 @@ test('a link back to the source round-trips: version, file, line', () => {
   assert.deepEqual(parseSourceLink(new URLSearchParams(href.split('?')[1])), { version: 'abc123def', line: 12, file: 'count.py', problems: [] });
   assert.equal(sourceHref('a b', { line: 3, file: 'skill.md' }), '/skills/a%20b?line=3');
   assert.equal(sourceHref('x', {}), '/skills/x');
-  assert.deepEqual(parseSourceLink({ version: ['abcd', 'ef01'], line: '7' }), { version: 'abcd', line: 7, file: null, problems: [] });
+  assert.deepEqual(parseSourceLink({ version: ['abcdef', 'ef0123'], line: '7' }), { version: 'abcdef', line: 7, file: null, problems: [] });
 });
 
 test('what is not a version or a line is named, and left out', () => {
@@ -19,4 +19,10 @@ test('what is not a version or a line is named, and left out', () => {
   assert.match(r.problems[1], /^\?line=-3: a line is a whole number from 1/);
   assert.deepEqual(parseSourceLink(new URLSearchParams('line=0')).line, null);
   assert.deepEqual(parseSourceLink(new URLSearchParams('')), { version: null, line: null, file: null, problems: [] });
+});
+
+test('a version shorter than the store takes (6 hex digits) is named with the same rule the store says', () => {
+  const r = parseSourceLink(new URLSearchParams('version=30482'));
+  assert.equal(r.version, null);
+  assert.match(r.problems[0], /^\?version=30482: a version is its hash \(hex, at least 6 characters\)/);
 });

@@ -12,14 +12,17 @@ const first = (sp: Search, k: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
+/** a version is named by its hash or a prefix of at least this many hex digits (the store's MIN_HASH_PREFIX) */
+const VERSION = /^[0-9a-f]{6,64}$/;
+
 /** the most a line number can be (a skill file is far shorter) */
 const MAX_LINE = 1_000_000;
 
 export function parseSourceLink(sp: Search): SourceLink {
   const problems: string[] = [];
   const version = first(sp, 'version')?.trim() || null;
-  if (version !== null && !/^[0-9a-f]{4,64}$/.test(version)) {
-    problems.push(`?version=${version.slice(0, 70)}: a version is its hash (hex, at least 4 characters). Showing the latest version.`);
+  if (version !== null && !VERSION.test(version)) {
+    problems.push(`?version=${version.slice(0, 70)}: a version is its hash (hex, at least 6 characters). Showing the latest version.`);
   }
   const rawLine = first(sp, 'line')?.trim();
   let line: number | null = null;
@@ -28,7 +31,7 @@ export function parseSourceLink(sp: Search): SourceLink {
     else problems.push(`?line=${rawLine.slice(0, 40)}: a line is a whole number from 1. No line is revealed.`);
   }
   const file = first(sp, 'file')?.trim() || null;
-  return { version: version !== null && /^[0-9a-f]{4,64}$/.test(version) ? version : null, line, file, problems };
+  return { version: version !== null && VERSION.test(version) ? version : null, line, file, problems };
 }
 
 /** the studio at a version's line (and file, when it is not skill.md) */

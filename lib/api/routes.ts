@@ -73,7 +73,14 @@ const RunParams = z.object({ id: z.string() });
 /** missing and empty say the same: what to name */
 const FORK_POINT_HINT = 'name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …)';
 const forkPointName = z.string({ error: FORK_POINT_HINT }).min(1, { error: FORK_POINT_HINT });
-const seq = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).min(0, { error: `must be 0 or more (${what})` });
+// a seq is a Postgres integer: one past it is no event of any run (and the database would refuse it)
+const MAX_SEQ = 2_147_483_647;
+const seq = (what: string) =>
+  z
+    .number({ error: `must be a whole number (${what})` })
+    .int({ error: `must be a whole number (${what})` })
+    .min(0, { error: `must be 0 or more (${what})` })
+    .max(MAX_SEQ, { error: `must be at most ${MAX_SEQ} (${what})` });
 
 export const routes = {
   // ------------------------------------------------------------ skills and versions

@@ -81,8 +81,16 @@ export function editPath(p: string): (string | number)[] {
       .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
       .map((t) => (/^\d+$/.test(t) ? Number(t) : t));
   }
-  return parsePath(s.replace(/^\$\.?/, ''));
+  const rest = s.replace(/^\$\.?/, '');
+  // parsePath skips what it cannot read: a path it would half-read ("[[[", "items[", "[0") edits another part, or the whole value
+  if (!PATH_SYNTAX.test(rest)) {
+    throw new ForkPointError('fork_edit_invalid', `--set ${p}: not a path — write a.b[0] (or $.a.b[0]), a JSON pointer /a/b/0, or $ for the whole value.`, { path: p });
+  }
+  return parsePath(rest);
 }
+
+/** keys and [index]es joined by dots: `a`, `a.b[0]`, `[2].c`, `a[0][1]` */
+const PATH_SYNTAX = /^(?:[^.[\]]+|\[\d+\])(?:\.[^.[\]]+|\[\d+\])*$/;
 
 /** A copy of `value` with the value at `path` set (objects and arrays on the way are copied, never changed). */
 export function setAtPath(value: Json, path: string, next: Json): Json {

@@ -73,7 +73,7 @@ export function stateView(fold: RunFold, k: number): RunStateView {
     workspace: s.workspace.map((w, i) => ({ path: w.path, seq: w.seq, content: slot(w.content, ref('workspace', i, 'content')) })),
     output: s.output === null ? null : slot(s.output, ref('output')),
     error: s.error ? errorInfo(s.error, bundleRoots(fold)) : null,
-    change: { summary: event ? eventSummary(event.type, event.data) : 'before the run', paths: s.seq > 0 ? changedPaths(prev, s) : [] },
+    change: { summary: event ? eventSummary(event.type, event.data, bundleRoots(fold)) : 'before the run', paths: s.seq > 0 ? changedPaths(prev, s) : [] },
   };
 }
 
@@ -150,7 +150,7 @@ export function itemView(fold: RunFold, seq: number, opts: { price?: AppliedPric
   const ref = (...p: (string | number)[]) => ({ seq, path: pointer('item', ...p) });
   const roots = bundleRoots(fold);
   if (e.type !== 'step_completed') {
-    return { kind: 'event', seq, id: itemOf(e.type, e.data), type: e.type, summary: eventSummary(e.type, e.data), data: slot(e.data, ref('data')) };
+    return { kind: 'event', seq, id: itemOf(e.type, e.data), type: e.type, summary: eventSummary(e.type, e.data, roots), data: slot(e.data, ref('data')) };
   }
   const r: Rebuilt | null = rebuildStep(fold, seq);
   const rebuilt = { verified: r?.verified ?? false };

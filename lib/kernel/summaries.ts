@@ -18,15 +18,18 @@ import { isJsonObject } from './json';
 import type { ProcessorStepData, StageStepData, ToolStepData } from './events';
 import type { ToolOutcome } from './stage-types';
 import { EVENT } from './events';
+import { relativeToBundle } from './error-info';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const firstLine = (s: unknown) => String(s ?? '').split('\n')[0];
+/** an error's first line with the bundle copy's folder cut (`roots`: where the run executed from), before it is clipped */
+const errorLine = (s: unknown, roots: readonly string[]) => relativeToBundle(firstLine(s), roots);
 const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** What a stage did, in a few words. `outcomes`: its round's tool outcomes before post-tool (for trims). */
-export function stageSummary(d: StageStepData, outcomes: readonly (ToolOutcome | null)[] = []): string {
+export function stageSummary(d: StageStepData, outcomes: readonly (ToolOutcome | null)[] = [], roots: readonly string[] = []): string {
   if (d.status === 'refused') return `refused: missing grant${(d.missing ?? []).length === 1 ? '' : 's'} ${(d.missing ?? d.definition.effects).join(', ')}`;
-  if (d.status === 'failed') return `failed: ${clip(firstLine('error' in d.output ? d.output.error.message : 'failed'))}`;
+  if (d.status === 'failed') return `failed: ${clip(errorLine('error' in d.output ? d.output.error.message : 'failed', roots))}`;
   if (d.status === 'skipped') return 'skipped';
   const c = 'contribution' in d.output ? d.output.contribution : {};
   const parts: string[] = [];
@@ -59,8 +62,8 @@ export function branchOf(d: ProcessorStepData): 'none' | 'fail' | 'skip' | 'empt
   return d.status === 'failed' ? 'fail' : d.status === 'skipped' ? 'skip' : d.status === 'empty' ? 'empty' : 'none';
 }
 
-export function stepSummary(d: ProcessorStepData): string {
-  const err = isJsonObject(d.output) && isJsonObject(d.output.error) ? firstLine(d.output.error.message) : '';
+export function stepSummary(d: ProcessorStepData, roots: readonly string[] = []): string {
+  const err = isJsonObject(d.output) && isJsonObject(d.output.error) ? errorLine(d.output.error.message, roots) : '';
   const def = isJsonObject(d.definition) ? d.definition : {};
   const into = typeof def.into === 'string' ? def.into : null;
   switch (d.status) {
@@ -100,8 +103,15 @@ function byWhom(driver: Json | undefined): string {
   return `, by the ${String(driver.kind ?? 'process')} on ${String(driver.host ?? '?')} (pid ${String(driver.pid ?? '?')})`;
 }
 
-/** What one event did, in a line (the scrubber shows it beside the diff). */
-export function eventSummary(type: string, data: JsonObject): string {
+/**
+ * What one event did, in a line (the scrubber shows it beside the diff). `roots`: the bundle folders
+ * the run executed from (provenance.ts bundleRoots), cut from the words as the report cuts them.
+ */
+export function eventSummary(type: string, data: JsonObject, roots: readonly string[] = []): string {
+  return relativeToBundle(eventWords(type, data, roots), roots);
+}
+
+function eventWords(type: string, data: JsonObject, roots: readonly string[]): string {
   const d = data as Record<string, Json>;
   switch (type) {
     case EVENT.runStarted:
@@ -123,14 +133,14 @@ export function eventSummary(type: string, data: JsonObject): string {
     case EVENT.runCompleted:
       return 'the run completed';
     case EVENT.runFailed:
-      return `the run failed: ${clip(firstLine(isJsonObject(d.error) ? d.error.message : ''))}`;
+      return `the run failed: ${clip(errorLine(isJsonObject(d.error) ? d.error.message : '', roots))}`;
     case EVENT.runAborted:
-      return `the run was aborted: ${clip(firstLine(isJsonObject(d.error) ? d.error.message : ''))}`;
+      return `the run was aborted: ${clip(errorLine(isJsonObject(d.error) ? d.error.message : '', roots))}`;
     case EVENT.stepCompleted: {
       const at = String(d.position);
       if (d.kind === 'model') return `${at}: ${turnSummary(d.output as unknown as ModelTurn)}`;
-      if (d.kind === 'stage') return `${at}: ${stageSummary(data as unknown as StageStepData)}`;
-      if (d.kind === 'processor') return `${at} ${String(d.type)} ${String(d.status)}: ${stepSummary(data as unknown as ProcessorStepData)}`;
+      if (d.kind === 'stage') return `${at}: ${stageSummary(data as unknown as StageStepData, [], roots)}`;
+      if (d.kind === 'processor') return `${at} ${String(d.type)} ${String(d.status)}: ${stepSummary(data as unknown as ProcessorStepData, roots)}`;
       return `${at} ${String(d.op)} ${String(d.status)}`;
     }
   }

@@ -68,9 +68,15 @@ for (const [name, open] of backends) {
       runs.step = await recordRun(store, skill, T0 + 3 * MIN, {
         status: 'aborted',
         report: report('blocked'),
-        error: { code: 'workflow_aborted', message: 'postprocessor step 2 (validate, skill.md line 9) failed: KeyError', phase: '__post__', step: 2, stepType: 'validate' },
+        error: {
+          code: 'workflow_aborted',
+          message: 'postprocessor step 2 (validate, skill.md line 9) failed: KeyError in /data/bundles/ab12/sanitize.py (at /data/bundles/ab12/sanitize.py:11)',
+          phase: '__post__',
+          step: 2,
+          stepType: 'validate',
+        },
         tookMs: 4000,
-      });
+      }, { bundleDir: '/data/bundles/ab12' });
       runs.pre = await recordRun(store, other, T0 + 4 * MIN, {
         status: 'aborted',
         report: report('blocked'),
@@ -110,6 +116,8 @@ for (const [name, open] of backends) {
         ],
       );
       assert.match(row('stage').errorMessage ?? '', /Cannot read properties of null/);
+      // the bundle copy's address in the data dir is cut, as the report cuts it: the row names the file
+      assert.equal(row('step').errorMessage, 'postprocessor step 2 (validate, skill.md line 9) failed: KeyError in sanitize.py (at sanitize.py:11)');
       assert.equal(row('ok').skillName, skill);
       assert.equal(row('ok').versionHash, null);
       assert.equal(row('running').inputPreview, JSON.stringify(runs.running.input));

@@ -15,6 +15,7 @@
  * kernel's port: the kernel never lists runs this way.
  */
 import type { RunKind, RunStatus } from '../kernel/ports';
+import { relativeToBundle } from '../kernel/error-info';
 import type { PrismaClient } from './generated/prisma/client';
 
 export const RUN_OUTCOMES = ['succeeded', 'blocked', 'failed'] as const;
@@ -137,6 +138,7 @@ type PageRow = {
   updated_at: Date;
   outcome: string | null;
   error_message: string | null;
+  bundle_dir: string | null;
   failed_at: string | null;
   needs_attention: boolean;
   duration_ms: number | null;
@@ -169,7 +171,7 @@ export class PrismaRunIndex implements RunIndex {
     args.push(limit + 1);
     const rows = await (await this.db()).$queryRawUnsafe<PageRow[]>(
       `SELECT r."id", r."skill_name", v."hash" AS version_hash, r."status", r."model", r."kind", r."parent_run_id", r."fork_point", r."created_at", r."updated_at",
-              r."outcome", r."error_message", r."failed_at", r."needs_attention", r."duration_ms",
+              r."outcome", r."error_message", r."bundle_dir", r."failed_at", r."needs_attention", r."duration_ms",
               left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
          FROM "runs" r LEFT JOIN "skill_versions" v ON v."id" = r."skill_version_id"
         WHERE ${where.sql}${keyset}
@@ -255,7 +257,8 @@ function toRow(r: PageRow): RunIndexRow {
     createdAt: r.created_at.getTime(),
     updatedAt: r.updated_at.getTime(),
     outcome: r.outcome as RunOutcomeWord | null,
-    errorMessage: r.error_message,
+    // the bundle copy the run executed from is an address in the data dir: its files are named as the report names them
+    errorMessage: r.error_message === null ? null : relativeToBundle(r.error_message, r.bundle_dir ? [r.bundle_dir] : []),
     failedAt: r.failed_at,
     needsAttention: r.needs_attention,
     durationMs: r.duration_ms === null ? null : Number(r.duration_ms),

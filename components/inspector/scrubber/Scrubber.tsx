@@ -15,7 +15,7 @@
  * stood at the old end follows to the new end (it calls `onSeq(lastSeq)`);
  * one moved back stays where the user left it.
  */
-import { useEffect, useEffectEvent, useState, type KeyboardEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type KeyboardEvent } from 'react';
 import { StateAtStep } from './StateAtStep';
 import { useFollowEnd, useScrub } from './use-scrub';
 import styles from './Scrubber.module.css';
@@ -25,7 +25,16 @@ type Props = { runId: string; lastSeq: number; seq: number; onSeq: (seq: number)
 export function Scrubber({ runId, lastSeq, seq, onSeq, onItem }: Props) {
   const [isDragging, setDragging] = useState(false);
   const at = Math.max(0, Math.min(lastSeq, seq));
-  const go = (k: number) => onSeq(Math.max(0, Math.min(lastSeq, k)));
+  const slider = useRef<HTMLInputElement>(null);
+  const go = (k: number) => {
+    const to = Math.max(0, Math.min(lastSeq, k));
+    // a focused button this move disables would drop focus to the page, and with it ←/→ and Home/End:
+    // the slider takes it over (it steps on the same keys)
+    const focused = document.activeElement;
+    const end = focused instanceof HTMLElement ? focused.dataset.end : undefined;
+    if ((end === 'first' && to === 0) || (end === 'last' && to >= lastSeq)) slider.current?.focus();
+    onSeq(to);
+  };
   useFollowEnd(at, lastSeq, onSeq);
   const scrub = useScrub(runId, at, lastSeq, isDragging);
 
@@ -63,20 +72,21 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem }: Props) {
       <div className={styles.bar}>
         <h2 className={styles.title}>Step through the run</h2>
         <div className={styles.buttons}>
-          <button type="button" onClick={() => go(0)} disabled={at === 0} aria-label="First step" title="First step (Home)">
+          <button type="button" onClick={() => go(0)} disabled={at === 0} data-end="first" aria-label="First step" title="First step (Home)">
             <Icon shape="first" />
           </button>
-          <button type="button" onClick={() => go(at - 1)} disabled={at === 0} aria-label="Previous step" title="Previous step (←)">
+          <button type="button" onClick={() => go(at - 1)} disabled={at === 0} data-end="first" aria-label="Previous step" title="Previous step (←)">
             <Icon shape="previous" />
           </button>
-          <button type="button" onClick={() => go(at + 1)} disabled={at >= lastSeq} aria-label="Next step" title="Next step (→)">
+          <button type="button" onClick={() => go(at + 1)} disabled={at >= lastSeq} data-end="last" aria-label="Next step" title="Next step (→)">
             <Icon shape="next" />
           </button>
-          <button type="button" onClick={() => go(lastSeq)} disabled={at >= lastSeq} aria-label="Last step" title="Last step (End)">
+          <button type="button" onClick={() => go(lastSeq)} disabled={at >= lastSeq} data-end="last" aria-label="Last step" title="Last step (End)">
             <Icon shape="last" />
           </button>
         </div>
         <input
+          ref={slider}
           type="range"
           className={styles.slider}
           aria-label="Step"

@@ -74,6 +74,10 @@ function answer<const R extends RouteDef>(def: R, fn: (args: HandlerArgs<R>) => 
         if (typeof v === 'string' && /[\u0000-\u001f]/.test(v)) throw new RequestInvalidError(`The path's ${k} holds a control character: check the URL.`);
       }
       const params = def.params ? parse(def.params, rawParams, 'params') : undefined;
+      for (const [k, v] of url.searchParams) {
+        // a NUL is in no name, id, input or message we keep, and the database refuses one in a query outright
+        if (v.includes('\u0000')) throw new UsageError(`?${k}=${JSON.stringify(v).slice(0, 80)}: holds a NUL character (%00), which nothing stored holds: remove it.`, { issues: [{ part: 'query', path: k, message: 'holds a NUL character' }] });
+      }
       const query = def.query ? parse(def.query, decodeQuery(def.query, url.searchParams), 'query', (k) => url.searchParams.get(k)) : undefined;
       let body: unknown;
       if (def.rawBody) body = await readTextBody(req, def.rawBody);

@@ -2,7 +2,7 @@
 // app (as the browser resolves it), and the headers every answer carries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cookieValue, judgeRequest, pageCsp, RUN_FETCH_HEADER, safeNextPath, securityHeaders } from './security';
+import { badPathEncoding, cookieValue, judgeRequest, pageCsp, RUN_FETCH_HEADER, safeNextPath, securityHeaders } from './security';
 
 test('a session cookie that is not valid percent-encoding is a cookie that matches nothing, never an exception', () => {
   assert.equal(cookieValue('stagecraft_session=%E0%A4%A', 'stagecraft_session'), '%E0%A4%A');
@@ -73,5 +73,16 @@ test("a request marked as a run's http/get is refused whatever it carries (a tok
     // the same request without the mark is let in
     const headers = new Headers({ host: '127.0.0.1:3000', ...extra });
     assert.equal(judgeRequest({ method: 'GET', pathname: '/api/runs', headers }, settings).allow, true);
+  }
+});
+
+test('a path whose percent-encoding does not decode is named as the caller’s mistake; every other path passes', () => {
+  for (const bad of ['/runs/%E0%A4%A', '/api/skills/%E0', '/api/runs/run_x/items/%zz', '/skills/%']) {
+    const said = badPathEncoding(bad);
+    assert.ok(said, bad);
+    assert.match(said, /not valid percent-encoding/);
+  }
+  for (const good of ['/', '/runs/run_abc', '/skills/summarize', '/api/runs/a%20b', '/docs/skill-md', '/%5Cevil.example', '/runs/%E2%9C%93']) {
+    assert.equal(badPathEncoding(good), null, good);
   }
 });

@@ -192,6 +192,21 @@ export type Verdict =
   | { allow: true }
   | { allow: false; status: 401 | 403; code: string; message: string; /** a page request without a session goes to sign in */ signIn?: boolean };
 
+/**
+ * What is wrong with a path's percent-encoding (`/runs/%E0%A4%A`), or null when every segment decodes:
+ * the router would throw on it while matching, an answer of 500 for what the caller typed.
+ */
+export function badPathEncoding(pathname: string): string | null {
+  for (const segment of pathname.split('/')) {
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      return `The address ${JSON.stringify(pathname.slice(0, 120))} is not valid percent-encoding (at ${JSON.stringify(segment.slice(0, 40))}): check the URL.`;
+    }
+  }
+  return null;
+}
+
 /** Paths that must answer without a token: the sign-in page and where it posts. */
 export const PUBLIC_PATHS = ['/signin', '/api/session'];
 

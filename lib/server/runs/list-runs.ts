@@ -19,11 +19,18 @@ export function runSearchOf(q: RunFilterQuery): RunSearch {
   return { skill: q.skill, status: q.status, outcome: q.outcome, failedAt: q.failed, needsAttention: q.attention, from: q.from, to: q.to, text: q.q };
 }
 
+/** the latest time a Date holds, and the largest bigint */
+const MAX_DATE_MS = 8_640_000_000_000_000;
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+
 export const encodeRunCursor = (c: RunCursor): string => `${c.createdAt}.${c.ord}`;
 
 export function decodeRunCursor(s: string): RunCursor {
   const m = /^(\d{1,16})\.(\d{1,19})$/.exec(s);
-  if (!m) throw new UsageError(`?cursor=${JSON.stringify(s).slice(0, 60)} is not a cursor this API gave: pass the \`next\` of the page before, as it is.`);
+  // a time past any date, or an order past a bigint, is no cursor this API gave (the database would refuse it)
+  if (!m || Number(m[1]) > MAX_DATE_MS || BigInt(m[2]) > MAX_BIGINT) {
+    throw new UsageError(`?cursor=${JSON.stringify(s).slice(0, 60)} is not a cursor this API gave: pass the \`next\` of the page before, as it is.`);
+  }
   return { createdAt: Number(m[1]), ord: m[2] };
 }
 

@@ -1,0 +1,56 @@
+// `stagecraft run`'s words for a run that ended in an error: the bundle's files by their names (as the
+// report names them), never the data dir's copy of the bundle, and the traceback once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { printSummary } from './print';
+import type { RunSummary } from '../lib/server/runs/run-summary';
+
+const COPY = '/home/u/.stagecraft/bundles/72f3ddcbf8be4c3543a2a06c57c358ba1e582ea0c69e90a886768bb260ef1ead';
+const TRACE = (dir: string) => `Traceback (most recent call last):\n  File "${dir}sanitize.py", line 11, in sanitize\n    raise KeyError("paragraphz")\nKeyError: 'paragraphz'`;
+
+function printed(s: Partial<RunSummary>): string {
+  const lines: string[] = [];
+  printSummary({ runId: 'run_x', status: 'aborted', output: null, error: null, report: null, traces: [], steps: [], ...s } as RunSummary, {
+    out: (l) => lines.push(l),
+    err: (l) => lines.push(l),
+    stdin: async () => '',
+  });
+  return lines.join('\n');
+}
+
+test('a step that raised: its error names sanitize.py, not the bundle copy, and its traceback is printed once', () => {
+  const raised = `python function sanitize in ${COPY}/sanitize.py raised KeyError: 'paragraphz' (at ${COPY}/sanitize.py:11)`;
+  const out = printed({
+    error: { code: 'workflow_aborted', message: `postprocessor step 0 (python, skill.md line 30) failed: ${raised}\n${TRACE(`${COPY}/`)}` },
+    report: {
+      outcome: 'blocked',
+      block_reason: `postprocessor step 0 (python, skill.md line 30) failed: python function sanitize in sanitize.py raised KeyError: 'paragraphz' (at sanitize.py:11)\n${TRACE('')}`,
+      failed_stage: null,
+      error: { code: 'code_failed', message: "python function sanitize in sanitize.py raised KeyError: 'paragraphz' (at sanitize.py:11)", stack: `${TRACE('')}\n`, where: { file: 'sanitize.py', line: 11 }, position: '__post__/0' },
+    } as unknown as RunSummary['report'],
+  });
+  assert.ok(!out.includes(COPY), out);
+  assert.match(out, /^error \[workflow_aborted\]: python function sanitize in sanitize\.py raised KeyError/m);
+  assert.equal(out.split('Traceback (most recent call last):').length - 1, 1, out);
+});
+
+test('a failed run whose reason is not printed above: the report’s message and its stack, relative', () => {
+  const out = printed({
+    status: 'failed',
+    error: { code: 'stage_crashed', message: `boom in ${COPY}/caps.mjs` },
+    report: {
+      outcome: 'failed',
+      block_reason: null,
+      failed_stage: null,
+      error: { code: 'stage_crashed', message: 'boom in caps.mjs', stack: 'Error: boom\n    at check (caps.mjs:4:9)\n', where: null, position: null },
+    } as unknown as RunSummary['report'],
+  });
+  assert.match(out, /^error \[stage_crashed\]: boom in caps\.mjs$/m);
+  assert.match(out, /at check \(caps\.mjs:4:9\)/);
+  assert.ok(!out.includes(COPY), out);
+});
+
+test('without a report error (an abort someone asked for) the run error is said as it is', () => {
+  const out = printed({ error: { code: 'run_aborted', message: 'aborted on request by cli: not needed' }, report: { outcome: 'blocked', block_reason: null, failed_stage: null, error: null } as unknown as RunSummary['report'] });
+  assert.match(out, /^error \[run_aborted\]: aborted on request by cli: not needed$/m);
+});

@@ -1,0 +1,34 @@
+// A mistake in one command is met with that command's usage, so the message stays in view above a
+// few lines rather than the whole list; no command (or an unknown one) still gets all of it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { main, USAGE, usageFor } from './main';
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), stdin: async () => '' } };
+}
+
+test("a command's usage is its own lines, continuation lines included", () => {
+  assert.equal(usageFor('validate'), 'usage:\n  stagecraft validate <bundle|skill.md> [--json]\n\n`stagecraft --help` lists every command.');
+  const runs = usageFor('runs').split('\n');
+  assert.match(runs[1], /^ {2}stagecraft runs /);
+  assert.match(runs[2], /--failed AT/);
+  assert.match(runs[4], /a step, or blocked/);
+  assert.ok(!usageFor('run').includes('stagecraft runs'), 'run is not runs');
+  assert.match(usageFor('run'), /\[--queue\]/);
+  assert.equal(usageFor(undefined), USAGE);
+  assert.equal(usageFor('bogus'), USAGE);
+});
+
+test('validate of a path that is not there: the message, then only validate’s usage (exit 2)', async () => {
+  const t = io();
+  assert.equal(await main(['validate', '/nonexistent/bundle'], t.io), 2);
+  const said = t.err.join('\n');
+  assert.match(said, /^stagecraft: \/nonexistent\/bundle does not exist; pass a bundle folder or its skill\.md\n\nusage:\n {2}stagecraft validate /);
+  assert.ok(!said.includes('stagecraft replay'), said);
+  const none = io();
+  assert.equal(await main(['frobnicate'], none.io), 2);
+  assert.match(none.err.join('\n'), /stagecraft replay/);
+});

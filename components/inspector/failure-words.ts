@@ -1,0 +1,19 @@
+// The timeline's words for its failures: how many items failed, were refused or denied — and, when
+// none did but the run itself failed (a model error, a script with no turn left, max_rounds, a
+// contract), that the run failed, so a failed run never reads "0 failures" / "Nothing failed".
+
+/** `selected`: what the page opened on (`run` when the failure is the run's own, outside any item) */
+export const runItselfFailed = (failures: number, selected: string | null): boolean => failures === 0 && selected === 'run';
+
+/** the count beside `Next failure` */
+export function failureCountText(failures: number, selected: string | null): string {
+  if (runItselfFailed(failures, selected)) return 'the run itself failed';
+  return failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`;
+}
+
+/** what `Failed only` shows when no item is left */
+export function failedOnlyEmptyText(failures: number, selected: string | null): string {
+  return runItselfFailed(failures, selected)
+    ? 'No step, stage or tool call failed, was refused or denied: the run itself failed — the run report says why.'
+    : 'Nothing failed, was refused or denied.';
+}

@@ -1,0 +1,20 @@
+// The runs chart's axis and tooltip words: buckets of a few seconds (runs started within a minute)
+// are told apart on the axis, not all labelled with the same minute.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bucketLabel, chartRows } from './chart-data';
+
+const at = (h: number, m: number, s: number) => new Date(2026, 11, 3, h, m, s).getTime();
+
+test('buckets under a minute are labelled to the second, so the bars of one minute read apart', () => {
+  const stats = { bucketMs: 4_000, buckets: [0, 1, 2].map((i) => ({ start: at(4, 0, 4 * i), byStatus: {} })) } as unknown as Parameters<typeof chartRows>[0];
+  const labels = chartRows(stats).map((r) => r.label);
+  assert.deepEqual(labels, ['04:00:00', '04:00:04', '04:00:08']);
+  assert.equal(bucketLabel(at(4, 0, 4), 4_000, true), '2026-12-03 04:00:04–04:00:08');
+});
+
+test('buckets of a minute or more keep hours and minutes; a day or more, the date', () => {
+  assert.equal(bucketLabel(at(13, 5, 0), 60_000), '13:05');
+  assert.equal(bucketLabel(at(13, 0, 0), 3_600_000, true), '2026-12-03 13:00–14:00');
+  assert.equal(bucketLabel(at(0, 0, 0), 86_400_000), '12-03');
+});

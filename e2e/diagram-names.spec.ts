@@ -1,0 +1,17 @@
+// Every node the studio's diagram draws has a role and an accessible name, the postprocessor's lane
+// around the chain included (React Flow draws a node with no name unless it is given one), and so has
+// the diagram's own `application` wrapper.
+import { expect, test } from '@playwright/test';
+
+test('every drawn node of the diagram has a role and a name', async ({ page }) => {
+  await page.goto('/skills/blog_writer');
+  const diagram = page.locator('.react-flow');
+  await expect(diagram.getByRole('group', { name: 'caller contract' })).toBeVisible({ timeout: 60_000 });
+  await expect(diagram.getByRole('img', { name: 'postprocessor → caller contract' })).toHaveCount(1);
+  // React Flow's wrapper is an application: it has a name too
+  await expect(page.getByRole('application', { name: 'Phase graph' })).toHaveCount(1);
+  const unnamed = await page.locator('.react-flow__node').evaluateAll((nodes) =>
+    nodes.filter((n) => !n.getAttribute('role') || !(n.getAttribute('aria-label') ?? '').trim()).map((n) => n.getAttribute('data-id')),
+  );
+  expect(unnamed).toEqual([]);
+});
