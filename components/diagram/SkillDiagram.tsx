@@ -161,7 +161,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         focusable: false,
         // a drawn box like the edges: named for a screen reader (its label text inside is hidden from it)
         ariaRole: 'img',
-        ariaLabel: lane.label,
+        // not its drawn words: a name holding `caller contract` would make that node's name (a contract) find two
+        ariaLabel: 'postprocessor lane',
         zIndex: -1,
       });
     }
@@ -332,7 +333,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
           <ReactFlow
             className={styles.flow}
             // React Flow's wrapper is an `application`: named, as every control is
-            aria-label="Phase graph"
+            aria-label="Diagram canvas"
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}
