@@ -6,7 +6,7 @@
 // out: restore the version the run ran, or abort it.
 import Link from 'next/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef } from 'react';
 import { routes } from '@/lib/api/routes';
 import { callRoute, ApiError } from '@/lib/client/api';
 import { routeKey } from '@/lib/client/queries';
@@ -15,10 +15,18 @@ import styles from './Inspector.module.css';
 
 export function ResumeAbort({ runId, skill, version }: { runId: string; skill: string; version: string | null }) {
   const client = useQueryClient();
-  const [reason, setReason] = useState('');
+  // uncontrolled, read when Abort is pressed: what was typed before the page hydrated is kept (a
+  // controlled input is reset to its state by hydration, and the reason was lost)
+  const reasonInput = useRef<HTMLInputElement>(null);
   const refresh = () => client.invalidateQueries({ queryKey: routeKey(routes.getRun, { params: { id: runId } }) });
   const resume = useMutation({ mutationFn: () => callRoute(routes.resumeRun, { params: { id: runId } }), onSettled: refresh });
-  const abort = useMutation({ mutationFn: () => callRoute(routes.abortRun, { params: { id: runId }, body: reason.trim() ? { reason: reason.trim() } : undefined }), onSettled: refresh });
+  const abort = useMutation({
+    mutationFn: () => {
+      const reason = reasonInput.current?.value.trim() ?? '';
+      return callRoute(routes.abortRun, { params: { id: runId }, body: reason ? { reason } : undefined });
+    },
+    onSettled: refresh,
+  });
   const restore = useMutation({
     mutationFn: () => callRoute(routes.restoreVersion, { params: { name: skill, hash: version ?? '' } }),
   });
@@ -35,7 +43,7 @@ export function ResumeAbort({ runId, skill, version }: { runId: string; skill: s
         <button type="button" className="btn btn-primary" onClick={() => resume.mutate()} disabled={isBusy}>
           Resume
         </button>
-        <input className="input" aria-label="Abort reason" placeholder="Why abort (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
+        <input className="input" aria-label="Abort reason" placeholder="Why abort (optional)" ref={reasonInput} defaultValue="" />
         <button type="button" className="btn btn-danger" onClick={() => abort.mutate()} disabled={isBusy}>
           Abort
         </button>
