@@ -17,7 +17,8 @@ export function skillFileOf(target: string): { file: string; bundleDir: string }
 export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one bundle or skill.md' });
   const { file, bundleDir } = skillFileOf(positionals[0]);
-  const shown = path.relative(process.cwd(), file) || file;
+  // the skill as the user named it: an absolute path stays absolute, a relative one reads from here
+  const shown = path.isAbsolute(positionals[0]) ? file : path.relative(process.cwd(), file) || file;
   const view = validateFolder(bundleDir, shown);
   if (values.json) io.out(JSON.stringify(view));
   else {

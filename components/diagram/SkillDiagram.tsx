@@ -351,7 +351,12 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
             elementsSelectable
             proOptions={PRO_OPTIONS}
           >
-            <Background gap={18} size={1} color="#d5dae1" />
+            {/* the dotted grid is decoration: React Flow draws it as an svg with no name and takes no
+                aria props for it, so it is hidden from assistive technology by a wrapper (the svg is
+                placed against the canvas, not the wrapper) */}
+            <div aria-hidden="true" className={styles.decoration}>
+              <Background gap={18} size={1} color="#d5dae1" />
+            </div>
             <Controls showInteractive={false} showFitView={false} position="bottom-left" />
             <MiniMap pannable zoomable position="bottom-right" ariaLabel="Diagram overview" nodeColor={minimapColor} />
             <Panel position="top-right" className={styles.toolbar}>

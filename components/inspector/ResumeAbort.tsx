@@ -3,7 +3,8 @@
 // worker): its driver cuts the step in flight short and ends it; a run nobody drives is ended at
 // once. Resume takes up a run whose process stopped. A resume the kernel refuses — the skill
 // changed under the run (a determinism error) — is said before anything runs, with its two ways
-// out: restore the version the run ran, or abort it.
+// out: restore the version the run ran, or abort it. While this app itself drives the run (it holds
+// the run's claim), Resume is disabled and says so: a resume here could only be refused.
 import Link from 'next/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
@@ -13,7 +14,18 @@ import { routeKey } from '@/lib/client/queries';
 import { studioHref } from './timeline-index';
 import styles from './Inspector.module.css';
 
-export function ResumeAbort({ runId, skill, version }: { runId: string; skill: string; version: string | null }) {
+/** why Resume is disabled while this app drives the run */
+export const DRIVEN_HERE_NOTE = 'This app is driving the run now: there is nothing to resume. Abort stops it.';
+
+type Props = {
+  runId: string;
+  skill: string;
+  version: string | null;
+  /** this app's process drives the run (holds its claim): resuming it would be a no-op */
+  drivenHere: boolean;
+};
+
+export function ResumeAbort({ runId, skill, version, drivenHere }: Props) {
   const client = useQueryClient();
   // uncontrolled, read when Abort is pressed: what was typed before the page hydrated is kept (a
   // controlled input is reset to its state by hydration, and the reason was lost)
@@ -40,7 +52,14 @@ export function ResumeAbort({ runId, skill, version }: { runId: string; skill: s
         process stopped, Resume takes the run up again from its last recorded step.
       </p>
       <div className={styles.resumeBar}>
-        <button type="button" className="btn btn-primary" onClick={() => resume.mutate()} disabled={isBusy}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => resume.mutate()}
+          disabled={isBusy || drivenHere}
+          title={drivenHere ? DRIVEN_HERE_NOTE : undefined}
+          aria-describedby={drivenHere ? 'resume-driven-here' : undefined}
+        >
           Resume
         </button>
         <input className="input" aria-label="Abort reason" placeholder="Why abort (optional)" ref={reasonInput} defaultValue="" />
@@ -48,6 +67,11 @@ export function ResumeAbort({ runId, skill, version }: { runId: string; skill: s
           Abort
         </button>
       </div>
+      {drivenHere ? (
+        <p id="resume-driven-here" className={styles.dim}>
+          {DRIVEN_HERE_NOTE}
+        </p>
+      ) : null}
       {resume.data ? (
         <p role="status">Resumed: the run is {resume.data.status}.</p>
       ) : null}

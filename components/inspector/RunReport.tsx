@@ -4,6 +4,7 @@
 import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
 import { studioHref, usageText } from './timeline-index';
+import { errorLine } from './failure-words';
 import styles from './Inspector.module.css';
 
 type Props = {
@@ -37,7 +38,7 @@ function driverText(d: RunDriverView): string {
 export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
   const c = r.step_counts;
   const abort = r.aborted_by;
-  const firstLine = (s: string) => s.split('\n')[0];
+  const firstLine = errorLine;
   return (
     <section className={styles.report} aria-labelledby="run-report-title" data-status={status} data-outcome={r.outcome}>
       <div className={styles.reportHead}>

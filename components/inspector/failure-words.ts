@@ -2,6 +2,9 @@
 // none did but the run itself failed (a model error, a script with no turn left, max_rounds, a
 // contract), that the run failed, so a failed run never reads "0 failures" / "Nothing failed".
 
+/** an error's first line: the words the run report shows for what failed (its stack is in Details) */
+export const errorLine = (message: string): string => message.split('\n')[0];
+
 /** `selected`: what the page opened on (`run` when the failure is the run's own, outside any item) */
 export const runItselfFailed = (failures: number, selected: string | null): boolean => failures === 0 && selected === 'run';
 

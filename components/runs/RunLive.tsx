@@ -97,7 +97,7 @@ export function RunLive({ initial, initialTimeline, now }: { initial: RunView; i
       </span>
 
       <ReplayOutcome replay={replay} />
-      {run.status === 'running' ? <ResumeAbort runId={run.runId} skill={run.skill} version={run.version} /> : null}
+      {run.status === 'running' ? <ResumeAbort runId={run.runId} skill={run.skill} version={run.version} drivenHere={run.drivenHere ?? false} /> : null}
       <RunInspector run={run} initialTimeline={initialTimeline}>
         <RunLiveOutcome run={run} />
         <RunForkActions run={run} />

@@ -10,7 +10,7 @@ import type { RunListItemView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
 import { formatDuration, modelLabel } from '@/components/common/format';
-import { attentionOf } from './run-words';
+import { attentionOf, failureWords } from './run-words';
 import styles from './RunList.module.css';
 
 /** a row's height before it is measured (one line, or two with a lineage or failure line) */
@@ -81,6 +81,7 @@ type RowProps = { r: RunListItemView; index: number; measure: (el: Element | nul
 
 function RunRow({ r, index, measure, liveSkills, now }: RowProps) {
   const attention = attentionOf(r);
+  const words = attention ? failureWords(r) : null;
   const isOpen = r.status === 'running' || r.status === 'queued';
   return (
     <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-attention={attention ?? undefined}>
@@ -114,19 +115,21 @@ function RunRow({ r, index, measure, liveSkills, now }: RowProps) {
         ) : null}
       </td>
       <td className={styles.statusCell}>
+        {/* a run that needs attention leads with what failed, in the error's own words (as its report
+            says it), then where; its status follows */}
+        {attention && (words || r.failedAt) ? (
+          <span className={styles.failure} title={r.errorMessage ?? undefined}>
+            {words}
+            {words && r.failedAt ? ' at ' : null}
+            {r.failedAt ? <code>{r.failedAt}</code> : null}
+          </span>
+        ) : null}
         <StatusPill status={r.status} />
         {r.outcome && r.outcome !== 'succeeded' && r.outcome !== r.status ? <span className={styles.outcome}> · {r.outcome}</span> : null}
         {attention ? (
           <span className={styles.attention} title={r.errorMessage ?? undefined}>
             {' '}
             needs attention
-          </span>
-        ) : null}
-        {attention && (r.failedAt || r.errorMessage) ? (
-          <span className={styles.failure} title={r.errorMessage ?? undefined}>
-            {r.failedAt ? <code>{r.failedAt}</code> : null}
-            {r.failedAt && r.errorMessage ? ': ' : null}
-            {r.errorMessage}
           </span>
         ) : null}
       </td>

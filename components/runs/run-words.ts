@@ -1,6 +1,8 @@
 // What a row of the runs list says about how a run went, in the report's words: why it needs
-// attention (`failed`, `aborted` by a step, or `blocked`), and the chart's series.
+// attention (`failed`, `aborted` by a step, or `blocked`), what failed in the error's own words
+// (the line the run report shows), and the chart's series.
 import type { RunListItemView } from '@/lib/views';
+import { errorLine } from '@/components/inspector/failure-words';
 
 export type AttentionWord = 'failed' | 'aborted' | 'blocked';
 
@@ -10,4 +12,21 @@ export function attentionOf(r: Pick<RunListItemView, 'needsAttention' | 'status'
   if (r.status === 'failed' || r.outcome === 'failed') return 'failed';
   if (r.status === 'aborted') return 'aborted';
   return 'blocked';
+}
+
+/**
+ * The kernel's words around a processor step's own error when it ended the run (`postprocessor step 0
+ * (python, skill.md line 27) failed: `): where it failed, which the row shows as `failedAt`.
+ */
+const STEP_WRAPPER = /^(?:postprocessor|phase \S+ preprocessor) step \d+ \([^)]*\) failed: /;
+
+/**
+ * What failed, in the error's own words: the first line of the run's error, as the run report shows
+ * the failed step's error (`python function total in total.py raised KeyError: 'count' (at total.py:3)`);
+ * null when the run has no error message.
+ */
+export function failureWords(r: Pick<RunListItemView, 'errorMessage'>): string | null {
+  if (!r.errorMessage) return null;
+  const words = errorLine(r.errorMessage).replace(STEP_WRAPPER, '').trim();
+  return words || null;
 }

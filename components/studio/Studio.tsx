@@ -27,6 +27,7 @@ import { useEditorBridge } from './hooks/use-editor-bridge';
 import { useRunLauncher } from './hooks/use-run-launcher';
 import { useShortcuts } from './hooks/use-shortcuts';
 import { useVersions } from './hooks/use-versions';
+import { useVersionsPanel } from './hooks/use-versions-panel';
 import { changedPaths, useWorkingCopy } from './hooks/use-working-copy';
 import { useRecentRuns } from './hooks/use-recent-runs';
 import { CheckPastRuns } from '@/components/replay/CheckPastRuns';
@@ -54,7 +55,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const readOnly = viewing !== null && !viewing.isLatest;
   const [openedFiles] = useState<Files>(() => opened?.files ?? { [SKILL_MD]: '' });
   const [notice, setNotice] = useState<Notice>(null);
-  const [showVersions, setShowVersions] = useState(false);
+  const versionsPanel = useVersionsPanel('versions-panel');
   const [newFile, setNewFile] = useState(false);
   const split = useSplit('stagecraft:split');
 
@@ -216,8 +217,8 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
         dirty={dirty}
         notice={notice}
         versionCount={versions.versions.length}
-        showVersions={showVersions}
-        onToggleVersions={() => setShowVersions((v) => !v)}
+        showVersions={versionsPanel.open}
+        onToggleVersions={versionsPanel.toggle}
         busy={versions.isSaving || launcher.isStarting}
         readOnly={readOnly}
         onSave={() => void save()}
@@ -268,7 +269,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
           <RecentRuns skill={name} runs={recent.runs} error={recent.error} now={now} />
         </div>
       </div>
-      {showVersions ? (
+      {versionsPanel.open ? (
         <VersionsPanel
           id="versions-panel"
           skill={name}
@@ -276,7 +277,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
           current={versions.saved.hash}
           working={dirty ? files : null}
           onRestore={(h) => void restore(h)}
-          onClose={() => setShowVersions(false)}
+          onClose={versionsPanel.close}
         />
       ) : null}
       <NewFileDialog open={newFile} onOpenChange={setNewFile} existing={paths} onCreate={addFile} />

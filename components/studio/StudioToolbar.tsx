@@ -16,7 +16,8 @@ type Props = {
   notice: Notice;
   versionCount: number;
   showVersions: boolean;
-  onToggleVersions(): void;
+  /** `opener`: the control pressed, which gets focus back when the panel closes */
+  onToggleVersions(opener: HTMLElement): void;
   busy: boolean;
   /** an older version is shown: it cannot be saved over */
   readOnly?: boolean;
@@ -57,7 +58,7 @@ export function StudioToolbar(p: Props) {
       </div>
       <div className={styles.actions}>
         {p.children}
-        <button type="button" className="btn" onClick={p.onToggleVersions} aria-expanded={p.showVersions} aria-controls="versions-panel">
+        <button type="button" className="btn" onClick={(e) => p.onToggleVersions(e.currentTarget)} aria-expanded={p.showVersions} aria-controls="versions-panel">
           Versions ({p.versionCount})
         </button>
         <button type="button" className="btn" onClick={p.onSave} disabled={p.busy || p.readOnly} title={p.readOnly ? 'An older version is read-only' : 'Save a new version (Ctrl/Cmd+S)'}>

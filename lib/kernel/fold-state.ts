@@ -45,6 +45,8 @@ export type StateChain = {
 };
 
 export type StepCounts = { ok: number; failed: number; refused: number; skipped: number; empty: number; error: number };
+/** tool calls: those recorded, and those a pre-tool stage denied (never dispatched) */
+export type ToolCounts = StepCounts & { denied: number };
 
 export type RunState = {
   runId: string;
@@ -66,7 +68,7 @@ export type RunState = {
   chain: StateChain | null;
   workspace: { path: string; seq: number; content: Json }[];
   files: { path: string; seq: number; bytes: number }[];
-  counts: { events: number; model: number; tool: StepCounts; stage: StepCounts; processor: StepCounts };
+  counts: { events: number; model: number; tool: ToolCounts; stage: StepCounts; processor: StepCounts };
   output: Json | null;
   error: JsonObject | null;
   /** the timeline item event k belongs to: a position, a visit key, `run` */
@@ -196,13 +198,12 @@ function workspaceAt(fold: RunFold, seq: number): RunState['workspace'] {
 }
 
 function countsAt(fold: RunFold, seq: number): RunState['counts'] {
-  const tally = (kind: string) => {
-    const c = zeroCounts();
-    for (const status of Object.keys(c) as (keyof StepCounts)[]) {
+  const tally = <C extends StepCounts>(kind: string, c: C): C => {
+    for (const status of Object.keys(c) as (keyof C & string)[]) {
       const seqs = fold.statusSeqs.get(`${kind}:${status}`);
-      if (seqs) c[status] = countSeqs(seqs, seq);
+      if (seqs) (c as Record<string, number>)[status] = countSeqs(seqs, seq);
     }
     return c;
   };
-  return { events: seq, model: countAt(fold.models, seq), tool: tally('tool'), stage: tally('stage'), processor: tally('processor') };
+  return { events: seq, model: countAt(fold.models, seq), tool: tally('tool', { ...zeroCounts(), denied: 0 }), stage: tally('stage', zeroCounts()), processor: tally('processor', zeroCounts()) };
 }

@@ -13,6 +13,7 @@ import { base, INPUT, model, richPlan, richRun, root, sandbox, STAGE_RUN } from 
 import { stateAt, changedPaths } from './fold-state';
 import { RunFold } from './fold';
 import { RunEventView } from '../views/events';
+import { deriveReport } from './report';
 
 function requireParsed(events: { runId: string; seq: number }[]): void {
   for (const e of events) {
@@ -145,3 +146,20 @@ test('an abort on request records who asked and why', async () => {
   assert.equal(s.resume, null);
 });
 
+
+test('a call a pre-tool stage denied is one of the tool calls: counted as denied in the report and in the state at each step', async () => {
+  const r = await richRun();
+  const events = await r.store.readEvents(r.outcome.runId);
+  const fold = new RunFold(r.outcome.runId, events);
+  const denial = events.find((e) => e.type === 'step_completed' && e.data.rung === 'pre-tool' && JSON.stringify(e.data.output).includes('"deny"'));
+  assert.ok(denial, 'the scenario has a denial');
+  // the round's six calls: five dispatched (ok, ok, refused by the gate, error, ok) and one denied
+  const report = deriveReport(events);
+  assert.equal(report.step_counts.tool_by_status.denied, 1);
+  assert.equal(report.step_counts.tool, Object.values(report.step_counts.tool_by_status).reduce((a, b) => a + b, 0));
+  assert.equal(report.step_counts.tool, events.filter((e) => e.type === 'step_completed' && e.data.kind === 'tool').length + 1);
+  assert.equal(stateAt(fold, denial.seq - 1).counts.tool.denied, 0);
+  assert.equal(stateAt(fold, denial.seq).counts.tool.denied, 1, 'counted at the denial');
+  const end = stateAt(fold, fold.lastSeq).counts.tool;
+  assert.deepEqual(end, { ok: report.step_counts.tool_by_status.ok, failed: 0, refused: 1, skipped: 0, empty: 0, error: report.step_counts.tool_by_status.error, denied: 1 });
+});

@@ -33,6 +33,7 @@ import { applyStepResult, chainValueAt, currentValue, replayValue } from './fold
 import type { Change } from './fold-lists';
 import { FINISH_ARTIFACT_PATH } from './runner';
 import { requestsAfterPreTool } from './fold-transcript';
+import { deniedCallPositions } from './report';
 
 export type Rec<D> = { seq: number; at: number; data: D };
 
@@ -115,6 +116,8 @@ export class RunFold {
   readonly workspaceByPath = new Map<string, WorkspaceRec[]>();
   /** the seqs of the step records of each `kind:status` (counts at k are a binary search) */
   readonly statusSeqs = new Map<string, number[]>();
+  /** the positions of the tool calls pre-tool stages denied (counted once, at the first denial) */
+  private readonly deniedCalls = new Set<string>();
   readonly files: FileRec[] = [];
   readonly persisted: Rec<ArtifactPersistedData>[] = [];
   readonly statuses: Change<RunStatus>[] = [];
@@ -249,15 +252,24 @@ export class RunFold {
     this.whereAt.push({ seq, value: this.visits.length - 1 });
   }
 
+  private countStatus(key: string, seq: number): void {
+    const seqs = this.statusSeqs.get(key);
+    if (seqs) seqs.push(seq);
+    else this.statusSeqs.set(key, [seq]);
+  }
+
   private applyStep(e: RunEvent): void {
     const d = e.data as unknown as StepCompletedData;
     const list = this.records.get(d.position);
     if (list) list.push(e);
     else this.records.set(d.position, [e]);
-    const key = `${d.kind}:${d.status}`;
-    const seqs = this.statusSeqs.get(key);
-    if (seqs) seqs.push(e.seq);
-    else this.statusSeqs.set(key, [e.seq]);
+    this.countStatus(`${d.kind}:${d.status}`, e.seq);
+    // a call a pre-tool stage denied is never dispatched: counted among the tool calls at its denial
+    for (const p of deniedCallPositions(e.data)) {
+      if (this.deniedCalls.has(p)) continue;
+      this.deniedCalls.add(p);
+      this.countStatus('tool:denied', e.seq);
+    }
     const rec = { seq: e.seq, at: e.at };
     if (d.kind === 'processor') return this.applyProcessor({ ...rec, data: d });
     const { visitKey, round: roundNo } = splitRoundPosition(d.position);

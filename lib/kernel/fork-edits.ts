@@ -70,8 +70,11 @@ export function forkPointName(p: ForkPoint, asked: ParsedPosition): string {
 
 // ---------------------------------------------------------------- --set PATH=JSON
 
-/** `a.b[0]`, `$.a.b[0]`, `/a/b/0` (a JSON pointer), or `$` / `.` / `` for the whole value. */
-export function editPath(p: string): (string | number)[] {
+/**
+ * `a.b[0]`, `$.a.b[0]`, `/a/b/0` (a JSON pointer), or `$` / `.` / `` for the whole value. `name` is
+ * what the caller calls an edit in its errors: the CLI's flag `--set`, the API's field `set`.
+ */
+export function editPath(p: string, name = '--set'): (string | number)[] {
   const s = p.trim();
   if (s === '' || s === '$' || s === '.' || s === '/') return [];
   if (s.startsWith('/')) {
@@ -84,7 +87,7 @@ export function editPath(p: string): (string | number)[] {
   const rest = s.replace(/^\$\.?/, '');
   // parsePath skips what it cannot read: a path it would half-read ("[[[", "items[", "[0") edits another part, or the whole value
   if (!PATH_SYNTAX.test(rest)) {
-    throw new ForkPointError('fork_edit_invalid', `--set ${p}: not a path — write a.b[0] (or $.a.b[0]), a JSON pointer /a/b/0, or $ for the whole value.`, { path: p });
+    throw new ForkPointError('fork_edit_invalid', `${name} ${p}: not a path — write a.b[0] (or $.a.b[0]), a JSON pointer /a/b/0, or $ for the whole value.`, { path: p });
   }
   return parsePath(rest);
 }
@@ -92,23 +95,23 @@ export function editPath(p: string): (string | number)[] {
 /** keys and [index]es joined by dots: `a`, `a.b[0]`, `[2].c`, `a[0][1]` */
 const PATH_SYNTAX = /^(?:[^.[\]]+|\[\d+\])(?:\.[^.[\]]+|\[\d+\])*$/;
 
-/** A copy of `value` with the value at `path` set (objects and arrays on the way are copied, never changed). */
-export function setAtPath(value: Json, path: string, next: Json): Json {
-  const segs = editPath(path);
+/** A copy of `value` with the value at `path` set (objects and arrays on the way are copied, never changed); `name` as for editPath. */
+export function setAtPath(value: Json, path: string, next: Json, name = '--set'): Json {
+  const segs = editPath(path, name);
   const set = (cur: Json | undefined, i: number): Json => {
     if (i === segs.length) return next;
     const raw = segs[i];
     // `items.0` names an index as `items[0]` does, where the value is an array
     const seg = Array.isArray(cur) && typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
     if (typeof seg === 'number' && Array.isArray(cur)) {
-      if (seg > cur.length) throw new ForkPointError('fork_edit_invalid', `--set ${path}: index ${seg} is past the end of an array of ${cur.length}.`, { path });
+      if (seg > cur.length) throw new ForkPointError('fork_edit_invalid', `${name} ${path}: index ${seg} is past the end of an array of ${cur.length}.`, { path });
       const copy = cur.slice();
       copy[seg] = set(cur[seg], i + 1);
       return copy;
     }
     if (cur !== undefined && cur !== null && !isJsonObject(cur)) {
       const at = segs.slice(0, i).join('.') || '(the value)';
-      throw new ForkPointError('fork_edit_invalid', `--set ${path}: ${at} is ${Array.isArray(cur) ? 'an array' : typeof cur}, so it has no ${JSON.stringify(seg)}.`, { path });
+      throw new ForkPointError('fork_edit_invalid', `${name} ${path}: ${at} is ${Array.isArray(cur) ? 'an array' : typeof cur}, so it has no ${JSON.stringify(seg)}.`, { path });
     }
     const obj: JsonObject = isJsonObject(cur) ? { ...cur } : {};
     obj[String(seg)] = set(obj[String(seg)], i + 1);

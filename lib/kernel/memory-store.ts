@@ -79,6 +79,10 @@ export class MemoryStore implements StorePort {
     return { release: async () => void this.claims.delete(runId) };
   }
 
+  holdsClaim(runId: string): boolean {
+    return this.claims.has(runId);
+  }
+
   async getRun(runId: string) {
     const st = this.runs.get(runId);
     return st ? clone(st.run) : null;

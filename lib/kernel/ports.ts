@@ -265,6 +265,11 @@ export type StorePort = {
   commit(runId: string, unit: CommitUnit): Promise<CommitResult>;
   /** exclusive claim on driving a run; null when another holder has it */
   claimRun(runId: string): Promise<RunClaim | null>;
+  /**
+   * Whether this process holds the run's claim now (it drives the run: a resume here would be a
+   * no-op). Only this process's claims: one another process holds answers false. A store may leave it out.
+   */
+  holdsClaim?(runId: string): boolean;
   getRun(runId: string): Promise<RunRecord | null>;
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
   /** how many runs `listRuns(filter)` would list, without its limit */

@@ -126,6 +126,25 @@ test('a completed run with a blocked outcome says what blocked it', () => {
   assert.equal(r.attention, 'blocked');
 });
 
+test('a call a pre-tool stage denied counts among the tool calls as denied, once however many stages deny it or records repeat', () => {
+  const guard = (stage: string, deny: Record<string, string>) =>
+    step('stage', { stage, rung: 'pre-tool', position: `gather/r1/pre-tool/${stage}`, output: { contribution: { deny } } });
+  const r = deriveReport([
+    started(),
+    step('model', { position: 'gather/r1/model' }),
+    guard('path_guard', { 1: 'no secrets' }),
+    guard('path_guard', { 1: 'no secrets' }), // recorded again on a resume
+    guard('budget', { 1: 'over budget', 2: 'over budget' }),
+    step('tool', { position: 'gather/r1/tool/0' }),
+    ev('run_completed'),
+  ]);
+  assert.equal(r.step_counts.tool, 3);
+  assert.deepEqual(r.step_counts.tool_by_status, { ok: 1, denied: 2 });
+  // a stage that was refused (its contribution never applied) denied nothing
+  const refused = deriveReport([started(), step('stage', { stage: 'g', rung: 'pre-tool', status: 'refused', position: 'gather/r1/pre-tool/g', output: { contribution: { deny: { 0: 'x' } } } }), ev('run_completed')]);
+  assert.equal(refused.step_counts.tool, 0);
+});
+
 test('a crashed stage is the one error, with its stack relative to the bundle and where it was raised', () => {
   const stack = `TypeError: Cannot read properties of null (reading 'content')\n    at budget (file://${BUNDLE}/caps.mjs:14:22)\n    at run (node:internal/x:1:1)`;
   const r = deriveReport([

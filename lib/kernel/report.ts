@@ -9,7 +9,9 @@
  * - failed_stage: the first stage whose trace failed (what the inspector
  *   shows first);
  * - changed_paths: files and workspace paths the run wrote;
- * - step_counts: steps recorded by kind, and processor steps by status.
+ * - step_counts: steps recorded by kind, and processor steps by status; the
+ *   tool calls include those a pre-tool stage denied (never dispatched, so
+ *   never a step: `denied` among tool_by_status).
  *
  * And the words that say what happened, for the run page and the runs list:
  * `summary` (one sentence), the one `error` that ended the run (its stack,
@@ -69,6 +71,20 @@ export const FACT_NAMES = ['outcome', 'block_reason', 'failed_stage', 'changed_p
 
 const bump = (m: Record<string, number>, k: string) => void (m[k] = (m[k] ?? 0) + 1);
 
+/**
+ * The tool calls a pre-tool stage's record denies, by the position each would have had
+ * (`gather/r1/tool/2`): a denied call is never dispatched, so no tool step records it, yet it is
+ * one of the round's tool calls (counted, as `denied`).
+ */
+export function deniedCallPositions(d: JsonObject): string[] {
+  if (d.kind !== 'stage' || d.rung !== 'pre-tool' || d.status !== 'ok' || typeof d.position !== 'string') return [];
+  const at = d.position.indexOf('/pre-tool/');
+  const contribution = isJsonObject(d.output) && isJsonObject(d.output.contribution) ? d.output.contribution : null;
+  if (at < 0 || !contribution || !isJsonObject(contribution.deny)) return [];
+  const round = d.position.slice(0, at);
+  return Object.keys(contribution.deny).map((i) => `${round}/tool/${i}`);
+}
+
 export function deriveReport(events: readonly RunEvent[]): RunReport {
   const counts: RunReport['step_counts'] = { model: 0, tool: 0, stage: 0, processor: 0, processor_by_status: {}, stage_by_status: {}, tool_by_status: {} };
   const changed = new Set<string>();
@@ -85,6 +101,8 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
   const last = new Map<string, number>();
   const keyOf = (e: RunEvent) => (typeof e.data.position === 'string' ? e.data.position : `#${e.seq}`);
   events.forEach((e, i) => e.type === EVENT.stepCompleted && last.set(keyOf(e), i));
+  // the calls pre-tool stages denied, where they would have been recorded
+  const deniedCalls = new Set<string>();
   for (const [i, e] of events.entries()) {
     const d = e.data;
     if (e.type === EVENT.runStarted) {
@@ -120,6 +138,7 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
       };
     }
     if (kind === 'stage') {
+      for (const p of deniedCallPositions(d)) deniedCalls.add(p);
       const out = isJsonObject(d.output) ? d.output : {};
       const contribution = isJsonObject(out.contribution) ? out.contribution : {};
       if (Array.isArray(contribution.annotations)) annotations += contribution.annotations.length;
@@ -140,6 +159,11 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
         if (typeof reason === 'string') blockedBy = { stage: String(d.stage), position: String(d.position), call: Number(call), reason };
       }
     }
+  }
+  for (const p of deniedCalls) {
+    if (last.has(p)) continue; // recorded after all (never, unless a log was written otherwise)
+    counts.tool++;
+    bump(counts.tool_by_status, 'denied');
   }
   const denied = blockedBy ? `stage ${blockedBy.stage} denied a tool call: ${blockedBy.reason}` : null;
   let outcome: RunReport['outcome'] = 'succeeded';

@@ -23,6 +23,8 @@ import { opClaim, opUnlock } from './wire';
 
 export type ClaimRegistry = {
   claim(runId: string): Promise<RunClaim | null>;
+  /** whether this process holds the run's claim (taken, or being taken, and not let go) */
+  holds(runId: string): boolean;
   /**
    * The commit about to be sent ends the run: if this process holds its claim, the claim ends
    * with it. Returns the lock key to let go of in the commit's own statement (its `release()`
@@ -55,6 +57,10 @@ export class LocalClaims implements ClaimRegistry {
         this.held.delete(runId);
       },
     };
+  }
+
+  holds(runId: string): boolean {
+    return this.held.has(runId);
   }
 
   async close() {
@@ -108,6 +114,10 @@ export class LaneClaims implements ClaimRegistry {
         if (stillLocked && !this.closed) await current.apply(opUnlock(key)).catch(() => undefined);
       },
     };
+  }
+
+  holds(runId: string): boolean {
+    return !this.closed && this.held.has(runId);
   }
 
   ensureHeld(runId: string): true | Promise<boolean> {

@@ -236,7 +236,11 @@ describe('PrismaStore on Postgres: claims across connections', () => {
       const held = await first.claimRun(run.id);
       assert.ok(held);
       assert.equal(await second.claimRun(run.id), null);
+      // each knows only its own claims: the first drives the run, the second does not
+      assert.equal(first.holdsClaim(run.id), true);
+      assert.equal(second.holdsClaim(run.id), false);
       await held.release();
+      assert.equal(first.holdsClaim(run.id), false);
       const taken = await second.claimRun(run.id);
       assert.ok(taken);
       assert.equal(await first.claimRun(run.id), null);

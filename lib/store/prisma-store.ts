@@ -238,6 +238,10 @@ export class PrismaStore implements StorePort {
     return this.read(() => this.claims.claim(runId));
   }
 
+  holdsClaim(runId: string): boolean {
+    return this.claims.holds(runId);
+  }
+
   // ------------------------------------------------------------------ reads
   // (a lost connection is store_unreachable: the kernel stops the run for it, the HTTP edge answers 503)
 

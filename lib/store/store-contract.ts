@@ -287,12 +287,16 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
 
     it('claimRun is exclusive until released', async () => {
       const run = await runWith(store, 1);
+      assert.equal(store.holdsClaim?.(run.id), false, 'nobody drives it yet');
       const claim = await store.claimRun(run.id);
       assert.ok(claim);
+      assert.equal(store.holdsClaim?.(run.id), true, 'this process drives it now');
       assert.equal(await store.claimRun(run.id), null);
       const other = await store.claimRun(`${run.id}-other`);
       assert.ok(other);
       await claim.release();
+      assert.equal(store.holdsClaim?.(run.id), false, 'released: no longer driven here');
+      assert.equal(store.holdsClaim?.(`${run.id}-other`), true);
       await claim.release(); // idempotent
       const again = await store.claimRun(run.id);
       assert.ok(again);

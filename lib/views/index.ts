@@ -176,6 +176,8 @@ export const RunView = RunSummaryView.extend({
   eventCount: z.number().int(),
   /** which process drove each part of the run (a worker, the app, a CLI), in order */
   drivers: z.array(RunDriverView),
+  /** a running run: whether the process answering drives it now (holds its claim), so resuming it there would do nothing */
+  drivenHere: z.boolean().optional(),
 }).strict();
 export type RunView = z.infer<typeof RunView>;
 

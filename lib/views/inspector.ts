@@ -269,7 +269,7 @@ export const RunStateView = z
       .nullable(),
     workspace: z.array(z.object({ path: str, seq, content: ValueSlotView }).strict()),
     files: z.array(z.object({ path: str, seq, bytes: int }).strict()),
-    counts: z.object({ events: int, model: int, tool: stepCounts, stage: stepCounts, processor: stepCounts }).strict(),
+    counts: z.object({ events: int, model: int, tool: stepCounts.extend({ denied: int }).strict(), stage: stepCounts, processor: stepCounts }).strict(),
     output: ValueSlotView.nullable(),
     error: ErrorInfoView.nullable(),
     item: str.nullable(),

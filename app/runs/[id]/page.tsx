@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { appHost } from '@/lib/server/app/app-host';
 import { getRun } from '@/lib/server/runs/run-summary';
+import { withDrivenHere } from '@/lib/server/runs/is-driven-here';
 import { getRunTimelineOpening } from '@/lib/server/runs/get-run-timeline';
 import type { RunTimelineView, RunView } from '@/lib/views';
 import { RunLive } from '@/components/runs/RunLive';
@@ -21,7 +22,8 @@ export default async function RunPage({ params }: Params) {
   const { id } = await params;
   let run: RunView;
   try {
-    run = await getRun(await appHost(), id);
+    const host = await appHost();
+    run = withDrivenHere(host, await getRun(host, id));
   } catch (e) {
     if ((e as { code?: unknown }).code === 'run_not_found') notFound();
     throw e;

@@ -152,7 +152,7 @@ function Fact({ name, value }: { name: string; value: string }) {
   );
 }
 
-function countWords(c: RunStateView['counts']['tool']): string {
+function countWords(c: RunStateView['counts']['stage'] | RunStateView['counts']['tool']): string {
   const parts = Object.entries(c)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}`);

@@ -19,7 +19,7 @@ const base: RunStateView = {
   chain: null,
   workspace: [],
   files: [],
-  counts: { events: 4, model: 0, tool: zero, stage: zero, processor: zero },
+  counts: { events: 4, model: 0, tool: { ...zero, denied: 0 }, stage: zero, processor: zero },
   output: null,
   error: null,
   item: 'work',

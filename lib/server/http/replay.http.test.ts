@@ -116,6 +116,10 @@ describe('replay, fork, compare, regress, export, import over HTTP', () => {
 
     isError(await call('POST', `/api/runs/${runId}/fork`, { at: 'summarize/r9/model' }), 422, 'fork_point_unknown', /Positions of the run: input, summarize/);
     isError(await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', value: 3 }), 422, 'fork_edit_invalid', /must be a JSON object/);
+    // the API's words: its field `set`, not the CLI's flag `--set`
+    const badPath = await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', set: [{ path: 'paragraphs[', value: 'x' }] });
+    isError(badPath, 422, 'fork_edit_invalid', /^set paragraphs\[: not a path/);
+    assert.doesNotMatch(badPath.body.error.message, /--set/);
     isError(await call('POST', `/api/runs/${runId}/fork`, {}), 400, 'usage', /it completed/);
 
     const cmp = await call('GET', `/api/compare?a=${runId}&b=${forked.body.runId}`);

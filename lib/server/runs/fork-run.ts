@@ -30,6 +30,11 @@ import { chooseVersion, endedRun, requireTrustedCode, type ChosenVersion, type V
 import { runChildSkill } from './child-skill';
 import { childRunFns, storedModelSpec } from './start-run';
 
+/** What a fork's errors call its fields: the CLI's flags, or the API's body fields. */
+export type ForkWords = { set: string; at: string };
+export const CLI_FORK_WORDS: ForkWords = { set: '--set', at: '--at POSITION' };
+export const API_FORK_WORDS: ForkWords = { set: 'set', at: '"at": POSITION' };
+
 export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
   /** the fork point (default on a failed or aborted run: its failed step) */
   at?: string;
@@ -42,6 +47,8 @@ export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
   /** model scripts may be any file of this machine, as for `run --model` (the CLI); else only the bundle's (the app) */
   localModelFiles?: boolean;
   trust?: boolean;
+  /** what errors call the fields: the CLI's flags by default (`launchFork`, the app's, always names the API's fields) */
+  words?: ForkWords;
 };
 
 type PreparedFork = { run: RunRecord; chosen: ChosenVersion; events: RunEvent[]; point: ForkPoint; forkPoint: string; input: JsonObject; model: string | undefined };
@@ -90,8 +97,9 @@ function forkModel(run: RunRecord, chosen: ChosenVersion, req: ForkRequest): str
 async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise<PreparedFork> {
   const run = await endedRun(host, runId);
   const events = await host.store.readEvents(runId);
+  const words = req.words ?? CLI_FORK_WORDS;
   const at = req.at ?? (run.status === 'completed' ? null : failedStepPosition(events));
-  if (!at) throw new UsageError(`Name the fork point of run ${runId} (--at POSITION, e.g. a phase name, draft/r2/model or __post__/0): ${run.status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
+  if (!at) throw new UsageError(`Name the fork point of run ${runId} (${words.at}, e.g. a phase name, draft/r2/model or __post__/0): ${run.status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
   const asked = parseForkPosition(at);
   const hasEdit = req.value !== undefined || (req.set?.length ?? 0) > 0;
   const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
@@ -102,7 +110,7 @@ async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise
   if (hasEdit) {
     if (!probe.check) throw new ForkPointError('fork_edit_invalid', `${at} holds no value to edit; fork there without an edit to run that step again.`, { position: at });
     let value = req.value !== undefined ? (req.value as Json) : probe.base;
-    for (const s of req.set ?? []) value = setAtPath(value, s.path, s.value as Json);
+    for (const s of req.set ?? []) value = setAtPath(value, s.path, s.value as Json, words.set);
     const checked = probe.check(value);
     if (checked.errors.length) {
       throw new ForkPointError('fork_edit_invalid', `The edited value at ${at} does not fit: ${checked.errors.join('; ')}. Nothing was run.`, { position: at, errors: checked.errors });
@@ -150,7 +158,7 @@ export function rerunFrom(host: Host, runId: string, at?: string): Promise<RunOu
 
 /** Forks a run and answers as soon as the fork is recorded; it goes on in the background (the app). */
 export async function launchFork(host: Host, runId: string, req: ForkRequest): Promise<ForkedRunView> {
-  const p = await prepareFork(host, runId, req);
+  const p = await prepareFork(host, runId, { ...req, words: API_FORK_WORDS });
   let created!: (id: string) => void;
   const recorded = new Promise<string>((resolve) => (created = resolve));
   const done = execute(host, p, created);

@@ -1,0 +1,38 @@
+// `stagecraft validate` names the skill as it was given: an absolute path stays absolute (it was
+// printed relative to the working directory, a path the user never typed); a relative one reads as before.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { validateCommand } from './validate';
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), stdin: async () => '' } };
+}
+
+test('an absolute path is printed as given, in the verdict and in each located error', async () => {
+  const abs = path.resolve('examples', 'blog_writer');
+  const ok = io();
+  assert.equal(await validateCommand([abs], ok.io), 0);
+  assert.equal(ok.err.at(-1), `${path.join(abs, 'skill.md')}: valid`);
+  assert.equal(await validateCommand([path.join(abs, 'skill.md'), '--json'], ok.io), 0);
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-validate-'));
+  writeFileSync(path.join(dir, 'skill.md'), '---\nname: bad\nentry: draft\ngraph:\n  draft: []\nfinal_output: post\nartifacts:\n  post: { type: object }\nphasez: {}\n---\nbody\n');
+  const bad = io();
+  assert.equal(await validateCommand([dir], bad.io), 1);
+  assert.ok(bad.err[0].startsWith(`${path.join(dir, 'skill.md')}:9:1: error:`), bad.err[0]);
+  assert.match(bad.err.at(-1) ?? '', new RegExp(`^${path.join(dir, 'skill.md').replace(/[.]/g, '\\.')}: 1 error`));
+});
+
+test('a relative path keeps reading as before: relative to the working directory', async () => {
+  const rel = io();
+  assert.equal(await validateCommand([path.join('examples', 'blog_writer')], rel.io), 0);
+  assert.equal(rel.err.at(-1), `${path.join('examples', 'blog_writer', 'skill.md')}: valid`);
+  const dotted = io();
+  assert.equal(await validateCommand(['./examples/blog_writer/'], dotted.io), 0);
+  assert.equal(dotted.err.at(-1), `${path.join('examples', 'blog_writer', 'skill.md')}: valid`);
+});
