@@ -1,7 +1,7 @@
 /**
  * A bundle folder on disk ↔ a bundle as data (`files`: path → text): what
  * `stagecraft push`, `run DIR` and `validate DIR` read, and what `pull` and
- * the read-only copies a run executes from (materialize.ts) write.
+ * the read-only copies a run executes from (materialize.ts) write (write-bundle-dir.ts).
  *
  * Owns: which files of a folder belong to the bundle (everything but version
  * control, dependency and cache folders), that a symlink counts only when it
@@ -12,10 +12,9 @@
  * path is checked (a link swapped in after the check is caught, see below).
  * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { BundleInvalidError } from '../../kernel/errors';
-import { bundlePathProblem, checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
+import { checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
 
 /**
@@ -198,18 +197,6 @@ function notUtf8(p: string, bytes: Buffer): BundleProblem {
     column,
     message: `skill.md is not valid UTF-8: byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')} at line ${line}, column ${column} cannot be read. Save skill.md as UTF-8 (or fix the character there).`,
   };
-}
-
-/** Writes a bundle into `dir` (created if needed): each file at its path. Files already there and not in the bundle are left alone. */
-export function writeBundleDir(dir: string, files: BundleFiles, mode?: number): void {
-  for (const [p, text] of Object.entries(files)) {
-    // the store only keeps checked paths; this is the last line before the file system all the same
-    const bad = bundlePathProblem(p);
-    if (bad) throw new BundleInvalidError([bad]);
-    const full = path.join(dir, ...p.split('/'));
-    mkdirSync(path.dirname(full), { recursive: true });
-    writeFileSync(full, text, mode === undefined ? undefined : { mode });
-  }
 }
 
 /** Every file path under `dir` (bundle-relative, `/`-separated), ignoring what a bundle never holds. */

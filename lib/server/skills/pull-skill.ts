@@ -10,7 +10,8 @@ import path from 'node:path';
 import { UsageError } from '../../kernel/errors';
 import type { VersionSummaryView } from '../../views';
 import type { Host } from '../host';
-import { listBundleDir, writeBundleDir } from './bundle-dir';
+import { listBundleDir } from './bundle-dir';
+import { writeBundleDir } from './write-bundle-dir';
 import { versionSummaryView } from './views';
 
 export type PulledSkill = { dir: string; version: VersionSummaryView; written: string[]; extra: string[] };
