@@ -21,7 +21,7 @@ import { execFile } from 'node:child_process';
 import { lstat, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Host } from '../host';
+import { gitBaselineOf, type Host } from '../host';
 
 const FINISHED = new Set<string>(['completed', 'failed', 'aborted']);
 
@@ -53,6 +53,7 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
     if (run && (!FINISHED.has(run.status) || now - run.updatedAt < retentionMs)) continue;
     if (st.isSymbolicLink()) await unlink(place); // the user's folder: only our link to it goes
     else if (!(await removeTree(place))) continue; // left for the next sweep; the others still go
+    await unlink(gitBaselineOf(host, runId)).catch(() => undefined);
     removed.push(runId);
   }
   return removed;
