@@ -5,10 +5,11 @@
 // between a real one and a link to the host's folder, as fast as it can; every read of the bundle
 // must give the decoys or a problem, never the host's file.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { readBundleDir } from './bundle-dir';
 
@@ -55,6 +56,61 @@ test('a bundle flipped between links while it is read: 2000 reads, none holds th
     }
     assert.deepEqual(leaks, [], 'files of the bundle read held the host’s file');
     assert.ok(reads > 100, `only ${reads} reads ended without an error`);
+  } finally {
+    child.kill();
+  }
+});
+
+// Without /proc (macOS; a Linux without it mounted) no descriptor says its path: the reader is a real node
+// process in bubblewrap with an empty /proc, and a link at a bundle name is exchanged with one to the
+// host's file (renameat2 RENAME_EXCHANGE: one system call a flip, as fast as code can).
+const EXCHANGER = `
+import ctypes, os, sys, time
+b, out = sys.argv[1], sys.argv[2]
+libc = ctypes.CDLL(None, use_errno=True)
+os.symlink("ok.txt", b + "/leak.txt"); os.symlink(out + "/secret.txt", b + "/.swap")
+a, c = (b + "/leak.txt").encode(), (b + "/.swap").encode()
+end = time.time() + 60
+print("ready", flush=True)
+while time.time() < end:
+    for _ in range(1000):
+        libc.renameat2(-100, a, -100, c, 2)
+`;
+
+const NO_PROC = ['--dev-bind', '/', '/', '--tmpfs', '/proc'];
+const canHideProc = spawnSync('bwrap', [...NO_PROC, process.execPath, '-e', 'process.exit(require("fs").existsSync("/proc/self/fd") ? 1 : 0)']).status === 0;
+
+test('without /proc, a link exchanged with one to the host’s file while the bundle is read: 2000 reads, none holds it', { skip: canHideProc ? false : 'bubblewrap cannot hide /proc here' }, async () => {
+  const b = path.join(root, 'evil-no-proc');
+  mkdirSync(b);
+  const outside = path.join(root, 'host-only-2');
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'secret.txt'), 'SECRET=sk-host-only');
+  writeFileSync(path.join(b, 'skill.md'), '---\nname: evil\n---\nHi.\n');
+  writeFileSync(path.join(b, 'ok.txt'), 'ok');
+  const reader = `
+    const { existsSync } = await import('node:fs');
+    const { readBundleDir } = await import(${JSON.stringify(path.join(path.dirname(fileURLToPath(import.meta.url)), 'bundle-dir.ts'))});
+    let leaks = 0, reads = 0;
+    for (let i = 0; i < 2000; i++) {
+      try {
+        const got = readBundleDir(${JSON.stringify(b)});
+        reads++;
+        for (const text of Object.values(got.files)) if (text.includes('sk-host-only')) leaks++;
+      } catch {}
+    }
+    console.log(JSON.stringify({ leaks, reads, hasProc: existsSync('/proc/self/fd') }));`;
+  const child = spawn('python3', ['-c', EXCHANGER, b, outside], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const run = spawn('bwrap', [...NO_PROC, process.execPath, '--import', 'tsx', '--input-type=module', '-e', reader], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    run.stdout.on('data', (d) => (out += d));
+    await new Promise((r) => run.once('exit', r));
+    const got = JSON.parse(out) as { leaks: number; reads: number; hasProc: boolean };
+    assert.equal(got.hasProc, false);
+    assert.equal(got.leaks, 0, `${got.leaks} of ${got.reads} reads held the host’s file`);
+    assert.ok(got.reads > 100, `only ${got.reads} reads ended without an error`);
   } finally {
     child.kill();
   }
