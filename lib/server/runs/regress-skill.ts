@@ -9,7 +9,6 @@
  * change, with the diff and the first step that went another way.
  */
 import { createWorkspaceFiles } from '../../sandbox/workspace-files';
-import { rmSync } from 'node:fs';
 import { compareLogs, diffValues } from '../../kernel/compare';
 import { EVENT } from '../../kernel/events';
 import type { Json } from '../../kernel/json';
@@ -24,6 +23,7 @@ import type { RegressRunView, RegressView } from '../../views';
 import { workspaceOf, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
 import { chooseVersion, requireTrustedCode } from './derived-version';
+import { removeTree } from './sweep-workspaces';
 import { compareDivergenceView } from './divergence-views';
 
 export type RegressRequest = { version?: string; files?: BundleFiles; limit?: number; trust?: boolean };
@@ -60,7 +60,8 @@ export async function regressSkill(host: Host, skill: string, req: RegressReques
     }
   } finally {
     await sandbox.close();
-    rmSync(scratch, { recursive: true, force: true });
+    // code made what is there (a tree nested thousands deep defeats Node's rm): left to the sweep if it stays
+    await removeTree(scratch);
   }
   return { skill, version: chosen.origin === 'unsaved' ? null : chosen.hash, unsaved: chosen.origin === 'unsaved', checked, changed, skipped };
 

@@ -64,9 +64,10 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
  * nested thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with
  * ENAMETOOLONG — and a failure here stopped the sweep, every workspace after it kept for ever. So such
  * a tree is handed to the system's `rm -rf`, which walks by descriptors at any depth (and, like Node's,
- * never follows a link); whether it went or not, the sweep goes on.
+ * never follows a link); whether it went or not, the sweep goes on. (regress removes its scratch
+ * workspace with it too.)
  */
-async function removeTree(place: string): Promise<boolean> {
+export async function removeTree(place: string): Promise<boolean> {
   try {
     await rm(place, { recursive: true, force: true });
     return true;
