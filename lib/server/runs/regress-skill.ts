@@ -43,7 +43,9 @@ export async function regressSkill(host: Host, skill: string, req: RegressReques
   requireTrustedCode(host, chosen, { trust: req.trust, what: `Checking ${skill} against past runs` });
   const runs = (await host.store.listRuns({ skillName: skill, kind: ['run', 'fork'], limit: req.limit ?? DEFAULT_REGRESS_LIMIT })).filter((r) => r.status !== 'running');
   const scratch = workspaceOf(host, `regress-${randomIds.newId('run')}`);
-  const sandbox = createCodeSandbox({ bundleDir: chosen.copyDir, workDir: scratch, isolation: host.isolation() });
+  // the quota a run's workspace has: without it, the code checked here could fill the disk
+  const quota = host.limits().workspaceQuota;
+  const sandbox = createCodeSandbox({ bundleDir: chosen.copyDir, workDir: scratch, isolation: host.isolation(), workspaceQuota: quota });
   const changed: RegressRunView[] = [];
   const skipped: RegressView['skipped'] = [];
   let checked = 0;
@@ -68,7 +70,7 @@ export async function regressSkill(host: Host, skill: string, req: RegressReques
   async function regressOne(run: RunRecord, artifacts: Awaited<ReturnType<Host['store']['listArtifacts']>>, events: RunEvent[]): Promise<RegressRunView | null> {
     const { outcome, events: now } = await replayPostprocessor(
       chosen.plan,
-      { clock: systemClock, ids: randomIds, sandbox, files: createWorkspaceFiles({ root: scratch, readFallback: chosen.copyDir }) },
+      { clock: systemClock, ids: randomIds, sandbox, files: createWorkspaceFiles({ root: scratch, readFallback: chosen.copyDir, quota }) },
       { run, events, artifacts },
     );
     const recorded: Outcome = { status: run.status, output: run.output, error: run.error };
