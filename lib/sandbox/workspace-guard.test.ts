@@ -54,6 +54,12 @@ def hook(v):
 def ok(v):
     return {"ok": True}
 
+def git_then_wait(v):
+    os.makedirs(".git/hooks", exist_ok=True)
+    import time
+    time.sleep(v["seconds"])
+    return {"ok": True}
+
 def plant_and_hang(v):
     for p in v["paths"]:
         os.makedirs(p + "/hooks", exist_ok=True)
@@ -354,4 +360,29 @@ test('a folder named with --workspace: its own .git stays its own across a crash
   await crashMidStep(theirs, NONE, null, theirsBaseline, ['.git']);
   await inSandbox(theirs, NONE, null, async (call) => assert.equal((await rejection(call('ok'))).code, 'workspace_git_refused'), theirsBaseline);
   assert.equal(existsSync(path.join(theirs, '.git')), false);
+});
+
+test('in bubblewrap a .git code made is not the workspace’s own for a worker started while it is there: not bound read-only as the user’s repository would be', { skip: BWRAP.kind === 'bwrap' ? false : 'no bubblewrap here' }, async () => {
+  const ws = workspace();
+  const sandbox = createCodeSandbox({ isolation: BWRAP, workDir: ws, workspaceQuota: QUOTA, bundleDir: CODE, maxWorkersPerLanguage: 2 });
+  try {
+    const call = (f: string, input: Json) => sandbox.call({ language: 'python', modulePath: PY, exportName: f, input, timeoutMs: 20_000 });
+    const first = call('git_then_wait', { seconds: 3 });
+    first.catch(() => {});
+    const until = Date.now() + 10_000;
+    while (!existsSync(path.join(ws, '.git/hooks'))) {
+      assert.ok(Date.now() < until, 'the first step made no .git');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // the second call starts a second worker now: its sandbox is built while the code-made .git is there
+    const second = await rejection(call('hook', { path: '.git/hooks/pre-commit' }));
+    assert.equal(second.code, 'workspace_git_refused');
+    assert.deepEqual(await first, { ok: true }, 'the second step’s check renamed the .git first');
+    const renamed = readdirSync(ws).find((f) => f.startsWith('.git.refused-'));
+    assert.ok(renamed);
+    // the second worker wrote in it: not bound read-only, as only the workspace's own .git is
+    assert.match(readFileSync(path.join(ws, renamed!, 'hooks/pre-commit'), 'utf8'), /owned/);
+  } finally {
+    await sandbox.close();
+  }
 });
