@@ -6,12 +6,12 @@
 // must give the decoys or a problem, never the host's file.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import { readBundleDir } from './bundle-dir';
+import { MAX_BUNDLE_ENTRIES, readBundleDir } from './bundle-dir';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-bundle-dir-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -114,4 +114,26 @@ test('without /proc, a link exchanged with one to the host’s file while the bu
   } finally {
     child.kill();
   }
+});
+
+test('a folder filled with 50,000 entries beside the bundle’s files: read no further than the bundle may hold, one problem, not 50,000', () => {
+  const b = path.join(root, 'wide');
+  mkdirSync(path.join(b, 'many'), { recursive: true });
+  mkdirSync(path.join(b, 'node_modules'));
+  writeFileSync(path.join(b, 'skill.md'), '---\nname: wide\n---\nHi.\n');
+  for (let i = 0; i < 150; i++) writeFileSync(path.join(b, `f${i}.txt`), 'ok');
+  for (let i = 0; i < 2000; i++) writeFileSync(path.join(b, 'node_modules', `m${i}.js`), '');
+  const legit = readBundleDir(b);
+  assert.deepEqual(legit.problems, [], 'a bundle of 151 files, with a node_modules of 2,000, is read whole');
+  assert.equal(Object.keys(legit.files).length, 151);
+  for (let i = 0; i < 50_000; i++) symlinkSync('nowhere', path.join(b, 'many', `l${i}`));
+  const t = performance.now();
+  const got = readBundleDir(b);
+  const ms = performance.now() - t;
+  assert.deepEqual(
+    got.problems.map((p) => p.code),
+    ['bundle_too_many_files'],
+  );
+  assert.match(got.problems[0].message, new RegExp(`more than ${MAX_BUNDLE_ENTRIES} entries`));
+  assert.ok(ms < 1_000, `reading took ${Math.round(ms)} ms`);
 });

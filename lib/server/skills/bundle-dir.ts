@@ -12,7 +12,7 @@
  * path is checked (a link swapped in after the check is caught, see below).
  * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, opendirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
@@ -29,6 +29,9 @@ export const IGNORED_NAMES = new Set([
 
 export type ReadBundle = { files: BundleFiles; problems: BundleProblem[] };
 
+/** the most entries a bundle folder's listings may hold in all (files, folders, links: a bundle holds at most MAX_BUNDLE_FILES files) */
+export const MAX_BUNDLE_ENTRIES = MAX_BUNDLE_FILES * 5;
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a bundle folder. Problems (binary files, symlinks out, limits, bad paths) are listed, not thrown. */
@@ -37,6 +40,13 @@ export function readBundleDir(dir: string): ReadBundle {
   const files: BundleFiles = {};
   const problems: BundleProblem[] = [];
   let count = 0;
+  /** entries looked at (files, folders, links, whatever else; not the ignored ones), against MAX_BUNDLE_ENTRIES */
+  let entries = 0;
+  let isOver = false;
+  const tooMany = (what: string): void => {
+    isOver = true;
+    problems.push({ code: 'bundle_too_many_files', path: '', message: `The folder has more than ${what}: keep only what the skill runs or reads.` });
+  };
   // a symlinked folder inside the bundle may point back up: each real folder is read once
   const visited = new Set<string>();
   const escaped = (p: string, real: string): void => {
@@ -55,12 +65,15 @@ export function readBundleDir(dir: string): ReadBundle {
       if ('outside' in opened) return escaped(rel, opened.outside);
       if (visited.has(opened.real)) return;
       visited.add(opened.real);
-      names = readdirSync(opened.listing);
+      const listed = listWithin(opened.listing, MAX_BUNDLE_ENTRIES - entries);
+      if (!listed) return tooMany(`${MAX_BUNDLE_ENTRIES} entries (files, folders and links)`);
+      entries += listed.length;
+      names = listed;
     } finally {
       if ('fd' in opened) closeSync(opened.fd);
     }
     for (const name of names.sort()) {
-      if (IGNORED_NAMES.has(name)) continue;
+      if (isOver) return;
       const p = rel ? `${rel}/${name}` : name;
       const full = path.join(abs, name);
       let st = lstatSync(full);
@@ -83,10 +96,7 @@ export function readBundleDir(dir: string): ReadBundle {
         continue;
       }
       if (!st.isFile()) continue;
-      if (++count > MAX_BUNDLE_FILES) {
-        problems.push({ code: 'bundle_too_many_files', path: '', message: `The folder has more than ${MAX_BUNDLE_FILES} files: keep only what the skill runs or reads.` });
-        return;
-      }
+      if (++count > MAX_BUNDLE_FILES) return tooMany(`${MAX_BUNDLE_FILES} files`);
       const cap = p === 'skill.md' ? MAX_SKILL_BYTES : MAX_BUNDLE_FILE_BYTES;
       let bytes: Buffer | { size: number } | null;
       try {
@@ -213,6 +223,27 @@ function readInside(abs: string, cap: number, isInside: (real: string) => boolea
   } finally {
     closeSync(opened.fd);
   }
+}
+
+/**
+ * The names in the folder at `listing` but the ignored ones, read entry by entry; null past `room` of
+ * them. A folder beside a run's bundle may be one its code filled (300,000 links: readdirSync took
+ * 22 s of the host's event loop, then each was lstat'ed and reported), so no more of a listing is read
+ * than the bundle may hold.
+ */
+function listWithin(listing: string, room: number): string[] | null {
+  const names: string[] = [];
+  const dir = opendirSync(listing);
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+      if (IGNORED_NAMES.has(entry.name)) continue;
+      if (names.length >= room) return null;
+      names.push(entry.name);
+    }
+  } finally {
+    dir.closeSync();
+  }
+  return names;
 }
 
 /**
