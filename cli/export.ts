@@ -1,6 +1,8 @@
 /** `stagecraft export RUN [--out FILE]` and `stagecraft import FILE…`: runs as files, with what they ran. */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { UsageError } from '../lib/kernel/errors';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { StagecraftError, UsageError } from '../lib/kernel/errors';
+import { replaceFile } from '../lib/server/replace-file';
 import { exportRun } from '../lib/server/runs/export-run';
 import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
 import { parse } from './args';
@@ -16,9 +18,13 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       io.out(text);
       return 0;
     }
+    // written beside the name and renamed over it: a link at that name (code can plant one in a workspace it
+    // writes) is replaced, never written through to the file it points at
     try {
-      writeFileSync(values.out, text);
+      const out = path.resolve(values.out);
+      replaceFile(realpathSync(path.dirname(out)), path.basename(out), text, { shown: `--out ${values.out}` });
     } catch (e) {
+      if (e instanceof StagecraftError) throw e;
       throw new UsageError(`cannot write --out ${values.out}: ${(e as Error).message}`);
     }
     const facts = { runId: doc.run.id as string, file: values.out, bytes: Buffer.byteLength(text), sha256: doc.sha256, events: doc.events.length, artifacts: doc.artifacts.length };

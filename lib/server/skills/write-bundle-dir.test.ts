@@ -50,7 +50,7 @@ test('a file pulled over keeps its mode; a folder or a file in the way is a clea
   writeFileSync(path.join(target, 'notes'), 'a file');
   assert.throws(() => writeBundleDir(target, { 'notes/new.txt': 'x' }), /notes\/new\.txt cannot be written in .*notes is a file there/);
   mkdirSync(path.join(target, 'skill.md'));
-  assert.throws(() => writeBundleDir(target, { 'skill.md': 'x' }), /skill\.md cannot be written in .*it is a folder there/);
+  assert.throws(() => writeBundleDir(target, { 'skill.md': 'x' }), /skill\.md in .* cannot be written: it is a folder there/);
 });
 
 const FLIPPER = `

@@ -1,0 +1,36 @@
+// `stagecraft export RUN --out FILE` into a folder a run's code could write (the workspace the user named):
+// a link planted at FILE's name must be replaced, not written through — the export holds text the run
+// chose (its values), which a shell would run if it landed in ~/.bashrc. The CLI as shipped, the embedded
+// store in a fresh data dir.
+import assert from 'node:assert/strict';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { ROOT, runCli } from './testing/spawn-cli';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sc-export-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+test('export --out over a planted link replaces the link; the file it pointed at is untouched', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
+  delete env.DATABASE_URL;
+  const ran = await runCli(['run', path.join(ROOT, 'examples/summarize'), '--json'], { env });
+  assert.equal(ran.code, 0, ran.err);
+  const runId = (JSON.parse(ran.out) as { runId: string }).runId;
+  const home = path.join(root, 'home');
+  mkdirSync(home);
+  writeFileSync(path.join(home, '.bashrc'), 'HOST FILE\n');
+  const ws = path.join(root, 'workspace');
+  mkdirSync(ws);
+  symlinkSync(path.join(home, '.bashrc'), path.join(ws, 'run.json'));
+  symlinkSync(path.join(home, 'new-file'), path.join(ws, 'dangling.json'));
+  for (const name of ['run.json', 'dangling.json']) {
+    const out = await runCli(['export', runId, '--out', name], { env, cwd: ws });
+    assert.equal(out.code, 0, out.err);
+    assert.equal(lstatSync(path.join(ws, name)).isFile(), true, `${name} is still a link`);
+    assert.equal((JSON.parse(readFileSync(path.join(ws, name), 'utf8')) as { run: { id: string } }).run.id, runId);
+  }
+  assert.equal(readFileSync(path.join(home, '.bashrc'), 'utf8'), 'HOST FILE\n');
+  assert.throws(() => lstatSync(path.join(home, 'new-file')), /ENOENT/, 'a file was made where the dangling link pointed');
+});
