@@ -6,15 +6,16 @@
 // must give the decoys or a problem, never the host's file.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import { MAX_BUNDLE_ENTRIES, readBundleDir } from './bundle-dir';
+import { listBundleDir, MAX_BUNDLE_ENTRIES, readBundleDir } from './bundle-dir';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-bundle-dir-'));
-after(() => rmSync(root, { recursive: true, force: true }));
+// rm -rf: the tree nested 3,000 deep below defeats Node's recursive rm
+after(() => spawnSync('rm', ['-rf', root]));
 
 const FLIPPER = `
 import os, sys, time
@@ -136,4 +137,21 @@ test('a folder filled with 50,000 entries beside the bundle’s files: read no f
   );
   assert.match(got.problems[0].message, new RegExp(`more than ${MAX_BUNDLE_ENTRIES} entries`));
   assert.ok(ms < 1_000, `reading took ${Math.round(ms)} ms`);
+});
+
+test('what else a folder pulled into holds is listed within bounds: a tree nested 3,000 deep and 5,000 files are cut, not walked whole (nor a failure)', () => {
+  const b = path.join(root, 'pulled-into');
+  mkdirSync(b);
+  writeFileSync(path.join(b, 'notes.txt'), 'mine');
+  const deep = spawnSync('python3', ['-c', 'import os\nfor _ in range(3000):\n    os.mkdir("d"); os.chdir("d")'], { cwd: b });
+  assert.equal(deep.status, 0, String(deep.stderr));
+  assert.deepEqual(listBundleDir(b), { paths: ['notes.txt'], isCut: true });
+  const wide = path.join(root, 'pulled-into-wide');
+  mkdirSync(path.join(wide, 'many'), { recursive: true });
+  for (let i = 0; i < 5000; i++) writeFileSync(path.join(wide, 'many', `f${i}`), '');
+  const t = performance.now();
+  const listed = listBundleDir(wide);
+  assert.ok(performance.now() - t < 1_000);
+  assert.equal(listed.isCut, true);
+  assert.ok(listed.paths.length < MAX_BUNDLE_ENTRIES, `${listed.paths.length} paths listed`);
 });

@@ -12,7 +12,7 @@
  * path is checked (a link swapped in after the check is caught, see below).
  * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, opendirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
@@ -272,18 +272,47 @@ function notUtf8(p: string, bytes: Buffer): BundleProblem {
   };
 }
 
-/** Every file path under `dir` (bundle-relative, `/`-separated), ignoring what a bundle never holds. */
-export function listBundleDir(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (abs: string, rel: string) => {
-    for (const name of readdirSync(abs)) {
-      if (IGNORED_NAMES.has(name)) continue;
-      const p = rel ? `${rel}/${name}` : name;
-      const st = lstatSync(path.join(abs, name));
-      if (st.isDirectory()) walk(path.join(abs, name), p);
-      else out.push(p);
+/** folders below a listed folder's top that `listBundleDir` goes into (a bundle path has fewer parts) */
+const MAX_LIST_DEPTH = 32;
+
+/**
+ * The file paths under `dir` (bundle-relative, `/`-separated), ignoring what a bundle never holds; at
+ * most MAX_BUNDLE_ENTRIES entries looked at and MAX_LIST_DEPTH folders deep, read entry by entry
+ * (`pull` lists what else a folder holds, and the folder may be one a run's code filled or nested
+ * thousands deep). `isCut`: there was more (or a folder could not be read).
+ */
+export function listBundleDir(dir: string): { paths: string[]; isCut: boolean } {
+  const paths: string[] = [];
+  let seen = 0;
+  let isCut = false;
+  const walk = (abs: string, rel: string, depth: number): void => {
+    if (depth > MAX_LIST_DEPTH) {
+      isCut = true;
+      return;
+    }
+    let folder;
+    try {
+      folder = opendirSync(abs);
+    } catch {
+      isCut = true;
+      return;
+    }
+    try {
+      for (let entry = folder.readSync(); entry !== null && !isCut; entry = folder.readSync()) {
+        if (IGNORED_NAMES.has(entry.name)) continue;
+        if (++seen > MAX_BUNDLE_ENTRIES) {
+          isCut = true;
+          return;
+        }
+        const p = rel ? `${rel}/${entry.name}` : entry.name;
+        // the entry's own type (a link is a link, never what it points at)
+        if (entry.isDirectory()) walk(path.join(abs, entry.name), p, depth + 1);
+        else paths.push(p);
+      }
+    } finally {
+      folder.closeSync();
     }
   };
-  walk(dir, '');
-  return out.sort();
+  walk(dir, '', 0);
+  return { paths: paths.sort(), isCut };
 }
