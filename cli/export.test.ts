@@ -3,11 +3,12 @@
 // chose (its values), which a shell would run if it landed in ~/.bashrc. The CLI as shipped, the embedded
 // store in a fresh data dir.
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { ROOT, runCli } from './testing/spawn-cli';
+import { BIN, ROOT, runCli } from './testing/spawn-cli';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-export-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -33,4 +34,19 @@ test('export --out over a planted link replaces the link; the file it pointed at
   }
   assert.equal(readFileSync(path.join(home, '.bashrc'), 'utf8'), 'HOST FILE\n');
   assert.throws(() => lstatSync(path.join(home, 'new-file')), /ENOENT/, 'a file was made where the dangling link pointed');
+});
+
+test('import of a FIFO planted at an export’s name is refused at once, not waited on for ever', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data-import') };
+  delete env.DATABASE_URL;
+  const fifo = path.join(root, 'planted.json');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  const child = spawn(process.execPath, [BIN, 'import', fifo], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  clearTimeout(timer);
+  assert.equal(code, 2, `the import ${code === null ? 'waited on the FIFO until killed' : `exited ${code}`}: ${err}`);
+  assert.match(err, /planted\.json: it is not a regular file/);
 });
