@@ -43,6 +43,7 @@ export class StreamKeep {
   total = 0;
 
   reset(): void {
+    if (this.total === 0) return; // the usual call prints nothing: nothing to drop, nothing made
     this.head = [];
     this.headBytes = 0;
     this.tail = [];
