@@ -54,6 +54,13 @@ def hook(v):
 def ok(v):
     return {"ok": True}
 
+def fill_then_sleep(v):
+    for i in range(v["n"]):
+        open("f%d" % i, "w").close()
+    import time
+    time.sleep(v["seconds"])
+    return {"ok": True}
+
 def git_then_wait(v):
     os.makedirs(".git/hooks", exist_ok=True)
     import time
@@ -385,4 +392,17 @@ test('in bubblewrap a .git code made is not the workspace’s own for a worker s
   } finally {
     await sandbox.close();
   }
+});
+
+test('a step sleeping in a workspace filled to just under its quota: the poll walks it at a small share of a core, not every 250 ms', async () => {
+  const quota: WorkspaceQuota = { maxBytes: 1024 ** 3, maxFiles: 30_000 };
+  await inSandbox(workspace(), BWRAP.kind === 'bwrap' ? BWRAP : NONE, quota, async (call) => {
+    await call('fill_then_sleep', { n: 29_990, seconds: 0 });
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    assert.deepEqual(await call('fill_then_sleep', { n: 0, seconds: 4 }), { ok: true });
+    const used = process.cpuUsage(cpu);
+    const share = (used.user + used.system) / 1000 / (performance.now() - t);
+    assert.ok(share < 0.12, `the server spent ${Math.round(share * 100)}% of a core measuring the workspace`);
+  });
 });

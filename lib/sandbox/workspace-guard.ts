@@ -51,6 +51,14 @@ export class GitFolderError extends StagecraftError {
 
 type Entry = { ino: number; dev: number } | null;
 
+/**
+ * The poll spends at most 1/POLL_COST_RATIO of its time walking: a walk that took W ms is followed by
+ * none for (POLL_COST_RATIO - 1) × W ms, then the next WORKSPACE_POLL_MS tick. A workspace code filled
+ * to just under the quota (10,000 entries) cost 18% of a core for as long as a step slept in it, every
+ * 250 ms; now at most 5%, and a step can overshoot the quota by what it writes in that longer gap.
+ */
+const POLL_COST_RATIO = 20;
+
 /** who made a `.git` found when a run resumes: code of the execution before, which ended mid-step */
 const RESUMED_WHO = 'Code of an earlier execution of this run (it ended during a step, before its workspace was checked)';
 
@@ -70,6 +78,8 @@ export class WorkspaceGuard {
   private poll: NodeJS.Timeout | null = null;
   private isPollArmed = false;
   private isMeasuring = false;
+  /** the poll measures again no sooner than this (performance.now()): see POLL_COST_RATIO */
+  private nextMeasureAt = 0;
 
   /** `baselineFile`: where the baseline is kept across executions of the run (absent: learnt afresh by each) */
   constructor(
@@ -162,8 +172,9 @@ export class WorkspaceGuard {
     if (!this.watches.size) return;
     this.isPollArmed = true;
     this.poll!.refresh();
-    if (this.isMeasuring) return;
+    if (this.isMeasuring || performance.now() < this.nextMeasureAt) return;
     this.isMeasuring = true;
+    const started = performance.now();
     measureWorkspace(this.dir, this.quota!)
       .then((usage) => {
         for (const watch of this.watches) {
@@ -173,7 +184,11 @@ export class WorkspaceGuard {
         }
       })
       .catch(() => {})
-      .finally(() => (this.isMeasuring = false));
+      .finally(() => {
+        this.isMeasuring = false;
+        const ended = performance.now();
+        this.nextMeasureAt = ended + (ended - started) * (POLL_COST_RATIO - 1);
+      });
   }
 
   /** After a step: throws when the workspace has a `.git` it did not have (renamed, by the walk that finds it), or is past its quota. */
