@@ -1,6 +1,8 @@
 /** `stagecraft export RUN [--out FILE]` and `stagecraft import FILE…`: runs as files, with what they ran. */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { UsageError } from '../lib/kernel/errors';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { StagecraftError, UsageError } from '../lib/kernel/errors';
+import { replaceFile } from '../lib/server/replace-file';
 import { exportRun } from '../lib/server/runs/export-run';
 import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
 import { parse } from './args';
@@ -16,9 +18,13 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       io.out(text);
       return 0;
     }
+    // written beside the name and renamed over it: a link at that name (code can plant one in a workspace it
+    // writes) is replaced, never written through to the file it points at
     try {
-      writeFileSync(values.out, text);
+      const out = path.resolve(values.out);
+      replaceFile(realpathSync(path.dirname(out)), path.basename(out), text, { shown: `--out ${values.out}` });
     } catch (e) {
+      if (e instanceof StagecraftError) throw e;
       throw new UsageError(`cannot write --out ${values.out}: ${(e as Error).message}`);
     }
     const facts = { runId: doc.run.id as string, file: values.out, bytes: Buffer.byteLength(text), sha256: doc.sha256, events: doc.events.length, artifacts: doc.artifacts.length };
@@ -30,15 +36,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
 
 export async function importCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: Infinity, names: 'exported run files' });
-  const files = positionals.map((file) => {
-    try {
-      if (statSync(file).size > MAX_IMPORT_BYTES) throw new UsageError(`${file} is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
-      return { source: file, text: readFileSync(file, 'utf8') };
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-    }
-  });
+  const files = positionals.map((file) => ({ source: file, text: readExportFile(file) }));
   // every file is checked before the store is opened: a bad one is refused at once, and nothing is written
   for (const f of files) checkRunExport(f.text, f.source);
   return withHost(async (host) => {
@@ -47,4 +45,34 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
     else for (const i of r.imported) io.out(`run ${i.runId} (${i.skill}, version ${i.version.slice(0, 12)}): ${i.status}`);
     return 0;
   });
+}
+
+/**
+ * An export file's text, read from what was opened: non-blocking (a FIFO at that name, which code can
+ * plant in a folder it writes, is refused instead of waiting for a writer for ever), a regular file,
+ * and never more than MAX_IMPORT_BYTES + 1 bytes (a file growing after a size check is not read whole).
+ */
+function readExportFile(file: string): string {
+  const tooLarge = () => new UsageError(`${file} is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`cannot read ${file}: it is not a regular file (an export is one).`);
+    if (st.size > MAX_IMPORT_BYTES) throw tooLarge();
+    const buf = Buffer.alloc(st.size + 1);
+    let filled = 0;
+    for (let n; filled < buf.length && (n = readSync(fd, buf, filled, buf.length - filled, null)) > 0; ) filled += n;
+    if (filled > MAX_IMPORT_BYTES) throw tooLarge();
+    return buf.subarray(0, filled).toString('utf8');
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
 }

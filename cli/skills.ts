@@ -26,6 +26,9 @@ export async function pushCommand(argv: string[], io: Io): Promise<number> {
   });
 }
 
+/** files of a pulled-into folder named in the warning; the rest are counted */
+const MAX_EXTRA_SHOWN = 20;
+
 export async function pullCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, version: { type: 'string' } }, { min: 1, max: 2, names: 'a skill name and, optionally, a folder' });
   return withHost(async (host) => {
@@ -36,7 +39,9 @@ export async function pullCommand(argv: string[], io: Io): Promise<number> {
     }
     const where = path.relative(host.cwd, r.dir) || '.';
     io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${r.written.length} file${r.written.length === 1 ? '' : 's'}) to ${where}`);
-    if (r.extra.length) io.err(`${where} also holds ${r.extra.join(', ')}, not in this version (left as they are; a push of the folder would include them)`);
+    const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${r.extra.length - MAX_EXTRA_SHOWN} more`] : r.extra;
+    if (r.isExtraCut) shown.push('more not listed');
+    if (shown.length) io.err(`${where} also holds ${shown.join(', ')}, not in this version (left as they are; a push of the folder would include them)`);
     return 0;
   });
 }

@@ -286,6 +286,24 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     if (unisolated) assert.equal(await waitUntilGone(flooder), true, 'the flooding worker was not killed');
   });
 
+  test('a step flooding stdout during its own call: the server reads it at a small share of a core, keeps its head and tail (how much was left out between), and the step is not failed for it', async () => {
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const wrote = (await sandbox.call(callOf(PY, 'flood_now', { seconds: 3 }))) as number;
+    const used = process.cpuUsage(cpu);
+    const share = (used.user + used.system) / 1000 / (performance.now() - t);
+    assert.ok(wrote > 32 * 2 ** 20, `the step wrote only ${wrote} bytes`);
+    assert.ok(share < 0.3, `the server spent ${Math.round(share * 100)}% of a core reading the step's output`);
+    const err = await rejection(sandbox.call(callOf(PY, 'flood_now', { seconds: 0.3, fail: true })));
+    assert.ok(err instanceof CodeStepError);
+    const out = String(err.details.stdoutTail);
+    assert.match(out, /^FIRST LINE\n/);
+    assert.match(out, /\n\[… \d+ bytes of output left out …\]\n/);
+    assert.match(out, /\nLAST LINE\n$/);
+    assert.ok(out.length < 9_000, `${out.length} characters of output kept`);
+    assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
+  });
+
   test('a thread a step left printing without end between calls is stopped: the worker goes (not the server’s main thread, reading it), the next call works', async () => {
     const flooder = (await sandbox.call(callOf(PY, 'flood_later', { fd: 1 }))) as number;
     const cpu = process.cpuUsage();

@@ -71,6 +71,9 @@ export type CodeSandboxOptions = {
   workDir?: string;
   /** the working folder's quota, checked around each call; null or absent: none (a folder the user named) */
   workspaceQuota?: WorkspaceQuota | null;
+  /** a file out of code's reach where the working folder's own `.git` entries are recorded for the executions
+   *  that follow (resume): absent, each execution takes what it finds for the folder's own (workspace-guard.ts) */
+  gitBaselineFile?: string;
   /** default: STAGECRAFT_SANDBOX of this process (auto) */
   isolation?: Isolation;
   /** per worker: processes + threads at once (a pids cgroup, where one can be made here) */
@@ -138,7 +141,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 
   const isolation = opts.isolation ?? isolationFor(sandboxMode(process.env));
   const slots = opts.slots ?? sharedWorkerSlots();
-  const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null) : null;
+  const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null, opts.gitBaselineFile) : null;
   const lanes = new Map<Flavour, Lane[]>();
   let homeDir: string | null = null;
   let isClosed = false;

@@ -5,7 +5,8 @@
  *
  * Owns: the child's lifetime and the wire protocol (newline-delimited JSON,
  * requests on the child's fd 3, replies on its fd 4, so the user's stdout and
- * stderr stay free-form), and the tails of the user's stdout/stderr per call.
+ * stderr stay free-form), and reading the user's stdout/stderr per call (what
+ * is kept of them and how fast they are read: call-output.ts).
  * Invariants: the child leads its own process group and is always killed as a
  * group (user code may have spawned children of its own); a caller learns a
  * call's outcome only after a killed child has really exited; nothing the
@@ -17,17 +18,16 @@
  * respawn (sandbox.ts does), or turn outcomes into Stagecraft errors
  * (outcomes.ts does).
  */
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Json } from '../kernel/json';
 import { jsonTextDepth, MAX_JSON_DEPTH } from '../kernel/json-depth';
+import { OutputThrottle, StreamKeep } from './call-output';
 import { spawnDirect, type WorkerChild, type WorkerLaunch } from './worker-child';
 
-/** How much of the user's stdout and stderr is kept per call, for error messages. */
-export const OUTPUT_TAIL_CHARS = 4096;
 /** A reply larger than this is refused (and its worker killed) rather than buffered in the server. */
 export const MAX_REPLY_CHARS = 16 * 1024 * 1024;
 /** the most stdout and stderr a worker may write between two calls before it is killed (see onOutput) */
-export const IDLE_OUTPUT_MAX_CHARS = 1024 * 1024;
+export const IDLE_OUTPUT_MAX_BYTES = 1024 * 1024;
 /** Starting an interpreter (and tsx) must not take longer than this. */
 const BOOT_TIMEOUT_MS = 15_000;
 /** After a child exits, how long to wait for the rest of its stderr before reporting. */
@@ -91,14 +91,18 @@ type Pending = {
 export class WorkerProcess {
   private readonly child: WorkerChild;
   private requests: Writable | null = null;
-  private stdoutTail = '';
-  private stderrTail = '';
+  private readonly stdoutKeep = new StreamKeep();
+  private readonly stderrKeep = new StreamKeep();
+  private readonly throttle = new OutputThrottle();
+  private readonly outputStreams: Readable[] = [];
+  /** set while the call's output is not read (the throttle's pause): when reading resumes */
+  private resumeTimer: NodeJS.Timeout | null = null;
   private replyChunks: string[] = [];
   private replyChars = 0;
   /** the reply channel passed its cap: the worker is being killed, what it writes is dropped */
   private isFlooded = false;
-  /** characters of stdout and stderr since the last call ended */
-  private idleOutputChars = 0;
+  /** bytes of stdout and stderr since the last call ended */
+  private idleOutputBytes = 0;
   private nextId = 1;
   private pending: Pending | null = null;
   /** the calls' timeout: one timer, re-armed per call (see armTimeout) */
@@ -117,22 +121,9 @@ export class WorkerProcess {
   constructor(launch: WorkerLaunch, launcher: (launch: WorkerLaunch) => WorkerChild = spawnDirect) {
     this.child = launcher(launch);
     this.child.wire({
-      stdout: (stdout) => {
-        stdout.on('error', () => {});
-        stdout.setEncoding('utf8');
-        stdout.on('data', (s: string) => {
-          this.stdoutTail = (this.stdoutTail + s).slice(-OUTPUT_TAIL_CHARS);
-          this.onOutput(s.length);
-        });
-      },
-      stderr: (stderr) => {
-        stderr.on('error', () => {});
-        stderr.setEncoding('utf8');
-        stderr.on('data', (s: string) => {
-          this.stderrTail = (this.stderrTail + s).slice(-OUTPUT_TAIL_CHARS);
-          this.onOutput(s.length);
-        });
-      },
+      // bytes, not text: a chunk is kept by reference or dropped, and decoded only if an outcome asks
+      stdout: (stdout) => this.readOutput(stdout, this.stdoutKeep),
+      stderr: (stderr) => this.readOutput(stderr, this.stderrKeep),
       channel: (requests, replies) => {
         this.requests = requests;
         for (const stream of [requests, replies]) stream.on('error', () => {}); // EPIPE after a kill
@@ -199,9 +190,10 @@ export class WorkerProcess {
       if (this.hostLost) return Promise.resolve({ kind: 'host_lost', why: this.hostLost, output: this.takeOutput() });
       return Promise.resolve({ kind: 'exited', ...this.exitInfo!, output: this.takeOutput() });
     }
-    this.stdoutTail = '';
-    this.stderrTail = '';
-    this.idleOutputChars = 0;
+    this.stdoutKeep.reset();
+    this.stderrKeep.reset();
+    this.throttle.reset();
+    this.idleOutputBytes = 0;
     // no ref of the child's handles per call: the call's timeout timer (ref'd) keeps the event loop alive
     // until the call is finished, and a kill refs them until the exit is seen
     return new Promise<CallOutcome>((resolve) => {
@@ -212,6 +204,7 @@ export class WorkerProcess {
           if (this.pending !== pending) return;
           this.pending = null;
           this.timer?.unref(); // armed still, but it finds no call: an idle worker holds nothing
+          this.resumeOutput(); // what it writes now is counted against the idle cap
           resolve(outcome);
         },
       };
@@ -294,15 +287,44 @@ export class WorkerProcess {
     }
   }
 
+  private readOutput(stream: Readable, keep: StreamKeep): void {
+    stream.on('error', () => {});
+    this.outputStreams.push(stream);
+    stream.on('data', (chunk: Buffer) => {
+      keep.add(chunk);
+      this.onOutput(chunk.length);
+    });
+  }
+
   /**
-   * Output while no call runs comes from what a step left running (a thread, a timer); reading it costs
-   * the server's main thread (73% of a core for one writing without end, as long as the worker lives,
-   * slowing every run). Past IDLE_OUTPUT_MAX_CHARS the worker goes: the next call starts a fresh one.
+   * During a call, output is the step's own: read at full speed up to a point, then throttled
+   * (call-output.ts). Output while no call runs comes from what a step left running (a thread, a timer);
+   * reading it costs the server's main thread (73% of a core for one writing without end, as long as the
+   * worker lives, slowing every run). Past IDLE_OUTPUT_MAX_BYTES the worker goes: the next call starts a
+   * fresh one.
    */
-  private onOutput(chars: number): void {
-    if (this.pending || this.onReady || !this.isAlive) return;
-    this.idleOutputChars += chars;
-    if (this.idleOutputChars > IDLE_OUTPUT_MAX_CHARS) void this.kill();
+  private onOutput(bytes: number): void {
+    if (this.pending) {
+      const waitMs = this.throttle.onBytes(bytes, performance.now());
+      if (waitMs > 0) this.pauseOutput(waitMs);
+      return;
+    }
+    if (this.onReady || !this.isAlive) return;
+    this.idleOutputBytes += bytes;
+    if (this.idleOutputBytes > IDLE_OUTPUT_MAX_BYTES) void this.kill();
+  }
+
+  private pauseOutput(ms: number): void {
+    if (this.resumeTimer) return;
+    for (const stream of this.outputStreams) stream.pause();
+    this.resumeTimer = setTimeout(() => this.resumeOutput(), ms);
+  }
+
+  private resumeOutput(): void {
+    if (!this.resumeTimer) return;
+    clearTimeout(this.resumeTimer);
+    this.resumeTimer = null;
+    for (const stream of this.outputStreams) stream.resume();
   }
 
   /**
@@ -354,13 +376,15 @@ export class WorkerProcess {
     }
     const { id: _id, type: _type, ...reply } = message as Message & WorkerReply;
     // A failing call's output matters: the worker flushed it before replying, but the
-    // stdout/stderr pipes may be read after fd 4 in the same loop turn.
+    // stdout/stderr pipes may be read after fd 4 in the same loop turn (or not at all yet, throttled).
+    this.resumeOutput();
     setImmediate(() => !pending.isClaimed && pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
   }
 
   private onChildGone(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.resumeOutput();
     const info = this.exitInfo ?? { code: null, signal: null };
     if (this.onReady) {
       const how = this.hostLost
@@ -380,7 +404,7 @@ export class WorkerProcess {
   }
 
   private takeOutput(): OutputTails {
-    return { stdout: this.stdoutTail, stderr: this.stderrTail };
+    return { stdout: this.stdoutKeep.text(), stderr: this.stderrKeep.text() };
   }
 
   /** An idle worker must not keep the server's event loop alive (a busy one is kept by its call's timeout timer, a dying one by `kill`). */

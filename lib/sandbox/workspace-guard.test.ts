@@ -1,10 +1,11 @@
 // A run's workspace against code that fills it or plants a repository in it, with real workers, with
 // and without bubblewrap: the quota of bytes and files, one file never past it, and `.git`.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import type { Json } from '../kernel/json';
 import type { CodeSandbox } from '../kernel/ports';
@@ -52,6 +53,27 @@ def hook(v):
 
 def ok(v):
     return {"ok": True}
+
+def fill_then_sleep(v):
+    for i in range(v["n"]):
+        open("f%d" % i, "w").close()
+    import time
+    time.sleep(v["seconds"])
+    return {"ok": True}
+
+def git_then_wait(v):
+    os.makedirs(".git/hooks", exist_ok=True)
+    import time
+    time.sleep(v["seconds"])
+    return {"ok": True}
+
+def plant_and_hang(v):
+    for p in v["paths"]:
+        os.makedirs(p + "/hooks", exist_ok=True)
+        open(p + "/hooks/pre-commit", "w").write("#!/bin/sh\\necho owned\\n")
+    open("planted", "w").write("yes")
+    import time
+    time.sleep(600)
 `,
 );
 
@@ -66,8 +88,14 @@ function workspace(): string {
   mkdirSync(ws);
   return ws;
 }
-async function inSandbox<T>(ws: string, isolation: Isolation, quota: WorkspaceQuota | null, fn: (call: (f: string, input?: Json) => Promise<Json>) => Promise<T>): Promise<T> {
-  const sandbox: CodeSandbox = createCodeSandbox({ isolation, workDir: ws, workspaceQuota: quota, bundleDir: CODE });
+async function inSandbox<T>(
+  ws: string,
+  isolation: Isolation,
+  quota: WorkspaceQuota | null,
+  fn: (call: (f: string, input?: Json) => Promise<Json>) => Promise<T>,
+  gitBaselineFile?: string,
+): Promise<T> {
+  const sandbox: CodeSandbox = createCodeSandbox({ isolation, workDir: ws, workspaceQuota: quota, bundleDir: CODE, gitBaselineFile });
   try {
     return await fn((f, input = {}) => sandbox.call({ language: 'python', modulePath: PY, exportName: f, input, timeoutMs: 20_000 }));
   } finally {
@@ -270,5 +298,111 @@ describe('a workspace that is a git repository (a folder named with --workspace:
       assert.deepEqual(await call('hook', { path: '.git/hooks/pre-commit' }), { wrote: true });
     });
     assert.ok(existsSync(path.join(ws, '.git/hooks/pre-commit')));
+  });
+});
+
+/**
+ * A host (a real node process) whose code step plants `.git` entries and hangs: the host is SIGKILLed
+ * mid-step, as a crash does, so no check after the step ever runs. Its workers die with it.
+ */
+async function crashMidStep(ws: string, isolation: Isolation, quota: WorkspaceQuota | null, gitBaselineFile: string, paths: string[]): Promise<void> {
+  const sandboxModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sandbox.ts');
+  const isolationModule = path.join(path.dirname(sandboxModule), 'isolation.ts');
+  // bubblewrap's isolation holds a seccomp filter (bytes): the host makes its own, as a server does
+  const isolationCode = isolation.kind === 'none' ? JSON.stringify(isolation) : `(await import(${JSON.stringify(isolationModule)})).isolationFor('auto')`;
+  const script = `
+    const { createCodeSandbox } = await import(${JSON.stringify(sandboxModule)});
+    const options = ${JSON.stringify({ workDir: ws, workspaceQuota: quota, bundleDir: CODE, gitBaselineFile })};
+    const sandbox = createCodeSandbox({ ...options, isolation: ${isolationCode} });
+    await sandbox.call(${JSON.stringify({ language: 'python', modulePath: PY, exportName: 'plant_and_hang', input: { paths }, timeoutMs: 600_000 })});`;
+  const host = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((r) => host.once('exit', r));
+  try {
+    const until = Date.now() + 20_000;
+    while (!existsSync(path.join(ws, 'planted'))) {
+      assert.ok(Date.now() < until, 'the step did not plant its .git in time');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    host.kill('SIGKILL');
+    await exited;
+  }
+}
+
+for (const [mode, isolation] of MODES) {
+  test(`${mode}: a .git a step made before the server died is not the workspace’s own when the run resumes: renamed, and the first step fails`, async () => {
+    const ws = workspace();
+    const baseline = path.join(root, 'baselines', `${path.basename(ws)}.json`);
+    await crashMidStep(ws, isolation, QUOTA, baseline, ['.git', 'vendor/lib/.git']);
+    assert.ok(existsSync(path.join(ws, '.git/hooks/pre-commit')), 'the crashed step planted its .git');
+    await inSandbox(
+      ws,
+      isolation,
+      QUOTA,
+      async (call) => {
+        const err = await rejection(call('ok'));
+        assert.equal(err.code, 'workspace_git_refused', err.message);
+        assert.match(err.message, /earlier execution of this run.*made \.git, vendor\/lib\/\.git|earlier execution of this run.*made vendor\/lib\/\.git, \.git/);
+        assert.deepEqual(await call('ok'), { ok: true });
+      },
+      baseline,
+    );
+    assert.equal(existsSync(path.join(ws, '.git')), false, 'the top .git is still there');
+    assert.equal(existsSync(path.join(ws, 'vendor/lib/.git')), false, 'the deeper .git is still there');
+    assert.ok(readdirSync(ws).some((f) => f.startsWith('.git.refused-')), 'renamed, not deleted');
+  });
+}
+
+test('a folder named with --workspace: its own .git stays its own across a crash and resume; one code made at its top goes', async () => {
+  const mine = workspace();
+  mkdirSync(path.join(mine, '.git/hooks'), { recursive: true });
+  writeFileSync(path.join(mine, '.git/config'), '[core]\n');
+  const minesBaseline = path.join(root, 'baselines', `${path.basename(mine)}.json`);
+  await crashMidStep(mine, NONE, null, minesBaseline, ['src/.git']);
+  await inSandbox(mine, NONE, null, async (call) => assert.deepEqual(await call('ok'), { ok: true }), minesBaseline);
+  assert.ok(existsSync(path.join(mine, '.git/config')), 'the folder’s own .git was taken for one code made');
+
+  const theirs = workspace();
+  const theirsBaseline = path.join(root, 'baselines', `${path.basename(theirs)}.json`);
+  await crashMidStep(theirs, NONE, null, theirsBaseline, ['.git']);
+  await inSandbox(theirs, NONE, null, async (call) => assert.equal((await rejection(call('ok'))).code, 'workspace_git_refused'), theirsBaseline);
+  assert.equal(existsSync(path.join(theirs, '.git')), false);
+});
+
+test('in bubblewrap a .git code made is not the workspace’s own for a worker started while it is there: not bound read-only as the user’s repository would be', { skip: BWRAP.kind === 'bwrap' ? false : 'no bubblewrap here' }, async () => {
+  const ws = workspace();
+  const sandbox = createCodeSandbox({ isolation: BWRAP, workDir: ws, workspaceQuota: QUOTA, bundleDir: CODE, maxWorkersPerLanguage: 2 });
+  try {
+    const call = (f: string, input: Json) => sandbox.call({ language: 'python', modulePath: PY, exportName: f, input, timeoutMs: 20_000 });
+    const first = call('git_then_wait', { seconds: 3 });
+    first.catch(() => {});
+    const until = Date.now() + 10_000;
+    while (!existsSync(path.join(ws, '.git/hooks'))) {
+      assert.ok(Date.now() < until, 'the first step made no .git');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // the second call starts a second worker now: its sandbox is built while the code-made .git is there
+    const second = await rejection(call('hook', { path: '.git/hooks/pre-commit' }));
+    assert.equal(second.code, 'workspace_git_refused');
+    assert.deepEqual(await first, { ok: true }, 'the second step’s check renamed the .git first');
+    const renamed = readdirSync(ws).find((f) => f.startsWith('.git.refused-'));
+    assert.ok(renamed);
+    // the second worker wrote in it: not bound read-only, as only the workspace's own .git is
+    assert.match(readFileSync(path.join(ws, renamed!, 'hooks/pre-commit'), 'utf8'), /owned/);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('a step sleeping in a workspace filled to just under its quota: the poll walks it at a small share of a core, not every 250 ms', async () => {
+  const quota: WorkspaceQuota = { maxBytes: 1024 ** 3, maxFiles: 30_000 };
+  await inSandbox(workspace(), BWRAP.kind === 'bwrap' ? BWRAP : NONE, quota, async (call) => {
+    await call('fill_then_sleep', { n: 29_990, seconds: 0 });
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    assert.deepEqual(await call('fill_then_sleep', { n: 0, seconds: 4 }), { ok: true });
+    const used = process.cpuUsage(cpu);
+    const share = (used.user + used.system) / 1000 / (performance.now() - t);
+    assert.ok(share < 0.12, `the server spent ${Math.round(share * 100)}% of a core measuring the workspace`);
   });
 });

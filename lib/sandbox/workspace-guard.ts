@@ -15,11 +15,20 @@
  * has no quota: it is the user's, and may be a large repository), so a `.git`
  * made in a subfolder of it is not caught — the README says so.
  *
- * Owns: the baseline (the `.git` entries that were there), the poll while a
- * step runs, and the checks after it. Does not: kill workers (it calls back)
+ * The baseline outlives a crash: an execution that dies mid-step (the server
+ * killed, the machine down) never renames what that step made, and the next
+ * execution (resume) would take the `.git` it finds for the workspace's own —
+ * bound read-only as the user's repository, never renamed. So the baseline is
+ * kept in a record the host names (`baselineFile`, under the data dir, out of
+ * code's reach), written before any code of the workspace runs; an execution
+ * that finds one trusts it, not the folder, and renames what is new before its
+ * first step (or when it closes, if it runs none).
+ *
+ * Owns: the baseline (the `.git` entries that were there) and its record, the
+ * poll while a step runs, and the checks after it. Does not: kill workers (it calls back)
  * or measure (workspace-usage.ts).
  */
-import { lstatSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { StagecraftError } from '../kernel/errors';
 import { disarmGit, measureWorkspace, quotaError, WORKSPACE_POLL_MS, type WorkspaceQuota, type WorkspaceQuotaError, type WorkspaceUsage } from './workspace-usage';
@@ -42,39 +51,98 @@ export class GitFolderError extends StagecraftError {
 
 type Entry = { ino: number; dev: number } | null;
 
+/**
+ * The poll spends at most 1/POLL_COST_RATIO of its time walking: a walk that took W ms is followed by
+ * none for (POLL_COST_RATIO - 1) × W ms, then the next WORKSPACE_POLL_MS tick. A workspace code filled
+ * to just under the quota (10,000 entries) cost 18% of a core for as long as a step slept in it, every
+ * 250 ms; now at most 5%, and a step can overshoot the quota by what it writes in that longer gap.
+ */
+const POLL_COST_RATIO = 20;
+
+/** who made a `.git` found when a run resumes: code of the execution before, which ended mid-step */
+const RESUMED_WHO = 'Code of an earlier execution of this run (it ended during a step, before its workspace was checked)';
+
+/** what `baselineFile` holds: the top `.git` entry, and the deeper ones (null: not walked yet, no code has run) */
+type Baseline = { top: Entry; known: string[] | null };
+
 /** a step being watched: who it is, what to do past the quota, and the breach once seen */
 type Watch = { onBreach: () => void; who: string; breach: WorkspaceQuotaError | null };
 
 export class WorkspaceGuard {
   private known: Set<string> | null = null;
   private readonly topGit: Entry;
+  /** the baseline came from an earlier execution's record: what is new since is renamed before the first step */
+  private readonly isResumed: boolean;
   private readonly watches = new Set<Watch>();
   /** the poll's timer (unref'd), and whether it is armed */
   private poll: NodeJS.Timeout | null = null;
   private isPollArmed = false;
   private isMeasuring = false;
+  /** the poll measures again no sooner than this (performance.now()): see POLL_COST_RATIO */
+  private nextMeasureAt = 0;
 
+  /** `baselineFile`: where the baseline is kept across executions of the run (absent: learnt afresh by each) */
   constructor(
     readonly dir: string,
     private readonly quota: WorkspaceQuota | null,
+    private readonly baselineFile?: string,
   ) {
-    this.topGit = entryOf(lstatSyncOrNull(path.join(dir, '.git')));
+    const recorded = baselineFile ? readBaseline(baselineFile) : null;
+    this.isResumed = recorded !== null;
+    this.topGit = recorded ? recorded.top : entryOf(lstatSyncOrNull(path.join(dir, '.git')));
+    if (recorded?.known) this.known = new Set(recorded.known);
+    if (!recorded) this.record();
   }
 
   /** Entries to bind read-only in the sandbox: the workspace's own `.git`, when it is a real folder or file (never a link). */
   readOnlyEntries(): string[] {
     const st = lstatSyncOrNull(path.join(this.dir, '.git'));
-    return st && (st.isDirectory() || st.isFile()) ? ['.git'] : [];
+    return st && (st.isDirectory() || st.isFile()) && !this.isNewGit('.git', st) ? ['.git'] : [];
   }
 
-  /** Before a step: the first time, what is there already (those `.git` entries are the workspace's own); later, nothing to wait on. */
+  /**
+   * Before a step: the first time, what is there already (those `.git` entries are the workspace's own) —
+   * or, resumed, what an earlier execution's code made since the record (renamed); later, nothing to wait on.
+   */
   before(): Promise<void> | void {
-    if (this.known) return;
-    return this.learnKnown();
+    if (this.isPrimed) return;
+    return (this.priming ??= this.prime()); // steps starting at once in this workspace share it
   }
 
-  private async learnKnown(): Promise<void> {
-    this.known = new Set(this.quota ? (await measureWorkspace(this.dir, this.quota)).gitPaths : []);
+  private isPrimed = false;
+  private priming: Promise<void> | null = null;
+
+  private async prime(): Promise<void> {
+    if (!this.known) {
+      this.known = new Set(this.quota ? (await measureWorkspace(this.dir, this.quota)).gitPaths : []);
+      this.record();
+      this.isPrimed = true;
+      return;
+    }
+    this.isPrimed = true;
+    if (!this.isResumed) return;
+    // the step that made them ended with its execution: the step that runs first now fails in its place
+    const found = await this.disarmNew();
+    if (found.length) throw new GitFolderError(RESUMED_WHO, found.map((f) => f.made), found.flatMap((f) => (f.renamed ? [f.renamed] : [])));
+  }
+
+  /** The baseline to its record (written aside and renamed in: a crash never leaves half of one). */
+  private record(): void {
+    if (!this.baselineFile) return;
+    const baseline: Baseline = { top: this.topGit, known: this.known ? [...this.known] : null };
+    try {
+      mkdirSync(path.dirname(this.baselineFile), { recursive: true });
+      writeFileSync(`${this.baselineFile}.tmp`, JSON.stringify(baseline));
+      renameSync(`${this.baselineFile}.tmp`, this.baselineFile);
+    } catch {
+      // unrecorded: a later execution learns the baseline afresh, as one without a record does
+    }
+  }
+
+  /** Renames every `.git` not in the baseline; what was renamed. */
+  private async disarmNew(): Promise<{ made: string; renamed: string | null }[]> {
+    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit) : null;
+    return [...(usage?.disarmed ?? []), ...(await this.disarmMissedTop(usage))];
   }
 
   /**
@@ -104,8 +172,9 @@ export class WorkspaceGuard {
     if (!this.watches.size) return;
     this.isPollArmed = true;
     this.poll!.refresh();
-    if (this.isMeasuring) return;
+    if (this.isMeasuring || performance.now() < this.nextMeasureAt) return;
     this.isMeasuring = true;
+    const started = performance.now();
     measureWorkspace(this.dir, this.quota!)
       .then((usage) => {
         for (const watch of this.watches) {
@@ -115,7 +184,11 @@ export class WorkspaceGuard {
         }
       })
       .catch(() => {})
-      .finally(() => (this.isMeasuring = false));
+      .finally(() => {
+        this.isMeasuring = false;
+        const ended = performance.now();
+        this.nextMeasureAt = ended + (ended - started) * (POLL_COST_RATIO - 1);
+      });
   }
 
   /** After a step: throws when the workspace has a `.git` it did not have (renamed, by the walk that finds it), or is past its quota. */
@@ -133,13 +206,13 @@ export class WorkspaceGuard {
     this.poll = null;
     this.isPollArmed = false;
     if (!this.known) return;
-    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit) : null;
-    await this.disarmMissedTop(usage);
+    await this.disarmNew();
   }
 
   /** A `.git` that was not there before the first step: at the top, one that is not the workspace's own entry; below, one not seen then. */
   private readonly isNewGit = (rel: string, st: Stats): boolean => {
-    if (rel === '.git') return !(this.topGit && st.ino === this.topGit.ino && st.dev === this.topGit.dev);
+    // a device number may change across a reboot (a recorded one is not compared); an inode number does not
+    if (rel === '.git') return !(this.topGit && st.ino === this.topGit.ino && (this.isResumed || st.dev === this.topGit.dev));
     return !this.known?.has(rel);
   };
 
@@ -166,6 +239,20 @@ function lstatSyncOrNull(p: string) {
   } catch {
     return null;
   }
+}
+
+/** A baseline record as written by `record`; null when there is none (or it is not one: learnt afresh). */
+function readBaseline(file: string): Baseline | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  const b = raw as Baseline;
+  const isEntry = (e: unknown) => e === null || (typeof e === 'object' && typeof (e as { ino?: unknown }).ino === 'number' && typeof (e as { dev?: unknown }).dev === 'number');
+  const isKnown = b?.known === null || (Array.isArray(b?.known) && b.known.every((k) => typeof k === 'string'));
+  return b && typeof b === 'object' && isEntry(b.top) && isKnown ? { top: b.top, known: b.known } : null;
 }
 
 function entryOf(st: { ino: number; dev: number } | null): Entry {

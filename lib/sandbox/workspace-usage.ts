@@ -6,7 +6,8 @@
  * needs root and a file system set up for it (XFS or ext4 project quotas) or a
  * loop-mounted image per run; neither is there on an ordinary machine. So the
  * workspace is measured — after each code step, every WORKSPACE_POLL_MS while
- * one runs (a step past the quota is killed then), and before each
+ * one runs, or less often where a walk takes long (workspace-guard.ts: a step
+ * past the quota is killed then), and before each
  * `file/write` lands. A step can therefore write past the quota by what it
  * writes in one poll interval before it is stopped; it is then that step's
  * failure, and the run's on_error applies. (RLIMIT_FSIZE would cap single

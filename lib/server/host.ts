@@ -117,6 +117,9 @@ export function processDriver(kind: 'cli' | 'app'): JsonObject {
  * A run's workspace: the folder its file ops act on and its code steps work in (their current
  * folder, the one place they may write). Made when first asked for.
  */
+/** the folder of the workspaces' `.git` baselines (workspace-guard.ts), in the workspaces dir */
+export const GIT_BASELINES = '.git-baselines';
+
 export function workspaceOf(host: Pick<Host, 'workspacesDir'>, runId: string): string {
   const dir = path.join(host.workspacesDir, runId);
   mkdirSync(dir, { recursive: true });
@@ -144,6 +147,11 @@ export function absoluteModelSpec(spec: string, bundleDir: string, cwd: string):
 export function modelFor(host: Host, spec: string | undefined, bundleDir: string): ModelPort {
   const s = absoluteModelSpec(spec ?? defaultModelSpec(bundleDir, host.env), bundleDir, host.cwd);
   return modelFromSpec(s, { bundleDir, env: host.env, cwd: host.cwd });
+}
+
+/** Where the `.git` entries a run's workspace had before its code ran are recorded, beside the workspaces (no run id starts with a dot). */
+export function gitBaselineOf(host: Pick<Host, 'workspacesDir'>, runId: string): string {
+  return path.join(host.workspacesDir, GIT_BASELINES, `${runId}.json`);
 }
 
 /** Whether a run's workspace is a folder the user named (`--workspace`): its place under the data dir is a link to it. */
@@ -196,5 +204,12 @@ export function runSandbox(host: Omit<LocalHost, 'bundlesDir'>, run: { runId: st
   const workDir = workspaceOf(host, run.runId);
   const limits = host.limits();
   const quota = isUserWorkspace(host, run.runId) ? null : limits.workspaceQuota;
-  return createCodeSandbox({ bundleDir: run.bundleDir, workDir, isolation: host.isolation(), workspaceQuota: quota, tmpBytes: limits.tmpBytes });
+  return createCodeSandbox({
+    bundleDir: run.bundleDir,
+    workDir,
+    isolation: host.isolation(),
+    workspaceQuota: quota,
+    tmpBytes: limits.tmpBytes,
+    gitBaselineFile: gitBaselineOf(host, run.runId),
+  });
 }

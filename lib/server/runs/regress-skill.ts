@@ -9,7 +9,6 @@
  * change, with the diff and the first step that went another way.
  */
 import { createWorkspaceFiles } from '../../sandbox/workspace-files';
-import { rmSync } from 'node:fs';
 import { compareLogs, diffValues } from '../../kernel/compare';
 import { EVENT } from '../../kernel/events';
 import type { Json } from '../../kernel/json';
@@ -24,6 +23,7 @@ import type { RegressRunView, RegressView } from '../../views';
 import { workspaceOf, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
 import { chooseVersion, requireTrustedCode } from './derived-version';
+import { removeTree } from './sweep-workspaces';
 import { compareDivergenceView } from './divergence-views';
 
 export type RegressRequest = { version?: string; files?: BundleFiles; limit?: number; trust?: boolean };
@@ -43,7 +43,9 @@ export async function regressSkill(host: Host, skill: string, req: RegressReques
   requireTrustedCode(host, chosen, { trust: req.trust, what: `Checking ${skill} against past runs` });
   const runs = (await host.store.listRuns({ skillName: skill, kind: ['run', 'fork'], limit: req.limit ?? DEFAULT_REGRESS_LIMIT })).filter((r) => r.status !== 'running');
   const scratch = workspaceOf(host, `regress-${randomIds.newId('run')}`);
-  const sandbox = createCodeSandbox({ bundleDir: chosen.copyDir, workDir: scratch, isolation: host.isolation() });
+  // the quota a run's workspace has: without it, the code checked here could fill the disk
+  const quota = host.limits().workspaceQuota;
+  const sandbox = createCodeSandbox({ bundleDir: chosen.copyDir, workDir: scratch, isolation: host.isolation(), workspaceQuota: quota });
   const changed: RegressRunView[] = [];
   const skipped: RegressView['skipped'] = [];
   let checked = 0;
@@ -60,14 +62,15 @@ export async function regressSkill(host: Host, skill: string, req: RegressReques
     }
   } finally {
     await sandbox.close();
-    rmSync(scratch, { recursive: true, force: true });
+    // code made what is there (a tree nested thousands deep defeats Node's rm): left to the sweep if it stays
+    await removeTree(scratch);
   }
   return { skill, version: chosen.origin === 'unsaved' ? null : chosen.hash, unsaved: chosen.origin === 'unsaved', checked, changed, skipped };
 
   async function regressOne(run: RunRecord, artifacts: Awaited<ReturnType<Host['store']['listArtifacts']>>, events: RunEvent[]): Promise<RegressRunView | null> {
     const { outcome, events: now } = await replayPostprocessor(
       chosen.plan,
-      { clock: systemClock, ids: randomIds, sandbox, files: createWorkspaceFiles({ root: scratch, readFallback: chosen.copyDir }) },
+      { clock: systemClock, ids: randomIds, sandbox, files: createWorkspaceFiles({ root: scratch, readFallback: chosen.copyDir, quota }) },
       { run, events, artifacts },
     );
     const recorded: Outcome = { status: run.status, output: run.output, error: run.error };

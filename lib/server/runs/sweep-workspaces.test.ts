@@ -6,7 +6,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, ut
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { durationFromEnv } from '../host';
+import { durationFromEnv, gitBaselineOf } from '../host';
 import { memoryHost } from '../testing';
 import { startSkillRun } from './start-run';
 import { SWEPT_MARKER, sweepWorkspaces, sweepWorkspacesIfDue } from './sweep-workspaces';
@@ -43,6 +43,7 @@ test('after the retention period (24h by default) a finished run’s workspace g
   assert.equal(done.status, 'completed', JSON.stringify(done.error));
   const mine = path.join(host.workspacesDir, done.runId);
   assert.equal(readFileSync(path.join(mine, 'out/notes.txt'), 'utf8'), 'written');
+  assert.ok(existsSync(gitBaselineOf(host, done.runId)), 'the record of the workspace’s own .git entries is made');
 
   const userFolder = path.join(root, 'my-folder');
   mkdirSync(userFolder);
@@ -62,6 +63,7 @@ test('after the retention period (24h by default) a finished run’s workspace g
   const removed = await sweepWorkspaces(host, Date.now() + 2 * DAY);
   assert.deepEqual(removed.sort(), [done.runId, named.runId, 'no-such-run'].sort());
   assert.equal(existsSync(mine), false, 'the finished run’s workspace is removed');
+  assert.equal(existsSync(gitBaselineOf(host, done.runId)), false, '…and the record of its .git entries');
   assert.equal(existsSync(path.join(host.workspacesDir, named.runId)), false, 'the link to the named folder is removed…');
   assert.equal(readFileSync(path.join(userFolder, 'keep.txt'), 'utf8'), 'mine', '…and the folder, with what the run wrote there, is the user’s');
   assert.equal(readFileSync(path.join(userFolder, 'out/notes.txt'), 'utf8'), 'written');

@@ -21,7 +21,7 @@ import { execFile } from 'node:child_process';
 import { lstat, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Host } from '../host';
+import { gitBaselineOf, type Host } from '../host';
 
 const FINISHED = new Set<string>(['completed', 'failed', 'aborted']);
 
@@ -53,6 +53,7 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
     if (run && (!FINISHED.has(run.status) || now - run.updatedAt < retentionMs)) continue;
     if (st.isSymbolicLink()) await unlink(place); // the user's folder: only our link to it goes
     else if (!(await removeTree(place))) continue; // left for the next sweep; the others still go
+    await unlink(gitBaselineOf(host, runId)).catch(() => undefined);
     removed.push(runId);
   }
   return removed;
@@ -63,9 +64,10 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
  * nested thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with
  * ENAMETOOLONG — and a failure here stopped the sweep, every workspace after it kept for ever. So such
  * a tree is handed to the system's `rm -rf`, which walks by descriptors at any depth (and, like Node's,
- * never follows a link); whether it went or not, the sweep goes on.
+ * never follows a link); whether it went or not, the sweep goes on. (regress removes its scratch
+ * workspace with it too.)
  */
-async function removeTree(place: string): Promise<boolean> {
+export async function removeTree(place: string): Promise<boolean> {
   try {
     await rm(place, { recursive: true, force: true });
     return true;

@@ -72,6 +72,7 @@ describe('warmSkillRun', () => {
     await warm.discard();
     assert.deepEqual(children().filter((pid) => !before.has(pid)), [], 'the worker is gone');
     assert.equal(existsSync(workspace), false, 'the unused workspace is removed');
+    assert.equal(existsSync(path.join(root, 'data', 'workspaces', '.git-baselines', `${warm.runId}.json`)), false, '…and the record of its .git entries');
   });
 
   test('the run records the files the warm read (the folder is read once), even if the folder changed since: the ones its sandbox binds', async () => {

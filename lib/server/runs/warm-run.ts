@@ -12,12 +12,12 @@
  * Anything unusual (an unreadable folder, an invalid skill, no code step, a named --workspace) is
  * left to the normal path, which reports it: `warmSkillRun` then returns null.
  */
-import { rmdirSync, statSync } from 'node:fs';
+import { rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PhasePlan, Plan, StepSpec } from '../../kernel/plan';
 import type { CodeSandbox } from '../../kernel/ports';
 import { bundleHash } from '../../store/skills';
-import { localHostFor, runSandbox, workspaceOf } from '../host';
+import { gitBaselineOf, localHostFor, runSandbox, workspaceOf } from '../host';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { randomIds } from '../system';
@@ -68,6 +68,7 @@ export function warmSkillRun(env: Record<string, string | undefined>, cwd: strin
         await sandbox.close();
         try {
           rmdirSync(workspaceOf(local, runId)); // empty: nothing ran in it
+          rmSync(gitBaselineOf(local, runId), { force: true }); // and the record of its .git entries (none)
         } catch {
           // something is in it: kept, as any run's workspace is
         }

@@ -1,7 +1,7 @@
 /**
  * A bundle folder on disk ↔ a bundle as data (`files`: path → text): what
  * `stagecraft push`, `run DIR` and `validate DIR` read, and what `pull` and
- * the read-only copies a run executes from (materialize.ts) write.
+ * the read-only copies a run executes from (materialize.ts) write (write-bundle-dir.ts).
  *
  * Owns: which files of a folder belong to the bundle (everything but version
  * control, dependency and cache folders), that a symlink counts only when it
@@ -12,10 +12,9 @@
  * path is checked (a link swapped in after the check is caught, see below).
  * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { BundleInvalidError } from '../../kernel/errors';
-import { bundlePathProblem, checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
+import { checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
 
 /**
@@ -30,6 +29,9 @@ export const IGNORED_NAMES = new Set([
 
 export type ReadBundle = { files: BundleFiles; problems: BundleProblem[] };
 
+/** the most entries a bundle folder's listings may hold in all (files, folders, links: a bundle holds at most MAX_BUNDLE_FILES files) */
+export const MAX_BUNDLE_ENTRIES = MAX_BUNDLE_FILES * 5;
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a bundle folder. Problems (binary files, symlinks out, limits, bad paths) are listed, not thrown. */
@@ -38,6 +40,13 @@ export function readBundleDir(dir: string): ReadBundle {
   const files: BundleFiles = {};
   const problems: BundleProblem[] = [];
   let count = 0;
+  /** entries looked at (files, folders, links, whatever else; not the ignored ones), against MAX_BUNDLE_ENTRIES */
+  let entries = 0;
+  let isOver = false;
+  const tooMany = (what: string): void => {
+    isOver = true;
+    problems.push({ code: 'bundle_too_many_files', path: '', message: `The folder has more than ${what}: keep only what the skill runs or reads.` });
+  };
   // a symlinked folder inside the bundle may point back up: each real folder is read once
   const visited = new Set<string>();
   const escaped = (p: string, real: string): void => {
@@ -56,12 +65,15 @@ export function readBundleDir(dir: string): ReadBundle {
       if ('outside' in opened) return escaped(rel, opened.outside);
       if (visited.has(opened.real)) return;
       visited.add(opened.real);
-      names = readdirSync(opened.listing);
+      const listed = listWithin(opened.listing, MAX_BUNDLE_ENTRIES - entries);
+      if (!listed) return tooMany(`${MAX_BUNDLE_ENTRIES} entries (files, folders and links)`);
+      entries += listed.length;
+      names = listed;
     } finally {
       if ('fd' in opened) closeSync(opened.fd);
     }
     for (const name of names.sort()) {
-      if (IGNORED_NAMES.has(name)) continue;
+      if (isOver) return;
       const p = rel ? `${rel}/${name}` : name;
       const full = path.join(abs, name);
       let st = lstatSync(full);
@@ -84,10 +96,7 @@ export function readBundleDir(dir: string): ReadBundle {
         continue;
       }
       if (!st.isFile()) continue;
-      if (++count > MAX_BUNDLE_FILES) {
-        problems.push({ code: 'bundle_too_many_files', path: '', message: `The folder has more than ${MAX_BUNDLE_FILES} files: keep only what the skill runs or reads.` });
-        return;
-      }
+      if (++count > MAX_BUNDLE_FILES) return tooMany(`${MAX_BUNDLE_FILES} files`);
       const cap = p === 'skill.md' ? MAX_SKILL_BYTES : MAX_BUNDLE_FILE_BYTES;
       let bytes: Buffer | { size: number } | null;
       try {
@@ -125,14 +134,30 @@ export function readBundleDir(dir: string): ReadBundle {
  * inside the folder (its path as /proc/self/fd says, so a link swapped in after the check is caught),
  * a regular file (a FIFO opens non-blocking and is passed over), and within the size cap — read up to
  * one byte more than the cap, never more.
+ *
+ * Without /proc (macOS; a Linux without it mounted) no descriptor says its path, and Node has no
+ * openat. There the path is resolved first (realpath) and checked inside, and that real path — no link
+ * in it when checked — is what is opened, with O_NOFOLLOW (and on macOS O_NOFOLLOW_ANY: a link at any
+ * part of the path fails the open); the descriptor must then be the entry at that path, which must
+ * still be that real path (one swapped in at a part before the last and back again is caught). What
+ * stays possible on Linux without /proc is a folder of the path swapped for a link and back twice
+ * between those three system calls (against a process exchanging a folder and a link as fast as it
+ * can, about 1 read in 4,000 — the realpath-then-open before: 1 to 8 in 2,000, and a link at the last
+ * name 16 to 45 in 2,000, now none); code that could do that is not confined there anyway — bubblewrap
+ * needs /proc (it reads /proc/sys/kernel/overflowuid), so without it code runs with the server's rights
+ * and could read the host's file itself. Refusing to read bundles there would take `push`, `validate`
+ * and `run DIR` from macOS users and protect nothing.
  */
 const O = constants;
 const DIR_OPEN = O.O_RDONLY | O.O_DIRECTORY | O.O_NONBLOCK;
 const FILE_OPEN = O.O_RDONLY | O.O_NONBLOCK | O.O_NOCTTY;
 const HAS_PROC_FD = existsSync('/proc/self/fd');
+/** macOS's open flag: fail with ELOOP if any part of the path is a link (not in Node's constants) */
+const O_NOFOLLOW_ANY = process.platform === 'darwin' ? 0x20000000 : 0;
 
 /** `abs` opened (links followed), with where it really is; `outside` when that is not inside; null when it cannot be opened. */
 function openInside(abs: string, flags: number, isInside: (real: string) => boolean): { fd: number; real: string; listing: string } | { outside: string } | null {
+  if (!HAS_PROC_FD) return openInsideByRealPath(abs, flags, isInside);
   let fd: number;
   try {
     fd = openSync(abs, flags);
@@ -141,7 +166,7 @@ function openInside(abs: string, flags: number, isInside: (real: string) => bool
   }
   let real: string;
   try {
-    real = HAS_PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(abs);
+    real = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     closeSync(fd);
     return null;
@@ -150,7 +175,33 @@ function openInside(abs: string, flags: number, isInside: (real: string) => bool
     closeSync(fd);
     return { outside: real };
   }
-  return { fd, real, listing: HAS_PROC_FD ? `/proc/self/fd/${fd}` : abs };
+  return { fd, real, listing: `/proc/self/fd/${fd}` };
+}
+
+/** `openInside` without /proc: its real path checked, then opened following no link at its end, then checked again (see above). */
+function openInsideByRealPath(abs: string, flags: number, isInside: (real: string) => boolean): { fd: number; real: string; listing: string } | { outside: string } | null {
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    return null;
+  }
+  if (!isInside(real)) return { outside: real };
+  let fd: number;
+  try {
+    fd = openSync(real, flags | O.O_NOFOLLOW | O_NOFOLLOW_ANY);
+  } catch {
+    return null; // ELOOP: a link was swapped in at a name of the path
+  }
+  try {
+    const opened = fstatSync(fd);
+    const at = lstatSync(real);
+    if (opened.ino === at.ino && opened.dev === at.dev && realpathSync(real) === real) return { fd, real, listing: real };
+  } catch {
+    // gone since: nothing read
+  }
+  closeSync(fd);
+  return null;
 }
 
 /** The bytes of the regular file at `abs`, `{ size }` when over `cap`, null when it is not a regular file (or is outside: `onOutside`). */
@@ -172,6 +223,27 @@ function readInside(abs: string, cap: number, isInside: (real: string) => boolea
   } finally {
     closeSync(opened.fd);
   }
+}
+
+/**
+ * The names in the folder at `listing` but the ignored ones, read entry by entry; null past `room` of
+ * them. A folder beside a run's bundle may be one its code filled (300,000 links: readdirSync took
+ * 22 s of the host's event loop, then each was lstat'ed and reported), so no more of a listing is read
+ * than the bundle may hold.
+ */
+function listWithin(listing: string, room: number): string[] | null {
+  const names: string[] = [];
+  const dir = opendirSync(listing);
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+      if (IGNORED_NAMES.has(entry.name)) continue;
+      if (names.length >= room) return null;
+      names.push(entry.name);
+    }
+  } finally {
+    dir.closeSync();
+  }
+  return names;
 }
 
 /**
@@ -200,30 +272,47 @@ function notUtf8(p: string, bytes: Buffer): BundleProblem {
   };
 }
 
-/** Writes a bundle into `dir` (created if needed): each file at its path. Files already there and not in the bundle are left alone. */
-export function writeBundleDir(dir: string, files: BundleFiles, mode?: number): void {
-  for (const [p, text] of Object.entries(files)) {
-    // the store only keeps checked paths; this is the last line before the file system all the same
-    const bad = bundlePathProblem(p);
-    if (bad) throw new BundleInvalidError([bad]);
-    const full = path.join(dir, ...p.split('/'));
-    mkdirSync(path.dirname(full), { recursive: true });
-    writeFileSync(full, text, mode === undefined ? undefined : { mode });
-  }
-}
+/** folders below a listed folder's top that `listBundleDir` goes into (a bundle path has fewer parts) */
+const MAX_LIST_DEPTH = 32;
 
-/** Every file path under `dir` (bundle-relative, `/`-separated), ignoring what a bundle never holds. */
-export function listBundleDir(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (abs: string, rel: string) => {
-    for (const name of readdirSync(abs)) {
-      if (IGNORED_NAMES.has(name)) continue;
-      const p = rel ? `${rel}/${name}` : name;
-      const st = lstatSync(path.join(abs, name));
-      if (st.isDirectory()) walk(path.join(abs, name), p);
-      else out.push(p);
+/**
+ * The file paths under `dir` (bundle-relative, `/`-separated), ignoring what a bundle never holds; at
+ * most MAX_BUNDLE_ENTRIES entries looked at and MAX_LIST_DEPTH folders deep, read entry by entry
+ * (`pull` lists what else a folder holds, and the folder may be one a run's code filled or nested
+ * thousands deep). `isCut`: there was more (or a folder could not be read).
+ */
+export function listBundleDir(dir: string): { paths: string[]; isCut: boolean } {
+  const paths: string[] = [];
+  let seen = 0;
+  let isCut = false;
+  const walk = (abs: string, rel: string, depth: number): void => {
+    if (depth > MAX_LIST_DEPTH) {
+      isCut = true;
+      return;
+    }
+    let folder;
+    try {
+      folder = opendirSync(abs);
+    } catch {
+      isCut = true;
+      return;
+    }
+    try {
+      for (let entry = folder.readSync(); entry !== null && !isCut; entry = folder.readSync()) {
+        if (IGNORED_NAMES.has(entry.name)) continue;
+        if (++seen > MAX_BUNDLE_ENTRIES) {
+          isCut = true;
+          return;
+        }
+        const p = rel ? `${rel}/${entry.name}` : entry.name;
+        // the entry's own type (a link is a link, never what it points at)
+        if (entry.isDirectory()) walk(path.join(abs, entry.name), p, depth + 1);
+        else paths.push(p);
+      }
+    } finally {
+      folder.closeSync();
     }
   };
-  walk(dir, '');
-  return out.sort();
+  walk(dir, '', 0);
+  return { paths: paths.sort(), isCut };
 }

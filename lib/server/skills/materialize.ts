@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { BundleFiles } from '../../skill/bundle';
-import { writeBundleDir } from './bundle-dir';
+import { writeBundleDir } from './write-bundle-dir';
 
 const READ_ONLY = 0o444;
 

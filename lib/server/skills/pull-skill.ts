@@ -10,16 +10,19 @@ import path from 'node:path';
 import { UsageError } from '../../kernel/errors';
 import type { VersionSummaryView } from '../../views';
 import type { Host } from '../host';
-import { listBundleDir, writeBundleDir } from './bundle-dir';
+import { listBundleDir } from './bundle-dir';
+import { writeBundleDir } from './write-bundle-dir';
 import { versionSummaryView } from './views';
 
-export type PulledSkill = { dir: string; version: VersionSummaryView; written: string[]; extra: string[] };
+/** `extra`: files of the folder not in the version; `isExtraCut`: the folder holds more than was listed */
+export type PulledSkill = { dir: string; version: VersionSummaryView; written: string[]; extra: string[]; isExtraCut: boolean };
 
 export async function pullSkill(host: Pick<Host, 'skills'>, name: string, opts: { dir?: string; version?: string; cwd: string }): Promise<PulledSkill> {
   const v = await host.skills.getVersion(name, opts.version);
   const dir = path.resolve(opts.cwd, opts.dir ?? name);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${opts.dir ?? name} is a file, not a folder: pull into a folder (new or existing).`);
-  const extra = existsSync(dir) ? listBundleDir(dir).filter((p) => !Object.prototype.hasOwnProperty.call(v.files, p)) : [];
+  const listed = existsSync(dir) ? listBundleDir(dir) : { paths: [], isCut: false };
+  const extra = listed.paths.filter((p) => !Object.prototype.hasOwnProperty.call(v.files, p));
   writeBundleDir(dir, v.files);
-  return { dir, version: versionSummaryView(v), written: Object.keys(v.files).sort(), extra };
+  return { dir, version: versionSummaryView(v), written: Object.keys(v.files).sort(), extra, isExtraCut: listed.isCut };
 }
