@@ -58,7 +58,10 @@ test('a run a worker drives is aborted from here: its 60 s python step killed, t
     await new Promise((r) => setTimeout(r, 700));
     const started = Date.now();
     const { outcome } = await abortSkillRun(host, runId, 'stop it', { via: 'cli', requestedBy: 'cli (user test)' });
-    assert.equal(outcome.status, 'aborting', 'the worker holds the run: the request is left to it');
+    // the worker holds the run, so the request is left to it: `aborting` — or `aborted` when the worker honoured it
+    // before this call looked again (abortRun found the claim free and the run already aborted); the worker's own
+    // line below says it was the worker either way
+    assert.ok(['aborting', 'aborted'].includes(outcome.status), `the worker holds the run: the request is left to it (${outcome.status})\n${out}`);
     const landed = await awaitAbort(host, outcome, 20_000);
     assert.equal(landed.status, 'aborted', out);
     assert.ok(Date.now() - started < 20_000);
