@@ -48,6 +48,10 @@ import { TINY } from './tiny';
 import { compileBench } from './compile';
 import { firstCodeStep } from '../lib/server/runs/warm-run';
 import { benchSkillText } from './bench-skill';
+import { optimizeLater } from '../cli/js-tier';
+
+// as the CLI's commands (`run`, `worker`) are: optimized later than V8's default (cli/js-tier.ts)
+optimizeLater();
 
 const { values: a } = parseArgs({
   options: {

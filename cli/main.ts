@@ -18,6 +18,7 @@ import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { InputTooLarge } from './args';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
+import { optimizeLater } from './js-tier';
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
 
@@ -91,6 +92,8 @@ export const processIo: Io = {
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [cmd, ...rest] = argv;
   const json = rest.includes('--json');
+  // a command's code is optimized later than V8's default (js-tier.ts): set before any of it runs hot
+  optimizeLater();
   try {
     switch (cmd) {
       case 'validate':

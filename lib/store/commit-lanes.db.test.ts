@@ -11,7 +11,8 @@ import { claimKey } from './claims';
 import { openStore, type OpenedStore } from './open-store';
 import { ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { opClaim, opCommit, opCreate, opUnlock } from './wire';
+import { directCommit, opClaim, opCommit, opCreate, opUnlock } from './wire';
+import type { CommitUnit } from '../kernel/ports';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -146,6 +147,34 @@ describe('commit lanes on Postgres', () => {
     assert.equal(await setting([opCommit(a.id, { events: [ev(a.id, 2)] })]), 'on');
     const c = makeRun();
     assert.equal(await setting([opCreate(c, { events: [ev(c.id, 1)], lazy: true })]), 'on', 'creating a run is always durable');
+  });
+});
+
+describe("a lane's session", () => {
+  it('plans each statement once, generically: none is planned again for its first executions', async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      // each run: its creation (through stagecraft_apply), its claim, a commit moving its snapshot and its end (direct writes)
+      const runs = [makeRun(), makeRun(), makeRun()];
+      for (const run of runs) {
+        await lanes.apply(run.id, opCreate(run, { events: [ev(run.id, 1)] }));
+        assert.deepEqual(await lanes.apply(run.id, opClaim(claimKey(run.id)), claimKey(run.id)), { claimed: true });
+        const moved: CommitUnit = { events: [ev(run.id, 2)], snapshot: { runId: run.id, currentPhase: 'p', seq: 2, data: {} } };
+        assert.deepEqual(await lanes.apply(run.id, () => opCommit(run.id, moved), undefined, directCommit(run.id, moved)), { kind: 'committed' });
+        const ended: CommitUnit = { events: [ev(run.id, 3)], snapshot: 'delete', run: { status: 'completed', updatedAt: Date.now() } };
+        assert.deepEqual(await lanes.apply(run.id, () => opCommit(run.id, ended), undefined, directCommit(run.id, ended)), { kind: 'committed' });
+        await lanes.apply(run.id, opUnlock(claimKey(run.id)));
+      }
+      const client = await lanes.laneFor(runs[0].id).client;
+      const { rows } = await client.query<{ name: string; generic_plans: string; custom_plans: string }>(
+        "SELECT name, generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name LIKE 'sc_%' ORDER BY name",
+      );
+      assert.ok(rows.length >= 3, JSON.stringify(rows));
+      // generic_plans counts the executions that used the kept plan; custom_plans those planned for their own values
+      for (const r of rows) assert.deepEqual({ name: r.name, custom: r.custom_plans, generic: Number(r.generic_plans) > 0 }, { name: r.name, custom: 0, generic: true });
+    } finally {
+      await lanes.close();
+    }
   });
 });
 
