@@ -17,7 +17,7 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import type { Host } from '../lib/server/host';
-import type { ReplayDivergenceView, ReplayView } from '../lib/views';
+import { otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -148,11 +148,14 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     }
     const col = (s: string) => s.padEnd(28);
     io.out(`${col('')}${col(`A ${c.a.runId}`)}B ${c.b.runId}`);
+    io.out(`${col('skill')}${col(c.a.skill)}${c.b.skill}`);
     io.out(`${col('status')}${col(`${c.a.status} (${c.a.kind})`)}${c.b.status} (${c.b.kind})`);
     io.out(`${col('version')}${col(short(c.a.version))}${short(c.b.version)}`);
     io.out(`${col('steps')}${col(String(c.a.steps))}${c.b.steps}`);
     io.out(`${col('tokens in / out')}${col(`${c.a.tokens.input} / ${c.a.tokens.output}`)}${c.b.tokens.input} / ${c.b.tokens.output}`);
     io.out(`${col('duration')}${col(`${Math.round(c.a.durationMs)} ms`)}${Math.round(c.b.durationMs)} ms`);
+    const otherSkills = otherSkillsNote(c);
+    if (otherSkills) io.out(otherSkills);
     io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
     const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
     for (const r of c.rows) {
