@@ -27,6 +27,8 @@ const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
 /** an argument naming an export file (it exists as a file) rather than a run id */
 const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
+/** an argument that can only be a path (a run id holds no slash and no .json), so it is no run id when no such file exists */
+const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
 
 function versionChoice(values: { version?: string; skill?: string }) {
   if (values.version !== undefined && values.skill !== undefined) throw new UsageError('--version and --skill name the same thing (what to run with): give one of them.');
@@ -41,7 +43,11 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   );
   const choice = versionChoice(values);
   // export files are checked before the store is opened (and imported, checked again, inside)
-  for (const arg of positionals) if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+  for (const arg of positionals) {
+    if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+    // a mistyped path, or a glob that matched nothing (`replay --check runs/*.json`), is not a run id to look up
+    else if (isPathLike(arg)) throw new UsageError(`No file ${arg}: replay takes run ids and exported run files (stagecraft export); check the path.`);
+  }
   return withHost(async (host) => {
     const views: ReplayView[] = [];
     for (const arg of positionals) views.push(await replayOne(host, arg, { ...choice, trust: values.trust }));
