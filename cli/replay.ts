@@ -17,7 +17,7 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import type { Host } from '../lib/server/host';
-import type { ReplayDivergenceView, ReplayView } from '../lib/views';
+import { otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -27,6 +27,8 @@ const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
 /** an argument naming an export file (it exists as a file) rather than a run id */
 const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
+/** an argument that can only be a path (a run id holds no slash and no .json), so it is no run id when no such file exists */
+const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
 
 function versionChoice(values: { version?: string; skill?: string }) {
   if (values.version !== undefined && values.skill !== undefined) throw new UsageError('--version and --skill name the same thing (what to run with): give one of them.');
@@ -41,7 +43,11 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   );
   const choice = versionChoice(values);
   // export files are checked before the store is opened (and imported, checked again, inside)
-  for (const arg of positionals) if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+  for (const arg of positionals) {
+    if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+    // a mistyped path, or a glob that matched nothing (`replay --check runs/*.json`), is not a run id to look up
+    else if (isPathLike(arg)) throw new UsageError(`No file ${arg}: replay takes run ids and exported run files (stagecraft export); check the path.`);
+  }
   return withHost(async (host) => {
     const views: ReplayView[] = [];
     for (const arg of positionals) views.push(await replayOne(host, arg, { ...choice, trust: values.trust }));
@@ -148,11 +154,14 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     }
     const col = (s: string) => s.padEnd(28);
     io.out(`${col('')}${col(`A ${c.a.runId}`)}B ${c.b.runId}`);
+    io.out(`${col('skill')}${col(c.a.skill)}${c.b.skill}`);
     io.out(`${col('status')}${col(`${c.a.status} (${c.a.kind})`)}${c.b.status} (${c.b.kind})`);
     io.out(`${col('version')}${col(short(c.a.version))}${short(c.b.version)}`);
     io.out(`${col('steps')}${col(String(c.a.steps))}${c.b.steps}`);
     io.out(`${col('tokens in / out')}${col(`${c.a.tokens.input} / ${c.a.tokens.output}`)}${c.b.tokens.input} / ${c.b.tokens.output}`);
     io.out(`${col('duration')}${col(`${Math.round(c.a.durationMs)} ms`)}${Math.round(c.b.durationMs)} ms`);
+    const otherSkills = otherSkillsNote(c);
+    if (otherSkills) io.out(otherSkills);
     io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
     const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
     for (const r of c.rows) {

@@ -23,6 +23,9 @@ function Part({ title, children, isOpen = true }: { title: string; children: Rea
 const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
 
 /** a result that is the error alone: shown by the error block above, so not again (each error shows once) */
+/** a model turn's text slot holding something (a turn that only called tools or finished has '' or none) */
+const hasText = (slot: ValueSlotView) => !('value' in slot) || (slot.value !== '' && slot.value !== null);
+
 export function isErrorOnly(slot: ValueSlotView): boolean {
   if (!('value' in slot)) return false;
   const v = slot.value;
@@ -137,7 +140,9 @@ export function ItemBody({ runId, item, skill, version }: Props) {
             ) : null}
           </dl>
           <Part title="Response">
-            <ValueView runId={runId} slot={item.response.text} label="Response text" />
+            {/* a turn that only called tools or finished said no text: no empty (and focusable) box for it */}
+            {hasText(item.response.text) ? <ValueView runId={runId} slot={item.response.text} label="Response text" /> : null}
+            {!hasText(item.response.text) && !item.response.toolCalls.length && !item.response.finish ? <p className={styles.dim}>No text, no tool call and no finish.</p> : null}
             {item.response.toolCalls.length ? (
               <ol className={styles.calls} aria-label="Tool calls asked">
                 {item.response.toolCalls.map((c) => (

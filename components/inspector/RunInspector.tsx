@@ -68,8 +68,12 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   const [scrubbed, setScrubbed] = useState<string | null>(null);
   // the highlight follows the scrubber after the step is on screen, not before
   const onScrubbedItem = useCallback((id: string | null) => startTransition(() => setScrubbed(id)), []);
+  // once the user steps the scrubber, the timeline shows its item (in a long run, a visit far from the one in view)
+  const [isScrubbing, setScrubbing] = useState(false);
+  const onScrubStep = useCallback(() => setScrubbing(true), []);
   const selectItem = useCallback(
     (id: string) => {
+      setScrubbing(false);
       select(id);
       const at = index.get(id)?.seq;
       if (typeof at === 'number') setSeq(at);
@@ -82,8 +86,8 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
       {children}
       <div className={styles.grid}>
         <div className={styles.main}>
-          <TimelinePart timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} onSelect={selectItem} scope={scope} />
-          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setSeq} onItem={onScrubbedItem} />
+          <TimelinePart timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} followScrubbed={isScrubbing} onSelect={selectItem} scope={scope} />
+          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setSeq} onItem={onScrubbedItem} onStep={onScrubStep} />
         </div>
         <aside className={styles.side}>
           <DetailsPart runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />

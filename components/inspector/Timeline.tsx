@@ -40,6 +40,8 @@ type Props = TimelineSelection & {
   onVisitsInView: (indexes: readonly number[]) => void;
   /** bumped by each selection the user makes: the selected item is brought into view again */
   moves: number;
+  /** the user is stepping the scrubber: its item is brought into view in the timeline's own box */
+  followScrubbed?: boolean;
 };
 
 /** zoom steps; 1 is fitted to the width */
@@ -48,7 +50,7 @@ const FIT = ZOOMS.indexOf(1);
 const POST = -1;
 const POST_ESTIMATE_PX = 160;
 
-export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, moves, ...sel }: Props) {
+export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, moves, followScrubbed = false, ...sel }: Props) {
   const currency = t.price?.currency ?? null;
   const failures = t.failures.length;
   const rungs = useMemo(() => new Set(t.program.map((p) => p.rung)), [t.program]);
@@ -107,6 +109,51 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
     } else if (!p.hasScrolledToRow) {
       const row = rowOf(p.id);
       if (row >= 0) list.scrollToIndex(row, { align: 'center' });
+      p.hasScrolledToRow = true;
+    }
+  });
+
+  // the scrubber's item brought into view the same way, but by scrolling the timeline's box alone:
+  // the page stays put, with the scrubber the user is stepping where it was. The visits about it are
+  // measured as they are read and drawn (and the virtualizer corrects its own scroll), moving it: it is
+  // kept in view until the user scrolls the box or steps again
+  const scrubPending = useRef<{ id: string; hasScrolledToRow: boolean; tries: number } | null>(null);
+  useEffect(() => {
+    scrubPending.current = followScrubbed && sel.scrubbed ? { id: sel.scrubbed, hasScrolledToRow: false, tries: 0 } : null;
+  }, [sel.scrubbed, followScrubbed]);
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    const letGo = () => (scrubPending.current = null);
+    const events = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+    for (const e of events) box.addEventListener(e, letGo, { passive: true });
+    return () => {
+      for (const e of events) box.removeEventListener(e, letGo);
+    };
+  }, []);
+  useEffect(() => {
+    const p = scrubPending.current;
+    const box = scroller.current;
+    if (!p || !box) return;
+    const el = document.getElementById(itemDomId(p.id));
+    if (el) {
+      const at = el.getBoundingClientRect();
+      // the part of the box on screen (the page may hold part of it above or below the window)
+      // (all of the box when hardly any of it is: the item is then kept in the box, for when it is scrolled to)
+      const rect = box.getBoundingClientRect();
+      const shown = { top: Math.max(rect.top, 0), bottom: Math.min(rect.bottom, window.innerHeight) };
+      const view = shown.bottom - shown.top >= 80 ? shown : rect;
+      if (at.top < view.top || at.bottom > view.bottom) {
+        box.scrollTop += at.top - view.top - Math.max(0, (view.bottom - view.top - at.height) / 2);
+        // an item that cannot be kept in view (taller than the box) is not chased for ever
+        if (++p.tries >= 8) scrubPending.current = null;
+      }
+    } else if (!p.hasScrolledToRow) {
+      // its visit's row, by the box's own scroll (the virtualizer's scrollToIndex would go on steering
+      // to the row's estimate while the item is put in view)
+      const row = rowOf(p.id);
+      const offset = row >= 0 ? list.getOffsetForIndex(row, 'center') : undefined;
+      if (offset) box.scrollTop = offset[0];
       p.hasScrolledToRow = true;
     }
   });

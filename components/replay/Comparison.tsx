@@ -6,7 +6,7 @@
 // away (a run of a thousand steps stays readable) and can be shown.
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import type { CompareRowView, CompareSideView, CompareView } from '@/lib/views';
+import { otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { changeWords, divergenceNote, DivergenceList } from './DivergenceList';
 import { visibleRows } from './compare-rows';
@@ -42,6 +42,10 @@ function SideCard({ side, label, other }: { side: CompareSideView; label: string
         {side.kind !== 'run' ? <span className={styles.kindTag}>{side.kind}</span> : null}
       </div>
       <dl className={styles.sideFacts}>
+        <div>
+          <dt>Skill</dt>
+          <dd className={styles.mono}>{side.skill}</dd>
+        </div>
         <div>
           <dt>Version</dt>
           <dd className={styles.mono}>{side.version ? side.version.slice(0, 8) : '—'}</dd>
@@ -109,6 +113,7 @@ export function Comparison({ view, isBaseline = false }: Props) {
   const divergenceIndex = useMemo(() => new Map(view.divergences.map((d, i) => [`${d.position}`, i])), [view.divergences]);
   const first = view.firstDivergence;
   const changed = view.rows.filter((r) => r.change !== 'same').length;
+  const otherSkills = otherSkillsNote(view);
   return (
     <section aria-label="Comparison" className={styles.comparison}>
       <div className={styles.firstDivergence} data-identical={view.identical}>
@@ -123,6 +128,7 @@ export function Comparison({ view, isBaseline = false }: Props) {
             <strong>identical</strong> — the two runs took the same steps, with the same statuses and outputs, to the same outcome.
           </p>
         )}
+        {otherSkills ? <p className={styles.dim}>{otherSkills}</p> : null}
         {isBaseline ? <p className={styles.dim}>A is the last completed run of the skill before B.</p> : null}
         {view.stoppedAt ? (
           <p className={styles.dim}>

@@ -167,6 +167,15 @@ export const CompareView = z
   .strict();
 export type CompareView = z.infer<typeof CompareView>;
 
+/**
+ * Said above a comparison of runs of two skills (the CLI's and the page's words): their steps share
+ * positions only by name, so a divergence there says little about a change. Null for one skill.
+ */
+export function otherSkillsNote(view: { a: Pick<CompareSideView, 'skill'>; b: Pick<CompareSideView, 'skill'> }): string | null {
+  if (view.a.skill === view.b.skill) return null;
+  return `A is a run of ${view.a.skill} and B a run of ${view.b.skill}: steps of two skills are aligned by position name only.`;
+}
+
 /** a run against the last completed run of its skill before it (`GET /api/compare?b=<id>`): what a failed run's page shows */
 export const BaselineDivergenceView = z
   .object({ runId: z.string(), baselineRunId: z.string().nullable(), firstDivergence: CompareDivergenceView.nullable() })

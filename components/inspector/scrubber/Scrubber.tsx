@@ -9,7 +9,8 @@
  *
  * Controlled: the page holds `seq` and hears every move through `onSeq`;
  * `onItem` hears the timeline item recorded at the step once its state has
- * arrived (null before the first event), so the page can highlight it.
+ * arrived (null before the first event), so the page can highlight it;
+ * `onStep` hears each move the user makes (not a live run's end followed).
  *
  * Live runs: `lastSeq` grows as events are recorded. A scrubber whose seq
  * stood at the old end follows to the new end (it calls `onSeq(lastSeq)`);
@@ -20,9 +21,9 @@ import { StateAtStep } from './StateAtStep';
 import { useFollowEnd, useScrub } from './use-scrub';
 import styles from './Scrubber.module.css';
 
-type Props = { runId: string; lastSeq: number; seq: number; onSeq: (seq: number) => void; onItem?: (itemId: string | null) => void };
+type Props = { runId: string; lastSeq: number; seq: number; onSeq: (seq: number) => void; onItem?: (itemId: string | null) => void; onStep?: () => void };
 
-export function Scrubber({ runId, lastSeq, seq, onSeq, onItem }: Props) {
+export function Scrubber({ runId, lastSeq, seq, onSeq, onItem, onStep }: Props) {
   const [isDragging, setDragging] = useState(false);
   const at = Math.max(0, Math.min(lastSeq, seq));
   const slider = useRef<HTMLInputElement>(null);
@@ -33,6 +34,7 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem }: Props) {
     const focused = document.activeElement;
     const end = focused instanceof HTMLElement ? focused.dataset.end : undefined;
     if ((end === 'first' && to === 0) || (end === 'last' && to >= lastSeq)) slider.current?.focus();
+    onStep?.();
     onSeq(to);
   };
   useFollowEnd(at, lastSeq, onSeq);

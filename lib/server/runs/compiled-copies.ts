@@ -27,6 +27,13 @@ const COMPILED_COPIES_KEPT = 64;
 
 const keyOf = (copyDir: string, shownFile: string) => `${copyDir}\0${shownFile}`;
 
+/**
+ * A stored version's plan under the name of the skill it is a version of: its runs are recorded,
+ * listed, replayed and forked as that skill, whatever `name:` its skill.md says (the validator's
+ * name_mismatch warning: a folder pushed with --name, a skill.md pasted from another skill).
+ */
+export const asSkill = (plan: Plan, skill: string): Plan => (plan.name === skill ? plan : { ...plan, name: skill });
+
 /** Compiles the copy of a version (once per copy); findings name `shownFile` (what the user knows the file as). */
 export function compileCopy(files: BundleFiles, copyDir: string, shownFile: string): Plan {
   const key = keyOf(copyDir, shownFile);

@@ -20,7 +20,7 @@ import { bundleHash } from '../../store/skills';
 import type { VersionOrigin } from '../../store/skills';
 import type { Host } from '../host';
 import { materializeVersion } from '../skills/materialize';
-import { compileCopy } from './compiled-copies';
+import { asSkill, compileCopy } from './compiled-copies';
 import { prepareFolder } from './start-run';
 import { isStoredCopy } from './child-skill';
 
@@ -83,10 +83,10 @@ export async function chooseVersion(host: Host, skill: string, choice: VersionCh
     const files = { ...v.files, ...choice.files };
     const hash = bundleHash(files);
     const copyDir = materializeVersion(host.bundlesDir, { hash, files });
-    return { plan: compileCopy(files, copyDir, 'skill.md'), files, hash, versionId: null, origin: 'unsaved', copyDir, bundleDir: copyDir };
+    return { plan: asSkill(compileCopy(files, copyDir, 'skill.md'), v.skillName), files, hash, versionId: null, origin: 'unsaved', copyDir, bundleDir: copyDir };
   }
   const copyDir = materializeVersion(host.bundlesDir, v);
-  return { plan: compileCopy(v.files, copyDir, 'skill.md'), files: v.files, hash: v.hash, versionId: v.id, origin: v.origin, copyDir, bundleDir: copyDir };
+  return { plan: asSkill(compileCopy(v.files, copyDir, 'skill.md'), v.skillName), files: v.files, hash: v.hash, versionId: v.id, origin: v.origin, copyDir, bundleDir: copyDir };
 }
 
 /** The run's folder when it is one of the user's, still there, and the run was made here (not imported). */

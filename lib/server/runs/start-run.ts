@@ -34,7 +34,7 @@ import { skillMdFacts } from '../skills/skill-text';
 import { runChildSkill, type RunFns } from './child-skill';
 import { resumeSkillRun } from './resume-run';
 import { traceRunEnd } from './trace-run';
-import { checkedFromCopy, compileCopy } from './compiled-copies';
+import { asSkill, checkedFromCopy, compileCopy } from './compiled-copies';
 
 const ENDED = new Set(['completed', 'failed', 'aborted']);
 
@@ -124,7 +124,7 @@ async function recordFolder(host: Host, dir: string, files: BundleFiles, problem
 export async function prepareStored(host: Host, skill: string, version?: string): Promise<Omit<Prepared, 'model'>> {
   const v = await host.skills.getVersion(skill, version);
   const copyDir = materializeVersion(host.bundlesDir, v);
-  return { plan: compileCopy(v.files, copyDir, 'skill.md'), files: v.files, versionId: v.id, copyDir, origin: copyDir };
+  return { plan: asSkill(compileCopy(v.files, copyDir, 'skill.md'), v.skillName), files: v.files, versionId: v.id, copyDir, origin: copyDir };
 }
 
 /**

@@ -1,0 +1,26 @@
+// `stagecraft replay` takes run ids and exported run files: an argument that can only be a path (a
+// slash, or .json) and names no file is a usage error saying so (exit 2) — a mistyped path or a glob
+// that matched nothing (`replay --check runs/*.json`) read "No run with id runs/*.json" before.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from './testing/spawn-cli';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-replay-args-'));
+const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
+delete env.DATABASE_URL;
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+test('replay names a path that is no file as one, not as an unknown run id', async () => {
+  for (const arg of ['runs/*.json', '/nowhere/run.json', 'exported.json']) {
+    const r = await runCli(['replay', '--check', arg], { env });
+    assert.equal(r.code, 2, r.out + r.err);
+    assert.match(r.err, new RegExp(`No file ${arg.replace(/[.*/]/g, '\\$&')}: replay takes run ids and exported run files`));
+    assert.doesNotMatch(r.err, /No run with id/);
+  }
+  const id = await runCli(['replay', 'run_nope'], { env });
+  assert.equal(id.code, 1);
+  assert.match(id.err, /No run with id run_nope\./);
+});
