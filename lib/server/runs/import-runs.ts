@@ -70,7 +70,9 @@ const PART_NAMES = {
 export type CheckedExport = { source: string; doc: RunExportView; run: Omit<RunRecord, 'skillVersionId'> };
 
 function invalid(source: string, what: string, details: Record<string, Json> = {}): ExportInvalidError {
-  return new ExportInvalidError(`${source}: ${what}. Nothing was imported from it.`, { source, ...details });
+  // `what` may end a sentence itself (a question: "… or cut short?"): no full stop after it then
+  const end = /[.?!]$/.test(what) ? '' : '.';
+  return new ExportInvalidError(`${source}: ${what}${end} Nothing was imported from it.`, { source, ...details });
 }
 
 /** Checks one export file's text: JSON, format, shape, every hash, a whole log. Writes nothing. */
