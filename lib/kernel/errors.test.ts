@@ -3,7 +3,7 @@
 // errors cross between them); subclasses keep their own, exact check.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RunNotFoundError, SkillExistsError, StagecraftError, errorToJson } from './errors';
+import { RunNotFoundError, RunStillRunningError, SkillExistsError, StagecraftError, errorToJson } from './errors';
 
 test('instanceof StagecraftError holds across copies of the module; subclass checks stay exact', async () => {
   const copy = (await import(`./errors.ts?copy=${Date.now()}`)) as typeof import('./errors');
@@ -17,4 +17,11 @@ test('instanceof StagecraftError holds across copies of the module; subclass che
   assert.ok(!(ours instanceof RunNotFoundError));
   assert.ok(!(new Error('plain') instanceof StagecraftError));
   assert.ok(!({ code: 'x', httpStatus: 400 } instanceof StagecraftError), 'a look-alike is not one');
+});
+
+test('a running run refused (409) names only what waits for its end: compare reads a running run, so it is not among them', () => {
+  const e = new RunStillRunningError('r1');
+  assert.equal(e.httpStatus, 409);
+  assert.match(e.message, /replayed, forked or exported once it has ended/);
+  assert.doesNotMatch(e.message, /compared .*once/);
 });

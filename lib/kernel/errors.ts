@@ -455,7 +455,7 @@ export class InputInvalidError extends StagecraftError {
 /** A run that has not ended yet, asked for what only an ended run has (a replay, a fork, an export). */
 export class RunStillRunningError extends StagecraftError {
   constructor(runId: string) {
-    super('run_running', `Run ${runId} is still running: it can be replayed, forked, compared or exported once it has ended (resume it, or abort it).`, {
+    super('run_running', `Run ${runId} is still running: it can be replayed, forked or exported once it has ended (resume it, or abort it; compare reads it as it is now).`, {
       httpStatus: 409,
       details: { runId },
     });
