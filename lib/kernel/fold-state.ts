@@ -91,7 +91,7 @@ export function stateAt(fold: RunFold, k: number): RunState {
     lastSeq: fold.lastSeq,
     at: event?.at ?? null,
     type: event?.type ?? null,
-    status: valueAt(fold.statuses, seq, 'running'),
+    status: valueAt(fold.statuses, seq, 'queued'),
     phase: inPost ? POST_PHASE : (visit?.phase ?? null),
     visit: inPost ? POST_PHASE : (visit?.key ?? null),
     round: inPost || !visit ? null : roundAt(visit, seq),

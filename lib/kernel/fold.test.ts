@@ -54,7 +54,9 @@ test('the state at every k is JSON, stable, and says what each event changed', a
   const r = await richRun();
   const fold = new RunFold(r.outcome.runId, await r.store.readEvents(r.outcome.runId));
   let prev = stateAt(fold, 0);
-  assert.equal(prev.status, 'running');
+  // before its first event the run has not started: queued, as its record reads until then
+  assert.equal(prev.status, 'queued');
+  assert.ok(changedPaths(prev, stateAt(fold, 1)).includes('/status'), 'run_started makes it running');
   assert.equal(prev.phase, null);
   for (let k = 1; k <= fold.lastSeq; k++) {
     const s = stateAt(fold, k);
