@@ -7,12 +7,23 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   try {
     r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(usageWords(e as Error & { code?: string }, options));
   }
   if (r.positionals.length < positionals.min || r.positionals.length > positionals.max) {
     throw new UsageError(`expected ${positionals.names}, got ${r.positionals.length ? r.positionals.join(' ') : 'nothing'}`);
   }
   return r;
+}
+
+/**
+ * parseArgs' refusal in the command's words: an unknown option names the ones the command takes
+ * (node's own words go on about positionals after `--`, which is not what a mistyped flag needs).
+ */
+function usageWords(e: Error & { code?: string }, options: NonNullable<ParseArgsConfig['options']>): string {
+  if (e.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return e.message;
+  const given = /'([^']+)'/.exec(e.message)?.[1] ?? 'that option';
+  const known = Object.keys(options).map((name) => `--${name}`);
+  return `Unknown option ${given}: this command takes ${known.length ? known.join(', ') : 'no options'}.`;
 }
 
 /** a stdin or file over MAX_INPUT_BYTES (its message is the usage error's) */
