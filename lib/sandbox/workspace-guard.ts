@@ -31,6 +31,7 @@
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { StagecraftError } from '../kernel/errors';
+import { ListingMemory } from './workspace-listings';
 import { disarmGit, measureWorkspace, quotaError, WORKSPACE_POLL_MS, type WorkspaceQuota, type WorkspaceQuotaError, type WorkspaceUsage } from './workspace-usage';
 
 /** paths a GitFolderError names (code can make thousands; the rest are counted) */
@@ -74,6 +75,8 @@ export class WorkspaceGuard {
   /** the baseline came from an earlier execution's record: what is new since is renamed before the first step */
   private readonly isResumed: boolean;
   private readonly watches = new Set<Watch>();
+  /** the walks' folder listings, kept while unchanged (workspace-listings.ts) */
+  private readonly listings = new ListingMemory();
   /** the poll's timer (unref'd), and whether it is armed */
   private poll: NodeJS.Timeout | null = null;
   private isPollArmed = false;
@@ -114,7 +117,7 @@ export class WorkspaceGuard {
 
   private async prime(): Promise<void> {
     if (!this.known) {
-      this.known = new Set(this.quota ? (await measureWorkspace(this.dir, this.quota)).gitPaths : []);
+      this.known = new Set(this.quota ? (await measureWorkspace(this.dir, this.quota, undefined, this.listings)).gitPaths : []);
       this.record();
       this.isPrimed = true;
       return;
@@ -141,7 +144,7 @@ export class WorkspaceGuard {
 
   /** Renames every `.git` not in the baseline; what was renamed. */
   private async disarmNew(): Promise<{ made: string; renamed: string | null }[]> {
-    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit) : null;
+    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit, this.listings) : null;
     return [...(usage?.disarmed ?? []), ...(await this.disarmMissedTop(usage))];
   }
 
@@ -175,7 +178,7 @@ export class WorkspaceGuard {
     if (this.isMeasuring || performance.now() < this.nextMeasureAt) return;
     this.isMeasuring = true;
     const started = performance.now();
-    measureWorkspace(this.dir, this.quota!)
+    measureWorkspace(this.dir, this.quota!, undefined, this.listings)
       .then((usage) => {
         for (const watch of this.watches) {
           if (watch.breach) continue;
@@ -193,7 +196,7 @@ export class WorkspaceGuard {
 
   /** After a step: throws when the workspace has a `.git` it did not have (renamed, by the walk that finds it), or is past its quota. */
   async after(who: string): Promise<void> {
-    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit) : null;
+    const usage = this.quota ? await measureWorkspace(this.dir, this.quota, this.isNewGit, this.listings) : null;
     const found = [...(usage?.disarmed ?? []), ...(await this.disarmMissedTop(usage))];
     if (found.length) throw new GitFolderError(who, found.map((f) => f.made), found.flatMap((f) => (f.renamed ? [f.renamed] : [])));
     const error = usage && this.quota ? quotaError(usage, this.quota, who) : null;

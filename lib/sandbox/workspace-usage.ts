@@ -27,8 +27,9 @@
  * workspace-files.ts) or remove workspaces (workspace-retention.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, opendirSync, openSync, renameSync, type Dir, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, opendirSync, openSync, renameSync, statSync, type BigIntStats, type Dir, type Stats } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
+import { MAX_KEPT_NAMES, type ListingMemory, type ListingWalk } from './workspace-listings';
 import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, openDirs, openRoot, within, withinFd, type Dir as OpenDir } from './confined-fs';
 
 export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
@@ -107,9 +108,11 @@ export type DisarmGit = (rel: string, st: Stats) => boolean;
  * point), so nothing is gained by pinning it, and each entry costs half of what one through
  * /proc/self/fd does. Every folder below is opened link-free and read through its descriptor.
  */
-export async function measureWorkspace(root: string, quota: WorkspaceQuota, disarm?: DisarmGit): Promise<WorkspaceUsage> {
+export async function measureWorkspace(root: string, quota: WorkspaceQuota, disarm?: DisarmGit, memory?: ListingMemory): Promise<WorkspaceUsage> {
   const usage: WorkspaceUsage = { bytes: 0, files: 0, gitPaths: [], isOver: false, tooDeep: false, disarmed: [] };
-  await walk(null, root, '', 0, usage, quota, { calls: 0 }, disarm);
+  const listings = memory?.begin(root);
+  await walk(null, root, '', 0, usage, quota, { calls: 0 }, disarm, listings);
+  listings?.end();
   return usage;
 }
 
@@ -119,17 +122,31 @@ const WALK_SLICE = 128;
 const LISTING = { bufferSize: 128 };
 
 /** `fd` null: the top folder, read by its path (a missing or unreadable one throws) */
-async function walk(fd: number | null, dirPath: string, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }, disarm?: DisarmGit): Promise<void> {
+async function walk(fd: number | null, dirPath: string, rel: string, depth: number, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }, disarm?: DisarmGit, listings?: ListingWalk): Promise<void> {
   if (depth > MAX_WALK_DEPTH) {
     usage.isOver = usage.tooDeep = true;
     return;
   }
   const at = (name: string) => (fd === null ? `${dirPath}/${name}` : withinFd(fd, dirPath, name));
+  // a folder unchanged since the last walk: its names as they were (workspace-listings.ts), no listing
+  let folderSt: BigIntStats | null = null;
+  const statAtMs = Date.now();
+  if (listings) {
+    try {
+      folderSt = fd === null ? statSync(dirPath, { bigint: true }) : fstatSync(fd, { bigint: true });
+    } catch (e) {
+      if (fd === null) throw e;
+      return; // removed while we looked: nothing to count
+    }
+  }
+  const known = folderSt && listings!.names(rel, folderSt);
   // read entry by entry, never the whole listing: code can fill one folder with millions of names
   // between two measurements, and listing them all (readdir sorts them too) would hold the event
   // loop for seconds, while the quota is passed after its first maxFiles
-  let listing: Dir;
-  if (fd === null) listing = opendirSync(dirPath, LISTING);
+  let listing: Dir | null = null;
+  if (known) {
+    // no listing to read
+  } else if (fd === null) listing = opendirSync(dirPath, LISTING);
   else {
     try {
       listing = opendirSync(withinFd(fd, dirPath, '.'), LISTING);
@@ -137,10 +154,14 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
       return; // removed while we looked: nothing to count
     }
   }
+  const dir = listing;
+  let i = 0;
+  const nextName = dir ? () => dir.readSync()?.name : () => known![i++];
+  let names: string[] | null = folderSt && listing ? [] : null;
   const folders: string[] = [];
   try {
-    for (let entry = listing.readSync(); entry; entry = listing.readSync()) {
-      const name = entry.name;
+    for (let name = nextName(); name !== undefined; name = nextName()) {
+      if (names && names.push(name) > MAX_KEPT_NAMES) names = null;
       if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
       const st = lstatOrNull(at(name));
       if (!st) continue; // removed since the listing
@@ -165,8 +186,9 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
       }
     }
   } finally {
-    listing.closeSync();
+    listing?.closeSync();
   }
+  if (names) listings!.keep(rel, folderSt!, statAtMs, names); // read to its end
   for (const name of folders) {
     if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
     let child: number;
@@ -176,7 +198,7 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
       continue; // replaced by a link or removed since the listing: never followed, nothing to count
     }
     try {
-      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget, disarm);
+      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget, disarm, listings);
     } finally {
       closeSync(child);
     }
