@@ -50,31 +50,43 @@ export class ListingMemory {
         return undefined; // asked again by the next walk
       }
     }
-    if (!this.isLocal) return undefined;
-    const next = new Map<string, Listing>();
-    return {
-      names: (rel, st) => {
-        const l = this.last.get(rel);
-        if (!l || l.dev !== st.dev || l.ino !== st.ino || l.ctimeNs !== st.ctimeNs) return null;
-        next.set(rel, l);
-        return l.names;
-      },
-      keep: (rel, st, statAtMs, names) => {
-        const racyMs = st.ctimeNs % 1_000_000_000n === 0n ? RACY_WHOLE_SECONDS_MS : RACY_MS;
-        if (names.length > MAX_KEPT_NAMES || st.ctimeNs >= BigInt(statAtMs - racyMs) * 1_000_000n) return;
-        next.set(rel, { dev: st.dev, ino: st.ino, ctimeNs: st.ctimeNs, names });
-      },
-      end: () => {
-        this.last = next;
-      },
-    };
+    return this.isLocal ? new ListingWalk(this) : undefined;
+  }
+
+  /** the listings of the folder at `rel` the last walk kept */
+  kept(rel: string): Listing | undefined {
+    return this.last.get(rel);
+  }
+
+  /** a walk's listings, in place of the last walk's */
+  adopt(next: Map<string, Listing>): void {
+    this.last = next;
   }
 }
 
-export type ListingWalk = {
+/** One walk's use of the memory (a class, not closures made per walk: tsx names each closure it makes, ~2 µs apiece). */
+export class ListingWalk {
+  private readonly next = new Map<string, Listing>();
+
+  constructor(private readonly memory: ListingMemory) {}
+
   /** The names of the folder at `rel` (`st`: stat'ed before its listing would be read), when unchanged since they were read; null: list it. */
-  names(rel: string, st: BigIntStats): string[] | null;
+  names(rel: string, st: BigIntStats): string[] | null {
+    const l = this.memory.kept(rel);
+    if (!l || l.dev !== st.dev || l.ino !== st.ino || l.ctimeNs !== st.ctimeNs) return null;
+    this.next.set(rel, l);
+    return l.names;
+  }
+
   /** A listing read to its end, after `st` was taken at `statAtMs` (Date.now() before the stat); kept when its ctime proves it. */
-  keep(rel: string, st: BigIntStats, statAtMs: number, names: string[]): void;
-  end(): void;
-};
+  keep(rel: string, st: BigIntStats, statAtMs: number, names: string[]): void {
+    const racyMs = st.ctimeNs % 1_000_000_000n === 0n ? RACY_WHOLE_SECONDS_MS : RACY_MS;
+    if (names.length > MAX_KEPT_NAMES || st.ctimeNs >= BigInt(statAtMs - racyMs) * 1_000_000n) return;
+    this.next.set(rel, { dev: st.dev, ino: st.ino, ctimeNs: st.ctimeNs, names });
+  }
+
+  /** The walk went through every folder it keeps: they replace what was kept. */
+  end(): void {
+    this.memory.adopt(this.next);
+  }
+}

@@ -154,13 +154,11 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
       return; // removed while we looked: nothing to count
     }
   }
-  const dir = listing;
   let i = 0;
-  const nextName = dir ? () => dir.readSync()?.name : () => known![i++];
   let names: string[] | null = folderSt && listing ? [] : null;
   const folders: string[] = [];
   try {
-    for (let name = nextName(); name !== undefined; name = nextName()) {
+    for (let name = nextName(listing, known, i++); name !== undefined; name = nextName(listing, known, i++)) {
       if (names && names.push(name) > MAX_KEPT_NAMES) names = null;
       if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
       const st = lstatOrNull(at(name));
@@ -204,6 +202,11 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
     }
     if (usage.isOver) return;
   }
+}
+
+/** The next name of a folder: from its listing, or (none read) from what the last walk read, `known` */
+function nextName(listing: Dir | null, known: string[] | null, i: number): string | undefined {
+  return listing ? listing.readSync()?.name : known![i];
 }
 
 /** Yields to the event loop between two slices of the walk (awaited only then: an await per entry costs more than its lstat saves us). */
