@@ -23,7 +23,7 @@
  * Owns: the quota's defaults and environment variables
  * (STAGECRAFT_WORKSPACE_MAX_BYTES, STAGECRAFT_WORKSPACE_MAX_FILES), the walk (and renaming the `.git`
  * entries its caller says are new, where it finds them),
- * and WorkspaceQuotaError. Does not: decide when to measure (sandbox.ts,
+ * and WorkspaceQuotaError. Does not: remember folder listings between walks (workspace-listings.ts), decide when to measure (sandbox.ts,
  * workspace-files.ts) or remove workspaces (workspace-retention.ts).
  */
 import { randomBytes } from 'node:crypto';
