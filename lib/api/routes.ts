@@ -54,6 +54,7 @@ import {
   ValidationView,
   VersionSummaryView,
   VersionView,
+  versionRef,
 } from '../views';
 
 /** the largest exported run an import takes (a run's log and artifacts can be larger than a request) */
@@ -272,7 +273,7 @@ export const routes = {
     path: '/api/runs/:id/fork',
     summary: 'the value at a fork point (what the fork editor opens with) and its schema',
     params: RunParams,
-    query: z.object({ at: forkPointName, version: z.string().min(1).optional() }),
+    query: z.object({ at: forkPointName, version: versionRef.optional() }),
     answer: jsonAnswer(ForkPointView),
   }),
   compareRuns: defineRoute({

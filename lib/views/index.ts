@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { SKILL_NAME_PATTERN } from '../skill/schema';
 import { RunReportView } from './inspector';
 import { RunDriverView } from './ops';
+import { versionRef } from './replay';
 
 export * from './events';
 export * from './inspector';
@@ -213,7 +214,7 @@ export const SessionBody = z.object({ token: z.string({ error: "send the token: 
 export const StartRunBody = z
   .object({
     skill: z.string().min(1),
-    version: z.string().min(1).optional(),
+    version: versionRef.optional(),
     input: z.record(z.string(), json),
     /** `scripted:<bundle path>` (a model script of the bundle), `openai` or `openai:<model>`; default: the bundle's model.yaml */
     model: z.string().min(1).optional(),

@@ -16,6 +16,17 @@ const json = z.unknown();
 const ms = z.number();
 const int = z.number().int();
 
+/** the fewest hex digits that name a version (the store's MIN_HASH_PREFIX) */
+const MIN_VERSION_PREFIX = 6;
+const VERSION_HINT = `must be a version's hash or a unique prefix of it: ${MIN_VERSION_PREFIX} to 64 hex digits (0-9, a-f), as GET /api/skills/<name>/versions lists them; leave it out for the latest version`;
+/**
+ * A version named in a request: a content hash or a prefix of one. A name that could never be a hash is
+ * the caller's mistake (400, saying what to send); a well-formed one no version has stays a 404.
+ */
+export const versionRef = z
+  .string({ error: VERSION_HINT })
+  .regex(new RegExp(`^[0-9a-fA-F]{${MIN_VERSION_PREFIX},64}$`), { error: VERSION_HINT });
+
 // ---------------------------------------------------------------- divergences
 
 export const DIVERGENCE_CHANGES = ['status', 'output', 'added', 'removed', 'model_request_changed', 'model_turn_unrecorded', 'tool_call_unrecorded', 'outcome'] as const;
@@ -73,7 +84,7 @@ export const ReplayView = z
   .strict();
 export type ReplayView = z.infer<typeof ReplayView>;
 
-export const ReplayBody = z.object({ version: z.string().min(1).optional() }).strict();
+export const ReplayBody = z.object({ version: versionRef.optional() }).strict();
 export type ReplayBody = z.infer<typeof ReplayBody>;
 
 // ---------------------------------------------------------------- fork
@@ -91,7 +102,7 @@ export const ForkBody = z
     /** the whole new value at the point (then `set` applies on top) */
     value: json.optional(),
     /** the version the fork runs (default: the skill's latest) */
-    version: z.string().min(1).optional(),
+    version: versionRef.optional(),
     /** another model for the rest of the run, as in POST /api/runs */
     model: z.string().min(1).optional(),
   })
@@ -217,7 +228,7 @@ export type RegressView = z.infer<typeof RegressView>;
 
 export const RegressBody = z
   .object({
-    version: z.string().min(1).optional(),
+    version: versionRef.optional(),
     /** unsaved files (the editor's), laid over the version: `{"skill.md": "..."}` is enough */
     files: z.record(z.string(), z.string()).optional(),
     limit: z.number().int().min(1).max(500).optional(),

@@ -88,7 +88,12 @@ describe('replay, fork, compare, regress, export, import over HTTP', () => {
     assert.equal(unsaved.body.changed.filter((c: { runId: string }) => c.runId === runId).length, 0);
     assert.equal((await call('POST', '/api/skills/summarize/versions', { files: latest.files })).status, 201); // back as it was
 
-    isError(await call('POST', `/api/runs/${runId}/replay`, { version: 'nothex' }), 404, 'version_not_found');
+    // a version that could never be a hash is the caller's mistake, said with what to send; a well-formed one no version has is not found
+    const WHAT_TO_SEND = /version: must be a version's hash or a unique prefix of it: 6 to 64 hex digits .*GET \/api\/skills\/<name>\/versions/;
+    for (const version of ['zz', 'nothex', 'abc', '', 7]) isError(await call('POST', `/api/runs/${runId}/replay`, { version }), 400, 'invalid_request', WHAT_TO_SEND);
+    isError(await call('POST', `/api/runs/${runId}/replay`, { version: 'f'.repeat(64) }), 404, 'version_not_found', /no version of it has that hash/);
+    isError(await call('POST', '/api/skills/summarize/regress', { version: 'zz' }), 400, 'invalid_request', WHAT_TO_SEND);
+    isError(await call('POST', '/api/runs', { skill: 'summarize', input: { path: 'report.txt' }, version: 'zz' }), 400, 'invalid_request', WHAT_TO_SEND);
     isError(await call('POST', `/api/runs/${runId}/replay`, { bogus: 1 }), 400, 'invalid_request');
     isError(await call('POST', '/api/runs/run_nope/replay'), 404, 'run_not_found');
     isError(await call('POST', '/api/skills/nobody/regress'), 404, 'skill_not_found');
@@ -121,6 +126,13 @@ describe('replay, fork, compare, regress, export, import over HTTP', () => {
     isError(badPath, 422, 'fork_edit_invalid', /^set paragraphs\[: not a path/);
     assert.doesNotMatch(badPath.body.error.message, /--set/);
     isError(await call('POST', `/api/runs/${runId}/fork`, {}), 400, 'usage', /it completed/);
+    // the fork (and the rerun from a failed step, the same route with `{}`) and its fork point say what a version is as replay does
+    const WHAT_TO_SEND = /version.*must be a version's hash or a unique prefix of it: 6 to 64 hex digits/;
+    isError(await call('POST', `/api/runs/${runId}/fork`, { version: 'zz' }), 400, 'invalid_request', WHAT_TO_SEND);
+    isError(await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', version: 'zz' }), 400, 'invalid_request', WHAT_TO_SEND);
+    isError(await call('GET', `/api/runs/${runId}/fork?at=__post__&version=zz`), 400, 'usage', WHAT_TO_SEND);
+    isError(await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', version: 'f'.repeat(64) }), 404, 'version_not_found');
+    isError(await call('GET', `/api/runs/${runId}/fork?at=__post__&version=${'f'.repeat(64)}`), 404, 'version_not_found');
 
     const cmp = await call('GET', `/api/compare?a=${runId}&b=${forked.body.runId}`);
     assert.equal(cmp.status, 200, cmp.text);
