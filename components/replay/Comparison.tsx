@@ -8,6 +8,7 @@ import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
 import { formatDuration, modelLabel } from '@/components/common/format';
+import { NameParts } from '@/components/common/NameParts';
 import { changeWords, divergenceNote, DivergenceList } from './DivergenceList';
 import { visibleRows } from './compare-rows';
 import styles from './Replay.module.css';
@@ -44,7 +45,9 @@ function SideCard({ side, label, other }: { side: CompareSideView; label: string
       <dl className={styles.sideFacts}>
         <div>
           <dt>Skill</dt>
-          <dd className={styles.mono}>{side.skill}</dd>
+          <dd className={styles.mono}>
+            <NameParts name={side.skill} />
+          </dd>
         </div>
         <div>
           <dt>Version</dt>
