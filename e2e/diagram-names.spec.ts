@@ -24,3 +24,28 @@ test('every drawn node of the diagram has a role and a name', async ({ page }) =
   );
   expect(unnamed).toEqual([]);
 });
+
+// React Flow draws each edge in an <svg> of its own that it gives no name: one unnamed image per edge
+// to assistive technology. The edge inside it is named "from A to B"; the svg around it is not offered.
+test('every edge is named from its source to its target, and no edge wrapper is an image without a name', async ({ page }) => {
+  await page.goto('/skills/blog_writer');
+  const diagram = page.locator('.react-flow');
+  await expect(diagram.getByRole('group', { name: 'caller contract' })).toBeVisible({ timeout: 60_000 });
+  const edges = diagram.locator('.react-flow__edge');
+  const count = await edges.count();
+  expect(count, 'the diagram draws edges').toBeGreaterThan(2);
+  // each edge: an image named "from <source> to <target>"
+  await expect(diagram.getByRole('img', { name: /^from .+ to .+$/ })).toHaveCount(count);
+  for (const edge of await edges.all()) await expect(edge).toHaveAccessibleName(/^from \S.* to \S.*$/);
+  // the per-edge svg wrappers are no images of their own
+  const wrappers = diagram.locator('.react-flow__edges > svg');
+  await expect(wrappers).toHaveCount(count + 1); // and the arrowheads' definitions, hidden
+  await expect(diagram.getByRole('img').and(wrappers)).toHaveCount(0);
+  // what a screen reader is given of the edges: every image in it has a name
+  const tree = await diagram.locator('.react-flow__edges').ariaSnapshot();
+  expect(tree, tree).not.toMatch(/- img\s*$/m);
+  expect(tree).toContain('img "from phase');
+  // the node names are the studio's contract, and stay as they were
+  for (const name of ['Diagram canvas', 'postprocessor lane', 'caller contract', 'phase draft (entry)']) await expect(page.getByLabel(name, { exact: true })).toHaveCount(1);
+  await diagram.screenshot({ path: 'test-results/screens/diagram-edge-names.png' });
+});

@@ -13,6 +13,7 @@ import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { CardNodes } from './card-nodes';
+import { useEdgeWrappersUnnamed } from './use-edge-wrappers';
 import { CardNodesSource, nodeTypes, SelectDeclaration } from './nodes';
 import styles from './SkillDiagram.module.css';
 
@@ -214,7 +215,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         type: 'smoothstep',
         className: styles[`edge_${e.kind}`],
         markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
-        ariaLabel: `${e.source.replace(/^phase:/, 'phase ')} to ${e.target.replace(/^phase:/, 'phase ').replace(/^post:/, 'step ')}`,
+        ariaLabel: `from ${e.source.replace(/^phase:/, 'phase ')} to ${e.target.replace(/^phase:/, 'phase ').replace(/^post:/, 'step ')}`,
         focusable: false,
       })),
     [modelEdges],
@@ -259,6 +260,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   const initialized = useNodesInitialized();
   const framed = useRef(false);
   const wrapRef = useRef<HTMLDivElement>(null);
+  useEdgeWrappersUnnamed(wrapRef);
   useEffect(() => {
     if (!initialized || framed.current || !model) return;
     framed.current = true;
