@@ -113,8 +113,9 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
     }
   });
 
-  // the scrubber's item brought into view the same way, but by scrolling the timeline's box alone:
-  // the page stays put, with the scrubber the user is stepping where it was. The visits about it are
+  // the scrubber's item brought into view the same way, by scrolling the timeline's box: the page
+  // stays put, with the scrubber the user is stepping where it was, unless the box alone cannot show
+  // the item (then the page moves by the least that does). The visits about it are
   // measured as they are read and drawn (and the virtualizer corrects its own scroll), moving it: it is
   // kept in view until the user scrolls the box or steps again
   const scrubPending = useRef<{ id: string; hasScrolledToRow: boolean; tries: number } | null>(null);
@@ -143,11 +144,18 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
       const rect = box.getBoundingClientRect();
       const shown = { top: Math.max(rect.top, 0), bottom: Math.min(rect.bottom, window.innerHeight) };
       const view = shown.bottom - shown.top >= 80 ? shown : rect;
-      if (at.top < view.top || at.bottom > view.bottom) {
-        box.scrollTop += at.top - view.top - Math.max(0, (view.bottom - view.top - at.height) / 2);
-        // an item that cannot be kept in view (taller than the box) is not chased for ever
-        if (++p.tries >= 8) scrubPending.current = null;
+      const before = box.scrollTop;
+      if (at.top < view.top || at.bottom > view.bottom) box.scrollTop += at.top - view.top - Math.max(0, (view.bottom - view.top - at.height) / 2);
+      const isMoved = box.scrollTop !== before;
+      // where the box can take it no further (at its top, with the box's top above the window: the
+      // first items on stepping back to event 1), the page shows it: by the least scroll that does,
+      // none when it is in the window already; once, so a page the user scrolls on is not pulled back
+      if (!isMoved && (at.top < 0 || at.bottom > window.innerHeight)) {
+        el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        scrubPending.current = null;
       }
+      // an item that cannot be kept in view (taller than the box) is not chased for ever
+      if (isMoved && ++p.tries >= 8) scrubPending.current = null;
     } else if (!p.hasScrolledToRow) {
       // its visit's row, by the box's own scroll (the virtualizer's scrollToIndex would go on steering
       // to the row's estimate while the item is put in view)
