@@ -5,6 +5,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
   // first, before boot.ts loads: the embedded store's files are read, and its WebAssembly compiled, while Next loads the page
   (await import('./lib/server/app/preload-store')).preloadStore();
+  // the store check, where the proxy (built apart from the app) finds it: pages answer 503 while the store is down
+  await import('./lib/server/ops/store-status');
   const { boot } = await import('./lib/server/app/boot');
   void boot();
 }

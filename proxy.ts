@@ -3,8 +3,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorJson } from './lib/server/http/route';
 import { badPathEncoding, judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
+import { registeredStoreStatus } from './lib/server/ops/store-status-registry';
 
-export function proxy(request: NextRequest) {
+/** a page (not a route, a build file or a file of public/): while the store is down it says so, as a 503 */
+const isPageRequest = (method: string, pathname: string) => (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/_next/') && !/\.[A-Za-z0-9]+$/.test(pathname);
+
+export async function proxy(request: NextRequest) {
   const isPage = !request.nextUrl.pathname.startsWith('/api/');
   // a page's scripts carry this response's nonce: Next reads it from the request's CSP while it renders
   const csp = isPage ? pageCsp(newNonce(), process.env.NODE_ENV === 'development') : null;
@@ -18,7 +22,10 @@ export function proxy(request: NextRequest) {
   } else if (verdict.allow) {
     const forward = new Headers(request.headers);
     if (csp) forward.set('content-security-policy', csp);
-    response = NextResponse.next({ request: { headers: forward } });
+    // the page is rendered all the same (the layout says the store is unreachable): its status says it too
+    const check = isPage && isPageRequest(request.method, request.nextUrl.pathname) ? registeredStoreStatus() : null;
+    const isStoreDown = check ? !(await check()).reachable : false;
+    response = NextResponse.next({ request: { headers: forward }, ...(isStoreDown ? { status: 503 } : {}) });
   } else if (verdict.signIn && request.method === 'GET') {
     const url = request.nextUrl.clone();
     url.pathname = '/signin';

@@ -20,7 +20,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <QueryProvider>
           <AppHeader />
-          {store.reachable ? children : <StoreUnreachable reason={store.reason} />}
+          {store.reachable ? children : <StoreUnreachable reason={store.reason} where={store.where} isEmbedded={store.isEmbedded} />}
         </QueryProvider>
       </body>
     </html>

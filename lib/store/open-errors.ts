@@ -2,16 +2,18 @@
  * What opening a store says when it cannot: StoreUnavailableError with what happened and what to do
  * (open-postgres.ts, open-embedded.ts).
  */
+import path from 'node:path';
 import { StoreUnavailableError } from '../kernel/errors';
 import { NewerDatabaseError } from './migrate/newer-database';
 
-export function unreachable(where: string, e: unknown): StoreUnavailableError {
+/** `embeddedDir`: where the embedded store would be without DATABASE_URL (STAGECRAFT_DATA_DIR, default ./.stagecraft) */
+export function unreachable(where: string, e: unknown, embeddedDir = path.resolve(/*turbopackIgnore: true*/ process.env.STAGECRAFT_DATA_DIR || '.stagecraft')): StoreUnavailableError {
   const err = e as NodeJS.ErrnoException & { code?: string };
   const why = err?.code ? `${err.code}: ${err.message}` : String((e as Error)?.message ?? e);
   return new StoreUnavailableError(
     'store_unreachable',
     `Cannot open the Postgres store at ${where} (${why}). Check that the server is running and DATABASE_URL ` +
-      'is right, or unset DATABASE_URL to use the embedded store under ./.stagecraft/.',
+      `is right, or unset DATABASE_URL to use the embedded store in ${embeddedDir}.`,
     { url: where },
   );
 }

@@ -2,7 +2,7 @@
 // own: GET /api/health (store, sandbox, queue depth, workers seen) behind the
 // token like every route; the app's runs exported as spans; while the database
 // is down the API answers 503 store_unreachable (never 500) and the pages say the
-// store is unreachable, and both come back with it; with
+// store is unreachable (naming its database and server), with a 503 too, and both come back with it; with
 // STAGECRAFT_WORKERS=external, POST /api/runs queues the run and a
 // `stagecraft worker` drives it.
 import { test, before, after } from 'node:test';
@@ -107,10 +107,16 @@ test('health, the app’s traces, and the database going away and coming back', 
     assert.equal(down.body.status, 'store_unreachable');
     assert.equal(down.body.store.reachable, false);
     assert.ok(down.body.store.error.length > 0);
+    // the pages say so, naming the database and its server as DATABASE_URL gives them (no password), with a 503
+    const db = new URL(url);
+    const where = new RegExp(`the Postgres database (&quot;|")${db.pathname.slice(1)}(&quot;|") on ${db.hostname.replace(/\./g, '\\.')}:${db.port}`);
     for (const p of ['/', '/runs', `/runs/${runId}`]) {
       const page = await get(app, p);
-      assert.equal(page.status, 200, p);
+      assert.equal(page.status, 503, p);
       assert.match(page.text, /The store is unreachable/, `${p} says the store is unreachable`);
+      assert.match(page.text, where, `${p} names the database and its server`);
+      assert.match(page.text, /Check that this Postgres server is running/);
+      if (db.password) assert.ok(!page.text.includes(db.password), `${p} shows no password`);
     }
   } finally {
     pg.start();
@@ -122,6 +128,7 @@ test('health, the app’s traces, and the database going away and coming back', 
   });
   assert.ok(back.body.runs.some((r: { runId: string }) => r.runId === runId));
   const page = await get(app, '/runs');
+  assert.equal(page.status, 200);
   assert.doesNotMatch(page.text, /The store is unreachable/);
   assert.equal((await get(app, '/api/health')).status, 200);
   await app.stop();

@@ -25,7 +25,8 @@ export async function freePort(): Promise<number> {
 
 /** `dataDir`: the embedded database's folder, kept when the app stops (to start it again on the same data); default a new one, removed */
 /** `port`: the one to listen on (default: a free one) */
-export async function startApp(opts: { env?: Record<string, string>; host?: string; dataDir?: string; port?: number } = {}): Promise<AppServer> {
+/** `isStoreless`: ready once it answers at all (a test of an app whose store cannot be opened); default: once it lists the examples */
+export async function startApp(opts: { env?: Record<string, string>; host?: string; dataDir?: string; port?: number; isStoreless?: boolean } = {}): Promise<AppServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'sc-http-'));
   const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...opts.env };
@@ -57,7 +58,7 @@ export async function startApp(opts: { env?: Record<string, string>; host?: stri
     try {
       // the examples are loaded on start: the app is ready when it lists them
       const r = await fetch(`${url}/api/skills`, { headers: opts.env?.STAGECRAFT_TOKEN ? { authorization: `Bearer ${opts.env.STAGECRAFT_TOKEN}` } : {} });
-      if (r.ok && ((await r.json()) as { skills: unknown[] }).skills.length > 0) break;
+      if (opts.isStoreless || (r.ok && ((await r.json()) as { skills: unknown[] }).skills.length > 0)) break;
     } catch {
       // not listening yet
     }
