@@ -70,7 +70,7 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
           {isEnded && forkAt ? (
             isFailedHere ? (
               <>
-                <RerunFromHere runId={runId} position={entry.id} status={status} isPrimary />
+                <RerunFromHere runId={runId} skill={skill} version={version} position={entry.id} status={status} isPrimary />
                 <ForkFromHere runId={runId} position={forkAt} status={status} positions={positions} />
               </>
             ) : (

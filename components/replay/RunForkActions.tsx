@@ -10,7 +10,7 @@ import { RerunFromHere } from './RerunFromHere';
 import { failedForkPosition, failedPosition, forkPositions } from './run-positions';
 import styles from './Replay.module.css';
 
-type Props = { run: Pick<RunView, 'runId' | 'skill' | 'status' | 'report' | 'error' | 'steps' | 'traces'> };
+type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 'report' | 'error' | 'steps' | 'traces'> };
 
 export function RunForkActions({ run }: Props) {
   if (run.status === 'running' || run.status === 'queued') return null;
@@ -25,7 +25,7 @@ export function RunForkActions({ run }: Props) {
           from that step: the steps before it are answered from this run&apos;s recording, so no model is called for them.
         </p>
         <div className={styles.actions}>
-          <RerunFromHere runId={run.runId} position={failedAt} status={run.status} isPrimary />
+          <RerunFromHere runId={run.runId} skill={run.skill} version={run.version} position={failedAt} status={run.status} isPrimary />
           <ForkFromHere runId={run.runId} position={failedForkPosition(run) ?? failedAt} status={run.status} positions={positions} />
         </div>
       </section>
