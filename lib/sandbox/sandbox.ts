@@ -74,6 +74,9 @@ export type CodeSandboxOptions = {
   /** a file out of code's reach where the working folder's own `.git` entries are recorded for the executions
    *  that follow (resume): absent, each execution takes what it finds for the folder's own (workspace-guard.ts) */
   gitBaselineFile?: string;
+  /** the working folder is one Stagecraft made (not one the user named): no `.git` in it is its own, so one found
+   *  with no baseline record (a workspace from before records were kept) is renamed before the first step */
+  isMadeWorkspace?: boolean;
   /** default: STAGECRAFT_SANDBOX of this process (auto) */
   isolation?: Isolation;
   /** per worker: processes + threads at once (a pids cgroup, where one can be made here) */
@@ -141,7 +144,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 
   const isolation = opts.isolation ?? isolationFor(sandboxMode(process.env));
   const slots = opts.slots ?? sharedWorkerSlots();
-  const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null, opts.gitBaselineFile) : null;
+  const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null, opts.gitBaselineFile, opts.isMadeWorkspace) : null;
   const lanes = new Map<Flavour, Lane[]>();
   let homeDir: string | null = null;
   let isClosed = false;

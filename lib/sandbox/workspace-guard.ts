@@ -24,6 +24,20 @@
  * that finds one trusts it, not the folder, and renames what is new before its
  * first step (or when it closes, if it runs none).
  *
+ * A workspace from before records were kept has none, and a resumed execution cannot tell a `.git` the
+ * crashed one's code made from the workspace's own. In a workspace Stagecraft made nothing is its own
+ * (it starts empty, file ops refuse `.git` paths: only code makes one), so there no record means an
+ * empty baseline: whatever `.git` is there is renamed before the first step, which fails saying so. A
+ * folder the user named keeps what it has at its top (most likely the user's own repository, which
+ * renaming would take from them): there, a `.git` a crashed step of such an old execution made at the
+ * top stays, as it would have before.
+ *
+ * The read-only bind of the workspace's own `.git` is by path (bubblewrap resolves it when the worker
+ * starts, after readOnlyEntries looked). Code cannot swap that path between the look and the bind: every
+ * worker that runs while the `.git` is the workspace's own was started with it bound, and a mount point
+ * cannot be renamed, replaced or removed from inside the sandbox (EBUSY; workspace-guard.test.ts tries).
+ * When the workspace has no `.git` of its own, any `.git` is new, and never bound.
+ *
  * Owns: the baseline (the `.git` entries that were there) and its record, the
  * poll while a step runs, and the checks after it. Does not: kill workers (it calls back)
  * or measure (workspace-usage.ts).
@@ -62,6 +76,8 @@ const POLL_COST_RATIO = 20;
 
 /** who made a `.git` found when a run resumes: code of the execution before, which ended mid-step */
 const RESUMED_WHO = 'Code of an earlier execution of this run (it ended during a step, before its workspace was checked)';
+/** who made a `.git` found in a workspace Stagecraft made that has no baseline record: code of an execution from before records were kept */
+const UNRECORDED_WHO = 'Code of an earlier execution of this run (from before the workspace’s own .git was recorded; only code makes one in a workspace Stagecraft made)';
 
 /** what `baselineFile` holds: the top `.git` entry, and the deeper ones (null: not walked yet, no code has run) */
 type Baseline = { top: Entry; known: string[] | null };
@@ -74,6 +90,8 @@ export class WorkspaceGuard {
   private readonly topGit: Entry;
   /** the baseline came from an earlier execution's record: what is new since is renamed before the first step */
   private readonly isResumed: boolean;
+  /** who made what is found new before the first step, when resumed */
+  private readonly resumedWho: string;
   private readonly watches = new Set<Watch>();
   /** the walks' folder listings, kept while unchanged (workspace-listings.ts) */
   private readonly listings = new ListingMemory();
@@ -84,17 +102,24 @@ export class WorkspaceGuard {
   /** the poll measures again no sooner than this (performance.now()): see POLL_COST_RATIO */
   private nextMeasureAt = 0;
 
-  /** `baselineFile`: where the baseline is kept across executions of the run (absent: learnt afresh by each) */
+  /**
+   * `baselineFile`: where the baseline is kept across executions of the run (absent: learnt afresh by each);
+   * `isMadeWorkspace`: a workspace Stagecraft made, where no record means no `.git` of its own (see above).
+   */
   constructor(
     readonly dir: string,
     private readonly quota: WorkspaceQuota | null,
     private readonly baselineFile?: string,
+    isMadeWorkspace = false,
   ) {
-    const recorded = baselineFile ? readBaseline(baselineFile) : null;
+    const read = baselineFile ? readBaseline(baselineFile) : null;
+    const isUnrecordedMade = isMadeWorkspace && baselineFile !== undefined && read === null;
+    const recorded: Baseline | null = isUnrecordedMade ? { top: null, known: [] } : read;
     this.isResumed = recorded !== null;
+    this.resumedWho = isUnrecordedMade ? UNRECORDED_WHO : RESUMED_WHO;
     this.topGit = recorded ? recorded.top : entryOf(lstatSyncOrNull(path.join(dir, '.git')));
     if (recorded?.known) this.known = new Set(recorded.known);
-    if (!recorded) this.record();
+    if (!recorded || isUnrecordedMade) this.record();
   }
 
   /** Entries to bind read-only in the sandbox: the workspace's own `.git`, when it is a real folder or file (never a link). */
@@ -126,7 +151,7 @@ export class WorkspaceGuard {
     if (!this.isResumed) return;
     // the step that made them ended with its execution: the step that runs first now fails in its place
     const found = await this.disarmNew();
-    if (found.length) throw new GitFolderError(RESUMED_WHO, found.map((f) => f.made), found.flatMap((f) => (f.renamed ? [f.renamed] : [])));
+    if (found.length) throw new GitFolderError(this.resumedWho, found.map((f) => f.made), found.flatMap((f) => (f.renamed ? [f.renamed] : [])));
   }
 
   /** The baseline to its record (written aside and renamed in: a crash never leaves half of one). */
