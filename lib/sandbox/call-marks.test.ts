@@ -1,5 +1,6 @@
 // Which output is a call's own: the split at a call's marks in any chunking, and real warm workers
-// (python and node) whose calls follow each other at once, the first leaving its output unread.
+// (python and node) whose calls follow each other at once, the first leaving its output unread; and
+// that what is kept of it shows its characters whole.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,19 @@ test('node: console output is the call’s, whole, with no mark in it', async ()
       const o = await w.run({ modulePath: path.join(FIXTURES, 'steps.mjs'), exportName: 'chatty', input: {}, timeoutMs: 20_000 });
       assert.deepEqual(output(o), { stdout: 'hello from console.log\n{"id": 1, "ok": true}\n', stderr: 'to stderr\n' });
     }
+  } finally {
+    await w.kill();
+  }
+});
+
+test('python: output past the head and tail with a multi-byte character across each cut: no replacement character, the characters kept whole', async () => {
+  const w = await worker('python');
+  try {
+    const text = 'x' + '€'.repeat(3000) + '😀'.repeat(3000) + 'x';
+    const o = await w.run({ modulePath: PY, exportName: 'say', input: { text }, timeoutMs: 20_000 });
+    const [head, tail] = output(o).stdout.split(/\n\[… \d+ bytes of output left out …\]\n/);
+    assert.equal(head, 'x' + '€'.repeat(1365));
+    assert.equal(tail, '😀'.repeat(1023) + 'x');
   } finally {
     await w.kill();
   }
