@@ -38,7 +38,7 @@
  * Does not: enforce a step's `pure` or `on_error` semantics, or resolve module
  * paths relative to a bundle (callers pass absolute paths).
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -325,11 +325,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (isolation.kind === 'none') return { launch: { command, args, env: workerEnv(home(), this.flavour), cwd: workDir }, bound: [] };
       const filter = isolation.seccomp;
       const readOnly = [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)];
+      const inWork = guard?.readOnlyEntries() ?? [];
+      // the worker checks, before it is ready, that each is what was checked here (workspace-guard.ts)
+      const realWork = inWork.length ? realpathSync(opts.workDir!) : '';
+      for (const b of inWork) args.push(`--bound=${b.dev}:${b.ino}:${path.join(realWork, b.entry)}`);
       const sandbox = bwrapArgs({
         readOnly,
         // only a folder the caller names is writable: without one, the code's own folder is read-only
         workDir: opts.workDir ?? null,
-        readOnlyInWork: guard?.readOnlyEntries() ?? [],
+        readOnlyInWork: inWork.map((b) => b.entry),
         cwd: workDir,
         env: workerEnv('/tmp', this.flavour),
         tmpBytes,

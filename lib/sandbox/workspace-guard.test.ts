@@ -2,7 +2,7 @@
 // and without bubblewrap: the quota of bytes and files, one file never past it, and `.git`.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,8 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const CODE = path.join(root, 'code');
 mkdirSync(CODE);
 const PY = path.join(CODE, 'ws.py');
+const JS = path.join(CODE, 'ws.mjs');
+writeFileSync(JS, `import { readFileSync } from 'node:fs';\nexport function leak(v) { try { return { text: readFileSync(v.path, 'utf8') }; } catch (e) { return { error: e.code }; } }\n`);
 writeFileSync(
   PY,
   `import os
@@ -66,6 +68,12 @@ def git_then_wait(v):
     import time
     time.sleep(v["seconds"])
     return {"ok": True}
+
+def leak(v):
+    try:
+        return {"text": open(v["path"]).read()}
+    except OSError as e:
+        return {"error": e.strerror}
 
 def swap_git(v):
     tries = {
@@ -320,6 +328,32 @@ describe('a workspace that is a git repository (a folder named with --workspace:
     const st = lstatSync(path.join(ws, '.git'));
     assert.ok(st.isDirectory() && st.ino === before, 'the .git is the one that was there');
   });
+
+  for (const language of ['python', 'node'] as const) {
+    test(`in bubblewrap a .git swapped for a link to a host folder between the check and the bind (by code of a sandbox where it is no mount point: another run on the same folder) is refused, never bound: ${language}`, { skip: BWRAP.kind === 'bwrap' ? false : 'no bubblewrap here' }, async () => {
+      const ws = repo();
+      // a host folder the sandbox does not show: the test's root, the workspace's parent (in the sandbox, a folder on the way to it)
+      writeFileSync(path.join(root, 'secret.txt'), 'host secret');
+      const check = WorkspaceGuard.prototype.readOnlyEntries;
+      WorkspaceGuard.prototype.readOnlyEntries = function (this: WorkspaceGuard) {
+        const entries = check.call(this);
+        // the worst moment: checked, not yet bound; relative, as bubblewrap resolves the link in the new root too
+        renameSync(path.join(ws, '.git'), path.join(ws, '.git-away'));
+        symlinkSync('..', path.join(ws, '.git'));
+        return entries;
+      };
+      const sandbox: CodeSandbox = createCodeSandbox({ isolation: BWRAP, workDir: ws, workspaceQuota: null, bundleDir: CODE });
+      try {
+        const modulePath = language === 'python' ? PY : JS;
+        const got = await sandbox.call({ language, modulePath, exportName: 'leak', input: { path: path.join(root, 'secret.txt') }, timeoutMs: 20_000 }).catch((e: Error) => e);
+        assert.ok(got instanceof Error, `the step ran: ${JSON.stringify(got)}`);
+        assert.match(got.message, /\.git was replaced between the host's check and the sandbox's read-only bind/);
+      } finally {
+        WorkspaceGuard.prototype.readOnlyEntries = check;
+        await sandbox.close();
+      }
+    });
+  }
 
   test('without the sandbox the same step writes the hook (STAGECRAFT_SANDBOX=off gives code the server’s rights)', async () => {
     const ws = repo();

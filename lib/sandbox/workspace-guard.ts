@@ -32,11 +32,15 @@
  * renaming would take from them): there, a `.git` a crashed step of such an old execution made at the
  * top stays, as it would have before.
  *
- * The read-only bind of the workspace's own `.git` is by path (bubblewrap resolves it when the worker
- * starts, after readOnlyEntries looked). Code cannot swap that path between the look and the bind: every
- * worker that runs while the `.git` is the workspace's own was started with it bound, and a mount point
- * cannot be renamed, replaced or removed from inside the sandbox (EBUSY; workspace-guard.test.ts tries).
- * When the workspace has no `.git` of its own, any `.git` is new, and never bound.
+ * The read-only bind of the workspace's own `.git` is by path: bubblewrap resolves it when the worker
+ * starts, after readOnlyEntries looked. A run's own code cannot swap it in between (every worker of the
+ * run that runs while it is the workspace's own has it bound, and a mount point cannot be renamed or
+ * replaced from inside the sandbox: EBUSY, workspace-guard.test.ts tries), but code of another run on
+ * the same folder can, when that run started before the `.git` was there (it is no mount point in its
+ * sandbox): a link to `..` then bound the folder above the workspace, read-only, over it — a host folder
+ * the sandbox must not see. So the worker checks, before it says it is ready, that what is at the entry
+ * is the one checked (device and inode), read-only (the bind, not a link or a swapped-back folder), and
+ * exits saying so otherwise (workers/*: `--bound`): its call fails, nothing of the code ran.
  *
  * Owns: the baseline (the `.git` entries that were there) and its record, the
  * poll while a step runs, and the checks after it. Does not: kill workers (it calls back)
@@ -65,6 +69,9 @@ export class GitFolderError extends StagecraftError {
 }
 
 type Entry = { ino: number; dev: number } | null;
+
+/** an entry of the workspace bound read-only over itself, and the identity of what was checked there */
+export type BoundEntry = { entry: string; dev: bigint; ino: bigint };
 
 /**
  * The poll spends at most 1/POLL_COST_RATIO of its time walking: a walk that took W ms is followed by
@@ -122,10 +129,15 @@ export class WorkspaceGuard {
     if (!recorded || isUnrecordedMade) this.record();
   }
 
-  /** Entries to bind read-only in the sandbox: the workspace's own `.git`, when it is a real folder or file (never a link). */
-  readOnlyEntries(): string[] {
+  /**
+   * Entries to bind read-only in the sandbox: the workspace's own `.git`, when it is a real folder or file
+   * (never a link), with the identity the worker checks on what was bound (see above).
+   */
+  readOnlyEntries(): BoundEntry[] {
     const st = lstatSyncOrNull(path.join(this.dir, '.git'));
-    return st && (st.isDirectory() || st.isFile()) && !this.isNewGit('.git', st) ? ['.git'] : [];
+    if (!st || !(st.isDirectory() || st.isFile()) || this.isNewGit('.git', st)) return [];
+    const exact = lstatSync(path.join(this.dir, '.git'), { bigint: true }); // an inode number may pass 2^53
+    return [{ entry: '.git', dev: exact.dev, ino: exact.ino }];
   }
 
   /**

@@ -14,7 +14,7 @@
 // system or network. Plain JS on purpose: it must start without tsx.
 import net from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { constants, existsSync, openSync, writeSync } from 'node:fs';
+import { constants, existsSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const REQUEST_FD = 3;
@@ -29,6 +29,38 @@ const send = (message, id) => {
   if (id !== undefined) message.id = id;
   replies.write(JSON.stringify(message) + '\n');
 };
+
+// Each `--bound=DEV:INO:PATH` (an entry of the workspace the host checked, bound read-only over itself):
+// what is at PATH must be that entry, and read-only, or the worker exits before any code runs (the path may
+// have been swapped between the host's check and bubblewrap's bind: workspace-guard.ts).
+for (const arg of process.argv) {
+  if (!arg.startsWith('--bound=')) continue;
+  const [dev, ino, ...rest] = arg.slice('--bound='.length).split(':');
+  const where = rest.join(':');
+  let isIt = false;
+  try {
+    const st = lstatSync(where, { bigint: true });
+    // read-only: the bind itself (a folder swapped back in place of one bound elsewhere is in the writable workspace)
+    isIt = st.dev === BigInt(dev) && st.ino === BigInt(ino) && isReadOnlyMountAt(where);
+  } catch {
+    isIt = false;
+  }
+  if (!isIt) {
+    process.stderr.write(`${where} was replaced between the host's check and the sandbox's read-only bind of it: the worker does not start with it\n`);
+    process.exit(97);
+  }
+}
+
+/** Whether the mount seen at `where` (the last one there) is read-only, as /proc/self/mountinfo says. */
+function isReadOnlyMountAt(where) {
+  const unescape = (s) => s.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
+  let isReadOnly = false;
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length > 5 && unescape(fields[4]) === where) isReadOnly = fields[5].split(',').includes('ro');
+  }
+  return isReadOnly;
+}
 
 /**
  * Descriptors of stdout's and stderr's pipes of the worker's own (opened anew where /proc says: blocking,

@@ -11,7 +11,7 @@ imported, and a reply's `value` is strict JSON (no NaN, no sets, str keys).
 Does not: enforce timeouts (the parent kills the whole process group) or
 sandbox the file system or network.
 
-Usage: python3 python_worker.py MEMORY_LIMIT_MB
+Usage: python3 python_worker.py MEMORY_LIMIT_MB [--bound=DEV:INO:PATH ...]
 """
 import importlib.util
 import copy
@@ -202,6 +202,26 @@ def handle_chain(request):
     return {"ok": True, "value": {"outputs": outputs}}
 
 
+def _check_bound(args):
+    """Each `--bound=DEV:INO:PATH` (an entry of the workspace the host checked, bound read-only over
+    itself): what is at PATH must be that entry, and read-only, or the worker exits before any code runs
+    (the path may have been swapped between the host's check and bubblewrap's bind: workspace-guard.ts)."""
+    for arg in args:
+        if not arg.startswith("--bound="):
+            continue
+        dev, ino, where = arg[len("--bound="):].split(":", 2)
+        try:
+            st = os.lstat(where)
+            # read-only: the bind itself (a folder swapped back in place of one bound elsewhere is in the writable workspace)
+            is_it = (st.st_dev, st.st_ino) == (int(dev), int(ino)) and bool(os.statvfs(where).f_flag & os.ST_RDONLY)
+        except OSError:
+            is_it = False
+        if not is_it:
+            sys.stderr.write(f"{where} was replaced between the host's check and the sandbox's read-only bind of it: the worker does not start with it\n")
+            sys.stderr.flush()
+            os._exit(97)
+
+
 def _mark_fds():
     """Descriptors of stdout's and stderr's pipes of the worker's own (not inherited by subprocesses): the
     marks reach the host whatever code does to fd 1 and 2. A new open of the pipe where /proc says, so
@@ -241,6 +261,7 @@ def main():
     _drop_own_dir_from_path()
     _exit_when_parent_dies()
     _limit_memory(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    _check_bound(sys.argv[2:])
     for fd in (REQUEST_FD, REPLY_FD):
         os.set_inheritable(fd, False)  # subprocesses of user code must not hold the protocol pipes
         os.set_blocking(fd, True)
