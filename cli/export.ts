@@ -1,7 +1,8 @@
 /** `stagecraft export RUN [--out FILE]` and `stagecraft import FILE…`: runs as files, with what they ran. */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { StagecraftError, UsageError } from '../lib/kernel/errors';
+import { FILE_OPEN, openInside, readOpenedFile } from '../lib/server/open-inside';
 import { replaceFile } from '../lib/server/replace-file';
 import { exportRun } from '../lib/server/runs/export-run';
 import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
@@ -48,31 +49,25 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /**
- * An export file's text, read from what was opened: non-blocking (a FIFO at that name, which code can
- * plant in a folder it writes, is refused instead of waiting for a writer for ever), a regular file,
- * and never more than MAX_IMPORT_BYTES + 1 bytes (a file growing after a size check is not read whole).
+ * An export file's text, read from what was opened (open-inside.ts): non-blocking (a FIFO at that name,
+ * which code can plant in a folder it writes, is refused instead of waiting for a writer for ever), a
+ * regular file, and never more than MAX_IMPORT_BYTES + 1 bytes (a file growing after a size check is not
+ * read whole). Any place the user names is inside.
  */
 function readExportFile(file: string): string {
-  const tooLarge = () => new UsageError(`${file} is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
-  let fd: number;
+  let bytes: Buffer | { size: number } | null;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const opened = openInside(file, FILE_OPEN, () => true);
+    if (!opened || 'outside' in opened) throw new Error('it changed while it was opened');
+    try {
+      bytes = readOpenedFile(opened.fd, MAX_IMPORT_BYTES);
+    } finally {
+      closeSync(opened.fd);
+    }
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
   }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new UsageError(`cannot read ${file}: it is not a regular file (an export is one).`);
-    if (st.size > MAX_IMPORT_BYTES) throw tooLarge();
-    const buf = Buffer.alloc(st.size + 1);
-    let filled = 0;
-    for (let n; filled < buf.length && (n = readSync(fd, buf, filled, buf.length - filled, null)) > 0; ) filled += n;
-    if (filled > MAX_IMPORT_BYTES) throw tooLarge();
-    return buf.subarray(0, filled).toString('utf8');
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
-  } finally {
-    closeSync(fd);
-  }
+  if (bytes === null) throw new UsageError(`cannot read ${file}: it is not a regular file (an export is one).`);
+  if (!Buffer.isBuffer(bytes)) throw new UsageError(`${file} is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
+  return bytes.toString('utf8');
 }

@@ -33,3 +33,24 @@ test('the throttle: nothing paused up to the full-speed allowance; past it, a pa
   throttle.reset();
   assert.equal(throttle.onBytes(share * 2, 2000), 0, 'a new call starts at full speed');
 });
+
+test('a character cut by the head’s end or the tail’s start is left out whole (and counted), not shown as U+FFFD', () => {
+  for (const size of [1, 3, 4096, 65536]) {
+    // 'x' then 3-byte and 4-byte characters: the head's 4096th byte and the tail's first fall inside characters
+    const whole = Buffer.from('x' + '€'.repeat(3000) + '😀'.repeat(3000) + 'x');
+    const keep = new StreamKeep();
+    for (let at = 0; at < whole.length; at += size) keep.add(whole.subarray(at, at + size));
+    const text = keep.text();
+    assert.ok(!text.includes('\uFFFD'), `chunks of ${size}: a replacement character in ${JSON.stringify(text.slice(4090, 4110))}`);
+    const [head, tail] = text.split(/\n\[… \d+ bytes of output left out …\]\n/);
+    assert.equal(head, 'x' + '€'.repeat(1365), 'the head: 4096 bytes less the cut character');
+    assert.equal(tail, '😀'.repeat(1023) + 'x', 'the tail: 4096 bytes less the cut character');
+    const left = Number(/… (\d+) bytes/.exec(text)![1]);
+    assert.equal(left, whole.length - Buffer.byteLength(head) - Buffer.byteLength(tail));
+  }
+  // head and tail meeting inside a character (nothing left out) decode as one text
+  const meeting = Buffer.from('x' + '€'.repeat(2000));
+  const keep = new StreamKeep();
+  keep.add(meeting);
+  assert.equal(keep.text(), meeting.toString('utf8'));
+});

@@ -66,16 +66,41 @@ export class StreamKeep {
     while (this.tailBytes - this.tail[0].length >= OUTPUT_TAIL_BYTES) this.tailBytes -= this.tail.shift()!.length;
   }
 
-  /** The head, then (when bytes were left out) a line saying how many, then the tail; as text. */
+  /**
+   * The head, then (when bytes were left out) a line saying how many, then the tail; as text. The cuts are
+   * at bytes, so a character the head's end or the tail's start cut in two is left out whole (and counted),
+   * never decoded as a replacement character; head and tail that meet are decoded as one.
+   */
   text(): string {
     if (this.total === 0) return '';
-    const head = Buffer.concat(this.head).toString('utf8');
+    const headAll = Buffer.concat(this.head);
     const tailAll = Buffer.concat(this.tail);
-    const tail = tailAll.subarray(Math.max(0, tailAll.length - OUTPUT_TAIL_BYTES));
-    const left = this.total - this.headBytes - tail.length;
-    if (left === 0) return head + tail.toString('utf8');
-    return `${head}\n[… ${left} bytes of output left out …]\n${tail.toString('utf8')}`;
+    let tail = tailAll.subarray(Math.max(0, tailAll.length - OUTPUT_TAIL_BYTES));
+    if (this.total === headAll.length + tail.length) return Buffer.concat([headAll, tail]).toString('utf8');
+    const head = headAll.subarray(0, wholeCharsEnd(headAll));
+    tail = tail.subarray(wholeCharsStart(tail));
+    const left = this.total - head.length - tail.length;
+    return `${head.toString('utf8')}\n[… ${left} bytes of output left out …]\n${tail.toString('utf8')}`;
   }
+}
+
+/** Where `bytes` ends without a UTF-8 character cut at its end: before the last character's lead byte when its continuation bytes are not all there. */
+export function wholeCharsEnd(bytes: Buffer): number {
+  // a character is at most 4 bytes: its lead byte is among the last 4
+  for (let at = bytes.length - 1; at >= Math.max(0, bytes.length - 4); at--) {
+    const b = bytes[at];
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: the lead is further back
+    const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return at + size > bytes.length ? at : bytes.length;
+  }
+  return bytes.length; // no lead byte in the last 4: not UTF-8 there, nothing to mend
+}
+
+/** Where `bytes` starts without a UTF-8 character cut at its start: past the (at most 3) continuation bytes of a character begun before it. */
+export function wholeCharsStart(bytes: Buffer): number {
+  let at = 0;
+  while (at < 3 && at < bytes.length && (bytes[at] & 0xc0) === 0x80) at++;
+  return at < bytes.length && (bytes[at] & 0xc0) === 0x80 ? 0 : at; // 4 or more: not UTF-8, nothing to mend
 }
 
 /**

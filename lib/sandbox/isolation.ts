@@ -94,7 +94,7 @@ export type BwrapMounts = {
   cwd?: string;
   /** the worker's environment (nothing else reaches it) */
   env: Record<string, string>;
-  /** entries of workDir bound read-only over themselves (its `.git`) */
+  /** entries of workDir bound read-only over themselves (its `.git`; the worker checks what was bound: workspace-guard.ts) */
   readOnlyInWork?: string[];
   /** size of /tmp in bytes (default DEFAULT_TMP_BYTES) */
   tmpBytes?: number;

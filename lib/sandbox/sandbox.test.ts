@@ -294,10 +294,7 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     const share = (used.user + used.system) / 1000 / (performance.now() - t);
     assert.ok(wrote > 32 * 2 ** 20, `the step wrote only ${wrote} bytes`);
     assert.ok(share < 0.3, `the server spent ${Math.round(share * 100)}% of a core reading the step's output`);
-    // what the flood left in the pipe when its call ended (read throttled until then) is read as output
-    // between calls before the next call starts: output has no call mark, so bytes still unread when a call
-    // begins are taken for that call's (seen in CI: the next call's head was the flood's 'yyy…')
-    await new Promise((r) => setTimeout(r, 500));
+    // the next call at once: what the flood left unread in the pipe is the flood's, not this call's (call-marks.ts)
     const err = await rejection(sandbox.call(callOf(PY, 'flood_now', { seconds: 0.3, fail: true })));
     assert.ok(err instanceof CodeStepError);
     const out = String(err.details.stdoutTail);
@@ -306,6 +303,17 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     assert.match(out, /\nLAST LINE\n$/);
     assert.ok(out.length < 9_000, `${out.length} characters of output kept`);
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
+  });
+
+  test('what a thread a step left writes between calls is not the next call’s output, even when read after that call began', async () => {
+    for (let i = 0; i < 3; i++) {
+      await sandbox.call(callOf(PY, 'late_print', { delay: 0.1, text: 'LATE LINE\n' }));
+      // the server's main thread is held while the thread writes: its bytes are read once the next call has begun
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+      const err = await rejection(sandbox.call(callOf(PY, 'flood_now', { seconds: 0, fail: true })));
+      assert.ok(err instanceof CodeStepError);
+      assert.equal(String(err.details.stdoutTail), 'FIRST LINE\n\nLAST LINE\n', `round ${i + 1}`);
+    }
   });
 
   test('a thread a step left printing without end between calls is stopped: the worker goes (not the server’s main thread, reading it), the next call works', async () => {

@@ -38,7 +38,7 @@
  * Does not: enforce a step's `pure` or `on_error` semantics, or resolve module
  * paths relative to a bundle (callers pass absolute paths).
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,6 +74,9 @@ export type CodeSandboxOptions = {
   /** a file out of code's reach where the working folder's own `.git` entries are recorded for the executions
    *  that follow (resume): absent, each execution takes what it finds for the folder's own (workspace-guard.ts) */
   gitBaselineFile?: string;
+  /** the working folder is one Stagecraft made (not one the user named): no `.git` in it is its own, so one found
+   *  with no baseline record (a workspace from before records were kept) is renamed before the first step */
+  isMadeWorkspace?: boolean;
   /** default: STAGECRAFT_SANDBOX of this process (auto) */
   isolation?: Isolation;
   /** per worker: processes + threads at once (a pids cgroup, where one can be made here) */
@@ -141,7 +144,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 
   const isolation = opts.isolation ?? isolationFor(sandboxMode(process.env));
   const slots = opts.slots ?? sharedWorkerSlots();
-  const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null, opts.gitBaselineFile) : null;
+  const guard = opts.workDir ? new WorkspaceGuard(opts.workDir, opts.workspaceQuota ?? null, opts.gitBaselineFile, opts.isMadeWorkspace) : null;
   const lanes = new Map<Flavour, Lane[]>();
   let homeDir: string | null = null;
   let isClosed = false;
@@ -322,11 +325,15 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (isolation.kind === 'none') return { launch: { command, args, env: workerEnv(home(), this.flavour), cwd: workDir }, bound: [] };
       const filter = isolation.seccomp;
       const readOnly = [...runtimeFiles(this.flavour), opts.bundleDir ?? path.dirname(ctx.modulePath)];
+      const inWork = guard?.readOnlyEntries() ?? [];
+      // the worker checks, before it is ready, that each is what was checked here (workspace-guard.ts)
+      const realWork = inWork.length ? realpathSync(opts.workDir!) : '';
+      for (const b of inWork) args.push(`--bound=${b.dev}:${b.ino}:${path.join(realWork, b.entry)}`);
       const sandbox = bwrapArgs({
         readOnly,
         // only a folder the caller names is writable: without one, the code's own folder is read-only
         workDir: opts.workDir ?? null,
-        readOnlyInWork: guard?.readOnlyEntries() ?? [],
+        readOnlyInWork: inWork.map((b) => b.entry),
         cwd: workDir,
         env: workerEnv('/tmp', this.flavour),
         tmpBytes,

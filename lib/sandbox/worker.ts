@@ -5,8 +5,9 @@
  *
  * Owns: the child's lifetime and the wire protocol (newline-delimited JSON,
  * requests on the child's fd 3, replies on its fd 4, so the user's stdout and
- * stderr stay free-form), and reading the user's stdout/stderr per call (what
- * is kept of them and how fast they are read: call-output.ts).
+ * stderr stay free-form), and reading the user's stdout/stderr per call (which
+ * bytes are a call's: call-marks.ts; what is kept of them and how fast they
+ * are read: call-output.ts).
  * Invariants: the child leads its own process group and is always killed as a
  * group (user code may have spawned children of its own); a caller learns a
  * call's outcome only after a killed child has really exited; nothing the
@@ -21,6 +22,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Json } from '../kernel/json';
 import { jsonTextDepth, MAX_JSON_DEPTH } from '../kernel/json-depth';
+import { CallMarks } from './call-marks';
 import { OutputThrottle, StreamKeep } from './call-output';
 import { spawnDirect, type WorkerChild, type WorkerLaunch } from './worker-child';
 
@@ -95,6 +97,8 @@ export class WorkerProcess {
   private readonly stderrKeep = new StreamKeep();
   private readonly throttle = new OutputThrottle();
   private readonly outputStreams: Readable[] = [];
+  /** which of stdout and stderr is the call's: split at its marks, once the worker said it writes them (its ready message) */
+  private readonly marks = new CallMarks();
   /** set while the call's output is not read (the throttle's pause): when reading resumes */
   private resumeTimer: NodeJS.Timeout | null = null;
   private replyChunks: string[] = [];
@@ -194,6 +198,7 @@ export class WorkerProcess {
     this.stderrKeep.reset();
     this.throttle.reset();
     this.idleOutputBytes = 0;
+    const mark = this.marks.begin();
     // no ref of the child's handles per call: the call's timeout timer (ref'd) keeps the event loop alive
     // until the call is finished, and a kill refs them until the exit is seen
     return new Promise<CallOutcome>((resolve) => {
@@ -203,6 +208,7 @@ export class WorkerProcess {
         finish: (outcome) => {
           if (this.pending !== pending) return;
           this.pending = null;
+          this.marks.end();
           this.timer?.unref(); // armed still, but it finds no call: an idle worker holds nothing
           this.resumeOutput(); // what it writes now is counted against the idle cap
           resolve(outcome);
@@ -210,7 +216,7 @@ export class WorkerProcess {
       };
       this.pending = pending;
       this.armTimeout(request.timeoutMs);
-      this.requests!.write(requestLine(pending.id, request));
+      this.requests!.write(requestLine(pending.id, request, mark));
     });
   }
 
@@ -290,10 +296,14 @@ export class WorkerProcess {
   private readOutput(stream: Readable, keep: StreamKeep): void {
     stream.on('error', () => {});
     this.outputStreams.push(stream);
-    stream.on('data', (chunk: Buffer) => {
-      keep.add(chunk);
-      this.onOutput(chunk.length);
-    });
+    const marked = this.marks.stream(
+      (bytes) => {
+        keep.add(bytes);
+        this.onOutput(bytes.length);
+      },
+      (count) => this.countIdleOutput(count),
+    );
+    stream.on('data', (chunk: Buffer) => marked.push(chunk));
   }
 
   /**
@@ -306,9 +316,15 @@ export class WorkerProcess {
   private onOutput(bytes: number): void {
     if (this.pending) {
       const waitMs = this.throttle.onBytes(bytes, performance.now());
-      if (waitMs > 0) this.pauseOutput(waitMs);
+      // once the reply is in, what is left up to the end marks is read at once
+      if (waitMs > 0 && !this.marks.isDraining) this.pauseOutput(waitMs);
       return;
     }
+    this.countIdleOutput(bytes);
+  }
+
+  /** Output that is no call's (between calls, or before a call's begin mark): counted against IDLE_OUTPUT_MAX_BYTES, not kept. */
+  private countIdleOutput(bytes: number): void {
     if (this.onReady || !this.isAlive) return;
     this.idleOutputBytes += bytes;
     if (this.idleOutputBytes > IDLE_OUTPUT_MAX_BYTES) void this.kill();
@@ -364,17 +380,26 @@ export class WorkerProcess {
 
   private onMessage(message: Message): void {
     if (message.type === 'ready') {
+      if (message.marks === true && this.onReady) this.marks.start();
       this.onReady?.(null);
       return;
     }
     const pending = this.pending;
     if (!pending || pending.isClaimed || message.id !== pending.id) return; // too late: the call timed out
+    if (this.marks.isOn) {
+      // its output is what is read up to its end marks, written before the reply: possibly not read yet
+      pending.isClaimed = true; // no other path may finish it now
+      const reply = message.ok === true ? ({ ok: true, value: message.value as Json } as const) : replyOf(message);
+      this.marks.whenEnded(() => pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
+      this.resumeOutput();
+      return;
+    }
     if (message.ok === true) {
       // a result is its value alone (parseMessage checked it has one): no copy of the message but its id
       pending.finish({ kind: 'reply', reply: { ok: true, value: message.value as Json }, output: this.takeOutput() });
       return;
     }
-    const { id: _id, type: _type, ...reply } = message as Message & WorkerReply;
+    const reply = replyOf(message);
     // A failing call's output matters: the worker flushed it before replying, but the
     // stdout/stderr pipes may be read after fd 4 in the same loop turn (or not at all yet, throttled).
     this.resumeOutput();
@@ -413,10 +438,19 @@ export class WorkerProcess {
   }
 }
 
-/** A request as the worker reads it: its id, and the request but its timeout (the host's to enforce); built field by field, not by rest and spread (half the cost). */
-function requestLine(id: number, r: WorkerRequest): string {
-  const body = 'steps' in r ? { id, steps: r.steps, input: r.input } : { id, modulePath: r.modulePath, exportName: r.exportName, input: r.input };
+/**
+ * A request as the worker reads it: its id, its call mark (when the worker writes marks), and the request but
+ * its timeout (the host's to enforce); built field by field, not by rest and spread (half the cost).
+ */
+function requestLine(id: number, r: WorkerRequest, mark: string | null): string {
+  const body = 'steps' in r ? { id, mark, steps: r.steps, input: r.input } : { id, mark, modulePath: r.modulePath, exportName: r.exportName, input: r.input };
   return JSON.stringify(body) + '\n';
+}
+
+/** A failure reply: the message but its id and type. */
+function replyOf(message: Message): WorkerReply {
+  const { id: _id, type: _type, ...reply } = message as Message & WorkerReply;
+  return reply;
 }
 
 type Message = { type?: string; id?: number } & Record<string, unknown>;

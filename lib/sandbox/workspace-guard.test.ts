@@ -2,7 +2,7 @@
 // and without bubblewrap: the quota of bytes and files, one file never past it, and `.git`.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,8 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const CODE = path.join(root, 'code');
 mkdirSync(CODE);
 const PY = path.join(CODE, 'ws.py');
+const JS = path.join(CODE, 'ws.mjs');
+writeFileSync(JS, `import { readFileSync } from 'node:fs';\nexport function leak(v) { try { return { text: readFileSync(v.path, 'utf8') }; } catch (e) { return { error: e.code }; } }\n`);
 writeFileSync(
   PY,
   `import os
@@ -67,6 +69,28 @@ def git_then_wait(v):
     time.sleep(v["seconds"])
     return {"ok": True}
 
+def leak(v):
+    try:
+        return {"text": open(v["path"]).read()}
+    except OSError as e:
+        return {"error": e.strerror}
+
+def swap_git(v):
+    tries = {
+        "rename": lambda: os.rename(".git", "git-away"),
+        "link over it": lambda: (os.symlink("/etc", "lnk"), os.rename("lnk", ".git")),
+        "rename a folder over it": lambda: (os.makedirs("other", exist_ok=True), os.rename("other", ".git")),
+        "remove": lambda: os.rmdir(".git"),
+    }
+    out = {}
+    for name, attempt in tries.items():
+        try:
+            attempt()
+            out[name] = "done"
+        except OSError as e:
+            out[name] = e.strerror
+    return out
+
 def plant_and_hang(v):
     for p in v["paths"]:
         os.makedirs(p + "/hooks", exist_ok=True)
@@ -94,8 +118,9 @@ async function inSandbox<T>(
   quota: WorkspaceQuota | null,
   fn: (call: (f: string, input?: Json) => Promise<Json>) => Promise<T>,
   gitBaselineFile?: string,
+  isMadeWorkspace?: boolean,
 ): Promise<T> {
-  const sandbox: CodeSandbox = createCodeSandbox({ isolation, workDir: ws, workspaceQuota: quota, bundleDir: CODE, gitBaselineFile });
+  const sandbox: CodeSandbox = createCodeSandbox({ isolation, workDir: ws, workspaceQuota: quota, bundleDir: CODE, gitBaselineFile, isMadeWorkspace });
   try {
     return await fn((f, input = {}) => sandbox.call({ language: 'python', modulePath: PY, exportName: f, input, timeoutMs: 20_000 }));
   } finally {
@@ -292,6 +317,44 @@ describe('a workspace that is a git repository (a folder named with --workspace:
     assert.match(readFileSync(path.join(ws, '.git/config'), 'utf8'), /repositoryformatversion/);
   });
 
+  test('in bubblewrap code cannot swap its .git for a link or another folder (the bind by path relies on it): the bound entry is a mount point', { skip: BWRAP.kind === 'bwrap' ? false : 'no bubblewrap here' }, async () => {
+    const ws = repo();
+    const before = statSync(path.join(ws, '.git')).ino;
+    await inSandbox(ws, BWRAP, null, async (call) => {
+      const tried = (await call('swap_git')) as Record<string, string>;
+      for (const [how, result] of Object.entries(tried)) assert.notEqual(result, 'done', `${how}: ${JSON.stringify(tried)}`);
+      assert.equal(tried.rename, 'Device or resource busy');
+    });
+    const st = lstatSync(path.join(ws, '.git'));
+    assert.ok(st.isDirectory() && st.ino === before, 'the .git is the one that was there');
+  });
+
+  for (const language of ['python', 'node'] as const) {
+    test(`in bubblewrap a .git swapped for a link to a host folder between the check and the bind (by code of a sandbox where it is no mount point: another run on the same folder) is refused, never bound: ${language}`, { skip: BWRAP.kind === 'bwrap' ? false : 'no bubblewrap here' }, async () => {
+      const ws = repo();
+      // a host folder the sandbox does not show: the test's root, the workspace's parent (in the sandbox, a folder on the way to it)
+      writeFileSync(path.join(root, 'secret.txt'), 'host secret');
+      const check = WorkspaceGuard.prototype.readOnlyEntries;
+      WorkspaceGuard.prototype.readOnlyEntries = function (this: WorkspaceGuard) {
+        const entries = check.call(this);
+        // the worst moment: checked, not yet bound; relative, as bubblewrap resolves the link in the new root too
+        renameSync(path.join(ws, '.git'), path.join(ws, '.git-away'));
+        symlinkSync('..', path.join(ws, '.git'));
+        return entries;
+      };
+      const sandbox: CodeSandbox = createCodeSandbox({ isolation: BWRAP, workDir: ws, workspaceQuota: null, bundleDir: CODE });
+      try {
+        const modulePath = language === 'python' ? PY : JS;
+        const got = await sandbox.call({ language, modulePath, exportName: 'leak', input: { path: path.join(root, 'secret.txt') }, timeoutMs: 20_000 }).catch((e: Error) => e);
+        assert.ok(got instanceof Error, `the step ran: ${JSON.stringify(got)}`);
+        assert.match(got.message, /\.git was replaced between the host's check and the sandbox's read-only bind/);
+      } finally {
+        WorkspaceGuard.prototype.readOnlyEntries = check;
+        await sandbox.close();
+      }
+    });
+  }
+
   test('without the sandbox the same step writes the hook (STAGECRAFT_SANDBOX=off gives code the server’s rights)', async () => {
     const ws = repo();
     await inSandbox(ws, NONE, null, async (call) => {
@@ -329,29 +392,46 @@ async function crashMidStep(ws: string, isolation: Isolation, quota: WorkspaceQu
   }
 }
 
+// with the record the crashed execution wrote, and without one (a workspace Stagecraft made before records were kept)
 for (const [mode, isolation] of MODES) {
-  test(`${mode}: a .git a step made before the server died is not the workspace’s own when the run resumes: renamed, and the first step fails`, async () => {
-    const ws = workspace();
-    const baseline = path.join(root, 'baselines', `${path.basename(ws)}.json`);
-    await crashMidStep(ws, isolation, QUOTA, baseline, ['.git', 'vendor/lib/.git']);
-    assert.ok(existsSync(path.join(ws, '.git/hooks/pre-commit')), 'the crashed step planted its .git');
-    await inSandbox(
-      ws,
-      isolation,
-      QUOTA,
-      async (call) => {
-        const err = await rejection(call('ok'));
-        assert.equal(err.code, 'workspace_git_refused', err.message);
-        assert.match(err.message, /earlier execution of this run.*made \.git, vendor\/lib\/\.git|earlier execution of this run.*made vendor\/lib\/\.git, \.git/);
-        assert.deepEqual(await call('ok'), { ok: true });
-      },
-      baseline,
-    );
-    assert.equal(existsSync(path.join(ws, '.git')), false, 'the top .git is still there');
-    assert.equal(existsSync(path.join(ws, 'vendor/lib/.git')), false, 'the deeper .git is still there');
-    assert.ok(readdirSync(ws).some((f) => f.startsWith('.git.refused-')), 'renamed, not deleted');
-  });
+  for (const isRecorded of [true, false]) {
+    const how = isRecorded ? '' : ' (no baseline record: from before records were kept, in a workspace Stagecraft made, where only code makes a .git)';
+    test(`${mode}: a .git a step made before the server died is not the workspace’s own when the run resumes${how}: renamed, and the first step fails`, async () => {
+      const ws = workspace();
+      const baseline = path.join(root, 'baselines', `${path.basename(ws)}.json`);
+      await crashMidStep(ws, isolation, QUOTA, baseline, ['.git', 'vendor/lib/.git']);
+      assert.ok(existsSync(path.join(ws, '.git/hooks/pre-commit')), 'the crashed step planted its .git');
+      if (!isRecorded) rmSync(baseline);
+      await inSandbox(
+        ws,
+        isolation,
+        QUOTA,
+        async (call) => {
+          const err = await rejection(call('ok'));
+          assert.equal(err.code, 'workspace_git_refused', err.message);
+          assert.match(err.message, /earlier execution of this run.*made \.git, vendor\/lib\/\.git|earlier execution of this run.*made vendor\/lib\/\.git, \.git/);
+          if (!isRecorded) assert.match(err.message, /before the workspace’s own \.git was recorded/);
+          assert.deepEqual(await call('ok'), { ok: true });
+        },
+        baseline,
+        true,
+      );
+      assert.equal(existsSync(path.join(ws, '.git')), false, 'the top .git is still there');
+      assert.equal(existsSync(path.join(ws, 'vendor/lib/.git')), false, 'the deeper .git is still there');
+      assert.ok(readdirSync(ws).some((f) => f.startsWith('.git.refused-')), 'renamed, not deleted');
+      if (!isRecorded) assert.deepEqual(JSON.parse(readFileSync(baseline, 'utf8')), { top: null, known: [] }, 'recorded now');
+    });
+  }
 }
+
+test('a folder the user named with no baseline record keeps the .git at its top (most likely the user’s repository)', async () => {
+  const mine = workspace();
+  mkdirSync(path.join(mine, '.git/hooks'), { recursive: true });
+  writeFileSync(path.join(mine, '.git/config'), '[core]\n');
+  const baseline = path.join(root, 'baselines', `${path.basename(mine)}.json`);
+  await inSandbox(mine, NONE, null, async (call) => assert.deepEqual(await call('ok'), { ok: true }), baseline, false);
+  assert.ok(existsSync(path.join(mine, '.git/config')));
+});
 
 test('a folder named with --workspace: its own .git stays its own across a crash and resume; one code made at its top goes', async () => {
   const mine = workspace();

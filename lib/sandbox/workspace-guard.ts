@@ -24,6 +24,24 @@
  * that finds one trusts it, not the folder, and renames what is new before its
  * first step (or when it closes, if it runs none).
  *
+ * A workspace from before records were kept has none, and a resumed execution cannot tell a `.git` the
+ * crashed one's code made from the workspace's own. In a workspace Stagecraft made nothing is its own
+ * (it starts empty, file ops refuse `.git` paths: only code makes one), so there no record means an
+ * empty baseline: whatever `.git` is there is renamed before the first step, which fails saying so. A
+ * folder the user named keeps what it has at its top (most likely the user's own repository, which
+ * renaming would take from them): there, a `.git` a crashed step of such an old execution made at the
+ * top stays, as it would have before.
+ *
+ * The read-only bind of the workspace's own `.git` is by path: bubblewrap resolves it when the worker
+ * starts, after readOnlyEntries looked. A run's own code cannot swap it in between (every worker of the
+ * run that runs while it is the workspace's own has it bound, and a mount point cannot be renamed or
+ * replaced from inside the sandbox: EBUSY, workspace-guard.test.ts tries), but code of another run on
+ * the same folder can, when that run started before the `.git` was there (it is no mount point in its
+ * sandbox): a link to `..` then bound the folder above the workspace, read-only, over it — a host folder
+ * the sandbox must not see. So the worker checks, before it says it is ready, that what is at the entry
+ * is the one checked (device and inode), read-only (the bind, not a link or a swapped-back folder), and
+ * exits saying so otherwise (workers/*: `--bound`): its call fails, nothing of the code ran.
+ *
  * Owns: the baseline (the `.git` entries that were there) and its record, the
  * poll while a step runs, and the checks after it. Does not: kill workers (it calls back)
  * or measure (workspace-usage.ts).
@@ -52,6 +70,9 @@ export class GitFolderError extends StagecraftError {
 
 type Entry = { ino: number; dev: number } | null;
 
+/** an entry of the workspace bound read-only over itself, and the identity of what was checked there */
+export type BoundEntry = { entry: string; dev: bigint; ino: bigint };
+
 /**
  * The poll spends at most 1/POLL_COST_RATIO of its time walking: a walk that took W ms is followed by
  * none for (POLL_COST_RATIO - 1) × W ms, then the next WORKSPACE_POLL_MS tick. A workspace code filled
@@ -62,6 +83,8 @@ const POLL_COST_RATIO = 20;
 
 /** who made a `.git` found when a run resumes: code of the execution before, which ended mid-step */
 const RESUMED_WHO = 'Code of an earlier execution of this run (it ended during a step, before its workspace was checked)';
+/** who made a `.git` found in a workspace Stagecraft made that has no baseline record: code of an execution from before records were kept */
+const UNRECORDED_WHO = 'Code of an earlier execution of this run (from before the workspace’s own .git was recorded; only code makes one in a workspace Stagecraft made)';
 
 /** what `baselineFile` holds: the top `.git` entry, and the deeper ones (null: not walked yet, no code has run) */
 type Baseline = { top: Entry; known: string[] | null };
@@ -74,6 +97,8 @@ export class WorkspaceGuard {
   private readonly topGit: Entry;
   /** the baseline came from an earlier execution's record: what is new since is renamed before the first step */
   private readonly isResumed: boolean;
+  /** who made what is found new before the first step, when resumed */
+  private readonly resumedWho: string;
   private readonly watches = new Set<Watch>();
   /** the walks' folder listings, kept while unchanged (workspace-listings.ts) */
   private readonly listings = new ListingMemory();
@@ -84,23 +109,35 @@ export class WorkspaceGuard {
   /** the poll measures again no sooner than this (performance.now()): see POLL_COST_RATIO */
   private nextMeasureAt = 0;
 
-  /** `baselineFile`: where the baseline is kept across executions of the run (absent: learnt afresh by each) */
+  /**
+   * `baselineFile`: where the baseline is kept across executions of the run (absent: learnt afresh by each);
+   * `isMadeWorkspace`: a workspace Stagecraft made, where no record means no `.git` of its own (see above).
+   */
   constructor(
     readonly dir: string,
     private readonly quota: WorkspaceQuota | null,
     private readonly baselineFile?: string,
+    isMadeWorkspace = false,
   ) {
-    const recorded = baselineFile ? readBaseline(baselineFile) : null;
+    const read = baselineFile ? readBaseline(baselineFile) : null;
+    const isUnrecordedMade = isMadeWorkspace && baselineFile !== undefined && read === null;
+    const recorded: Baseline | null = isUnrecordedMade ? { top: null, known: [] } : read;
     this.isResumed = recorded !== null;
+    this.resumedWho = isUnrecordedMade ? UNRECORDED_WHO : RESUMED_WHO;
     this.topGit = recorded ? recorded.top : entryOf(lstatSyncOrNull(path.join(dir, '.git')));
     if (recorded?.known) this.known = new Set(recorded.known);
-    if (!recorded) this.record();
+    if (!recorded || isUnrecordedMade) this.record();
   }
 
-  /** Entries to bind read-only in the sandbox: the workspace's own `.git`, when it is a real folder or file (never a link). */
-  readOnlyEntries(): string[] {
+  /**
+   * Entries to bind read-only in the sandbox: the workspace's own `.git`, when it is a real folder or file
+   * (never a link), with the identity the worker checks on what was bound (see above).
+   */
+  readOnlyEntries(): BoundEntry[] {
     const st = lstatSyncOrNull(path.join(this.dir, '.git'));
-    return st && (st.isDirectory() || st.isFile()) && !this.isNewGit('.git', st) ? ['.git'] : [];
+    if (!st || !(st.isDirectory() || st.isFile()) || this.isNewGit('.git', st)) return [];
+    const exact = lstatSync(path.join(this.dir, '.git'), { bigint: true }); // an inode number may pass 2^53
+    return [{ entry: '.git', dev: exact.dev, ino: exact.ino }];
   }
 
   /**
@@ -126,7 +163,7 @@ export class WorkspaceGuard {
     if (!this.isResumed) return;
     // the step that made them ended with its execution: the step that runs first now fails in its place
     const found = await this.disarmNew();
-    if (found.length) throw new GitFolderError(RESUMED_WHO, found.map((f) => f.made), found.flatMap((f) => (f.renamed ? [f.renamed] : [])));
+    if (found.length) throw new GitFolderError(this.resumedWho, found.map((f) => f.made), found.flatMap((f) => (f.renamed ? [f.renamed] : [])));
   }
 
   /** The baseline to its record (written aside and renamed in: a crash never leaves half of one). */

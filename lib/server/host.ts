@@ -203,7 +203,8 @@ export function kernelDeps(
 export function runSandbox(host: Omit<LocalHost, 'bundlesDir'>, run: { runId: string; bundleDir: string }): CodeSandbox {
   const workDir = workspaceOf(host, run.runId);
   const limits = host.limits();
-  const quota = isUserWorkspace(host, run.runId) ? null : limits.workspaceQuota;
+  const isMadeWorkspace = !isUserWorkspace(host, run.runId);
+  const quota = isMadeWorkspace ? limits.workspaceQuota : null;
   return createCodeSandbox({
     bundleDir: run.bundleDir,
     workDir,
@@ -211,5 +212,6 @@ export function runSandbox(host: Omit<LocalHost, 'bundlesDir'>, run: { runId: st
     workspaceQuota: quota,
     tmpBytes: limits.tmpBytes,
     gitBaselineFile: gitBaselineOf(host, run.runId),
+    isMadeWorkspace,
   });
 }

@@ -7,23 +7,23 @@
  *
  * So the text goes to a new temporary name beside it, opened with
  * O_CREAT|O_EXCL|O_NOFOLLOW, and is renamed over the name: rename replaces a
- * link, it never follows it. Where /proc/self/fd can say, that the new file
- * lies in the folder meant is checked on its descriptor before anything is
- * written, so a folder of the path swapped for a link before the open is
- * caught (the stray file is removed, and the write refused). A file that was
- * at the name keeps its mode.
+ * link, it never follows it. That the new file lies in the folder meant is
+ * checked on its descriptor before anything is written (open-inside.ts: by
+ * /proc/self/fd, or without it by its real path), so a folder of the path
+ * swapped for a link before the open is caught (the stray file is removed,
+ * and the write refused). A file that was at the name keeps its mode.
  *
  * Owns: how one file lands. Does not: choose where (its callers resolve the
  * folder, once, as the user named it).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fchmodSync, lstatSync, openSync, readlinkSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, lstatSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../kernel/errors';
+import { openInside } from './open-inside';
 
 const O = constants;
 const NEW_FILE = O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW;
-const HAS_PROC_FD = existsSync('/proc/self/fd');
 
 /**
  * `text` as the file `name` in `folder` (a real path: no link in it), replacing whatever is at that name
@@ -35,27 +35,29 @@ export function replaceFile(folder: string, name: string, text: string, opts: { 
   if (old?.isDirectory()) throw new UsageError(`${opts.shown} cannot be written: it is a folder there. Move it away and try again.`, { path: opts.shown });
   const tmp = path.join(folder, `.${name}.new-${randomBytes(6).toString('hex')}`);
   const fileMode = opts.mode ?? (old?.isFile() ? old.mode & 0o7777 : 0o666);
-  const fd = openSync(tmp, NEW_FILE, fileMode);
+  const opened = openInside(tmp, NEW_FILE, (real) => path.dirname(real) === folder, fileMode);
+  if (!opened || 'outside' in opened) {
+    removeStray(opened ? opened.outside : tmp); // made by us, just now, where a link swapped in led (if it was made)
+    throw new UsageError(`${opts.shown} was not written: a folder on its path was replaced by a link while it was written. Write into a folder no running code can change.`, { path: opts.shown });
+  }
+  const fd = opened.fd;
   try {
-    if (HAS_PROC_FD) {
-      const real = readlinkSync(`/proc/self/fd/${fd}`);
-      if (path.dirname(real) !== folder) {
-        unlinkSync(real); // made by us, just now, where a link swapped in led
-        throw new UsageError(`${opts.shown} was not written: a folder on its path was replaced by a link while it was written. Write into a folder no running code can change.`, { path: opts.shown });
-      }
-    }
     if (opts.mode === undefined && old?.isFile()) fchmodSync(fd, fileMode); // the umask does not narrow a kept mode
     const bytes = Buffer.from(text, 'utf8');
     for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
   } catch (e) {
     closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // gone already, or it was the stray one removed above
-    }
+    removeStray(tmp);
     throw e;
   }
   closeSync(fd);
   renameSync(tmp, full);
+}
+
+function removeStray(tmp: string): void {
+  try {
+    unlinkSync(tmp);
+  } catch {
+    // gone already
+  }
 }

@@ -4,7 +4,8 @@
 // Owns: one long-lived node process that imports each user module once (by
 // file URL), calls `fn(value)` (awaiting async functions) per request and
 // answers with JSON. Protocol: one JSON request per line on fd 3, one JSON
-// reply per line on fd 4; console.log on stdout cannot corrupt a reply.
+// reply per line on fd 4; console.log on stdout cannot corrupt a reply. Each call's
+// output is framed by its marks on fd 1 and 2 (see call-marks.ts).
 // Invariant: a reply's `value` is strict JSON — NaN, functions, Maps, class
 // instances and cycles are reported, never silently dropped or nulled.
 //
@@ -13,7 +14,7 @@
 // system or network. Plain JS on purpose: it must start without tsx.
 import net from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { existsSync } from 'node:fs';
+import { constants, existsSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const REQUEST_FD = 3;
@@ -28,6 +29,62 @@ const send = (message, id) => {
   if (id !== undefined) message.id = id;
   replies.write(JSON.stringify(message) + '\n');
 };
+
+// Each `--bound=DEV:INO:PATH` (an entry of the workspace the host checked, bound read-only over itself):
+// what is at PATH must be that entry, and read-only, or the worker exits before any code runs (the path may
+// have been swapped between the host's check and bubblewrap's bind: workspace-guard.ts).
+for (const arg of process.argv) {
+  if (!arg.startsWith('--bound=')) continue;
+  const [dev, ino, ...rest] = arg.slice('--bound='.length).split(':');
+  const where = rest.join(':');
+  let isIt = false;
+  try {
+    const st = lstatSync(where, { bigint: true });
+    // read-only: the bind itself (a folder swapped back in place of one bound elsewhere is in the writable workspace)
+    isIt = st.dev === BigInt(dev) && st.ino === BigInt(ino) && isReadOnlyMountAt(where);
+  } catch {
+    isIt = false;
+  }
+  if (!isIt) {
+    process.stderr.write(`${where} was replaced between the host's check and the sandbox's read-only bind of it: the worker does not start with it\n`);
+    process.exit(97);
+  }
+}
+
+/** Whether the mount seen at `where` (the last one there) is read-only, as /proc/self/mountinfo says. */
+function isReadOnlyMountAt(where) {
+  const unescape = (s) => s.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
+  let isReadOnly = false;
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length > 5 && unescape(fields[4]) === where) isReadOnly = fields[5].split(',').includes('ro');
+  }
+  return isReadOnly;
+}
+
+/**
+ * Descriptors of stdout's and stderr's pipes of the worker's own (opened anew where /proc says: blocking,
+ * and not closed or redirected by code that does so to fd 1 and 2), for the call marks; else fd 1 and 2.
+ */
+const markFds = [1, 2].map((fd) => {
+  try {
+    return openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY);
+  } catch {
+    return fd;
+  }
+});
+/** A call's begin (b) or end (e) mark on each stream; console output to a pipe is written synchronously, so what the call printed is before it. */
+function writeMark(mark, edge) {
+  if (!mark) return;
+  const data = `\0sc:${mark}:${edge}\0`;
+  for (const fd of markFds) {
+    try {
+      writeSync(fd, data);
+    } catch {
+      // a stream code closed: its mark is missing, and the host waits a moment for it
+    }
+  }
+}
 
 /** @type {Map<string, Promise<Record<string, unknown>>>} */
 const modules = new Map();
@@ -300,17 +357,25 @@ let chain = null;
 /** Runs a request: at once when none is running (a warm sync function is answered without an await), else after the others. */
 function accept(request) {
   let run;
-  if (chain) run = chain.then(() => (request.steps ? handleChain(request) : handle(request)));
+  if (chain) run = chain.then(() => start(request));
   else {
-    const reply = request.steps ? handleChain(request) : handle(request);
-    if (typeof reply.then !== 'function') return void send(reply, request.id);
+    const reply = start(request);
+    if (typeof reply.then !== 'function') return void answer(reply, request);
     run = reply;
   }
-  const sent = run.then((reply) => send(reply, request.id));
+  const sent = run.then((reply) => answer(reply, request));
   chain = sent;
   void sent.then(() => {
     if (chain === sent) chain = null;
   });
+}
+function start(request) {
+  writeMark(request.mark, 'b');
+  return request.steps ? handleChain(request) : handle(request);
+}
+function answer(reply, request) {
+  writeMark(request.mark, 'e');
+  send(reply, request.id);
 }
 requests.setEncoding('utf8');
 requests.on('data', (chunk) => {
@@ -332,5 +397,5 @@ if (process.argv.includes('--warm-ts')) {
   await import(new URL('./warm.ts', import.meta.url).href).catch(() => {});
   delete process.env.TSX_DISABLE_CACHE; // read by tsx when it loaded; user code sees the minimal environment
 }
-send({ type: 'ready', pid: process.pid });
+send({ type: 'ready', pid: process.pid, marks: true });
 if (!process.argv.includes('--dies-with-parent')) exitWhenParentDies();

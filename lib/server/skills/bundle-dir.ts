@@ -9,13 +9,14 @@
  * UTF-8 text without NUL (a binary file is refused, never mangled), and the
  * limits, checked while reading so a huge folder is not read whole; and that what
  * is read is what was checked: a file is read from its descriptor, whose real
- * path is checked (a link swapped in after the check is caught, see below).
+ * path is checked (a link swapped in after the check is caught: open-inside.ts).
  * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, opendirSync, openSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, opendirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
+import { DIR_OPEN, FILE_OPEN, openInside, readOpenedFile } from '../open-inside';
 
 /**
  * what a bundle folder holds that is never part of the bundle: version control (a folder kept in
@@ -58,7 +59,12 @@ export function readBundleDir(dir: string): ReadBundle {
   };
   const isInside = (real: string) => real === root || real.startsWith(root + path.sep);
   const walk = (abs: string, rel: string): void => {
-    const opened = openInside(abs, DIR_OPEN, isInside);
+    let opened;
+    try {
+      opened = openInside(abs, DIR_OPEN, isInside);
+    } catch {
+      return; // gone, or not ours to read
+    }
     if (!opened) return;
     let names: string[];
     try {
@@ -66,9 +72,9 @@ export function readBundleDir(dir: string): ReadBundle {
       if (visited.has(opened.real)) return;
       visited.add(opened.real);
       const listed = listWithin(opened.listing, MAX_BUNDLE_ENTRIES - entries);
-      if (!listed) return tooMany(`${MAX_BUNDLE_ENTRIES} entries (files, folders and links)`);
-      entries += listed.length;
-      names = listed;
+      if (listed.isCut) return tooMany(`${MAX_BUNDLE_ENTRIES} entries (files, folders and links)`);
+      entries += listed.entries.length;
+      names = listed.entries.map((entry) => entry.name);
     } finally {
       if ('fd' in opened) closeSync(opened.fd);
     }
@@ -127,123 +133,46 @@ export function readBundleDir(dir: string): ReadBundle {
   return { files, problems };
 }
 
-/*
+/**
  * A bundle folder may be written while it is read: by a run's code, when it lies in a workspace the
  * user named (a child bundle run_skill names is a folder beside the caller's). The checks above look
- * by path; what is read is what an open gave, checked on its descriptor: the object opened must be
- * inside the folder (its path as /proc/self/fd says, so a link swapped in after the check is caught),
- * a regular file (a FIFO opens non-blocking and is passed over), and within the size cap — read up to
- * one byte more than the cap, never more.
- *
- * Without /proc (macOS; a Linux without it mounted) no descriptor says its path, and Node has no
- * openat. There the path is resolved first (realpath) and checked inside, and that real path — no link
- * in it when checked — is what is opened, with O_NOFOLLOW (and on macOS O_NOFOLLOW_ANY: a link at any
- * part of the path fails the open); the descriptor must then be the entry at that path, which must
- * still be that real path (one swapped in at a part before the last and back again is caught). What
- * stays possible on Linux without /proc is a folder of the path swapped for a link and back twice
- * between those three system calls (against a process exchanging a folder and a link as fast as it
- * can, about 1 read in 4,000 — the realpath-then-open before: 1 to 8 in 2,000, and a link at the last
- * name 16 to 45 in 2,000, now none); code that could do that is not confined there anyway — bubblewrap
- * needs /proc (it reads /proc/sys/kernel/overflowuid), so without it code runs with the server's rights
- * and could read the host's file itself. Refusing to read bundles there would take `push`, `validate`
- * and `run DIR` from macOS users and protect nothing.
+ * by path; what is read is what an open gave, checked on its descriptor (open-inside.ts).
  */
-const O = constants;
-const DIR_OPEN = O.O_RDONLY | O.O_DIRECTORY | O.O_NONBLOCK;
-const FILE_OPEN = O.O_RDONLY | O.O_NONBLOCK | O.O_NOCTTY;
-const HAS_PROC_FD = existsSync('/proc/self/fd');
-/** macOS's open flag: fail with ELOOP if any part of the path is a link (not in Node's constants) */
-const O_NOFOLLOW_ANY = process.platform === 'darwin' ? 0x20000000 : 0;
-
-/** `abs` opened (links followed), with where it really is; `outside` when that is not inside; null when it cannot be opened. */
-function openInside(abs: string, flags: number, isInside: (real: string) => boolean): { fd: number; real: string; listing: string } | { outside: string } | null {
-  if (!HAS_PROC_FD) return openInsideByRealPath(abs, flags, isInside);
-  let fd: number;
-  try {
-    fd = openSync(abs, flags);
-  } catch {
-    return null;
-  }
-  let real: string;
-  try {
-    real = readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    closeSync(fd);
-    return null;
-  }
-  if (!isInside(real)) {
-    closeSync(fd);
-    return { outside: real };
-  }
-  return { fd, real, listing: `/proc/self/fd/${fd}` };
-}
-
-/** `openInside` without /proc: its real path checked, then opened following no link at its end, then checked again (see above). */
-function openInsideByRealPath(abs: string, flags: number, isInside: (real: string) => boolean): { fd: number; real: string; listing: string } | { outside: string } | null {
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    return null;
-  }
-  if (!isInside(real)) return { outside: real };
-  let fd: number;
-  try {
-    fd = openSync(real, flags | O.O_NOFOLLOW | O_NOFOLLOW_ANY);
-  } catch {
-    return null; // ELOOP: a link was swapped in at a name of the path
-  }
-  try {
-    const opened = fstatSync(fd);
-    const at = lstatSync(real);
-    if (opened.ino === at.ino && opened.dev === at.dev && realpathSync(real) === real) return { fd, real, listing: real };
-  } catch {
-    // gone since: nothing read
-  }
-  closeSync(fd);
-  return null;
-}
 
 /** The bytes of the regular file at `abs`, `{ size }` when over `cap`, null when it is not a regular file (or is outside: `onOutside`). */
 function readInside(abs: string, cap: number, isInside: (real: string) => boolean, onOutside: (real: string) => void): Buffer | { size: number } | null {
   const opened = openInside(abs, FILE_OPEN, isInside);
-  if (!opened) throw new Error('it could not be opened');
+  if (!opened) throw new Error('it changed while it was opened');
   if ('outside' in opened) {
     onOutside(opened.outside);
     return null;
   }
   try {
-    const st = fstatSync(opened.fd);
-    if (!st.isFile()) return null;
-    if (st.size > cap) return { size: st.size };
-    const buf = Buffer.alloc(st.size + 1);
-    let filled = 0;
-    for (let n; filled < buf.length && (n = readSync(opened.fd, buf, filled, buf.length - filled, filled)) > 0; ) filled += n;
-    return filled > cap ? { size: filled } : buf.subarray(0, filled);
+    return readOpenedFile(opened.fd, cap);
   } finally {
     closeSync(opened.fd);
   }
 }
 
 /**
- * The names in the folder at `listing` but the ignored ones, read entry by entry; null past `room` of
- * them. A folder beside a run's bundle may be one its code filled (300,000 links: readdirSync took
- * 22 s of the host's event loop, then each was lstat'ed and reported), so no more of a listing is read
- * than the bundle may hold.
+ * The entries of the folder at `listing` but the ignored ones, read entry by entry, at most `room` of
+ * them; `isCut` when there were more. A folder beside a run's bundle may be one its code filled (300,000
+ * links: readdirSync took 22 s of the host's event loop, then each was lstat'ed and reported), so no more
+ * of a listing is read than the bundle may hold.
  */
-function listWithin(listing: string, room: number): string[] | null {
-  const names: string[] = [];
+function listWithin(listing: string, room: number): { entries: Dirent[]; isCut: boolean } {
+  const entries: Dirent[] = [];
   const dir = opendirSync(listing);
   try {
     for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
       if (IGNORED_NAMES.has(entry.name)) continue;
-      if (names.length >= room) return null;
-      names.push(entry.name);
+      if (entries.length >= room) return { entries, isCut: true };
+      entries.push(entry);
     }
   } finally {
     dir.closeSync();
   }
-  return names;
+  return { entries, isCut: false };
 }
 
 /**
@@ -290,27 +219,21 @@ export function listBundleDir(dir: string): { paths: string[]; isCut: boolean } 
       isCut = true;
       return;
     }
-    let folder;
+    let listed;
     try {
-      folder = opendirSync(abs);
+      listed = listWithin(abs, MAX_BUNDLE_ENTRIES - seen);
     } catch {
       isCut = true;
       return;
     }
-    try {
-      for (let entry = folder.readSync(); entry !== null && !isCut; entry = folder.readSync()) {
-        if (IGNORED_NAMES.has(entry.name)) continue;
-        if (++seen > MAX_BUNDLE_ENTRIES) {
-          isCut = true;
-          return;
-        }
-        const p = rel ? `${rel}/${entry.name}` : entry.name;
-        // the entry's own type (a link is a link, never what it points at)
-        if (entry.isDirectory()) walk(path.join(abs, entry.name), p, depth + 1);
-        else paths.push(p);
-      }
-    } finally {
-      folder.closeSync();
+    seen += listed.entries.length;
+    if (listed.isCut) isCut = true;
+    for (const entry of listed.entries) {
+      if (isCut && entry.isDirectory()) continue; // past the limit: this folder's own entries are listed, no deeper
+      const p = rel ? `${rel}/${entry.name}` : entry.name;
+      // the entry's own type (a link is a link, never what it points at)
+      if (entry.isDirectory()) walk(path.join(abs, entry.name), p, depth + 1);
+      else paths.push(p);
     }
   };
   walk(dir, '', 0);
