@@ -54,7 +54,7 @@ describe('commit lanes on Postgres', () => {
     const lanes = new CommitLanes(db.url);
     try {
       const run = makeRun();
-      const create = directCreate(run, { events: [ev(run.id, 1)], snapshot: { currentPhase: 'main', seq: 1, data: { a: 'x"y' } } })!;
+      const create = directCreate(run, { events: [ev(run.id, 1)], snapshot: { runId: run.id, currentPhase: 'main', seq: 1, data: { a: 'x"y' } } })!;
       const end = directCommit(run.id, { events: [ev(run.id, 2, 'run_completed', { output: { q: '"' } })], run: { status: 'completed', output: { q: '"' }, report: { r: 1 } }, snapshot: 'delete' })!;
       const step = directCommit(run.id, { events: [ev(run.id, 3)] })!;
       // what each statement would be, encoded only when built (as for a write that never went through a lane)
@@ -62,11 +62,18 @@ describe('commit lanes on Postgres', () => {
       const expected = [directStatement([copy(create)], []), directStatement([copy(end), copy(step)], ['{"op":"claim","key":"1"}'])];
       const created = lanes.apply(run.id, opCreate(run, { events: [ev(run.id, 1)] }), undefined, create);
       assert.ok(create.json, 'its rows were encoded when it was queued');
-      assert.equal(step.json, undefined, 'a write without moves (the rows form when alone) is not encoded ahead');
       await created;
+      const other = makeRun();
+      await lanes.apply(other.id, opCreate(other, { events: [ev(other.id, 1)] }));
+      const alone = directCommit(other.id, { events: [ev(other.id, 2)] })!;
+      await lanes.apply(other.id, () => opCommit(other.id, { events: [ev(other.id, 2)] }), undefined, alone);
+      assert.equal(alone.json, undefined, 'a write without moves queued on an idle lane (the rows form, alone) is not encoded ahead');
       assert.deepEqual(directStatement([create], []), expected[0]);
       lanes.apply(run.id, () => opCommit(run.id, { events: [ev(run.id, 2)] }), undefined, end);
       assert.ok(end.json);
+      // queued while the end's statement is on its way: it will share the next one, in the json form whenever that holds moves
+      lanes.apply(run.id, () => opCommit(run.id, { events: [ev(run.id, 3)] }), undefined, step);
+      assert.ok(step.json, 'a write queued behind a statement in flight is encoded as it is queued');
       assert.deepEqual(directStatement([end, step], ['{"op":"claim","key":"1"}']), expected[1]);
     } finally {
       await lanes.close();

@@ -478,10 +478,10 @@ function jsonSql(shape: string): string {
 
 /**
  * Builds `w`'s rows for the json form now (DirectWrite.json), so that its statement only joins them:
- * a lane calls it as a write with moves is queued (commit-lanes.ts), while the statement before it
- * is in flight — a run's creation, first commit and end always travel in the json form, and the
- * lane's next statement is then not held up by encoding them. What the write says is final by then
- * (commitRoute and directCreate have added their moves).
+ * a lane calls it as a write is queued (commit-lanes.ts), while the statement before it is in flight
+ * — a run's creation, first commit and end always travel in the json form, a step's commit whenever
+ * its batch holds one of those — and the lane's next statement is then not held up by encoding
+ * them. What the write says is final by then (commitRoute and directCreate have added their moves).
  */
 export function prepareJsonRows(w: DirectWrite): void {
   w.json ??= jsonRowsOf(w);
