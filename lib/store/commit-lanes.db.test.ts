@@ -11,7 +11,7 @@ import { claimKey } from './claims';
 import { openStore, type OpenedStore } from './open-store';
 import { ev, makeRun } from './testing/fixtures';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { directCommit, opClaim, opCommit, opCreate, opUnlock } from './wire';
+import { directCommit, directCreate, directStatement, opClaim, opCommit, opCreate, opUnlock, type DirectWrite } from './wire';
 import type { CommitUnit } from '../kernel/ports';
 
 let db: TestDatabase;
@@ -50,6 +50,36 @@ async function newRun(lanes: CommitLanes) {
 }
 
 describe('commit lanes on Postgres', () => {
+  it("a write with moves is encoded as it is queued, not when its statement is built, and that statement is the same", async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const run = makeRun();
+      const create = directCreate(run, { events: [ev(run.id, 1)], snapshot: { runId: run.id, currentPhase: 'main', seq: 1, data: { a: 'x"y' } } })!;
+      const end = directCommit(run.id, { events: [ev(run.id, 2, 'run_completed', { output: { q: '"' } })], run: { status: 'completed', output: { q: '"' }, report: { r: 1 } }, snapshot: 'delete' })!;
+      const step = directCommit(run.id, { events: [ev(run.id, 3)] })!;
+      // what each statement would be, encoded only when built (as for a write that never went through a lane)
+      const copy = (w: DirectWrite): DirectWrite => ({ ...w, moves: w.moves && { ...w.moves } });
+      const expected = [directStatement([copy(create)], []), directStatement([copy(end), copy(step)], ['{"op":"claim","key":"1"}'])];
+      const created = lanes.apply(run.id, opCreate(run, { events: [ev(run.id, 1)] }), undefined, create);
+      assert.ok(create.json, 'its rows were encoded when it was queued');
+      await created;
+      const other = makeRun();
+      await lanes.apply(other.id, opCreate(other, { events: [ev(other.id, 1)] }));
+      const alone = directCommit(other.id, { events: [ev(other.id, 2)] })!;
+      await lanes.apply(other.id, () => opCommit(other.id, { events: [ev(other.id, 2)] }), undefined, alone);
+      assert.equal(alone.json, undefined, 'a write without moves queued on an idle lane (the rows form, alone) is not encoded ahead');
+      assert.deepEqual(directStatement([create], []), expected[0]);
+      lanes.apply(run.id, () => opCommit(run.id, { events: [ev(run.id, 2)] }), undefined, end);
+      assert.ok(end.json);
+      // queued while the end's statement is on its way: it will share the next one, in the json form whenever that holds moves
+      lanes.apply(run.id, () => opCommit(run.id, { events: [ev(run.id, 3)] }), undefined, step);
+      assert.ok(step.json, 'a write queued behind a statement in flight is encoded as it is queued');
+      assert.deepEqual(directStatement([end, step], ['{"op":"claim","key":"1"}']), expected[1]);
+    } finally {
+      await lanes.close();
+    }
+  });
+
   it('commits issued in the same tick by different runs travel in one statement', async () => {
     const lanes = new CommitLanes(db.url);
     try {

@@ -34,7 +34,7 @@
  */
 import pg from 'pg';
 import { dbErrorOf } from './errors';
-import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, type DirectWrite, type OpSource, type Statement, type WireOp } from './wire';
+import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, prepareJsonRows, type DirectWrite, type OpSource, type Statement, type WireOp } from './wire';
 import { batchLength } from './batches';
 
 // the batch limits live beside the embedded line's too (batches.ts), which must not load pg
@@ -101,6 +101,10 @@ export class Lane {
    * as plain INSERTs (wire.ts directCommit), sent instead of `op` (which may then be a builder).
    */
   apply(op: OpSource, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
+    // its rows in the json form, encoded now rather than when the statement is built (wire.ts prepareJsonRows): a write with
+    // moves always goes in that form; one without does too unless its whole batch is without, and while a statement is in
+    // flight it will share the next one with what else is queued
+    if (direct && (direct.moves || this.draining)) prepareJsonRows(direct);
     return new Promise((resolve, reject) => {
       this.queue.push({ op, chars: direct?.chars, claimKey, direct, resolve, reject });
       // started a microtask later, so that what this tick queues goes in the same batch

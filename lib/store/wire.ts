@@ -138,7 +138,14 @@ export const opUnlock = (key: string): WireOp => `{"op":"unlock","key":"${key}"}
  * its op's text (what a batch counts against MAX_BATCH_CHARS, batches.ts), which is only built if
  * the direct write is refused.
  */
-export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; moves?: DirectMoves; chars: number };
+export type DirectWrite = { events: unknown[][]; artifacts: unknown[][]; moves?: DirectMoves; chars: number; json?: JsonRows };
+
+/**
+ * A write's rows as the json form's text (jsonStatement), built before its statement is: each kind's
+ * rows joined (`e` events, `a` artifacts, `c` its creation, `s` its snapshot) and its run patch
+ * (`p`, patchJson). See prepareJsonRows.
+ */
+export type JsonRows = { e: string; a: string; c: string; s: string; p: string };
 
 /** `deleteSnapshot`: the run whose snapshot the unit deletes; `create`: the run row the unit is the first commit of (directCreate) */
 export type DirectMoves = { snapshot: unknown[] | null; deleteSnapshot: string | null; run: unknown[] | null; unlock: string | null; create?: unknown[] };
@@ -249,7 +256,7 @@ const UPSERT_ARTIFACTS = {
 // write has answered (the journal waits for each), and only a new run's claim and creation,
 // neither a direct write, travel together.
 //
-// Each kind of row travels as one `json` parameter, an array of objects (rowsJson), read by
+// Each kind of row travels as one `json` parameter, an array of objects (jsonRowsOf), read by
 // json_to_recordset: a payload sits in it as its own JSON text, not as a string, and a `json`
 // column of the record is that text exactly as sent (key order, spacing: the server keeps the
 // slice, it does not rebuild it). So the client escapes nothing it has not already (JSON.stringify
@@ -402,23 +409,25 @@ function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
  * `sc_json_ed2p2u`), its text built once.
  */
 function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
-  const snapshots: unknown[][] = [];
+  // each kind's rows as JSON text, a write's joined already (its JsonRows); `runs`: each patch's JSON, then its run's id
+  const snapshots: string[] = [];
   const deletes: unknown[] = [];
-  const runs: unknown[][] = [];
+  const runs: unknown[] = [];
   const unlocks: unknown[] = [];
-  const creates: unknown[][] = [];
-  const events: unknown[][] = [];
-  const artifacts: unknown[][] = [];
+  const creates: string[] = [];
+  const events: string[] = [];
+  const artifacts: string[] = [];
   for (const w of writes) {
-    for (const e of w.events) events.push(e);
-    for (const a of w.artifacts) artifacts.push(a);
+    const rows = w.json ?? jsonRowsOf(w);
+    if (rows.e) events.push(rows.e);
+    if (rows.a) artifacts.push(rows.a);
+    if (rows.c) creates.push(rows.c);
+    if (rows.s) snapshots.push(rows.s);
     const { moves } = w;
     if (!moves) continue;
-    if (moves.snapshot) snapshots.push(moves.snapshot);
     if (moves.deleteSnapshot) deletes.push(moves.deleteSnapshot);
-    if (moves.run) runs.push(moves.run);
+    if (moves.run) runs.push(rows.p, moves.run[0]);
     if (moves.unlock) unlocks.push(moves.unlock);
-    if (moves.create) creates.push(moves.create);
   }
   let shape = '';
   const values: unknown[] = [];
@@ -426,12 +435,12 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): 
     shape += letter;
     values.push(...vs);
   };
-  if (events.length) add('e', rowsJson(events, eventJson));
-  if (artifacts.length) add('a', rowsJson(artifacts, artifactJson));
-  if (creates.length) add('c', rowsJson(creates, createJson));
-  if (snapshots.length) add('s', rowsJson(snapshots, snapshotJson));
+  if (events.length) add('e', `[${events.join(',')}]`);
+  if (artifacts.length) add('a', `[${artifacts.join(',')}]`);
+  if (creates.length) add('c', `[${creates.join(',')}]`);
+  if (snapshots.length) add('s', `[${snapshots.join(',')}]`);
   if (deletes.length) add(counted('d', deletes.length), ...deletes);
-  if (runs.length) add(counted('p', runs.length), ...runs.flatMap((r) => [patchJson(r), r[0]]));
+  if (runs.length) add(counted('p', runs.length / 2), ...runs);
   if (unlocks.length) add('u', unlocks);
   if (ops.length) add('o', batchParam(ops));
   const text = (JSON_SQL[shape] ??= jsonSql(shape));
@@ -467,19 +476,51 @@ function jsonSql(shape: string): string {
   return `WITH ${parts.join(', ')} SELECT ${r} AS r${unlock}`;
 }
 
+/**
+ * Builds `w`'s rows for the json form now (DirectWrite.json), so that its statement only joins them:
+ * a lane calls it as a write is queued (commit-lanes.ts), while the statement before it is in flight
+ * — a run's creation, first commit and end always travel in the json form, a step's commit whenever
+ * its batch holds one of those — and the lane's next statement is then not held up by encoding
+ * them. What the write says is final by then (commitRoute and directCreate have added their moves).
+ */
+export function prepareJsonRows(w: DirectWrite): void {
+  w.json ??= jsonRowsOf(w);
+}
+
 // The rows as JSON objects for json_to_recordset (see PARTS): the keys are the record's columns,
-// a payload (JSON text already) goes in as it is, every other value through JSON.stringify.
-const rowsJson = (rows: readonly unknown[][], row: (r: unknown[]) => string): string => `[${rows.map(row).join(',')}]`;
+// a payload (JSON text already) goes in as it is, a number as its JSON (String: the same text for
+// a finite one), every other value through JSON.stringify. A write's rows all have its run's id,
+// quoted once.
+function jsonRowsOf(w: DirectWrite): JsonRows {
+  const { events, artifacts, moves } = w;
+  const run = events.length ? events[0][0] : artifacts.length ? artifacts[0][0] : null;
+  const id = { run, text: q(run) };
+  let e = '';
+  for (let i = 0; i < events.length; i++) e += (i ? ',' : '') + eventJson(events[i], id);
+  let a = '';
+  for (let i = 0; i < artifacts.length; i++) a += (i ? ',' : '') + artifactJson(artifacts[i], id);
+  return {
+    e,
+    a,
+    c: moves?.create ? createJson(moves.create) : '',
+    s: moves?.snapshot ? snapshotJson(moves.snapshot) : '',
+    p: moves?.run ? patchJson(moves.run) : '',
+  };
+}
 
 /** a value that is not a payload */
-const q = (v: unknown): string => JSON.stringify(v ?? null);
+const q = (v: unknown): string => (typeof v === 'number' && Number.isFinite(v) ? String(v) : JSON.stringify(v ?? null));
 
 /** a payload's JSON text, or null (where a unit sets nothing) */
 const raw = (v: unknown): string => (typeof v === 'string' ? v : 'null');
 
-const eventJson = ([r, s, t, a, d]: unknown[]): string => `{"r":${q(r)},"s":${q(s)},"t":${q(t)},"a":${q(a)},"d":${raw(d)}}`;
+/** a write's run id and its JSON (quoted once for all of its rows) */
+type RunId = { run: unknown; text: string };
+const idJson = (r: unknown, id: RunId): string => (r === id.run ? id.text : q(r));
 
-const artifactJson = ([r, p, c, h, n, a]: unknown[]): string => `{"r":${q(r)},"p":${q(p)},"c":${raw(c)},"h":${q(h)},"n":${q(n)},"a":${q(a)}}`;
+const eventJson = ([r, s, t, a, d]: unknown[], id: RunId): string => `{"r":${idJson(r, id)},"s":${q(s)},"t":${q(t)},"a":${q(a)},"d":${raw(d)}}`;
+
+const artifactJson = ([r, p, c, h, n, a]: unknown[], id: RunId): string => `{"r":${idJson(r, id)},"p":${q(p)},"c":${raw(c)},"h":${q(h)},"n":${q(n)},"a":${q(a)}}`;
 
 const snapshotJson = ([r, p, s, d]: unknown[]): string => `{"r":${q(r)},"p":${q(p)},"s":${q(s)},"d":${raw(d)}}`;
 
