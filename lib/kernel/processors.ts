@@ -259,6 +259,8 @@ async function runOneStep(
   scope: ChainScope,
   known?: MemoLookup,
 ): Promise<JsonObject> {
+  // the last step's commit travels while this one is defined and looked up (it starts once that commit is durable)
+  if (ctx.journal.sendAhead()) await Promise.resolve();
   const def = processorDef(step, value, position, scope);
   const look = known ?? lookupMemo(ctx, def);
   let status: string;
