@@ -65,6 +65,9 @@ export async function runSteps(
   /** the fused request of the run starting at `ahead.k`, sent while the run before it was recorded */
   let ahead: (FusedCall & { k: number }) | undefined;
   for (let k = 0; k < steps.length; ) {
+    // the last step's commit travels while this one is worked out (it starts once that commit is durable: beginStep);
+    // the microtasks the send queued run first, so that it is on the wire (journal.ts sendAhead)
+    if (ctx.journal.sendAhead()) await Promise.resolve();
     // a fork point at this step's input: the edited value flows in (fork-edits.ts)
     const point = pendingForkPoint(ctx);
     if (point !== null) value = await atForkInput(ctx, `${prefix}/${steps[k].index}`, value, STEP_INPUT_CHECK);
@@ -259,8 +262,6 @@ async function runOneStep(
   scope: ChainScope,
   known?: MemoLookup,
 ): Promise<JsonObject> {
-  // the last step's commit travels while this one is defined and looked up (it starts once that commit is durable)
-  if (ctx.journal.sendAhead()) await Promise.resolve();
   const def = processorDef(step, value, position, scope);
   const look = known ?? lookupMemo(ctx, def);
   let status: string;
