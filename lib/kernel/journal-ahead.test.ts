@@ -168,3 +168,37 @@ test('a chain of effectful steps whose commit fails stops before the next step\'
   await assert.rejects(runWith(plan({ postprocessor: post(steps) }), deps(playModel([{ finish: {} }]), { store, sandbox })), StoreWriteError);
   assert.equal(effects, 2, 'the step after the failed commit never ran');
 });
+
+test('a code step\'s call is prepared while the commit before it travels, and started only once that commit is durable', async () => {
+  const store = new SlowStore(10);
+  const seen: { at: 'prepare' | 'start'; durable: number; lastSent: number }[] = [];
+  const note = (at: 'prepare' | 'start') => {
+    const u = store.units.at(-1);
+    seen.push({ at, durable: store.durable, lastSent: u ? u.events[u.events.length - 1].seq : 0 });
+  };
+  const sandbox: CodeSandbox = {
+    async call() {
+      throw new Error('a sandbox that prepares is not called');
+    },
+    prepare() {
+      note('prepare');
+      return {
+        async start() {
+          note('start');
+          return 1;
+        },
+      };
+    },
+    async close() {},
+  };
+  const steps = [0, 1, 2, 3].map((i) => code(i, 'effect', false));
+  const out = await runWith(plan({ postprocessor: post(steps) }), deps(playModel([{ finish: {} }]), { store, sandbox }));
+  assert.equal(out.status, 'completed', JSON.stringify(out));
+  assert.deepEqual(seen.map((s) => s.at), ['prepare', 'start', 'prepare', 'start', 'prepare', 'start', 'prepare', 'start']);
+  for (let k = 1; k < 4; k++) {
+    const [prepared, started] = [seen[2 * k], seen[2 * k + 1]];
+    assert.ok(prepared.durable < prepared.lastSent, `step ${k} was prepared while the commit of the step before it travelled`);
+    assert.equal(started.lastSent, prepared.lastSent, 'no other commit between');
+    assert.ok(started.durable >= started.lastSent, `step ${k} started once that commit was durable`);
+  }
+});
