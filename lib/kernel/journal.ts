@@ -193,7 +193,8 @@ export class Journal {
    */
   sendAhead(): boolean {
     if (!this.isFlushDue || this.inFlight || this.creation || this.sealed) return false;
-    const unit = this.takePending(false)!;
+    const unit = this.takePending(false);
+    if (!unit) return false;
     let done: Promise<Error | null>;
     try {
       this.beforeSend();
