@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { compileSkill } from '../lib/skill';
 import { startRun, resumeRun } from '../lib/kernel/runner';
 import type { KernelDeps } from '../lib/kernel/context';
-import type { CommitUnit, StorePort } from '../lib/kernel/ports';
+import type { CodeSandbox, CommitUnit, StorePort } from '../lib/kernel/ports';
 import type { Plan } from '../lib/kernel/plan';
 import type { Json } from '../lib/kernel/json';
 import pg from 'pg';
@@ -165,14 +165,24 @@ function instrument(obj: object, name: string, after: (args: unknown[], t0: numb
  * argument reaches the sandbox, its CallOptions too (the run's abort signal, as the kernel passes
  * it): the wrapper this replaced passed the call alone, so the sandbox skipped its abort listener.
  */
-function timeSandbox(sandbox: object): void {
-  instrument(sandbox, 'call', (_args, t0) => {
+function timeSandbox(sandbox: CodeSandbox): void {
+  const timed = (_args: unknown[], t0: number) => {
     const now = performance.now();
     // the call that started first (calls may settle out of order)
     if (Number.isNaN(firstCall.startAt) || t0 < firstCall.startAt) [firstCall.startAt, firstCall.endAt] = [t0, now];
     waits.calls++;
     waits.callMs += now - t0;
-  });
+  };
+  instrument(sandbox, 'call', timed);
+  // a call the kernel prepares while a commit travels is timed from its start, as a call is from its call
+  const prepare = sandbox.prepare?.bind(sandbox);
+  if (prepare) {
+    sandbox.prepare = (call, opts) => {
+      const prepared = prepare(call, opts);
+      instrument(prepared, 'start', timed);
+      return prepared;
+    };
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import type { CodeSandbox, CommitResult, CommitUnit } from './ports';
 import type { Json, JsonObject } from './json';
 import type { StepSpec } from './plan';
 import { EVENT, type EventType } from './events';
-import { deps, playModel, plan, post, runWith, testClock } from './testing';
+import { deps, playModel, plan, post, recordedRun, runWith, testClock } from './testing';
 
 const t = (name: string) => name as EventType;
 const G = GROUP_COMMIT_MAX_EVENTS;
@@ -55,10 +55,7 @@ class HeldStore extends MemoryStore {
 }
 
 async function journalOn(store: HeldStore) {
-  await store.createRun(
-    { id: 'r', skillName: 's', skillHash: 'h', skillText: '', bundleDir: '/', skillVersionId: null, input: {}, model: 'm', status: 'running', output: null, error: null, report: null, kind: 'run', parentRunId: null, forkPoint: null, createdAt: 0, updatedAt: 0 },
-    { events: [{ runId: 'r', seq: 1, type: EVENT.runStarted, at: 0, data: {} }] },
-  );
+  await recordedRun(store);
   store.units = [];
   return new Journal('r', store, testClock(), NO_FAULTS, 1);
 }

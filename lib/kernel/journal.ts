@@ -33,6 +33,9 @@
  * own flush; a refused value also drops what was appended after it (those seqs follow a unit that
  * is not in the log) so the run can record its failure. Losing an in-flight lazy unit to a crash
  * is what a lazy commit already allows: it holds pure work only, which a resume recomputes.
+ * A step's own commit (a `step` event pending) may be sent the same way just before the next step
+ * works out its memo lookup and its request (`sendAhead`): that unit is durable, and the step waits
+ * for it in `beforeStep` whatever the step is, so its effect still starts after the commit.
  *
  * Does not: decide what is pure (the caller says), or read events back.
  */
@@ -105,6 +108,8 @@ export class Journal {
   private creation: { first: CommitUnit; create: CreateRun } | null = null;
   /** the lazy unit sent and not yet settled: its outcome, an error to throw at the next await point or null */
   private inFlight: { unit: CommitUnit; done: Promise<Error | null> } | null = null;
+  /** the unit in flight was sent ahead of a step (`sendAhead`): the step waits for it, whatever it is */
+  private isInFlightAhead = false;
 
   constructor(
     readonly runId: string,
@@ -167,9 +172,40 @@ export class Journal {
    * that is not pure, a stage of user code), so the run must be recorded before it starts.
    */
   async beforeStep(actsOnWorld = true): Promise<void> {
+    // the commit sent ahead of this step (`sendAhead`) is durable before the step starts
+    if (this.isInFlightAhead) await this.settleInFlight();
     if (this.isFlushDue || (actsOnWorld && this.creation)) await this.flush(true);
     // a pure step may run beside a lazy commit in flight; nothing else starts before its answer
     else if (actsOnWorld && this.inFlight) await this.settleInFlight();
+  }
+
+  /**
+   * A step is coming: the commit its `beforeStep` would send and wait for (a `step` event pending) is
+   * sent now, and not waited for, so that what comes before the step's effect and needs no commit
+   * (its definition, its memo lookup, the request it will send) is worked out while the commit
+   * travels. Nothing else changes: the step still starts only once that commit is durable
+   * (`beforeStep` waits for it, pure step or not), and the unit is in flight as a pipelined lazy one
+   * is — the run's next commit waits for it, its failure is thrown where the run next waits, a
+   * refused one gives back its seqs. Only the commit of a recorded run (a creation waits for
+   * `beforeStep`), and only with nothing in flight already. Whether it sent one: the caller then lets
+   * the microtasks queued by now run first, so the commit is on the wire before it works on (the
+   * commit lanes send a batch a microtask after its first operation, commit-lanes.ts).
+   */
+  sendAhead(): boolean {
+    if (!this.isFlushDue || this.inFlight || this.creation || this.sealed) return false;
+    const unit = this.takePending(false);
+    if (!unit) return false;
+    let done: Promise<Error | null>;
+    try {
+      this.beforeSend();
+      done = this.send(unit, null).then(() => null, toError);
+    } catch (e) {
+      // the fault point before a commit, or a journal that can record nothing more: thrown where the step waits
+      done = Promise.resolve(toError(e));
+    }
+    this.inFlight = { unit, done };
+    this.isInFlightAhead = true;
+    return true;
   }
 
   /** a lazy commit is in flight: `inFlightError` has something to wait for */
@@ -183,10 +219,7 @@ export class Journal {
    */
   async inFlightError(): Promise<Error | null> {
     if (!this.inFlight) return null;
-    return this.settleInFlight().then(
-      () => null,
-      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
-    );
+    return this.settleInFlight().then(() => null, toError);
   }
 
   /** Nothing more is recorded: every later append throws `err` (the run ended on an abort request). */
@@ -206,19 +239,13 @@ export class Journal {
     // order: the run's next commit is sent after the one in flight settled (no await when none is: a
     // commit's timing is then what it was before pipelining)
     if (this.inFlight) await this.settleInFlight();
-    this.isFlushDue = false;
-    if (this.pending.events.length === 0 && !(force && this.creation)) return;
     const creation = this.creation;
-    const unit = creation ? withFirst(creation.first, this.pending) : this.pending;
-    if (!this.needsDisk && !creation) unit.lazy = true;
-    this.pending = { events: [] };
-    this.needsDisk = false;
-    this.pendingChars = 0;
-    this.faults.hit('after-step-before-commit');
-    if (this.broken) throw this.broken;
+    const unit = this.takePending(force);
+    if (!unit) return;
+    this.beforeSend();
     const done = this.send(unit, creation);
     if (pipeline && unit.lazy) {
-      this.inFlight = { unit, done: done.then(() => null, (e: unknown) => (e instanceof Error ? e : new Error(String(e)))) };
+      this.inFlight = { unit, done: done.then(() => null, toError) };
       return;
     }
     try {
@@ -229,6 +256,25 @@ export class Journal {
       if (e instanceof RecordRefusedError) this.nextSeq = creation ? creation.first.events.length + 1 : unit.events[0].seq;
       throw e;
     }
+  }
+
+  /** The pending unit (with the run's first one, while that waits), taken to be sent; null when there is nothing to send. */
+  private takePending(force: boolean): CommitUnit | null {
+    this.isFlushDue = false;
+    if (this.pending.events.length === 0 && !(force && this.creation)) return null;
+    const creation = this.creation;
+    const unit = creation ? withFirst(creation.first, this.pending) : this.pending;
+    if (!this.needsDisk && !creation) unit.lazy = true;
+    this.pending = { events: [] };
+    this.needsDisk = false;
+    this.pendingChars = 0;
+    return unit;
+  }
+
+  /** What precedes every send: the fault point, and a journal that can record nothing more. */
+  private beforeSend(): void {
+    this.faults.hit('after-step-before-commit');
+    if (this.broken) throw this.broken;
   }
 
   /**
@@ -242,6 +288,7 @@ export class Journal {
       const err = await f.done;
       if (this.inFlight === f) {
         this.inFlight = null;
+        this.isInFlightAhead = false;
         if (err instanceof RecordRefusedError) {
           this.nextSeq = f.unit.events[0].seq;
           this.pending = { events: [] };
@@ -285,6 +332,8 @@ export class Journal {
     this.faults.hit('after-commit');
   }
 }
+
+const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
 /** the store refused a unit for not continuing the run's log (SeqGapError, SQLSTATE SC003) */
 const isSeqGap = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === 'seq_gap';

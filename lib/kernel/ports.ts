@@ -74,10 +74,20 @@ export type CodeCall = {
 /** The code a run is about to call (`CodeSandbox.warm`): its language and module. */
 export type CodeWarmUp = Pick<CodeCall, 'language' | 'modulePath'>;
 
+/** A call worked out and not started (`CodeSandbox.prepare`): `start` does what `call` would have done. */
+export type PreparedCall = { start(): Promise<Json> };
+
 /** Runs user code out of process, with a timeout, a memory limit and a clean environment. */
 export type CodeSandbox = {
   /** `signal`: aborted when the run is asked to abort; the call is dropped, its worker killed if it runs */
   call(call: CodeCall, opts?: CallOptions): Promise<Json>;
+  /**
+   * A call worked out now — its checks, the request it will send — and started only by `start`:
+   * nothing reaches a worker before then, and a call never started costs nothing more. For a caller
+   * that must not start it yet and would rather spend the wait on it (the kernel: while the commit
+   * before an effectful step travels). Optional: without it, the caller `call`s when it may start.
+   */
+  prepare?(call: CodeCall, opts?: CallOptions): PreparedCall;
   /**
    * Starts a worker for this code now, if none is up, so that its first call does not wait for one
    * (a resume, while it reads the log). A hint: it may do nothing, and never fails.

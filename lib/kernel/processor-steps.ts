@@ -14,6 +14,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { CodeStep, StepSpec } from './plan';
 import type { RunContext } from './context';
+import type { CodeCall, PreparedCall } from './ports';
 import { checkSchema } from './schema-check';
 import { getPath, renderTemplate, requirePath } from './value-path';
 import { pendingForkPoint } from './recording';
@@ -160,14 +161,26 @@ export async function executeProcessorStep(
     }
     case 'python':
     case 'node':
-      return ctx.deps.sandbox.call({
-        language: step.type,
-        modulePath: step.modulePath,
-        exportName: step.function,
-        input: value,
-        timeoutMs: step.timeoutMs,
-      }, callOptions(ctx));
+      return ctx.deps.sandbox.call(codeCall(step, value), callOptions(ctx));
   }
+}
+
+const codeCall = (step: CodeStep, value: JsonObject): CodeCall => ({
+  language: step.type,
+  modulePath: step.modulePath,
+  exportName: step.function,
+  input: value,
+  timeoutMs: step.timeoutMs,
+});
+
+/**
+ * A code step's call worked out before the step may start (CodeSandbox.prepare): while the commit
+ * before it travels. Started, it is what executeProcessorStep would call; null for any other step,
+ * or a sandbox that cannot prepare one.
+ */
+export function prepareCodeCall(ctx: RunContext, step: StepSpec, value: JsonObject): PreparedCall | null {
+  if ((step.type !== 'python' && step.type !== 'node') || !ctx.deps.sandbox.prepare) return null;
+  return ctx.deps.sandbox.prepare(codeCall(step, value), callOptions(ctx));
 }
 
 export type LintFinding = { index: number; op: string | null; rule: string; severity: 'error' | 'warning'; message: string };

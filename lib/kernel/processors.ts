@@ -26,7 +26,7 @@ import { atForkInput, pendingForkPoint } from './recording';
 import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
-import { executeProcessorStep, isPureStep, readsWorld, stepDefinition } from './processor-steps';
+import { executeProcessorStep, isPureStep, prepareCodeCall, readsWorld, stepDefinition } from './processor-steps';
 import { requireMergeFits, requireValueFits, valueFits } from './value-size';
 
 export type ChainScope = {
@@ -65,6 +65,9 @@ export async function runSteps(
   /** the fused request of the run starting at `ahead.k`, sent while the run before it was recorded */
   let ahead: (FusedCall & { k: number }) | undefined;
   for (let k = 0; k < steps.length; ) {
+    // the last step's commit travels while this one is worked out (it starts once that commit is durable: beginStep);
+    // the microtasks the send queued run first, so that it is on the wire (journal.ts sendAhead)
+    if (ctx.journal.sendAhead()) await Promise.resolve();
     // a fork point at this step's input: the edited value flows in (fork-edits.ts)
     const point = pendingForkPoint(ctx);
     if (point !== null) value = await atForkInput(ctx, `${prefix}/${steps[k].index}`, value, STEP_INPUT_CHECK);
@@ -274,10 +277,12 @@ async function runOneStep(
       throw new WorkflowAbortedError(`${stepWhere(step, scope)} failed: ${e.message ?? 'failed'}`, stepLocation(step, scope, position));
     }
   } else {
+    // a code step's request is made while the commit before it travels; it is sent once that commit is durable
+    const call = prepareCodeCall(ctx, step, value);
     await beginStep(ctx, actsOnWorld(def));
     const started = ctx.deps.clock.now();
     try {
-      output = await untilAbortRequested(ctx, executeProcessorStep(ctx, step, value, position, scope));
+      output = await untilAbortRequested(ctx, call ? call.start() : executeProcessorStep(ctx, step, value, position, scope));
       requireMergeable(step, output);
       requireValueFits(output, 'it returned');
       merged = merge(step, value, output, scope);

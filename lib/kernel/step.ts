@@ -126,6 +126,8 @@ export async function runStep(
   def: StepDef,
   exec: () => Promise<StepExecution>,
 ): Promise<StepResult> {
+  // the last step's commit travels while this one is looked up (it starts once that commit is durable: beginStep)
+  if (ctx.journal.sendAhead()) await Promise.resolve();
   const look = lookupMemo(ctx, def);
   if (look.hit) return look.fromRecording ? recordAnswer(ctx, def, look) : { output: look.hit.output, status: look.hit.status, replayed: true, seq: look.hit.seq };
   await beginStep(ctx, actsOnWorld(def));

@@ -8,7 +8,8 @@
  */
 import type { Json, JsonObject, JsonSchema } from './json';
 import type { Plan, PhasePlan, StageSpec, StepSpec } from './plan';
-import type { Clock, CodeSandbox, IdSource, ModelPort, ModelRequest, ModelTurn } from './ports';
+import type { Clock, CodeSandbox, IdSource, ModelPort, ModelRequest, ModelTurn, StorePort } from './ports';
+import { EVENT } from './events';
 import type { KernelDeps } from './context';
 import { MemoryStore } from './memory-store';
 import { startRun, type RunOutcome } from './runner';
@@ -127,6 +128,14 @@ export function deps(
   return { store: new MemoryStore(), clock: testClock(), ids: testIds(), model, sandbox: noSandbox, ...(files ? { files } : {}), ...over } as KernelDeps & {
     store: MemoryStore;
   };
+}
+
+/** Records run `r` in `store` with its `run_started` (seq 1), as a journal of it finds it: for tests of the journal alone. */
+export async function recordedRun(store: StorePort): Promise<void> {
+  await store.createRun(
+    { id: 'r', skillName: 's', skillHash: 'h', skillText: '', bundleDir: '/', skillVersionId: null, input: {}, model: 'm', status: 'running', output: null, error: null, report: null, kind: 'run', parentRunId: null, forkPoint: null, createdAt: 0, updatedAt: 0 },
+    { events: [{ runId: 'r', seq: 1, type: EVENT.runStarted, at: 0, data: {} }] },
+  );
 }
 
 export async function runWith(p: Plan, d: KernelDeps, input: JsonObject = {}): Promise<RunOutcome> {

@@ -117,6 +117,18 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     assert.equal((await workerOf(sandbox, PY)).token, (await workerOf(sandbox, PY)).token);
   });
 
+  test('a prepared call reaches no worker until it is started, then runs once; a bad one is refused at its start as a call is', async () => {
+    const prepared = sandbox.prepare!(callOf(JS, 'count'));
+    const before = ((await sandbox.call(callOf(JS, 'count'))) as { calls: number }).calls;
+    const between = ((await sandbox.call(callOf(JS, 'count'))) as { calls: number }).calls;
+    assert.equal(between, before + 1, 'the prepared call did not run');
+    assert.equal(((await prepared.start()) as { calls: number }).calls, between + 1);
+    assert.equal(((await sandbox.call(callOf(JS, 'count'))) as { calls: number }).calls, between + 2, 'it ran once');
+    const bad = callOf('relative.mjs', 'count');
+    const refused = sandbox.prepare!(bad); // never throws: what is wrong is its start's rejection
+    assert.equal((await rejection(refused.start())).message, (await rejection(sandbox.call(bad))).message);
+  });
+
   test('a warm node worker runs each call exactly once, sync and async functions alike, in order', async () => {
     const seen: number[] = [];
     for (const fn of ['count', 'countLater', 'count', 'count', 'countLater', 'countLater', 'count']) {

@@ -45,7 +45,7 @@ import path from 'node:path';
 import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import { SignalSets } from '../kernel/signal-sets';
-import type { CallOptions, CodeCall, CodeSandbox, CodeWarmUp } from '../kernel/ports';
+import type { CallOptions, CodeCall, CodeSandbox, CodeWarmUp, PreparedCall } from '../kernel/ports';
 import { DEFAULT_MAX_PROCESSES } from './cgroups';
 import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
@@ -54,7 +54,7 @@ import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from
 import { SandboxWorker } from './sandbox-worker';
 import { activeSpawner } from './spawner';
 import { spawnDirect, type WorkerChild } from './worker-child';
-import { LAUNCH_DATA_FD, WorkerStartError, type WorkerLaunch, type WorkerRequest } from './worker';
+import { LAUNCH_DATA_FD, requestBody, WorkerStartError, type WorkerLaunch, type WorkerRequest } from './worker';
 import { sharedWorkerSlots, type WorkerSlots } from './worker-slots';
 import { WorkspaceGuard } from './workspace-guard';
 import type { WorkspaceQuota } from './workspace-usage';
@@ -96,6 +96,8 @@ export const DEFAULT_MAX_WORKERS_PER_LANGUAGE = 1;
  */
 type Job = {
   call: CodeCall;
+  /** what the worker is sent, made when the call was (prepare) */
+  request: WorkerRequest;
   ctx: CallContext;
   resolve: (v: Json) => void;
   reject: (e: unknown) => void;
@@ -263,7 +265,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     }
 
     private async runOnWorker(job: Job): Promise<Json> {
-      const { call, ctx } = job;
+      const { ctx } = job;
       if (isClosed) throw closedError(ctx);
       if (this.starting && !this.worker?.isAlive) await this.starting; // warmed: it is starting already
       if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
@@ -283,7 +285,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       const who = `${ctx.language} function ${ctx.exportName} in ${ctx.modulePath}`;
       const stopWatch = guard?.watch(() => void worker.kill(), who);
       // the timeout covers the module's import on its first call, not the interpreter's start
-      const { outcome, isOomKilled } = await worker.run(requestOf(call));
+      const { outcome, isOomKilled } = await worker.run(job.request);
       const breach = stopWatch?.() ?? null;
       if (isWorkerSpent(outcome)) {
         await worker.kill();
@@ -360,35 +362,59 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     return pool.reduce((a, b) => (b.load < a.load ? b : a));
   }
 
+  /**
+   * A call checked and its request made, nothing sent: `start` queues it on a lane (see CodeSandbox.prepare).
+   * What it finds wrong is the rejection `start` gives, as `call` gives it.
+   */
+  function prepare(call: CodeCall, opts: CallOptions = {}): PreparedCall {
+    const ctx: CallContext = {
+      language: call.language,
+      modulePath: call.modulePath,
+      exportName: call.exportName,
+      timeoutMs: call.timeoutMs,
+      memoryLimitMb,
+    };
+    const where = { language: call.language, module: call.modulePath, function: call.exportName };
+    const badCall = checkCall(call);
+    if (badCall) return refused(ctx, new CodeStepError(badCall, where));
+    const flavour = flavourFor(call.language, call.modulePath);
+    if (typeof flavour !== 'string') {
+      const why = `Cannot run ${call.exportName} from ${call.modulePath}: ${flavour.mismatch}.`;
+      return refused(ctx, new CodeStepError(why, where));
+    }
+    let request: WorkerRequest;
+    try {
+      request = requestOf(call);
+    } catch (error) {
+      return refused(ctx, error); // an input JSON cannot carry: its call fails, as it did when its request was made on the worker
+    }
+    return { start: start.bind(null, call, ctx, flavour, request, opts.signal) };
+  }
+
+  /** a call `start` refuses (a closed sandbox says so first, as it always has) */
+  function refused(ctx: CallContext, error: unknown): PreparedCall {
+    return { start: () => Promise.reject(isClosed ? closedError(ctx) : error) };
+  }
+
+  function start(call: CodeCall, ctx: CallContext, flavour: Flavour, request: WorkerRequest, signal: AbortSignal | undefined): Promise<Json> {
+    if (isClosed) return Promise.reject(closedError(ctx));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    ensureExitHook();
+    liveSandboxes.add(internals);
+    return new Promise<Json>((resolve, reject) => {
+      const lane = laneFor(flavour);
+      const job: Job = signal ? { call, request, ctx, resolve, reject, signal, lane } : { call, request, ctx, resolve, reject };
+      if (signal) SIGNAL_JOBS.add(signal, job);
+      lane.push(job);
+    });
+  }
+
   return {
     call(call: CodeCall, opts: CallOptions = {}): Promise<Json> {
-      const ctx: CallContext = {
-        language: call.language,
-        modulePath: call.modulePath,
-        exportName: call.exportName,
-        timeoutMs: call.timeoutMs,
-        memoryLimitMb,
-      };
-      if (isClosed) return Promise.reject(closedError(ctx));
-      const where = { language: call.language, module: call.modulePath, function: call.exportName };
-      const badCall = checkCall(call);
-      if (badCall) return Promise.reject(new CodeStepError(badCall, where));
-      const flavour = flavourFor(call.language, call.modulePath);
-      if (typeof flavour !== 'string') {
-        const why = `Cannot run ${call.exportName} from ${call.modulePath}: ${flavour.mismatch}.`;
-        return Promise.reject(new CodeStepError(why, where));
-      }
-      const { signal } = opts;
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      ensureExitHook();
-      liveSandboxes.add(internals);
-      return new Promise<Json>((resolve, reject) => {
-        const lane = laneFor(flavour);
-        const job: Job = signal ? { call, ctx, resolve, reject, signal, lane } : { call, ctx, resolve, reject };
-        if (signal) SIGNAL_JOBS.add(signal, job);
-        lane.push(job);
-      });
+      return prepare(call, opts).start();
     },
+
+    prepare,
 
     warm(target: CodeWarmUp): void {
       if (isClosed || checkCall({ ...target, exportName: 'warm', input: null, timeoutMs: 1 })) return;
@@ -425,10 +451,13 @@ function launcherFor(bound: string[]): (launch: WorkerLaunch) => WorkerChild {
   return (launch) => spawner.spawn(launch);
 }
 
+/** what the worker is sent for `call`, its JSON made now (requestBody): a prepared call's is made before it starts */
 function requestOf(call: CodeCall): WorkerRequest {
-  return call.chain
+  const r: WorkerRequest = call.chain
     ? { steps: call.chain.map((s) => ({ modulePath: call.modulePath, exportName: s.exportName, into: s.into })), input: call.input, timeoutMs: call.timeoutMs }
     : { modulePath: call.modulePath, exportName: call.exportName, input: call.input, timeoutMs: call.timeoutMs };
+  r.body = requestBody(r);
+  return r;
 }
 
 const HOME_PREFIX = 'stagecraft-sandbox-';
