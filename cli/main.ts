@@ -27,7 +27,8 @@ usage:
   stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--workspace DIR] [--json]
              [--queue]                      record the run for the workers and return at once (Postgres store)
   stagecraft worker [--concurrency N]       drive queued runs, N at once (default 4), until SIGTERM
-  stagecraft resume [RUN] [--json]          resume one run, or every interrupted run
+  stagecraft resume [RUN] [--model SPEC] [--json]
+                                            resume one run, or every interrupted run (--model: another model than the one it ran with)
   stagecraft abort RUN [--reason T] [--json] end a run (and its running child runs) as aborted, even one another process drives
   stagecraft events RUN [--json]            print a run's event log
   stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
@@ -40,13 +41,13 @@ usage:
   stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]
                                             re-run recorded runs against a version, zero model calls;
                                             identical, or every step that changed (--check: exit 0/1)
-  stagecraft fork RUN --at POSITION [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json]
+  stagecraft fork RUN --at POSITION [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json] [--trust]
                                             a new run: steps before POSITION from the recording, the value
                                             there edited (none: rerun from here), then live
   stagecraft compare RUN_A RUN_B [--json]   two runs aligned step by step, first divergence on top
-  stagecraft regress SKILL [--version HASH] [--limit N] [--json]
+  stagecraft regress SKILL [--version HASH] [--limit N] [--json] [--trust]
                                             a version's postprocessor over past runs' finish artifacts
-  stagecraft export RUN [--out FILE]        one JSON file: the run, its log and the skill version, hashed
+  stagecraft export RUN [--out FILE] [--json] one JSON file: the run, its log and the skill version, hashed
   stagecraft import FILE… [--json]          check and add exported runs (idempotent, never overwrites)
   stagecraft schema                         print the skill.md frontmatter JSON Schema
 

@@ -24,3 +24,17 @@ test('replay names a path that is no file as one, not as an unknown run id', asy
   assert.equal(id.code, 1);
   assert.match(id.err, /No run with id run_nope\./);
 });
+
+// `replay --check` exits 1 only on a divergence: a --version that could never name a version is the
+// caller's mistake (a usage error, exit 2, as the API's 400), told before any store is opened
+test('a --version that is no hash is a usage error (exit 2) for replay, fork and regress', async () => {
+  for (const argv of [
+    ['replay', '--check', 'run_any', '--version', 'zzz'],
+    ['fork', 'run_any', '--at', 'input', '--version', 'v1.0'],
+    ['regress', 'tally', '--version', 'abc'],
+  ]) {
+    const r = await runCli(argv, { env });
+    assert.equal(r.code, 2, argv.join(' ') + r.out + r.err);
+    assert.match(r.err, /--version "[^"]+": a version is named by its hash or a unique prefix of it: 6 to 64 hex digits/);
+  }
+});

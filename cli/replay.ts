@@ -17,7 +17,7 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import type { Host } from '../lib/server/host';
-import { otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
+import { otherSkillsNote, versionRef, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -30,9 +30,17 @@ const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
 /** an argument that can only be a path (a run id holds no slash and no .json), so it is no run id when no such file exists */
 const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
 
+/** --version as given, once it can name a version at all (else a usage error, as the API's 400: `replay --check` exits 1 only on a divergence) */
+function versionArg(version: string | undefined): string | undefined {
+  if (version !== undefined && !versionRef.safeParse(version).success) {
+    throw new UsageError(`--version "${version}": a version is named by its hash or a unique prefix of it: 6 to 64 hex digits (0-9, a-f): the studio's Versions, or GET /api/skills/<name>/versions, lists them.`);
+  }
+  return version;
+}
+
 function versionChoice(values: { version?: string; skill?: string }) {
   if (values.version !== undefined && values.skill !== undefined) throw new UsageError('--version and --skill name the same thing (what to run with): give one of them.');
-  return { version: values.version, skillDir: values.skill };
+  return { version: versionArg(values.version), skillDir: values.skill };
 }
 
 export async function replayCommand(argv: string[], io: Io): Promise<number> {
@@ -180,8 +188,9 @@ export async function regressCommand(argv: string[], io: Io): Promise<number> {
   );
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number ≥ 1, not ${JSON.stringify(values.limit)}`);
+  const version = versionArg(values.version);
   return withHost(async (host) => {
-    const r = await regressSkill(host, positionals[0], { version: values.version, limit, trust: values.trust });
+    const r = await regressSkill(host, positionals[0], { version, limit, trust: values.trust });
     if (values.json) io.out(JSON.stringify(r));
     else {
       io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${r.checked} past run${r.checked === 1 ? '' : 's'}: ${r.changed.length ? `${r.changed.length} would change` : 'none would change'}`);

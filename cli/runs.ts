@@ -152,6 +152,9 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     else {
       for (const r of page.runs) io.out(`${r.runId}  ${r.status.padEnd(9)}  ${r.skill}  ${new Date(r.createdAt).toISOString()}${r.outcome ? `  ${r.outcome}` : ''}${r.failedAt ? `  at ${r.failedAt}` : ''}`);
       if (page.next) io.err(`more: stagecraft runs --cursor ${page.next} (with the same filters)`);
+      // nothing listed is said, where the "more:" line goes (stdout stays one line per run)
+      const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
+      if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
     }
     return 0;
   });

@@ -32,3 +32,17 @@ test('validate of a path that is not there: the message, then only validate’s 
   assert.equal(await main(['frobnicate'], none.io), 2);
   assert.match(none.err.join('\n'), /stagecraft replay/);
 });
+
+// every option a command takes is in its usage line: `fork` and `regress` tell a user to "pass
+// --trust" where no sandbox works, and their usage did not say they take it
+test("a command's usage names every option it takes", async () => {
+  const commands = ['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'replay', 'fork', 'compare', 'regress', 'export', 'import'];
+  for (const cmd of commands) {
+    const t = io();
+    assert.equal(await main([cmd, '--zzz-not-an-option'], t.io), 2, cmd);
+    const said = t.err.join('\n');
+    const takes = /this command takes ([^.\n]+)\./.exec(said);
+    assert.ok(takes, `${cmd}: ${said}`);
+    for (const opt of takes[1].match(/--[a-z-]+/g) ?? []) assert.ok(usageFor(cmd).includes(opt), `${cmd} takes ${opt}, and its usage does not say so:\n${usageFor(cmd)}`);
+  }
+});

@@ -10,7 +10,7 @@ import { RerunFromHere } from './RerunFromHere';
 import { failedForkPosition, failedPosition, forkPositions } from './run-positions';
 import styles from './Replay.module.css';
 
-type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 'report' | 'error' | 'steps' | 'traces'> };
+type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 'report' | 'error' | 'rerunFrom' | 'steps' | 'traces'> };
 
 export function RunForkActions({ run }: Props) {
   if (run.status === 'running' || run.status === 'queued') return null;

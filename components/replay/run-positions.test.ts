@@ -26,6 +26,13 @@ test('where a run failed: its failed step, else where its error says; none for a
   assert.equal(failedForkPosition({ ...base, status: 'failed', error: { code: 'model_http_error', message: 'HTTP 503', position: 'draft/r1/model' } }), 'draft/r1/model');
 });
 
+test("a failed run with no failed step or position is offered the server's rerun point; a run aborted on request none", () => {
+  const error = { code: 'output_invalid', message: "phase draft: the finish artifact does not satisfy the output schema after one retry", phase: 'draft', round: 2 };
+  assert.equal(failedPosition({ ...base, status: 'failed', error, rerunFrom: 'draft' }), 'draft');
+  assert.equal(failedForkPosition({ ...base, status: 'failed', error, rerunFrom: 'draft#2' }), 'draft#2');
+  assert.equal(failedPosition({ ...base, status: 'aborted', error: { code: 'aborted', message: 'asked' }, rerunFrom: null }), null);
+});
+
 test('fork points a run page offers: input, its phases, the finish artifact, each processor step and its input', () => {
   const run: Run = { ...base, steps: [step('__post__/0'), step('__post__/1')], traces: [{ phase: 'draft' } as RunView['traces'][number]] };
   assert.deepEqual(forkPositions(run), ['input', 'draft', '__post__', '__post__/0', '__post__/0/input', '__post__/1', '__post__/1/input']);

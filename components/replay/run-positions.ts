@@ -3,12 +3,16 @@
 // what the plain run page can offer (any other position may still be typed).
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
 
-/** where a failed or aborted run failed: its failed step, its failed stage, or where its error was raised */
-export function failedPosition(run: Pick<RunView, 'status' | 'report' | 'error'>): string | null {
+/**
+ * where a failed or aborted run failed: its failed step, its failed stage, or where its error was raised
+ * — else, for a failed run, where the server reruns it from (the phase it stopped in: a finish its
+ * contract refused after the retry, a model turn that did not come)
+ */
+export function failedPosition(run: Pick<RunView, 'status' | 'report' | 'error' | 'rerunFrom'>): string | null {
   if (run.status !== 'failed' && run.status !== 'aborted') return null;
   const report = run.report;
   const fromError = run.error && typeof run.error.position === 'string' ? run.error.position : null;
-  return report?.failed_step?.position ?? report?.failed_stage?.position ?? report?.error?.position ?? fromError;
+  return report?.failed_step?.position ?? report?.failed_stage?.position ?? report?.error?.position ?? fromError ?? run.rerunFrom ?? null;
 }
 
 /**
@@ -16,7 +20,7 @@ export function failedPosition(run: Pick<RunView, 'status' | 'report' | 'error'>
  * given — its recorded result is the error, nothing to fork from), else the failed position itself
  * (a model turn, a tool outcome, a stage's contribution, each a value to put in its place).
  */
-export function failedForkPosition(run: Pick<RunView, 'status' | 'report' | 'error'>): string | null {
+export function failedForkPosition(run: Pick<RunView, 'status' | 'report' | 'error' | 'rerunFrom'>): string | null {
   const at = failedPosition(run);
   if (at === null) return null;
   return run.report?.failed_step?.position === at ? `${at}/input` : at;

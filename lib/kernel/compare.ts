@@ -14,7 +14,9 @@
  * caller artifact) when it differs.
  *
  * Outputs are compared as canonical JSON, with error stacks left out (where a
- * process printed its frames is not what a step did).
+ * process printed its frames is not what a step did) and the paths of the
+ * bundle folder each run executed from made relative (another version's copy,
+ * or the same run imported on another installation, raises from another folder).
  *
  * Owns: alignment, equality, the diff. Does not: read the store, or decide
  * what a run executes (recording.ts).
@@ -25,6 +27,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { RunEvent } from './ports';
 import { canonicalJson } from './memo';
+import { relativeToBundle } from './error-info';
 
 export type StepSide = {
   seq: number;
@@ -112,17 +115,28 @@ function tokensOf(kind: string, output: Json): StepSide['tokens'] {
   return { input: Number(u.inputTokens ?? 0), output: Number(u.outputTokens ?? 0) };
 }
 
-/** the value as compared: error stacks left out */
-function comparable(v: Json): Json {
-  if (Array.isArray(v)) return v.map(comparable);
-  if (!isJsonObject(v)) return v;
-  const out: JsonObject = {};
-  const isError = typeof v.message === 'string';
-  for (const [k, x] of Object.entries(v)) if (!(isError && k === 'stack')) out[k] = comparable(x);
+/** the bundle folders a log's run executed from (its start's, and any a resume ran from) */
+function bundleDirsOf(events: readonly RunEvent[]): string[] {
+  const out: string[] = [];
+  for (const e of events) if ((e.type === EVENT.runStarted || e.type === EVENT.runResumed) && typeof e.data.bundleDir === 'string') out.push(e.data.bundleDir);
   return out;
 }
 
-const sameValue = (a: Json, b: Json) => canonicalJson(comparable(a)) === canonicalJson(comparable(b));
+/** the value as compared: error stacks left out, and in an error the paths under `roots` relative */
+function comparable(v: Json, roots: readonly string[], inError = false): Json {
+  if (typeof v === 'string') return inError ? relativeToBundle(v, roots) : v;
+  if (Array.isArray(v)) return v.map((x) => comparable(x, roots, inError));
+  if (!isJsonObject(v)) return v;
+  const out: JsonObject = {};
+  const isError = typeof v.message === 'string';
+  for (const [k, x] of Object.entries(v)) if (!(isError && k === 'stack')) out[k] = comparable(x, roots, inError || isError);
+  return out;
+}
+
+/** A's and B's bundle folders, for comparing their values */
+type Roots = { a: readonly string[]; b: readonly string[] };
+
+const sameValue = (a: Json, b: Json, roots: Roots) => canonicalJson(comparable(a, roots.a)) === canonicalJson(comparable(b, roots.b));
 
 function side(s: Step): StepSide {
   return { seq: s.seq, status: s.status, output: s.output, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded };
@@ -160,6 +174,7 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
   const a = outcomeOf(aEvents, aSteps);
   const b = outcomeOf(bEvents, bSteps);
   const stoppedAt = stopOf(b);
+  const roots: Roots = { a: bundleDirsOf(aEvents), b: bundleDirsOf(bEvents) };
   const aIndex = new Map(aSteps.map((s, i) => [s.position, i]));
   const matched = new Array<boolean>(aSteps.length).fill(false);
   const rows: CompareRow[] = [];
@@ -179,10 +194,10 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
     }
     matched[j] = true;
     const as = aSteps[j];
-    const change: RowChange = as.status !== bs.status ? 'status' : sameValue(as.output, bs.output) ? 'same' : 'output';
+    const change: RowChange = as.status !== bs.status ? 'status' : sameValue(as.output, bs.output, roots) ? 'same' : 'output';
     rows.push({ position: bs.position, kind: bs.kind, change, a: side(as), b: side(bs) });
   }
-  const divergences: Divergence[] = rows.filter((r) => r.change !== 'same').map(divergenceOf);
+  const divergences: Divergence[] = rows.filter((r) => r.change !== 'same').map((r) => divergenceOf(r, roots));
   if (stoppedAt) {
     const j = aIndex.get(stoppedAt.position);
     if (j !== undefined && j >= next && !matched[j]) {
@@ -205,13 +220,13 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
     if (matched[next]) continue;
     const s = aSteps[next];
     rows.push({ position: s.position, kind: s.kind, change: stoppedAt ? 'not_reached' : 'removed', a: side(s), b: null });
-    if (!stoppedAt) divergences.push(divergenceOf(rows[rows.length - 1]));
+    if (!stoppedAt) divergences.push(divergenceOf(rows[rows.length - 1], roots));
   }
-  if (!stoppedAt && (a.status !== b.status || !sameValue(a.output, b.output))) divergences.push(outcomeDivergence(a, b));
+  if (!stoppedAt && (a.status !== b.status || !sameValue(a.output, b.output, roots))) divergences.push(outcomeDivergence(a, b, roots));
   return { rows, divergences, a, b, stoppedAt };
 }
 
-function divergenceOf(r: CompareRow): Divergence {
+function divergenceOf(r: CompareRow, roots: Roots): Divergence {
   const dv = (s: StepSide | null): DivergenceSide | null => (s ? { seq: s.seq, status: s.status, value: s.output } : null);
   const where = `${r.position} (${r.kind})`;
   let message: string;
@@ -228,7 +243,7 @@ function divergenceOf(r: CompareRow): Divergence {
     default:
       message = `${where}: output changed`;
   }
-  const diff = r.a && r.b && !sameValue(r.a.output, r.b.output) ? diffValues(comparable(r.a.output), comparable(r.b.output)) : null;
+  const diff = r.a && r.b && !sameValue(r.a.output, r.b.output, roots) ? diffValues(comparable(r.a.output, roots.a), comparable(r.b.output, roots.b)) : null;
   return { position: r.position, kind: r.kind, change: r.change as DivergenceChange, a: dv(r.a), b: dv(r.b), diff, message };
 }
 
@@ -244,7 +259,7 @@ function outcomePosition(o: OutcomeSide): string {
   return phase ?? '(outcome)';
 }
 
-function outcomeDivergence(a: OutcomeSide, b: OutcomeSide): Divergence {
+function outcomeDivergence(a: OutcomeSide, b: OutcomeSide, roots: Roots): Divergence {
   const value = (o: OutcomeSide): Json => (o.status === 'completed' ? o.output : { error: o.error });
   const statusChanged = a.status !== b.status;
   return {
@@ -253,7 +268,7 @@ function outcomeDivergence(a: OutcomeSide, b: OutcomeSide): Divergence {
     change: 'outcome',
     a: { seq: null, status: a.status, value: value(a) },
     b: { seq: null, status: b.status, value: value(b) },
-    diff: diffValues(comparable(value(a)), comparable(value(b))),
+    diff: diffValues(comparable(value(a), roots.a), comparable(value(b), roots.b)),
     message: statusChanged
       ? `the run ${b.status === 'completed' ? 'completes' : `is ${b.status}`} where A ${a.status === 'completed' ? 'completed' : `was ${a.status}`}${b.error ? `: ${String(b.error.message)}` : ''}`
       : 'the caller artifact changed',

@@ -32,3 +32,17 @@ test('a NUL in a query value is a 400 that names the parameter, and the handler 
   assert.equal(ok.status, 200);
   assert.equal(called, 1);
 });
+
+// a body over its route's cap says what that cap is for: an exported run sent to /api/runs/import
+// over 32 MB was told "a bundle holds at most 5 MB of files", which is about another route
+test('a raw body over its cap is a 413 that speaks of that body, not of a bundle', async () => {
+  const upload = defineRoute({ method: 'POST', path: '/api/upload', summary: 'a file', rawBody: 10, answer: jsonAnswer(z.object({ ok: z.boolean() }).strict()) });
+  const route = handle(upload, async () => ({ ok: true }));
+  const res = await route(new Request('http://127.0.0.1/api/upload', { method: 'POST', body: 'x'.repeat(11) }), { params: Promise.resolve({}) });
+  assert.equal(res.status, 413);
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  assert.equal(body.error.code, 'payload_too_large');
+  assert.match(body.error.message, /over the limit of 10\b/);
+  assert.doesNotMatch(body.error.message, /bundle/);
+  assert.match(body.error.message, /the file is sent whole/);
+});

@@ -80,7 +80,10 @@ function answer<const R extends RouteDef>(def: R, fn: (args: HandlerArgs<R>) => 
       }
       const query = def.query ? parse(def.query, decodeQuery(def.query, url.searchParams), 'query', (k) => url.searchParams.get(k)) : undefined;
       let body: unknown;
-      if (def.rawBody) body = await readTextBody(req, def.rawBody);
+      if (def.rawBody) {
+        const mb = Math.round(def.rawBody / (1024 * 1024));
+        body = await readTextBody(req, def.rawBody, `This route takes a file, and the file is sent whole: at most ${mb > 0 ? `${mb} MB` : `${def.rawBody} bytes`}.`);
+      }
       else if (def.body) {
         const raw = await readBody(req, def);
         if (raw === undefined && !def.body.safeParse(undefined).success) throw new RequestInvalidError('The request body is empty: this route expects a JSON object.');

@@ -43,11 +43,13 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers } });
 }
 
-/** The body as text, read no further than `maxBytes` (413 past it, before anything is parsed). */
-export async function readTextBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+/** what to do about a JSON request body over its cap (its largest part is a bundle's files) */
+const JSON_BODY_HINT = 'Send less (a bundle holds at most 5 MB of files).';
+
+/** The body as text, read no further than `maxBytes` (413 past it, before anything is parsed, saying `hint`). */
+export async function readTextBody(req: Request, maxBytes = MAX_BODY_BYTES, hint = JSON_BODY_HINT): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  const tooLarge = (n: number | string) =>
-    new PayloadTooLargeError(`The request body is ${n} bytes, over the limit of ${maxBytes}. Send less (a bundle holds at most 5 MB of files).`, { limit: maxBytes });
+  const tooLarge = (n: number | string) => new PayloadTooLargeError(`The request body is ${n} bytes, over the limit of ${maxBytes}. ${hint}`, { limit: maxBytes });
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -16,16 +16,15 @@
  * run with no point given, the point is its failed step.
  */
 import { ForkPointError, UsageError } from '../../kernel/errors';
-import { EVENT } from '../../kernel/events';
 import { forkPointName, forkPointOf, parseForkPosition, setAtPath, RUN_INPUT_POINT, type ForkPoint } from '../../kernel/fork-edits';
 import { probeForkPoint } from '../../kernel/fork-probe';
-import { isJsonObject, type Json, type JsonObject } from '../../kernel/json';
-import { POST_PHASE } from '../../kernel/plan';
+import type { Json, JsonObject } from '../../kernel/json';
 import type { RunEvent, RunRecord } from '../../kernel/ports';
 import { startRun, type RunOutcome } from '../../kernel/runner';
 import type { ForkedRunView, ForkPointView } from '../../views';
 import { kernelDeps, modelFor, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
+import { failedStepPosition } from './failed-step';
 import { chooseVersion, endedRun, requireTrustedCode, type ChosenVersion, type VersionChoice } from './derived-version';
 import { runChildSkill } from './child-skill';
 import { childRunFns, storedModelSpec } from './start-run';
@@ -52,28 +51,6 @@ export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
 };
 
 type PreparedFork = { run: RunRecord; chosen: ChosenVersion; events: RunEvent[]; point: ForkPoint; forkPoint: string; input: JsonObject; model: string | undefined };
-
-/**
- * Where a failed or aborted run failed: its failed step (a processor step, a crashed stage, a
- * failed tool call the run could not get past), else the phase it stopped in.
- */
-export function failedStepPosition(events: readonly RunEvent[]): string | null {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e.type === EVENT.stepCompleted && e.data.status === 'failed') return String(e.data.position);
-  }
-  const end = events[events.length - 1];
-  const err = end && isJsonObject(end.data.error) ? end.data.error : null;
-  if (!err) return null;
-  if (typeof err.position === 'string') return err.position;
-  if (err.phase === POST_PHASE) return POST_PHASE;
-  // the phase the run stopped in: its last visit's start
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e.type === EVENT.phaseStarted && e.data.phase === err.phase) return Number(e.data.visit) > 1 ? `${String(e.data.phase)}#${String(e.data.visit)}` : String(e.data.phase);
-  }
-  return null;
-}
 
 /** The model a fork runs with: the one asked for, else the parent's (a script: this version's copy of it). */
 function forkModel(run: RunRecord, chosen: ChosenVersion, req: ForkRequest): string | undefined {

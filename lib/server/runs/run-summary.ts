@@ -10,6 +10,7 @@ import type { RunEvent, StageTrace, StorePort } from '../../kernel/ports';
 import { EVENT } from '../../kernel/events';
 import type { ReportView, RunErrorView, RunSummaryView, RunView, StepView, TraceView } from '../../views';
 import type { Host } from '../host';
+import { failedStepPosition } from './failed-step';
 import { runDrivers } from './run-drivers';
 import { foldRun } from './run-folds';
 
@@ -90,5 +91,7 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     updatedAt: run.updatedAt,
     eventCount: events.length,
     drivers: runDrivers(events),
+    // the point `{}` forks at: a run aborted by a step has it as its failed step; one aborted on request failed nowhere
+    rerunFrom: run.status === 'failed' ? failedStepPosition(events) : null,
   };
 }

@@ -1,0 +1,27 @@
+// `stagecraft runs` that lists nothing says so (on stderr, as its "more:" line: stdout stays one
+// line per run) — before, a store with no runs, or filters nothing matched, printed nothing at all.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from './testing/spawn-cli';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-runs-empty-'));
+const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
+delete env.DATABASE_URL;
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+test('runs with nothing to list says so, and what it looked for', async () => {
+  const none = await runCli(['runs'], { env });
+  assert.equal(none.code, 0, none.err);
+  assert.equal(none.out, '');
+  assert.match(none.err, /^no runs yet\b/m);
+  const filtered = await runCli(['runs', '--status', 'queued', '--search', 'Zoë'], { env });
+  assert.equal(filtered.code, 0, filtered.err);
+  assert.equal(filtered.out, '');
+  assert.match(filtered.err, /^no runs match these filters\b/m);
+  const json = await runCli(['runs', '--json'], { env });
+  assert.deepEqual(JSON.parse(json.out).runs, []);
+  assert.doesNotMatch(json.err, /no runs/);
+});

@@ -1,0 +1,41 @@
+// compareLogs: a step that fails the same way from another bundle folder (another version's copy,
+// or the same run imported on another installation) is the same step, not a divergence.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareLogs } from './compare';
+import { EVENT } from './events';
+import type { RunEvent } from './ports';
+
+/** a run whose postprocessor's python step raised, executed from `dir` */
+function failedRun(runId: string, dir: string, line = 3): RunEvent[] {
+  const file = `${dir}/total.py`;
+  const error = {
+    code: 'code_error',
+    message: `python function total in ${file} raised KeyError: 'count' (at ${file}:${line})`,
+    module: file,
+    where: `${file}:${line}`,
+    traceback: `Traceback (most recent call last):\n  File "${file}", line ${line}, in total\nKeyError: 'count'`,
+  };
+  const ev = (seq: number, type: string, data: RunEvent['data']): RunEvent => ({ runId, seq, type, at: 1000 + seq, data });
+  return [
+    ev(1, EVENT.runStarted, { skill: 'tally', skillHash: 'h', bundleDir: dir }),
+    ev(2, EVENT.stepCompleted, { kind: 'processor', position: '__post__/0', status: 'failed', output: { error } }),
+    ev(3, EVENT.runAborted, { error: { ...error, code: 'workflow_aborted', position: '__post__/0' } }),
+  ];
+}
+
+test('the same error raised from another bundle folder is no divergence', () => {
+  const a = failedRun('run_a', '/srv/one/bundles/aaaa');
+  const b = failedRun('run_b', '/home/two/data/bundles/bbbb');
+  assert.deepEqual(compareLogs(a, b).divergences, []);
+});
+
+test('an error raised elsewhere in the bundle file is still a divergence', () => {
+  const a = failedRun('run_a', '/srv/one/bundles/aaaa', 3);
+  const b = failedRun('run_b', '/home/two/data/bundles/bbbb', 4);
+  const d = compareLogs(a, b).divergences;
+  assert.equal(d.length, 1);
+  assert.equal(d[0].position, '__post__/0');
+  // the diff names what changed (the line), not the folders
+  assert.doesNotMatch(JSON.stringify(d[0].diff), /bundles/);
+});
