@@ -306,7 +306,7 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     const share = (used.user + used.system) / 1000 / (performance.now() - t);
     assert.ok(wrote > 32 * 2 ** 20, `the step wrote only ${wrote} bytes`);
     assert.ok(share < 0.3, `the server spent ${Math.round(share * 100)}% of a core reading the step's output`);
-    // the next call at once: what the flood left unread in the pipe is the flood's, not this call's (call-marks.ts)
+    // the next call at once: what the flood left unread in the pipe is the flood's, not this call's (call-bounds.ts)
     const err = await rejection(sandbox.call(callOf(PY, 'flood_now', { seconds: 0.3, fail: true })));
     assert.ok(err instanceof CodeStepError);
     const out = String(err.details.stdoutTail);
@@ -317,11 +317,11 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
   });
 
-  test('what a thread a step left writes between calls is not the next call’s output, even when read after that call began', async () => {
+  test('what a thread a step left writes between calls, read then, is not the next call’s output', async () => {
     for (let i = 0; i < 3; i++) {
       await sandbox.call(callOf(PY, 'late_print', { delay: 0.1, text: 'LATE LINE\n' }));
-      // the server's main thread is held while the thread writes: its bytes are read once the next call has begun
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+      // the server's loop reads it between the calls (a loop too busy to: it is the next call's, call-bounds.ts)
+      await new Promise((r) => setTimeout(r, 400));
       const err = await rejection(sandbox.call(callOf(PY, 'flood_now', { seconds: 0, fail: true })));
       assert.ok(err instanceof CodeStepError);
       assert.equal(String(err.details.stdoutTail), 'FIRST LINE\n\nLAST LINE\n', `round ${i + 1}`);

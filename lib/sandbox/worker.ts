@@ -6,7 +6,7 @@
  * Owns: the child's lifetime and the wire protocol (newline-delimited JSON,
  * requests on the child's fd 3, replies on its fd 4, so the user's stdout and
  * stderr stay free-form), and reading the user's stdout/stderr per call (which
- * bytes are a call's: call-marks.ts; what is kept of them and how fast they
+ * bytes are a call's: call-bounds.ts; what is kept of them and how fast they
  * are read: call-output.ts).
  * Invariants: the child leads its own process group and is always killed as a
  * group (user code may have spawned children of its own); a caller learns a
@@ -22,7 +22,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Json } from '../kernel/json';
 import { jsonTextDepth, MAX_JSON_DEPTH } from '../kernel/json-depth';
-import { CallMarks } from './call-marks';
+import { drainUnread, streamFd } from './call-bounds';
 import { OutputThrottle, StreamKeep } from './call-output';
 import { spawnDirect, type WorkerChild, type WorkerLaunch } from './worker-child';
 
@@ -30,6 +30,8 @@ import { spawnDirect, type WorkerChild, type WorkerLaunch } from './worker-child
 export const MAX_REPLY_CHARS = 16 * 1024 * 1024;
 /** the most stdout and stderr a worker may write between two calls before it is killed (see onOutput) */
 export const IDLE_OUTPUT_MAX_BYTES = 1024 * 1024;
+/** at most this much is read at once from a stream after a throttled call's reply (more than a pipe or socket buffer holds: a writer that does not stop) */
+const DRAIN_MAX_BYTES = 4 * 1024 * 1024;
 /** Starting an interpreter (and tsx) must not take longer than this. */
 const BOOT_TIMEOUT_MS = 15_000;
 /** After a child exits, how long to wait for the rest of its stderr before reporting. */
@@ -97,9 +99,8 @@ export class WorkerProcess {
   private readonly stdoutKeep = new StreamKeep();
   private readonly stderrKeep = new StreamKeep();
   private readonly throttle = new OutputThrottle();
-  private readonly outputStreams: Readable[] = [];
-  /** which of stdout and stderr is the call's: split at its marks, once the worker said it writes them (its ready message) */
-  private readonly marks = new CallMarks();
+  /** stdout and stderr: each stream, the descriptor it is read from, its 'data' listener */
+  private readonly outputs: { stream: Readable; fd: number; onData: (chunk: Buffer) => void }[] = [];
   /** set while the call's output is not read (the throttle's pause): when reading resumes */
   private resumeTimer: NodeJS.Timeout | null = null;
   private replyChunks: string[] = [];
@@ -199,7 +200,6 @@ export class WorkerProcess {
     this.stderrKeep.reset();
     this.throttle.reset();
     this.idleOutputBytes = 0;
-    const mark = this.marks.begin();
     // no ref of the child's handles per call: the call's timeout timer (ref'd) keeps the event loop alive
     // until the call is finished, and a kill refs them until the exit is seen
     return new Promise<CallOutcome>((resolve) => {
@@ -209,7 +209,6 @@ export class WorkerProcess {
         finish: (outcome) => {
           if (this.pending !== pending) return;
           this.pending = null;
-          this.marks.end();
           this.timer?.unref(); // armed still, but it finds no call: an idle worker holds nothing
           this.resumeOutput(); // what it writes now is counted against the idle cap
           resolve(outcome);
@@ -217,7 +216,7 @@ export class WorkerProcess {
       };
       this.pending = pending;
       this.armTimeout(request.timeoutMs);
-      this.requests!.write(requestLine(pending.id, request, mark));
+      this.requests!.write(requestLine(pending.id, request));
     });
   }
 
@@ -296,15 +295,17 @@ export class WorkerProcess {
 
   private readOutput(stream: Readable, keep: StreamKeep): void {
     stream.on('error', () => {});
-    this.outputStreams.push(stream);
-    const marked = this.marks.stream(
-      (bytes) => {
-        keep.add(bytes);
-        this.onOutput(bytes.length);
-      },
-      (count) => this.countIdleOutput(count),
-    );
-    stream.on('data', (chunk: Buffer) => marked.push(chunk));
+    const onData = (chunk: Buffer): void => {
+      keep.add(chunk);
+      this.onOutput(chunk.length);
+    };
+    this.outputs.push({ stream, fd: streamFd(stream), onData });
+    stream.on('data', onData);
+  }
+
+  /** Reads at once what stdout and stderr hold unread: a throttled call's, after its reply (call-bounds.ts). */
+  private drainOutput(): void {
+    for (const o of this.outputs) drainUnread(o.stream, o.fd, o.onData, DRAIN_MAX_BYTES);
   }
 
   /**
@@ -317,15 +318,10 @@ export class WorkerProcess {
   private onOutput(bytes: number): void {
     if (this.pending) {
       const waitMs = this.throttle.onBytes(bytes, performance.now());
-      // once the reply is in, what is left up to the end marks is read at once
-      if (waitMs > 0 && !this.marks.isDraining) this.pauseOutput(waitMs);
+      // once the reply is in, what is left is read at once
+      if (waitMs > 0 && !this.pending.isClaimed) this.pauseOutput(waitMs);
       return;
     }
-    this.countIdleOutput(bytes);
-  }
-
-  /** Output that is no call's (between calls, or before a call's begin mark): counted against IDLE_OUTPUT_MAX_BYTES, not kept. */
-  private countIdleOutput(bytes: number): void {
     if (this.onReady || !this.isAlive) return;
     this.idleOutputBytes += bytes;
     if (this.idleOutputBytes > IDLE_OUTPUT_MAX_BYTES) void this.kill();
@@ -333,7 +329,7 @@ export class WorkerProcess {
 
   private pauseOutput(ms: number): void {
     if (this.resumeTimer) return;
-    for (const stream of this.outputStreams) stream.pause();
+    for (const o of this.outputs) o.stream.pause();
     this.resumeTimer = setTimeout(() => this.resumeOutput(), ms);
   }
 
@@ -341,7 +337,7 @@ export class WorkerProcess {
     if (!this.resumeTimer) return;
     clearTimeout(this.resumeTimer);
     this.resumeTimer = null;
-    for (const stream of this.outputStreams) stream.resume();
+    for (const o of this.outputs) o.stream.resume();
   }
 
   /**
@@ -381,30 +377,21 @@ export class WorkerProcess {
 
   private onMessage(message: Message): void {
     if (message.type === 'ready') {
-      if (message.marks === true && this.onReady) this.marks.start();
       this.onReady?.(null);
       return;
     }
     const pending = this.pending;
     if (!pending || pending.isClaimed || message.id !== pending.id) return; // too late: the call timed out
-    if (this.marks.isOn) {
-      // its output is what is read up to its end marks, written before the reply: possibly not read yet
-      pending.isClaimed = true; // no other path may finish it now
-      const reply = message.ok === true ? ({ ok: true, value: message.value as Json } as const) : replyOf(message);
-      this.marks.whenEnded(() => pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
+    pending.isClaimed = true; // no other path may finish it now
+    // a result is its value alone (parseMessage checked it has one): no copy of the message but its id
+    const reply = message.ok === true ? ({ ok: true, value: message.value as Json } as const) : replyOf(message);
+    // Its output, written before the reply, may be unread yet: a throttled call's pipes are not polled
+    // (read now), and the others' are read in this poll, before the loop's check phase (call-bounds.ts).
+    if (this.resumeTimer) {
       this.resumeOutput();
-      return;
+      this.drainOutput();
     }
-    if (message.ok === true) {
-      // a result is its value alone (parseMessage checked it has one): no copy of the message but its id
-      pending.finish({ kind: 'reply', reply: { ok: true, value: message.value as Json }, output: this.takeOutput() });
-      return;
-    }
-    const reply = replyOf(message);
-    // A failing call's output matters: the worker flushed it before replying, but the
-    // stdout/stderr pipes may be read after fd 4 in the same loop turn (or not at all yet, throttled).
-    this.resumeOutput();
-    setImmediate(() => !pending.isClaimed && pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
+    setImmediate(() => pending.finish({ kind: 'reply', reply, output: this.takeOutput() }));
   }
 
   private onChildGone(): void {
@@ -439,15 +426,12 @@ export class WorkerProcess {
   }
 }
 
-/**
- * A request as the worker reads it: its id, its call mark (when the worker writes marks), and the request but
- * its timeout (the host's to enforce); its body made before its call starts when the caller prepared it.
- */
-function requestLine(id: number, r: WorkerRequest, mark: string | null): string {
-  return `{"id":${id},"mark":${mark === null ? 'null' : JSON.stringify(mark)},${r.body ?? requestBody(r)}\n`;
+/** A request as the worker reads it: its id, and the request but its timeout (the host's to enforce); its body made before its call starts when the caller prepared it. */
+function requestLine(id: number, r: WorkerRequest): string {
+  return `{"id":${id},${r.body ?? requestBody(r)}\n`;
 }
 
-/** The request's JSON but its id, mark and opening brace (requestLine puts those first), made before its call starts if need be. */
+/** The request's JSON but its id and its opening brace (`{"id":…,` goes first: requestLine), made before its call starts if need be. */
 export function requestBody(r: WorkerRequest): string {
   const body = 'steps' in r ? { steps: r.steps, input: r.input } : { modulePath: r.modulePath, exportName: r.exportName, input: r.input };
   return JSON.stringify(body).slice(1);

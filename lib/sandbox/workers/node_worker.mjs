@@ -4,8 +4,7 @@
 // Owns: one long-lived node process that imports each user module once (by
 // file URL), calls `fn(value)` (awaiting async functions) per request and
 // answers with JSON. Protocol: one JSON request per line on fd 3, one JSON
-// reply per line on fd 4; console.log on stdout cannot corrupt a reply. Each call's
-// output is framed by its marks on fd 1 and 2 (see call-marks.ts).
+// reply per line on fd 4; console.log on stdout cannot corrupt a reply.
 // Invariant: a reply's `value` is strict JSON — NaN, functions, Maps, class
 // instances and cycles are reported, never silently dropped or nulled.
 //
@@ -14,7 +13,7 @@
 // system or network. Plain JS on purpose: it must start without tsx.
 import net from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { constants, existsSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const REQUEST_FD = 3;
@@ -60,30 +59,6 @@ function isReadOnlyMountAt(where) {
     if (fields.length > 5 && unescape(fields[4]) === where) isReadOnly = fields[5].split(',').includes('ro');
   }
   return isReadOnly;
-}
-
-/**
- * Descriptors of stdout's and stderr's pipes of the worker's own (opened anew where /proc says: blocking,
- * and not closed or redirected by code that does so to fd 1 and 2), for the call marks; else fd 1 and 2.
- */
-const markFds = [1, 2].map((fd) => {
-  try {
-    return openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY);
-  } catch {
-    return fd;
-  }
-});
-/** A call's begin (b) or end (e) mark on each stream; console output to a pipe is written synchronously, so what the call printed is before it. */
-function writeMark(mark, edge) {
-  if (!mark) return;
-  const data = `\0sc:${mark}:${edge}\0`;
-  for (const fd of markFds) {
-    try {
-      writeSync(fd, data);
-    } catch {
-      // a stream code closed: its mark is missing, and the host waits a moment for it
-    }
-  }
 }
 
 /** @type {Map<string, Promise<Record<string, unknown>>>} */
@@ -357,25 +332,17 @@ let chain = null;
 /** Runs a request: at once when none is running (a warm sync function is answered without an await), else after the others. */
 function accept(request) {
   let run;
-  if (chain) run = chain.then(() => start(request));
+  if (chain) run = chain.then(() => (request.steps ? handleChain(request) : handle(request)));
   else {
-    const reply = start(request);
-    if (typeof reply.then !== 'function') return void answer(reply, request);
+    const reply = request.steps ? handleChain(request) : handle(request);
+    if (typeof reply.then !== 'function') return void send(reply, request.id);
     run = reply;
   }
-  const sent = run.then((reply) => answer(reply, request));
+  const sent = run.then((reply) => send(reply, request.id));
   chain = sent;
   void sent.then(() => {
     if (chain === sent) chain = null;
   });
-}
-function start(request) {
-  writeMark(request.mark, 'b');
-  return request.steps ? handleChain(request) : handle(request);
-}
-function answer(reply, request) {
-  writeMark(request.mark, 'e');
-  send(reply, request.id);
 }
 requests.setEncoding('utf8');
 requests.on('data', (chunk) => {
@@ -397,5 +364,5 @@ if (process.argv.includes('--warm-ts')) {
   await import(new URL('./warm.ts', import.meta.url).href).catch(() => {});
   delete process.env.TSX_DISABLE_CACHE; // read by tsx when it loaded; user code sees the minimal environment
 }
-send({ type: 'ready', pid: process.pid, marks: true });
+send({ type: 'ready', pid: process.pid });
 if (!process.argv.includes('--dies-with-parent')) exitWhenParentDies();

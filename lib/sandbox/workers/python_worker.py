@@ -3,8 +3,7 @@
 Owns: one long-lived python3 process that imports user modules once (keyed by
 file path), calls `function(value)` per request and answers with JSON.
 Protocol: one JSON request per line on fd 3, one JSON reply per line on fd 4;
-the user's stdout/stderr stay on fd 1/2 and can never corrupt a reply. Each
-call's output is framed by its marks on fd 1 and 2 (see call-marks.ts).
+the user's stdout/stderr stay on fd 1/2 and can never corrupt a reply.
 Invariant: the memory limit (RLIMIT_AS) is in place before any user code is
 imported, and a reply's `value` is strict JSON (no NaN, no sets, str keys).
 
@@ -222,41 +221,6 @@ def _check_bound(args):
             os._exit(97)
 
 
-def _mark_fds():
-    """Descriptors of stdout's and stderr's pipes of the worker's own (not inherited by subprocesses): the
-    marks reach the host whatever code does to fd 1 and 2. A new open of the pipe where /proc says, so
-    its blocking mode is ours too; else a copy of the descriptor."""
-    fds = []
-    for fd in (1, 2):
-        try:
-            fds.append(os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_CLOEXEC))
-        except OSError:
-            try:
-                fds.append(os.dup(fd))
-            except OSError:
-                fds.append(None)
-    return fds
-
-
-def _write_mark(fds, mark, edge):
-    """The call's begin (b) or end (e) mark on each stream, after what was printed before it."""
-    if not mark:
-        return
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:  # noqa: BLE001 - user code may have replaced or closed the stream
-            pass
-    data = f"\0sc:{mark}:{edge}\0".encode("ascii")
-    for fd in fds:
-        if fd is None:
-            continue
-        try:
-            os.write(fd, data)  # a few bytes: written whole, or not at all
-        except OSError:
-            pass
-
-
 def main():
     _drop_own_dir_from_path()
     _exit_when_parent_dies()
@@ -272,20 +236,21 @@ def main():
         replies.write(json.dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n")
         replies.flush()
 
-    mark_fds = _mark_fds()
-    send({"type": "ready", "pid": os.getpid(), "marks": True})
+    send({"type": "ready", "pid": os.getpid()})
     for line in requests:
         if not line.strip():
             continue
         request = json.loads(line)
-        mark = request.get("mark")
-        _write_mark(mark_fds, mark, "b")
         try:
             reply = handle_chain(request) if "steps" in request else handle(request)
         except MemoryError as exc:
             reply = _failure("memory", exc, request.get("modulePath", ""))
-        # user output flushed, then the end mark, before the reply: the parent attributes it to this call
-        _write_mark(mark_fds, mark, "e")
+        # flush user output before the reply so the parent attributes it to this call
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001 - user code may have replaced or closed the stream
+                pass
         reply["id"] = request["id"]
         try:
             send(reply)
