@@ -134,10 +134,16 @@ export class WorkspaceGuard {
    * (never a link), with the identity the worker checks on what was bound (see above).
    */
   readOnlyEntries(): BoundEntry[] {
-    const st = lstatSyncOrNull(path.join(this.dir, '.git'));
-    if (!st || !(st.isDirectory() || st.isFile()) || this.isNewGit('.git', st)) return [];
-    const exact = lstatSync(path.join(this.dir, '.git'), { bigint: true }); // an inode number may pass 2^53
-    return [{ entry: '.git', dev: exact.dev, ino: exact.ino }];
+    // one stat, in bigints (an inode number may pass 2^53): the entry judged the workspace's own is the
+    // one whose identity the worker checks (two stats let a folder swapped in between them be bound)
+    let st;
+    try {
+      st = lstatSync(path.join(this.dir, '.git'), { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return [];
+    }
+    if (!st || !(st.isDirectory() || st.isFile()) || this.isNewGit('.git', { ino: Number(st.ino), dev: Number(st.dev) })) return [];
+    return [{ entry: '.git', dev: st.dev, ino: st.ino }];
   }
 
   /**
@@ -250,7 +256,7 @@ export class WorkspaceGuard {
   }
 
   /** A `.git` that was not there before the first step: at the top, one that is not the workspace's own entry; below, one not seen then. */
-  private readonly isNewGit = (rel: string, st: Stats): boolean => {
+  private readonly isNewGit = (rel: string, st: Pick<Stats, 'ino' | 'dev'>): boolean => {
     // a device number may change across a reboot (a recorded one is not compared); an inode number does not
     if (rel === '.git') return !(this.topGit && st.ino === this.topGit.ino && (this.isResumed || st.dev === this.topGit.dev));
     return !this.known?.has(rel);
