@@ -29,6 +29,19 @@
  * a held connection ~0.12 ms, and each statement is a loopback write whose
  * syscall is the top self-time of the write path: batching removes statements.
  *
+ * Pipelining was measured and left out: pg's pipeline mode (each statement its
+ * own Sync, so its own transaction and answer), two statements in flight, a
+ * run's op never behind its own. At 200 runs × 5 steps, c=8, load 4–10:
+ * effectful runs move in lockstep (all their commits in one statement, the
+ * lane idle while node runs their steps): nothing is ever sent behind another.
+ * Pure runs: sending at once took 0.8 → 1.2 statements a run and node's CPU
+ * +19%, no faster (5/12 pairs); sending behind only a batch of ≥ 5 ops, wall
+ * ×0.87–0.97 (medians of 6 A/B sets, 73/120 pairs won): no clear win. Each
+ * extra statement cost node ~0.4 ms of CPU (process.cpuUsage; its writev is
+ * the top self-time of a profile), and node's main thread is the other
+ * bottleneck: what pipelining saves in the lane's latency, its extra
+ * statements spend.
+ *
  * Owns: the lanes, their queues and batches. Does not: decide what is written
  * (prisma-store.ts, wire.ts) or what a claim means (claims.ts).
  */
