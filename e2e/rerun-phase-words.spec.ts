@@ -2,23 +2,14 @@
 // rerun from the phase it stopped in (RunView.rerunFrom): its page says so in words for a phase.
 // Before, it read "Take it on from the failed step … rerun from that step" naming a phase.
 import { expect, test } from '@playwright/test';
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { ranTo, savedSkill } from './skill-runs';
 
 test.describe.configure({ timeout: 120_000 });
 
-// its finish must hold `text`; model.yaml finishes without it, on the turn and on its retry
-const FIXTURE = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures', 'contract');
-const files = Object.fromEntries(readdirSync(FIXTURE).map((f) => [f, readFileSync(path.join(FIXTURE, f), 'utf8').replace(/^name: contract$/m, 'name: contract_words')]));
-
 test('a run whose finish its contract refused offers a rerun of the phase it stopped in, said for a phase', async ({ page, request }) => {
-  expect((await request.post('/api/skills', { data: { name: 'contract_words' } })).status()).toBe(201);
-  const saved = await request.post('/api/skills/contract_words/versions', { data: { files } });
-  expect(saved.status(), await saved.text()).toBe(201);
-  const started = await request.post('/api/runs', { data: { skill: 'contract_words', input: {} } });
-  expect(started.status(), await started.text()).toBe(201);
-  const { runId } = (await started.json()) as { runId: string };
-  await expect.poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { status: string }).status, { timeout: 60_000 }).toBe('failed');
+  // its finish must hold `text`; model.yaml finishes without it, on the turn and on its retry
+  await savedSkill(request, 'contract', 'contract_words');
+  const runId = await ranTo(request, 'contract_words', {}, 'failed');
   expect(((await (await request.get(`/api/runs/${runId}`)).json()) as { rerunFrom: string }).rerunFrom).toBe('draft');
 
   await page.goto(`/runs/${runId}`);
