@@ -3,7 +3,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorJson } from './lib/server/http/route';
 import { badPathEncoding, judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
-import { registeredStoreStatus } from './lib/server/ops/store-status-registry';
+import { registeredStoreStatus, STORE_STATUS_HEADER, storeStatusHeaderValue } from './lib/server/ops/store-status-registry';
 
 /** a page (not a route, a build file or a file of public/): while the store is down it says so, as a 503 */
 const isPageRequest = (method: string, pathname: string) => (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/_next/') && !/\.[A-Za-z0-9]+$/.test(pathname);
@@ -22,10 +22,14 @@ export async function proxy(request: NextRequest) {
   } else if (verdict.allow) {
     const forward = new Headers(request.headers);
     if (csp) forward.set('content-security-policy', csp);
-    // the page is rendered all the same (the layout says the store is unreachable): its status says it too
+    // the page is rendered all the same (the layout says the store is unreachable): its status says it too.
+    // The answer goes on to the layout with the request, so the page does not ask again; only this sets
+    // that header (a client's is dropped: it could make a down store look up, or an up one down)
+    forward.delete(STORE_STATUS_HEADER);
     const check = isPage && isPageRequest(request.method, request.nextUrl.pathname) ? registeredStoreStatus() : null;
-    const isStoreDown = check ? !(await check()).reachable : false;
-    response = NextResponse.next({ request: { headers: forward }, ...(isStoreDown ? { status: 503 } : {}) });
+    const status = check ? await check() : null;
+    if (status) forward.set(STORE_STATUS_HEADER, storeStatusHeaderValue(status));
+    response = NextResponse.next({ request: { headers: forward }, ...(status && !status.reachable ? { status: 503 } : {}) });
   } else if (verdict.signIn && request.method === 'GET') {
     const url = request.nextUrl.clone();
     url.pathname = '/signin';

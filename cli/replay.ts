@@ -17,7 +17,7 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import type { Host } from '../lib/server/host';
-import { otherSkillsNote, versionRef, type ReplayDivergenceView, type ReplayView } from '../lib/views';
+import { OPTIONAL_VERSION_HINT, otherSkillsNote, versionRef, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -33,7 +33,7 @@ const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
 /** --version as given, once it can name a version at all (else a usage error, as the API's 400: `replay --check` exits 1 only on a divergence) */
 function versionArg(version: string | undefined): string | undefined {
   if (version !== undefined && !versionRef.safeParse(version).success) {
-    throw new UsageError(`--version "${version}": a version is named by its hash or a unique prefix of it: 6 to 64 hex digits (0-9, a-f): the studio's Versions, or GET /api/skills/<name>/versions, lists them.`);
+    throw new UsageError(`--version "${version}": ${OPTIONAL_VERSION_HINT}.`);
   }
   return version;
 }

@@ -1,8 +1,9 @@
 // `Rerun from here` says which version it reruns: with no newer version of the skill saved since the
 // run, the same one again — said under the button (and as its description), so a rerun is not taken
 // for a try of a fix; once a newer version is saved, that one, beside the version the run ran.
-// Before, nothing said which version a rerun took.
-import { expect, test } from '@playwright/test';
+// Before, nothing said which version a rerun took. The note sits under the row of buttons: beside
+// `Rerun from here` it pushed `Fork from here` away (onto a line of its own in Details).
+import { expect, test, type Locator } from '@playwright/test';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -10,6 +11,15 @@ test.describe.configure({ timeout: 180_000 });
 
 const FIXTURE = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures', 'tally');
 const files = Object.fromEntries(readdirSync(FIXTURE).map((f) => [f, readFileSync(path.join(FIXTURE, f), 'utf8').replace(/^name: tally$/m, 'name: tally_note')]));
+
+/** `Rerun from here` and `Fork from here` side by side in `region`, the version note under them (it pushed the fork onto a line of its own in Details) */
+async function expectSideBySide(region: Locator) {
+  const rerun = await region.getByRole('button', { name: 'Rerun from here' }).boundingBox();
+  const fork = await region.getByRole('button', { name: 'Fork from here' }).boundingBox();
+  expect(rerun && fork).toBeTruthy();
+  expect(Math.abs(rerun!.y - fork!.y), 'on one line').toBeLessThan(4);
+  expect(fork!.x - (rerun!.x + rerun!.width), 'next to each other').toBeLessThan(24);
+}
 
 test('Rerun from here says it reruns the same version when none newer is saved, and names the newer one once saved', async ({ page, request }) => {
   expect((await request.post('/api/skills', { data: { name: 'tally_note' } })).status()).toBe(201);
@@ -28,10 +38,12 @@ test('Rerun from here says it reruns the same version when none newer is saved, 
   await expect(takeOn).toContainText(same);
   await expect(rerun).toHaveAccessibleDescription(same);
   await expect(rerun).toBeEnabled();
+  await expectSideBySide(takeOn);
   await takeOn.screenshot({ path: 'test-results/screens/rerun-same-version.png' });
   // the Details panel's (the failed step is selected) says the same
   const details = page.getByRole('region', { name: 'Details' });
   await expect(details.getByRole('button', { name: 'Rerun from here' })).toHaveAccessibleDescription(same);
+  await expectSideBySide(details);
   await details.screenshot({ path: 'test-results/screens/rerun-same-version-details.png' });
 
   // a fix saved: the rerun takes it, and says so beside the version the run ran

@@ -4,8 +4,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli, type CliResult } from './spawn-cli';
 
-/** the command's exit code, output, and every module URL it resolved */
+let built: Promise<void> | null = null;
+
+/**
+ * dist/ current before any command is traced: bin rebuilds it first when a source changed since
+ * (scripts/built.mjs), and a traced command that did so would resolve esbuild and be taken for one
+ * that loads a TypeScript loader. A source edited, or a checkout, leaves it stale until some command
+ * runs; under load, a rebuild by a test running beside this one takes longer, and more commands
+ * started meanwhile find it stale. One untraced `--help` makes it current (once per test process).
+ */
+function currentBuild(): Promise<void> {
+  built ??= runCli(['--help'], { env: process.env }).then((r) => {
+    if (r.code !== 0) throw new Error(`stagecraft --help, run to make dist/ current, failed (${r.code}): ${r.err}`);
+  });
+  return built;
+}
+
+/** the command's exit code, output, and every module URL it resolved (dist/ made current first, untraced) */
 export async function tracedCli(argv: string[], env: NodeJS.ProcessEnv): Promise<CliResult & { modules: string[] }> {
+  await currentBuild();
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-lazy-'));
   try {
     const loads = path.join(dir, 'loads.txt');

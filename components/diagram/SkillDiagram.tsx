@@ -155,7 +155,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
       out.push({
         id: LANE_ID,
         type: 'lane',
-        position: { x: box.x - 18, y: box.y - 30 },
+        // its label at the foot (30 px there, 18 above the chain): at the top the edge into the chain ran through it
+        position: { x: box.x - 18, y: box.y - 18 },
         data: { ...lane, sig: JSON.stringify(lane) },
         selectable: false,
         draggable: false,

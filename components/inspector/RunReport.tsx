@@ -166,12 +166,14 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
           <dt>Usage</dt>
           <dd>{usageText(usage, currency)}</dd>
         </div>
-        <div>
+        {/* two columns: skill@hash is wider than one at 1024 px, and was broken inside the hash */}
+        <div className={styles.twoColumns}>
           <dt>Version</dt>
           <dd>
             {version ? (
               <Link href={studioHref(skill, version)} className={styles.mono} title={`${skill} at version ${version}, in the studio`}>
-                {skill}@{version.slice(0, 12)}
+                {skill}@<wbr />
+                <span className={styles.nowrap}>{version.slice(0, 12)}</span>
               </Link>
             ) : (
               '—'

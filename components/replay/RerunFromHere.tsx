@@ -2,7 +2,7 @@
 // `Rerun from here`: the one click after a fix. A fork at this position with the skill's latest
 // version and no edit — the steps before it are answered from this run's recording (no model is
 // called for them), the step here and everything after it run live — then the page moves to it.
-// Under it, which version that is: when no newer version of the skill was saved since, it says the
+// Under the row of actions, which version that is: when no newer version of the skill was saved since, it says the
 // rerun takes the same version again (a rerun then finishes the same code, it does not try a fix).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -39,8 +39,10 @@ export function RerunFromHere({ runId, skill, version, position, status, isPrima
   });
   const isEnded = status !== 'running' && status !== 'queued';
   const isBusy = rerun.isPending || rerun.isSuccess;
+  // the button sits in its row of actions with the others; the note and any error go under that row
+  // (styles.underActions), so a note never pushes the next button onto a line of its own
   return (
-    <span className={`${styles.action} ${styles.rerunAction}`}>
+    <>
       <button
         type="button"
         className={`btn ${isPrimary ? 'btn-primary' : ''}`}
@@ -53,15 +55,15 @@ export function RerunFromHere({ runId, skill, version, position, status, isPrima
         Rerun from here
       </button>
       {note ? (
-        <span id={noteId} className={styles.rerunNote} data-same-version={note.isSame || undefined}>
+        <span id={noteId} className={`${styles.underActions} ${styles.rerunNote}`} data-same-version={note.isSame || undefined}>
           {note.text}
         </span>
       ) : null}
       {rerun.error ? (
-        <span className="form-error" role="alert">
+        <span className={`form-error ${styles.underActions}`} role="alert">
           Not rerun: {rerun.error.message}
         </span>
       ) : null}
-    </span>
+    </>
   );
 }

@@ -16,6 +16,15 @@ export function failedPosition(run: Pick<RunView, 'status' | 'report' | 'error' 
 }
 
 /**
+ * whether a run's failed position is a phase it stopped in (the server's `rerunFrom` when no step
+ * failed: a finish its contract refused after the retry, a model turn that did not come) rather than
+ * a step: a step's position names its phase and more (`draft/r2/model`, `__post__/0`), a phase's does not
+ */
+export function isPhasePosition(run: Pick<RunView, 'rerunFrom'>, position: string): boolean {
+  return position === run.rerunFrom && !position.includes('/');
+}
+
+/**
  * Where `Fork from here` opens on a failed run: a failed processor step's input (what the step was
  * given — its recorded result is the error, nothing to fork from), else the failed position itself
  * (a model turn, a tool outcome, a stage's contribution, each a value to put in its place).

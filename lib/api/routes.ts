@@ -54,6 +54,7 @@ import {
   ValidationView,
   VersionSummaryView,
   VersionView,
+  versionInPath,
   versionRef,
 } from '../views';
 
@@ -69,7 +70,8 @@ export const MAX_RUN_PAGE = 500;
 export const MAX_RUN_BUCKETS = 500;
 
 const SkillParams = z.object({ name: z.string() });
-const VersionParams = z.object({ name: z.string(), hash: z.string() });
+// a hash that could never name a version is a 400 saying what does; a well-formed one no version has, a 404
+const VersionParams = z.object({ name: z.string(), hash: versionInPath });
 const RunParams = z.object({ id: z.string() });
 /** missing and empty say the same: what to name */
 const FORK_POINT_HINT = 'name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …)';

@@ -28,6 +28,7 @@ import { isJsonObject } from './json';
 import type { RunEvent } from './ports';
 import { canonicalJson } from './memo';
 import { relativeToBundle } from './error-info';
+import { bundleRootsOf } from './provenance';
 
 export type StepSide = {
   seq: number;
@@ -115,13 +116,6 @@ function tokensOf(kind: string, output: Json): StepSide['tokens'] {
   return { input: Number(u.inputTokens ?? 0), output: Number(u.outputTokens ?? 0) };
 }
 
-/** the bundle folders a log's run executed from (its start's, and any a resume ran from) */
-function bundleDirsOf(events: readonly RunEvent[]): string[] {
-  const out: string[] = [];
-  for (const e of events) if ((e.type === EVENT.runStarted || e.type === EVENT.runResumed) && typeof e.data.bundleDir === 'string') out.push(e.data.bundleDir);
-  return out;
-}
-
 /** the value as compared: error stacks left out, and in an error the paths under `roots` relative */
 function comparable(v: Json, roots: readonly string[], inError = false): Json {
   if (typeof v === 'string') return inError ? relativeToBundle(v, roots) : v;
@@ -174,7 +168,7 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
   const a = outcomeOf(aEvents, aSteps);
   const b = outcomeOf(bEvents, bSteps);
   const stoppedAt = stopOf(b);
-  const roots: Roots = { a: bundleDirsOf(aEvents), b: bundleDirsOf(bEvents) };
+  const roots: Roots = { a: bundleRootsOf(aEvents), b: bundleRootsOf(bEvents) };
   const aIndex = new Map(aSteps.map((s, i) => [s.position, i]));
   const matched = new Array<boolean>(aSteps.length).fill(false);
   const rows: CompareRow[] = [];

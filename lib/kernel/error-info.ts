@@ -35,6 +35,16 @@ export function relativeToBundle(text: string, roots: readonly string[]): string
   return out;
 }
 
+/** An error as recorded (any JSON: a message, a stack, details), every string in it with the paths under `roots` relative. */
+export function relativeErrorValue(value: Json, roots: readonly string[]): Json {
+  if (typeof value === 'string') return relativeToBundle(value, roots);
+  if (Array.isArray(value)) return value.map((v) => relativeErrorValue(v, roots));
+  if (!isJsonObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) out[k] = relativeErrorValue(v, roots);
+  return out;
+}
+
 const FRAME = /(?:\(|\s|^)([^\s():]+\.(?:mjs|cjs|js|ts|mts|py)):(\d+)(?::\d+)?/;
 
 /** the first frame of a stack that names a file of the bundle (a relative path once roots are cut) */

@@ -23,6 +23,8 @@ import { MemoryStore } from './memory-store';
 import { startRun } from './runner';
 import { ForkProbeReached } from './recording';
 import { objectCheck, RUN_INPUT_POINT, type EditCheck, type ForkPoint } from './fork-edits';
+import { relativeErrorValue, relativeToBundle } from './error-info';
+import { bundleRootsOf } from './provenance';
 
 export type ForkProbe = {
   /** the value at the point (a step's output or input, a phase input, the finish artifact, the run input) */
@@ -70,11 +72,14 @@ export async function probeForkPoint(
     throw e;
   }
   const err = outcome.error;
-  if (err?.code === 'fork_prefix_changed') throw new ForkPointError('fork_prefix_changed', String(err.message), err);
+  // the replay's error names the bundle copies it and the run executed from: said relative, as the run's page says it
+  const roots = [plan.bundleDir, ...bundleRootsOf(opts.events)];
+  const said = (message: unknown) => relativeToBundle(String(message), roots);
+  if (err?.code === 'fork_prefix_changed') throw new ForkPointError('fork_prefix_changed', said(err.message), relativeErrorValue(err, roots) as JsonObject);
   const positions = forkPositions(opts.events);
   throw new ForkPointError(
     'fork_point_unknown',
-    `Run ${opts.parentRunId} has no ${point.target === 'input' ? 'value flowing in' : 'step'} at ${point.at} that this version of the skill reaches${err ? ` (replayed, it stops first: ${String(err.message)})` : ''}. ` +
+    `Run ${opts.parentRunId} has no ${point.target === 'input' ? 'value flowing in' : 'step'} at ${point.at} that this version of the skill reaches${err ? ` (replayed, it stops first: ${said(err.message)})` : ''}. ` +
       `Positions of the run: ${positions.slice(0, 40).join(', ')}${positions.length > 40 ? ` … (${positions.length} in all)` : ''}.`,
     { position: point.at, positions },
   );

@@ -31,6 +31,8 @@ import type { Json, JsonObject } from '../kernel/json';
 import type { RunEvent, RunRecord, StageTrace } from '../kernel/ports';
 import { EVENT, TERMINAL_EVENTS } from '../kernel/events';
 import { POST_PHASE } from '../kernel/plan';
+import { relativeToBundle } from '../kernel/error-info';
+import { bundleRootsOf } from '../kernel/provenance';
 
 export type AttributeValue = string | number | boolean | string[];
 
@@ -83,8 +85,10 @@ export function runSpans(run: RunRecord, events: readonly RunEvent[], traces: re
     s.startMs = Math.min(s.startMs, from);
     s.endMs = Math.max(s.endMs, to);
   };
+  // a status message names files of the bundle as the run's page does: relative to the copy the run executed from
+  const roots = bundleRootsOf(events);
   const fail = (s: SpanData, message: string | undefined) => {
-    s.status = { code: 'error', ...(message ? { message } : {}) };
+    s.status = { code: 'error', ...(message ? { message: relativeToBundle(message, roots) } : {}) };
   };
 
   const first = events[0];

@@ -18,14 +18,19 @@ const int = z.number().int();
 
 /** the fewest hex digits that name a version (the store's MIN_HASH_PREFIX) */
 const MIN_VERSION_PREFIX = 6;
-const VERSION_HINT = `must be a version's hash or a unique prefix of it: ${MIN_VERSION_PREFIX} to 64 hex digits (0-9, a-f), as GET /api/skills/<name>/versions lists them; leave it out for the latest version`;
+/** what names a version, said wherever one is malformed: the API's 400s (a body, a query, a path) and the CLI's --version */
+export const VERSION_HINT = `must be a version's hash or a unique prefix of it: ${MIN_VERSION_PREFIX} to 64 hex digits (0-9, a-f), as GET /api/skills/<name>/versions lists them`;
+/** the same, where the version may be left out (a request's `version`, the CLI's --version) */
+export const OPTIONAL_VERSION_HINT = `${VERSION_HINT}; leave it out for the latest version`;
+const VERSION_PATTERN = new RegExp(`^[0-9a-fA-F]{${MIN_VERSION_PREFIX},64}$`);
+const versionNamed = (hint: string) => z.string({ error: hint }).regex(VERSION_PATTERN, { error: hint });
 /**
  * A version named in a request: a content hash or a prefix of one. A name that could never be a hash is
  * the caller's mistake (400, saying what to send); a well-formed one no version has stays a 404.
  */
-export const versionRef = z
-  .string({ error: VERSION_HINT })
-  .regex(new RegExp(`^[0-9a-fA-F]{${MIN_VERSION_PREFIX},64}$`), { error: VERSION_HINT });
+export const versionRef = versionNamed(OPTIONAL_VERSION_HINT);
+/** the same, as a path names it (`/api/skills/<name>/versions/<hash>`): there it cannot be left out */
+export const versionInPath = versionNamed(VERSION_HINT);
 
 // ---------------------------------------------------------------- divergences
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type AppServer } from './testing/app-server';
 import { documentHash, partHash } from '../runs/export-run';
+import { VERSION_HINT } from '../../views';
 
 let app: AppServer;
 before(async () => {
@@ -94,6 +95,14 @@ describe('replay, fork, compare, regress, export, import over HTTP', () => {
     isError(await call('POST', `/api/runs/${runId}/replay`, { version: 'f'.repeat(64) }), 404, 'version_not_found', /no version of it has that hash/);
     isError(await call('POST', '/api/skills/summarize/regress', { version: 'zz' }), 400, 'invalid_request', WHAT_TO_SEND);
     isError(await call('POST', '/api/runs', { skill: 'summarize', input: { path: 'report.txt' }, version: 'zz' }), 400, 'invalid_request', WHAT_TO_SEND);
+    // in a path too (it was a 404 there, as if a well-formed hash no version has), with the same words
+    for (const [method, p] of [['GET', '/api/skills/summarize/versions/zz'], ['GET', '/api/skills/summarize/versions/nothex'], ['POST', '/api/skills/summarize/versions/abc/restore']]) {
+      const r = await call(method, p);
+      isError(r, 400, 'usage');
+      assert.ok(r.body.error.message.includes(`hash is not as this route expects: ${VERSION_HINT}`), r.text);
+    }
+    isError(await call('GET', `/api/skills/summarize/versions/${'f'.repeat(64)}`), 404, 'version_not_found');
+    isError(await call('POST', `/api/skills/summarize/versions/${'f'.repeat(12)}/restore`), 404, 'version_not_found');
     isError(await call('POST', `/api/runs/${runId}/replay`, { bogus: 1 }), 400, 'invalid_request');
     isError(await call('POST', '/api/runs/run_nope/replay'), 404, 'run_not_found');
     isError(await call('POST', '/api/skills/nobody/regress'), 404, 'skill_not_found');

@@ -10,6 +10,11 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { startApp, type AppServer } from '../http/testing/app-server';
 import { acquireDataDirLock } from '../../store/data-dir-lock';
+import { STORE_STATUS_HEADER, storeStatusHeaderValue } from './store-status-registry';
+
+// what a client could send to pass for the proxy's answer (proxy.ts drops it): it changes nothing
+const FORGED_UP = { [STORE_STATUS_HEADER]: storeStatusHeaderValue({ reachable: true }) };
+const FORGED_DOWN = { [STORE_STATUS_HEADER]: storeStatusHeaderValue({ reachable: false, reason: 'forged', where: 'nowhere', isEmbedded: false }) };
 
 let app: AppServer | undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-store-down-'));
@@ -32,6 +37,9 @@ test('pages answer 503 naming the embedded data dir in use while it cannot be op
       assert.match(text, /no other Stagecraft process holds it/, p);
       assert.doesNotMatch(text, /Check that the Postgres server is running/, `${p} does not send the user to a Postgres server`);
     }
+    const forged: Response = await fetch(`${app.url}/runs`, { headers: FORGED_UP });
+    assert.equal(forged.status, 503, 'a forged header does not make a down store look up');
+    assert.match(await forged.text(), /The store is unreachable/);
     const api: Response = await fetch(`${app.url}/api/runs`);
     assert.equal(api.status, 503, await api.text());
   } finally {
@@ -46,4 +54,8 @@ test('pages answer 503 naming the embedded data dir in use while it cannot be op
   }
   assert.equal(page?.status, 200);
   assert.doesNotMatch(await page!.text(), /The store is unreachable/);
+  const forged: Response = await fetch(`${app.url}/runs`, { headers: FORGED_DOWN });
+  assert.equal(forged.status, 200, 'a forged header does not make an up store look down');
+  const text = await forged.text();
+  assert.doesNotMatch(text, /The store is unreachable|forged/);
 });

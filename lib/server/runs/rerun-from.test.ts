@@ -2,27 +2,16 @@
 // retry — is rerun from the phase it stopped in: the run view says so (`rerunFrom`, which the run
 // page's `Rerun from here` takes), and it is the point a fork with none named (`{}`) takes.
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { memoryHost } from '../testing';
 import { startStoredRun } from './start-run';
 import { getRun } from './run-summary';
 import { forkRun } from './fork-run';
 
-const skillMd = `---
-name: contract
-entry: draft
-graph:
-  draft: []
-output_schema:
-  type: object
-  properties: { text: { type: string } }
-  required: [text]
----
-You write.
-
-## draft
-Write something.
-`;
+// the skill (its finish must hold `text`), shared with the browser test of its page (e2e/rerun-phase-words.spec.ts)
+const skillMd = readFileSync(path.join(process.cwd(), 'e2e', 'fixtures', 'contract', 'skill.md'), 'utf8');
 const script = (finish: string) => `turns:\n  - phase: draft\n    finish: ${finish}\n  - phase: draft\n    finish: ${finish}\n`;
 
 test('a run whose finish its contract refused is rerun from its phase, on its page as by the API', async () => {

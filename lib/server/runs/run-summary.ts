@@ -4,7 +4,9 @@
  * report, every stage trace and every processor step — and the fuller
  * RunView of `GET /api/runs/<id>`.
  */
-import type { JsonObject } from '../../kernel/json';
+import type { Json, JsonObject } from '../../kernel/json';
+import { relativeErrorValue, relativeToBundle } from '../../kernel/error-info';
+import { bundleRootsOf } from '../../kernel/provenance';
 import type { RunOutcome } from '../../kernel/runner';
 import type { RunEvent, StageTrace, StorePort } from '../../kernel/ports';
 import { EVENT } from '../../kernel/events';
@@ -16,7 +18,7 @@ import { foldRun } from './run-folds';
 
 export type RunSummary = RunSummaryView;
 
-function traceView(t: StageTrace): TraceView {
+function traceView(t: StageTrace, roots: readonly string[]): TraceView {
   return {
     round: t.round,
     phase: t.phase,
@@ -25,14 +27,14 @@ function traceView(t: StageTrace): TraceView {
     stage: t.stage,
     status: t.status,
     effects: { asked: t.effects.asked, granted: t.effects.granted },
-    error: t.error ? t.error.message : null,
+    error: t.error ? relativeToBundle(t.error.message, roots) : null,
     seq: t.seq,
     durationMs: t.durationMs,
   };
 }
 
 /** every top-level processor step, at its last record (a step re-executed on resume is recorded again) */
-function stepViews(events: readonly RunEvent[]): StepView[] {
+function stepViews(events: readonly RunEvent[], roots: readonly string[]): StepView[] {
   const steps = new Map<string, StepView>();
   for (const e of events) {
     const d = e.data;
@@ -44,21 +46,23 @@ function stepViews(events: readonly RunEvent[]): StepView[] {
       status: String(d.status),
       position: String(d.position),
       seq: e.seq,
-      ...(d.status === 'failed' || d.status === 'skipped' || d.status === 'empty' ? { error: (d.output as JsonObject | null)?.error ?? null } : {}),
+      ...(d.status === 'failed' || d.status === 'skipped' || d.status === 'empty' ? { error: relativeErrorValue((d.output as JsonObject | null)?.error ?? null, roots) } : {}),
     });
   }
   return [...steps.values()];
 }
 
+/** errors with the paths of the bundle copy the run executed from relative, as the page and report show them (the --json and the API's alike) */
 function summaryOf(o: Pick<RunOutcome, 'runId' | 'status' | 'output' | 'error' | 'report'>, traces: StageTrace[], events: RunEvent[]): RunSummaryView {
+  const roots = bundleRootsOf(events);
   return {
     runId: o.runId,
     status: o.status,
     output: o.output,
-    error: o.error as RunErrorView | null,
+    error: (o.error ? relativeErrorValue(o.error as Json, roots) : null) as RunErrorView | null,
     report: o.report as unknown as ReportView | null,
-    traces: traces.map(traceView),
-    steps: stepViews(events),
+    traces: traces.map((t) => traceView(t, roots)),
+    steps: stepViews(events, roots),
   };
 }
 

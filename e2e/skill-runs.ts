@@ -1,0 +1,31 @@
+// What the browser tests set up through the API: a skill from a fixture folder (renamed, so each test
+// has its own), saved as a version, and a run of it waited for until it ends.
+import { expect, type APIRequestContext } from '@playwright/test';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures');
+
+/** the files of e2e/fixtures/<fixture>, its skill.md naming `name` */
+export function fixtureFiles(fixture: string, name: string): Record<string, string> {
+  const dir = path.join(FIXTURES, fixture);
+  return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8').replace(new RegExp(`^name: ${fixture}$`, 'm'), `name: ${name}`)]));
+}
+
+/** creates skill `name` from e2e/fixtures/<fixture> and saves it: the version's hash */
+export async function savedSkill(request: APIRequestContext, fixture: string, name: string): Promise<{ hash: string; files: Record<string, string> }> {
+  expect((await request.post('/api/skills', { data: { name } })).status()).toBe(201);
+  const files = fixtureFiles(fixture, name);
+  const saved = await request.post(`/api/skills/${name}/versions`, { data: { files } });
+  expect(saved.status(), await saved.text()).toBe(201);
+  return { hash: ((await saved.json()) as { version: { hash: string } }).version.hash, files };
+}
+
+/** starts a run of `skill` on `input` and waits until its status is `status`: its id */
+export async function ranTo(request: APIRequestContext, skill: string, input: Record<string, unknown>, status: string): Promise<string> {
+  const started = await request.post('/api/runs', { data: { skill, input } });
+  expect(started.status(), await started.text()).toBe(201);
+  const { runId } = (await started.json()) as { runId: string };
+  await expect.poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { status: string }).status, { timeout: 60_000 }).toBe(status);
+  return runId;
+}
