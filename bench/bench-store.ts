@@ -52,6 +52,7 @@ import { firstCodeStep } from '../lib/server/runs/warm-run';
 import { benchSkillText } from './bench-skill';
 import { optimizeLater } from '../cli/js-tier';
 import { stampPorts } from './port-stamps';
+import { instrument } from './instrument';
 
 // as the CLI's commands (`run`, `worker`) are: optimized later than V8's default (cli/js-tier.ts)
 optimizeLater();
@@ -134,35 +135,6 @@ const firstCall = { startAt: NaN, endAt: NaN };
 
 /** Latency of the two round trips a step can wait on, summed over every call since the last reset. */
 const waits = { commits: 0, commitMs: 0, calls: 0, callMs: 0 };
-
-/**
- * Replaces `obj[name]` (an async method) by one that calls `after(args, t0)` once its promise settles
- * (`t0`: performance.now() at the call). One `then` per call and no async wrapper around it: what
- * the bench adds to a run's CPU stays small next to what it measures (the peers' harnesses add none).
- */
-function instrument(obj: object, name: string, after: (args: unknown[], t0: number) => void): void {
-  const o = obj as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const orig = o[name].bind(obj);
-  o[name] = (...args: unknown[]) => {
-    const t0 = performance.now();
-    let p: Promise<unknown>;
-    try {
-      p = orig(...args);
-    } catch (e) {
-      p = Promise.reject(e);
-    }
-    return p.then(
-      (v) => {
-        after(args, t0);
-        return v;
-      },
-      (e: unknown) => {
-        after(args, t0);
-        throw e;
-      },
-    );
-  };
-}
 
 /**
  * The sandbox's calls: counted and timed into `waits`, and the first one noted in `firstCall`. Every
