@@ -9,6 +9,8 @@
 //   --step node|op (default node)              op: each step is the builtin workspace/write op, in process (harness
 //                                              `stagecraft/effectful+op`): one commit per step (the 200-byte artifact
 //                                              with its event) and no sandbox call, the shape of a DBOS step
+//   --stamps                                   single and floor modes: `ports`, the main thread's gaps per step between a
+//                                              worker's reply and the commit sent, the answer and the next request (port-stamps.ts)
 //   --kind effectful|pure|both (default both)  one JSON line per kind, in every mode; its harness is
 //                                              `stagecraft/effectful` or `stagecraft/pure` (and `kind` says it too)
 //   --fresh                                    drop and recreate the database first
@@ -49,6 +51,8 @@ import { compileBench } from './compile';
 import { firstCodeStep } from '../lib/server/runs/warm-run';
 import { benchSkillText } from './bench-skill';
 import { optimizeLater } from '../cli/js-tier';
+import { stampPorts } from './port-stamps';
+import { instrument } from './instrument';
 
 // as the CLI's commands (`run`, `worker`) are: optimized later than V8's default (cli/js-tier.ts)
 optimizeLater();
@@ -70,6 +74,7 @@ const { values: a } = parseArgs({
     dir: { type: 'string' },
     tiny: { type: 'boolean' },
     warm: { type: 'string', default: '0' },
+    stamps: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -130,35 +135,6 @@ const firstCall = { startAt: NaN, endAt: NaN };
 
 /** Latency of the two round trips a step can wait on, summed over every call since the last reset. */
 const waits = { commits: 0, commitMs: 0, calls: 0, callMs: 0 };
-
-/**
- * Replaces `obj[name]` (an async method) by one that calls `after(args, t0)` once its promise settles
- * (`t0`: performance.now() at the call). One `then` per call and no async wrapper around it: what
- * the bench adds to a run's CPU stays small next to what it measures (the peers' harnesses add none).
- */
-function instrument(obj: object, name: string, after: (args: unknown[], t0: number) => void): void {
-  const o = obj as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const orig = o[name].bind(obj);
-  o[name] = (...args: unknown[]) => {
-    const t0 = performance.now();
-    let p: Promise<unknown>;
-    try {
-      p = orig(...args);
-    } catch (e) {
-      p = Promise.reject(e);
-    }
-    return p.then(
-      (v) => {
-        after(args, t0);
-        return v;
-      },
-      (e: unknown) => {
-        after(args, t0);
-        throw e;
-      },
-    );
-  };
-}
 
 /**
  * The sandbox's calls: counted and timed into `waits`, and the first one noted in `firstCall`. Every
@@ -287,6 +263,14 @@ async function withStore<T>(fn: (deps: (b: { dir: string; script: string }) => K
  * once in a warm worker (the sandbox a run gets: bubblewrap, the workspace and its quota) and its
  * 200-byte result made durable by one raw INSERT, autocommitted (pg-floor.mjs --mode single).
  */
+/** --stamps: the measured window's main-thread gaps at the ports (port-stamps.ts), from now until `take` */
+function portStamps() {
+  if (!a.stamps) return null;
+  const stamps = stampPorts(Number(new URL(dbUrl(DB)).port || 5432));
+  stamps.mark();
+  return stamps;
+}
+
 async function floor() {
   const b = bundle('effectful', 1);
   const client = new pg.Client({ connectionString: dbUrl(DB) });
@@ -315,7 +299,9 @@ async function floor() {
     await client.query('CREATE TABLE IF NOT EXISTS floor_steps (run_id text NOT NULL, step int NOT NULL, result jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (run_id, step))');
     await steps(`floor-warm-${process.pid}-${Date.now()}`, 20); // the worker started, the module imported, the statement's plan cached
     [calls, callMs, inserts, insertMs] = [0, 0, 0, 0];
+    const stamps = portStamps();
     const m = await measure(() => steps(`floor-${process.pid}-${Date.now()}`, N));
+    const ports = stamps?.take();
     return {
       harness: 'floor/node-step',
       sandbox: ISOLATION.kind,
@@ -328,6 +314,7 @@ async function floor() {
       ...rates(N, m),
       insertRttMs: +(insertMs / inserts).toFixed(3),
       codeCallRttMs: +(callMs / calls).toFixed(3),
+      ...(ports ? { ports } : {}),
     };
   } finally {
     await sandbox.close();
@@ -353,6 +340,7 @@ async function perf(kind: Kind) {
     tripKinds.clear();
     const store = deps(b).store as StorePort & { writeStats?: () => WriteStats | null };
     const w0 = store.writeStats?.() ?? null;
+    const stamps = portStamps();
     const m = await measure(async () => {
       if (a.mode === 'many') {
         await pool(W, C, async () => {
@@ -364,6 +352,7 @@ async function perf(kind: Kind) {
         if (r.status !== 'completed') throw new Error(JSON.stringify(r.error));
       }
     }, DB);
+    const ports = stamps?.take();
     return {
       harness: harnessOf(kind),
       sandbox: ISOLATION.kind,
@@ -381,6 +370,7 @@ async function perf(kind: Kind) {
       // at c > 1 the round trips of different runs overlap: the latencies are each one's own, not a share of the wall time
       roundTrips: perRun(a.mode === 'many' ? W : 1),
       ...writePath(w0, store.writeStats?.() ?? null, a.mode === 'many' ? W : 1, m.wallMs),
+      ...(ports ? { ports } : {}),
     };
   });
 }
@@ -465,6 +455,7 @@ for (const [flag, n] of [['steps', N], ['workflows', W], ['concurrency', C], ['k
 }
 if (!Number.isInteger(WARM) || WARM < 0) usage('--warm must be a whole number ≥ 0');
 if (WARM && a.mode !== 'single' && a.mode !== 'many') usage('--warm is for the single and many modes');
+if (a.stamps && a.mode !== 'single' && a.mode !== 'floor') usage('--stamps is for the single and floor modes (one step at a time: the gaps are one run\'s)');
 if (a.mode === 'crash' && a.role === 'parent' && Number(a['kill-after']) >= N) usage(`--kill-after ${a['kill-after']} must be below --steps ${N}, or the run ends before the kill`);
 const kinds: Kind[] = a.kind === 'both' ? ['effectful', 'pure'] : [a.kind as Kind];
 
