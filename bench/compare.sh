@@ -58,6 +58,9 @@ CMDS=(
 TINY_SET=("pg-floor.mjs --mode single" "dbos-bench.mjs --mode single" "lg-bench.mjs --mode single" "--mode floor" "ours --mode single --steps $S --fresh"
   "ours --mode many --workflows $W --steps 5 --concurrency 8 --fresh" "--step op --fresh" "--mode crash")
 in_tiny_set() { local t; for t in "${TINY_SET[@]}"; do [[ "$1" == *"$t"* ]] && return 0; done; return 1; }
+# ours runs compiled, as the shipped CLI does (and as its crash worker always did): not through tsx, whose
+# keepNames and source maps cost node's main thread ~0.3 ms a run (bench/compile-bench.ts)
+OURS=$(node --import tsx bench/compile-bench.ts bench/bench-store.ts)
 for r in $(seq 1 "$REPS"); do
   for c in "${CMDS[@]}"; do
     [[ -n "${ONLY:-}" && "$c" != *"$ONLY"* ]] && continue
@@ -81,7 +84,7 @@ for r in $(seq 1 "$REPS"); do
     echo "[rep $r/$REPS] $c" >&2
     # shellcheck disable=SC2086
     if [[ "$who" == peer ]]; then lines=$(cd "$PEERS" && node $rest 2>>"../$ERR" | grep '^{' || true);
-    else lines=$(node --import tsx bench/bench-store.ts $rest 2>>"$ERR" | grep '^{' || true); fi
+    else lines=$(node "$OURS" $rest 2>>"$ERR" | grep '^{' || true); fi
     [[ -n "$lines" ]] || { echo "FAILED: $c (see $ERR)" >&2; tail -20 "$ERR" >&2; exit 1; }
     echo "$lines" >>"$OUT"
   done
