@@ -11,10 +11,13 @@ const URL_SCHEMA = { type: 'string', format: 'url' } as const;
 
 test('a 64 KB value of `:` is checked against format url in linear time (ajv-formats’s own pattern: seconds)', () => {
   const value = 'http://' + ':'.repeat(64 * 1024) + '\n';
+  // the schema compiled first (~0.2 s cold, more on a loaded machine): what is timed is the check alone
+  assert.equal(checkSchema(URL_SCHEMA, 'http://example.com').length, 0);
   const t = performance.now();
   const errors = checkSchema(URL_SCHEMA, value);
   const ms = performance.now() - t;
   assert.equal(errors.length, 1);
+  // linear: ~2 ms here; ajv-formats's own pattern: 6–7 s at this size
   assert.ok(ms < 300, `took ${ms.toFixed(0)} ms`);
 });
 

@@ -92,6 +92,9 @@ test(`3 workers, ${RUNS} runs, a worker SIGKILLed twice: every run completes, co
 
   // the survivors stop cleanly on SIGTERM
   const live = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+  // each up first: the last replacement may still be starting when the others have finished every run,
+  // and a process still loading has no SIGTERM handler yet (it would die of the signal, exit code null)
+  await Promise.all(live.map((w) => w.id()));
   for (const w of live) w.child.kill('SIGTERM');
   for (const w of live) assert.equal((await w.exited).code, 0, w.output());
 });
