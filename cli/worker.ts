@@ -25,6 +25,15 @@ export async function workerCommand(argv: string[], io: Io): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_WORKER_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_WORKER_CONCURRENCY}, not ${JSON.stringify(values.concurrency)}`);
   }
+  // SIGTERM/SIGINT while starting (opening the store, migrating it, joining the queue): no run is held
+  // yet, so the worker leaves at once and says so, exit 0 as for any stop — not killed by the signal
+  // (exit code none), which a supervisor scaling down a worker that just started would read as a crash
+  const onSignalWhileStarting = (signal: NodeJS.Signals) => {
+    io.err(`stagecraft worker: ${signal} while starting: no run taken, exiting`);
+    process.exit(0);
+  };
+  process.on('SIGTERM', onSignalWhileStarting);
+  process.on('SIGINT', onSignalWhileStarting);
   return withHost(async (host) => {
     const url = databaseUrlOf(host);
     if (!url) {
@@ -42,6 +51,8 @@ export async function workerCommand(argv: string[], io: Io): Promise<number> {
       log(`${signal}: finishing the steps in flight, handing ${worker.activeRuns} run(s) back to the queue`);
       worker.stop(`the worker got ${signal}`);
     };
+    process.off('SIGTERM', onSignalWhileStarting);
+    process.off('SIGINT', onSignalWhileStarting);
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
     log(`${registry.info.id} drives up to ${concurrency} run(s) at once from ${(host.store as OpenedStore).location}`);
@@ -54,5 +65,8 @@ export async function workerCommand(argv: string[], io: Io): Promise<number> {
     }
     log(`${registry.info.id} stopped (${worker.finished} run(s) driven to an end)`);
     return 0;
-  }, { runsCode: true });
+  }, { runsCode: true }).finally(() => {
+    process.off('SIGTERM', onSignalWhileStarting);
+    process.off('SIGINT', onSignalWhileStarting);
+  });
 }
