@@ -2,16 +2,14 @@
 // one row of buttons of one size, at 1024 and 1440 px. Before, Open in studio was a small button
 // beside two full-size ones, so the row's heights did not match.
 import { expect, test } from '@playwright/test';
-import { ranTo, savedSkill } from './skill-runs';
+import { failedTallyRun } from './skill-runs';
+import { atEachWidth } from './widths';
 
 test.describe.configure({ timeout: 180_000 });
 
 test('Details: the failed step’s actions are buttons of one height, rerun and fork side by side', async ({ page, request }) => {
-  await savedSkill(request, 'tally', 'tally_row');
-  const runId = await ranTo(request, 'tally_row', { path: 'note.txt' }, 'aborted');
-  for (const width of [1024, 1440]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(`/runs/${runId}`);
+  const runId = await failedTallyRun(request, 'tally_row');
+  await atEachWidth(page, `/runs/${runId}`, async (width) => {
     const details = page.getByRole('region', { name: 'Details' });
     const rerun = details.getByRole('button', { name: 'Rerun from here' });
     await expect(rerun).toBeVisible();
@@ -23,5 +21,5 @@ test('Details: the failed step’s actions are buttons of one height, rerun and 
     // the studio link is on the row's line or wraps under it, never half a line off
     expect([0, r.height + 8].some((dy) => Math.abs(s.y - r.y - dy) < 1.5), `Open in studio at ${s.y - r.y} px from the row at ${width} px`).toBe(true);
     await details.screenshot({ path: `test-results/screens/details-actions-${width}.png` });
-  }
+  });
 });
