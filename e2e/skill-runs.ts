@@ -29,3 +29,9 @@ export async function ranTo(request: APIRequestContext, skill: string, input: Re
   await expect.poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { status: string }).status, { timeout: 60_000 }).toBe(status);
   return runId;
 }
+
+/** skill `name` from e2e/fixtures/tally, run on its note until its python step fails the run: the run's id */
+export async function failedTallyRun(request: APIRequestContext, name: string): Promise<string> {
+  await savedSkill(request, 'tally', name);
+  return ranTo(request, name, { path: 'note.txt' }, 'aborted');
+}

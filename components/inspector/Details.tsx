@@ -61,12 +61,9 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
           <code>{entry.label}</code>
         </p>
         <Summary entry={entry} />
+        {/* one row of full-size actions, the ones that take the run on first: where the row is too
+            narrow for all (1024 px), the studio link wraps, not the fork away from the rerun */}
         <div className={styles.itemLinks}>
-          {entry.line !== null ? (
-            <Link href={studioHref(skill, version, { line: entry.line })} className="btn btn-sm" title={`skill.md line ${entry.line}, at the version the run ran`}>
-              Open in studio
-            </Link>
-          ) : null}
           {isEnded && forkAt ? (
             isFailedHere ? (
               <>
@@ -76,6 +73,11 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
             ) : (
               <ForkFromHere runId={runId} position={forkAt} status={status} positions={positions} />
             )
+          ) : null}
+          {entry.line !== null ? (
+            <Link href={studioHref(skill, version, { line: entry.line })} className="btn" title={`skill.md line ${entry.line}, at the version the run ran`}>
+              Open in studio
+            </Link>
           ) : null}
         </div>
       </div>

@@ -168,32 +168,38 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
 
   return (
     <section className={styles.timeline} aria-labelledby="timeline-title">
+      {/* two groups, each kept on one line: the title with what the run holds, and the controls;
+          where the box is too narrow for both (1024 px), the controls go under the title together */}
       <div className={styles.timelineHead}>
-        <h2 id="timeline-title">Timeline</h2>
-        <span className={styles.dim}>
-          {t.outline.length === 1 ? '1 visit' : `${t.outline.length.toLocaleString('en')} visits`} · {usageText(t.usage, currency)}
+        <span className={styles.timelineTitle}>
+          <h2 id="timeline-title">Timeline</h2>
+          <span className={styles.dim}>
+            {t.outline.length === 1 ? '1 visit' : `${t.outline.length.toLocaleString('en')} visits`} · {usageText(t.usage, currency)}
+          </span>
         </span>
-        <span className={styles.spacer} />
-        <span className={failures || runItselfFailed(failures, t.selected) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected)}</span>
-        <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
-          Next failure <kbd aria-hidden="true">n</kbd>
-        </button>
-        <label className={styles.check}>
-          <input type="checkbox" checked={isFailedOnly} onChange={(e) => onFailedOnly(e.target.checked)} /> Failed only
-        </label>
-        <span className={styles.zoom} role="group" aria-label="Zoom">
-          <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.max(0, z - 1))} disabled={zoomAt === 0} aria-label="Zoom out" title="Zoom out">
-            −
+        <span className={styles.timelineTools}>
+          <span className={failures || runItselfFailed(failures, t.selected) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected)}</span>
+          <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
+            Next failure <kbd aria-hidden="true">n</kbd>
           </button>
-          <output className={styles.zoomLevel} aria-label="Zoom level">
-            {zoomAt === FIT ? 'fit' : `${Math.round(zoom * 100)}%`}
-          </output>
-          <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.min(ZOOMS.length - 1, z + 1))} disabled={zoomAt === ZOOMS.length - 1} aria-label="Zoom in" title="Zoom in">
-            +
-          </button>
-          <button type="button" className="btn btn-sm" onClick={() => setZoomAt(FIT)} aria-pressed={zoomAt === FIT} title="Fit the width">
-            Fit
-          </button>
+          <label className={styles.check}>
+            <input type="checkbox" checked={isFailedOnly} onChange={(e) => onFailedOnly(e.target.checked)} /> Failed only
+          </label>
+          <span className={styles.zoom} role="group" aria-label="Zoom">
+            <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.max(0, z - 1))} disabled={zoomAt === 0} aria-label="Zoom out" title="Zoom out">
+              −
+            </button>
+            {/* relative to the fitted width (100%): the Fit button beside it, pressed there, says so */}
+            <output className={styles.zoomLevel} aria-label="Zoom level" title="Zoom, relative to the fitted width">
+              {Math.round(zoom * 100)}%
+            </output>
+            <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.min(ZOOMS.length - 1, z + 1))} disabled={zoomAt === ZOOMS.length - 1} aria-label="Zoom in" title="Zoom in">
+              +
+            </button>
+            <button type="button" className="btn btn-sm" onClick={() => setZoomAt(FIT)} aria-pressed={zoomAt === FIT} title="Fit the width">
+              Fit
+            </button>
+          </span>
         </span>
       </div>
       {t.program.length === 0 && t.outline.length ? <p className={styles.note}>This skill declares no capability stages: its rounds have no rung lanes to fill.</p> : null}

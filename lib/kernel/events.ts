@@ -41,6 +41,9 @@ export const EVENT = {
 } as const;
 export type EventType = (typeof EVENT)[keyof typeof EVENT];
 
+/** The events that begin an execution of a run, each naming the folder it ran from (`bundleDir`): its start, a queued run's admission, a resume. */
+export const EXECUTES_FROM: ReadonlySet<string> = new Set([EVENT.runStarted, EVENT.runAdmitted, EVENT.runResumed]);
+
 /** What kind of step a `step_completed` event records. */
 export type StepKind = 'model' | 'tool' | 'stage' | 'processor';
 

@@ -23,7 +23,7 @@
  * Does not: read the store, or hash anything (rebuild.ts verifies rebuilt
  * inputs against the recorded memo keys, on demand).
  */
-import { EVENT, type ArtifactPersistedData, type FactOverriddenData, type FinishRejectedData, type ModelStepData, type PhaseCompletedData, type PhaseStartedData, type ProcessorStepData, type ProgramStage, type RequestFrame, type RunEndedData, type RunResumedData, type RunStartedData, type StageStepData, type StepCompletedData, type ToolStepData } from './events';
+import { EVENT, EXECUTES_FROM, type ArtifactPersistedData, type FactOverriddenData, type FinishRejectedData, type ModelStepData, type PhaseCompletedData, type PhaseStartedData, type ProcessorStepData, type ProgramStage, type RequestFrame, type RunEndedData, type RunResumedData, type RunStartedData, type StageStepData, type StepCompletedData, type ToolStepData } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE } from './plan';
@@ -104,6 +104,8 @@ export class RunFold {
   started: Rec<RunStartedData> | null = null;
   ended: Rec<RunEndedData> & { type: string } | null = null;
   readonly resumes: Rec<RunResumedData>[] = [];
+  /** the folders the run's executions ran from, in order (start, admission, resumes: provenance.ts) */
+  readonly bundleDirs: string[] = [];
   readonly frames = new Map<string, RequestFrame>();
   /** every step record, by position (several when a position was recorded again) */
   readonly records = new Map<string, RunEvent[]>();
@@ -160,6 +162,7 @@ export class RunFold {
 
   private apply(e: RunEvent): void {
     const rec = { seq: e.seq, at: e.at };
+    if (EXECUTES_FROM.has(e.type) && typeof e.data.bundleDir === 'string') this.bundleDirs.push(e.data.bundleDir);
     switch (e.type) {
       case EVENT.runStarted: {
         const d = e.data as unknown as RunStartedData;

@@ -7,22 +7,22 @@
  * Owns: that reading of resumes. Does not: decide what a resume runs (runner.ts).
  */
 import { POST_PHASE } from './plan';
-import { EVENT } from './events';
+import { EXECUTES_FROM } from './events';
 import type { RunEvent } from './ports';
 import { valueAt, visitKeyOf, type RunFold } from './fold';
 
-/** the folders the run's plan ran from (the start's, and any a resume ran from) */
+/**
+ * the folders the run's plan ran from: the start's, a queued run's admission's (a worker admits it
+ * from a copy of its own) and any a resume ran from
+ */
 export function bundleRoots(fold: RunFold): string[] {
-  const out: string[] = [];
-  if (fold.started?.data.bundleDir) out.push(fold.started.data.bundleDir);
-  for (const r of fold.resumes) if (r.data.bundleDir) out.push(r.data.bundleDir);
-  return out;
+  return fold.bundleDirs;
 }
 
-/** the same, read from a run's log where no fold is at hand (its start's folder, and any a resume ran from) */
+/** the same, read from a run's log where no fold is at hand */
 export function bundleRootsOf(events: readonly RunEvent[]): string[] {
   const out: string[] = [];
-  for (const e of events) if ((e.type === EVENT.runStarted || e.type === EVENT.runResumed) && typeof e.data.bundleDir === 'string') out.push(e.data.bundleDir);
+  for (const e of events) if (EXECUTES_FROM.has(e.type) && typeof e.data.bundleDir === 'string') out.push(e.data.bundleDir);
   return out;
 }
 

@@ -29,7 +29,7 @@
  */
 import type { JsonObject, JsonSchema } from './json';
 import { isJsonObject, merged } from './json';
-import { EVENT, type AbortCause } from './events';
+import { EVENT, EXECUTES_FROM, type AbortCause } from './events';
 import type { RunEvent } from './ports';
 import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
 
@@ -108,12 +108,12 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
     if (e.type === EVENT.runStarted) {
       version.skill = String(d.skill ?? '');
       version.skill_hash = String(d.skillHash ?? '');
-      if (typeof d.bundleDir === 'string') roots.push(d.bundleDir);
     }
     if (e.type === EVENT.runResumed) {
       if (typeof d.skillHash === 'string' && d.skillHash !== version.skill_hash && !version.resumed_with.includes(d.skillHash)) version.resumed_with.push(d.skillHash);
-      if (typeof d.bundleDir === 'string') roots.push(d.bundleDir);
     }
+    // the folders the run executed from: its start's, a queued run's admission's, any resume's (provenance.ts)
+    if (EXECUTES_FROM.has(e.type) && typeof d.bundleDir === 'string') roots.push(d.bundleDir);
     if (e.type === EVENT.runCompleted || e.type === EVENT.runFailed || e.type === EVENT.runAborted) end = e;
     if (e.type !== EVENT.stepCompleted || last.get(keyOf(e)) !== i) continue;
     const kind = String(d.kind);

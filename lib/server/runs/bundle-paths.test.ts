@@ -6,7 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deps, phase, plan, playModel, post } from '../../kernel/testing';
-import { startRun } from '../../kernel/runner';
+import { queueRun, resumeRun, startRun } from '../../kernel/runner';
+import { EVENT } from '../../kernel/events';
+import { RunFold } from '../../kernel/fold';
+import { bundleRoots, bundleRootsOf } from '../../kernel/provenance';
+import { stateView } from '../../kernel/inspect';
+import { compareLogs } from '../../kernel/compare';
 import type { StepSpec } from '../../kernel/plan';
 import type { CodeSandbox } from '../../kernel/ports';
 import { forkPointOf } from '../../kernel/fork-edits';
@@ -59,4 +64,39 @@ test('OTLP: span status messages name bundle files relatively', async () => {
   const messages = spans.map((s) => s.status.message).filter(Boolean);
   assert.ok(messages.some((m) => /in total\.py raised/.test(m!)), JSON.stringify(messages));
   assert.ok(!messages.some((m) => m!.includes(COPY)), JSON.stringify(messages));
+});
+
+// A queued run is executed from the copy its admission names (a worker admits it from its own data
+// dir, not the one that queued it): its start names the queuing side's copy, its run_admitted the
+// copy the code ran from. Before, only starts and resumes were read, so such a run's error showed
+// the admitted copy's absolute path.
+const QUEUED_AT = '/srv/queuer/bundles/ab12cd34';
+async function admittedRun() {
+  const d = deps(playModel([{ finish: { counts: [1] } }]), { sandbox });
+  const runId = await queueRun(plan({ bundleDir: QUEUED_AT, phases: { main: phase('main') }, postprocessor: post([total]) }), d, { input: {}, skillText: '' });
+  const outcome = await resumeRun(runId, () => skill(), d);
+  const events = await d.store.readEvents(runId);
+  assert.ok(events.some((e) => e.type === EVENT.runAdmitted), 'the run was queued, then admitted');
+  assert.ok(JSON.stringify(outcome.error).includes(COPY), 'the kernel records the path as it met it');
+  return { d, outcome, events };
+}
+
+test('a queued run admitted from another copy: run --json, OTLP, compare and the run page name bundle files relatively', async () => {
+  const { d, outcome, events } = await admittedRun();
+  assert.deepEqual(bundleRootsOf(events), [QUEUED_AT, COPY]);
+  const summary = JSON.stringify(await summarizeRun(d.store, outcome));
+  assert.ok(!summary.includes(COPY), summary);
+  assert.match(summary, /in total\.py raised/);
+  const spans = runSpans((await d.store.getRun(outcome.runId))!, events, await d.store.readTraces(outcome.runId));
+  const messages = spans.map((s) => s.status.message).filter(Boolean);
+  assert.ok(messages.some((m) => /in total\.py raised/.test(m!)) && !messages.some((m) => m!.includes(COPY)), JSON.stringify(messages));
+  const { events: other } = await failedRun();
+  // compared with the same failure run plainly from that copy: the same error, not a divergence
+  const compared = compareLogs(other, events);
+  assert.deepEqual(compared.rows.map((r) => `${r.position} ${r.change}`), ['main/r1/model same', '__post__/0 same']);
+  const fold = new RunFold(outcome.runId, events);
+  assert.deepEqual(bundleRoots(fold), [QUEUED_AT, COPY]);
+  const page = JSON.stringify(stateView(fold, fold.lastSeq).error);
+  assert.match(page, /in total\.py raised/);
+  assert.ok(!page.includes(COPY), page);
 });

@@ -1,0 +1,29 @@
+// The run timeline's zoom controls read as one control (Zoom out, the level as a percentage, Zoom in,
+// Fit) and sit on the line of the timeline's other controls at 1024 and 1440 px. Before, at 1024 px
+// they wrapped onto a line of their own, and the level read "fit" beside the Fit button: "− fit + Fit".
+import { expect, test } from '@playwright/test';
+import { failedTallyRun } from './skill-runs';
+import { atEachWidth } from './widths';
+
+test.describe.configure({ timeout: 180_000 });
+
+test('timeline: zoom controls on the line of the other controls, the level a percentage', async ({ page, request }) => {
+  const runId = await failedTallyRun(request, 'tally_zoom');
+  await atEachWidth(page, `/runs/${runId}`, async (width) => {
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    const zoom = timeline.getByRole('group', { name: 'Zoom' });
+    const level = zoom.getByLabel('Zoom level');
+    await expect(level).toHaveText('100%');
+    const next = (await timeline.getByRole('button', { name: 'Next failure' }).boundingBox())!;
+    const controls = await Promise.all(['Zoom out', 'Zoom in', 'Fit'].map((n) => zoom.getByRole('button', { name: n, exact: true }).boundingBox()));
+    for (const [i, b] of controls.entries()) {
+      expect(Math.abs(b!.y + b!.height / 2 - (next.y + next.height / 2)), `${['Zoom out', 'Zoom in', 'Fit'][i]} on the line of Next failure at ${width} px`).toBeLessThan(2);
+    }
+    await expect(zoom).not.toContainText(/\bfit\b/);
+    await timeline.getByRole('button', { name: 'Zoom in' }).click();
+    await expect(level).toHaveText('125%');
+    await timeline.getByRole('button', { name: 'Fit' }).click();
+    await expect(level).toHaveText('100%');
+    await timeline.screenshot({ path: `test-results/screens/timeline-zoom-${width}.png` });
+  });
+});
