@@ -1,22 +1,15 @@
 // The compare page's run cards at 1024 and 1440 px: each fact (Tokens, Took) and its "vs A" note
 // read on lines of their own, a figure never broken. Before, five columns left each ~80 px at
 // 1024 px: B's tokens read "vs A: / +19,740 / tokens" over three lines and its time "+702 / ms".
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { writeLoopBundle } from '../bench/loop-bundle';
-import { failedTallyRun, ranTo } from './skill-runs';
+import { failedTallyRun, ranTo, savedLoopSkill } from './skill-runs';
 import { atEachWidth } from './widths';
 
 test.describe.configure({ timeout: 240_000 });
 
 test('compare: the run cards’ figures and their notes against A are not broken', async ({ page, request }) => {
   const a = await failedTallyRun(request, 'tally_cards');
-  const dir = writeLoopBundle(20, { failAtVisit: 15 });
-  const files = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]));
-  rmSync(dir, { recursive: true, force: true });
-  expect((await request.post('/api/skills', { data: { name: 'loop_cards', from: 'blank' } })).status()).toBe(201);
-  expect((await request.post('/api/skills/loop_cards/versions', { data: { files } })).status()).toBe(201);
+  await savedLoopSkill(request, 'loop_cards', 20, { failAtVisit: 15 });
   const b = await ranTo(request, 'loop_cards', { n: 0 }, 'aborted');
   await atEachWidth(page, `/runs/compare?a=${a}&b=${b}`, async (width) => {
     const notes = page.getByText(/^vs A: /);

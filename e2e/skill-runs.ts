@@ -1,8 +1,9 @@
 // What the browser tests set up through the API: a skill from a fixture folder (renamed, so each test
 // has its own), saved as a version, and a run of it waited for until it ends.
 import { expect, type APIRequestContext } from '@playwright/test';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { writeLoopBundle } from '../bench/loop-bundle';
 
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures');
 
@@ -19,6 +20,16 @@ export async function savedSkill(request: APIRequestContext, fixture: string, na
   const saved = await request.post(`/api/skills/${name}/versions`, { data: { files } });
   expect(saved.status(), await saved.text()).toBe(201);
   return { hash: ((await saved.json()) as { version: { hash: string } }).version.hash, files };
+}
+
+/** skill `name`: the benchmarks' loop skill (work, check, back to work) scripted for `loops` loops, saved */
+export async function savedLoopSkill(request: APIRequestContext, name: string, loops: number, opts: { failAtVisit?: number } = {}): Promise<void> {
+  const dir = writeLoopBundle(loops, opts);
+  const files = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]));
+  rmSync(dir, { recursive: true, force: true });
+  expect((await request.post('/api/skills', { data: { name, from: 'blank' } })).status()).toBe(201);
+  const saved = await request.post(`/api/skills/${name}/versions`, { data: { files } });
+  expect(saved.status(), await saved.text()).toBe(201);
 }
 
 /** starts a run of `skill` on `input` and waits until its status is `status`: its id */

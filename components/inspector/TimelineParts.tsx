@@ -3,7 +3,7 @@
 // list, a chain's `Steps` list. Every item is a button that selects it; the selected item is
 // `aria-current`, the scrubber's item is marked too.
 import type { RunTimelineView } from '@/lib/views';
-import { itemDomId, latencyText, usageText } from './timeline-index';
+import { itemDomId, latencyText, tokensText, usageText } from './timeline-index';
 import type { TimelineSelection } from './Timeline';
 import styles from './Inspector.module.css';
 
@@ -50,7 +50,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
                 <span className={styles.itemSummary}>{r.model.summary}</span>
                 {r.model.text ? <span className={styles.turnText}>{r.model.text}</span> : null}
                 <span className={styles.dim}>
-                  {r.model.usage ? `${r.model.usage.inputTokens} → ${r.model.usage.outputTokens} tok · ` : ''}
+                  {r.model.usage ? `${tokensText(r.model.usage)} · ` : ''}
                   {latencyText(r.model.latencyMs)}
                   {r.model.answeredFromLog !== null ? ' · from the log' : ''}
                 </span>

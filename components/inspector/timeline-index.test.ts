@@ -79,7 +79,7 @@ test('fork points: input, phases, turns, each step and its input; a failed step 
 });
 
 test('usage reads as tokens, latency and cost', () => {
-  assert.equal(usageText({ inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null }, null), '1,204 → 88 tok · 1.2 s');
-  assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), '12 ms · 0.50 EUR');
-  assert.equal(costText(0.0031, 'USD'), '0.0031 USD');
+  assert.equal(usageText({ inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null }, null), '1,204 → 88\u00a0tok · 1.2\u00a0s');
+  assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), '12\u00a0ms · 0.50\u00a0EUR');
+  assert.equal(costText(0.0031, 'USD'), '0.0031\u00a0USD');
 });

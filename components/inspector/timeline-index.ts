@@ -125,19 +125,27 @@ export function forkPointOf(e: TimelineEntry): string | null {
 /** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */
 export function usageText(u: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null }, currency: string | null): string {
   const parts: string[] = [];
-  if (u.inputTokens || u.outputTokens) parts.push(`${u.inputTokens.toLocaleString('en')} → ${u.outputTokens.toLocaleString('en')} tok`);
+  if (u.inputTokens || u.outputTokens) parts.push(tokensText(u));
   parts.push(latencyText(u.latencyMs));
   if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
   return parts.join(' · ');
 }
 
+/** between a figure and its unit: a no-break space, so a narrow lane never leaves "ms" on a line alone */
+const NBSP = '\u00a0';
+
+/** a turn's tokens, in → out */
+export function tokensText(u: { inputTokens: number; outputTokens: number }): string {
+  return `${u.inputTokens.toLocaleString('en')} → ${u.outputTokens.toLocaleString('en')}${NBSP}tok`;
+}
+
 export function latencyText(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  return ms < 1000 ? `${Math.round(ms)}${NBSP}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}${NBSP}s`;
 }
 
 export function costText(cost: number, currency: string): string {
   const digits = cost === 0 ? 2 : Math.min(6, Math.max(2, 1 - Math.floor(Math.log10(cost))));
-  return `${cost.toFixed(digits)} ${currency}`;
+  return `${cost.toFixed(digits)}${NBSP}${currency}`;
 }
 
 /** the DOM id of a timeline item (ids hold `/`), one to one */
