@@ -33,7 +33,14 @@ type Props = {
 };
 
 const LANE_ID = '__lane:postprocessor';
-const FIT = { padding: 0.15, maxZoom: 1 };
+/**
+ * room above the top card, in screen px: an edge looping back to the entry comes into it from above
+ * (a smoothstep edge turns 20 flow px over its target, 20 px at the largest fitted zoom, 1), and the
+ * Fit/Arrange toolbar sits there. A fraction of the view (0.15 was ~7% a side) left a loop at 1440
+ * px drawn against the view's top edge, looking cut off.
+ */
+const TOP_ROOM_PX = 56;
+const FIT = { padding: { top: `${TOP_ROOM_PX}px`, bottom: '32px', x: '32px' }, maxZoom: 1 } as const;
 // Props React Flow hands to every node (and every minimap node) are kept the same objects from one
 // render to the next: a new function or object there redraws all 150 cards of a large skill.
 const PRO_OPTIONS = { hideAttribution: false };
@@ -268,7 +275,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     if (flow.getZoom() >= READABLE_ZOOM) return;
     const first = model.nodes[0] ? flow.getNode(model.nodes[0].id) : undefined;
     const height = wrapRef.current?.clientHeight ?? 600;
-    if (first) void flow.setCenter(first.position.x + (first.width ?? PHASE_WIDTH) / 2, first.position.y + height / (2 * READABLE_ZOOM) - 24, { zoom: READABLE_ZOOM });
+    if (first) void flow.setCenter(first.position.x + (first.width ?? PHASE_WIDTH) / 2, first.position.y + (height / 2 - TOP_ROOM_PX) / READABLE_ZOOM, { zoom: READABLE_ZOOM });
   }, [initialized, model, flow]);
 
   // the highlighted node is brought into view when it is off screen
