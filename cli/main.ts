@@ -92,7 +92,13 @@ export const processIo: Io = {
   },
 };
 
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+/**
+ * A stop (SIGTERM or SIGINT) bin/stagecraft.mjs caught while node loaded `stagecraft worker`: `take()`
+ * ends bin's hold on those signals (call it once the command's own handlers are on) and says which came, if any.
+ */
+export type EarlyStop = { take(): NodeJS.Signals | null };
+
+export async function main(argv: string[], io: Io = processIo, start: { earlyStop?: EarlyStop } = {}): Promise<number> {
   const [cmd, ...rest] = argv;
   const json = rest.includes('--json');
   // `replay --check` is for CI, where 1 says a replay diverged: whatever kept it from checking exits 2
@@ -119,7 +125,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case 'runs':
         return await (await import('./runs')).runsCommand(rest, io);
       case 'worker':
-        return await (await import('./worker')).workerCommand(rest, io);
+        return await (await import('./worker')).workerCommand(rest, io, start.earlyStop);
       case 'push':
         return await (await import('./skills')).pushCommand(rest, io);
       case 'pull':
