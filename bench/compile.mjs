@@ -13,7 +13,8 @@
  * bench's JSON line can say how it ran.
  *
  * The output is `.bench-build/<name>.mjs` (ignored by git), beside `<name>.json`: the entry and every
- * source the module was made from (size and mtime, as dist/manifest.json). While none of them changed,
+ * source the module was made from (size and mtime, as dist/manifest.json); the validators' texts, the
+ * same for every bench, are kept in `precompiled.json` the same way. While none of them changed,
  * the module is reused without loading esbuild: `npm test` runs each bench once, and a bench that
  * compiles a second entry or itself again (bench:store's crash mode) pays nothing more. Outputs are
  * written under a temporary name and renamed, so processes compiling at once never see half a module.
@@ -31,19 +32,40 @@ const stamp = (file) => {
   const st = statSync(path.join(ROOT, file));
   return { file, size: st.size, mtimeMs: st.mtimeMs };
 };
+/** the project's own files among esbuild's inputs */
+const ours = (files) => [...new Set(files)].filter((f) => !f.startsWith('node_modules/') && !f.includes(':')).sort();
 
-/** whether the manifest at `file` is of `entry` and none of its sources changed since */
-function current(file, entry) {
+/** the JSON at `file` when it is there and none of the sources it lists changed since, else null */
+function current(file) {
   try {
     const m = JSON.parse(readFileSync(file, 'utf8'));
-    if (m.entry !== entry) return false;
     return m.sources.every((s) => {
       const now = stamp(s.file);
       return now.size === s.size && now.mtimeMs === s.mtimeMs;
-    });
+    })
+      ? m
+      : null;
   } catch {
-    return false; // none yet, or a source gone
+    return null; // none yet, or a source gone
   }
+}
+
+/** `value` and the stamps of `sources` into `file`, under a temporary name first */
+function writeCurrent(file, value, sources) {
+  writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify({ ...value, sources: sources.map(stamp) }, null, 1));
+  renameSync(`${file}.${process.pid}.tmp`, file);
+}
+
+/** the validators' module texts (the same for every bench): made once, then reused while their generators' sources are unchanged */
+async function precompiled(esbuild, cli, staging) {
+  const file = path.join(OUT_DIR, 'precompiled.json');
+  const kept = current(file);
+  if (kept) return { texts: kept.texts, sources: kept.sources.map((s) => s.file) };
+  const inputs = new Set();
+  const texts = await cli.precompiledTexts(esbuild, staging, inputs);
+  const sources = ours([...inputs, ...cli.PRECOMPILED_GENERATORS, ...TOOLS]);
+  writeCurrent(file, { texts }, sources);
+  return { texts, sources };
 }
 
 /** compiles `entry` (a path from the checkout's root, or absolute) unless its module is current; returns the module's path */
@@ -51,7 +73,7 @@ export async function compileBench(entry) {
   const rel = path.relative(ROOT, path.resolve(ROOT, entry)).split(path.sep).join('/');
   const outfile = path.join(OUT_DIR, `${path.basename(rel).replace(/\.[cm]?[tj]s$/, '')}.mjs`);
   const manifest = outfile.replace(/\.mjs$/, '.json');
-  if (existsSync(outfile) && current(manifest, rel)) return outfile;
+  if (existsSync(outfile) && current(manifest)?.entry === rel) return outfile;
 
   const esbuild = await import('esbuild');
   const cli = await import(pathToFileURL(path.join(ROOT, 'scripts', 'build-cli.mjs')).href);
@@ -59,9 +81,9 @@ export async function compileBench(entry) {
   const staging = path.join(OUT_DIR, `staging-${process.pid}-${Date.now()}`);
   mkdirSync(staging, { recursive: true });
   const tmp = `${outfile}.${process.pid}.tmp.mjs`;
-  let result;
+  let result, validators;
   try {
-    const precompiled = await cli.precompiledTexts(esbuild, staging);
+    validators = await precompiled(esbuild, cli, staging);
     result = await esbuild.build({
       absWorkingDir: ROOT,
       entryPoints: [path.join(ROOT, rel)],
@@ -71,7 +93,7 @@ export async function compileBench(entry) {
       metafile: true,
       logLevel: 'error',
       plugins: [
-        cli.precompiledPlugin(precompiled),
+        cli.precompiledPlugin(validators.texts),
         {
           name: 'source-url',
           setup(build) {
@@ -88,9 +110,7 @@ export async function compileBench(entry) {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  const inputs = [...Object.keys(result.metafile.inputs), ...cli.PRECOMPILED_GENERATORS, ...TOOLS].filter((f) => !f.startsWith('node_modules/') && !f.includes(':'));
   renameSync(tmp, outfile);
-  writeFileSync(`${manifest}.${process.pid}.tmp`, JSON.stringify({ entry: rel, sources: [...new Set(inputs)].sort().map(stamp) }, null, 1));
-  renameSync(`${manifest}.${process.pid}.tmp`, manifest);
+  writeCurrent(manifest, { entry: rel }, ours([...Object.keys(result.metafile.inputs), ...validators.sources, ...TOOLS]));
   return outfile;
 }

@@ -41,6 +41,13 @@ test('the runner compiles a bench once and runs it with plain node, passing its 
   const module = first.stdout.trim();
   assert.equal(module, path.join(ROOT, '.bench-build', 'bench-kernel-run.mjs'));
   const made = statSync(module).mtimeMs;
+  // what it was made from, the validators' generators and what they import included (their texts are
+  // made once for every bench: precompiled.json), so an edit to any of them compiles it again
+  const sources = (f: string) => (JSON.parse(readFileSync(path.join(ROOT, '.bench-build', f), 'utf8')).sources as { file: string }[]).map((s) => s.file);
+  const own = sources('bench-kernel-run.json');
+  for (const f of ['bench/bench-kernel-run.ts', 'lib/kernel/runner.ts', 'lib/skill/frontmatter-standalone.ts', 'bench/compile.mjs']) assert.ok(own.includes(f), f);
+  const validators = sources('precompiled.json');
+  assert.ok(validators.length > 2 && validators.every((f) => own.includes(f)), validators.join(' '));
   // nothing changed since: the module is reused, not compiled again
   assert.equal(print().stdout.trim(), module);
   assert.equal(statSync(module).mtimeMs, made);
