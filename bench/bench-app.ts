@@ -28,6 +28,7 @@ import { openStore } from '../lib/store';
 import { hostFor } from '../lib/server/host';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { size, TINY } from './tiny';
+import { COMPILED } from './compiled';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const RUNS = size(50, 5);
@@ -173,6 +174,7 @@ const inProcess = await inProcessRunMs();
 const result = {
   bench: 'app',
   tiny: TINY,
+  compiled: COMPILED,
   skill: SKILL,
   embedded,
   postgres,

@@ -13,6 +13,7 @@ import { isolationFor, sandboxMode } from '../lib/sandbox/isolation';
 import { measureWorkspace, workspaceQuotaFromEnv } from '../lib/sandbox/workspace-usage';
 import type { Json } from '../lib/kernel/json';
 import { size } from './tiny';
+import { COMPILED } from './compiled';
 
 const { values: a } = parseArgs({ options: { calls: { type: 'string', default: size('4000', '50') }, reps: { type: 'string', default: size('3', '1') }, tiny: { type: 'boolean' } } });
 const N = Number(a.calls);
@@ -82,7 +83,7 @@ async function walkLine(dir: string): Promise<void> {
   for (let i = 0; i < n; i++) await measureWorkspace(dir, quota);
   const c = process.cpuUsage(c0);
   const { files } = await measureWorkspace(dir, quota);
-  console.log(JSON.stringify({ harness: 'sandbox/walk', files, cpuUsPerWalk: +((c.user + c.system) / n).toFixed(1), sysUsPerWalk: +(c.system / n).toFixed(1) }));
+  console.log(JSON.stringify({ harness: 'sandbox/walk', compiled: COMPILED, files, cpuUsPerWalk: +((c.user + c.system) / n).toFixed(1), sysUsPerWalk: +(c.system / n).toFixed(1) }));
 }
 
 try {
@@ -96,7 +97,7 @@ try {
     const c = process.cpuUsage(c0);
     const w = workerCpuMs() - w0;
     const load1 = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-    console.log(JSON.stringify({ harness: 'sandbox/call', sandbox: isolation.kind, calls: N, msPerCall: +(wall / N).toFixed(4), hostCpuMsPerCall: +((c.user + c.system) / 1000 / N).toFixed(4), hostSysMsPerCall: +(c.system / 1000 / N).toFixed(4), workerCpuMsPerCall: +(w / N).toFixed(4), load1 }));
+    console.log(JSON.stringify({ harness: 'sandbox/call', compiled: COMPILED, sandbox: isolation.kind, calls: N, msPerCall: +(wall / N).toFixed(4), hostCpuMsPerCall: +((c.user + c.system) / 1000 / N).toFixed(4), hostSysMsPerCall: +(c.system / 1000 / N).toFixed(4), workerCpuMsPerCall: +(w / N).toFixed(4), load1 }));
   }
   await sandbox.close();
   const empty = path.join(ROOT, 'empty');

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
+import { COMPILED } from './compiled';
 
 export const PG_BASE = process.env.PEERS_PG_BASE || 'postgresql://postgres@127.0.0.1:5432';
 export const dbUrl = (name: string) => `${PG_BASE}/${name}`;
@@ -190,5 +191,5 @@ export async function pool(count: number, concurrency: number, fn: (i: number) =
 }
 
 export function report(obj: Record<string, unknown>): void {
-  process.stdout.write(JSON.stringify({ ...obj, node: process.version, cpus: os.cpus().length, at: new Date().toISOString() }) + '\n');
+  process.stdout.write(JSON.stringify({ ...obj, compiled: COMPILED, node: process.version, cpus: os.cpus().length, at: new Date().toISOString() }) + '\n');
 }

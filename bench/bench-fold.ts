@@ -18,6 +18,7 @@ import { memoryHost } from '../lib/server/testing';
 import { getRunState } from '../lib/server/runs/get-run-state';
 import { makeLoopRun } from './inspector-fixture';
 import { size, TINY } from './tiny';
+import { COMPILED } from './compiled';
 
 const hr = () => Number(process.hrtime.bigint()) / 1e6;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
@@ -87,6 +88,7 @@ console.log(
   JSON.stringify({
     bench: 'fold',
     tiny: TINY,
+    compiled: COMPILED,
     events: n,
     makeRunMs: Math.round(makeMs),
     eventsBytes: wire.length,

@@ -5,13 +5,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 
 test('bench:inspector --tiny prints one JSON line of measured figures', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/bench-inspector.ts', '--tiny'], { encoding: 'utf8', timeout: 300_000, env: { ...process.env } });
+  // compiled, as `npm run bench:inspector` runs it (bench/run-compiled.mjs)
+  const r = spawnSync(process.execPath, ['bench/run-compiled.mjs', 'bench/bench-inspector.ts', '--tiny'], { encoding: 'utf8', timeout: 300_000, env: { ...process.env } });
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
   const lines = r.stdout.trim().split('\n').filter((l) => l.startsWith('{'));
   assert.equal(lines.length, 1, r.stdout);
   const f = JSON.parse(lines[0]) as Record<string, unknown>;
   assert.equal(f.bench, 'inspector');
   assert.equal(f.tiny, true);
+  assert.equal(f.compiled, true);
   assert.ok((f.events as number) >= 250, `events ${f.events}`);
   assert.equal(f.scrubSteps, 10);
   for (const k of ['floorMs', 'firstPaintMs', 'firstPaintColdMs', 'firstPaintRatio', 'scrubP50Ms', 'scrubP95Ms', 'jumpP95Ms', 'runsFirstPaintMs', 'runsFilterMs']) {

@@ -26,6 +26,7 @@ import { hostFor } from '../lib/server/host';
 import { startApp } from '../lib/server/http/testing/app-server';
 import { openStore } from '../lib/store';
 import { makeLoopRun } from './inspector-fixture';
+import { COMPILED } from './compiled';
 
 const isTiny = process.argv.includes('--tiny') || process.env.BENCH_TINY === '1';
 const EVENTS = isTiny ? 300 : Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -242,6 +243,7 @@ try {
     JSON.stringify({
       bench: 'inspector',
       tiny: isTiny,
+      compiled: COMPILED,
       events: made.events,
       floorMs: r1(floorMs),
       firstPaintOf: cold.of,

@@ -23,6 +23,7 @@ import { inProcessSandbox, testClock, testIds } from '../lib/kernel/testing';
 import { benchSkillText } from './bench-skill';
 import { TINY } from './tiny';
 import { pool } from './bench-common';
+import { COMPILED } from './compiled';
 
 const { values: a } = parseArgs({
   options: {
@@ -109,5 +110,5 @@ if (a.events) {
   const wallMs = performance.now() - t0;
   const c1 = process.cpuUsage(c0);
   const cpuMs = (c1.user + c1.system) / 1000;
-  console.log(JSON.stringify({ harness: 'kernel', kind: KIND, step: STEP, runs: R, steps: N, concurrency: C, nodeCpuMsPerRun: +(cpuMs / R).toFixed(4), wallMsPerRun: +(wallMs / R).toFixed(4) }));
+  console.log(JSON.stringify({ harness: 'kernel', compiled: COMPILED, kind: KIND, step: STEP, runs: R, steps: N, concurrency: C, nodeCpuMsPerRun: +(cpuMs / R).toFixed(4), wallMsPerRun: +(wallMs / R).toFixed(4) }));
 }

@@ -17,6 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createCodeSandbox } from '../lib/sandbox';
 import { startSpawner, stopSpawner } from '../lib/sandbox/spawner';
 import { spawnDirect, type WorkerChild } from '../lib/sandbox/worker-child';
+import { COMPILED } from './compiled';
 
 const tiny = process.argv.includes('--tiny') || process.env.BENCH_TINY === '1';
 const BALLAST_MB = tiny ? 64 : 480;
@@ -91,6 +92,7 @@ try {
     JSON.stringify({
       bench: 'spawn',
       tiny,
+      compiled: COMPILED,
       rssMb,
       spawns: SPAWNS,
       direct: { ...directLaunch, ...direct },

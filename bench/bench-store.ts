@@ -47,7 +47,7 @@ import { randomIds, systemClock } from '../lib/server/system';
 import { faultsFromSpec } from '../lib/kernel/faults';
 import { dbUrl, ensureDb, measure, pool, rates, report } from './bench-common';
 import { TINY } from './tiny';
-import { compileBench } from './compile';
+import { compileBench } from './compile.mjs';
 import { firstCodeStep } from '../lib/server/runs/warm-run';
 import { benchSkillText } from './bench-skill';
 import { optimizeLater } from '../cli/js-tier';

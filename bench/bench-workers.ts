@@ -34,6 +34,7 @@ import { closeRunQueues } from '../lib/server/runs/run-source';
 import { createPrivatePostgres, type PrivatePostgres } from '../lib/store/testing/private-pg';
 import { createTestDatabase } from '../lib/store/testing/pg-test-db';
 import { TINY } from './tiny';
+import { COMPILED } from './compiled';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const RUNS = TINY ? 4 : Number(process.env.RUNS ?? 200);
@@ -165,6 +166,7 @@ async function main(): Promise<void> {
     const ratio = (a: ModeResult, b: ModeResult) => +(a.runsPerSec / b.runsPerSec).toFixed(2);
     const line = {
       bench: 'workers',
+      compiled: COMPILED,
       skill: 'research_brief',
       runs: RUNS,
       concurrency: CONCURRENCY,

@@ -58,9 +58,10 @@ CMDS=(
 TINY_SET=("pg-floor.mjs --mode single" "dbos-bench.mjs --mode single" "lg-bench.mjs --mode single" "--mode floor" "ours --mode single --steps $S --fresh"
   "ours --mode many --workflows $W --steps 5 --concurrency 8 --fresh" "--step op --fresh" "--mode crash")
 in_tiny_set() { local t; for t in "${TINY_SET[@]}"; do [[ "$1" == *"$t"* ]] && return 0; done; return 1; }
-# ours runs compiled, as the shipped CLI does (and as its crash worker always did): not through tsx, whose
-# keepNames and source maps cost node's main thread ~0.3 ms a run (bench/compile-bench.ts)
-OURS=$(node --import tsx bench/compile-bench.ts bench/bench-store.ts)
+# ours runs compiled, as the shipped CLI does and as every bench:* of ours does (bench/run-compiled.mjs): not
+# through tsx, whose keepNames and source maps cost node's main thread ~0.3 ms a run (bench/compile.mjs);
+# compiled once here, then each command runs the module with plain node
+OURS=$(node bench/run-compiled.mjs --print bench/bench-store.ts)
 for r in $(seq 1 "$REPS"); do
   for c in "${CMDS[@]}"; do
     [[ -n "${ONLY:-}" && "$c" != *"$ONLY"* ]] && continue

@@ -6,7 +6,9 @@
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
  * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`
  * (or a fork point, an edit or an export file that does not fit). `replay --check`:
- * 0 identical, 1 diverged, 2 usage; `regress`: 1 when a past run would change.
+ * 0 identical, 1 diverged, 2 not checked (a usage error, a run id with no run, a run
+ * still running, imported code refused without --trust, …): for CI, 1 means a
+ * divergence and nothing else; `regress`: 1 when a past run would change.
  * Every failure prints what happened and what to do; `--json` prints one JSON
  * object on stdout and nothing else there.
  *
@@ -90,9 +92,17 @@ export const processIo: Io = {
   },
 };
 
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+/**
+ * A stop (SIGTERM or SIGINT) bin/stagecraft.mjs caught while node loaded `stagecraft worker`: `take()`
+ * ends bin's hold on those signals (call it once the command's own handlers are on) and says which came, if any.
+ */
+export type EarlyStop = { take(): NodeJS.Signals | null };
+
+export async function main(argv: string[], io: Io = processIo, start: { earlyStop?: EarlyStop } = {}): Promise<number> {
   const [cmd, ...rest] = argv;
   const json = rest.includes('--json');
+  // `replay --check` is for CI, where 1 says a replay diverged: whatever kept it from checking exits 2
+  const checking = cmd === 'replay' && rest.includes('--check');
   // a command's code is optimized later than V8's default (js-tier.ts): set before any of it runs hot
   optimizeLater();
   try {
@@ -115,7 +125,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case 'runs':
         return await (await import('./runs')).runsCommand(rest, io);
       case 'worker':
-        return await (await import('./worker')).workerCommand(rest, io);
+        return await (await import('./worker')).workerCommand(rest, io, start.earlyStop);
       case 'push':
         return await (await import('./skills')).pushCommand(rest, io);
       case 'pull':
@@ -157,9 +167,9 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     if (e instanceof StagecraftError) {
       io.err(`stagecraft: ${e.message}`);
-      return EXIT_2_CODES.has(e.code) ? 2 : 1;
+      return checking || EXIT_2_CODES.has(e.code) ? 2 : 1;
     }
     io.err(`stagecraft: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return 1;
+    return checking ? 2 : 1;
   }
 }

@@ -2,7 +2,7 @@
  * `stagecraft replay`, `fork`, `compare`, `regress`: checking a change against
  * recorded runs, and continuing them from any step.
  *
- * Exit codes: replay --check 0 identical / 1 diverged / 2 usage; fork as run
+ * Exit codes: replay --check 0 identical / 1 diverged / 2 not checked (cli/main.ts); fork as run
  * (0 completed, 1 failed or aborted, 2 a fork point or edit that does not
  * fit); compare 0; regress 0 when no past run would change, else 1.
  */

@@ -13,13 +13,13 @@ import { databaseUrlOf } from '../lib/server/runs/run-source';
 import type { OpenedStore } from '../lib/store';
 import { parse } from './args';
 import { withHost } from './store';
-import type { Io } from './main';
+import type { EarlyStop, Io } from './main';
 
 /** runs driven at once by one worker unless --concurrency says otherwise */
 export const DEFAULT_WORKER_CONCURRENCY = 4;
 export const MAX_WORKER_CONCURRENCY = 256;
 
-export async function workerCommand(argv: string[], io: Io): Promise<number> {
+export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlyStop): Promise<number> {
   const { values } = parse(argv, { concurrency: { type: 'string' } }, { min: 0, max: 0, names: 'no arguments' });
   const concurrency = values.concurrency === undefined ? DEFAULT_WORKER_CONCURRENCY : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_WORKER_CONCURRENCY) {
@@ -34,6 +34,15 @@ export async function workerCommand(argv: string[], io: Io): Promise<number> {
   };
   process.on('SIGTERM', onSignalWhileStarting);
   process.on('SIGINT', onSignalWhileStarting);
+  // a stop that came while node was still loading this command (bin/stagecraft.mjs held it): the same
+  // answer. Taken once ours are on, so there is no moment when the signal would kill the process.
+  const early = earlyStop?.take();
+  if (early) {
+    process.off('SIGTERM', onSignalWhileStarting);
+    process.off('SIGINT', onSignalWhileStarting);
+    io.err(`stagecraft worker: ${early} while loading: no run taken, exiting`);
+    return 0;
+  }
   return withHost(async (host) => {
     const url = databaseUrlOf(host);
     if (!url) {

@@ -31,6 +31,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { startApp, type AppServer } from '../lib/server/http/testing/app-server';
 import { benchFiles, LARGE, SMALL, skillText, type SkillSize } from './bench-editor-skill';
 import { startFloor, type FloorServer } from './bench-editor-floor';
+import { COMPILED } from '../bench/compiled';
 
 const TINY = process.argv.includes('--tiny') || process.env.BENCH_TINY === '1';
 const KEYSTROKES = TINY ? 4 : Number(process.env.BENCH_KEYSTROKES ?? 60);
@@ -259,6 +260,7 @@ export async function main(): Promise<void> {
     const result = {
       bench: 'editor-browser',
       tiny: TINY,
+      compiled: COMPILED,
       keystrokes: KEYSTROKES,
       ...large,
       small,

@@ -16,6 +16,7 @@ import type { BundleFiles } from '../lib/skill/bundle';
 import { splitSkill } from '../lib/skill/source';
 import { benchFiles, PHASES, skillText, STEPS } from './bench-editor-skill';
 import { size, TINY } from '../bench/tiny';
+import { COMPILED } from '../bench/compiled';
 
 const WARMUP = size(40, 4);
 const ITERATIONS = size(300, 20);
@@ -88,6 +89,7 @@ function main(): void {
     JSON.stringify({
       bench: 'editor',
       tiny: TINY,
+      compiled: COMPILED,
       phases: PHASES,
       steps: STEPS,
       bytes: Buffer.byteLength(text, 'utf8'),

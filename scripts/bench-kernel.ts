@@ -28,6 +28,7 @@ import { createCodeSandbox } from '../lib/sandbox';
 import { benchCodeSteps } from '../lib/sandbox/bench';
 import { isolationFor } from '../lib/sandbox/isolation';
 import { size, TINY } from '../bench/tiny';
+import { COMPILED } from '../bench/compiled';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const hr = () => Number(process.hrtime.bigint()) / 1e6;
@@ -136,6 +137,7 @@ const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 const result = {
   bench: 'kernel',
   tiny: TINY,
+  compiled: COMPILED,
   stageDispatchUs: +(await stageDispatchUs()).toFixed(3),
   stageInRunUs: +(await stageInRunUs()).toFixed(2),
   pureChainSteps: size(1000, 50),

@@ -28,6 +28,7 @@ import { MemoryStore } from '../lib/kernel/memory-store';
 import type { PhasePlan, Plan, StepSpec } from '../lib/kernel/plan';
 import type { IdSource, ModelTurn, RunEvent, StorePort } from '../lib/kernel/ports';
 import { TINY } from '../bench/tiny';
+import { COMPILED } from '../bench/compiled';
 
 const tiny = TINY;
 const STEPS = tiny ? 100 : 1000;
@@ -185,6 +186,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       bench: 'replay',
       tiny,
+      compiled: COMPILED,
       steps: STEPS,
       processorSteps: PROCESSOR_STEPS,
       answeredSteps: PHASES * (ROUNDS * (1 + TOOLS) + 1),

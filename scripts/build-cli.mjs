@@ -149,18 +149,20 @@ function bundledPackageFiles(inputs) {
   return [...files];
 }
 
-/** each stub's module text: its generator, bundled on its own and run */
-export async function precompiledTexts(esbuild, staging) {
+/** each stub's module text: its generator, bundled on its own and run; `inputs`, if given, collects what the generators were bundled from */
+export async function precompiledTexts(esbuild, staging, inputs) {
   const texts = {};
   for (const { stub, generator, make } of PRECOMPILED) {
     const out = path.join(staging, `${path.basename(generator, '.ts')}.gen.mjs`);
-    await esbuild.build({
+    const built = await esbuild.build({
       absWorkingDir: root,
       entryPoints: [path.join(root, generator)],
       outfile: out,
       ...NODE_BUNDLE,
+      metafile: Boolean(inputs),
       logLevel: 'error',
     });
+    if (inputs) for (const f of Object.keys(built.metafile.inputs)) inputs.add(f);
     try {
       texts[stub] = (await import(pathToFileURL(out).href))[make]();
     } finally {

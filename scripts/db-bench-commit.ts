@@ -23,6 +23,7 @@ import { openStore } from '../lib/store/open-store';
 import { ev, makeRun, trace } from '../lib/store/testing/fixtures';
 import { createTestDatabase, tempDir } from '../lib/store/testing/pg-test-db';
 import { TINY } from '../bench/tiny';
+import { COMPILED } from '../bench/compiled';
 
 const { values } = parseArgs({
   options: { steps: { type: 'string', default: TINY ? '20' : '1000' }, batches: { type: 'string', default: TINY ? '3' : '50' }, only: { type: 'string' }, tiny: { type: 'boolean' } },
@@ -169,7 +170,7 @@ async function bench(store: StorePort) {
   return { step, batch100: { ...batch, perEventMs: Math.round((batch.meanMs / BATCH_EVENTS) * 1000) / 1000 } };
 }
 
-const result: Record<string, unknown> = { steps: STEPS, batches: BATCHES, batchEvents: BATCH_EVENTS };
+const result: Record<string, unknown> = { steps: STEPS, batches: BATCHES, batchEvents: BATCH_EVENTS, compiled: COMPILED };
 if (values.only !== 'pglite') {
   const db = await createTestDatabase();
   const store = await openStore({ databaseUrl: db.url });

@@ -14,7 +14,7 @@ import { openStore, type OpenedStore } from '../../store';
 import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
 import { FAULT_POINTS } from '../../kernel/faults';
 import type { RunEvent } from '../../kernel/ports';
-import { compileBench } from '../../../bench/compile';
+import { compileBench } from '../../../bench/compile.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 // the child runs compiled, as a shipped build runs: a TypeScript loader would cost each of the ~70
