@@ -64,3 +64,38 @@ test('diagram: the loop check → work goes around the side of the column, its l
     await diagram.screenshot({ path: `test-results/screens/diagram-loop-side-${width}.png` });
   });
 });
+
+test('diagram: two loops from one card climb apart, each label beside its own climb, over no card and no other label', async ({ page, request }) => {
+  // the loop skill with a third phase, verify, that hands back to work and to check
+  await savedLoopSkill(request, 'loop_two', 1, { editSkillMd: (t) => t.replace('  check: [work, done]\n', '  check: [verify]\n  verify: [work, check, done]\n') });
+  await atEachWidth(page, '/skills/loop_two', async (width) => {
+    const diagram = page.locator('.react-flow');
+    await expect(diagram.getByRole('group', { name: 'caller contract' })).toBeVisible({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Fit', exact: true }).click();
+    await page.waitForTimeout(500);
+    const g = await page.locator('.react-flow').evaluate((flow) => {
+      const box = (e: Element) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      };
+      const loops = ['work', 'check'].map((to) => {
+        const edge = flow.querySelector(`[aria-label="from phase verify to phase ${to}"]`)!;
+        const p = edge.querySelector('path.react-flow__edge-path') as SVGPathElement;
+        const label = edge.querySelector('.react-flow__edge-textbg');
+        return { to, right: box(p).right, label: label ? box(label) : null };
+      });
+      const cards = [...flow.querySelectorAll('.react-flow__node')].filter((n) => !n.classList.contains('react-flow__node-lane')).map((n) => ({ id: n.getAttribute('data-id'), ...box(n) }));
+      return { loops, cards, view: box(flow) };
+    });
+    const [toWork, toCheck] = g.loops;
+    expect(toWork.right - toCheck.right, `${width} px: the longer loop (to work) climbs outside the shorter (${JSON.stringify(g.loops)})`).toBeGreaterThan(20);
+    for (const l of g.loops) {
+      expect(l.label).not.toBeNull();
+      for (const c of g.cards) expect(overlap(l.label!, c), `${width} px: the label of the loop to ${l.to} over ${c.id}`).toBe(false);
+      expect(l.label!.right).toBeLessThanOrEqual(g.view.right - 16);
+    }
+    expect(overlap(toWork.label!, toCheck.label!), `${width} px: the two labels apart`).toBe(false);
+    expect(toCheck.label!.right, `${width} px: the inner label ends before the outer climb`).toBeLessThan(toWork.right - 4);
+    await diagram.screenshot({ path: `test-results/screens/diagram-loop-two-${width}.png` });
+  });
+});

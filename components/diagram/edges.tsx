@@ -2,27 +2,53 @@
 // The diagram's edge: React Flow's smoothstep going down the picture, and an edge going back up it
 // (a loop) drawn around the side of the cards (side-route.ts), its label beside the climb. Which
 // one is decided from where the two cards are now, so dragging a card turns an edge into the other.
+// Loops whose climbs overlap in height climb apart, the shorter nearer the cards.
 // The edge keeps its accessible name either way: React Flow gives it to the <g> around what is drawn.
 import { BaseEdge, SmoothStepEdge, useStore, type Edge, type EdgeProps, type InternalNode, type ReactFlowState } from '@xyflow/react';
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
-import { isBackEdge, routeBounds, sideRoute, union, type Box, type SideRoute } from './side-route';
+import { isBackEdge, levelStep, levels, routeBounds, sideRoute, union, type Box, type SideRoute, type Span } from './side-route';
 
 /** the lane behind the postprocessor chain is no card: an edge may cross it */
 const isCard = (n: InternalNode) => n.type !== 'lane' && !n.hidden && !!n.measured.width && !!n.measured.height;
 
 const boxOf = (n: InternalNode): Box => ({ x: n.internals.positionAbsolute.x, y: n.internals.positionAbsolute.y, width: n.measured.width ?? 0, height: n.measured.height ?? 0 });
 
-/** the route of the edge from `source` to `target` when it goes back up the picture, else null (drawn as a smoothstep) */
-export function backRouteIn(lookup: ReadonlyMap<string, InternalNode>, source: string, target: string, label: string | undefined): SideRoute | null {
-  const s = lookup.get(source);
-  const t = lookup.get(target);
+type Lookup = ReadonlyMap<string, InternalNode>;
+type Ends = { id: string; source: string; target: string; label?: unknown };
+const textOf = (e: Ends) => (typeof e.label === 'string' ? e.label : undefined);
+
+/** the two cards' boxes of an edge that goes back up the picture, else null */
+function backEnds(lookup: Lookup, e: Ends): { from: Box; to: Box } | null {
+  const s = lookup.get(e.source);
+  const t = lookup.get(e.target);
   if (!s || !t || !isCard(s) || !isCard(t)) return null;
   const from = boxOf(s);
-  const to = source === target ? from : boxOf(t);
-  if (!isBackEdge(from, to)) return null;
+  const to = e.source === e.target ? from : boxOf(t);
+  return isBackEdge(from, to) ? { from, to } : null;
+}
+
+/** how far out edge `id` climbs among every back edge of `edges` (side-route.ts `levels`), in flow px */
+function outOf(lookup: Lookup, edges: readonly Ends[], id: string): number {
+  const back: Span[] = [];
+  const labels: (string | undefined)[] = [];
+  for (const e of edges) {
+    const ends = backEnds(lookup, e);
+    if (!ends) continue;
+    const [a, b] = [ends.from.y + ends.from.height / 2, ends.to.y + ends.to.height / 2];
+    back.push({ id: e.id, top: Math.min(a, b), foot: Math.max(a, b) });
+    labels.push(textOf(e));
+  }
+  return back.length < 2 ? 0 : (levels(back).get(id) ?? 0) * levelStep(labels);
+}
+
+/** the route of edge `e` when it goes back up the picture, else null (drawn as a smoothstep); `edges`: all of them */
+export function backRouteIn(lookup: Lookup, edges: readonly Ends[], e: Ends): SideRoute | null {
+  const ends = backEnds(lookup, e);
+  if (!ends) return null;
+  const { from, to } = ends;
   const cards = [from, ...(to === from ? [] : [to])];
-  for (const n of lookup.values()) if (n !== s && n !== t && isCard(n)) cards.push(boxOf(n));
-  return sideRoute(from, to, cards, { self: source === target, label });
+  for (const n of lookup.values()) if (n.id !== e.source && n.id !== e.target && isCard(n)) cards.push(boxOf(n));
+  return sideRoute(from, to, cards, { self: e.source === e.target, label: textOf(e), out: outOf(lookup, edges, e.id) });
 }
 
 /** the box around everything drawn: every node, and every edge's route around the side of the cards (null: nothing measured yet) */
@@ -30,7 +56,7 @@ export function drawnBounds(lookup: ReadonlyMap<string, InternalNode>, edges: re
   const boxes: Box[] = [];
   for (const n of lookup.values()) if (!n.hidden && n.measured.width && n.measured.height) boxes.push(boxOf(n));
   for (const e of edges) {
-    const route = backRouteIn(lookup, e.source, e.target, typeof e.label === 'string' ? e.label : undefined);
+    const route = backRouteIn(lookup, edges, e);
     if (route) boxes.push(routeBounds(route));
   }
   return boxes.length ? union(boxes) : null;
@@ -61,9 +87,9 @@ function SideLabel({ route, text }: { route: SideRoute; text: string }) {
 }
 
 function FlowEdge(props: EdgeProps) {
-  const { source, target, label } = props;
+  const { id, source, target, label } = props;
   const text = typeof label === 'string' ? label : undefined;
-  const route = useStore(useCallback((s: ReactFlowState) => backRouteIn(s.nodeLookup, source, target, text), [source, target, text]), sameRoute);
+  const route = useStore(useCallback((s: ReactFlowState) => backRouteIn(s.nodeLookup, s.edges, { id, source, target, label: text }), [id, source, target, text]), sameRoute);
   if (!route) return <SmoothStepEdge {...props} />;
   return (
     <>

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { analyzeBundle } from '@/lib/skill/analyze-bundle';
 import { layoutAll, sizeOf } from './layout';
-import { isBackEdge, labelSize, routeBounds, sideRoute, type Box } from './side-route';
+import { isBackEdge, labelSize, levelStep, levels, routeBounds, sideRoute, type Box } from './side-route';
 
 const LOOP = path.resolve(import.meta.dirname, '../../bench/fixtures/loop_skill/skill.md');
 
@@ -83,4 +83,32 @@ test('a phase that loops on itself leaves low on its side and comes back high', 
   const route = sideRoute(card, card, [card], { self: true, label: 'next = p' })!;
   assert.ok(route.points[0].y > route.points.at(-1)!.y);
   assert.ok(!overlaps(route.label!, card));
+});
+
+test('two loops whose climbs overlap in height climb apart: the shorter inside, its label clear of the longer one', () => {
+  // a, b, c in one column; c loops back to b and to a
+  const [a, b, c] = [0, 1, 2].map((i) => ({ x: 0, y: i * 150, width: 280, height: 100 }));
+  const cards = [a, b, c];
+  const mid = (x: Box) => x.y + x.height / 2;
+  const lv = levels([
+    { id: 'c>a', top: mid(a), foot: mid(c) },
+    { id: 'c>b', top: mid(b), foot: mid(c) },
+  ]);
+  assert.deepEqual([lv.get('c>b'), lv.get('c>a')], [0, 1]);
+  const step = levelStep(['next = a', 'next = b']);
+  const inner = sideRoute(c, b, cards, { label: 'next = b', out: 0 })!;
+  const outer = sideRoute(c, a, cards, { label: 'next = a', out: step })!;
+  const [xi, xo] = [inner.points[1].x, outer.points[1].x];
+  assert.ok(xo > xi, 'the longer loop climbs outside the shorter');
+  assert.ok(inner.label!.x + inner.label!.width < xo, "the inner label ends before the outer climb");
+  assert.ok(!overlaps(inner.label!, outer.label!), 'the labels apart');
+  for (const r of [inner, outer]) for (const card of cards) assert.ok(!overlaps(r.label!, card));
+  // a chain of overlaps: each takes a level past the ones it meets
+  const chain = levels([
+    { id: 'e0', top: 0, foot: 100 },
+    { id: 'e1', top: 90, foot: 250 },
+    { id: 'e2', top: 240, foot: 500 },
+  ]);
+  assert.ok(chain.get('e1')! > chain.get('e0')! && chain.get('e2')! > chain.get('e1')!, JSON.stringify([...chain]));
+  assert.deepEqual(levels([{ id: 'x', top: 0, foot: 10 }, { id: 'y', top: 20, foot: 30 }]), new Map([['x', 0], ['y', 0]]));
 });

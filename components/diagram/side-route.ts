@@ -64,7 +64,7 @@ function legBlocked(y: number, x0: number, x1: number, cards: readonly Box[]): b
  * The route of a back edge from `source` to `target` (`self`: the same card) around `side` of every
  * card `cards` holds between them, and its label's box; null when a leg would cross a card.
  */
-function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], self: boolean, label: string | undefined): SideRoute | null {
+function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], self: boolean, label: string | undefined, out: number): SideRoute | null {
   // a loop on one card leaves low and comes back high; else each end at the middle of its side
   const sy = source.y + source.height * (self ? 0.65 : 0.5);
   const ty = target.y + target.height * (self ? 0.35 : 0.5);
@@ -77,7 +77,7 @@ function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], se
   const beside = cards.filter((c) => c.y < span.foot && bottom(c) > span.top);
   const sx = side === 'right' ? right(source) : source.x;
   const tx = side === 'right' ? right(target) : target.x;
-  const x = side === 'right' ? Math.max(sx, tx, ...beside.map(right)) + SIDE_GAP : Math.min(sx, tx, ...beside.map((c) => c.x)) - SIDE_GAP;
+  const x = side === 'right' ? Math.max(sx, tx, ...beside.map(right)) + SIDE_GAP + out : Math.min(sx, tx, ...beside.map((c) => c.x)) - SIDE_GAP - out;
   // the two legs out to the climb, past any other card at their height
   const others = cards.filter((c) => c !== source && c !== target);
   if (legBlocked(sy, sx, x, others) || legBlocked(ty, tx, x, others)) return null;
@@ -96,9 +96,33 @@ function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], se
  * would cross a card on the right), or null when both would (the edge is then drawn as before).
  * `cards`: every card drawn, the two ends included.
  */
-export function sideRoute(source: Box, target: Box, cards: readonly Box[], opts: { self?: boolean; label?: string } = {}): SideRoute | null {
+export function sideRoute(source: Box, target: Box, cards: readonly Box[], opts: { self?: boolean; label?: string; out?: number } = {}): SideRoute | null {
   const self = opts.self ?? false;
-  return routeOn('right', source, target, cards, self, opts.label) ?? routeOn('left', source, target, cards, self, opts.label);
+  const out = opts.out ?? 0;
+  return routeOn('right', source, target, cards, self, opts.label, out) ?? routeOn('left', source, target, cards, self, opts.label, out);
+}
+
+/** a back edge's vertical extent (its two ends' middles), for `levels` */
+export type Span = { id: string; top: number; foot: number };
+
+/**
+ * How far out each back edge climbs, in levels (0: nearest the cards), so that two whose climbs
+ * overlap in height never share one: the shorter inside, the longer around it. Shortest first, each
+ * takes the level just past every overlapping one already placed.
+ */
+export function levels(spans: readonly Span[]): Map<string, number> {
+  const order = [...spans].sort((a, b) => a.foot - a.top - (b.foot - b.top) || (a.id < b.id ? -1 : 1));
+  const placed: (Span & { level: number })[] = [];
+  for (const s of order) {
+    const under = placed.filter((p) => p.top <= s.foot && s.top <= p.foot);
+    placed.push({ ...s, level: under.length ? Math.max(...under.map((p) => p.level)) + 1 : 0 });
+  }
+  return new Map(placed.map((p) => [p.id, p.level]));
+}
+
+/** the distance between two levels' climbs: room for a label beside the inner one */
+export function levelStep(labels: readonly (string | undefined)[]): number {
+  return Math.max(0, ...labels.map((l) => (l ? labelSize(l).width : 0))) + 2 * LABEL_GAP + 8;
 }
 
 /** the box around a route and its label (what Fit must keep in view) */
