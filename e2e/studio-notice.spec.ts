@@ -44,3 +44,16 @@ test('a refused run says why in full, clear of the buttons, at 1024 and 1440 px'
     await page.screenshot({ path: `test-results/screens/studio-notice-${width}.png` });
   });
 });
+
+// A skill with no model script, on a server with no endpoint: the Model select showed a blank box.
+test('with no model to run with, the Model select says so and the note says what to add', async ({ page, request }) => {
+  expect((await request.post('/api/skills', { data: { name: 'no_model', from: 'blank' } })).status()).toBe(201);
+  const files = (await (await request.get('/api/skills/no_model')).json()).version.files as Record<string, string>;
+  expect((await request.post('/api/skills/no_model/versions', { data: { files: { 'skill.md': files['skill.md'] } } })).status()).toBe(201);
+  await atEachWidth(page, '/skills/no_model', async (width) => {
+    const select = page.getByLabel('Model', { exact: true });
+    await expect(select).toBeVisible({ timeout: 60_000 });
+    expect(await select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? ''), `${width} px`).toBe('No model to run with');
+    await expect(page.getByText(/^No model to run with: add a model script \(model\.yaml/)).toBeVisible();
+  });
+});
