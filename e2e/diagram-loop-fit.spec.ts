@@ -8,11 +8,11 @@ import { atEachWidth } from './widths';
 
 test.describe.configure({ timeout: 180_000 });
 
-/** how far the drawing keeps from each side of the view: the nearest card or edge, per side, in px */
+/** how far the drawing keeps from each side of the view: the nearest card, edge or edge label, per side, in px */
 async function margins(page: Page) {
   return page.locator('.react-flow').evaluate((flow) => {
     const view = flow.getBoundingClientRect();
-    const boxes = [...flow.querySelectorAll('.react-flow__node, .react-flow__edge-path')].map((e) => e.getBoundingClientRect());
+    const boxes = [...flow.querySelectorAll('.react-flow__node, .react-flow__edge-path, .react-flow__edge-textbg')].map((e) => e.getBoundingClientRect());
     return {
       top: Math.round(Math.min(...boxes.map((b) => b.top)) - view.top),
       bottom: Math.round(view.bottom - Math.max(...boxes.map((b) => b.bottom))),

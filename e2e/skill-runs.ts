@@ -22,11 +22,15 @@ export async function savedSkill(request: APIRequestContext, fixture: string, na
   return { hash: ((await saved.json()) as { version: { hash: string } }).version.hash, files };
 }
 
-/** skill `name`: the benchmarks' loop skill (work, check, back to work) scripted for `loops` loops, saved */
-export async function savedLoopSkill(request: APIRequestContext, name: string, loops: number, opts: { failAtVisit?: number } = {}): Promise<void> {
+/**
+ * skill `name`: the benchmarks' loop skill (work, check, back to work) scripted for `loops` loops,
+ * its skill.md changed by `editSkillMd` when given, saved
+ */
+export async function savedLoopSkill(request: APIRequestContext, name: string, loops: number, opts: { failAtVisit?: number; editSkillMd?: (text: string) => string } = {}): Promise<void> {
   const dir = writeLoopBundle(loops, opts);
   const files = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]));
   rmSync(dir, { recursive: true, force: true });
+  if (opts.editSkillMd) files['skill.md'] = opts.editSkillMd(files['skill.md']);
   expect((await request.post('/api/skills', { data: { name, from: 'blank' } })).status()).toBe(201);
   const saved = await request.post(`/api/skills/${name}/versions`, { data: { files } });
   expect(saved.status(), await saved.text()).toBe(201);

@@ -7,12 +7,13 @@
 // minimap), and, while the YAML does not parse, keeps the last good picture,
 // greyed. Keys when the diagram has focus: F fits, A arranges.
 import '@xyflow/react/dist/style.css';
-import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, useNodesInitialized, useReactFlow, type Edge, type Node, type NodeChange } from '@xyflow/react';
+import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, getViewportForBounds, useNodesInitialized, useReactFlow, useStoreApi, type Edge, type Node, type NodeChange } from '@xyflow/react';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { CardNodes } from './card-nodes';
+import { drawnBounds, edgeTypes } from './edges';
 import { useEdgeWrappersUnnamed } from './use-edge-wrappers';
 import { CardNodesSource, nodeTypes, SelectDeclaration } from './nodes';
 import styles from './SkillDiagram.module.css';
@@ -34,13 +35,15 @@ type Props = {
 
 const LANE_ID = '__lane:postprocessor';
 /**
- * room above the top card, in screen px: an edge looping back to the entry comes into it from above
- * (a smoothstep edge turns 20 flow px over its target, 20 px at the largest fitted zoom, 1), and the
- * Fit/Arrange toolbar sits there. A fraction of the view (0.15 was ~7% a side) left a loop at 1440
- * px drawn against the view's top edge, looking cut off.
+ * room above the top card, in screen px: the Fit/Arrange toolbar sits there, and an edge looping back
+ * to the entry that cannot go around the side of the cards (edges.tsx) comes into it from above (a
+ * smoothstep edge turns 20 flow px over its target, 20 px at the largest fitted zoom, 1). A fraction
+ * of the view (0.15 was ~7% a side) left a loop at 1440 px drawn against the view's top edge,
+ * looking cut off. A loop around the side is in the fitted box itself (drawnBounds).
  */
 const TOP_ROOM_PX = 56;
 const FIT = { padding: { top: `${TOP_ROOM_PX}px`, bottom: '32px', x: '32px' }, maxZoom: 1 } as const;
+const MIN_ZOOM = 0.02;
 // Props React Flow hands to every node (and every minimap node) are kept the same objects from one
 // render to the next: a new function or object there redraws all 150 cards of a large skill.
 const PRO_OPTIONS = { hideAttribution: false };
@@ -220,7 +223,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         source: e.source,
         target: e.target,
         label: e.label,
-        type: 'smoothstep',
+        // down the picture a smoothstep; back up it (a loop), around the side of the cards
+        type: 'flow',
         className: styles[`edge_${e.kind}`],
         markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
         ariaLabel: `from ${e.source.replace(/^phase:/, 'phase ')} to ${e.target.replace(/^phase:/, 'phase ').replace(/^post:/, 'step ')}`,
@@ -256,7 +260,21 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     [setLayout],
   );
 
-  const fit = useCallback(() => void flow.fitView({ ...FIT, duration: 200 }), [flow]);
+  // Fit: every card and every loop drawn around their side (React Flow's fitView counts the cards only)
+  const store = useStoreApi();
+  const edgesRef = useRef(edges);
+  useEffect(() => {
+    edgesRef.current = edges;
+  });
+  const fittedViewport = useCallback(() => {
+    const { nodeLookup, width, height } = store.getState();
+    const box = drawnBounds(nodeLookup, edgesRef.current);
+    return box && width && height ? getViewportForBounds(box, width, height, MIN_ZOOM, FIT.maxZoom, FIT.padding) : null;
+  }, [store]);
+  const fit = useCallback(() => {
+    const viewport = fittedViewport();
+    if (viewport) void flow.setViewport(viewport, { duration: 200 });
+  }, [flow, fittedViewport]);
   const arrange = useCallback(() => {
     if (!model) return;
     setLayout({ key: structureKey(model), positions: layoutAll(model), pinned: new Set() });
@@ -272,11 +290,16 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   useEffect(() => {
     if (!initialized || framed.current || !model) return;
     framed.current = true;
-    if (flow.getZoom() >= READABLE_ZOOM) return;
+    const fitted = fittedViewport();
+    if (!fitted) return;
+    if (fitted.zoom >= READABLE_ZOOM) {
+      void flow.setViewport(fitted);
+      return;
+    }
     const first = model.nodes[0] ? flow.getNode(model.nodes[0].id) : undefined;
     const height = wrapRef.current?.clientHeight ?? 600;
     if (first) void flow.setCenter(first.position.x + (first.width ?? PHASE_WIDTH) / 2, first.position.y + (height / 2 - TOP_ROOM_PX) / READABLE_ZOOM, { zoom: READABLE_ZOOM });
-  }, [initialized, model, flow]);
+  }, [initialized, model, flow, fittedViewport]);
 
   // the highlighted node is brought into view when it is off screen
   useEffect(() => {
@@ -347,6 +370,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
             onNodesChange={onNodesChange}
             onNodeClick={onNodeClick}
             deleteKeyCode={null}
@@ -355,7 +379,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
             // the first picture is fitted before it is shown; later ones keep the user's viewport
             fitView
             fitViewOptions={FIT}
-            minZoom={0.02}
+            minZoom={MIN_ZOOM}
             maxZoom={2}
             nodesConnectable={false}
             elementsSelectable

@@ -6,7 +6,7 @@ import { useMemo, memo } from 'react';
 import { useStored } from '@/components/common/use-stored';
 import type { InputProblem } from './input-errors';
 import { inputsKey, parseInputs } from './drafts';
-import type { ModelChoice } from './studio-logic';
+import { modelShown, type ModelChoice } from './studio-logic';
 import styles from './Studio.module.css';
 
 type Props = {
@@ -25,7 +25,8 @@ type Props = {
 function RunPanelView(p: Props) {
   const stored = useStored(inputsKey(p.history));
   const past = useMemo(() => parseInputs(stored), [stored]);
-  const disabledReason = p.choices.find((c) => c.disabled)?.label;
+  // with no usable model the select would show a blank box: it says so, and the note says what to add
+  const shown = modelShown(p.choices, p.model);
   return (
     <div className={styles.runPanel}>
       <div className={styles.runHead}>
@@ -75,6 +76,11 @@ function RunPanelView(p: Props) {
           Model
         </label>
         <select id="run-model" className="select" value={p.model} onChange={(e) => p.onModel(e.target.value)}>
+          {shown.placeholder ? (
+            <option value="" disabled>
+              {shown.placeholder}
+            </option>
+          ) : null}
           {p.choices.map((c) => (
             <option key={c.value} value={c.value} disabled={c.disabled}>
               {c.label}
@@ -82,7 +88,7 @@ function RunPanelView(p: Props) {
           ))}
         </select>
       </div>
-      {disabledReason ? <p className={styles.modelNote}>{disabledReason}</p> : null}
+      {shown.note ? <p className={styles.modelNote}>{shown.note}</p> : null}
     </div>
   );
 }

@@ -53,7 +53,7 @@ export function StudioToolbar(p: Props) {
           {p.dirty ? <span className={styles.dirty}> · unsaved changes</span> : null}
         </span>
       </div>
-      <div className={styles.notice} role="status" aria-live="polite" data-kind={p.notice?.kind}>
+      <div className={styles.notice} role="status" aria-live="polite" data-kind={p.notice?.kind} title={p.notice?.text}>
         {p.notice?.text}
       </div>
       <div className={styles.actions}>

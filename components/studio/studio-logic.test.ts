@@ -2,7 +2,7 @@
 // picked, what stops a run, the keys, and what a save says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { draftOffer, modelChoicesFor, pickModel, runRefusal, savedNotice, shortcutOf } from './studio-logic';
+import { draftOffer, modelChoicesFor, modelShown, pickModel, runRefusal, savedNotice, shortcutOf } from './studio-logic';
 
 const when = (ms: number) => `@${ms}`;
 
@@ -63,4 +63,16 @@ test('a save says the version, whether it is new, and that errors block runs', (
   assert.deepEqual(v(true, 0), { kind: 'ok', text: 'Saved as version abcdef01' });
   assert.deepEqual(v(false, 0), { kind: 'ok', text: 'Saved: same as version abcdef01' });
   assert.deepEqual(v(true, 1), { kind: 'error', text: 'Saved as version abcdef01 — skill.md has 1 error; runs are refused until they are fixed' });
+});
+
+test('with no usable model the select says so (not a blank box) and the note says what to add; else the unusable choice is explained', () => {
+  const none = modelChoicesFor({ 'skill.md': 'x' }, { configured: false, model: null });
+  const shown = modelShown(none, pickModel(none, null));
+  assert.equal(shown.placeholder, 'No model to run with');
+  assert.match(shown.note!, /add a model script \(model\.yaml.*STAGECRAFT_MODEL_BASE_URL/);
+  const files = { 'skill.md': 'x', 'model.yaml': 'turns: []\n' };
+  const some = modelChoicesFor(files, { configured: false, model: null });
+  const picked = modelShown(some, pickModel(some, null));
+  assert.equal(picked.placeholder, null);
+  assert.match(picked.note!, /not configured/);
 });

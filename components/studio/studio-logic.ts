@@ -48,8 +48,19 @@ export function runRefusal(errors: number, input: CheckedInput, model: string): 
     const p = input.problems[0];
     return `The input is not right: ${p ? `${p.line}:${p.column} ${p.message}` : 'it must be a JSON object'}.`;
   }
-  if (!model) return 'No model to run with: add a model script (model.yaml) to the skill, or configure an OpenAI-compatible endpoint.';
+  if (!model) return `${NO_MODEL}: add a model script (model.yaml) to the skill, or configure an OpenAI-compatible endpoint.`;
   return null;
+}
+
+const NO_MODEL = 'No model to run with';
+
+/**
+ * What the model select shows when no choice is usable (else nothing: the picked one shows), and the
+ * note under it: why a choice is unusable, or, when none is, what to add.
+ */
+export function modelShown(choices: readonly ModelChoice[], model: string): { placeholder: string | null; note: string | null } {
+  if (model) return { placeholder: null, note: choices.find((c) => c.disabled)?.label ?? null };
+  return { placeholder: NO_MODEL, note: `${NO_MODEL}: add a model script (model.yaml, its turns) to the skill, or configure an OpenAI-compatible endpoint (set STAGECRAFT_MODEL_BASE_URL and STAGECRAFT_MODEL).` };
 }
 
 /** Ctrl/Cmd+S saves, Ctrl/Cmd+Enter runs, from anywhere on the page. */
