@@ -49,6 +49,8 @@ const ZOOMS = [0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
 const FIT = ZOOMS.indexOf(1);
 const POST = -1;
 const POST_ESTIMATE_PX = 160;
+/** renders after a selection over which its item is kept whole in the box while the visits about it are measured */
+const KEEP_SELECTED_RENDERS = 12;
 
 export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, moves, followScrubbed = false, ...sel }: Props) {
   const currency = t.price?.currency ?? null;
@@ -94,18 +96,24 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   useEffect(() => onVisitsInView(inViewKey ? inViewKey.split(',').map(Number) : []), [inViewKey, onVisitsInView]);
   useEffect(() => list.measure(), [zoom, list]);
 
-  // the selected item brought into view: its visit's row first (it may not be drawn), then the item
-  const pending = useRef<{ id: string; hasScrolledToRow: boolean } | null>(null);
+  // the selected item brought into view: its visit's row first (it may not be drawn), then the item.
+  // The visits about it are measured as they are read and drawn, moving it (a run opened on its last
+  // visit's failed step showed the step's top edge alone at the bottom of the box): it is brought back
+  // whole into the box on the renders that follow, until the user scrolls the box or a few have passed
+  const pending = useRef<{ id: string; hasScrolledToRow: boolean; checks: number } | null>(null);
   useEffect(() => {
-    pending.current = sel.selected ? { id: sel.selected, hasScrolledToRow: false } : null;
+    pending.current = sel.selected ? { id: sel.selected, hasScrolledToRow: false, checks: 0 } : null;
   }, [sel.selected, moves]);
   useEffect(() => {
     const p = pending.current;
     if (!p) return;
     const el = document.getElementById(itemDomId(p.id));
     if (el) {
-      el.scrollIntoView({ block: 'center', inline: 'nearest' });
-      pending.current = null;
+      const at = el.getBoundingClientRect();
+      const box = scroller.current?.getBoundingClientRect();
+      const isWhole = box !== undefined && at.top >= box.top && at.bottom <= box.bottom;
+      if (p.checks === 0 || !isWhole) el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      if (++p.checks >= KEEP_SELECTED_RENDERS) pending.current = null;
     } else if (!p.hasScrolledToRow) {
       const row = rowOf(p.id);
       if (row >= 0) list.scrollToIndex(row, { align: 'center' });
@@ -125,7 +133,10 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   useEffect(() => {
     const box = scroller.current;
     if (!box) return;
-    const letGo = () => (scrubPending.current = null);
+    const letGo = () => {
+      scrubPending.current = null;
+      pending.current = null;
+    };
     const events = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
     for (const e of events) box.addEventListener(e, letGo, { passive: true });
     return () => {
