@@ -49,6 +49,9 @@ const ZOOMS = [0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
 const FIT = ZOOMS.indexOf(1);
 const POST = -1;
 const POST_ESTIMATE_PX = 160;
+/** renders after a selection over which its item is kept whole in the box while the visits about it are measured */
+const KEEP_SELECTED_RENDERS = 12;
+const KEEP_SELECTED_MS = 3_000;
 
 export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, moves, followScrubbed = false, ...sel }: Props) {
   const currency = t.price?.currency ?? null;
@@ -94,18 +97,25 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   useEffect(() => onVisitsInView(inViewKey ? inViewKey.split(',').map(Number) : []), [inViewKey, onVisitsInView]);
   useEffect(() => list.measure(), [zoom, list]);
 
-  // the selected item brought into view: its visit's row first (it may not be drawn), then the item
-  const pending = useRef<{ id: string; hasScrolledToRow: boolean } | null>(null);
+  // the selected item brought into view: its visit's row first (it may not be drawn), then the item.
+  // The visits about it are measured as they are read and drawn, moving it (a run opened on its last
+  // visit's failed step showed the step's top edge alone at the bottom of the box): it is brought back
+  // whole into the box on the renders that follow, until the user scrolls the box, steps the
+  // scrubber, or a few renders or a moment have passed (a later scroll of the box is the user's)
+  const pending = useRef<{ id: string; hasScrolledToRow: boolean; checks: number; until: number } | null>(null);
   useEffect(() => {
-    pending.current = sel.selected ? { id: sel.selected, hasScrolledToRow: false } : null;
+    pending.current = sel.selected ? { id: sel.selected, hasScrolledToRow: false, checks: 0, until: Date.now() + KEEP_SELECTED_MS } : null;
   }, [sel.selected, moves]);
   useEffect(() => {
     const p = pending.current;
     if (!p) return;
     const el = document.getElementById(itemDomId(p.id));
     if (el) {
-      el.scrollIntoView({ block: 'center', inline: 'nearest' });
-      pending.current = null;
+      const at = el.getBoundingClientRect();
+      const box = scroller.current?.getBoundingClientRect();
+      const isWhole = box !== undefined && at.top >= box.top && at.bottom <= box.bottom;
+      if (p.checks === 0 || (!isWhole && Date.now() < p.until)) el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      if (++p.checks >= KEEP_SELECTED_RENDERS || Date.now() >= p.until) pending.current = null;
     } else if (!p.hasScrolledToRow) {
       const row = rowOf(p.id);
       if (row >= 0) list.scrollToIndex(row, { align: 'center' });
@@ -121,11 +131,15 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   const scrubPending = useRef<{ id: string; hasScrolledToRow: boolean; tries: number } | null>(null);
   useEffect(() => {
     scrubPending.current = followScrubbed && sel.scrubbed ? { id: sel.scrubbed, hasScrolledToRow: false, tries: 0 } : null;
+    if (scrubPending.current) pending.current = null; // the scrubber's item is the one to show now
   }, [sel.scrubbed, followScrubbed]);
   useEffect(() => {
     const box = scroller.current;
     if (!box) return;
-    const letGo = () => (scrubPending.current = null);
+    const letGo = () => {
+      scrubPending.current = null;
+      pending.current = null;
+    };
     const events = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
     for (const e of events) box.addEventListener(e, letGo, { passive: true });
     return () => {

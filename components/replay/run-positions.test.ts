@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { RUN_INPUT_POINT } from '@/lib/kernel/fork-edits';
 import { POST_PHASE } from '@/lib/kernel/plan';
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
-import { failedForkPosition, failedPosition, forkPositions } from './run-positions';
+import { forkPositions, rerunPointOf, RERUN_WORDS } from './run-positions';
 import { pointFacts } from './fork-words';
 
-type Run = Parameters<typeof failedPosition>[0] & Parameters<typeof forkPositions>[0];
-const base: Run = { status: 'completed', report: null, error: null, steps: [], traces: [] };
+type Run = Parameters<typeof rerunPointOf>[0] & Parameters<typeof forkPositions>[0];
+const base: Run = { status: 'completed', steps: [], traces: [] };
 const step = (position: string, status = 'ok'): RunView['steps'][number] => ({ phase: position.split('/')[0], index: Number(position.split('/')[1]), type: 'python', status, position, seq: 1 });
 
 test("the views' fork point names are the kernel's", () => {
@@ -15,22 +15,33 @@ test("the views' fork point names are the kernel's", () => {
   assert.equal(FORK_POINT_INPUT, RUN_INPUT_POINT);
 });
 
-test('where a run failed: its failed step, else where its error says; none for a run that did not fail', () => {
+test("the rerun point is the server's: a report that names another failed step is not read, and no rerunFrom means no rerun", () => {
+  // the report names a failed step the server does not rerun from: the page follows the server
   const report = { failed_step: { phase: '__post__', position: '__post__/0', index: 0, type: 'python', on_error: 'fail', error: 'KeyError' } } as unknown as RunView['report'];
-  assert.equal(failedPosition({ ...base, status: 'aborted', report }), '__post__/0');
-  assert.equal(failedPosition({ ...base, status: 'failed', error: { code: 'model_http_error', message: 'HTTP 503', position: 'draft/r1/model' } }), 'draft/r1/model');
-  assert.equal(failedPosition({ ...base, status: 'failed', error: { code: 'x', message: 'no position' } }), null);
-  assert.equal(failedPosition({ ...base, status: 'completed', report }), null);
-  // a fork of a failed processor step starts from what it was given; of a failed model turn, from the turn
-  assert.equal(failedForkPosition({ ...base, status: 'aborted', report }), '__post__/0/input');
-  assert.equal(failedForkPosition({ ...base, status: 'failed', error: { code: 'model_http_error', message: 'HTTP 503', position: 'draft/r1/model' } }), 'draft/r1/model');
+  const error = { code: 'model_http_error', message: 'HTTP 503', position: 'draft/r1/model' };
+  const failed = { ...base, status: 'failed', report, error } as Run & Pick<RunView, 'report' | 'error'>;
+  assert.equal(rerunPointOf({ ...failed, rerunFrom: 'draft/r2/model' })?.at, 'draft/r2/model');
+  assert.equal(rerunPointOf({ ...failed, rerunFrom: null }), null, 'the server names no point: the page offers none of its own');
+  assert.equal(rerunPointOf({ ...failed, rerunFrom: undefined }), null);
+  assert.equal(rerunPointOf({ ...base, status: 'completed', rerunFrom: 'draft' }), null, 'a completed run is not rerun');
 });
 
-test("a failed run with no failed step or position is offered the server's rerun point; a run aborted on request none", () => {
-  const error = { code: 'output_invalid', message: "phase draft: the finish artifact does not satisfy the output schema after one retry", phase: 'draft', round: 2 };
-  assert.equal(failedPosition({ ...base, status: 'failed', error, rerunFrom: 'draft' }), 'draft');
-  assert.equal(failedForkPosition({ ...base, status: 'failed', error, rerunFrom: 'draft#2' }), 'draft#2');
-  assert.equal(failedPosition({ ...base, status: 'aborted', error: { code: 'aborted', message: 'asked' }, rerunFrom: null }), null);
+test("a fork of a failed processor step starts from what it was given; of any other point, from the point", () => {
+  const steps = [step('__post__/0', 'failed')];
+  assert.equal(rerunPointOf({ ...base, status: 'aborted', steps, rerunFrom: '__post__/0' })?.forkAt, '__post__/0/input');
+  assert.equal(rerunPointOf({ ...base, status: 'failed', steps, rerunFrom: 'draft/r1/model' })?.forkAt, 'draft/r1/model');
+  assert.equal(rerunPointOf({ ...base, status: 'failed', rerunFrom: 'draft#2' })?.forkAt, 'draft#2');
+});
+
+test("the take-on box's words: a step's for a step's position, a phase's for a phase (the server's point either way)", () => {
+  const at = (rerunFrom: string) => rerunPointOf({ ...base, status: 'failed', rerunFrom })?.words;
+  assert.equal(at('__post__/0'), RERUN_WORDS.step);
+  assert.equal(at('draft/r1/model'), RERUN_WORDS.step);
+  for (const phase of ['draft', 'draft#2', '__post__']) assert.equal(at(phase), RERUN_WORDS.phase, phase);
+  // the two wordings differ in their words only
+  assert.deepEqual(Object.keys(RERUN_WORDS.step), Object.keys(RERUN_WORDS.phase));
+  assert.equal(RERUN_WORDS.phase.where.join('draft'), 'It stopped in phase draft, with no failed step to point at.');
+  assert.equal(RERUN_WORDS.step.where.join('__post__/0'), 'It failed at __post__/0.');
 });
 
 test('fork points a run page offers: input, its phases, the finish artifact, each processor step and its input', () => {

@@ -1,38 +1,48 @@
-// Positions of a run as its page's view (RunView) knows them: where it failed, and the points a
-// fork can start from that the view names. The inspector's timeline knows every position; this is
+// Positions of a run as its page's view (RunView) knows them: where it is rerun from (the server's
+// answer, RunView.rerunFrom), and the points a fork can start from that the view names. The inspector's timeline knows every position; this is
 // what the plain run page can offer (any other position may still be typed).
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
 
+/** the take-on box's words: a failed step, or a phase whose finish its contract refused (no step to point at) */
+export type RerunWords = {
+  title: string;
+  /** the sentence around the point's name: before it, after it */
+  where: [string, string];
+  /** what `Rerun from here` does, after "then" */
+  rerun: string;
+  /** what is answered from the recording, and what no model is called for */
+  before: string;
+  forWhat: string;
+};
+
+export const RERUN_WORDS: Record<'step' | 'phase', RerunWords> = {
+  step: { title: 'Take it on from the failed step', where: ['It failed at ', '.'], rerun: 'rerun from that step', before: 'the steps before it are', forWhat: 'them' },
+  phase: {
+    title: 'Take it on from the phase it stopped in',
+    where: ['It stopped in phase ', ', with no failed step to point at.'],
+    rerun: 'rerun that phase from its start',
+    before: 'what came before it is',
+    forWhat: 'it',
+  },
+};
+
+/** where a failed run is taken on from: `Rerun from here`'s point, `Fork from here`'s, and the words for it */
+export type RerunPoint = { at: string; forkAt: string; words: RerunWords };
+
 /**
- * where a failed or aborted run failed: its failed step, its failed stage, or where its error was raised
- * — else, for a failed run, where the server reruns it from (the phase it stopped in: a finish its
- * contract refused after the retry, a model turn that did not come)
+ * The rerun point of a run's page — the server's (RunView.rerunFrom: the point a fork with none
+ * named takes), never one of the page's own — or null when the server names none (a completed run,
+ * one aborted on request). A step's position names its phase and more (`draft/r2/model`,
+ * `__post__/0`), a phase's does not (`draft`, `draft#2`, `__post__`). `Fork from here` opens on a
+ * failed processor step's input (what it was given; its recorded result is the error), else on the
+ * point itself (a model turn, a tool outcome, a stage's contribution: a value to put in its place).
  */
-export function failedPosition(run: Pick<RunView, 'status' | 'report' | 'error' | 'rerunFrom'>): string | null {
+export function rerunPointOf(run: Pick<RunView, 'status' | 'rerunFrom' | 'steps'>): RerunPoint | null {
   if (run.status !== 'failed' && run.status !== 'aborted') return null;
-  const report = run.report;
-  const fromError = run.error && typeof run.error.position === 'string' ? run.error.position : null;
-  return report?.failed_step?.position ?? report?.failed_stage?.position ?? report?.error?.position ?? fromError ?? run.rerunFrom ?? null;
-}
-
-/**
- * whether a run's failed position is a phase it stopped in (the server's `rerunFrom` when no step
- * failed: a finish its contract refused after the retry, a model turn that did not come) rather than
- * a step: a step's position names its phase and more (`draft/r2/model`, `__post__/0`), a phase's does not
- */
-export function isPhasePosition(run: Pick<RunView, 'rerunFrom'>, position: string): boolean {
-  return position === run.rerunFrom && !position.includes('/');
-}
-
-/**
- * Where `Fork from here` opens on a failed run: a failed processor step's input (what the step was
- * given — its recorded result is the error, nothing to fork from), else the failed position itself
- * (a model turn, a tool outcome, a stage's contribution, each a value to put in its place).
- */
-export function failedForkPosition(run: Pick<RunView, 'status' | 'report' | 'error' | 'rerunFrom'>): string | null {
-  const at = failedPosition(run);
-  if (at === null) return null;
-  return run.report?.failed_step?.position === at ? `${at}/input` : at;
+  const at = run.rerunFrom ?? null;
+  if (!at) return null;
+  const isStep = run.steps.some((s) => s.position === at);
+  return { at, forkAt: isStep ? `${at}/input` : at, words: at.includes('/') ? RERUN_WORDS.step : RERUN_WORDS.phase };
 }
 
 /** fork points the view names: the run input, each phase, the finish artifact, each processor step and what it was given */

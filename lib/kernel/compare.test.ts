@@ -39,3 +39,14 @@ test('an error raised elsewhere in the bundle file is still a divergence', () =>
   // the diff names what changed (the line), not the folders
   assert.doesNotMatch(JSON.stringify(d[0].diff), /bundles/);
 });
+
+test("an outcome that changed says B's error in one line, its bundle paths relative (as the run's page says them)", () => {
+  const dir = '/tmp/sc-e2e-x/bundles/bbbb';
+  const b = failedRun('run_b', dir);
+  const end = b[2];
+  b[2] = { ...end, data: { error: { ...(end.data.error as object), message: `postprocessor step 0 failed: python function total in ${dir}/total.py raised KeyError: 'count'\nTraceback (most recent call last):\n  File "${dir}/total.py", line 3` } } };
+  const ok = (seq: number, type: string, data: RunEvent['data']): RunEvent => ({ runId: 'run_a', seq, type, at: 1000 + seq, data });
+  const a = [ok(1, EVENT.runStarted, { skill: 'tally', skillHash: 'h', bundleDir: '/srv/one/bundles/aaaa' }), ok(2, EVENT.runCompleted, { output: { total: 1 }, error: null })];
+  const outcome = compareLogs(a, b).divergences.find((d) => d.change === 'outcome');
+  assert.equal(outcome?.message, "the run is aborted where A completed: postprocessor step 0 failed: python function total in total.py raised KeyError: 'count'");
+});

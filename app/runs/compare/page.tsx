@@ -4,7 +4,7 @@
 // and a form to name any two. A run that does not exist is said, with the form.
 import Link from 'next/link';
 import { appHost } from '@/lib/server/app/app-host';
-import { comparePage, type ComparePage } from '@/lib/server/runs/compare-page';
+import { comparePage, missingRunsProblem, type ComparePage } from '@/lib/server/runs/compare-page';
 import { Comparison } from '@/components/replay/Comparison';
 import { CompareForm, CompareSuggestions } from '@/components/replay/CompareForm';
 import styles from '@/components/runs/RunLive.module.css';
@@ -25,9 +25,8 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
     try {
       page = await comparePage(await appHost(), a ?? null, b);
     } catch (e) {
-      const err = e as { code?: unknown; message?: string };
-      if (err.code !== 'run_not_found') throw e;
-      problem = err.message ?? 'One of the runs does not exist.';
+      if ((e as { code?: unknown }).code !== 'run_not_found') throw e;
+      problem = await missingRunsProblem(await appHost(), a ?? null, b);
     }
   }
   if (page && !page.view) problem = `There is no completed run of its skill before ${b} to set it beside: name run A.`;

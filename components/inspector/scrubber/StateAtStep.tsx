@@ -7,6 +7,7 @@
  * only draws it.
  */
 import type { RunStateView } from '@/lib/views/inspector';
+import { emptyWords } from './empty-words';
 import { shortValue, stateChanges } from './state-diff';
 import { ValueView } from '../ValueView';
 import styles from './Scrubber.module.css';
@@ -31,6 +32,7 @@ export function StateAtStep({ state, before, isLoading, error }: Props) {
 
 function StateBody({ state, before }: { state: RunStateView; before: RunStateView | undefined }) {
   const runId = state.runId;
+  const empty = emptyWords(state);
   return (
     <>
       <header className={styles.stateHead}>
@@ -57,7 +59,7 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
         <div>
           <h4>Transcript</h4>
           {state.transcript.length === 0 ? (
-            <p className={styles.dim}>No messages yet.</p>
+            <p className={styles.dim}>{empty.transcript}</p>
           ) : (
             <ol className={styles.transcript} aria-label="Transcript">
               {state.transcript.map((m) => (
@@ -87,7 +89,7 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
         <div>
           <h4>Workspace</h4>
           {state.workspace.length === 0 && state.files.length === 0 ? (
-            <p className={styles.dim}>No artifacts yet.</p>
+            <p className={styles.dim}>{empty.workspace}</p>
           ) : (
             <ul className={styles.workspace} aria-label="Workspace">
               {state.workspace.map((w) => (

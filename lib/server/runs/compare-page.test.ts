@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunNotFoundError } from '../../kernel/errors';
 import { memoryHost } from '../testing';
-import { comparePage } from './compare-page';
+import { comparePage, missingRunsProblem } from './compare-page';
 import { forkRun } from './fork-run';
 import { replayRun } from './replay-run';
 import { startSkillRun } from './start-run';
@@ -45,4 +45,14 @@ test('B alone is set beside the last completed run before it; its parent, replay
 
   await assert.rejects(comparePage(host, null, 'run_nope'), RunNotFoundError);
   await assert.rejects(comparePage(host, 'run_nope', fork.runId), RunNotFoundError);
+});
+
+test("a run that does not exist is named with its side, in the page's words, both sides when both are missing", async () => {
+  const host = memoryHost({ cwd: workspace });
+  const run = await startSkillRun(host, { bundle: 'summarize', input });
+  assert.equal(await missingRunsProblem(host, 'run_nope', run.runId), 'No run with id run_nope (Run A). Check the id, or open a run from the Runs list and press Compare on its page.');
+  assert.match(await missingRunsProblem(host, null, 'run_nope2'), /^No run with id run_nope2 \(Run B\)\./);
+  const both = await missingRunsProblem(host, 'run_nope', 'run_nope2');
+  assert.match(both, /^No run with id run_nope \(Run A\) nor with id run_nope2 \(Run B\)\./);
+  assert.doesNotMatch(both, /stagecraft runs/, "not the CLI's words");
 });

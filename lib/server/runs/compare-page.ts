@@ -35,3 +35,18 @@ export async function comparePage(host: Pick<Host, 'store' | 'skills'>, a: strin
     suggestions: suggestions.filter((s) => s.runId !== left),
   };
 }
+
+/**
+ * What the page says when A or B names no run: every side that does not exist, in the page's words
+ * (RunNotFoundError's message is the CLI's: "List runs with `stagecraft runs`").
+ */
+export async function missingRunsProblem(host: Pick<Host, 'store'>, a: string | null, b: string): Promise<string> {
+  const sides: [string, string | null][] = [
+    ['A', a],
+    ['B', b],
+  ];
+  const missing: string[] = [];
+  for (const [side, id] of sides) if (id && !(await host.store.getRun(id))) missing.push(`${id} (Run ${side})`);
+  const named = missing.length > 1 ? `No run with id ${missing.join(' nor with id ')}` : `No run with id ${missing[0] ?? b}`;
+  return `${named}. Check the id, or open a run from the Runs list and press Compare on its page.`;
+}

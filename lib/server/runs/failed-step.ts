@@ -1,7 +1,8 @@
 /**
  * Where a failed or aborted run is rerun from when no point is named: the fork
  * `{}` (`stagecraft fork RUN` with no --at) takes, and the run page's
- * `Rerun from here` offers (RunView.rerunFrom) — one answer for both.
+ * `Rerun from here` offers (RunView.rerunFrom, `rerunPoint`) — one answer for
+ * both. The page derives nothing of its own: it renders this.
  */
 import { EVENT } from '../../kernel/events';
 import { isJsonObject } from '../../kernel/json';
@@ -27,5 +28,26 @@ export function failedStepPosition(events: readonly RunEvent[]): string | null {
     const e = events[i];
     if (e.type === EVENT.phaseStarted && e.data.phase === err.phase) return Number(e.data.visit) > 1 ? `${String(e.data.phase)}#${String(e.data.visit)}` : String(e.data.phase);
   }
+  return null;
+}
+
+/** whether an aborted run's end says it was aborted on request (nothing of the run failed) */
+function abortedOnRequest(events: readonly RunEvent[]): boolean {
+  const end = events[events.length - 1];
+  if (!end || end.type !== EVENT.runAborted) return false;
+  const abort = isJsonObject(end.data.abort) ? end.data.abort : null;
+  if (abort) return abort.by === 'request';
+  const err = isJsonObject(end.data.error) ? end.data.error : null;
+  return String(err?.message ?? '').startsWith('aborted on request'); // a log written before the abort was recorded
+}
+
+/**
+ * The run view's `rerunFrom`: where a failed run, or one aborted by a step or a contract, is rerun
+ * from (`failedStepPosition`); none for a run that completed, is still going, or was aborted on
+ * request (it failed nowhere).
+ */
+export function rerunPoint(status: string, events: readonly RunEvent[]): string | null {
+  if (status === 'failed') return failedStepPosition(events);
+  if (status === 'aborted' && !abortedOnRequest(events)) return failedStepPosition(events);
   return null;
 }

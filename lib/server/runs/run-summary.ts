@@ -12,7 +12,7 @@ import type { RunEvent, StageTrace, StorePort } from '../../kernel/ports';
 import { EVENT } from '../../kernel/events';
 import type { ReportView, RunErrorView, RunSummaryView, RunView, StepView, TraceView } from '../../views';
 import type { Host } from '../host';
-import { failedStepPosition } from './failed-step';
+import { rerunPoint } from './failed-step';
 import { runDrivers } from './run-drivers';
 import { foldRun } from './run-folds';
 
@@ -96,6 +96,6 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     eventCount: events.length,
     drivers: runDrivers(events),
     // the point `{}` forks at: a run aborted by a step has it as its failed step; one aborted on request failed nowhere
-    rerunFrom: run.status === 'failed' ? failedStepPosition(events) : null,
+    rerunFrom: rerunPoint(run.status, events),
   };
 }
