@@ -389,12 +389,57 @@ describe('direct writes that move the snapshot, the run row and the claim', () =
       lanes.apply(created.id, opCreate(created, { events: [ev(created.id, 1)] })),
       lanes.apply(b.id, opCommit(b.id, step), undefined, directCommit(b.id, step)),
     ]);
-    assert.deepEqual(sent, ['sc_json_easo']);
+    assert.deepEqual(sent, ['sc_json_easko']);
     assert.deepEqual(results, [{ kind: 'committed' }, { claimed: true }, { kind: 'committed' }, { kind: 'committed' }]);
     assert.deepEqual(await snapshotRow(a.id), { current_phase: 'p', seq: 2, data: '{"a":1}' });
     assert.deepEqual((await store.readEvents(b.id)).map((e) => e.seq), [1, 2]);
     assert.equal((await store.getRun(created.id))?.id, created.id);
     await lanes.apply(created.id, opUnlock(key));
+  });
+
+  it("claims beside direct writes are taken in the statement's main query, not through the commit function, each answered in order", async () => {
+    const [a, b] = [await newRun(), await newRun()];
+    const [mine, theirs, second] = [makeRun(), makeRun(), makeRun()];
+    const [keyMine, keyTheirs, keySecond] = [claimKey(mine.id), claimKey(theirs.id), claimKey(second.id)];
+    // another session holds one of them: its claim is refused, the others taken
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1::bigint)', [keyTheirs]);
+      await watchLane(a.id);
+      const client = await lanes.laneFor(a.id).client;
+      const texts: string[] = [];
+      const query = client.query;
+      client.query = ((q: { text?: string }, ...rest: unknown[]) => {
+        texts.push(q.text ?? '');
+        return (query as (...args: unknown[]) => unknown).call(client, q, ...rest);
+      }) as typeof client.query;
+      try {
+        for (const [run, form] of [[a, 'sc_json_esk'], [b, 'sc_rows_1_0_claim']] as const) {
+          sent.length = 0;
+          texts.length = 0;
+          const moved: CommitUnit = { events: [ev(run.id, 2)], ...(run === a ? { snapshot: { runId: a.id, currentPhase: 'p', seq: 2, data: { a: 1 } } } : {}) };
+          const claimOf = (r: RunRecord, key: string) => lanes.apply(r.id, opClaim(key), key);
+          const results = await Promise.all([
+            claimOf(mine, keyMine),
+            lanes.apply(run.id, opCommit(run.id, moved), undefined, directCommit(run.id, moved)),
+            claimOf(theirs, keyTheirs),
+            claimOf(second, keySecond),
+          ]);
+          assert.deepEqual(sent, [form], 'one statement, the claims in it');
+          assert.ok(!texts[0].includes('stagecraft_apply'), 'no call of the commit function: the claims were its only operations');
+          assert.deepEqual(results, [{ claimed: true }, { kind: 'committed' }, { claimed: false }, { claimed: true }]);
+          assert.deepEqual([await claimHolders(mine.id), await claimHolders(theirs.id), await claimHolders(second.id)], [1, 1, 1]);
+          assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+          for (const key of [keyMine, keySecond]) await lanes.apply(mine.id, opUnlock(key));
+          assert.deepEqual([await claimHolders(mine.id), await claimHolders(second.id)], [0, 0], 'each taken once: one unlock frees it');
+        }
+      } finally {
+        client.query = query;
+      }
+    } finally {
+      await other.end();
+    }
   });
 });
 

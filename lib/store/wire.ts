@@ -336,20 +336,34 @@ const UNLOCKS = (n: number) => `, (SELECT count(pg_advisory_unlock(k)) FROM unne
  * do not turn the WAL flush off for the direct writes
  */
 const APPLY = (n: number) => `stagecraft_apply($${n}::jsonb, true)`;
+/**
+ * The claims a batch of direct writes takes, in the statement's main query rather than as
+ * operations of `stagecraft_apply` (`{"op":"claim"}`: the same pg_try_advisory_lock, session-level):
+ * a new run's claim travels with creations, which are direct writes, and a statement whose only
+ * operations were claims then called the commit function — plpgsql, the batch parsed as jsonb, an
+ * array built — for them alone. Its answer `c`: whether each was taken, in the order of the keys
+ * (ARRAY of a subquery keeps unnest's order). Before the function's call in the select list, so
+ * that, as inside it, every claim is taken before any claim is let go of (its unlocks, the direct
+ * writes' UNLOCKS). A claim taken in a statement then refused is held all the same (session locks
+ * outlive a rollback): the lane lets go of it before sending the batch again (commit-lanes.ts).
+ */
+const CLAIMS = (n: number) => `ARRAY(SELECT pg_try_advisory_lock(k) FROM unnest($${n}::bigint[]) AS k) AS c, `;
 
 /**
- * One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is
- * the results of `ops`, in order (no row, or NULL, without any).
+ * One statement for the direct writes `writes`, the other operations `ops` of a batch and the run
+ * claims `claims` (their lock keys, in the batch's order); its `r` is the results of `ops`, in order
+ * (no row, or NULL, without any), its `c` whether each claim was taken (CLAIMS; no row, or NULL,
+ * without any).
  */
-export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
-  return (!writes.some((w) => w.moves) && rowsStatement(writes, ops)) || jsonStatement(writes, ops);
+export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[] = []): Statement {
+  return (!writes.some((w) => w.moves) && rowsStatement(writes, ops, claims)) || jsonStatement(writes, ops, claims);
 }
 
 /**
  * The largest batch of direct writes sent as VALUES lists with one row per event and per artifact
  * (`rowsStatement`): past these it is the json form (directStatement). Bounds the statements a connection prepares
- * ((ROWS_MAX_EVENTS+1) × (ROWS_MAX_ARTIFACTS+1) shapes, with and without the batch's other
- * operations); a step's commit fits, and at concurrency 8 so do the op steps' (two events and an
+ * ((ROWS_MAX_EVENTS+1) × (ROWS_MAX_ARTIFACTS+1) shapes, each with and without claims and the batch's
+ * other operations); a step's commit fits, and at concurrency 8 so do the op steps' (two events and an
  * artifact each).
  */
 export const ROWS_MAX_EVENTS = 16;
@@ -370,7 +384,7 @@ export const ROWS_MAX_ARTIFACTS = 8;
  * of their first writing. The same rules judge it: the events' key and gap-free trigger, the
  * artifacts' foreign key. Null past ROWS_MAX_EVENTS / ROWS_MAX_ARTIFACTS.
  */
-function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement | null {
+function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[]): Statement | null {
   let nEvents = 0;
   let nArtifacts = 0;
   for (const w of writes) {
@@ -381,23 +395,31 @@ function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): 
   const values: unknown[] = [];
   for (const w of writes) for (const row of w.events) for (const v of row) values.push(v);
   for (const w of writes) for (const row of w.artifacts) for (const v of row) values.push(v);
+  const claim = claims.length > 0;
+  if (claim) values.push(claims);
   const apply = ops.length > 0;
   if (apply) values.push(batchParam(ops));
-  const key = (nEvents * (ROWS_MAX_ARTIFACTS + 1) + nArtifacts) * 2 + (apply ? 1 : 0);
-  const shape = (ROWS_SQL[key] ??= { name: `sc_rows_${nEvents}_${nArtifacts}${apply ? '_apply' : ''}`, text: rowsSql(nEvents, nArtifacts, apply) });
+  const key = (nEvents * (ROWS_MAX_ARTIFACTS + 1) + nArtifacts) * 4 + (claim ? 2 : 0) + (apply ? 1 : 0);
+  const shape = (ROWS_SQL[key] ??= {
+    name: `sc_rows_${nEvents}_${nArtifacts}${claim ? '_claim' : ''}${apply ? '_apply' : ''}`,
+    text: rowsSql(nEvents, nArtifacts, claim, apply),
+  });
   return { name: shape.name, text: shape.text, values };
 }
 
 /** the rows statements' name and text by shape (rowsStatement's key), each built once */
 const ROWS_SQL: { name: string; text: string }[] = [];
 
-function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
+function rowsSql(nEvents: number, nArtifacts: number, claim: boolean, apply: boolean): string {
   let p = 0;
   const events = Array.from({ length: nEvents }, () => `($${++p}, $${++p}, $${++p}, stagecraft_ms_to_ts($${++p}), $${++p}::json)`);
   const files = Array.from({ length: nArtifacts }, () => `($${++p}, $${++p}, $${++p}::json, $${++p}, $${++p}::int, stagecraft_ms_to_ts($${++p}))`);
   const insertEvents = `INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES ${events.join(', ')}`;
   const writeArtifacts = nArtifacts ? `"written_artifacts" AS (\n  ${UPSERT_ARTIFACTS.insert} VALUES ${files.join(', ')}\n${UPSERT_ARTIFACTS.onConflict}\n)` : '';
-  if (apply) return `WITH ${writeArtifacts ? `${writeArtifacts}, ` : ''}"written_events" AS (\n  ${insertEvents}\n) SELECT stagecraft_apply($${++p}::jsonb, true) AS r`;
+  if (claim || apply) {
+    const claims = claim ? CLAIMS(++p) : '';
+    return `WITH ${writeArtifacts ? `${writeArtifacts}, ` : ''}"written_events" AS (\n  ${insertEvents}\n) SELECT ${claims}${apply ? APPLY(++p) : 'NULL'} AS r`;
+  }
   return writeArtifacts ? `WITH ${writeArtifacts} ${insertEvents}` : insertEvents;
 }
 
@@ -405,10 +427,10 @@ function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
  * The json form: any batch of direct writes (the rows form takes only events and artifacts, up to
  * its shapes), with the batch's other operations. One prepared statement per set of kinds of rows
  * present (`sc_json_` and their letters: events, artifacts, creations, snapshots, deletions,
- * patches, unlocks, operations; deletions and patches with their count past one, a part per run:
+ * patches, unlocks, claims (`k`), operations; deletions and patches with their count past one, a part per run:
  * `sc_json_ed2p2u`), its text built once.
  */
-function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
+function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[]): Statement {
   // each kind's rows as JSON text, a write's joined already (its JsonRows); `runs`: each patch's JSON, then its run's id
   const snapshots: string[] = [];
   const deletes: unknown[] = [];
@@ -442,6 +464,7 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): 
   if (deletes.length) add(counted('d', deletes.length), ...deletes);
   if (runs.length) add(counted('p', runs.length / 2), ...runs);
   if (unlocks.length) add('u', unlocks);
+  if (claims.length) add('k', claims);
   if (ops.length) add('o', batchParam(ops));
   const text = (JSON_SQL[shape] ??= jsonSql(shape));
   return { name: `sc_json_${shape}`, text, values };
@@ -472,8 +495,9 @@ function jsonSql(shape: string): string {
   part('d', PARTS.deletes);
   part('p', PARTS.patches, 2);
   const unlock = shape.includes('u') ? UNLOCKS(++n) : '';
+  const claims = shape.includes('k') ? CLAIMS(++n) : '';
   const r = shape.includes('o') ? APPLY(++n) : 'NULL';
-  return `WITH ${parts.join(', ')} SELECT ${r} AS r${unlock}`;
+  return `WITH ${parts.join(', ')} SELECT ${claims}${r} AS r${unlock}`;
 }
 
 /**
