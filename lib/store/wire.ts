@@ -28,9 +28,47 @@ import type { CommitUnit, RunRecord } from '../kernel/ports';
 
 const text = (v: unknown): string => JSON.stringify(v ?? null);
 
+/** the run patch's payloads a unit writes, by the value each encodes (null: it writes none) */
+type Known = Map<object, string> | null;
+
+/** `v`'s JSON text, remembered in `known` when it is an object an event of the unit may carry too */
+function payloadText(v: unknown, known: Known): string {
+  const t = text(v);
+  if (known && typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON !== 'function') known.set(v, t);
+  return t;
+}
+
+/**
+ * An event's data as JSON text, exactly JSON.stringify(data): a member that is a value the unit's
+ * run patch writes too (by identity, its text in `known`) is that text, not encoded again. A run's
+ * end carries its output and its report twice — in its run_completed event and in the runs row —
+ * and each was encoded once for each. Members in JSON.stringify's order (Object.keys: the same
+ * own enumerable keys, in the same order), skipped where it skips them.
+ */
+function dataText(data: unknown, known: Known): string {
+  if (!known?.size || typeof data !== 'object' || data === null || Array.isArray(data) || typeof (data as { toJSON?: unknown }).toJSON === 'function') return text(data);
+  const o = data as Record<string, unknown>;
+  let s = '';
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    s += `${s ? ',' : '{'}${JSON.stringify(k)}:${(typeof v === 'object' && v !== null && known.get(v)) || JSON.stringify(v)}`;
+  }
+  return s ? `${s}}` : '{}';
+}
+
 function wireUnit(unit: CommitUnit): string {
+  let patch: Record<string, unknown> | null = null;
+  const known: Known = unit.run ? new Map() : null;
+  if (unit.run) {
+    patch = {};
+    const r = unit.run;
+    if (r.status !== undefined) patch.status = r.status;
+    if (r.updatedAt !== undefined) patch.updatedAt = r.updatedAt;
+    for (const k of ['output', 'error', 'report'] as const) if (r[k] !== undefined) patch[k] = payloadText(r[k], known);
+  }
   const wire: Record<string, unknown> = {
-    events: unit.events.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: text(e.data) })),
+    events: unit.events.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: dataText(e.data, known) })),
   };
   if (unit.traces?.length) {
     wire.traces = unit.traces.map((t) => ({
@@ -65,14 +103,7 @@ function wireUnit(unit: CommitUnit): string {
       createdAt: a.createdAt,
     }));
   }
-  if (unit.run) {
-    const patch: Record<string, unknown> = {};
-    const r = unit.run;
-    if (r.status !== undefined) patch.status = r.status;
-    if (r.updatedAt !== undefined) patch.updatedAt = r.updatedAt;
-    for (const k of ['output', 'error', 'report'] as const) if (r[k] !== undefined) patch[k] = text(r[k]);
-    wire.run = patch;
-  }
+  if (patch) wire.run = patch;
   if (unit.lazy) wire.lazy = true;
   return JSON.stringify(wire);
 }
@@ -171,8 +202,12 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   if ((snapshot && snapshot !== 'delete' && isMalformed(snapshot.currentPhase)) || (run?.status !== undefined && isMalformed(run.status))) return null;
   if (artifacts.length > 1 && new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
   let chars = 64;
+  // the run patch's payloads first: an event that carries them reuses their text (dataText)
+  const known: Known = run ? new Map() : null;
+  const payload = (v: unknown) => (v === undefined ? null : payloadText(v, known));
+  const patch = run && [runId, run.status ?? null, run.updatedAt ?? null, payload(run.output), payload(run.error), payload(run.report)];
   const rows = events.map((e) => {
-    const data = text(e.data);
+    const data = dataText(e.data, known);
     chars += data.length + e.type.length + 64;
     return [runId, e.seq, e.type, e.at, data];
   });
@@ -188,9 +223,7 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
     chars += data.length + snapshot.currentPhase.length + 64;
     moves.snapshot = [runId, snapshot.currentPhase, snapshot.seq, data];
   }
-  if (run) {
-    const payload = (v: unknown) => (v === undefined ? null : text(v));
-    const patch = [runId, run.status ?? null, run.updatedAt ?? null, payload(run.output), payload(run.error), payload(run.report)];
+  if (patch) {
     for (const v of patch) chars += typeof v === 'string' ? v.length + 16 : 16;
     moves.run = patch;
   }
