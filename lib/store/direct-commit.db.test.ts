@@ -15,7 +15,7 @@ import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun, T0, trace } from './testing/fixtures';
 import { claimKey } from './claims';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { type DirectWrite, directCommit, directCreate, directStatement, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
+import { type DirectWrite, directCommit, directCreate, directStatement, msToTs, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -500,6 +500,26 @@ describe("a run's creation as a direct write", () => {
     assert.equal(directCreate(run, { events: [ev(run.id, 1)], traces: [trace(run.id, 1)] }), null);
     assert.equal(directCreate(run, { events: [] }), null);
     assert.equal(directCreate(makeRun({ skillText: 'bad\ud800' }), { events: [ev(run.id, 1)] }), null, 'a lone surrogate would be sent as U+FFFD');
+  });
+});
+
+describe('timestamps in the direct statements', () => {
+  it('are written out as stagecraft_ms_to_ts computes them, with no call of it for the planner to inline', async () => {
+    const [a, b] = [makeRun(), makeRun()];
+    const end = (id: string) => directCommit(id, { events: [ev(id, 3, 'run_completed')], snapshot: 'delete', run: { status: 'completed', updatedAt: T0 + 3 } })!;
+    const statements = [
+      directStatement([directCommit(a.id, { events: [ev(a.id, 2)], artifacts: [artifact(a.id, 'f', 1)] })!], []),
+      directStatement([directCreate(a, { events: [ev(a.id, 1)], artifacts: [artifact(a.id, 'f', 1)], snapshot: { runId: a.id, currentPhase: 'p', seq: 1, data: {} } })!, end(b.id)], [], ['1']),
+      directStatement([end(a.id), end(b.id)], []),
+    ];
+    for (const s of statements) {
+      assert.ok(s.text.includes('to_timestamp('), s.name);
+      assert.ok(!s.text.includes('stagecraft_ms_to_ts'), `${s.name} calls stagecraft_ms_to_ts`);
+    }
+    // the same instant as the function's, to the microsecond, wherever it may be
+    const ms = [T0, T0 + 1, 0, -1, 1.5, 1_764_000_000_123.4, 253_402_300_799_999, -62_135_596_800_000];
+    const { rows } = await admin().query(`SELECT ms, stagecraft_ms_to_ts(ms) = ${msToTs('ms')} AS same FROM unnest($1::float8[]) AS ms`, [ms]);
+    assert.deepEqual(rows.map((r: { same: boolean }) => r.same), ms.map(() => true));
   });
 });
 

@@ -275,6 +275,18 @@ export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | n
 const LONE_SURROGATE = /\p{Cs}/u;
 const isMalformed = (s: string): boolean => LONE_SURROGATE.test(s);
 
+/**
+ * Epoch milliseconds as a timestamp, in the direct statements' text: the body of the database's
+ * `stagecraft_ms_to_ts(ms float8)` (prisma/migrations/*_commit_functions), written out. Postgres
+ * inlines a SQL function when it plans a statement — parsing and analysing its body's text anew
+ * at every call in it — and the lanes plan each statement's shape once per connection (commit-
+ * lanes.ts), up to seven calls a shape: a new shape's first execution (three runs created and three
+ * ended) cost 2.5–3.5 ms of server CPU more than its later ones, 0.1–0.7 ms less written out (5 of 5
+ * interleaved sets of 6 connections, load ~11) — some 20 shapes at 200 runs × 5 pure steps, c=8.
+ * The same expression once planned; direct-commit.db.test.ts holds it to the function's result.
+ */
+export const msToTs = (x: string): string => `to_timestamp(${x}::float8 / 1000.0)`;
+
 /** an artifact's row written, or its (run, path) rewritten: both forms of a direct write upsert with it */
 const UPSERT_ARTIFACTS = {
   insert: `INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at")`,
@@ -304,13 +316,13 @@ const UPSERT_ARTIFACTS = {
 const PARTS = {
   artifacts: (n: number) => `"written_artifacts" AS (
   ${UPSERT_ARTIFACTS.insert}
-  SELECT a.r, a.p, coalesce(a.c, 'null'::json), a.h, a.n, stagecraft_ms_to_ts(a.a)
+  SELECT a.r, a.p, coalesce(a.c, 'null'::json), a.h, a.n, ${msToTs('a.a')}
     FROM json_to_recordset($${n}::json) AS a(r text, p text, c json, h text, n int, a float8)
 ${UPSERT_ARTIFACTS.onConflict}
 )`,
   events: (n: number) => `"written_events" AS (
   INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
-  SELECT e.r, e.s, e.t, stagecraft_ms_to_ts(e.a), coalesce(e.d, 'null'::json)
+  SELECT e.r, e.s, e.t, ${msToTs('e.a')}, coalesce(e.d, 'null'::json)
     FROM json_to_recordset($${n}::json) AS e(r text, s int, t text, a float8, d json)
 )`,
   creates: (n: number) => `"created_runs" AS (
@@ -318,7 +330,7 @@ ${UPSERT_ARTIFACTS.onConflict}
                       "input", "model", "status", "output", "error", "report", "kind", "parent_run_id",
                       "fork_point", "created_at", "updated_at")
   SELECT c.id, c.sn, c.sh, c.st, c.bd, c.sv::uuid, coalesce(c.i, 'null'::json), c.m, c.s, c.o, c.e, c.rp,
-         coalesce(c.k, 'run'), c.pr, c.fp, stagecraft_ms_to_ts(c.ca), stagecraft_ms_to_ts(c.ua)
+         coalesce(c.k, 'run'), c.pr, c.fp, ${msToTs('c.ca')}, ${msToTs('c.ua')}
     FROM json_to_recordset($${n}::json) AS c(id text, sn text, sh text, st text, bd text, sv text, i json, m text, s text,
                                            o json, e json, rp json, k text, pr text, fp text, ca float8, ua float8)
 )`,
@@ -350,7 +362,7 @@ ${UPSERT_ARTIFACTS.onConflict}
     "output"     = CASE WHEN p.k & 1 = 0 THEN r."output" ELSE p.o END,
     "error"      = CASE WHEN p.k & 2 = 0 THEN r."error" ELSE p.e END,
     "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
-    "updated_at" = coalesce(stagecraft_ms_to_ts(p.u), r."updated_at")
+    "updated_at" = coalesce(${msToTs('p.u')}, r."updated_at")
     FROM json_to_record($${n}::json) AS p(s text, u float8, k int, o json, e json, rp json)
    WHERE r."id" = $${n + 1}
 )`,
@@ -445,8 +457,8 @@ const ROWS_SQL: { name: string; text: string }[] = [];
 
 function rowsSql(nEvents: number, nArtifacts: number, claim: boolean, apply: boolean): string {
   let p = 0;
-  const events = Array.from({ length: nEvents }, () => `($${++p}, $${++p}, $${++p}, stagecraft_ms_to_ts($${++p}), $${++p}::json)`);
-  const files = Array.from({ length: nArtifacts }, () => `($${++p}, $${++p}, $${++p}::json, $${++p}, $${++p}::int, stagecraft_ms_to_ts($${++p}))`);
+  const events = Array.from({ length: nEvents }, () => `($${++p}, $${++p}, $${++p}, ${msToTs(`$${++p}`)}, $${++p}::json)`);
+  const files = Array.from({ length: nArtifacts }, () => `($${++p}, $${++p}, $${++p}::json, $${++p}, $${++p}::int, ${msToTs(`$${++p}`)})`);
   const insertEvents = `INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES ${events.join(', ')}`;
   const writeArtifacts = nArtifacts ? `"written_artifacts" AS (\n  ${UPSERT_ARTIFACTS.insert} VALUES ${files.join(', ')}\n${UPSERT_ARTIFACTS.onConflict}\n)` : '';
   if (claim || apply) {
