@@ -19,8 +19,9 @@
  *   step's commit, a run's creation, its first commit, its end: wire.ts
  *   directCommit, directCreate) travels as plain SQL with typed parameters, in
  *   the same statement as the batch's other operations (which still go through
- *   `stagecraft_apply`: claims, lazy units, traces): no jsonb to parse and no
- *   plpgsql for it. A run's end lets go of its claim in it. The database
+ *   `stagecraft_apply`: lazy units, traces, unlocks), and the batch's claims
+ *   taken in its main query (wire.ts CLAIMS): no jsonb to parse and no
+ *   plpgsql for them. A run's end lets go of its claim in it. The database
  *   refuses what the commit function would not commit; a refused batch is sent
  *   again through the commit function alone, which answers with conflicts or
  *   errors exactly as before.
@@ -56,7 +57,10 @@ export { batchLength, MAX_BATCH, MAX_BATCH_CHARS } from './batches';
 /** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
 export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
 
-/** `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way (`op` is then built only if they are refused) */
+/**
+ * `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way (`op` is then built only if they are refused).
+ * `claimKey`: set for a claim only (`op` is opClaim(claimKey)): its lock key, taken in a direct statement's main query.
+ */
 type Pending = { op: OpSource; chars?: number; claimKey?: string; direct?: DirectWrite | null; resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
 /** the op's JSON text (built once, when a direct write's op is needed after all) */
@@ -194,22 +198,31 @@ export class Lane {
   }
 
   /**
-   * A batch as one statement: its direct writes as plain INSERTs (wire.ts directStatement), with
-   * its other operations through `stagecraft_apply` in the same statement and transaction.
+   * A batch as one statement: its direct writes as plain INSERTs (wire.ts directStatement), its
+   * claims taken in its main query, and its other operations through `stagecraft_apply`, in the
+   * same statement and transaction.
    */
   private async sendBatch(batch: Pending[]): Promise<readonly unknown[]> {
     if (!batch.some((p) => p.direct)) return this.send(batch.map(opOf));
-    const rest = batch.filter((p) => !p.direct);
-    const statement = directStatement(
-      batch.flatMap((p) => (p.direct ? [p.direct] : [])),
-      rest.map(opOf),
-    );
+    const writes: DirectWrite[] = [];
+    const claims: string[] = [];
+    const rest: WireOp[] = [];
+    for (const p of batch) {
+      if (p.direct) writes.push(p.direct);
+      else if (p.claimKey !== undefined) claims.push(p.claimKey);
+      else rest.push(opOf(p));
+    }
+    const statement = directStatement(writes, rest, claims);
     const client = this.connected ?? (await this.client);
     this.statements++;
     const { rows } = await execute(client, statement);
-    const answers = rest.length ? (rows[0] as { r: unknown[] }).r : [];
+    const row = rows[0] as { r: unknown[] | null; c?: boolean[] } | undefined;
+    const answers = rest.length ? row!.r! : [];
+    const taken = claims.length ? row!.c! : [];
     let k = 0;
-    return batch.map((p) => (p.direct ? COMMITTED : answers[k++]));
+    let j = 0;
+    // a claim's answer as the commit function gives it
+    return batch.map((p) => (p.direct ? COMMITTED : p.claimKey !== undefined ? { claimed: taken[j++] } : answers[k++]));
   }
 
   async close(): Promise<void> {

@@ -15,7 +15,7 @@ import { openStore, type OpenedStore } from './open-store';
 import { artifact, ev, makeRun, T0, trace } from './testing/fixtures';
 import { claimKey } from './claims';
 import { createTestDatabase, type TestDatabase } from './testing/pg-test-db';
-import { type DirectWrite, directCommit, directCreate, directStatement, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
+import { type DirectWrite, directCommit, directCreate, directStatement, msToTs, opClaim, opCommit, opCreate, opUnlock, ROWS_MAX_ARTIFACTS, ROWS_MAX_EVENTS } from './wire';
 
 let db: TestDatabase;
 let store: OpenedStore;
@@ -389,12 +389,57 @@ describe('direct writes that move the snapshot, the run row and the claim', () =
       lanes.apply(created.id, opCreate(created, { events: [ev(created.id, 1)] })),
       lanes.apply(b.id, opCommit(b.id, step), undefined, directCommit(b.id, step)),
     ]);
-    assert.deepEqual(sent, ['sc_json_easo']);
+    assert.deepEqual(sent, ['sc_json_easko']);
     assert.deepEqual(results, [{ kind: 'committed' }, { claimed: true }, { kind: 'committed' }, { kind: 'committed' }]);
     assert.deepEqual(await snapshotRow(a.id), { current_phase: 'p', seq: 2, data: '{"a":1}' });
     assert.deepEqual((await store.readEvents(b.id)).map((e) => e.seq), [1, 2]);
     assert.equal((await store.getRun(created.id))?.id, created.id);
     await lanes.apply(created.id, opUnlock(key));
+  });
+
+  it("claims beside direct writes are taken in the statement's main query, not through the commit function, each answered in order", async () => {
+    const [a, b] = [await newRun(), await newRun()];
+    const [mine, theirs, second] = [makeRun(), makeRun(), makeRun()];
+    const [keyMine, keyTheirs, keySecond] = [claimKey(mine.id), claimKey(theirs.id), claimKey(second.id)];
+    // another session holds one of them: its claim is refused, the others taken
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1::bigint)', [keyTheirs]);
+      await watchLane(a.id);
+      const client = await lanes.laneFor(a.id).client;
+      const texts: string[] = [];
+      const query = client.query;
+      client.query = ((q: { text?: string }, ...rest: unknown[]) => {
+        texts.push(q.text ?? '');
+        return (query as (...args: unknown[]) => unknown).call(client, q, ...rest);
+      }) as typeof client.query;
+      try {
+        for (const [run, form] of [[a, 'sc_json_esk'], [b, 'sc_rows_1_0_claim']] as const) {
+          sent.length = 0;
+          texts.length = 0;
+          const moved: CommitUnit = { events: [ev(run.id, 2)], ...(run === a ? { snapshot: { runId: a.id, currentPhase: 'p', seq: 2, data: { a: 1 } } } : {}) };
+          const claimOf = (r: RunRecord, key: string) => lanes.apply(r.id, opClaim(key), key);
+          const results = await Promise.all([
+            claimOf(mine, keyMine),
+            lanes.apply(run.id, opCommit(run.id, moved), undefined, directCommit(run.id, moved)),
+            claimOf(theirs, keyTheirs),
+            claimOf(second, keySecond),
+          ]);
+          assert.deepEqual(sent, [form], 'one statement, the claims in it');
+          assert.ok(!texts[0].includes('stagecraft_apply'), 'no call of the commit function: the claims were its only operations');
+          assert.deepEqual(results, [{ claimed: true }, { kind: 'committed' }, { claimed: false }, { claimed: true }]);
+          assert.deepEqual([await claimHolders(mine.id), await claimHolders(theirs.id), await claimHolders(second.id)], [1, 1, 1]);
+          assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+          for (const key of [keyMine, keySecond]) await lanes.apply(mine.id, opUnlock(key));
+          assert.deepEqual([await claimHolders(mine.id), await claimHolders(second.id)], [0, 0], 'each taken once: one unlock frees it');
+        }
+      } finally {
+        client.query = query;
+      }
+    } finally {
+      await other.end();
+    }
   });
 });
 
@@ -455,6 +500,26 @@ describe("a run's creation as a direct write", () => {
     assert.equal(directCreate(run, { events: [ev(run.id, 1)], traces: [trace(run.id, 1)] }), null);
     assert.equal(directCreate(run, { events: [] }), null);
     assert.equal(directCreate(makeRun({ skillText: 'bad\ud800' }), { events: [ev(run.id, 1)] }), null, 'a lone surrogate would be sent as U+FFFD');
+  });
+});
+
+describe('timestamps in the direct statements', () => {
+  it('are written out as stagecraft_ms_to_ts computes them, with no call of it for the planner to inline', async () => {
+    const [a, b] = [makeRun(), makeRun()];
+    const end = (id: string) => directCommit(id, { events: [ev(id, 3, 'run_completed')], snapshot: 'delete', run: { status: 'completed', updatedAt: T0 + 3 } })!;
+    const statements = [
+      directStatement([directCommit(a.id, { events: [ev(a.id, 2)], artifacts: [artifact(a.id, 'f', 1)] })!], []),
+      directStatement([directCreate(a, { events: [ev(a.id, 1)], artifacts: [artifact(a.id, 'f', 1)], snapshot: { runId: a.id, currentPhase: 'p', seq: 1, data: {} } })!, end(b.id)], [], ['1']),
+      directStatement([end(a.id), end(b.id)], []),
+    ];
+    for (const s of statements) {
+      assert.ok(s.text.includes('to_timestamp('), s.name);
+      assert.ok(!s.text.includes('stagecraft_ms_to_ts'), `${s.name} calls stagecraft_ms_to_ts`);
+    }
+    // the same instant as the function's, to the microsecond, wherever it may be
+    const ms = [T0, T0 + 1, 0, -1, 1.5, 1_764_000_000_123.4, 253_402_300_799_999, -62_135_596_800_000];
+    const { rows } = await admin().query(`SELECT ms, stagecraft_ms_to_ts(ms) = ${msToTs('ms')} AS same FROM unnest($1::float8[]) AS ms`, [ms]);
+    assert.deepEqual(rows.map((r: { same: boolean }) => r.same), ms.map(() => true));
   });
 });
 

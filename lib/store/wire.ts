@@ -28,9 +28,47 @@ import type { CommitUnit, RunRecord } from '../kernel/ports';
 
 const text = (v: unknown): string => JSON.stringify(v ?? null);
 
+/** the run patch's payloads a unit writes, by the value each encodes (null: it writes none) */
+type Known = Map<object, string> | null;
+
+/** `v`'s JSON text, remembered in `known` when it is an object an event of the unit may carry too */
+function payloadText(v: unknown, known: Known): string {
+  const t = text(v);
+  if (known && typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON !== 'function') known.set(v, t);
+  return t;
+}
+
+/**
+ * An event's data as JSON text, exactly JSON.stringify(data): a member that is a value the unit's
+ * run patch writes too (by identity, its text in `known`) is that text, not encoded again. A run's
+ * end carries its output and its report twice — in its run_completed event and in the runs row —
+ * and each was encoded once for each. Members in JSON.stringify's order (Object.keys: the same
+ * own enumerable keys, in the same order), skipped where it skips them.
+ */
+function dataText(data: unknown, known: Known): string {
+  if (!known?.size || typeof data !== 'object' || data === null || Array.isArray(data) || typeof (data as { toJSON?: unknown }).toJSON === 'function') return text(data);
+  const o = data as Record<string, unknown>;
+  let s = '';
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    s += `${s ? ',' : '{'}${JSON.stringify(k)}:${(typeof v === 'object' && v !== null && known.get(v)) || JSON.stringify(v)}`;
+  }
+  return s ? `${s}}` : '{}';
+}
+
 function wireUnit(unit: CommitUnit): string {
+  let patch: Record<string, unknown> | null = null;
+  const known: Known = unit.run ? new Map() : null;
+  if (unit.run) {
+    patch = {};
+    const r = unit.run;
+    if (r.status !== undefined) patch.status = r.status;
+    if (r.updatedAt !== undefined) patch.updatedAt = r.updatedAt;
+    for (const k of ['output', 'error', 'report'] as const) if (r[k] !== undefined) patch[k] = payloadText(r[k], known);
+  }
   const wire: Record<string, unknown> = {
-    events: unit.events.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: text(e.data) })),
+    events: unit.events.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: dataText(e.data, known) })),
   };
   if (unit.traces?.length) {
     wire.traces = unit.traces.map((t) => ({
@@ -65,14 +103,7 @@ function wireUnit(unit: CommitUnit): string {
       createdAt: a.createdAt,
     }));
   }
-  if (unit.run) {
-    const patch: Record<string, unknown> = {};
-    const r = unit.run;
-    if (r.status !== undefined) patch.status = r.status;
-    if (r.updatedAt !== undefined) patch.updatedAt = r.updatedAt;
-    for (const k of ['output', 'error', 'report'] as const) if (r[k] !== undefined) patch[k] = text(r[k]);
-    wire.run = patch;
-  }
+  if (patch) wire.run = patch;
   if (unit.lazy) wire.lazy = true;
   return JSON.stringify(wire);
 }
@@ -171,8 +202,12 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   if ((snapshot && snapshot !== 'delete' && isMalformed(snapshot.currentPhase)) || (run?.status !== undefined && isMalformed(run.status))) return null;
   if (artifacts.length > 1 && new Set(artifacts.map((a) => a.path)).size !== artifacts.length) return null;
   let chars = 64;
+  // the run patch's payloads first: an event that carries them reuses their text (dataText)
+  const known: Known = run ? new Map() : null;
+  const payload = (v: unknown) => (v === undefined ? null : payloadText(v, known));
+  const patch = run && [runId, run.status ?? null, run.updatedAt ?? null, payload(run.output), payload(run.error), payload(run.report)];
   const rows = events.map((e) => {
-    const data = text(e.data);
+    const data = dataText(e.data, known);
     chars += data.length + e.type.length + 64;
     return [runId, e.seq, e.type, e.at, data];
   });
@@ -188,9 +223,7 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
     chars += data.length + snapshot.currentPhase.length + 64;
     moves.snapshot = [runId, snapshot.currentPhase, snapshot.seq, data];
   }
-  if (run) {
-    const payload = (v: unknown) => (v === undefined ? null : text(v));
-    const patch = [runId, run.status ?? null, run.updatedAt ?? null, payload(run.output), payload(run.error), payload(run.report)];
+  if (patch) {
     for (const v of patch) chars += typeof v === 'string' ? v.length + 16 : 16;
     moves.run = patch;
   }
@@ -242,6 +275,18 @@ export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | n
 const LONE_SURROGATE = /\p{Cs}/u;
 const isMalformed = (s: string): boolean => LONE_SURROGATE.test(s);
 
+/**
+ * Epoch milliseconds as a timestamp, in the direct statements' text: the body of the database's
+ * `stagecraft_ms_to_ts(ms float8)` (prisma/migrations/*_commit_functions), written out. Postgres
+ * inlines a SQL function when it plans a statement — parsing and analysing its body's text anew
+ * at every call in it — and the lanes plan each statement's shape once per connection (commit-
+ * lanes.ts), up to seven calls a shape: a new shape's first execution (three runs created and three
+ * ended) cost 2.5–3.5 ms of server CPU more than its later ones, 0.1–0.7 ms less written out (5 of 5
+ * interleaved sets of 6 connections, load ~11) — some 20 shapes at 200 runs × 5 pure steps, c=8.
+ * The same expression once planned; direct-commit.db.test.ts holds it to the function's result.
+ */
+export const msToTs = (x: string): string => `to_timestamp(${x}::float8 / 1000.0)`;
+
 /** an artifact's row written, or its (run, path) rewritten: both forms of a direct write upsert with it */
 const UPSERT_ARTIFACTS = {
   insert: `INSERT INTO "workspace_artifacts" ("run_id", "path", "content", "sha256", "size", "created_at")`,
@@ -271,13 +316,13 @@ const UPSERT_ARTIFACTS = {
 const PARTS = {
   artifacts: (n: number) => `"written_artifacts" AS (
   ${UPSERT_ARTIFACTS.insert}
-  SELECT a.r, a.p, coalesce(a.c, 'null'::json), a.h, a.n, stagecraft_ms_to_ts(a.a)
+  SELECT a.r, a.p, coalesce(a.c, 'null'::json), a.h, a.n, ${msToTs('a.a')}
     FROM json_to_recordset($${n}::json) AS a(r text, p text, c json, h text, n int, a float8)
 ${UPSERT_ARTIFACTS.onConflict}
 )`,
   events: (n: number) => `"written_events" AS (
   INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
-  SELECT e.r, e.s, e.t, stagecraft_ms_to_ts(e.a), coalesce(e.d, 'null'::json)
+  SELECT e.r, e.s, e.t, ${msToTs('e.a')}, coalesce(e.d, 'null'::json)
     FROM json_to_recordset($${n}::json) AS e(r text, s int, t text, a float8, d json)
 )`,
   creates: (n: number) => `"created_runs" AS (
@@ -285,7 +330,7 @@ ${UPSERT_ARTIFACTS.onConflict}
                       "input", "model", "status", "output", "error", "report", "kind", "parent_run_id",
                       "fork_point", "created_at", "updated_at")
   SELECT c.id, c.sn, c.sh, c.st, c.bd, c.sv::uuid, coalesce(c.i, 'null'::json), c.m, c.s, c.o, c.e, c.rp,
-         coalesce(c.k, 'run'), c.pr, c.fp, stagecraft_ms_to_ts(c.ca), stagecraft_ms_to_ts(c.ua)
+         coalesce(c.k, 'run'), c.pr, c.fp, ${msToTs('c.ca')}, ${msToTs('c.ua')}
     FROM json_to_recordset($${n}::json) AS c(id text, sn text, sh text, st text, bd text, sv text, i json, m text, s text,
                                            o json, e json, rp json, k text, pr text, fp text, ca float8, ua float8)
 )`,
@@ -317,7 +362,7 @@ ${UPSERT_ARTIFACTS.onConflict}
     "output"     = CASE WHEN p.k & 1 = 0 THEN r."output" ELSE p.o END,
     "error"      = CASE WHEN p.k & 2 = 0 THEN r."error" ELSE p.e END,
     "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
-    "updated_at" = coalesce(stagecraft_ms_to_ts(p.u), r."updated_at")
+    "updated_at" = coalesce(${msToTs('p.u')}, r."updated_at")
     FROM json_to_record($${n}::json) AS p(s text, u float8, k int, o json, e json, rp json)
    WHERE r."id" = $${n + 1}
 )`,
@@ -336,20 +381,34 @@ const UNLOCKS = (n: number) => `, (SELECT count(pg_advisory_unlock(k)) FROM unne
  * do not turn the WAL flush off for the direct writes
  */
 const APPLY = (n: number) => `stagecraft_apply($${n}::jsonb, true)`;
+/**
+ * The claims a batch of direct writes takes, in the statement's main query rather than as
+ * operations of `stagecraft_apply` (`{"op":"claim"}`: the same pg_try_advisory_lock, session-level):
+ * a new run's claim travels with creations, which are direct writes, and a statement whose only
+ * operations were claims then called the commit function — plpgsql, the batch parsed as jsonb, an
+ * array built — for them alone. Its answer `c`: whether each was taken, in the order of the keys
+ * (ARRAY of a subquery keeps unnest's order). Before the function's call in the select list, so
+ * that, as inside it, every claim is taken before any claim is let go of (its unlocks, the direct
+ * writes' UNLOCKS). A claim taken in a statement then refused is held all the same (session locks
+ * outlive a rollback): the lane lets go of it before sending the batch again (commit-lanes.ts).
+ */
+const CLAIMS = (n: number) => `ARRAY(SELECT pg_try_advisory_lock(k) FROM unnest($${n}::bigint[]) AS k) AS c, `;
 
 /**
- * One statement for the direct writes `writes` and the other operations `ops` of a batch; its `r` is
- * the results of `ops`, in order (no row, or NULL, without any).
+ * One statement for the direct writes `writes`, the other operations `ops` of a batch and the run
+ * claims `claims` (their lock keys, in the batch's order); its `r` is the results of `ops`, in order
+ * (no row, or NULL, without any), its `c` whether each claim was taken (CLAIMS; no row, or NULL,
+ * without any).
  */
-export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
-  return (!writes.some((w) => w.moves) && rowsStatement(writes, ops)) || jsonStatement(writes, ops);
+export function directStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[] = []): Statement {
+  return (!writes.some((w) => w.moves) && rowsStatement(writes, ops, claims)) || jsonStatement(writes, ops, claims);
 }
 
 /**
  * The largest batch of direct writes sent as VALUES lists with one row per event and per artifact
  * (`rowsStatement`): past these it is the json form (directStatement). Bounds the statements a connection prepares
- * ((ROWS_MAX_EVENTS+1) × (ROWS_MAX_ARTIFACTS+1) shapes, with and without the batch's other
- * operations); a step's commit fits, and at concurrency 8 so do the op steps' (two events and an
+ * ((ROWS_MAX_EVENTS+1) × (ROWS_MAX_ARTIFACTS+1) shapes, each with and without claims and the batch's
+ * other operations); a step's commit fits, and at concurrency 8 so do the op steps' (two events and an
  * artifact each).
  */
 export const ROWS_MAX_EVENTS = 16;
@@ -370,7 +429,7 @@ export const ROWS_MAX_ARTIFACTS = 8;
  * of their first writing. The same rules judge it: the events' key and gap-free trigger, the
  * artifacts' foreign key. Null past ROWS_MAX_EVENTS / ROWS_MAX_ARTIFACTS.
  */
-function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement | null {
+function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[]): Statement | null {
   let nEvents = 0;
   let nArtifacts = 0;
   for (const w of writes) {
@@ -381,23 +440,31 @@ function rowsStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): 
   const values: unknown[] = [];
   for (const w of writes) for (const row of w.events) for (const v of row) values.push(v);
   for (const w of writes) for (const row of w.artifacts) for (const v of row) values.push(v);
+  const claim = claims.length > 0;
+  if (claim) values.push(claims);
   const apply = ops.length > 0;
   if (apply) values.push(batchParam(ops));
-  const key = (nEvents * (ROWS_MAX_ARTIFACTS + 1) + nArtifacts) * 2 + (apply ? 1 : 0);
-  const shape = (ROWS_SQL[key] ??= { name: `sc_rows_${nEvents}_${nArtifacts}${apply ? '_apply' : ''}`, text: rowsSql(nEvents, nArtifacts, apply) });
+  const key = (nEvents * (ROWS_MAX_ARTIFACTS + 1) + nArtifacts) * 4 + (claim ? 2 : 0) + (apply ? 1 : 0);
+  const shape = (ROWS_SQL[key] ??= {
+    name: `sc_rows_${nEvents}_${nArtifacts}${claim ? '_claim' : ''}${apply ? '_apply' : ''}`,
+    text: rowsSql(nEvents, nArtifacts, claim, apply),
+  });
   return { name: shape.name, text: shape.text, values };
 }
 
 /** the rows statements' name and text by shape (rowsStatement's key), each built once */
 const ROWS_SQL: { name: string; text: string }[] = [];
 
-function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
+function rowsSql(nEvents: number, nArtifacts: number, claim: boolean, apply: boolean): string {
   let p = 0;
-  const events = Array.from({ length: nEvents }, () => `($${++p}, $${++p}, $${++p}, stagecraft_ms_to_ts($${++p}), $${++p}::json)`);
-  const files = Array.from({ length: nArtifacts }, () => `($${++p}, $${++p}, $${++p}::json, $${++p}, $${++p}::int, stagecraft_ms_to_ts($${++p}))`);
+  const events = Array.from({ length: nEvents }, () => `($${++p}, $${++p}, $${++p}, ${msToTs(`$${++p}`)}, $${++p}::json)`);
+  const files = Array.from({ length: nArtifacts }, () => `($${++p}, $${++p}, $${++p}::json, $${++p}, $${++p}::int, ${msToTs(`$${++p}`)})`);
   const insertEvents = `INSERT INTO "events" ("run_id", "seq", "type", "at", "data") VALUES ${events.join(', ')}`;
   const writeArtifacts = nArtifacts ? `"written_artifacts" AS (\n  ${UPSERT_ARTIFACTS.insert} VALUES ${files.join(', ')}\n${UPSERT_ARTIFACTS.onConflict}\n)` : '';
-  if (apply) return `WITH ${writeArtifacts ? `${writeArtifacts}, ` : ''}"written_events" AS (\n  ${insertEvents}\n) SELECT stagecraft_apply($${++p}::jsonb, true) AS r`;
+  if (claim || apply) {
+    const claims = claim ? CLAIMS(++p) : '';
+    return `WITH ${writeArtifacts ? `${writeArtifacts}, ` : ''}"written_events" AS (\n  ${insertEvents}\n) SELECT ${claims}${apply ? APPLY(++p) : 'NULL'} AS r`;
+  }
   return writeArtifacts ? `WITH ${writeArtifacts} ${insertEvents}` : insertEvents;
 }
 
@@ -405,10 +472,10 @@ function rowsSql(nEvents: number, nArtifacts: number, apply: boolean): string {
  * The json form: any batch of direct writes (the rows form takes only events and artifacts, up to
  * its shapes), with the batch's other operations. One prepared statement per set of kinds of rows
  * present (`sc_json_` and their letters: events, artifacts, creations, snapshots, deletions,
- * patches, unlocks, operations; deletions and patches with their count past one, a part per run:
+ * patches, unlocks, claims (`k`), operations; deletions and patches with their count past one, a part per run:
  * `sc_json_ed2p2u`), its text built once.
  */
-function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): Statement {
+function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[]): Statement {
   // each kind's rows as JSON text, a write's joined already (its JsonRows); `runs`: each patch's JSON, then its run's id
   const snapshots: string[] = [];
   const deletes: unknown[] = [];
@@ -442,6 +509,7 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[]): 
   if (deletes.length) add(counted('d', deletes.length), ...deletes);
   if (runs.length) add(counted('p', runs.length / 2), ...runs);
   if (unlocks.length) add('u', unlocks);
+  if (claims.length) add('k', claims);
   if (ops.length) add('o', batchParam(ops));
   const text = (JSON_SQL[shape] ??= jsonSql(shape));
   return { name: `sc_json_${shape}`, text, values };
@@ -472,8 +540,9 @@ function jsonSql(shape: string): string {
   part('d', PARTS.deletes);
   part('p', PARTS.patches, 2);
   const unlock = shape.includes('u') ? UNLOCKS(++n) : '';
+  const claims = shape.includes('k') ? CLAIMS(++n) : '';
   const r = shape.includes('o') ? APPLY(++n) : 'NULL';
-  return `WITH ${parts.join(', ')} SELECT ${r} AS r${unlock}`;
+  return `WITH ${parts.join(', ')} SELECT ${claims}${r} AS r${unlock}`;
 }
 
 /**
