@@ -2,8 +2,8 @@
 // shipped (bin/stagecraft.mjs → dist/), every module the process resolves recorded. `run` on the
 // embedded store loads PGlite but not pg, and neither Prisma's client nor its query compiler (its
 // reads and writes are plain SQL); `runs` loads the client when it needs it; a command on Postgres
-// never loads PGlite, and `resume` on Postgres loads neither Prisma's client, its adapter nor the
-// migration engine's driver utilities (an up-to-date database).
+// never loads PGlite, and `resume` on Postgres loads neither Prisma's client, its adapter or the
+// migration engine's driver utilities (an up-to-date database), nor zod (the API's views).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -60,9 +60,9 @@ test('a command on Postgres loads pg, never PGlite', async () => {
 
 // what a resume (or a worker) needs before its first step is pg, the kernel and the sandbox: each of these costs
 // 30–150 ms of CPU to load, most of a resume's start on a loaded machine
-const NOT_FOR_A_RESUME = /node_modules\/@prisma\/(client|adapter-pg|driver-adapter-utils)\//;
+const NOT_FOR_A_RESUME = /node_modules\/(@prisma\/(client|adapter-pg|driver-adapter-utils)|zod)\//;
 
-test('`resume` on Postgres loads neither Prisma\'s client nor its adapters', async () => {
+test('`resume` on Postgres loads neither Prisma\'s client, its adapters nor zod', async () => {
   const database = await createTestDatabase();
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-modules-resume-'));
   try {
