@@ -12,21 +12,33 @@
  * `STAGECRAFT_BENCH_COMPILED` is defined `true` in the output (bench/compiled.ts reads it), so a
  * bench's JSON line can say how it ran.
  *
- * The output is `.bench-build/<name>.mjs` (ignored by git), beside `<name>.json`: the entry and every
- * source the module was made from (size and mtime, as dist/manifest.json); the validators' texts, the
- * same for every bench, are kept in `precompiled.json` the same way. While none of them changed,
- * the module is reused without loading esbuild: `npm test` runs each bench once, and a bench that
- * compiles a second entry or itself again (bench:store's crash mode) pays nothing more. Outputs are
- * written under a temporary name and renamed, so processes compiling at once never see half a module.
+ * Split as the shipped CLI is (esbuild's code splitting): a module the sources import dynamically is a
+ * chunk loaded when it is imported, with the packages it imports — as in a bundle of one file it would
+ * not be (esbuild hoists an external package's import to the top of that file): the crash resume of
+ * bench:store on Postgres would load PGlite, Prisma's client and the migration engine, which the
+ * product's resume never loads (~300 ms of CPU, most of a resume's start on a loaded machine).
+ *
+ * The output is `.bench-build/<name>-<hash>/<name>.mjs` and its chunks (ignored by git), beside
+ * `<name>.json`: the entry, the folder, and every source the module was made from (size and mtime, as
+ * dist/manifest.json); the validators' texts, the same for every bench, are kept in `precompiled.json`
+ * the same way. While none of them changed, the module is reused without loading esbuild: `npm test`
+ * runs each bench once, and a bench that compiles a second entry or itself again (bench:store's crash
+ * mode) pays nothing more. A build is made in a folder of its own and renamed (its name is the hash of
+ * what it holds), and the JSON under a temporary name, so processes compiling at once never see half
+ * a module; folders of an older build are removed once no process can still be loading them.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { VENDOR_FILE } from '../scripts/vendor-cache.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, '.bench-build');
 /** what makes a build besides its inputs: a change to either compiles every bench again */
 const TOOLS = ['bench/compile.mjs', 'scripts/build-cli.mjs'];
+/** a build this much older than the current one is no longer loaded by anyone */
+const OLD_BUILD_MS = 10 * 60 * 1000;
 
 const stamp = (file) => {
   const st = statSync(path.join(ROOT, file));
@@ -71,34 +83,44 @@ async function precompiled(esbuild, cli, staging) {
 /** compiles `entry` (a path from the checkout's root, or absolute) unless its module is current; returns the module's path */
 export async function compileBench(entry) {
   const rel = path.relative(ROOT, path.resolve(ROOT, entry)).split(path.sep).join('/');
-  const outfile = path.join(OUT_DIR, `${path.basename(rel).replace(/\.[cm]?[tj]s$/, '')}.mjs`);
-  const manifest = outfile.replace(/\.mjs$/, '.json');
-  if (existsSync(outfile) && current(manifest)?.entry === rel) return outfile;
+  const name = path.basename(rel).replace(/\.[cm]?[tj]s$/, '');
+  const manifest = path.join(OUT_DIR, `${name}.json`);
+  const kept = current(manifest);
+  if (kept?.entry === rel && kept.dir && existsSync(path.join(OUT_DIR, kept.dir, `${name}.mjs`))) return path.join(OUT_DIR, kept.dir, `${name}.mjs`);
 
   const esbuild = await import('esbuild');
   const cli = await import(pathToFileURL(path.join(ROOT, 'scripts', 'build-cli.mjs')).href);
-  // the validators' generators run from a folder of this process's own (another may compile at once)
-  const staging = path.join(OUT_DIR, `staging-${process.pid}-${Date.now()}`);
+  // the validators' generators run from a folder of this process's own (another may compile at once), the build in another
+  const stamp = `${process.pid}-${Date.now()}`;
+  const staging = path.join(OUT_DIR, `staging-${stamp}`);
+  const out = path.join(OUT_DIR, `out-${stamp}`);
   mkdirSync(staging, { recursive: true });
-  const tmp = `${outfile}.${process.pid}.tmp.mjs`;
-  let result, validators;
+  let result, validators, vendorInputs;
+  const specs = new Set();
   try {
     validators = await precompiled(esbuild, cli, staging);
     result = await esbuild.build({
       absWorkingDir: ROOT,
-      entryPoints: [path.join(ROOT, rel)],
-      outfile: tmp,
+      entryPoints: { [name]: path.join(ROOT, rel) },
+      outdir: out,
       ...cli.NODE_BUNDLE,
+      // the packages the command bundles (ajv, yaml, re2js, …) in vendor.cjs beside the chunks, loaded through V8's code cache
+      packages: undefined,
+      splitting: true,
+      entryNames: '[name]',
+      chunkNames: 'chunk-[hash]',
+      outExtension: { '.js': '.mjs' },
       define: { STAGECRAFT_BENCH_COMPILED: 'true' },
       metafile: true,
       logLevel: 'error',
       plugins: [
+        cli.packagesPlugin(specs),
         cli.precompiledPlugin(validators.texts),
         {
           name: 'source-url',
           setup(build) {
             build.onLoad({ filter: /\.(ts|mts|mjs|js)$/ }, (args) => {
-              if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+              if (args.path.includes(`${path.sep}node_modules${path.sep}`) || args.path === cli.VENDOR_RUNTIME) return undefined;
               const text = readFileSync(args.path, 'utf8');
               if (!text.includes('import.meta.url')) return undefined;
               return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: /\.m?ts$/.test(args.path) ? 'ts' : 'js' };
@@ -107,10 +129,35 @@ export async function compileBench(entry) {
         },
       ],
     });
+    vendorInputs = await cli.buildVendor(esbuild, specs, path.join(out, VENDOR_FILE));
+  } catch (e) {
+    rmSync(out, { recursive: true, force: true });
+    throw e;
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  renameSync(tmp, outfile);
-  writeCurrent(manifest, { entry: rel }, ours([...Object.keys(result.metafile.inputs), ...validators.sources, ...TOOLS]));
-  return outfile;
+  // the folder's name is the hash of what it holds: a build of the same sources is the same folder
+  const hash = createHash('sha256');
+  for (const f of Object.keys(result.metafile.outputs).sort()) hash.update(path.basename(f)).update(readFileSync(path.join(ROOT, f)));
+  hash.update(VENDOR_FILE).update(readFileSync(path.join(out, VENDOR_FILE)));
+  const dir = `${name}-${hash.digest('hex').slice(0, 12)}`;
+  const target = path.join(OUT_DIR, dir);
+  if (existsSync(target)) rmSync(out, { recursive: true, force: true });
+  else renameSync(out, target);
+  writeCurrent(manifest, { entry: rel, dir }, ours([...Object.keys(result.metafile.inputs), ...validators.sources, ...TOOLS]).concat(cli.bundledPackageFiles(vendorInputs)));
+  removeOldBuilds(name, dir);
+  return path.join(target, `${name}.mjs`);
+}
+
+/** the folders of `name`'s earlier builds (and of builds that failed half way), once no process can still be loading them */
+function removeOldBuilds(name, dir) {
+  for (const d of readdirSync(OUT_DIR)) {
+    if (d === dir || !(new RegExp(`^${name}-[0-9a-f]{12}$`).test(d) || /^out-\d+-\d+$/.test(d))) continue;
+    const p = path.join(OUT_DIR, d);
+    try {
+      if (Date.now() - statSync(p).mtimeMs > OLD_BUILD_MS) rmSync(p, { recursive: true, force: true });
+    } catch {
+      // another process removed it first
+    }
+  }
 }

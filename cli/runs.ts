@@ -8,7 +8,6 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
-import { RunEventsView } from '../lib/views/events';
 import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost } from './store';
@@ -85,7 +84,10 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
     const events = await host.store.readEvents(runId);
     // the API's event views (lib/views), as `GET /api/runs/<id>/events` pages them
     if (values.json) {
-      // each event as its kind's view (lib/views/events.ts): what the API and the browser read too
+      // each event as its kind's view (lib/views/events.ts): what the API and the browser read too. Imported
+      // here, by the one command that needs it: the views are zod's schemas (~100 modules, ~130 ms of CPU to
+      // load), which `resume`, `abort` and `runs` — the same module — never use
+      const { RunEventsView } = await import('../lib/views/events');
       io.out(JSON.stringify(RunEventsView.parse({ runId, events: events.map(({ runId: _r, ...e }) => e) })));
       return 0;
     }

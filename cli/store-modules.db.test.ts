@@ -2,12 +2,15 @@
 // shipped (bin/stagecraft.mjs → dist/), every module the process resolves recorded. `run` on the
 // embedded store loads PGlite but not pg, and neither Prisma's client nor its query compiler (its
 // reads and writes are plain SQL); `runs` loads the client when it needs it; a command on Postgres
-// never loads PGlite.
+// never loads PGlite, and `resume` on Postgres loads neither Prisma's client, its adapter or the
+// migration engine's driver utilities (an up-to-date database), nor zod (the API's views).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { cpSync } from 'node:fs';
+import pg from 'pg';
 import { createTestDatabase } from '../lib/store/testing/pg-test-db';
 import { ROOT } from './testing/spawn-cli';
 import { tracedCli } from './testing/traced-cli';
@@ -49,6 +52,35 @@ test('a command on Postgres loads pg, never PGlite', async () => {
     assert.match(r.out + r.err, /run_not_there/, 'it opened the store and looked');
     assert.ok(r.modules.some((m) => PG.test(m)), 'the Postgres store is pg');
     assert.deepEqual(r.modules.filter((m) => PGLITE.test(m)), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  }
+});
+
+// what a resume (or a worker) needs before its first step is pg, the kernel and the sandbox: each of these costs
+// 30–150 ms of CPU to load, most of a resume's start on a loaded machine
+const NOT_FOR_A_RESUME = /node_modules\/(@prisma\/(client|adapter-pg|driver-adapter-utils)|zod)\//;
+
+test('`resume` on Postgres loads neither Prisma\'s client, its adapters nor zod', async () => {
+  const database = await createTestDatabase();
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-modules-resume-'));
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, STAGECRAFT_DATA_DIR: path.join(dir, 'data') };
+    const bundle = path.join(dir, 'probe');
+    cpSync(path.join(ROOT, 'lib', 'server', 'crash', 'fixture'), bundle, { recursive: true });
+    // the run kills itself after its third commit (a crash), leaving it to resume
+    const crashed = await tracedCli(['run', bundle, '--json'], { ...env, STAGECRAFT_FAULT: 'after-commit:3' });
+    assert.notEqual(crashed.code, 0, 'the run was killed');
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const rows = await client.query<{ id: string }>("SELECT id FROM runs WHERE status = 'running'").finally(() => client.end());
+    assert.equal(rows.rows.length, 1, 'one interrupted run');
+    const r = await tracedCli(['resume', rows.rows[0].id, '--json'], env);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).status, 'completed');
+    assert.ok(r.modules.some((m) => PG.test(m)), 'the Postgres store is pg');
+    assert.deepEqual(r.modules.filter((m) => NOT_FOR_A_RESUME.test(m)), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await database.drop();

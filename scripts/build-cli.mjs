@@ -92,14 +92,14 @@ export const BUNDLED_PACKAGES = ['ajv', 'ajv-formats', 'yaml', 'jsondiffpatch', 
 /** a bare import's package: `a` of `a/b/c`, `@s/a` of `@s/a/b` */
 const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 
-const VENDOR_RUNTIME = path.join(root, 'scripts', 'vendor-cache.mjs');
+export const VENDOR_RUNTIME = path.join(root, 'scripts', 'vendor-cache.mjs');
 
 /**
  * Packages stay imports from node_modules, but a BUNDLED_PACKAGES module is a CommonJS stand-in
  * that takes its exports from vendor.cjs (its named imports are property reads, as of any CommonJS
  * module); `specs` collects the modules imported so.
  */
-function packagesPlugin(specs) {
+export function packagesPlugin(specs) {
   const bundled = new Set(BUNDLED_PACKAGES);
   return {
     name: 'packages',
@@ -120,7 +120,7 @@ function packagesPlugin(specs) {
 }
 
 /** vendor.cjs: each of `specs` as a function that evaluates it (on first use, as an import would) */
-async function buildVendor(esbuild, specs, outfile) {
+export async function buildVendor(esbuild, specs, outfile) {
   const entry = `module.exports = {\n${[...specs]
     .sort()
     .map((s) => `  ${JSON.stringify(s)}: () => require(${JSON.stringify(s)}),`)
@@ -140,7 +140,7 @@ async function buildVendor(esbuild, specs, outfile) {
 }
 
 /** the package.json of every package a build took files from: a new version of one is a change of the build's sources */
-function bundledPackageFiles(inputs) {
+export function bundledPackageFiles(inputs) {
   const files = new Set();
   for (const f of inputs) {
     const m = /^(.*?node_modules\/(?:@[^/]+\/)?[^/@][^/]*)\//.exec(f);

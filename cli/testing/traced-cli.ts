@@ -20,19 +20,32 @@ function currentBuild(): Promise<void> {
   return built;
 }
 
+/**
+ * A hook for a node process to be started: `nodeArgs` register it, `modules()` lists every module URL the
+ * process resolved (ES module resolution: imports, and a package's CommonJS entry imported from one).
+ */
+export function loadTracer(): { nodeArgs: string[]; modules: () => string[]; done: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-lazy-'));
+  const loads = path.join(dir, 'loads.txt');
+  writeFileSync(loads, '');
+  const hooks = `import{appendFileSync}from'node:fs';export async function resolve(s,c,n){const r=await n(s,c);appendFileSync(${JSON.stringify(loads)},r.url+'\\n');return r}`;
+  const register = path.join(dir, 'register.mjs');
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`);
+  return {
+    nodeArgs: ['--import', register],
+    modules: () => readFileSync(loads, 'utf8').split('\n').filter(Boolean),
+    done: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 /** the command's exit code, output, and every module URL it resolved (dist/ made current first, untraced) */
 export async function tracedCli(argv: string[], env: NodeJS.ProcessEnv): Promise<CliResult & { modules: string[] }> {
   await currentBuild();
-  const dir = mkdtempSync(path.join(tmpdir(), 'sc-lazy-'));
+  const tracer = loadTracer();
   try {
-    const loads = path.join(dir, 'loads.txt');
-    writeFileSync(loads, '');
-    const hooks = `import{appendFileSync}from'node:fs';export async function resolve(s,c,n){const r=await n(s,c);appendFileSync(${JSON.stringify(loads)},r.url+'\\n');return r}`;
-    const register = path.join(dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`);
-    const r = await runCli(argv, { env, nodeArgs: ['--import', register] });
-    return { ...r, modules: readFileSync(loads, 'utf8').split('\n').filter(Boolean) };
+    const r = await runCli(argv, { env, nodeArgs: tracer.nodeArgs });
+    return { ...r, modules: tracer.modules() };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    tracer.done();
   }
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { linearUrlFormat } from './linear-formats';
+import { linearUrlFormat, useLinearFormats } from './linear-formats';
 import { checkSchema } from './schema-check';
 
 const formats = createRequire(import.meta.url)('ajv-formats/dist/formats') as { fullFormats: { url: RegExp } };
@@ -37,4 +37,14 @@ test('the linear url format answers as ajv-formats’s pattern does: private IPv
   }
   assert.deepEqual(checkSchema(URL_SCHEMA, 'http://example.com/x'), []);
   assert.equal(checkSchema(URL_SCHEMA, 'http://192.168.0.1/').length, 1);
+});
+
+test('the linear url format is compiled when a value is first checked against it, not when it is added', () => {
+  const formats: Record<string, unknown> = { url: /no lookaheads here/i };
+  const host = { formats, addFormat: (name: string, f: (s: string) => boolean) => (formats[name] = f) };
+  // a pattern it cannot take apart throws as it is compiled: adding the format compiles nothing
+  useLinearFormats(host);
+  const check = formats.url as (s: string) => boolean;
+  assert.equal(typeof check, 'function');
+  assert.throws(() => check('https://example.com'), /no lookaheads where expected/);
 });

@@ -62,8 +62,15 @@ function topLevel(source: string, from: number): [string[], number] {
   throw new Error('the url format has an unclosed group: ajv-formats changed; look at linear-formats.ts again');
 }
 
-/** Replaces the formats of `ajv` that backtrack (see the header) by linear-time ones. */
+/**
+ * Replaces the formats of `ajv` that backtrack (see the header) by linear-time ones. The url format's
+ * three RE2 programs (case-folded: ~50 ms of CPU to compile) are compiled when a value is first checked
+ * against it: every process that loads the kernel calls this, and most never check a url (a resume
+ * paid it twice before its first step).
+ */
 export function useLinearFormats(ajv: FormatHost): void {
   const url = ajv.formats.url;
-  if (url instanceof RegExp) ajv.addFormat('url', linearUrlFormat(url.source));
+  if (!(url instanceof RegExp)) return;
+  let test: ((s: string) => boolean) | null = null;
+  ajv.addFormat('url', (s) => (test ??= linearUrlFormat(url.source))(s));
 }

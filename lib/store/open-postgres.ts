@@ -1,13 +1,14 @@
 /**
  * Opening the Postgres store: migrations applied (serialised across processes), Prisma's client
- * made on first use, the commit lanes and the resume's read pool connected at once. Imported only
- * when DATABASE_URL (or a URL) is given, so a process on Postgres never loads PGlite.
+ * imported and made on first use, the commit lanes and the resume's read pool connected at once.
+ * Imported only when DATABASE_URL (or a URL) is given, so a process on Postgres never loads PGlite;
+ * and a run's reads and writes are plain SQL (the lanes, the read pool), so a process that only
+ * drives runs (`stagecraft resume`, a worker) never loads Prisma's client, its runtime or its adapter
+ * (~250 ms of CPU to load, most of a resume's start under load).
  */
-import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { CommitLanes } from './commit-lanes';
 import { LaneClaims } from './claims';
-import { PrismaClient } from './generated/prisma/client';
 import { deployToPostgres } from './migrate/targets';
 import type { DeployResult } from './migrate/migrations';
 import { PrismaStore } from './prisma-store';
@@ -24,10 +25,12 @@ export async function openPostgres(url: string, opts: OpenStoreOptions): Promise
   }
   // Prisma's adapter owns this pool: it listens for idle connections the server closed (a restart,
   // an admin's terminate) and ends the pool on disconnect
-  const makeClient = () =>
-    new PrismaClient({
+  const makeClient = async () => {
+    const [{ PrismaPg }, { PrismaClient }] = await Promise.all([import('@prisma/adapter-pg'), import('./generated/prisma/client')]);
+    return new PrismaClient({
       adapter: new PrismaPg({ connectionString: url, max: opts.poolSize ?? 10, application_name: 'stagecraft' }),
     });
+  };
   const lanes = new CommitLanes(url);
   // the reads a resume makes first (run-reads.ts), on a small pool of their own
   const reads = new pg.Pool({ connectionString: url, max: 2, application_name: 'stagecraft-reads' });

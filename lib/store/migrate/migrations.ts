@@ -19,7 +19,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MigrationList } from '@prisma/schema-engine-wasm';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { awaitingPgliteFactory, openSchemaEngine } from './schema-engine';
+// the engine's side (Prisma's driver utilities, the Wasm engine) is imported when a migration is pending or
+// authored: opening an up-to-date database never loads it
+import type { openSchemaEngine } from './schema-engine';
 import { NewerDatabaseError } from './newer-database';
 
 export const LOCKFILE_NAME = 'migration_lock.toml';
@@ -134,6 +136,7 @@ export async function deployMigrations(target: DeployTarget, paths = defaultMigr
   return target.withLock(async () => {
     if ((await migrationState(target.query, local)).pending.length === 0) return { applied: [], skipped: true };
     const schema = readFileSync(/*turbopackIgnore: true*/ paths.schemaPath, 'utf8');
+    const { openSchemaEngine } = await import('./schema-engine');
     const { engine, dispose } = await openSchemaEngine(await target.factory(), [[paths.schemaPath, schema]]);
     try {
       const out = await engine.applyMigrations({ migrationsList: migrationList(paths.migrationsDir, local), filters: NO_FILTERS });
@@ -149,7 +152,11 @@ async function withScratchEngine<T>(
   schemaPath: string,
   fn: (engine: Awaited<ReturnType<typeof openSchemaEngine>>['engine'], schema: string) => Promise<T>,
 ): Promise<T> {
-  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+  const [{ PGlite }, { PrismaPGlite }, { awaitingPgliteFactory, openSchemaEngine }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('pglite-prisma-adapter'),
+    import('./schema-engine'),
+  ]);
   const db = await PGlite.create();
   const schema = readFileSync(schemaPath, 'utf8');
   const factory = awaitingPgliteFactory(new PrismaPGlite(db), db);
