@@ -50,3 +50,16 @@ export async function failedTallyRun(request: APIRequestContext, name: string): 
   await savedSkill(request, 'tally', name);
   return ranTo(request, name, { path: 'note.txt' }, 'aborted');
 }
+
+/**
+ * skill `name`, the summarize example asking for 5 paragraphs: its model script's finish is refused
+ * and it has no turn left, so the run fails outside any step (the run itself): the run's id
+ */
+export async function itselfFailedRun(request: APIRequestContext, name: string): Promise<string> {
+  const got = await request.get('/api/skills/summarize');
+  const files = ((await got.json()) as { version: { files: Record<string, string> } }).version.files;
+  files['skill.md'] = files['skill.md'].replace('name: summarize', `name: ${name}`).replace('minItems: 1', 'minItems: 5');
+  expect([201, 409]).toContain((await request.post('/api/skills', { data: { name, from: 'summarize' } })).status());
+  expect((await request.post(`/api/skills/${name}/versions`, { data: { files } })).status()).toBe(201);
+  return ranTo(request, name, { path: 'report.txt' }, 'failed');
+}

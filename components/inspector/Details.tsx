@@ -1,8 +1,8 @@
 'use client';
 // The `Details` region: the item selected on the timeline, as `GET /api/runs/<id>/items/<seq>`
-// describes it — what it was handed, what it did, its error (the one place its stack shows), its
-// duration, where its result came from — with the way back to its source and the ways to take the
-// run on from it (Rerun from here, Fork from here).
+// describes it — what it was handed, what it did, its error (the one place an error shows in full,
+// with its stack: for `run`, the run's own), its duration, where its result came from — with the way
+// back to its source and the ways to take the run on from it (Rerun from here, Fork from here).
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { routes } from '@/lib/api/routes';
@@ -39,11 +39,11 @@ export function Details(props: Props) {
 
 function DetailsBody({ runId, status, skill, version, selected, entry, report, positions }: Props) {
   if (selected === 'run') {
+    // its error in full, the one place it shows whole (the report's summary, above, is its first line)
     return (
       <>
         <p className={styles.itemTitle}>The run itself</p>
-        <p>{report.summary}</p>
-        {report.error ? <ErrorBlock error={report.error} skill={skill} version={version} /> : null}
+        {report.error ? <ErrorBlock error={report.error} skill={skill} version={version} /> : <p className={styles.runSummary}>{report.summary}</p>}
       </>
     );
   }

@@ -1,6 +1,8 @@
 // The `Run report` region: what the kernel derived from the events (deriveReport) — the outcome and
-// why, what failed with its error's first line (its stack is in Details), step counts, the version
-// it ran (linked to the studio at that version), and which process drove each part of the run.
+// why, what failed, step counts, the version it ran (linked to the studio at that version), and which
+// process drove each part of the run. An error is said once here, in the summary's sentence (its
+// first line): the row of what failed names its code and where, and links to the error in full
+// (message, where it was raised, stack) in Details — the one place it shows whole.
 import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
 import { studioHref, usageText } from './timeline-index';
@@ -35,10 +37,40 @@ function driverText(d: RunDriverView): string {
   return `${who}${where ? ` (${where})` : ''}`;
 }
 
+/** Details, brought into view once it shows what was selected */
+function showDetails() {
+  requestAnimationFrame(() => document.getElementById('details-title')?.parentElement?.scrollIntoView({ block: 'nearest' }));
+}
+
+/** the way from a row of the report to an error in full: `id` selected in Details (`run`: the run's own error) */
+function FullError({ id, onSelect }: { id: string; onSelect: (id: string) => void }) {
+  return (
+    <button
+      type="button"
+      className={`${styles.linkButton} ${styles.textButton}`}
+      onClick={() => {
+        onSelect(id);
+        showDetails();
+      }}
+    >
+      full error in Details
+    </button>
+  );
+}
+
+/**
+ * What a row of the report says of an error: its first line, unless the summary above says it
+ * already; then only the way to it in full.
+ */
+function ErrorWords({ message, summary, id, onSelect }: { message: string; summary: string; id: string; onSelect: (id: string) => void }) {
+  const line = errorLine(message);
+  return summary.includes(line) ? <FullError id={id} onSelect={onSelect} /> : <code className={styles.errorLine}>{line}</code>;
+}
+
 export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
   const c = r.step_counts;
   const abort = r.aborted_by;
-  const firstLine = errorLine;
+  const summary = r.summary ?? '';
   return (
     <section className={styles.report} aria-labelledby="run-report-title" data-status={status} data-outcome={r.outcome}>
       <div className={styles.reportHead}>
@@ -107,7 +139,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
               <button type="button" className={styles.linkButton} onClick={() => onSelect(r.failed_step!.position)}>
                 {r.failed_step.position}
               </button>{' '}
-              ({r.failed_step.type}, on_error: {r.failed_step.on_error}) <code className={styles.errorLine}>{firstLine(r.failed_step.error)}</code>
+              ({r.failed_step.type}, on_error: {r.failed_step.on_error}) <ErrorWords message={r.failed_step.error} summary={summary} id={r.failed_step.position} onSelect={onSelect} />
             </dd>
           </div>
         ) : r.failed_stage ? (
@@ -117,14 +149,20 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
               <button type="button" className={styles.linkButton} onClick={() => r.failed_stage?.position && onSelect(r.failed_stage.position)}>
                 {r.failed_stage.phase} › {r.failed_stage.rung} › {r.failed_stage.stage}
               </button>{' '}
-              ({r.failed_stage.capability}, round {r.failed_stage.round}) <code className={styles.errorLine}>{firstLine(r.failed_stage.error)}</code>
+              ({r.failed_stage.capability}, round {r.failed_stage.round}) <ErrorWords message={r.failed_stage.error} summary={summary} id={r.failed_stage.position || 'run'} onSelect={onSelect} />
             </dd>
           </div>
         ) : r.error ? (
           <div className={styles.wide}>
             <dt>Error</dt>
             <dd>
-              {r.error.code ? <code>{r.error.code}</code> : null} <code className={styles.errorLine}>{firstLine(r.error.message)}</code>
+              {r.error.code ? <code>{r.error.code}</code> : null}
+              {summary.includes(errorLine(r.error.message)) ? null : (
+                <>
+                  {' '}
+                  <code className={styles.errorLine}>{errorLine(r.error.message)}</code>
+                </>
+              )}
               {r.error.position ? (
                 <>
                   {' '}
@@ -132,6 +170,12 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
                   <button type="button" className={styles.linkButton} onClick={() => onSelect(r.error!.position!)}>
                     {r.error.position}
                   </button>
+                </>
+              ) : null}
+              {summary.includes(errorLine(r.error.message)) ? (
+                <>
+                  {' '}
+                  <FullError id="run" onSelect={onSelect} />
                 </>
               ) : null}
             </dd>

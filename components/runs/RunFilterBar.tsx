@@ -79,7 +79,7 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
           maxLength={MAX_SEARCH_CHARS}
         />
       </div>
-      <FilterSelect id="runs-skill" name="skill" label="Skill" any="Any skill" value={filters.skill ?? ''} choices={skillChoices.map((s) => [s, s])} onPick={(v) => set({ skill: v || undefined })} />
+      <FilterSelect id="runs-skill" name="skill" label="Skill" any="Any skill" isData value={filters.skill ?? ''} choices={skillChoices.map((s) => [s, s])} onPick={(v) => set({ skill: v || undefined })} />
       <FilterSelect id="runs-status" name="status" label="Status" any="Any status" several value={status} choices={RUN_STATUS_WORDS.map((s) => [s, s])} onPick={(v) => set({ status: list(v) as RunFilters['status'] })} />
       <FilterSelect id="runs-outcome" name="outcome" label="Outcome" any="Any outcome" several value={outcome} choices={RUN_OUTCOME_WORDS.map((s) => [s, s])} onPick={(v) => set({ outcome: list(v) as RunFilters['outcome'] })} />
       <FilterSelect
@@ -91,11 +91,9 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
         choices={failureChoices.map((f) => [f, f])}
         onPick={(v) => set({ failed: v || undefined })}
         disabled={!failureChoices.length}
+        isData
       />
       <FilterSelect id="runs-range" name="range" label="Started" any="Any time" value={filters.range ?? ''} choices={(Object.keys(RUN_RANGES) as RunRange[]).map((r) => [r, RANGE_WORDS[r]])} onPick={(v) => set({ range: (v || undefined) as RunRange | undefined })} />
-      <label className={styles.check}>
-        <input type="checkbox" name="attention" value="1" checked={filters.attention ?? false} onChange={(e) => set({ attention: e.target.checked || undefined })} /> Needs attention
-      </label>
       {hasTime ? (
         <span className={styles.timeChip}>
           {filters.from !== undefined ? <input type="hidden" name="from" value={new Date(filters.from).toISOString()} /> : null}
@@ -106,14 +104,19 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
           </button>
         </span>
       ) : null}
-      <button type="submit" className="btn">
-        Filter
-      </button>
-      {isFiltered(filters) ? (
-        <Link href="/runs" className="btn btn-ghost" onClick={(e) => (e.preventDefault(), onChange({}))}>
-          Clear filters
-        </Link>
-      ) : null}
+      <div className={styles.actions}>
+        <label className={styles.check}>
+          <input type="checkbox" name="attention" value="1" checked={filters.attention ?? false} onChange={(e) => set({ attention: e.target.checked || undefined })} /> Needs attention
+        </label>
+        <button type="submit" className="btn">
+          Filter
+        </button>
+        {isFiltered(filters) ? (
+          <Link href="/runs" className="btn btn-ghost" onClick={(e) => (e.preventDefault(), onChange({}))}>
+            Clear filters
+          </Link>
+        ) : null}
+      </div>
     </form>
   );
 }
@@ -131,14 +134,16 @@ type FilterSelectProps = {
   disabled?: boolean;
   /** the filter takes several values (`a,b`, from a shared link): such a value is offered as itself */
   several?: boolean;
+  /** its choices are the data's (skill names, failure points), of any length: the select's width is capped */
+  isData?: boolean;
 };
 
 /** One of the bar's select filters. */
-function FilterSelect({ id, name, label, any, value, choices, onPick, disabled, several }: FilterSelectProps) {
+function FilterSelect({ id, name, label, any, value, choices, onPick, disabled, several, isData }: FilterSelectProps) {
   return (
     <div className={styles.filter}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} className="select" value={value} onChange={(e) => onPick(e.target.value)} disabled={disabled}>
+      <select id={id} name={name} className={isData ? `select ${styles.dataChoices}` : 'select'} title={isData && value ? value : undefined} value={value} onChange={(e) => onPick(e.target.value)} disabled={disabled}>
         <option value="">{any}</option>
         {several && value.includes(',') ? <option value={value}>{value.replaceAll(',', ' or ')}</option> : null}
         {choices.map(([v, words]) => (
