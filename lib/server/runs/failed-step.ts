@@ -32,7 +32,7 @@ export function failedStepPosition(events: readonly RunEvent[]): string | null {
 }
 
 /** whether an aborted run's end says it was aborted on request (nothing of the run failed) */
-export function abortedOnRequest(events: readonly RunEvent[]): boolean {
+function abortedOnRequest(events: readonly RunEvent[]): boolean {
   const end = events[events.length - 1];
   if (!end || end.type !== EVENT.runAborted) return false;
   const abort = isJsonObject(end.data.abort) ? end.data.abort : null;

@@ -12,12 +12,8 @@
  * schema — else a 4xx (exit 2), and no run.
  *
  * "Rerun from here" (`rerunFrom`) is a fork with no edit: the step at the
- * point runs again, live — the one click after a fix. With no point given, the
- * point is that same `rerunFrom` (`rerunPoint`): the failed step (or the phase
- * it stopped in) of a failed run, or of one aborted by a step or a contract. A
- * run aborted on request failed nowhere: as for a completed run, its point must
- * be named (`fork RUN --at POSITION`, as the spec's usage has it), and its page
- * offers no rerun point either.
+ * point runs again, live — the one click after a fix. On a failed or aborted
+ * run with no point given, the point is its failed step.
  */
 import { ForkPointError, UsageError } from '../../kernel/errors';
 import { forkPointName, forkPointOf, parseForkPosition, setAtPath, RUN_INPUT_POINT, type ForkPoint } from '../../kernel/fork-edits';
@@ -28,7 +24,7 @@ import { startRun, type RunOutcome } from '../../kernel/runner';
 import type { ForkedRunView, ForkPointView } from '../../views';
 import { kernelDeps, modelFor, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
-import { abortedOnRequest, rerunPoint } from './failed-step';
+import { failedStepPosition } from './failed-step';
 import { chooseVersion, endedRun, requireTrustedCode, type ChosenVersion, type VersionChoice } from './derived-version';
 import { runChildSkill } from './child-skill';
 import { childRunFns, storedModelSpec } from './start-run';
@@ -39,7 +35,7 @@ export const CLI_FORK_WORDS: ForkWords = { set: '--set', at: '--at POSITION' };
 export const API_FORK_WORDS: ForkWords = { set: 'set', at: '"at": POSITION' };
 
 export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
-  /** the fork point (default: the run's `rerunFrom`, on a failed run or one aborted by a step or a contract) */
+  /** the fork point (default on a failed or aborted run: its failed step) */
   at?: string;
   /** the whole new value at the point (parsed JSON) */
   value?: unknown;
@@ -75,19 +71,12 @@ function forkModel(run: RunRecord, chosen: ChosenVersion, req: ForkRequest): str
   return req.localModelFiles ? run.model : undefined;
 }
 
-/** why a fork with no point named has none to take */
-function noPointWords(status: string, events: readonly RunEvent[]): string {
-  if (status === 'completed') return 'it completed, so there is no failed step to rerun from';
-  if (status === 'aborted' && abortedOnRequest(events)) return 'it was aborted on request, so no step failed to rerun from';
-  return 'no failed step is recorded';
-}
-
 async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise<PreparedFork> {
   const run = await endedRun(host, runId);
   const events = await host.store.readEvents(runId);
   const words = req.words ?? CLI_FORK_WORDS;
-  const at = req.at ?? rerunPoint(run.status, events);
-  if (!at) throw new UsageError(`Name the fork point of run ${runId} (${words.at}, e.g. a phase name, draft/r2/model or __post__/0): ${noPointWords(run.status, events)}.`);
+  const at = req.at ?? (run.status === 'completed' ? null : failedStepPosition(events));
+  if (!at) throw new UsageError(`Name the fork point of run ${runId} (${words.at}, e.g. a phase name, draft/r2/model or __post__/0): ${run.status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
   const asked = parseForkPosition(at);
   const hasEdit = req.value !== undefined || (req.set?.length ?? 0) > 0;
   const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { MemoryStore } from '../../kernel/memory-store';
 import { childRunFns, startSkillRun } from './start-run';
 import { runChildSkill, type RunFns } from './child-skill';
-import { memoryHost, writeSleeperBundle } from '../testing';
+import { memoryHost } from '../testing';
 
 const workspace = mkdtempSync(path.join(tmpdir(), 'sc-runskill-'));
 cpSync(path.resolve('examples/summarize'), path.join(workspace, 'summarize'), { recursive: true });
@@ -126,7 +126,13 @@ test('STAGECRAFT_MAX_DESCENDANTS defaults to 100; a value that is not a positive
 });
 
 test('aborting a parent while its run_skill child is in flight: the child is aborted too, its 60 s code step cut short', async () => {
-  writeSleeperBundle(workspace);
+  mkdirSync(path.join(workspace, 'sleeper'));
+  writeFileSync(
+    path.join(workspace, 'sleeper', 'skill.md'),
+    '---\nname: sleeper\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./nap.mjs, function: nap, timeout_ms: 120000 }\n---\nGo.\n',
+  );
+  writeFileSync(path.join(workspace, 'sleeper', 'nap.mjs'), 'export async function nap(v) { await new Promise((r) => setTimeout(r, 60000)); return v; }\n');
+  writeFileSync(path.join(workspace, 'sleeper', 'model.yaml'), 'turns:\n  - finish: {}\n');
   mkdirSync(path.join(workspace, 'caller'));
   writeFileSync(
     path.join(workspace, 'caller', 'skill.md'),
