@@ -483,6 +483,8 @@ test('a step sleeping in a workspace filled to just under its quota: the poll wa
     assert.deepEqual(await call('fill_then_sleep', { n: 0, seconds: 4 }), { ok: true });
     const used = process.cpuUsage(cpu);
     const share = (used.user + used.system) / 1000 / (performance.now() - t);
-    assert.ok(share < 0.12, `the server spent ${Math.round(share * 100)}% of a core measuring the workspace`);
+    // paced (POLL_COST_RATIO): 5–12% measured, the top under load (each walk's lstats run on cold caches);
+    // unpaced, a walk every 250 ms: 50%. A clean-clone CI at load ~10 saw 12.0% against a bound of 12%
+    assert.ok(share < 0.2, `the server spent ${Math.round(share * 100)}% of a core measuring the workspace`);
   });
 });
