@@ -29,3 +29,13 @@ test("bench:store compiled loads neither PGlite nor Prisma's client as it starts
   // ajv's compiler, yaml and re2js as the CLI loads them: one file through V8's code cache, not their hundreds of modules
   assert.deepEqual(r.modules.filter((m) => /node_modules\/(yaml|re2js|ajv-formats)\//.test(m) || /node_modules\/ajv\/dist\/(2020|core|compile)/.test(m)), []);
 });
+
+test("a bench of the studio's code (bench:editor) resolves the app's `@/` paths when compiled: none is left for node to find as a package", async () => {
+  const module = await compileBench('scripts/bench-editor.ts');
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const dir = path.dirname(module);
+  const texts = readdirSync(dir).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(path.join(dir, f), 'utf8'));
+  assert.ok(texts.length > 0);
+  assert.deepEqual(texts.flatMap((t) => t.match(/from\s*["']@\/[^"']*["']|import\(\s*["']@\/[^"']*["']/g) ?? []), []);
+});

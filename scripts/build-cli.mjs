@@ -105,7 +105,8 @@ export function packagesPlugin(specs) {
     name: 'packages',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (args.path.startsWith('node:')) return undefined;
+        // node's own modules, and the app's `@/…` paths (tsconfig.json: a bench of the studio's code imports them), are esbuild's to resolve
+        if (args.path.startsWith('node:') || args.path.startsWith('@/')) return undefined;
         if (!bundled.has(packageOf(args.path))) return { path: args.path, external: true };
         specs.add(args.path);
         return { path: args.path, namespace: 'vendored' };
