@@ -3,8 +3,9 @@
  * imported and made on first use, the commit lanes and the resume's read pool connected at once.
  * Imported only when DATABASE_URL (or a URL) is given, so a process on Postgres never loads PGlite;
  * and a run's reads and writes are plain SQL (the lanes, the read pool), so a process that only
- * drives runs (`stagecraft resume`, a worker) never loads Prisma's client, its runtime or its adapter
- * (~250 ms of CPU to load, most of a resume's start under load).
+ * drives a run (`stagecraft resume`) never loads Prisma's client, its runtime or its adapter (~250 ms of
+ * CPU to load, most of a resume's start under load). A worker does load it once, at its start: its
+ * registry (cli/worker.ts, WorkerRegistry) goes through `db()`.
  */
 import pg from 'pg';
 import { CommitLanes } from './commit-lanes';

@@ -177,7 +177,7 @@ export const RunView = RunSummaryView.extend({
   eventCount: z.number().int(),
   /** which process drove each part of the run (a worker, the app, a CLI), in order */
   drivers: z.array(RunDriverView),
-  /** a failed run, or one aborted by a step or a contract: where `Rerun from here` (a fork with no point named) reruns it from — its failed step, else the phase it stopped in (a finish its contract refused, a model turn that did not come); null for a run aborted on request. The run page's only source for its rerun point */
+  /** a failed run, or one aborted by a step or a contract: where `Rerun from here` reruns it from — its failed step, else the phase it stopped in (a finish its contract refused, a model turn that did not come); null for a run aborted on request (a fork with no point named still takes that one on from the phase it stopped in). The run page's only source for its rerun point */
   rerunFrom: z.string().nullable().optional(),
   /** a running run: whether the process answering drives it now (holds its claim), so resuming it there would do nothing */
   drivenHere: z.boolean().optional(),

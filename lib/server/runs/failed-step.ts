@@ -1,8 +1,10 @@
 /**
- * Where a failed or aborted run is rerun from when no point is named: the fork
- * `{}` (`stagecraft fork RUN` with no --at) takes, and the run page's
- * `Rerun from here` offers (RunView.rerunFrom, `rerunPoint`) — one answer for
- * both. The page derives nothing of its own: it renders this.
+ * Where a failed or aborted run is rerun from: the run page's `Rerun from here`
+ * (RunView.rerunFrom, `rerunPoint`; the page derives nothing of its own) and
+ * the fork `{}` (`stagecraft fork RUN` with no --at, fork-run.ts). They agree
+ * but for a run aborted on request: it failed nowhere, so the page offers no
+ * rerun point, while the fork with no point takes it on from the phase it
+ * stopped in (failedStepPosition) — continuing a run its user stopped.
  */
 import { EVENT } from '../../kernel/events';
 import { isJsonObject } from '../../kernel/json';

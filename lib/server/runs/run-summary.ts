@@ -95,7 +95,8 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     updatedAt: run.updatedAt,
     eventCount: events.length,
     drivers: runDrivers(events),
-    // the point `{}` forks at: a run aborted by a step has it as its failed step; one aborted on request failed nowhere
+    // the page's rerun point: a run aborted by a step has it as its failed step; one aborted on request failed nowhere
+    // (the fork `{}` still takes that one on from the phase it stopped in: failed-step.ts)
     rerunFrom: rerunPoint(run.status, events),
   };
 }
