@@ -114,7 +114,10 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
       const at = el.getBoundingClientRect();
       const box = scroller.current?.getBoundingClientRect();
       const isWhole = box !== undefined && at.top >= box.top && at.bottom <= box.bottom;
-      if (p.checks === 0 || (!isWhole && Date.now() < p.until)) el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      // the first time by the page too (the box may be off screen); after that by the box's own scroll
+      // alone: the page must not move under the reader (or a test measuring it) while the visits settle
+      if (p.checks === 0) el.scrollIntoView({ block: 'center', inline: 'nearest' });
+      else if (!isWhole && box && scroller.current && Date.now() < p.until) scroller.current.scrollTop += at.top - box.top - Math.max(0, (box.height - at.height) / 2);
       if (++p.checks >= KEEP_SELECTED_RENDERS || Date.now() >= p.until) pending.current = null;
     } else if (!p.hasScrolledToRow) {
       const row = rowOf(p.id);
