@@ -119,6 +119,10 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
       if (p.checks === 0) el.scrollIntoView({ block: 'center', inline: 'nearest' });
       else if (!isWhole && box && scroller.current && Date.now() < p.until) scroller.current.scrollTop += at.top - box.top - Math.max(0, (box.height - at.height) / 2);
       if (++p.checks >= KEEP_SELECTED_RENDERS || Date.now() >= p.until) pending.current = null;
+    } else if (p.checks > 0) {
+      // it was shown and is no longer drawn: the box was scrolled away from it (by the user, or a
+      // script's scrollTo, which no listener hears): let go rather than pull it back
+      pending.current = null;
     } else if (!p.hasScrolledToRow) {
       const row = rowOf(p.id);
       if (row >= 0) list.scrollToIndex(row, { align: 'center' });
