@@ -13,8 +13,17 @@ test('Details: the failed step’s actions are buttons of one height, rerun and 
     const details = page.getByRole('region', { name: 'Details' });
     const rerun = details.getByRole('button', { name: 'Rerun from here' });
     await expect(rerun).toBeVisible();
-    const boxes = await Promise.all([rerun, details.getByRole('button', { name: 'Fork from here' }), details.getByRole('link', { name: 'Open in studio' })].map((l) => l.boundingBox()));
-    const [r, f, s] = boxes.map((b) => b!);
+    await expect(details.getByRole('button', { name: 'Fork from here' })).toBeVisible();
+    await expect(details.getByRole('link', { name: 'Open in studio' })).toBeVisible();
+    // the three boxes read in one go: the page may still be scrolling the timeline's selection into view,
+    // and boxes read one call apart would be measured at different scroll positions
+    const [r, f, s] = await details.evaluate((el) => {
+      const named = (sel: string, text: string) => [...el.querySelectorAll(sel)].find((e) => e.textContent?.trim() === text)!;
+      return [named('button', 'Rerun from here'), named('button', 'Fork from here'), named('a', 'Open in studio')].map((e) => {
+        const b = e.getBoundingClientRect();
+        return { y: b.y, height: b.height };
+      });
+    });
     expect(Math.abs(s.height - r.height), `Open in studio (${s.height} px) as tall as Rerun from here (${r.height} px) at ${width} px`).toBeLessThan(1);
     expect(Math.abs(f.height - r.height), `Fork from here as tall as Rerun from here at ${width} px`).toBeLessThan(1);
     expect(Math.abs(f.y - r.y), `rerun and fork on one line at ${width} px`).toBeLessThan(1);
