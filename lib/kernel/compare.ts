@@ -27,7 +27,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { RunEvent } from './ports';
 import { canonicalJson } from './memo';
-import { relativeToBundle } from './error-info';
+import { errorLineOf, relativeToBundle } from './error-info';
 import { bundleRootsOf } from './provenance';
 
 export type StepSide = {
@@ -253,10 +253,6 @@ function outcomePosition(o: OutcomeSide): string {
   return phase ?? '(outcome)';
 }
 
-/** an end's error as one line of a divergence: its first line (not a traceback), B's bundle paths relative as the run's page shows them */
-function errorLine(error: JsonObject, roots: readonly string[]): string {
-  return relativeToBundle(String(error.message), roots).split('\n')[0];
-}
 
 function outcomeDivergence(a: OutcomeSide, b: OutcomeSide, roots: Roots): Divergence {
   const value = (o: OutcomeSide): Json => (o.status === 'completed' ? o.output : { error: o.error });
@@ -269,7 +265,7 @@ function outcomeDivergence(a: OutcomeSide, b: OutcomeSide, roots: Roots): Diverg
     b: { seq: null, status: b.status, value: value(b) },
     diff: diffValues(comparable(value(a), roots.a), comparable(value(b), roots.b)),
     message: statusChanged
-      ? `the run ${b.status === 'completed' ? 'completes' : `is ${b.status}`} where A ${a.status === 'completed' ? 'completed' : `was ${a.status}`}${b.error ? `: ${errorLine(b.error, roots.b)}` : ''}`
+      ? `the run ${b.status === 'completed' ? 'completes' : `is ${b.status}`} where A ${a.status === 'completed' ? 'completed' : `was ${a.status}`}${b.error ? `: ${errorLineOf(b.error.message, roots.b)}` : ''}`
       : 'the caller artifact changed',
   };
 }

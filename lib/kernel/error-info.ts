@@ -35,6 +35,11 @@ export function relativeToBundle(text: string, roots: readonly string[]): string
   return out;
 }
 
+/** an error message's first line (not its traceback), with the bundle paths in it relative (relativeToBundle) */
+export function errorLineOf(message: unknown, roots: readonly string[]): string {
+  return relativeToBundle(String(message ?? '').split('\n')[0], roots);
+}
+
 /** An error as recorded (any JSON: a message, a stack, details), every string in it with the paths under `roots` relative. */
 export function relativeErrorValue(value: Json, roots: readonly string[]): Json {
   if (typeof value === 'string') return relativeToBundle(value, roots);

@@ -18,18 +18,15 @@ import { isJsonObject } from './json';
 import type { ProcessorStepData, StageStepData, ToolStepData } from './events';
 import type { ToolOutcome } from './stage-types';
 import { EVENT } from './events';
-import { relativeToBundle } from './error-info';
+import { errorLineOf, relativeToBundle } from './error-info';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const firstLine = (s: unknown) => String(s ?? '').split('\n')[0];
-/** an error's first line with the bundle copy's folder cut (`roots`: where the run executed from), before it is clipped */
-const errorLine = (s: unknown, roots: readonly string[]) => relativeToBundle(firstLine(s), roots);
 const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** What a stage did, in a few words. `outcomes`: its round's tool outcomes before post-tool (for trims). */
 export function stageSummary(d: StageStepData, outcomes: readonly (ToolOutcome | null)[] = [], roots: readonly string[] = []): string {
   if (d.status === 'refused') return `refused: missing grant${(d.missing ?? []).length === 1 ? '' : 's'} ${(d.missing ?? d.definition.effects).join(', ')}`;
-  if (d.status === 'failed') return `failed: ${clip(errorLine('error' in d.output ? d.output.error.message : 'failed', roots))}`;
+  if (d.status === 'failed') return `failed: ${clip(errorLineOf('error' in d.output ? d.output.error.message : 'failed', roots))}`;
   if (d.status === 'skipped') return 'skipped';
   const c = 'contribution' in d.output ? d.output.contribution : {};
   const parts: string[] = [];
@@ -63,7 +60,7 @@ export function branchOf(d: ProcessorStepData): 'none' | 'fail' | 'skip' | 'empt
 }
 
 export function stepSummary(d: ProcessorStepData, roots: readonly string[] = []): string {
-  const err = isJsonObject(d.output) && isJsonObject(d.output.error) ? errorLine(d.output.error.message, roots) : '';
+  const err = isJsonObject(d.output) && isJsonObject(d.output.error) ? errorLineOf(d.output.error.message, roots) : '';
   const def = isJsonObject(d.definition) ? d.definition : {};
   const into = typeof def.into === 'string' ? def.into : null;
   switch (d.status) {
@@ -133,9 +130,9 @@ function eventWords(type: string, data: JsonObject, roots: readonly string[]): s
     case EVENT.runCompleted:
       return 'the run completed';
     case EVENT.runFailed:
-      return `the run failed: ${clip(errorLine(isJsonObject(d.error) ? d.error.message : '', roots))}`;
+      return `the run failed: ${clip(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
     case EVENT.runAborted:
-      return `the run was aborted: ${clip(errorLine(isJsonObject(d.error) ? d.error.message : '', roots))}`;
+      return `the run was aborted: ${clip(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
     case EVENT.stepCompleted: {
       const at = String(d.position);
       if (d.kind === 'model') return `${at}: ${turnSummary(d.output as unknown as ModelTurn)}`;
