@@ -71,6 +71,8 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
   const c = r.step_counts;
   const abort = r.aborted_by;
   const summary = r.summary ?? '';
+  // the run's own error: its first line said by the summary already (then only the way to it in full)
+  const isRunErrorSaid = !!r.error && summary.includes(errorLine(r.error.message));
   return (
     <section className={styles.report} aria-labelledby="run-report-title" data-status={status} data-outcome={r.outcome}>
       <div className={styles.reportHead}>
@@ -157,7 +159,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
             <dt>Error</dt>
             <dd>
               {r.error.code ? <code>{r.error.code}</code> : null}
-              {summary.includes(errorLine(r.error.message)) ? null : (
+              {isRunErrorSaid ? null : (
                 <>
                   {' '}
                   <code className={styles.errorLine}>{errorLine(r.error.message)}</code>
@@ -172,7 +174,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
                   </button>
                 </>
               ) : null}
-              {summary.includes(errorLine(r.error.message)) ? (
+              {isRunErrorSaid ? (
                 <>
                   {' '}
                   <FullError id="run" onSelect={onSelect} />
