@@ -116,17 +116,7 @@ export async function compileBench(entry) {
       plugins: [
         cli.packagesPlugin(specs),
         cli.precompiledPlugin(validators.texts),
-        {
-          name: 'source-url',
-          setup(build) {
-            build.onLoad({ filter: /\.(ts|mts|mjs|js)$/ }, (args) => {
-              if (args.path.includes(`${path.sep}node_modules${path.sep}`) || args.path === cli.VENDOR_RUNTIME) return undefined;
-              const text = readFileSync(args.path, 'utf8');
-              if (!text.includes('import.meta.url')) return undefined;
-              return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: /\.m?ts$/.test(args.path) ? 'ts' : 'js' };
-            });
-          },
-        },
+        cli.sourceUrlPlugin((file) => JSON.stringify(pathToFileURL(file).href)),
       ],
     });
     vendorInputs = await cli.buildVendor(esbuild, specs, path.join(out, VENDOR_FILE));

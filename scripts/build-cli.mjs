@@ -34,8 +34,12 @@ const ENTRIES = {
 // a build this much older than the current one is no longer loaded by anyone
 const OLD_BUILD_MS = 10 * 60 * 1000;
 
-/** `import.meta.url` of a project module → the URL of its source file, from a chunk two levels below the root */
-function sourceUrlPlugin() {
+/**
+ * `import.meta.url` of a project module → the URL of its source file: by default from a chunk two
+ * levels below the root (dist/build-…/); `urlOf(file)` spells it otherwise (the benches: the file's
+ * own URL, their build being in another folder).
+ */
+export function sourceUrlPlugin(urlOf = (file) => `new URL(${JSON.stringify(`../../${path.relative(root, file).split(path.sep).join('/')}`)}, import.meta.url).href`) {
   return {
     name: 'source-url',
     setup(build) {
@@ -44,10 +48,8 @@ function sourceUrlPlugin() {
         if (args.path === VENDOR_RUNTIME) return undefined; // finds vendor.cjs beside its own chunk
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
-        const rel = path.relative(root, args.path).split(path.sep).join('/');
-        const here = `new URL(${JSON.stringify(`../../${rel}`)}, import.meta.url).href`;
         const loader = /\.m?ts$/.test(args.path) ? 'ts' : 'js';
-        return { contents: text.replaceAll('import.meta.url', here), loader };
+        return { contents: text.replaceAll('import.meta.url', urlOf(args.path)), loader };
       });
     },
   };
