@@ -27,7 +27,6 @@
  * what it holds), and the JSON under a temporary name, so processes compiling at once never see half
  * a module; folders of an older build are removed once no process can still be loading them.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -127,10 +126,7 @@ export async function compileBench(entry) {
     rmSync(staging, { recursive: true, force: true });
   }
   // the folder's name is the hash of what it holds: a build of the same sources is the same folder
-  const hash = createHash('sha256');
-  for (const f of Object.keys(result.metafile.outputs).sort()) hash.update(path.basename(f)).update(readFileSync(path.join(ROOT, f)));
-  hash.update(VENDOR_FILE).update(readFileSync(path.join(out, VENDOR_FILE)));
-  const dir = `${name}-${hash.digest('hex').slice(0, 12)}`;
+  const dir = `${name}-${await cli.buildHash(result.metafile.outputs, out)}`;
   const target = path.join(OUT_DIR, dir);
   if (existsSync(target)) rmSync(out, { recursive: true, force: true });
   else renameSync(out, target);

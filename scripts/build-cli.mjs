@@ -207,11 +207,7 @@ export async function buildCli({ quiet = false } = {}) {
     const st = statSync(path.join(root, f));
     return { file: f, size: st.size, mtimeMs: st.mtimeMs };
   });
-  const { createHash } = await import('node:crypto');
-  const hash = createHash('sha256');
-  for (const f of Object.keys(result.metafile.outputs).sort()) hash.update(path.basename(f)).update(readFileSync(path.join(root, f)));
-  hash.update(VENDOR_FILE).update(readFileSync(path.join(staging, VENDOR_FILE)));
-  const name = `build-${hash.digest('hex').slice(0, 12)}`;
+  const name = `build-${await buildHash(result.metafile.outputs, staging)}`;
   const target = path.join(dist, name);
   if (existsSync(target)) rmSync(staging, { recursive: true, force: true });
   else renameSync(staging, target);
@@ -226,6 +222,15 @@ export async function buildCli({ quiet = false } = {}) {
   }
   if (!quiet) console.log(`build:cli: dist/${name} (${sources.length} sources)`);
   return name;
+}
+
+/** a build's name: the hash of what esbuild wrote (`outputs`, its metafile's, from the root) and of vendor.cjs in `dir` */
+export async function buildHash(outputs, dir) {
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256');
+  for (const f of Object.keys(outputs).sort()) hash.update(path.basename(f)).update(readFileSync(path.join(root, f)));
+  hash.update(VENDOR_FILE).update(readFileSync(path.join(dir, VENDOR_FILE)));
+  return hash.digest('hex').slice(0, 12);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
