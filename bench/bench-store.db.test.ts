@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { createTestDatabase } from '../lib/store/testing/pg-test-db';
+import { ADMIN_URL, createTestDatabase } from '../lib/store/testing/pg-test-db';
 
 const bench = (...args: string[]) =>
   spawnSync(process.execPath, ['bench/run-compiled.mjs', 'bench/bench-store.ts', '--mode', 'many', '--steps', '2', '--concurrency', '2', '--kind', 'pure', ...args], {
@@ -50,5 +50,27 @@ test('--warm is refused below 0, when not a number, and outside the single and m
     const r = bench('--workflows', '1', '--db', 'unused', ...args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /--warm/);
+  }
+});
+
+// without --db, the database is named after DB_PREFIX (as bench/compare.sh names its own): two benches
+// at once on one server keep apart. It was `stagecraft_bench` whatever DB_PREFIX said.
+test('--tiny without --db: the database is DB_PREFIX + stagecraft_bench', async () => {
+  const prefix = `${process.env.DB_PREFIX ?? ''}tiny${process.pid}_`;
+  const name = `${prefix}stagecraft_bench`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    const r = spawnSync(process.execPath, ['bench/run-compiled.mjs', 'bench/bench-store.ts', '--tiny', '--mode', 'single', '--steps', '2', '--kind', 'pure'], {
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: { ...process.env, DB_PREFIX: prefix },
+    });
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    assert.equal(found.rowCount, 1, `no database ${name}`);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
   }
 });

@@ -13,6 +13,8 @@
 //                                              worker's reply and the commit sent, the answer and the next request (port-stamps.ts)
 //   --kind effectful|pure|both (default both)  one JSON line per kind, in every mode; its harness is
 //                                              `stagecraft/effectful` or `stagecraft/pure` (and `kind` says it too)
+//   --db NAME                                  the database (default: stagecraft_bench, or stagecraft_bench_crash in crash
+//                                              mode, after DB_PREFIX when set)
 //   --fresh                                    drop and recreate the database first
 //   --tiny (or BENCH_TINY=1)                   20 steps, 4 workflows by default (the script works; `npm test` runs it)
 //   --warm N (default 0)                       N more runs of the measured skill before measuring, at the same
@@ -85,7 +87,8 @@ const W = Number(a.workflows);
 /** --warm: runs of the measured skill before measuring (none by default, as the peers) */
 const WARM = Number(a.warm);
 const C = Number(a.concurrency);
-const DB = a.db ?? (a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench');
+// without --db, DB_PREFIX names it apart (as compare.sh's databases): two benches at once never share one
+const DB = a.db ?? `${process.env.DB_PREFIX ?? ''}${a.mode === 'crash' ? 'stagecraft_bench_crash' : 'stagecraft_bench'}`;
 type Kind = 'effectful' | 'pure';
 /** one harness name per kind, so that the peers' summarize.mjs (which groups by harness) keeps them apart */
 const harnessOf = (kind: Kind) => `stagecraft/${kind}${STEP === 'op' ? '+op' : ''}`;
@@ -443,7 +446,7 @@ async function crashParent(kind: Kind) {
 const MODES = ['single', 'many', 'crash', 'floor'];
 const KINDS = ['effectful', 'pure', 'both'];
 function usage(what: string): never {
-  process.stderr.write(`bench:store: ${what}\n  --mode single|many|crash|floor  --kind effectful|pure|both  --steps N  --workflows N  --concurrency N  --kill-after N  --warm N  --fresh\n`);
+  process.stderr.write(`bench:store: ${what}\n  --mode single|many|crash|floor  --kind effectful|pure|both  --steps N  --workflows N  --concurrency N  --kill-after N  --warm N  --db NAME (default after DB_PREFIX)  --fresh\n`);
   process.exit(2);
 }
 if (!MODES.includes(a.mode!)) usage(`--mode ${a.mode}: a mode is one of ${MODES.join(', ')}`);

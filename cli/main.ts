@@ -8,7 +8,8 @@
  * (or a fork point, an edit or an export file that does not fit). `replay --check`:
  * 0 identical, 1 diverged, 2 not checked (a usage error, a run id with no run, a run
  * still running, imported code refused without --trust, …): for CI, 1 means a
- * divergence and nothing else; `regress`: 1 when a past run would change.
+ * divergence and nothing else — with several runs, 1 when any diverged (the others'
+ * errors printed too), else 2 when any was not checked; `regress`: 1 when a past run would change.
  * Every failure prints what happened and what to do; `--json` prints one JSON
  * object on stdout and nothing else there.
  *
@@ -18,6 +19,7 @@
  */
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { InputTooLarge } from './args';
+import { errorLine } from './error-line';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
@@ -42,7 +44,9 @@ usage:
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
   stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]
                                             re-run recorded runs against a version, zero model calls;
-                                            identical, or every step that changed (--check: exit 0/1)
+                                            identical, or every step that changed, each run as it is known
+                                            (--check: exit 0 identical, 1 if any run diverged, else 2 if any
+                                            could not be checked)
   stagecraft fork RUN --at POSITION [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json] [--trust]
                                             a new run: steps before POSITION from the recording, the value
                                             there edited (none: rerun from here), then live
@@ -165,11 +169,8 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       io.err(`stagecraft: ${e.message}\n\n${usageFor(cmd)}`);
       return 2;
     }
-    if (e instanceof StagecraftError) {
-      io.err(`stagecraft: ${e.message}`);
-      return checking || EXIT_2_CODES.has(e.code) ? 2 : 1;
-    }
-    io.err(`stagecraft: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    io.err(`stagecraft: ${errorLine(e)}`);
+    if (e instanceof StagecraftError) return checking || EXIT_2_CODES.has(e.code) ? 2 : 1;
     return checking ? 2 : 1;
   }
 }

@@ -2,12 +2,13 @@
  * `stagecraft replay`, `fork`, `compare`, `regress`: checking a change against
  * recorded runs, and continuing them from any step.
  *
- * Exit codes: replay --check 0 identical / 1 diverged / 2 not checked (cli/main.ts); fork as run
+ * Exit codes: replay --check 0 identical / 1 diverged / 2 not checked (cli/main.ts) — with several
+ * runs, 1 if any diverged, else 2 if any was not checked, else 0; fork as run
  * (0 completed, 1 failed or aborted, 2 a fork point or edit that does not
  * fit); compare 0; regress 0 when no past run would change, else 1.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { UsageError } from '../lib/kernel/errors';
+import { UsageError, errorToJson } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
 import { forkRun } from '../lib/server/runs/fork-run';
@@ -22,6 +23,7 @@ import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary } from './print';
+import { errorLine } from './error-line';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -56,15 +58,49 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     // a mistyped path, or a glob that matched nothing (`replay --check runs/*.json`), is not a run id to look up
     else if (isPathLike(arg)) throw new UsageError(`No file ${arg}: replay takes run ids and exported run files (stagecraft export); check the path.`);
   }
+  const req = { ...choice, trust: values.trust };
   return withHost(async (host) => {
-    const views: ReplayView[] = [];
-    for (const arg of positionals) views.push(await replayOne(host, arg, { ...choice, trust: values.trust }));
-    if (values.json) io.out(JSON.stringify(views.length === 1 ? views[0] : { identical: views.every((v) => v.identical), replays: views }));
-    else for (const v of views) printReplay(v, io);
-    if (!values.check) return 0;
-    return views.every((v) => v.identical) ? 0 : 1;
+    if (positionals.length === 1) {
+      // one run: its error ends the command as any command's does (main.ts: 2 with --check, else 1)
+      const v = await replayOne(host, positionals[0], req);
+      if (values.json) io.out(JSON.stringify(v));
+      else printReplay(v, io);
+      return values.check && !v.identical ? 1 : 0;
+    }
+    // several runs: each one's result is printed once known, so one run's error hides no other's divergence
+    const results: ReplayResult[] = [];
+    for (const arg of positionals) {
+      try {
+        const v = await replayOne(host, arg, req);
+        results.push(v);
+        if (!values.json) printReplay(v, io);
+      } catch (e) {
+        if (e instanceof UsageError) throw e; // the same for every run: not one run's result
+        results.push({ run: arg, error: errorToJson(e) });
+        io.err(`stagecraft: ${arg}: ${errorLine(e)}`);
+      }
+    }
+    if (values.json) io.out(JSON.stringify({ identical: results.every((r) => isReplayed(r) && r.identical), replays: results }));
+    return replayExit(results, values.check === true);
   }, { runsCode: true });
 }
+
+/** a run replayed, or the error that kept it from being replayed (with several runs, one run's error ends nothing) */
+type ReplayResult = ReplayView | { run: string; error: ReturnType<typeof errorToJson> };
+
+/**
+ * --check: 1 when any run diverged (a divergence is what CI must see, whatever else failed), else 2 when
+ * any could not be checked, else 0. Without --check, 1 when any could not be replayed.
+ */
+function replayExit(results: ReplayResult[], isCheck: boolean): number {
+  const replayed = results.filter(isReplayed);
+  const isAnyError = replayed.length < results.length;
+  if (!isCheck) return isAnyError ? 1 : 0;
+  if (replayed.some((v) => !v.identical)) return 1;
+  return isAnyError ? 2 : 0;
+}
+
+const isReplayed = (r: ReplayResult): r is ReplayView => !('error' in r);
 
 /** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
 async function replayOne(host: Host, arg: string, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {

@@ -45,12 +45,15 @@ export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlySto
   }
   return withHost(async (host) => {
     const url = databaseUrlOf(host);
-    if (!url) {
+    // its registry is plain SQL on the store's own pool (a Postgres store opened here always has one):
+    // a worker never loads Prisma's client, its runs' reads and writes being plain SQL too
+    const sql = (host.store as OpenedStore).sql;
+    if (!url || !sql) {
       throw new UsageError('stagecraft worker needs a Postgres store: set DATABASE_URL (the embedded store belongs to one process, which drives its own runs).');
     }
     const log = (line: string) => io.err(`stagecraft worker: ${line}`);
     const queue = await RunQueue.open(url, { supervise: true, onError: (e) => log(`queue: ${e.message}`) });
-    const registry = new WorkerRegistry(await (host.store as OpenedStore).db(), newWorkerInfo(concurrency));
+    const registry = new WorkerRegistry(sql, newWorkerInfo(concurrency));
     const worker = new RunWorker(queue, registry, (runId, opts) => driveRun(host, runId, opts), {
       concurrency,
       log,

@@ -3,9 +3,9 @@
  * imported and made on first use, the commit lanes and the resume's read pool connected at once.
  * Imported only when DATABASE_URL (or a URL) is given, so a process on Postgres never loads PGlite;
  * and a run's reads and writes are plain SQL (the lanes, the read pool), so a process that only
- * drives a run (`stagecraft resume`) never loads Prisma's client, its runtime or its adapter (~250 ms of
- * CPU to load, most of a resume's start under load). A worker does load it once, at its start: its
- * registry (cli/worker.ts, WorkerRegistry) goes through `db()`.
+ * drives runs (`stagecraft resume`, `stagecraft worker`) never loads Prisma's client, its runtime or
+ * its adapter (~250 ms of CPU to load, most of a resume's start under load): a worker's registry
+ * (WorkerRegistry) and its sweep for queued runs are plain SQL on the read pool too.
  */
 import pg from 'pg';
 import { CommitLanes } from './commit-lanes';
@@ -33,7 +33,7 @@ export async function openPostgres(url: string, opts: OpenStoreOptions): Promise
     });
   };
   const lanes = new CommitLanes(url);
-  // the reads a resume makes first (run-reads.ts), on a small pool of their own
+  // the reads a resume makes first (run-reads.ts) and a worker's registry, on a small pool of their own
   const reads = new pg.Pool({ connectionString: url, max: 2, application_name: 'stagecraft-reads' });
   reads.on('error', () => undefined); // an idle connection the server closed: the next read opens another
   // connect now, in parallel: a process that opens the store drives or reads runs next

@@ -11,9 +11,9 @@
  * write at the same moment share a statement (commit-lanes.ts), and most travel
  * as plain SQL instead, which the database judges by the same rules (wire.ts
  * directCommit, directCreate). The reads a
- * run or a resume makes are plain SQL (run-reads.ts), and so is recording a
- * skill version (skills.ts); the others go through Prisma's query builder, whose
- * client is made on first use (`db()`; the embedded store imports its modules
+ * run or a resume makes are plain SQL (run-reads.ts), and so are a worker's sweep for queued
+ * runs (listRuns by status) and recording a skill version (skills.ts); the others go through
+ * Prisma's query builder, whose client is made on first use (`db()`; the embedded store imports its modules
  * then too), so a process that only drives runs never loads its engine. `skills` is the skill-version repository (skills.ts).
  *
  * Does not: open databases, migrate, or lock data dirs (open-store.ts); decide
@@ -122,7 +122,11 @@ export class PrismaStore implements StorePort {
   private readonly lazyCommits: boolean;
   private readonly reconnectMs: number;
   private readonly raw: RunReads | null;
-  private readonly sql: SqlQuery | null;
+  /**
+   * Plain SQL on the database's own driver (PrismaStoreParts.sql), or null: for what a process that
+   * only drives runs asks beside them (a worker's registry), which must not load Prisma's client.
+   */
+  readonly sql: SqlQuery | null;
   private closing: Promise<void> | null = null;
   private readonly appends = new AppendListeners();
   private readonly abortPoll: AbortPoll;
@@ -154,8 +158,8 @@ export class PrismaStore implements StorePort {
   }
 
   /**
-   * Prisma's client, for everything outside the kernel's port (skills, the runs list, the worker
-   * registry, tests): made (and on the embedded store, imported) the first time it is asked for.
+   * Prisma's client, for everything outside the kernel's port (skills, the runs list, tests): made
+   * (and on the embedded store, imported) the first time it is asked for.
    */
   async db(): Promise<PrismaClient> {
     if (this.client) return this.client;
@@ -255,6 +259,8 @@ export class PrismaStore implements StorePort {
 
   async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     return this.read(async () => {
+      // by status alone (a worker's sweep for queued runs): plain SQL, so a worker never loads Prisma's client
+      if (this.raw && isByStatusOnly(filter)) return this.raw.listRuns(filter.status ?? null, filter.limit);
       const rows = await (await this.db()).run.findMany({
         where: runWhere(filter),
         // ties keep creation order, as a stable sort of MemoryStore's insertion order does
@@ -423,6 +429,11 @@ function serialized<T>(build: () => T, runId: string): T {
   } catch (e) {
     throw new UnsupportedValueError(`this value cannot be written as JSON (${e instanceof Error ? e.message : String(e)}); keep large or binary data in the workspace, not in a step's output`, { runId });
   }
+}
+
+/** a filter on status (and a limit) alone: what RunReads.listRuns answers */
+function isByStatusOnly(filter: RunFilter): boolean {
+  return Object.entries(filter).every(([key, v]) => key === 'status' || key === 'limit' || v === undefined);
 }
 
 function runWhere(filter: RunFilter) {

@@ -1,8 +1,8 @@
 /**
  * The reads a resume makes before its first step — the run row, its snapshot, its events, one
  * workspace artifact, its abort request — and those a run makes while it goes and as it ends (the
- * abort poll, its traces for the summary), as plain SQL on the database's own driver (pg's pool, or
- * the embedded PGlite), not through Prisma.
+ * abort poll, its traces for the summary), and a worker's sweep for queued runs, as plain SQL on
+ * the database's own driver (pg's pool, or the embedded PGlite), not through Prisma.
  *
  * Why: Prisma compiles its query engine (a WebAssembly module shipped as base64) on its first
  * query: measured at 0.4 s on a quiet machine and over 3 s on a loaded one, in every process that
@@ -25,6 +25,10 @@ export type SqlQuery = (text: string, values: unknown[]) => Promise<Record<strin
 // timestamptz as a Date, int as a number and json parsed, as Prisma does.
 const as = <Row>(r: Record<string, unknown>): Row => r as unknown as Row;
 
+const RUN_COLUMNS = `"id", "skill_name" AS "skillName", "skill_hash" AS "skillHash", "skill_text" AS "skillText", "bundle_dir" AS "bundleDir",
+  "skill_version_id"::text AS "skillVersionId", "input", "model", "status", "output", "error", "report", "kind",
+  "parent_run_id" AS "parentRunId", "fork_point" AS "forkPoint", "created_at" AS "createdAt", "updated_at" AS "updatedAt"`;
+
 export class RunReads {
   constructor(private readonly sql: SqlQuery) {}
 
@@ -33,14 +37,21 @@ export class RunReads {
   }
 
   async getRun(runId: string): Promise<RunRecord | null> {
-    const [r] = await this.sql(
-      `SELECT "id", "skill_name" AS "skillName", "skill_hash" AS "skillHash", "skill_text" AS "skillText", "bundle_dir" AS "bundleDir",
-              "skill_version_id"::text AS "skillVersionId", "input", "model", "status", "output", "error", "report", "kind",
-              "parent_run_id" AS "parentRunId", "fork_point" AS "forkPoint", "created_at" AS "createdAt", "updated_at" AS "updatedAt"
-         FROM "runs" WHERE "id" = $1`,
-      [runId],
-    );
+    const [r] = await this.sql(`SELECT ${RUN_COLUMNS} FROM "runs" WHERE "id" = $1`, [runId]);
     return r ? toRunRecord(as<RunRow>(r)) : null;
+  }
+
+  /**
+   * The runs in one of `status` (every run when null), newest first, ties in creation order (as
+   * Prisma's listRuns orders them): a worker's sweep for queued runs whose job was lost asks this
+   * every 30 s, and a worker otherwise never needs Prisma's client.
+   */
+  async listRuns(status: readonly string[] | null, limit?: number): Promise<RunRecord[]> {
+    const values: unknown[] = [];
+    const where = status ? `WHERE "status" IN (SELECT jsonb_array_elements_text($${values.push(JSON.stringify(status))}::jsonb))` : '';
+    const page = limit !== undefined ? ` LIMIT $${values.push(Math.max(0, limit))}` : '';
+    const rows = await this.sql(`SELECT ${RUN_COLUMNS} FROM "runs" ${where} ORDER BY "created_at" DESC, "ord"${page}`, values);
+    return rows.map((r) => toRunRecord(as<RunRow>(r)));
   }
 
   /** the runs that have a snapshot (interrupted or queued), oldest first */

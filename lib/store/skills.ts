@@ -161,8 +161,8 @@ export class PrismaSkillRepo implements SkillRepo {
 
   /**
    * `prisma`: the client, or how to make it on first use. `sql`: the database's own driver, which
-   * records a version, lists the skills and reads one without Prisma (a CLI `run` and the app's
-   * first page then never wait for Prisma's engine: run-reads.ts).
+   * records a version, lists the skills and reads one by id without Prisma (a CLI `run`, a worker
+   * and the app's first page then never wait for Prisma's engine: run-reads.ts).
    */
   constructor(
     prisma: PrismaClient | (() => PrismaClient | Promise<PrismaClient>),
@@ -334,7 +334,8 @@ export class PrismaSkillRepo implements SkillRepo {
 
   async getVersionById(id: string): Promise<VersionRecord | null> {
     if (!UUID_RE.test(id)) return null;
-    const rows = await (await this.db()).$queryRawUnsafe<VersionRow[]>(
+    // on the driver: a worker (or a resume) of a queued run reads its version here, and never loads Prisma's client
+    const rows = await this.raw<VersionRow>(
       `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id" WHERE v."id" = $1::uuid`,
       id,
     );

@@ -33,7 +33,7 @@ export async function getHealth(host: Host): Promise<Health> {
     const [queued, running] = await Promise.all([countRuns(host, 'queued'), countRuns(host, 'running')]);
     view.runs.queued = queued;
     view.runs.running = running;
-    if (backend === 'postgres' && store.db) view.workers = await listWorkersSeen(await store.db());
+    if (backend === 'postgres' && store.sql) view.workers = await listWorkersSeen(store.sql);
   } catch (e) {
     view.status = 'store_unreachable';
     view.store = { ...view.store, reachable: false, error: (e as Error).message };

@@ -1,7 +1,7 @@
 /**
  * Throwaway Postgres databases and data dirs for *.db.test.ts.
  *
- * Owns: creating `stagecraft_test_<pid>_<n>` on the server named by
+ * Owns: creating `<DB_PREFIX>stagecraft_test_<pid>_<n>` on the server named by
  * STAGECRAFT_TEST_PG_URL (default: postgres@127.0.0.1:5432, trust auth) and
  * dropping it (WITH FORCE) when the test file is done. Does not: skip when the
  * server is missing — a database test that cannot reach its database fails.
@@ -19,7 +19,8 @@ export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
 
 /** `adminUrl`: another server than the shared one (a test's private server, private-pg.ts) */
 export async function createTestDatabase(adminUrl = ADMIN_URL): Promise<TestDatabase> {
-  const name = `stagecraft_test_${process.pid}_${++counter}`;
+  // DB_PREFIX: whoever shares the server names every database they make apart (as bench/compare.sh does)
+  const name = `${process.env.DB_PREFIX ?? ''}stagecraft_test_${process.pid}_${++counter}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   try {
     await admin.connect();
