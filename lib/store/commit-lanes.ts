@@ -72,8 +72,9 @@ const COMMITTED = { kind: 'committed' } as const;
  * A lane's session plans each statement once: its generic plan, made at its first execution and
  * kept (`plan_cache_mode = force_generic_plan`), where Postgres would plan a prepared statement
  * afresh at each of its first five executions before keeping the generic one. A lane's statements
- * come in many shapes (wire.ts: one per set of kinds of rows, per count of runs ending together:
- * 22 in 200 pure runs × 5 steps at c=8, 23 in effectful ones, most executed fewer than six times),
+ * come in many shapes (wire.ts: one per set of kinds of rows, per count of events and artifacts of
+ * the rows form: 22 in 200 pure runs × 5 steps at c=8 and 23 in effectful ones while each count of
+ * runs ending together was a shape too, most executed fewer than six times),
  * and planning one of them costs about as much server CPU as executing it. Their plans do not depend
  * on the values (rows read from parameters, runs found by key): the plan kept is the one the
  * sixth execution would have kept. Measured: the first five runs on a new connection (create,
