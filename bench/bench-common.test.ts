@@ -2,7 +2,8 @@
 // (the JavaScript) and its other threads (V8's compiler and GC helpers); statCpuMs, the stat line they all read
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitThreads, statCpuMs, threadCpu } from './bench-common';
+import { readFileSync } from 'node:fs';
+import { schedstatMs, splitThreads, statCpuMs, threadCpu } from './bench-common';
 
 test("splitThreads counts the main thread's delta apart from every other thread's, one that started meanwhile whole", () => {
   const main = String(process.pid);
@@ -36,4 +37,9 @@ test('statCpuMs reads the comm whole (spaces and parentheses in it) and utime + 
   // fields after the comm: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
   const line = '4242 (postgres: a (b) c) S 1 4242 4242 0 -1 4194560 10 0 0 0 123 45 0 0 20 0 1 0 99 0 0\n';
   assert.deepEqual(statCpuMs(line), { comm: 'postgres: a (b) c', cpuMs: 1680 });
+});
+
+test('schedstatMs reads the time on a CPU (the first field, ns) in ms', () => {
+  assert.equal(schedstatMs('2234115288 5822983945 2866\n'), 2234.115288);
+  assert.ok(schedstatMs(readFileSync('/proc/self/schedstat', 'utf8')) > 0);
 });

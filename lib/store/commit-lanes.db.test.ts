@@ -96,6 +96,19 @@ describe('commit lanes on Postgres', () => {
     }
   });
 
+  it('counts each prepared statement sent once, however often it is sent (the shapes its connection planned)', async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const runs = [await newRun(lanes), await newRun(lanes)];
+      assert.equal(lanes.stats().shapes, 1, 'two creations through the commit function: one statement');
+      for (const r of runs) await lanes.apply(r.id, opCommit(r.id, { events: [ev(r.id, 2)] }), undefined, directCommit(r.id, { events: [ev(r.id, 2)] }));
+      assert.deepEqual([...lanes.laneFor(runs[0].id).shapes], ['sc_apply', 'sc_rows_1_0']);
+      assert.equal(lanes.stats().shapes, 2);
+    } finally {
+      await lanes.close();
+    }
+  });
+
   it('one failing operation in a batch fails alone: the others are applied and answered', async () => {
     const lanes = new CommitLanes(db.url);
     try {

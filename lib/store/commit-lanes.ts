@@ -72,8 +72,9 @@ const COMMITTED = { kind: 'committed' } as const;
  * A lane's session plans each statement once: its generic plan, made at its first execution and
  * kept (`plan_cache_mode = force_generic_plan`), where Postgres would plan a prepared statement
  * afresh at each of its first five executions before keeping the generic one. A lane's statements
- * come in many shapes (wire.ts: one per set of kinds of rows, per count of runs ending together:
- * 22 in 200 pure runs × 5 steps at c=8, 23 in effectful ones, most executed fewer than six times),
+ * come in many shapes (wire.ts: one per set of kinds of rows, per count of events and artifacts of
+ * the rows form: 22 in 200 pure runs × 5 steps at c=8 and 23 in effectful ones while each count of
+ * runs ending together was a shape too, most executed fewer than six times),
  * and planning one of them costs about as much server CPU as executing it. Their plans do not depend
  * on the values (rows read from parameters, runs found by key): the plan kept is the one the
  * sixth execution would have kept. Measured: the first five runs on a new connection (create,
@@ -93,6 +94,8 @@ export class Lane {
   /** operations those statements carried, and the time a statement was in flight, in ms (benchmarks: is the lane the bottleneck?) */
   ops = 0;
   busyMs = 0;
+  /** the names of the prepared statements sent (each one a plan its connection made once: benchmarks count them) */
+  readonly shapes = new Set<string>();
   private queue: Pending[] = [];
   /** the running drain, if any: it sends batches until the queue is empty */
   private draining: Promise<void> | null = null;
@@ -193,6 +196,7 @@ export class Lane {
   private async send(ops: WireOp[]): Promise<unknown[]> {
     const client = this.connected ?? (await this.client);
     this.statements++;
+    this.shapes.add('sc_apply');
     const { rows } = await execute(client, { name: 'sc_apply', text: APPLY_SQL, values: [batchParam(ops)] });
     return (rows[0] as { r: unknown[] }).r;
   }
@@ -215,6 +219,7 @@ export class Lane {
     const statement = directStatement(writes, rest, claims);
     const client = this.connected ?? (await this.client);
     this.statements++;
+    this.shapes.add(statement.name);
     const { rows } = await execute(client, statement);
     const row = rows[0] as { r: unknown[] | null; c?: boolean[] } | undefined;
     const answers = rest.length ? row!.r! : [];
@@ -259,8 +264,11 @@ function isStatementError(e: unknown): boolean {
   return db !== null && !/^(08|57)/.test(db.code);
 }
 
-/** What the write path sent: statements, the operations they carried, the time they were in flight (ms). */
-export type WriteStats = { statements: number; ops: number; busyMs: number };
+/**
+ * What the write path sent: statements, the operations they carried, the time they were in flight
+ * (ms), and `shapes`: how many distinct prepared statements the lanes' connections planned.
+ */
+export type WriteStats = { statements: number; ops: number; busyMs: number; shapes: number };
 
 const sum = (lanes: Lane[], f: (l: Lane) => number) => lanes.reduce((n, l) => n + f(l), 0);
 
@@ -289,10 +297,10 @@ export class CommitLanes {
     return this.laneFor(runId).apply(op, claimKey, direct);
   }
 
-  /** Statements sent, the operations they carried and the time they were in flight, over every lane (benchmarks). */
+  /** Statements sent, the operations they carried, the time they were in flight and their shapes, over every lane (benchmarks). */
   stats(): WriteStats {
     const live = this.lanes.filter((l): l is Lane => l !== null);
-    return { statements: sum(live, (l) => l.statements), ops: sum(live, (l) => l.ops), busyMs: sum(live, (l) => l.busyMs) };
+    return { statements: sum(live, (l) => l.statements), ops: sum(live, (l) => l.ops), busyMs: sum(live, (l) => l.busyMs), shapes: sum(live, (l) => l.shapes.size) };
   }
 
   /** Opens every lane's connection now (not awaited): the first write or claim then does not wait for it. */

@@ -340,6 +340,73 @@ describe('direct writes that move the snapshot, the run row and the claim', () =
     assert.equal(same(await store.listArtifacts(direct.id), direct.id), same(await store.listArtifacts(twin.id), twin.id));
   });
 
+  it('the ends and patches of several runs in one statement: one part each for their snapshots and run rows, read back as the commit function writes them', async () => {
+    const data = { z: 1, a: 'ünï "q" \\ ✓ \u0001' };
+    // what four runs commit at once: an end, a failed end, a partial patch (the snapshot kept), a snapshot dropped alone
+    const units = (id: string, seq: number): CommitUnit[][] => [
+      [{ events: [ev(id, seq, 'run_completed', { output: data })], snapshot: 'delete', run: { status: 'completed', updatedAt: T0 + seq, output: data, report: { outcome: 'succeeded', z: 1 } } }],
+      [{ events: [ev(id, seq, 'run_failed')], snapshot: 'delete', run: { status: 'failed', updatedAt: T0 + seq, error: { message: 'no' }, report: { outcome: 'failed', failed_step: 'x' } } }],
+      [{ events: [ev(id, seq)], run: { output: { k: [1, 'ü'] }, error: null } }],
+      [{ events: [ev(id, seq)], snapshot: 'delete' }],
+    ].map((u) => u as CommitUnit[]);
+    const made = async () => {
+      const run = makeRun({ output: { earlier: 1 }, report: { kept: 1 } });
+      await store.createRun(run, { events: [ev(run.id, 1)], snapshot: { runId: run.id, currentPhase: 'p', seq: 1, data: { i: 1 } } });
+      return run;
+    };
+    const direct = [await made(), await made(), await made(), await made()];
+    const twins = [await made(), await made(), await made(), await made()];
+    // the two that end hold their claims, let go of in the same statement
+    const keys = direct.slice(0, 2).map((r) => claimKey(r.id));
+    for (const [i, key] of keys.entries()) assert.deepEqual(await lanes.apply(direct[i].id, opClaim(key), key), { claimed: true });
+    await watchLane(direct[0].id);
+    sent.length = 0;
+    const results = await Promise.all(
+      direct.map((r, i) => {
+        const unit = units(r.id, 2)[i][0];
+        const w = directCommit(r.id, unit)!;
+        const unlock = keys[i] ?? null;
+        return lanes.apply(r.id, opCommit(r.id, unit, unlock), undefined, unlock ? { ...w, moves: { ...w.moves!, unlock } } : w);
+      }),
+    );
+    assert.deepEqual(sent, ['sc_json_edpu'], 'one statement, one part for the deletions and one for the patches');
+    assert.deepEqual(results, direct.map(() => ({ kind: 'committed' })));
+    for (const [i, t] of twins.entries()) assert.deepEqual(await lanes.apply(t.id, opCommit(t.id, units(t.id, 2)[i][0])), { kind: 'committed' });
+    for (let i = 0; i < 4; i++) {
+      assert.deepEqual(await runRow(direct[i].id), await runRow(twins[i].id), `the run row of run ${i}`);
+      assert.deepEqual(await snapshotRow(direct[i].id), await snapshotRow(twins[i].id), `the snapshot of run ${i}`);
+    }
+    assert.deepEqual(await Promise.all(direct.map((r) => snapshotRow(r.id).then((row) => row !== null))), [false, false, true, false]);
+    assert.deepEqual(await Promise.all(direct.map((r) => claimHolders(r.id))), [0, 0, 0, 0], 'both claims let go of');
+  });
+
+  it('several runs\' ends in one statement, one of them refused: each answered alone as before, nothing of the refused one written, every claim let go of', async () => {
+    const runs = [await newRun(), await newRun(), await newRun()];
+    for (const r of runs) await store.commit(r.id, { events: [ev(r.id, 2, 'phase_started', { mine: true })], snapshot: { runId: r.id, currentPhase: 'p', seq: 2, data: { k: 1 } } });
+    const keys = runs.map((r) => claimKey(r.id));
+    for (const [i, key] of keys.entries()) assert.deepEqual(await lanes.apply(runs[i].id, opClaim(key), key), { claimed: true });
+    const before = [await runRow(runs[1].id), await snapshotRow(runs[1].id)];
+    // the second one's seq is recorded already: a conflict
+    const end = (id: string, seq: number): CommitUnit => ({ events: [ev(id, seq, 'run_completed', { theirs: true })], snapshot: 'delete', run: { status: 'completed', updatedAt: T0 + 9, output: { id } } });
+    await watchLane(runs[0].id);
+    sent.length = 0;
+    const results = await Promise.all(
+      runs.map((r, i) => {
+        const unit = end(r.id, i === 1 ? 2 : 3);
+        const w = directCommit(r.id, unit)!;
+        return lanes.apply(r.id, opCommit(r.id, unit, keys[i]), undefined, { ...w, moves: { ...w.moves!, unlock: keys[i] } });
+      }),
+    );
+    assert.deepEqual(sent, ['sc_json_edpu', 'sc_apply'], 'refused, then sent again through the commit function');
+    assert.deepEqual(results, [{ kind: 'committed' }, { kind: 'conflict', recorded: [ev(runs[1].id, 2, 'phase_started', { mine: true })] }, { kind: 'committed' }]);
+    assert.deepEqual([await runRow(runs[1].id), await snapshotRow(runs[1].id)], before, 'the refused run as it was');
+    for (const i of [0, 2]) {
+      assert.equal((await runRow(runs[i].id)).status, 'completed');
+      assert.equal(await snapshotRow(runs[i].id), null);
+    }
+    assert.deepEqual(await Promise.all(runs.map((r) => claimHolders(r.id))), [0, 0, 0]);
+  });
+
   it("a run's end lets go of its claim in its own statement", async () => {
     const run = await newRun();
     assert.ok(await store.claimRun(run.id));
@@ -566,7 +633,7 @@ describe("the run end's kept plan", () => {
     }
   }
 
-  it('finds the run row and the snapshot by key, for one run end in a statement and for several', async () => {
+  it('finds the run row and the snapshot by key, for one run end in a statement and for several, in one statement for any count', async () => {
     const runs: RunRecord[] = [];
     for (let i = 0; i < 30; i++) {
       const run = makeRun();
@@ -583,12 +650,15 @@ describe("the run end's kept plan", () => {
 
     const withUnlock = (w: DirectWrite): DirectWrite => ({ ...w, moves: { ...w.moves!, unlock: '1' } });
     const ends = (n: number) => directStatement(runs.slice(0, n).map((r) => withUnlock(directCommit(r.id, end(r.id, 3))!)), []);
-    for (const n of [1, 3]) {
+    const shapes = new Set<string>();
+    for (const n of [1, 3, 8]) {
       const st = ends(n);
+      shapes.add(`${st.name}\n${st.text}`);
       const plan = await genericPlan(st);
       assert.doesNotMatch(plan, /Seq Scan on (runs|snapshots)/, `${st.name}:\n${plan}`);
       assert.match(plan, /Index Scan using runs_pkey/, `${st.name}:\n${plan}`);
       assert.match(plan, /Index Scan using snapshots_pkey/, `${st.name}:\n${plan}`);
     }
+    assert.equal(shapes.size, 1, 'one statement, prepared and planned once, whatever the count of runs ending in it');
   });
 });

@@ -341,30 +341,35 @@ ${UPSERT_ARTIFACTS.onConflict}
   ON CONFLICT ("run_id") DO UPDATE
     SET "current_phase" = EXCLUDED."current_phase", "seq" = EXCLUDED."seq", "data" = EXCLUDED."data"
 )`,
-  // One part per run, its key a scalar parameter: the generic plan a commit lane keeps (after five
-  // executions) then finds the row by its key whatever the table's size. An array of keys
-  // (`= ANY($n)`) is planned as ten of them, which on a table never analyzed (assumed 10 pages)
-  // can cost more through the index than by a sequential scan: the run end's plan made while the
-  // tables were tiny, a seq scan of "runs" hashed against the patch rows, was kept as they grew —
-  // 0.60 ms of server CPU a run end at 1,000 runs, 3.5 ms at 20,000, against 0.37-0.39 ms now; the
-  // snapshot's deletion was an index scan only by its rows' width (test: direct-commit.db.test.ts,
-  // "the run end's kept plan"). The price: each count of runs ending in one statement is a shape of
-  // its own, prepared and planned once per connection (five custom plans of 0.2-0.7 ms, then the
-  // generic one): at 200 runs, concurrency 8, +15-20 ms of server CPU over the whole run; at 1,000
-  // runs already less in all.
-  deletes: (n: number, i: number) => `"deleted_snapshots_${i}" AS (
-  DELETE FROM "snapshots" WHERE "run_id" = $${n}
+  // One part for every run the statement ends, its keys found by index whatever the table's size.
+  // A commit lane keeps a plan made at the statement's first execution, while the tables may be
+  // tiny and never analyzed (Postgres then assumes 10 pages): a join of the tables with a set of keys
+  // it expects to be 10 rows or more (unnest of a parameter: 10; json_to_recordset: 100) or
+  // `= ANY($n)` (ten keys) is then planned as a sequential scan, hashed, and kept as the tables grow
+  // — 0.60 ms of server CPU a run end at 1,000 runs, 3.5 ms at 20,000, against 0.37-0.39 ms by key.
+  // So the keys come through a LIMIT that Postgres cannot read at planning: it counts a tenth of its
+  // input (10 → 1 row; 100 → 10 → 1 through two), and with one row expected the plan is a nested
+  // loop probing the table's primary key once per row, the plan the part of a single run had (test:
+  // direct-commit.db.test.ts, "the run end's kept plan"). The LIMIT is the count of the rows, so it
+  // drops none. Before, a part per run ended (its key a scalar parameter) made each count of runs
+  // ending together a shape of its own, prepared and planned once per connection: 9 of the 18 shapes
+  // of 200 pure runs at concurrency 8, ~3 ms of server CPU each.
+  deletes: (n: number) => `"deleted_snapshots" AS (
+  DELETE FROM "snapshots" s
+   USING (SELECT d.r FROM unnest($${n}::text[]) AS d(r) LIMIT cardinality($${n}::text[])) d
+   WHERE s."run_id" = d.r
 )`,
-  // the patch in $n (one row: json_to_record), its run's id in $n+1
-  patches: (n: number, i: number) => `"patched_runs_${i}" AS (
+  // the patches in $n (json rows, each with its run's id `r`), their count in $n+1
+  patches: (n: number) => `"patched_runs" AS (
   UPDATE "runs" r SET
     "status"     = coalesce(p.s, r."status"),
     "output"     = CASE WHEN p.k & 1 = 0 THEN r."output" ELSE p.o END,
     "error"      = CASE WHEN p.k & 2 = 0 THEN r."error" ELSE p.e END,
     "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
     "updated_at" = coalesce(${msToTs('p.u')}, r."updated_at")
-    FROM json_to_record($${n}::json) AS p(s text, u float8, k int, o json, e json, rp json)
-   WHERE r."id" = $${n + 1}
+    FROM (SELECT * FROM (SELECT * FROM json_to_recordset($${n}::json) AS p(r text, s text, u float8, k int, o json, e json, rp json)
+                          LIMIT $${n + 1}::int) p LIMIT $${n + 1}::int) p
+   WHERE r."id" = p.r
 )`,
 };
 /**
@@ -472,14 +477,13 @@ function rowsSql(nEvents: number, nArtifacts: number, claim: boolean, apply: boo
  * The json form: any batch of direct writes (the rows form takes only events and artifacts, up to
  * its shapes), with the batch's other operations. One prepared statement per set of kinds of rows
  * present (`sc_json_` and their letters: events, artifacts, creations, snapshots, deletions,
- * patches, unlocks, claims (`k`), operations; deletions and patches with their count past one, a part per run:
- * `sc_json_ed2p2u`), its text built once.
+ * patches, unlocks, claims (`k`), operations: `sc_json_edpu`), its text built once.
  */
 function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[]): Statement {
-  // each kind's rows as JSON text, a write's joined already (its JsonRows); `runs`: each patch's JSON, then its run's id
+  // each kind's rows as JSON text, a write's joined already (its JsonRows)
   const snapshots: string[] = [];
   const deletes: unknown[] = [];
-  const runs: unknown[] = [];
+  const patches: string[] = [];
   const unlocks: unknown[] = [];
   const creates: string[] = [];
   const events: string[] = [];
@@ -493,7 +497,7 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], c
     const { moves } = w;
     if (!moves) continue;
     if (moves.deleteSnapshot) deletes.push(moves.deleteSnapshot);
-    if (moves.run) runs.push(rows.p, moves.run[0]);
+    if (moves.run) patches.push(rows.p);
     if (moves.unlock) unlocks.push(moves.unlock);
   }
   let shape = '';
@@ -506,8 +510,8 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], c
   if (artifacts.length) add('a', `[${artifacts.join(',')}]`);
   if (creates.length) add('c', `[${creates.join(',')}]`);
   if (snapshots.length) add('s', `[${snapshots.join(',')}]`);
-  if (deletes.length) add(counted('d', deletes.length), ...deletes);
-  if (runs.length) add(counted('p', runs.length / 2), ...runs);
+  if (deletes.length) add('d', deletes);
+  if (patches.length) add('p', `[${patches.join(',')}]`, patches.length);
   if (unlocks.length) add('u', unlocks);
   if (claims.length) add('k', claims);
   if (ops.length) add('o', batchParam(ops));
@@ -515,23 +519,16 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], c
   return { name: `sc_json_${shape}`, text, values };
 }
 
-/** a kind of rows sent one part per run: its letter, then how many when more than one ("d", "d3") */
-const counted = (letter: string, n: number): string => (n > 1 ? `${letter}${n}` : letter);
-
 /** the json statements' text by shape (jsonStatement) */
 const JSON_SQL: Record<string, string> = {};
 
 function jsonSql(shape: string): string {
   let n = 0;
   const parts: string[] = [];
-  const part = (letter: string, make: (n: number, i: number) => string, params = 1) => {
-    const m = new RegExp(`${letter}(\\d*)`).exec(shape);
-    if (!m) return;
-    const count = Number(m[1] || 1);
-    for (let i = 1; i <= count; i++) {
-      parts.push(make(n + 1, i));
-      n += params;
-    }
+  const part = (letter: string, make: (n: number) => string, params = 1) => {
+    if (!shape.includes(letter)) return;
+    parts.push(make(n + 1));
+    n += params;
   };
   part('e', PARTS.events);
   part('a', PARTS.artifacts);
@@ -593,8 +590,8 @@ const artifactJson = ([r, p, c, h, n, a]: unknown[], id: RunId): string => `{"r"
 
 const snapshotJson = ([r, p, s, d]: unknown[]): string => `{"r":${q(r)},"p":${q(p)},"s":${q(s)},"d":${raw(d)}}`;
 
-/** `k`: which of output (1), error (2), report (4) the unit sets; only those are sent (the run's id travels beside it) */
-function patchJson([, s, u, o, e, rp]: unknown[]): string {
+/** `k`: which of output (1), error (2), report (4) the unit sets; only those are sent */
+function patchJson([r, s, u, o, e, rp]: unknown[]): string {
   let k = 0;
   let set = '';
   if (o !== null) {
@@ -609,7 +606,7 @@ function patchJson([, s, u, o, e, rp]: unknown[]): string {
     k |= 4;
     set += `,"rp":${raw(rp)}`;
   }
-  return `{"s":${q(s)},"u":${q(u)},"k":${k}${set}}`;
+  return `{"r":${q(r)},"s":${q(s)},"u":${q(u)},"k":${k}${set}}`;
 }
 
 const createJson = ([id, sn, sh, st, bd, sv, i, m, s, o, e, rp, k, pr, fp, ca, ua]: unknown[]): string =>
