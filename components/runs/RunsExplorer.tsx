@@ -103,7 +103,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
         </p>
       ))}
       {nothingYet ? (
-        <RunListEmpty isFiltered={false} />
+        <RunListEmpty />
       ) : (
         <>
           <RunFilterBar filters={shown} onChange={change} skills={skills} failures={failures} />
@@ -146,7 +146,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
             ) : null}
           </div>
           {runs.length === 0 && !isBusy ? (
-            <RunListEmpty isFiltered />
+            <RunListEmpty filters={shown} />
           ) : (
             <div aria-busy={isBusy || undefined} className={isBusy ? styles.busy : undefined}>
               <RunTable runs={runs} total={total} liveSkills={liveSkills} now={initial.now} onNearEnd={onNearEnd} />
