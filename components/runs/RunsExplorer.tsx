@@ -116,7 +116,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
                     {stats.data.total} run{stats.data.total === 1 ? '' : 's'}
                   </span>
                   <span data-attention={stats.data.needsAttention > 0 || undefined}>{stats.data.needsAttention} need attention</span>
-                  <span>duration {durationSummary(stats.data)}</span>
+                  {stats.data.total ? <span>{durationSummary(stats.data)}</span> : null}
                 </p>
               ) : null}
             </div>
