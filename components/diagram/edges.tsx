@@ -2,11 +2,12 @@
 // The diagram's edge: React Flow's smoothstep going down the picture, and an edge going back up it
 // (a loop) drawn around the side of the cards (side-route.ts), its label beside the climb. Which
 // one is decided from where the two cards are now, so dragging a card turns an edge into the other.
-// Loops whose climbs overlap in height climb apart, the shorter nearer the cards.
+// Loops whose climbs overlap in height climb apart, the shorter nearer the cards, and loops meeting
+// one card at one point meet it apart.
 // The edge keeps its accessible name either way: React Flow gives it to the <g> around what is drawn.
 import { BaseEdge, SmoothStepEdge, useStore, type Edge, type EdgeProps, type InternalNode, type ReactFlowState } from '@xyflow/react';
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
-import { isBackEdge, levelStep, levels, routeBounds, sideRoute, union, type Box, type SideRoute, type Span } from './side-route';
+import { endShifts, isBackEdge, levelStep, levels, routeBounds, sideRoute, union, type Box, type EndShift, type SideRoute, type Span } from './side-route';
 
 /** the lane behind the postprocessor chain is no card: an edge may cross it */
 const isCard = (n: InternalNode) => n.type !== 'lane' && !n.hidden && !!n.measured.width && !!n.measured.height;
@@ -27,18 +28,23 @@ function backEnds(lookup: Lookup, e: Ends): { from: Box; to: Box } | null {
   return isBackEdge(from, to) ? { from, to } : null;
 }
 
-/** how far out edge `id` climbs among every back edge of `edges` (side-route.ts `levels`), in flow px */
-function outOf(lookup: Lookup, edges: readonly Ends[], id: string): number {
-  const back: Span[] = [];
+/** how far out edge `id` climbs among every back edge of `edges` (side-route.ts `levels`), in flow px, and where its ends meet their cards (`endShifts`) */
+function placeOf(lookup: Lookup, edges: readonly Ends[], id: string): { out: number; shift?: EndShift } {
+  const back: (Span & Ends)[] = [];
   const labels: (string | undefined)[] = [];
+  const heights = new Map<string, number>();
   for (const e of edges) {
     const ends = backEnds(lookup, e);
     if (!ends) continue;
     const [a, b] = [ends.from.y + ends.from.height / 2, ends.to.y + ends.to.height / 2];
-    back.push({ id: e.id, top: Math.min(a, b), foot: Math.max(a, b) });
+    back.push({ ...e, top: Math.min(a, b), foot: Math.max(a, b) });
     labels.push(textOf(e));
+    heights.set(e.source, ends.from.height).set(e.target, ends.to.height);
   }
-  return back.length < 2 ? 0 : (levels(back).get(id) ?? 0) * levelStep(labels);
+  if (back.length < 2) return { out: 0 };
+  const level = levels(back);
+  const shift = endShifts(back.map((e) => ({ id: e.id, source: e.source, target: e.target, level: level.get(e.id) ?? 0 })), (card) => heights.get(card) ?? 0).get(id);
+  return { out: (level.get(id) ?? 0) * levelStep(labels), shift };
 }
 
 /** the route of edge `e` when it goes back up the picture, else null (drawn as a smoothstep); `edges`: all of them */
@@ -48,7 +54,7 @@ export function backRouteIn(lookup: Lookup, edges: readonly Ends[], e: Ends): Si
   const { from, to } = ends;
   const cards = [from, ...(to === from ? [] : [to])];
   for (const n of lookup.values()) if (n.id !== e.source && n.id !== e.target && isCard(n)) cards.push(boxOf(n));
-  return sideRoute(from, to, cards, { self: e.source === e.target, label: textOf(e), out: outOf(lookup, edges, e.id) });
+  return sideRoute(from, to, cards, { self: e.source === e.target, label: textOf(e), ...placeOf(lookup, edges, e.id) });
 }
 
 /** the box around everything drawn: every node, and every edge's route around the side of the cards (null: nothing measured yet) */

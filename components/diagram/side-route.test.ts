@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { analyzeBundle } from '@/lib/skill/analyze-bundle';
 import { layoutAll, sizeOf } from './layout';
-import { isBackEdge, labelSize, levelStep, levels, routeBounds, sideRoute, type Box } from './side-route';
+import { endShifts, isBackEdge, labelSize, levelStep, levels, routeBounds, sideRoute, type Box } from './side-route';
 
 const LOOP = path.resolve(import.meta.dirname, '../../bench/fixtures/loop_skill/skill.md');
 
@@ -85,15 +85,21 @@ test('a phase that loops on itself leaves low on its side and comes back high', 
   assert.ok(!overlaps(route.label!, card));
 });
 
-test('two loops whose climbs overlap in height climb apart: the shorter inside, its label clear of the longer one', () => {
-  // a, b, c in one column; c loops back to b and to a
+const mid = (x: Box) => x.y + x.height / 2;
+
+/** cards a, b, c in one column, and the levels of c's two loops back to a and to b */
+function loopsFromTheFoot() {
   const [a, b, c] = [0, 1, 2].map((i) => ({ x: 0, y: i * 150, width: 280, height: 100 }));
-  const cards = [a, b, c];
-  const mid = (x: Box) => x.y + x.height / 2;
   const lv = levels([
     { id: 'c>a', top: mid(a), foot: mid(c) },
     { id: 'c>b', top: mid(b), foot: mid(c) },
   ]);
+  return { a, b, c, cards: [a, b, c], lv };
+}
+
+test('two loops whose climbs overlap in height climb apart: the shorter inside, its label clear of the longer one', () => {
+  // a, b, c in one column; c loops back to b and to a
+  const { a, b, c, cards, lv } = loopsFromTheFoot();
   assert.deepEqual([lv.get('c>b'), lv.get('c>a')], [0, 1]);
   const step = levelStep(['next = a', 'next = b']);
   const inner = sideRoute(c, b, cards, { label: 'next = b', out: 0 })!;
@@ -111,4 +117,57 @@ test('two loops whose climbs overlap in height climb apart: the shorter inside, 
   ]);
   assert.ok(chain.get('e1')! > chain.get('e0')! && chain.get('e2')! > chain.get('e1')!, JSON.stringify([...chain]));
   assert.deepEqual(levels([{ id: 'x', top: 0, foot: 10 }, { id: 'y', top: 20, foot: 30 }]), new Map([['x', 0], ['y', 0]]));
+});
+
+/** whether a horizontal leg (`h`: two points) crosses or runs along a vertical climb (`v`: two points) */
+function meets(h: readonly { x: number; y: number }[], v: readonly { x: number; y: number }[]): boolean {
+  const [x0, x1] = [Math.min(h[0].x, h[1].x), Math.max(h[0].x, h[1].x)];
+  const [y0, y1] = [Math.min(v[0].y, v[1].y), Math.max(v[0].y, v[1].y)];
+  return v[0].x >= x0 && v[0].x <= x1 && h[0].y >= y0 && h[0].y <= y1;
+}
+
+test('two loops leaving one card leave it apart, and neither leg crosses the other climb', () => {
+  // a, b, c in one column; c loops back to b and to a: both leave c's right side
+  const { a, b, c, cards, lv } = loopsFromTheFoot();
+  const shifts = endShifts(
+    [
+      { id: 'c>a', source: 'c', target: 'a', level: lv.get('c>a')! },
+      { id: 'c>b', source: 'c', target: 'b', level: lv.get('c>b')! },
+    ],
+    () => 100,
+  );
+  const step = levelStep(['next = a', 'next = b']);
+  const inner = sideRoute(c, b, cards, { label: 'next = b', out: 0, shift: shifts.get('c>b') })!;
+  const outer = sideRoute(c, a, cards, { label: 'next = a', out: step, shift: shifts.get('c>a') })!;
+  const [i0, o0] = [inner.points[0], outer.points[0]];
+  assert.equal(i0.x, o0.x);
+  assert.ok(Math.abs(i0.y - o0.y) >= 8, `their first stretches apart: ${i0.y} vs ${o0.y}`);
+  for (const p of [i0, o0]) assert.ok(p.y > c.y && p.y < c.y + c.height, 'each leaves from the card');
+  // the outer leaves below the inner: its leg passes under the inner climb, not through it
+  assert.ok(!meets(outer.points.slice(0, 2), inner.points.slice(1, 3)), JSON.stringify({ inner: inner.points, outer: outer.points }));
+  assert.ok(!meets(inner.points.slice(2, 4), outer.points.slice(1, 3)));
+  // each still enters its own target at its middle
+  assert.equal(inner.points.at(-1)!.y, mid(b));
+  assert.equal(outer.points.at(-1)!.y, mid(a));
+});
+
+test('a loop leaving a card where another comes in: the two meet it apart, the one leaving above', () => {
+  // c loops back to b, b loops back to a: both meet b's right side at its middle
+  const { a, b, c, cards } = loopsFromTheFoot();
+  const shifts = endShifts(
+    [
+      { id: 'c>b', source: 'c', target: 'b', level: 0 },
+      { id: 'b>a', source: 'b', target: 'a', level: 1 },
+    ],
+    () => 100,
+  );
+  const step = levelStep(['next = a', 'next = b']);
+  const up = sideRoute(b, a, cards, { out: step, shift: shifts.get('b>a') })!;
+  const into = sideRoute(c, b, cards, { out: 0, shift: shifts.get('c>b') })!;
+  assert.ok(up.points[0].y < into.points.at(-1)!.y, JSON.stringify({ up: up.points, into: into.points }));
+  assert.ok(!meets(up.points.slice(0, 2), into.points.slice(1, 3)));
+  assert.ok(!meets(into.points.slice(2, 4), up.points.slice(1, 3)));
+  // a card met once keeps its end where it was
+  assert.deepEqual(shifts.get('c>b')!.leave, 0);
+  assert.deepEqual(shifts.get('b>a')!.enter, 0);
 });

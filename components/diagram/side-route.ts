@@ -64,10 +64,10 @@ function legBlocked(y: number, x0: number, x1: number, cards: readonly Box[]): b
  * The route of a back edge from `source` to `target` (`self`: the same card) around `side` of every
  * card `cards` holds between them, and its label's box; null when a leg would cross a card.
  */
-function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], self: boolean, label: string | undefined, out: number): SideRoute | null {
+function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], self: boolean, label: string | undefined, out: number, shift: EndShift): SideRoute | null {
   // a loop on one card leaves low and comes back high; else each end at the middle of its side
-  const sy = source.y + source.height * (self ? 0.65 : 0.5);
-  const ty = target.y + target.height * (self ? 0.35 : 0.5);
+  const sy = source.y + source.height * (self ? 0.65 : 0.5) + shift.leave;
+  const ty = target.y + target.height * (self ? 0.35 : 0.5) + shift.enter;
   const top = Math.min(sy, ty);
   const foot = Math.max(sy, ty);
   const size = label ? labelSize(label) : null;
@@ -96,10 +96,55 @@ function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], se
  * would cross a card on the right), or null when both would (the edge is then drawn as before).
  * `cards`: every card drawn, the two ends included.
  */
-export function sideRoute(source: Box, target: Box, cards: readonly Box[], opts: { self?: boolean; label?: string; out?: number } = {}): SideRoute | null {
+export function sideRoute(source: Box, target: Box, cards: readonly Box[], opts: { self?: boolean; label?: string; out?: number; shift?: EndShift } = {}): SideRoute | null {
   const self = opts.self ?? false;
   const out = opts.out ?? 0;
-  return routeOn('right', source, target, cards, self, opts.label, out) ?? routeOn('left', source, target, cards, self, opts.label, out);
+  const shift = opts.shift ?? NO_SHIFT;
+  return routeOn('right', source, target, cards, self, opts.label, out, shift) ?? routeOn('left', source, target, cards, self, opts.label, out, shift);
+}
+
+/** how far a back edge's two ends sit below their side's usual point, in flow px (negative: above) */
+export type EndShift = { leave: number; enter: number };
+const NO_SHIFT: EndShift = { leave: 0, enter: 0 };
+/** the gap between two back edges' ends on one side of a card, in flow px */
+export const END_GAP = 10;
+
+/** a back edge as `endShifts` sees it: its two cards (by id), the card's height, and its level (`levels`) */
+export type BackEnds = { id: string; source: string; target: string; level: number };
+
+/**
+ * Where each back edge meets its cards, so that two meeting one card at the same point (two loops
+ * leaving it, or one leaving where another comes in) do not share their first or last stretch:
+ * the ends at one point are spread END_GAP apart around it (closer on a short card). Ordered so
+ * that no leg crosses another's climb: the ends that climb away above those that come up from
+ * below; of those that climb away, the inner (lower level) above; of those that come up, the
+ * outer above.
+ */
+export function endShifts(back: readonly BackEnds[], heightOf: (card: string) => number): Map<string, EndShift> {
+  type End = { id: string; leaves: boolean; level: number };
+  const points = new Map<string, { card: string; ends: End[] }>();
+  const at = (card: string, where: string, end: End) => {
+    const key = `${card}\u0000${where}`;
+    const p = points.get(key) ?? { card, ends: [] };
+    p.ends.push(end);
+    points.set(key, p);
+  };
+  for (const e of back) {
+    const self = e.source === e.target;
+    at(e.source, self ? 'low' : 'mid', { id: e.id, leaves: true, level: e.level });
+    at(e.target, self ? 'high' : 'mid', { id: e.id, leaves: false, level: e.level });
+  }
+  const shifts = new Map(back.map((e) => [e.id, { ...NO_SHIFT }]));
+  for (const { card, ends } of points.values()) {
+    if (ends.length < 2) continue;
+    ends.sort((a, b) => (a.leaves === b.leaves ? (a.leaves ? a.level - b.level : b.level - a.level) : a.leaves ? -1 : 1));
+    const gap = Math.min(END_GAP, heightOf(card) / 2 / ends.length);
+    ends.forEach((end, i) => {
+      const shift = shifts.get(end.id)!;
+      shift[end.leaves ? 'leave' : 'enter'] = (i - (ends.length - 1) / 2) * gap;
+    });
+  }
+  return shifts;
 }
 
 /** a back edge's vertical extent (its two ends' middles), for `levels` */

@@ -3,7 +3,7 @@
 // list, a chain's `Steps` list. Every item is a button that selects it; the selected item is
 // `aria-current`, the scrubber's item is marked too.
 import type { RunTimelineView } from '@/lib/views';
-import { itemDomId, latencyText, tokensText, usageText } from './timeline-index';
+import { itemDomId, latencyText, nestedText, tokensText, usageText } from './timeline-index';
 import type { TimelineSelection } from './Timeline';
 import styles from './Inspector.module.css';
 
@@ -144,7 +144,7 @@ export function StepList({ title, chain, ...sel }: { title: string; chain: Chain
                 <span className={styles.dim}>
                   {latencyText(s.durationMs)}
                   {s.answeredFromLog !== null ? ' · from the log' : ''}
-                  {s.nested ? ` · ${s.nested.steps} nested (${s.nested.failed} failed)` : ''}
+                  {s.nested ? ` · ${nestedText(s.nested)}` : ''}
                 </span>
               </button>
             </li>

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, nextFailure, studioHref, timelinePositions, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, nestedText, nextFailure, studioHref, timelinePositions, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -82,4 +82,12 @@ test('usage reads as tokens, latency and cost', () => {
   assert.equal(usageText({ inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null }, null), '1,204 → 88\u00a0tok · 1.2\u00a0s');
   assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), '12\u00a0ms · 0.50\u00a0EUR');
   assert.equal(costText(0.0031, 'USD'), '0.0031\u00a0USD');
+});
+
+test("an iterate's nested steps: the count, then each kind that did not go ok (a skipped inner iterate too), never '0 failed'", () => {
+  assert.equal(nestedText({ steps: 6, failed: 1, skipped: 1, empty: 0 }), '6\u00a0nested steps (1 failed, 1 skipped)');
+  assert.equal(nestedText({ steps: 4, failed: 0, skipped: 0, empty: 2 }), '4\u00a0nested steps (2 empty)');
+  assert.equal(nestedText({ steps: 4, failed: 0, skipped: 0, empty: 0 }), '4\u00a0nested steps, all ok');
+  assert.equal(nestedText({ steps: 1, failed: 0, skipped: 0, empty: 0 }), '1\u00a0nested step, all ok');
+  assert.equal(nestedText({ steps: 0, failed: 0, skipped: 0, empty: 0 }), 'no nested steps');
 });

@@ -152,3 +152,10 @@ export function costText(cost: number, currency: string): string {
 export function itemDomId(id: string): string {
   return `ti-${id.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
 }
+
+/** an iterate's nested steps as its card says them: how many, and those that did not go ok (none: all ok) */
+export function nestedText(n: { steps: number; failed: number; skipped: number; empty: number }): string {
+  const off = (['failed', 'skipped', 'empty'] as const).filter((k) => n[k] > 0).map((k) => `${n[k]} ${k}`);
+  const steps = `${n.steps}${NBSP}nested ${n.steps === 1 ? 'step' : 'steps'}`;
+  return off.length ? `${steps} (${off.join(', ')})` : n.steps ? `${steps}, all ok` : 'no nested steps';
+}

@@ -13,7 +13,7 @@ import type { JsonSchema } from '@/lib/kernel/json';
 import type { ForkBody, ForkPointView } from '@/lib/views';
 import { checkJsonText } from '@/components/studio/input-errors';
 import { JsonValue } from './DeltaView';
-import { pointFacts } from './fork-words';
+import { pointFacts, startText } from './fork-words';
 import styles from './Replay.module.css';
 
 /** the models a fork is most often given instead of its parent's (any spec `run --model` takes will do) */
@@ -28,7 +28,7 @@ type Props = {
 export function ForkEditor({ point, cancel }: Props) {
   const router = useRouter();
   const facts = pointFacts(point.at, point.kind);
-  const [text, setText] = useState(() => JSON.stringify(point.value, null, 2));
+  const [text, setText] = useState(() => startText(point));
   const [model, setModel] = useState('');
   const schema = point.schema as JsonSchema | null;
   const check = useMemo(

@@ -35,3 +35,16 @@ export function pointFacts(at: string, kind: string): PointFacts {
       return { what: `the value at ${at}`, effect: 'The run goes on live from this value.', isObject: false };
   }
 }
+
+/** a model turn with nothing in it yet: what the editor opens with at a turn the run never got (its call failed) */
+export const EMPTY_MODEL_TURN = { text: '', toolCalls: [], finish: null };
+
+/**
+ * The text the fork editor opens with: the value at the point, but at a model turn the run never
+ * got (the call failed: there is no turn, `null`) an empty turn to fill in — `null` opened the
+ * editor on an error ("must be a JSON object, not null") before anything was typed.
+ */
+export function startText(point: { kind: string; value: unknown }): string {
+  const value = point.kind === 'model' && point.value === null ? EMPTY_MODEL_TURN : point.value;
+  return JSON.stringify(value, null, 2);
+}

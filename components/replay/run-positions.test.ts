@@ -33,6 +33,16 @@ test("a fork of a failed processor step starts from what it was given; of any ot
   assert.equal(rerunPointOf({ ...base, status: 'failed', rerunFrom: 'draft#2' })?.forkAt, 'draft#2');
 });
 
+test('a fork of a failed step nested in an iterate (in an iterate) starts from what that step was given, not from its result', () => {
+  // the view lists a chain's own steps only: the outer iterate, not the steps of its elements' chains
+  const steps = [step('__post__/0', 'ok'), step('draft/pre/0', 'ok')];
+  // an inner iterate skipped its failed element step; the run then failed at the caller contract
+  assert.equal(rerunPointOf({ ...base, status: 'aborted', steps, rerunFrom: '__post__/0/1/0/1/0' })?.forkAt, '__post__/0/1/0/1/0/input');
+  assert.equal(rerunPointOf({ ...base, status: 'failed', steps, rerunFrom: 'draft/pre/0/2/0' })?.forkAt, 'draft/pre/0/2/0/input');
+  // a position that only starts with a step's text is not inside it
+  assert.equal(rerunPointOf({ ...base, status: 'failed', steps: [step('__post__/1')], rerunFrom: '__post__/10' })?.forkAt, '__post__/10');
+});
+
 test("the take-on box's words: a step's for a step's position, a phase's for a phase (the server's point either way)", () => {
   const at = (rerunFrom: string) => rerunPointOf({ ...base, status: 'failed', rerunFrom })?.words;
   assert.equal(at('__post__/0'), RERUN_WORDS.step);

@@ -34,14 +34,15 @@ export type RerunPoint = { at: string; forkAt: string; words: RerunWords };
  * named takes), never one of the page's own — or null when the server names none (a completed run,
  * one aborted on request). A step's position names its phase and more (`draft/r2/model`,
  * `__post__/0`), a phase's does not (`draft`, `draft#2`, `__post__`). `Fork from here` opens on a
- * failed processor step's input (what it was given; its recorded result is the error), else on the
+ * failed processor step's input — a nested one's too (`__post__/0/1/0`: the view lists only a chain's own steps) — (what it was given; its recorded result is the error), else on the
  * point itself (a model turn, a tool outcome, a stage's contribution: a value to put in its place).
  */
 export function rerunPointOf(run: Pick<RunView, 'status' | 'rerunFrom' | 'steps'>): RerunPoint | null {
   if (run.status !== 'failed' && run.status !== 'aborted') return null;
   const at = run.rerunFrom ?? null;
   if (!at) return null;
-  const isStep = run.steps.some((s) => s.position === at);
+  // a step nested in one the view lists (a step of an iterate's chain, at any depth) is a processor step too
+  const isStep = run.steps.some((s) => at === s.position || at.startsWith(`${s.position}/`));
   return { at, forkAt: isStep ? `${at}/input` : at, words: at.includes('/') ? RERUN_WORDS.step : RERUN_WORDS.phase };
 }
 

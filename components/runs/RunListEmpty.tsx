@@ -1,14 +1,18 @@
 // No runs to show: either none at all yet (how to make one), or none that match the filters.
 import Link from 'next/link';
+import { setFilterWords, type RunFilters } from './run-filters';
 import styles from './RunList.module.css';
 
-export function RunListEmpty({ isFiltered }: { isFiltered: boolean }) {
-  if (isFiltered) {
+/** `filters`: those of the list when none of its runs match them (none: there are no runs at all) */
+export function RunListEmpty({ filters }: { filters?: RunFilters }) {
+  const set = filters ? setFilterWords(filters) : null;
+  if (filters) {
     return (
       <section className={styles.empty} aria-labelledby="runs-empty-title">
         <h2 id="runs-empty-title">No runs match these filters</h2>
         <p>
-          Try another status or skill, or <Link href="/runs">show all runs</Link>.
+          {set ? `Change ${set}, or ` : null}
+          <Link href="/runs">{set ? 'show all runs' : 'Show all runs'}</Link>.
         </p>
       </section>
     );

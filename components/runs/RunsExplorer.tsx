@@ -103,7 +103,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
         </p>
       ))}
       {nothingYet ? (
-        <RunListEmpty isFiltered={false} />
+        <RunListEmpty />
       ) : (
         <>
           <RunFilterBar filters={shown} onChange={change} skills={skills} failures={failures} />
@@ -116,7 +116,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
                     {stats.data.total} run{stats.data.total === 1 ? '' : 's'}
                   </span>
                   <span data-attention={stats.data.needsAttention > 0 || undefined}>{stats.data.needsAttention} need attention</span>
-                  <span>duration {durationSummary(stats.data)}</span>
+                  {stats.data.total ? <span>{durationSummary(stats.data)}</span> : null}
                 </p>
               ) : null}
             </div>
@@ -146,7 +146,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
             ) : null}
           </div>
           {runs.length === 0 && !isBusy ? (
-            <RunListEmpty isFiltered />
+            <RunListEmpty filters={shown} />
           ) : (
             <div aria-busy={isBusy || undefined} className={isBusy ? styles.busy : undefined}>
               <RunTable runs={runs} total={total} liveSkills={liveSkills} now={initial.now} onNearEnd={onNearEnd} />

@@ -2,7 +2,7 @@
 // are told apart on the axis, not all labelled with the same minute.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bucketLabel, chartRows } from './chart-data';
+import { bucketLabel, chartRows, durationSummary } from './chart-data';
 
 const at = (h: number, m: number, s: number) => new Date(2026, 11, 3, h, m, s).getTime();
 
@@ -17,4 +17,11 @@ test('buckets of a minute or more keep hours and minutes; a day or more, the dat
   assert.equal(bucketLabel(at(13, 5, 0), 60_000), '13:05');
   assert.equal(bucketLabel(at(13, 0, 0), 3_600_000, true), '2026-12-03 13:00–14:00');
   assert.equal(bucketLabel(at(0, 0, 0), 86_400_000), '12-03');
+});
+
+test("the chart's duration words: the percentiles, that no run has ended, or nothing with no run ('duration no run has ended yet' over 0 runs)", () => {
+  const stats = (total: number, duration: { count: number; p50: number | null; p95: number | null }) => ({ total, duration }) as unknown as Parameters<typeof durationSummary>[0];
+  assert.equal(durationSummary(stats(0, { count: 0, p50: null, p95: null })), null);
+  assert.equal(durationSummary(stats(2, { count: 0, p50: null, p95: null })), 'no run has ended yet');
+  assert.match(durationSummary(stats(3, { count: 3, p50: 40, p95: 242 }))!, /^duration p50 40\s?ms · p95 242\s?ms \(of 3 ended runs\)$/);
 });

@@ -32,9 +32,10 @@ export type ChartRow = RunStatsView['buckets'][number] & { label: string };
 
 export const chartRows = (s: RunStatsView): ChartRow[] => s.buckets.map((b) => ({ ...b, label: bucketLabel(b.start, s.bucketMs) }));
 
-/** "p50 1.2 s · p95 3.4 s (of 12 ended runs)", or what is missing */
-export function durationSummary(s: RunStatsView): string {
+/** "duration p50 1.2 s · p95 3.4 s (of 12 ended runs)", or that no run has ended yet; null when there is no run to say it of */
+export function durationSummary(s: RunStatsView): string | null {
   const d = s.duration;
+  if (!s.total) return null;
   if (!d.count || d.p50 === null || d.p95 === null) return 'no run has ended yet';
-  return `p50 ${formatDuration(d.p50)} · p95 ${formatDuration(d.p95)} (of ${d.count} ended run${d.count === 1 ? '' : 's'})`;
+  return `duration p50 ${formatDuration(d.p50)} · p95 ${formatDuration(d.p95)} (of ${d.count} ended run${d.count === 1 ? '' : 's'})`;
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { routes } from '@/lib/api/routes';
-import { isFiltered, parseRunFilters, runFiltersSearch, runsHref, toRunQuery, type RunFilters } from './run-filters';
+import { isFiltered, parseRunFilters, runFiltersSearch, runsHref, setFilterWords, toRunQuery, type RunFilters } from './run-filters';
 
 const T = Date.parse('2026-12-01T10:00:00.000Z');
 
@@ -53,4 +53,12 @@ test('a NUL in the search, the skill or the failure point is named and left out 
   assert.match(problems[1], /^\?skill=/);
   assert.match(problems[2], /^\?failed=/);
   assert.deepEqual(parseRunFilters({ q: 'KeyError', skill: 'sum' }).filters, { q: 'KeyError', skill: 'sum' });
+});
+
+test('an empty list names what to change: the filters that are set, in the bar\'s order', () => {
+  assert.equal(setFilterWords({ q: 'zzzzz' }), 'the search');
+  assert.equal(setFilterWords({ status: ['aborted'], skill: 'tally' }), 'the skill or the status');
+  assert.equal(setFilterWords({ q: 'x', failed: '__post__/0', range: '24h', attention: true }), 'the search, the failure point, the time range or Needs attention');
+  assert.equal(setFilterWords({ from: T }), 'the time range');
+  assert.equal(setFilterWords({}), null);
 });

@@ -144,3 +144,18 @@ export function toRunQuery(f: RunFilters, now: number): RunFilterQuery {
   if (f.q) q.q = f.q;
   return q;
 }
+
+/** what is set, as the list says it when nothing matches: "the search", "the status or the skill", … (null: nothing set) */
+export function setFilterWords(f: RunFilters): string | null {
+  const words = [
+    f.q ? 'the search' : null,
+    f.skill ? 'the skill' : null,
+    f.status?.length ? 'the status' : null,
+    f.outcome?.length ? 'the outcome' : null,
+    f.failed ? 'the failure point' : null,
+    f.range || f.from !== undefined || f.to !== undefined ? 'the time range' : null,
+    f.attention ? 'Needs attention' : null,
+  ].filter((w): w is string => w !== null);
+  if (!words.length) return null;
+  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}

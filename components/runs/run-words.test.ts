@@ -22,3 +22,11 @@ test("a failed run's words are its error's own, as the run report shows them: th
   assert.equal(failureWords({ errorMessage: null }), null);
   assert.equal(failureWords({ errorMessage: '' }), null);
 });
+
+test("a run failed by a step nested in iterates: the row says the inner step's own error, not the iterates' wrappers around it", () => {
+  const nested =
+    'postprocessor step 0 (iterate, skill.md line 18) failed: postprocessor step 0 (iterate, skill.md line 22) failed: postprocessor step 0 (validate, skill.md line 26) failed: validate: /n must be >= 1';
+  assert.equal(failureWords({ errorMessage: nested }), 'validate: /n must be >= 1');
+  const pre = 'phase draft preprocessor step 1 (iterate, skill.md line 9) failed: phase draft preprocessor step 0 (python, skill.md line 11) failed: boom';
+  assert.equal(failureWords({ errorMessage: pre }), 'boom');
+});

@@ -16,9 +16,10 @@ export function attentionOf(r: Pick<RunListItemView, 'needsAttention' | 'status'
 
 /**
  * The kernel's words around a processor step's own error when it ended the run (`postprocessor step 0
- * (python, skill.md line 27) failed: `): where it failed, which the row shows as `failedAt`.
+ * (python, skill.md line 27) failed: `): where it failed, which the row shows as `failedAt`. A step
+ * nested in an iterate is wrapped once more for each iterate around it: every wrapper goes.
  */
-const STEP_WRAPPER = /^(?:postprocessor|phase \S+ preprocessor) step \d+ \([^)]*\) failed: /;
+const STEP_WRAPPER = /^(?:(?:postprocessor|phase \S+ preprocessor) step \d+ \([^)]*\) failed: )+/;
 
 /**
  * What failed, in the error's own words: the first line of the run's error, as the run report shows

@@ -11,7 +11,9 @@
  * rows in that order — the first divergence first — with a structural diff
  * (jsondiffpatch delta, A → B), then the stop of a replay (the step that
  * could not be answered from the recording), then the outcome (status and
- * caller artifact) when it differs.
+ * caller artifact) when it differs. A step inside one the other run answered
+ * whole from a recording (an iterate's nested steps) is not a row: that run
+ * never ran it apart, and the answer holds it.
  *
  * Outputs are compared as canonical JSON, with error stacks left out (where a
  * process printed its frames is not what a step did) and the paths of the
@@ -162,11 +164,28 @@ function stopOf(outcome: OutcomeSide): Comparison['stoppedAt'] {
   return { position: String(e.position), reason: String(e.reason), message: String(e.message) };
 }
 
+/**
+ * `steps` but those inside a step `other` answered whole from a recording (the steps of an iterate's
+ * chain, a run_op's op, under `__post__/0` answered in a fork): that run never ran them one by one,
+ * and what it was answered with holds them, so they are not steps it lacks.
+ */
+function outsideAnswered(steps: readonly Step[], other: readonly Step[]): readonly Step[] {
+  const answered = new Set(other.filter((s) => s.recorded).map((s) => s.position));
+  if (!answered.size) return steps;
+  const inside = (position: string) => {
+    for (let i = position.lastIndexOf('/'); i > 0; i = position.lastIndexOf('/', i - 1)) if (answered.has(position.slice(0, i))) return true;
+    return false;
+  };
+  return steps.filter((s) => !inside(s.position));
+}
+
 export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunEvent[]): Comparison {
-  const aSteps = stepsOf(aEvents);
-  const bSteps = stepsOf(bEvents);
-  const a = outcomeOf(aEvents, aSteps);
-  const b = outcomeOf(bEvents, bSteps);
+  const aAll = stepsOf(aEvents);
+  const bAll = stepsOf(bEvents);
+  const a = outcomeOf(aEvents, aAll);
+  const b = outcomeOf(bEvents, bAll);
+  const aSteps = outsideAnswered(aAll, bAll);
+  const bSteps = outsideAnswered(bAll, aAll);
   const stoppedAt = stopOf(b);
   const roots: Roots = { a: bundleRootsOf(aEvents), b: bundleRootsOf(bEvents) };
   const aIndex = new Map(aSteps.map((s, i) => [s.position, i]));

@@ -346,3 +346,45 @@ test('a run whose model call failed records where; its replay fails there the sa
   assert.equal(rerun.status, 'completed');
   assert.deepEqual(model.calls, ['write/r1'], 'only the failed call is made again');
 });
+
+const nestedScript = { ...turns, write: [{ finish: { n: 2, items: [{ n: 1 }, { n: 5 }] } }] };
+
+/** a run whose postprocessor iterates two steps over `items`, then runs a third: the plan and the run */
+async function recordNested(): Promise<{ p: Plan; rec: Recorded }> {
+  const iterate = { ...base, index: 0, type: 'iterate', over: 'items', into: 'done', steps: [code(0, 'one'), code(1, 'two')] } as StepSpec;
+  const p = skill({ steps: [iterate, code(1, 'three')] });
+  const store = new MemoryStore();
+  const parent = await startRun(p, deps(countingModel({ calls: [] }, 'count', nestedScript), { store, sandbox: countingSandbox().sandbox, fileRoot: root }), { input: { q: 'x' }, skillText: '', runId: 'nested' });
+  assert.equal(parent.status, 'completed', JSON.stringify(parent.error));
+  return { p, rec: { store, runId: 'nested', events: await store.readEvents('nested'), outcome: parent } };
+}
+
+test("fork at a step nested in an iterate's chain: the iterate runs, its steps before the point answered, the point's edit flows on", async () => {
+  const script = nestedScript;
+  const { p, rec } = await recordNested();
+  // the probe reaches the nested point: what element 1's second step was given
+  const probe = await probeForkPoint(p, deps(countingModel({ calls: [] }, 'count', script)), { input: { q: 'x' }, parentRunId: 'nested', events: rec.events, point: forkPointOf('__post__/0/1/1/input', {}) });
+  assert.deepEqual(probe.base, { one_saw: 5, n: 6 });
+  const r = await derive(rec, p, { mode: 'fork', point: { at: '__post__/0/1/1', target: 'input', value: { n: 40 } } }, countingModel({ calls: [] }, 'count', script));
+  assert.equal(r.outcome.status, 'completed', JSON.stringify(r.outcome.error));
+  // element 0's steps and element 1's first are answered; the step at the point and what follows run
+  assert.deepEqual(['one', 'two', 'three'].map(r.sb.count), [0, 1, 1]);
+  assert.deepEqual(r.sb.calls[0].input, { n: 40 });
+  assert.deepEqual((r.outcome.output as JsonObject).done, [
+    { n: 3, one_saw: 1, two_saw: 2 },
+    { n: 41, two_saw: 40 },
+  ]);
+  assert.ok(r.events.some((e) => e.type === EVENT.forkPointReached));
+});
+
+test('a fork past an iterate answered whole is compared without its nested steps: they are no steps it lacks', async () => {
+  const { p, rec } = await recordNested();
+  const r = await derive(rec, p, { mode: 'fork', point: { at: '__post__/1', target: 'rerun' } }, countingModel({ calls: [] }, 'count', nestedScript));
+  assert.equal(r.outcome.status, 'completed', JSON.stringify(r.outcome.error));
+  assert.equal(stepOf(r.events, '__post__/0/1/0'), undefined, 'the fork answered the iterate whole: its nested steps are not in its log');
+  for (const [a, b] of [[rec.events, r.events], [r.events, rec.events]]) {
+    const cmp = compareLogs(a, b);
+    assert.deepEqual(cmp.divergences, [], JSON.stringify(cmp.divergences.map((d) => d.message)));
+    assert.ok(!cmp.rows.some((row) => row.position.startsWith('__post__/0/')));
+  }
+});

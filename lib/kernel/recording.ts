@@ -21,7 +21,8 @@
  *   recording (the step recorded at its position, with the same definition;
  *   anything else is ForkPointError `fork_prefix_changed`: running it would
  *   not be "the parent, up to here"); from the fork point on, everything runs
- *   live.
+ *   live. A step holding the point (an iterate whose chain it is in) runs,
+ *   so that its own steps reach it.
  *
  * At the fork point (a replay of a fork carries the fork's edit too) an
  * output edit answers the step with the edited value; an input edit replaces
@@ -154,6 +155,9 @@ export function consultRecording(ctx: RunContext, step: Asked, key: string, defH
 function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, defHash: string): MemoEntry | null {
   if (rec.reached) return null;
   const at = rec.point?.at ?? '?';
+  // a point inside this step (a step of an iterate's chain, a run_op's op): answered whole, the step
+  // would never reach it, so it runs, its own steps before the point answered from the recording
+  if (step.kind === 'processor' && at.startsWith(`${step.position}/`)) return null;
   if (!entry) {
     throw new ForkPointError(
       'fork_prefix_changed',
