@@ -47,9 +47,12 @@ function procCpu(match: (comm: string, cmdline: string) => boolean): Map<string,
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const { comm, cpuMs } = statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-      const cmdline = comm.startsWith('postgres') ? '' : readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const pg = comm.startsWith('postgres');
+      const cmdline = pg ? '' : readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!match(comm, cmdline)) continue;
-      m.set(pid, cpuMs);
+      // a server process is one thread: its schedstat (ns) is its CPU, as dbBackendCpu reads it, so the
+      // benchmark database's share (dbCpuMs) is measured as finely as the whole (pgCpuMs) it is part of
+      m.set(pid, pg ? pgProcessMs(pid, cpuMs) : cpuMs);
     } catch {
       /* gone */
     }
@@ -60,6 +63,15 @@ const isPg = (comm: string) => comm.startsWith('postgres');
 
 /** a /proc/<pid>/schedstat line: the time the task ran on a CPU, in ms (its first field, in ns) */
 export const schedstatMs = (line: string): number => Number(line.slice(0, line.indexOf(' '))) / 1e6;
+
+/** a server process's CPU from its schedstat where the kernel has it, else `statMs` (stat's 10 ms ticks) */
+function pgProcessMs(pid: string, statMs: number): number {
+  try {
+    return schedstatMs(readFileSync(`/proc/${pid}/schedstat`, 'utf8'));
+  } catch {
+    return statMs;
+  }
+}
 
 /**
  * CPU of the server's backends for database `db` (their title names it: `postgres: … <user> <db> <host> …`),
@@ -74,13 +86,7 @@ function dbBackendCpu(db: string): Map<string, number> {
       const { comm, cpuMs } = statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
       if (!comm.startsWith('postgres')) continue;
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(' ').includes(db)) continue;
-      let ms = cpuMs;
-      try {
-        ms = schedstatMs(readFileSync(`/proc/${pid}/schedstat`, 'utf8'));
-      } catch {
-        /* no schedstat: stat's ticks */
-      }
-      m.set(pid, ms);
+      m.set(pid, pgProcessMs(pid, cpuMs));
     } catch {
       /* gone */
     }
@@ -145,8 +151,9 @@ export type Measured<T> = {
 /** `db`: also report dbCpuMs, the CPU of that database's backends (dbBackendCpu) */
 export async function measure<T>(fn: () => Promise<T>, db?: string): Promise<Measured<T>> {
   const load1 = +os.loadavg()[0].toFixed(2);
-  const d0 = db ? dbBackendCpu(db) : null;
+  // the whole (every server process) read before and after the part (this database's backends)
   const p0 = procCpu(isPg);
+  const d0 = db ? dbBackendCpu(db) : null;
   const w0 = procCpu(isWorker);
   const th0 = threadCpu();
   const c0 = process.cpuUsage();
@@ -157,18 +164,18 @@ export async function measure<T>(fn: () => Promise<T>, db?: string): Promise<Mea
   const c = process.cpuUsage(c0);
   const threads = splitThreads(th0, threadCpu());
   const hostMs = hostBusyMs() - h0;
+  let dMs = 0;
+  if (db) for (const [pid, v] of dbBackendCpu(db)) dMs += v - (d0!.get(pid) ?? 0);
   let pgMs = 0;
   for (const [pid, v] of procCpu(isPg)) pgMs += v - (p0.get(pid) ?? 0);
   let wMs = 0;
   for (const [pid, v] of procCpu(isWorker)) wMs += v - (w0.get(pid) ?? 0);
-  let dMs = 0;
-  if (db) for (const [pid, v] of dbBackendCpu(db)) dMs += v - (d0!.get(pid) ?? 0);
   return {
     out,
     wallMs: +wallMs.toFixed(1),
     nodeCpuMs: +((c.user + c.system) / 1000).toFixed(1),
     ...threads,
-    pgCpuMs: Math.round(pgMs),
+    pgCpuMs: +pgMs.toFixed(1),
     ...(db ? { dbCpuMs: +dMs.toFixed(1) } : {}),
     workerCpuMs: Math.round(wMs),
     hostCpuMs: Math.round(hostMs),
