@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { utcTime } from '@/components/common/format';
 import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS } from '@/lib/views';
-import { RUN_RANGES, MAX_SEARCH_CHARS, isFiltered, type RunFilters, type RunRange } from './run-filters';
+import { RUN_RANGES, MAX_SEARCH_CHARS, failedAtChoices, isFiltered, type RunFilters, type RunRange } from './run-filters';
 import styles from './RunList.module.css';
 
 /** the pause after the last keystroke before a search is applied */
@@ -49,7 +49,7 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
   const set = (patch: Partial<RunFilters>) => onChange({ ...filters, q: text.trim() || undefined, ...patch });
   const status = filters.status?.join(',') ?? '';
   const outcome = filters.outcome?.join(',') ?? '';
-  const failureChoices = filters.failed && !failures.includes(filters.failed) ? [filters.failed, ...failures] : failures;
+  const { choices: failureChoices, any: anyFailure } = failedAtChoices(filters, failures);
   const skillChoices = filters.skill && !skills.includes(filters.skill) ? [filters.skill, ...skills] : skills;
   const hasTime = filters.from !== undefined || filters.to !== undefined;
 
@@ -87,7 +87,7 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
         id="runs-failed"
         name="failed"
         label="Failed at"
-        any={failureChoices.length ? 'Any stage or step' : 'No failures'}
+        any={anyFailure}
         value={filters.failed ?? ''}
         choices={failureChoices.map((f) => [f, f])}
         onPick={(v) => set({ failed: v || undefined })}
