@@ -65,9 +65,9 @@ test('an empty list names what to change: the filters that are set, in the bar\'
 
 test('"Failed at" says which filters hide every failure, not "No failures", and always offers the chosen point', () => {
   assert.deepEqual(failedAtChoices({}, []), { choices: [], any: 'No failures' });
-  assert.deepEqual(failedAtChoices({ q: 'zzzzz' }, []), { choices: [], any: 'The search hides them' });
-  assert.deepEqual(failedAtChoices({ skill: 'tally' }, []), { choices: [], any: 'The skill hides them' });
-  assert.deepEqual(failedAtChoices({ q: 'x', status: ['completed'] }, []), { choices: [], any: 'The filters hide them' });
+  assert.deepEqual(failedAtChoices({ q: 'zzzzz' }, []), { choices: [], any: 'Hidden by search', hint: 'No failed run matches the search' });
+  assert.deepEqual(failedAtChoices({ skill: 'tally' }, []), { choices: [], any: 'Hidden by filters', hint: 'No failed run matches the skill' });
+  assert.deepEqual(failedAtChoices({ q: 'x', status: ['completed'] }, []), { choices: [], any: 'Hidden by filters', hint: 'No failed run matches the search or the status' });
   assert.deepEqual(failedAtChoices({ q: 'x' }, ['lint/check', '__post__/0']), { choices: ['lint/check', '__post__/0'], any: 'Any stage or step' });
   assert.deepEqual(failedAtChoices({ q: 'x', failed: '__post__/1' }, []), { choices: ['__post__/1'], any: 'Any stage or step' });
 });
