@@ -3,11 +3,11 @@
 // (a loop) drawn around the side of the cards (side-route.ts), its label beside the climb. Which
 // one is decided from where the two cards are now, so dragging a card turns an edge into the other.
 // Loops whose climbs overlap in height climb apart, the shorter nearer the cards, and loops meeting
-// one card at one point meet it apart.
+// one card at one point meet it apart; a loop on one card met by other loops goes to its left.
 // The edge keeps its accessible name either way: React Flow gives it to the <g> around what is drawn.
 import { BaseEdge, SmoothStepEdge, useStore, type Edge, type EdgeProps, type InternalNode, type ReactFlowState } from '@xyflow/react';
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
-import { endShifts, isBackEdge, levelStep, levels, routeBounds, sideRoute, union, type Box, type EndShift, type SideRoute, type Span } from './side-route';
+import { endShifts, isBackEdge, levelStep, levels, routeBounds, selfLoopSide, sideRoute, union, type Box, type EndShift, type Side, type SideRoute, type Span } from './side-route';
 
 /** the lane behind the postprocessor chain is no card: an edge may cross it */
 const isCard = (n: InternalNode) => n.type !== 'lane' && !n.hidden && !!n.measured.width && !!n.measured.height;
@@ -29,13 +29,19 @@ function backEnds(lookup: Lookup, e: Ends): { from: Box; to: Box } | null {
 }
 
 /** how far out edge `id` climbs among every back edge of `edges` (side-route.ts `levels`), in flow px, and where its ends meet their cards (`endShifts`) */
-function placeOf(lookup: Lookup, edges: readonly Ends[], id: string): { out: number; shift?: EndShift } {
+function placeOf(lookup: Lookup, edges: readonly Ends[], id: string): { out: number; shift?: EndShift; side?: Side } {
+  const all = edges.flatMap((e) => {
+    const ends = backEnds(lookup, e);
+    return ends ? [{ e, ends }] : [];
+  });
+  // a loop on one card that goes left (selfLoopSide) is alone there: it takes no level on the right
+  const isLeftLoop = (e: Ends) => e.source === e.target && selfLoopSide(e.source, all.map((b) => b.e)) === 'left';
+  if (all.some(({ e }) => e.id === id && isLeftLoop(e))) return { out: 0, side: 'left' };
   const back: (Span & Ends)[] = [];
   const labels: (string | undefined)[] = [];
   const heights = new Map<string, number>();
-  for (const e of edges) {
-    const ends = backEnds(lookup, e);
-    if (!ends) continue;
+  for (const { e, ends } of all) {
+    if (isLeftLoop(e)) continue;
     const [a, b] = [ends.from.y + ends.from.height / 2, ends.to.y + ends.to.height / 2];
     back.push({ ...e, top: Math.min(a, b), foot: Math.max(a, b) });
     labels.push(textOf(e));

@@ -2,7 +2,8 @@
 // check): React Flow's smoothstep leaves the source's foot and climbs straight up behind the cards
 // into the target's head, its label hidden by a card. A back edge goes around the side instead: out
 // of the source's side, up beside every card between the two, into the target's side, its label
-// beside that climb, clear of every card. Pure; no React.
+// beside that climb, clear of every card. A loop on one card goes to the left when other loops meet
+// that card on the right (selfLoopSide). Pure; no React.
 
 export type Box = { x: number; y: number; width: number; height: number };
 type Point = { x: number; y: number };
@@ -96,11 +97,22 @@ function routeOn(side: Side, source: Box, target: Box, cards: readonly Box[], se
  * would cross a card on the right), or null when both would (the edge is then drawn as before).
  * `cards`: every card drawn, the two ends included.
  */
-export function sideRoute(source: Box, target: Box, cards: readonly Box[], opts: { self?: boolean; label?: string; out?: number; shift?: EndShift } = {}): SideRoute | null {
+export function sideRoute(source: Box, target: Box, cards: readonly Box[], opts: { self?: boolean; label?: string; out?: number; shift?: EndShift; side?: Side } = {}): SideRoute | null {
   const self = opts.self ?? false;
   const out = opts.out ?? 0;
   const shift = opts.shift ?? NO_SHIFT;
-  return routeOn('right', source, target, cards, self, opts.label, out, shift) ?? routeOn('left', source, target, cards, self, opts.label, out, shift);
+  const first = opts.side ?? 'right';
+  const other: Side = first === 'right' ? 'left' : 'right';
+  return routeOn(first, source, target, cards, self, opts.label, out, shift) ?? routeOn(other, source, target, cards, self, opts.label, out, shift);
+}
+
+/**
+ * The side a loop on one card is drawn on: the right, like every other loop, unless another loop
+ * meets that card — those leave or enter its right side and go out past the self-loop's small
+ * climb, across it and its label — then the left, which no loop uses while the right is free.
+ */
+export function selfLoopSide(card: string, back: readonly { source: string; target: string }[]): Side {
+  return back.some((e) => e.source !== e.target && (e.source === card || e.target === card)) ? 'left' : 'right';
 }
 
 /** how far a back edge's two ends sit below their side's usual point, in flow px (negative: above) */

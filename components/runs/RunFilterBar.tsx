@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { utcTime } from '@/components/common/format';
 import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS } from '@/lib/views';
-import { RUN_RANGES, MAX_SEARCH_CHARS, isFiltered, type RunFilters, type RunRange } from './run-filters';
+import { RUN_RANGES, MAX_SEARCH_CHARS, failedAtChoices, isFiltered, type RunFilters, type RunRange } from './run-filters';
 import styles from './RunList.module.css';
 
 /** the pause after the last keystroke before a search is applied */
@@ -49,7 +49,7 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
   const set = (patch: Partial<RunFilters>) => onChange({ ...filters, q: text.trim() || undefined, ...patch });
   const status = filters.status?.join(',') ?? '';
   const outcome = filters.outcome?.join(',') ?? '';
-  const failureChoices = filters.failed && !failures.includes(filters.failed) ? [filters.failed, ...failures] : failures;
+  const { choices: failureChoices, any: anyFailure, hint: failureHint } = failedAtChoices(filters, failures);
   const skillChoices = filters.skill && !skills.includes(filters.skill) ? [filters.skill, ...skills] : skills;
   const hasTime = filters.from !== undefined || filters.to !== undefined;
 
@@ -87,11 +87,12 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
         id="runs-failed"
         name="failed"
         label="Failed at"
-        any={failureChoices.length ? 'Any stage or step' : 'No failures'}
+        any={anyFailure}
         value={filters.failed ?? ''}
         choices={failureChoices.map((f) => [f, f])}
         onPick={(v) => set({ failed: v || undefined })}
         disabled={!failureChoices.length}
+        hint={failureHint}
         isData
       />
       <FilterSelect id="runs-range" name="range" label="Started" any="Any time" value={filters.range ?? ''} choices={(Object.keys(RUN_RANGES) as RunRange[]).map((r) => [r, RANGE_WORDS[r]])} onPick={(v) => set({ range: (v || undefined) as RunRange | undefined })} />
@@ -137,14 +138,16 @@ type FilterSelectProps = {
   several?: boolean;
   /** its choices are the data's (skill names, failure points), of any length: the select's width is capped */
   isData?: boolean;
+  /** the select's title when nothing is picked: why it offers nothing */
+  hint?: string;
 };
 
 /** One of the bar's select filters. */
-function FilterSelect({ id, name, label, any, value, choices, onPick, disabled, several, isData }: FilterSelectProps) {
+function FilterSelect({ id, name, label, any, value, choices, onPick, disabled, several, isData, hint }: FilterSelectProps) {
   return (
     <div className={styles.filter}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} className={isData ? `select ${styles.dataChoices}` : 'select'} title={isData && value ? value : undefined} value={value} onChange={(e) => onPick(e.target.value)} disabled={disabled}>
+      <select id={id} name={name} className={isData ? `select ${styles.dataChoices}` : 'select'} title={isData && value ? value : hint} value={value} onChange={(e) => onPick(e.target.value)} disabled={disabled}>
         <option value="">{any}</option>
         {several && value.includes(',') ? <option value={value}>{value.replaceAll(',', ' or ')}</option> : null}
         {choices.map(([v, words]) => (

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { routes } from '@/lib/api/routes';
-import { isFiltered, parseRunFilters, runFiltersSearch, runsHref, setFilterWords, toRunQuery, type RunFilters } from './run-filters';
+import { failedAtChoices, isFiltered, parseRunFilters, runFiltersSearch, runsHref, setFilterWords, toRunQuery, type RunFilters } from './run-filters';
 
 const T = Date.parse('2026-12-01T10:00:00.000Z');
 
@@ -61,4 +61,13 @@ test('an empty list names what to change: the filters that are set, in the bar\'
   assert.equal(setFilterWords({ q: 'x', failed: '__post__/0', range: '24h', attention: true }), 'the search, the failure point, the time range or Needs attention');
   assert.equal(setFilterWords({ from: T }), 'the time range');
   assert.equal(setFilterWords({}), null);
+});
+
+test('"Failed at" says which filters hide every failure, not "No failures", and always offers the chosen point', () => {
+  assert.deepEqual(failedAtChoices({}, []), { choices: [], any: 'No failures' });
+  assert.deepEqual(failedAtChoices({ q: 'zzzzz' }, []), { choices: [], any: 'Hidden by search', hint: 'No failed run matches the search' });
+  assert.deepEqual(failedAtChoices({ skill: 'tally' }, []), { choices: [], any: 'Hidden by filters', hint: 'No failed run matches the skill' });
+  assert.deepEqual(failedAtChoices({ q: 'x', status: ['completed'] }, []), { choices: [], any: 'Hidden by filters', hint: 'No failed run matches the search or the status' });
+  assert.deepEqual(failedAtChoices({ q: 'x' }, ['lint/check', '__post__/0']), { choices: ['lint/check', '__post__/0'], any: 'Any stage or step' });
+  assert.deepEqual(failedAtChoices({ q: 'x', failed: '__post__/1' }, []), { choices: ['__post__/1'], any: 'Any stage or step' });
 });

@@ -209,6 +209,12 @@ for (const [name, open] of backends) {
       const onlySkill = await store.runIndex.stats({ skill, from: T0, to: T0 + 7 * MIN }, { buckets: 7 });
       assert.equal(onlySkill.total, 4);
       assert.deepEqual(onlySkill.duration, { count: 4, p50: 2500, p95: 3850 });
+      // one failure point picked: the others are still offered (they come from every other filter)
+      const picked = await store.runIndex.stats({ from: T0, to: T0 + 7 * MIN, failedAt: 'lint/check' }, { buckets: 7 });
+      assert.equal(picked.total, 1);
+      assert.deepEqual(picked.failures, s.failures);
+      const pickedNone = await store.runIndex.stats({ from: T0, to: T0 + 7 * MIN, failedAt: 'no/such/point' }, { buckets: 7 });
+      assert.deepEqual([pickedNone.total, pickedNone.failures.length], [0, 3]);
       const none = await store.runIndex.stats({ skill: 'no_such_skill' }, { buckets: 10 });
       assert.deepEqual([none.total, none.buckets, none.duration, none.failures], [0, [], { count: 0, p50: null, p95: null }, []]);
     });

@@ -76,7 +76,7 @@ export type RunStats = {
   buckets: { start: number; counts: Record<RunStatus, number> }[];
   /** of the runs that ended */
   duration: { count: number; p50: number | null; p95: number | null };
-  /** the most frequent failure points, most frequent first */
+  /** the most frequent failure points of the runs the other filters (all but `failedAt`) select, most frequent first */
   failures: { at: string; count: number }[];
 };
 
@@ -204,7 +204,9 @@ export class PrismaRunIndex implements RunIndex {
     const byStatus = zeroCounts();
     const buckets = Array.from({ length: total ? count : 0 }, (_, i) => ({ start: start + i * bucketMs, counts: zeroCounts() }));
     let failures: RunStats['failures'] = [];
-    if (total) {
+    // the failure points are those of the runs every other filter selects: picking one still offers the rest
+    const others = whereOf({ ...search, failedAt: undefined });
+    if (total || search.failedAt !== undefined) {
       const n = where.args.length;
       const prisma = await this.db();
       const [perBucket, points] = await Promise.all([
@@ -216,9 +218,9 @@ export class PrismaRunIndex implements RunIndex {
           bucketMs,
         ),
         prisma.$queryRawUnsafe<{ at: string; n: bigint }[]>(
-          `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${where.sql} AND r."failed_at" IS NOT NULL
+          `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${others.sql} AND r."failed_at" IS NOT NULL
             GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_FAILURE_POINTS}`,
-          ...where.args,
+          ...others.args,
         ),
       ]);
       for (const row of perBucket) {

@@ -59,7 +59,7 @@ export const RunStatsView = z
     buckets: z.array(StatusCounts.extend({ start: ms }).strict()),
     /** of the runs that ended, in ms */
     duration: z.object({ count: z.number().int(), p50: z.number().nullable(), p95: z.number().nullable() }).strict(),
-    /** the most frequent failure points (`failed` filter values), most frequent first */
+    /** the most frequent failure points (`failed` filter values) of the runs the other filters select, most frequent first */
     failures: z.array(z.object({ at: z.string(), count: z.number().int() }).strict()),
   })
   .strict();
