@@ -77,9 +77,25 @@ const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unk
 
 export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (maxBytes: number) => Promise<string> };
 
+/**
+ * A reader that went away (`stagecraft run … | head -3`) is not a crash: node throws the pipe's EPIPE
+ * as an unhandled 'error' event — a stack trace, and exit 1 after the run had completed. What is left
+ * to print there is dropped, and the command ends with the exit code it has.
+ */
+const closedStreams = new WeakSet<NodeJS.WriteStream>();
+function keepGoingWhenClosed(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    closedStreams.add(stream);
+  });
+}
+function writeTo(stream: NodeJS.WriteStream, s: string): void {
+  if (!closedStreams.has(stream)) stream.write(s.endsWith('\n') ? s : `${s}\n`);
+}
+
 export const processIo: Io = {
-  out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
-  err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+  out: (s) => writeTo(process.stdout, s),
+  err: (s) => writeTo(process.stderr, s),
   stdin: async (maxBytes) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -103,6 +119,7 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
   const json = rest.includes('--json');
   // `replay --check` is for CI, where 1 says a replay diverged: whatever kept it from checking exits 2
   const checking = cmd === 'replay' && rest.includes('--check');
+  if (io === processIo) for (const stream of [process.stdout, process.stderr]) keepGoingWhenClosed(stream);
   // a command's code is optimized later than V8's default (js-tier.ts): set before any of it runs hot
   optimizeLater();
   try {
