@@ -72,6 +72,14 @@ export function usageFor(cmd: string | undefined): string {
   return ['usage:', ...lines.slice(at, end), '', '`stagecraft --help` lists every command.'].join('\n');
 }
 
+const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
+
+/** `--help` or `-h` among a command's arguments (before a `--`, after which every word is an argument) */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 /** what the caller sent that does not fit, found before anything ran: exit 2, as a usage error */
 const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed']);
 
@@ -120,6 +128,11 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
   // `replay --check` is for CI, where 1 says a replay diverged: whatever kept it from checking exits 2
   const checking = cmd === 'replay' && rest.includes('--check');
   if (io === processIo) for (const stream of [process.stdout, process.stderr]) keepGoingWhenClosed(stream);
+  // `stagecraft run --help` is a question, not a mistake: the command's usage, on stdout, exit 0
+  if (cmd && COMMANDS.has(cmd) && asksForHelp(rest)) {
+    io.out(usageFor(cmd));
+    return 0;
+  }
   // a command's code is optimized later than V8's default (js-tier.ts): set before any of it runs hot
   optimizeLater();
   try {

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { main, USAGE, usageFor } from './main';
+import { runCli } from './testing/spawn-cli';
 
 function io() {
   const out: string[] = [];
@@ -45,4 +46,19 @@ test("a command's usage names every option it takes", async () => {
     assert.ok(takes, `${cmd}: ${said}`);
     for (const opt of takes[1].match(/--[a-z-]+/g) ?? []) assert.ok(usageFor(cmd).includes(opt), `${cmd} takes ${opt}, and its usage does not say so:\n${usageFor(cmd)}`);
   }
+});
+
+// `stagecraft run --help` was refused as a mistake — "Unknown option --help", exit 2 — and `schema
+// --help` printed the schema: asking a command how it is used is answered with its usage, exit 0
+test('every command answers --help (and -h) with its own usage on stdout, exit 0', async () => {
+  const commands = ['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema'];
+  for (const cmd of commands) {
+    const r = await runCli([cmd, '--help']);
+    assert.equal(r.code, 0, `${cmd}: ${r.err}`);
+    assert.equal(r.out, `${usageFor(cmd)}\n`, cmd);
+    assert.equal(r.err, '', cmd);
+  }
+  const short = await runCli(['fork', 'run_x', '-h']);
+  assert.equal(short.code, 0, short.err);
+  assert.match(short.out, /^usage:\n {2}stagecraft fork RUN /);
 });
