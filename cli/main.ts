@@ -43,9 +43,10 @@ usage:
   stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]
                                             re-run recorded runs against a version, zero model calls;
                                             identical, or every step that changed (--check: exit 0/1)
-  stagecraft fork RUN --at POSITION [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json] [--trust]
+  stagecraft fork RUN [--at POSITION] [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json] [--trust]
                                             a new run: steps before POSITION from the recording, the value
-                                            there edited (none: rerun from here), then live
+                                            there edited (none: rerun from here), then live; no --at: a
+                                            failed or aborted run reruns from its failed step
   stagecraft compare RUN_A RUN_B [--json]   two runs aligned step by step, first divergence on top
   stagecraft regress SKILL [--version HASH] [--limit N] [--json] [--trust]
                                             a version's postprocessor over past runs' finish artifacts

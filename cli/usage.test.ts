@@ -62,3 +62,11 @@ test('every command answers --help (and -h) with its own usage on stdout, exit 0
   assert.equal(short.code, 0, short.err);
   assert.match(short.out, /^usage:\n {2}stagecraft fork RUN /);
 });
+
+// `fork RUN` with no --at reruns a failed run from its failed step (README's "rerun"), and fork's
+// usage showed --at as required
+test("fork's usage says --at may be left out, and what that does", async () => {
+  const fork = (await runCli(['fork', '--help'])).out;
+  assert.match(fork, /stagecraft fork RUN \[--at POSITION\] /);
+  assert.match(fork, /no --at: a\s+failed or aborted run reruns from its failed step/);
+});
