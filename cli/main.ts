@@ -42,7 +42,8 @@ usage:
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
   stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]
                                             re-run recorded runs against a version, zero model calls;
-                                            identical, or every step that changed (--check: exit 0/1)
+                                            identical, or every step that changed (--check: exit 0
+                                            identical, 1 diverged, 2 not checked)
   stagecraft fork RUN [--at POSITION] [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json] [--trust]
                                             a new run: steps before POSITION from the recording, the value
                                             there edited (none: rerun from here), then live; no --at: a

@@ -70,3 +70,9 @@ test("fork's usage says --at may be left out, and what that does", async () => {
   assert.match(fork, /stagecraft fork RUN \[--at POSITION\] /);
   assert.match(fork, /no --at: a\s+failed or aborted run reruns from its failed step/);
 });
+
+// `replay --check` exits 2 when it could not check (README, main.ts); its usage said "exit 0/1"
+test("replay's usage names all three exits of --check", async () => {
+  const replay = (await runCli(['replay', '--help'])).out;
+  assert.match(replay, /--check: exit 0\s+identical, 1 diverged, 2 not checked/);
+});
