@@ -17,7 +17,7 @@
  * the sandbox: people run `validate` from editors and pre-commit hooks.
  */
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
-import { InputTooLarge } from './args';
+import { InputTooLarge, parse } from './args';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
@@ -175,7 +175,9 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       case 'import':
         return await (await import('./export')).importCommand(rest, io);
       case 'schema':
-        // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks)
+        // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks);
+        // it takes nothing, and says so as every command does (a stray word or flag was ignored)
+        parse(rest, {}, { min: 0, max: 0, names: 'no arguments' });
         io.out(JSON.stringify((await import('../lib/skill/schema')).skillFrontmatterSchema, null, 2));
         return 0;
       case undefined:

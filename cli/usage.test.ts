@@ -76,3 +76,15 @@ test("replay's usage names all three exits of --check", async () => {
   const replay = (await runCli(['replay', '--help'])).out;
   assert.match(replay, /--check: exit 0\s+identical, 1 diverged, 2 not checked/);
 });
+
+// `schema --jsn` or `schema extra` printed the schema as if nothing was wrong: every other command
+// refuses what it does not take
+test('schema refuses an option or an argument it does not take (exit 2)', async () => {
+  for (const argv of [['schema', '--bogus'], ['schema', 'extra']]) {
+    const r = await runCli(argv);
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.equal(r.out, '');
+    assert.match(r.err, /^stagecraft: (Unknown option --bogus: this command takes no options|expected no arguments, got extra)\.?\n\nusage:\n {2}stagecraft schema /);
+  }
+  assert.equal((await runCli(['schema'])).code, 0);
+});
