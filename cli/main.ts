@@ -18,7 +18,7 @@
  * the sandbox: people run `validate` from editors and pre-commit hooks.
  */
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
-import { InputTooLarge } from './args';
+import { InputTooLarge, parse } from './args';
 import { errorLine } from './error-line';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
@@ -47,9 +47,10 @@ usage:
                                             identical, or every step that changed, each run as it is known
                                             (--check: exit 0 identical, 1 if any run diverged, else 2 if any
                                             could not be checked)
-  stagecraft fork RUN --at POSITION [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json] [--trust]
+  stagecraft fork RUN [--at POSITION] [--set JSON_PATH=JSON]… [--value FILE] [--version HASH | --skill DIR] [--model SPEC] [--json] [--trust]
                                             a new run: steps before POSITION from the recording, the value
-                                            there edited (none: rerun from here), then live
+                                            there edited (none: rerun from here), then live; no --at: a
+                                            failed or aborted run reruns from its failed step
   stagecraft compare RUN_A RUN_B [--json]   two runs aligned step by step, first divergence on top
   stagecraft regress SKILL [--version HASH] [--limit N] [--json] [--trust]
                                             a version's postprocessor over past runs' finish artifacts
@@ -76,14 +77,38 @@ export function usageFor(cmd: string | undefined): string {
   return ['usage:', ...lines.slice(at, end), '', '`stagecraft --help` lists every command.'].join('\n');
 }
 
+const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
+
+/** `--help` or `-h` among a command's arguments (before a `--`, after which every word is an argument) */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 /** what the caller sent that does not fit, found before anything ran: exit 2, as a usage error */
 const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed']);
 
 export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (maxBytes: number) => Promise<string> };
 
+/**
+ * A reader that went away (`stagecraft run … | head -3`) is not a crash: node throws the pipe's EPIPE
+ * as an unhandled 'error' event — a stack trace, and exit 1 after the run had completed. What is left
+ * to print there is dropped, and the command ends with the exit code it has.
+ */
+const closedStreams = new WeakSet<NodeJS.WriteStream>();
+function keepGoingWhenClosed(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    closedStreams.add(stream);
+  });
+}
+function writeTo(stream: NodeJS.WriteStream, s: string): void {
+  if (!closedStreams.has(stream)) stream.write(s.endsWith('\n') ? s : `${s}\n`);
+}
+
 export const processIo: Io = {
-  out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
-  err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+  out: (s) => writeTo(process.stdout, s),
+  err: (s) => writeTo(process.stderr, s),
   stdin: async (maxBytes) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -107,6 +132,12 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
   const json = rest.includes('--json');
   // `replay --check` is for CI, where 1 says a replay diverged: whatever kept it from checking exits 2
   const checking = cmd === 'replay' && rest.includes('--check');
+  if (io === processIo) for (const stream of [process.stdout, process.stderr]) keepGoingWhenClosed(stream);
+  // `stagecraft run --help` is a question, not a mistake: the command's usage, on stdout, exit 0
+  if (cmd && COMMANDS.has(cmd) && asksForHelp(rest)) {
+    io.out(usageFor(cmd));
+    return 0;
+  }
   // a command's code is optimized later than V8's default (js-tier.ts): set before any of it runs hot
   optimizeLater();
   try {
@@ -147,7 +178,9 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       case 'import':
         return await (await import('./export')).importCommand(rest, io);
       case 'schema':
-        // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks)
+        // the frontmatter JSON Schema the validator and the editor share (for other editors, CI checks);
+        // it takes nothing, and says so as every command does (a stray word or flag was ignored)
+        parse(rest, {}, { min: 0, max: 0, names: 'no arguments' });
         io.out(JSON.stringify((await import('../lib/skill/schema')).skillFrontmatterSchema, null, 2));
         return 0;
       case undefined:

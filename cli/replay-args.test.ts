@@ -40,3 +40,16 @@ test('a --version that is no hash is a usage error (exit 2) for replay, fork and
     assert.ok(r.err.includes(`--version "${argv[argv.length - 1]}": ${OPTIONAL_VERSION_HINT}.`), r.err);
   }
 });
+
+// `--skill DIR` given a file other than skill.md replayed (or forked) with that file's folder, saying
+// nothing: `--skill examples/summarize/report.txt` ran summarize. It is refused by name (exit 2).
+test('--skill naming a file that is not a skill.md is a usage error, for replay and fork', async () => {
+  for (const argv of [
+    ['replay', '--check', 'fixtures/replay/summarize.json', '--skill', 'examples/summarize/report.txt'],
+    ['fork', 'fixture-summarize', '--at', '__post__', '--skill', 'examples/summarize/report.txt'],
+  ]) {
+    const r = await runCli(argv, { env });
+    assert.equal(r.code, 2, argv.join(' ') + r.out + r.err);
+    assert.match(r.err, /^stagecraft: examples\/summarize\/report\.txt is not a skill\.md: pass a bundle folder that holds skill\.md, or the path of a skill\.md\.\n/);
+  }
+});

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { main, USAGE, usageFor } from './main';
+import { runCli } from './testing/spawn-cli';
 
 function io() {
   const out: string[] = [];
@@ -45,4 +46,45 @@ test("a command's usage names every option it takes", async () => {
     assert.ok(takes, `${cmd}: ${said}`);
     for (const opt of takes[1].match(/--[a-z-]+/g) ?? []) assert.ok(usageFor(cmd).includes(opt), `${cmd} takes ${opt}, and its usage does not say so:\n${usageFor(cmd)}`);
   }
+});
+
+// `stagecraft run --help` was refused as a mistake — "Unknown option --help", exit 2 — and `schema
+// --help` printed the schema: asking a command how it is used is answered with its usage, exit 0
+test('every command answers --help (and -h) with its own usage on stdout, exit 0', async () => {
+  const commands = ['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema'];
+  for (const cmd of commands) {
+    const r = await runCli([cmd, '--help']);
+    assert.equal(r.code, 0, `${cmd}: ${r.err}`);
+    assert.equal(r.out, `${usageFor(cmd)}\n`, cmd);
+    assert.equal(r.err, '', cmd);
+  }
+  const short = await runCli(['fork', 'run_x', '-h']);
+  assert.equal(short.code, 0, short.err);
+  assert.match(short.out, /^usage:\n {2}stagecraft fork RUN /);
+});
+
+// `fork RUN` with no --at reruns a failed run from its failed step (README's "rerun"), and fork's
+// usage showed --at as required
+test("fork's usage says --at may be left out, and what that does", async () => {
+  const fork = (await runCli(['fork', '--help'])).out;
+  assert.match(fork, /stagecraft fork RUN \[--at POSITION\] /);
+  assert.match(fork, /no --at: a\s+failed or aborted run reruns from its failed step/);
+});
+
+// `replay --check` exits 2 when it could not check (README, main.ts); its usage said "exit 0/1"
+test("replay's usage names all three exits of --check", async () => {
+  const replay = (await runCli(['replay', '--help'])).out;
+  assert.match(replay, /--check: exit 0 identical, 1 if any run diverged, else 2 if any\s+could not be checked/);
+});
+
+// `schema --jsn` or `schema extra` printed the schema as if nothing was wrong: every other command
+// refuses what it does not take
+test('schema refuses an option or an argument it does not take (exit 2)', async () => {
+  for (const argv of [['schema', '--bogus'], ['schema', 'extra']]) {
+    const r = await runCli(argv);
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.equal(r.out, '');
+    assert.match(r.err, /^stagecraft: (Unknown option --bogus: this command takes no options|expected no arguments, got extra)\.?\n\nusage:\n {2}stagecraft schema /);
+  }
+  assert.equal((await runCli(['schema'])).code, 0);
 });

@@ -9,7 +9,11 @@ import type { Io } from './main';
 export function skillFileOf(target: string): { file: string; bundleDir: string } {
   const abs = path.resolve(target);
   if (!existsSync(abs)) throw new UsageError(`${target} does not exist; pass a bundle folder or its skill.md`);
-  const file = statSync(abs).isDirectory() ? path.join(abs, 'skill.md') : abs;
+  const isFolder = statSync(abs).isDirectory();
+  // a bundle is read as its folder: any other file named here stood for its folder's skill.md
+  // (`validate input.json` said "input.json: valid"; `validate /etc/shadow` walked all of /etc)
+  if (!isFolder && path.basename(abs) !== 'skill.md') throw new UsageError(`${target} is not a skill.md; pass a bundle folder or its skill.md`);
+  const file = isFolder ? path.join(abs, 'skill.md') : abs;
   if (!existsSync(file)) throw new UsageError(`${target} has no skill.md; a bundle is a folder holding skill.md and the files it names`);
   return { file, bundleDir: path.dirname(file) };
 }

@@ -89,12 +89,17 @@ export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copy
 export async function prepareFolder(host: Host, bundle: string, read?: FolderRead): Promise<Omit<Prepared, 'model'>> {
   if (read) return recordFolder(host, read.dir, read.files);
   const given = path.resolve(host.cwd, bundle);
-  let dir = given;
+  let isFolder;
   try {
-    if (!statSync(given).isDirectory()) dir = path.dirname(given);
+    isFolder = statSync(given).isDirectory();
   } catch {
     throw new UsageError(`No skill bundle at ${bundle}: the path does not exist. Pass a bundle folder that holds skill.md, or the path of a skill.md.`, { path: given });
   }
+  // any other file stood for its folder's skill.md (`replay --skill dir/notes.txt` replayed dir)
+  if (!isFolder && path.basename(given) !== 'skill.md') {
+    throw new UsageError(`${bundle} is not a skill.md: pass a bundle folder that holds skill.md, or the path of a skill.md.`, { path: given });
+  }
+  const dir = isFolder ? given : path.dirname(given);
   const { files, problems } = readBundleDir(dir);
   const unreadable = problems.find((p) => p.code === 'skill_md_not_utf8');
   if (unreadable) {

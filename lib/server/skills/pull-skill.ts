@@ -5,7 +5,7 @@
  * other files already in the folder are left alone and listed, since a later
  * `push` of the folder would include them.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../kernel/errors';
 import type { VersionSummaryView } from '../../views';
@@ -23,6 +23,25 @@ export async function pullSkill(host: Pick<Host, 'skills'>, name: string, opts: 
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${opts.dir ?? name} is a file, not a folder: pull into a folder (new or existing).`);
   const listed = existsSync(dir) ? listBundleDir(dir) : { paths: [], isCut: false };
   const extra = listed.paths.filter((p) => !Object.prototype.hasOwnProperty.call(v.files, p));
+  if (!existsSync(dir)) makeFolders(dir, opts.dir ?? name);
   writeBundleDir(dir, v.files);
   return { dir, version: versionSummaryView(v), written: Object.keys(v.files).sort(), extra, isExtraCut: listed.isCut };
+}
+
+/**
+ * `mkdir -p`, one level at a time: node's recursive mkdir spins forever, a core busy, where mkdir
+ * answers ENOENT under a folder that exists (`pull NAME /proc/x`); and a folder that cannot be made
+ * is said in words, not as node's error.
+ */
+function makeFolders(dir: string, shown: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.unshift(at);
+  for (const at of missing) {
+    try {
+      mkdirSync(at);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new UsageError(`Cannot make the folder ${shown} to pull into (${code} at ${at}): name a folder you can write.`);
+    }
+  }
 }

@@ -3,6 +3,7 @@
  * (the skill is created when new). The skill is the frontmatter's `name`,
  * else the folder's name — or `as`, when given.
  */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BundleInvalidError, UsageError } from '../../kernel/errors';
 import type { SavedVersionView } from '../../views';
@@ -13,6 +14,9 @@ import { saveVersion } from './save-version';
 import { skillMdFacts } from './skill-text';
 
 export async function pushSkill(host: Pick<Host, 'skills'>, dir: string, opts: { as?: string } = {}): Promise<SavedVersionView & { skill: string }> {
+  // a missing path was node's ENOENT from deep in the read, an "internal error" with its stack
+  if (!existsSync(dir)) throw new UsageError(`${dir} does not exist: pass the bundle folder, the one holding skill.md.`);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`${dir} is a file, not a folder: pass the bundle folder that holds skill.md.`);
   const { files, problems } = readBundleDir(dir);
   if (problems.length) throw new BundleInvalidError(problems);
   const folder = path.basename(path.resolve(dir));
