@@ -23,7 +23,7 @@ import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary } from './print';
-import { errorLine } from './error-line';
+import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
@@ -69,7 +69,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
         if (!values.json) printReplay(v, io);
       } catch (e) {
         if (e instanceof UsageError) throw e; // the same for every run: not one run's result
-        results.push({ run: arg, error: errorToJson(e) });
+        results.push({ run: arg, error: errorToJson(inCliWords(e)) });
         io.err(`stagecraft: ${arg}: ${errorLine(e)}`);
       }
     }
