@@ -65,13 +65,15 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 export class SkillValidationError extends StagecraftError {
   readonly diagnostics: Diagnostic[];
-  constructor(diagnostics: Diagnostic[]) {
+  /** `rest`: where the errors past the first are listed (the CLI names `stagecraft validate`) */
+  constructor(diagnostics: Diagnostic[], rest?: string) {
     const errors = diagnostics.filter((d) => d.severity === 'error');
     const first = errors[0];
     super(
       'skill_invalid',
       `skill.md has ${errors.length} error${errors.length === 1 ? '' : 's'}` +
-        (first ? `; first: ${formatDiagnostic(first)}` : ''),
+        (first ? `; first: ${formatDiagnostic(first)}` : '') +
+        (rest && errors.length > 1 ? `\n${rest}` : ''),
       { httpStatus: 422, details: { diagnostics: diagnostics as unknown as Json } },
     );
     this.diagnostics = diagnostics;
