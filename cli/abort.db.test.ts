@@ -73,3 +73,22 @@ test('abort from another process: the run driven by `stagecraft run` ends aborte
   assert.equal((await store.readAbortRequest(run.id))?.via, 'cli');
   assert.deepEqual((await store.listResumable()).filter((id) => id === run.id), [], 'never resumed');
 });
+
+test('`stagecraft run` of a run aborted on request: its outcome line says so, in the app’s words, and that it needs no attention', async () => {
+  const dir = slowBundle();
+  const child = spawn(process.execPath, [BIN, 'run', dir], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end('{}');
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.resume();
+  const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? 1)));
+  const known = new Set((await store.listRuns({ skillName: 'slow_python' })).map((r) => r.id));
+  const run = await until('the run', async () => (await store.listRuns({ skillName: 'slow_python' })).find((r) => !known.has(r.id) && r.status === 'running'));
+  await until('the first step', async () => (await store.readEvents(run.id)).some((e) => e.type === 'step_completed' && e.data.position === '__post__/0'));
+  const aborted = await runCli(['abort', run.id, '--reason', 'not needed']);
+  assert.equal(aborted.code, 0, aborted.err);
+  assert.equal(await exited, 1, 'an aborted run exits 1');
+  const line = out.split('\n').find((l) => l.startsWith('outcome:'));
+  assert.match(String(line), /^outcome: aborted on request by cli( \(user .+\))?: not needed \(does not need attention\)$/, out);
+  assert.ok(!out.includes('blocked'), out);
+});

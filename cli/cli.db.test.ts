@@ -186,7 +186,7 @@ test('runs: bad flags are usage errors (exit 2), not internal errors', async () 
   assert.match(r.err, /a status is one of queued, running, completed, failed, aborted/);
   assert.match((await cli('runs', '--outcome', 'meh')).err, /an outcome is one of succeeded, blocked, failed/);
   assert.match((await cli('runs', '--since', 'yesterday-ish')).err, /give a date/);
-  assert.match((await cli('runs', '--cursor', 'nope')).err, /not a cursor this API gave/);
+  assert.match((await cli('runs', '--cursor', 'nope')).err, /not a cursor `stagecraft runs` printed/);
   assert.equal((await cli('resume', 'run_nope')).code, 1);
 });
 

@@ -1,8 +1,28 @@
 /** What the CLI says on stderr for an error that ended a command (or, with several runs, one run's replay). */
-import { StagecraftError } from '../lib/kernel/errors';
+import { SkillNotFoundError, StagecraftError, VersionNotFoundError } from '../lib/kernel/errors';
 
 /** a StagecraftError's message says what happened and what to do; anything else is a bug, with its stack */
 export function errorLine(e: unknown): string {
-  if (e instanceof StagecraftError) return e.message;
-  return `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+  const said = inCliWords(e);
+  if (said instanceof StagecraftError) return said.message;
+  return `internal error: ${said instanceof Error ? (said.stack ?? said.message) : String(said)}`;
+}
+
+/**
+ * The same error in the command line's words where the kernel's speak HTTP (an API route to call):
+ * what to do names what the CLI and the app offer. Its code and details stay as they are.
+ */
+export function inCliWords(e: unknown): unknown {
+  if (e instanceof SkillNotFoundError) {
+    return new SkillNotFoundError(String(e.details.skill), "Check the name: the app's home page lists the skills, and `stagecraft push DIR` saves a folder as one.");
+  }
+  if (e instanceof VersionNotFoundError) {
+    const skill = String(e.details.skill);
+    const how =
+      e.details.version === '-'
+        ? `\`stagecraft push DIR\` saves a folder as its first version.`
+        : `Use a hash that \`stagecraft push\` printed or the skill's Versions panel in the app lists, or leave --version out for the latest.`;
+    return new VersionNotFoundError(skill, String(e.details.version), e.why, how);
+  }
+  return e;
 }

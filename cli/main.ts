@@ -19,7 +19,7 @@
  */
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { InputTooLarge, parse } from './args';
-import { errorLine } from './error-line';
+import { errorLine, inCliWords } from './error-line';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
@@ -195,7 +195,8 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       default:
         throw new UsageError(`unknown command "${cmd}"`);
     }
-  } catch (e) {
+  } catch (caught) {
+    const e = inCliWords(caught);
     const body = errorToJson(e);
     if (json) io.out(JSON.stringify({ error: body }));
     if (e instanceof UsageError) {

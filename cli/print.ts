@@ -10,8 +10,13 @@ export function printSummary(s: RunSummary, io: Io): void {
     block_reason?: string | null;
     failed_stage?: { stage: string; rung: string; phase: string } | null;
     error?: { message: string; stack: string | null } | null;
+    aborted_by?: { by: string; reason?: string; requestedBy?: string } | null;
   } | null;
-  if (r) {
+  const asked = r?.aborted_by?.by === 'request' ? r.aborted_by : null;
+  if (asked) {
+    // an abort someone asked for is not a block: the app's words for it, and README's (it needs no attention)
+    io.out(`outcome: aborted on request by ${asked.requestedBy ?? 'unknown'}: ${asked.reason ?? ''} (does not need attention)`);
+  } else if (r) {
     io.out(`outcome: ${r.outcome}${r.block_reason ? ` — ${r.block_reason}` : ''}`);
     if (r.failed_stage) io.out(`failed stage: ${r.failed_stage.stage} (${r.failed_stage.rung}, phase ${r.failed_stage.phase})`);
   }

@@ -34,3 +34,16 @@ test('pull into a folder that cannot be made says so at once (exit 2)', { skip: 
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /^stagecraft: Cannot make the folder \/proc\/stagecraft-pull-test to pull into \(ENOENT at \/proc\/stagecraft-pull-test\): name a folder you can write\.$/m);
 });
+
+// the same mistakes exited 1 here and 2 elsewhere: `pull --version zzzzzz` (fork, replay, regress: 2) and
+// `push` of a folder without skill.md ("The bundle cannot be saved…"; validate and run: 2)
+test('pull of a malformed --version and push of a folder without skill.md are usage errors (exit 2), one line', async () => {
+  const pulled = await runCli(['pull', 'summarize', path.join(dataDir, 'out'), '--version', 'zzzzzz'], { env });
+  assert.equal(pulled.code, 2, pulled.err);
+  assert.match(pulled.err, /^stagecraft: --version "zzzzzz": must be a version's hash/m);
+  const empty = mkdtempSync(path.join(dataDir, 'empty-'));
+  const pushed = await runCli(['push', empty], { env });
+  assert.equal(pushed.code, 2, pushed.err);
+  assert.match(pushed.err, /^stagecraft: \S+ has no skill\.md: pass the bundle folder, the one holding skill\.md\.$/m);
+  assert.doesNotMatch(pushed.err, /cannot be saved|internal error|\n\s+at /);
+});

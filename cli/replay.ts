@@ -18,12 +18,13 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import type { Host } from '../lib/server/host';
-import { OPTIONAL_VERSION_HINT, otherSkillsNote, versionRef, type ReplayDivergenceView, type ReplayView } from '../lib/views';
+import { otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary } from './print';
-import { errorLine } from './error-line';
+import { errorLine, inCliWords } from './error-line';
+import { versionArg } from './version-arg';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -31,14 +32,6 @@ const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
 /** an argument that can only be a path (a run id holds no slash and no .json), so it is no run id when no such file exists */
 const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
-
-/** --version as given, once it can name a version at all (else a usage error, as the API's 400: `replay --check` exits 1 only on a divergence) */
-function versionArg(version: string | undefined): string | undefined {
-  if (version !== undefined && !versionRef.safeParse(version).success) {
-    throw new UsageError(`--version "${version}": ${OPTIONAL_VERSION_HINT}.`);
-  }
-  return version;
-}
 
 function versionChoice(values: { version?: string; skill?: string }) {
   if (values.version !== undefined && values.skill !== undefined) throw new UsageError('--version and --skill name the same thing (what to run with): give one of them.');
@@ -76,7 +69,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
         if (!values.json) printReplay(v, io);
       } catch (e) {
         if (e instanceof UsageError) throw e; // the same for every run: not one run's result
-        results.push({ run: arg, error: errorToJson(e) });
+        results.push({ run: arg, error: errorToJson(inCliWords(e)) });
         io.err(`stagecraft: ${arg}: ${errorLine(e)}`);
       }
     }

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../lib/server/limits';
-import { UsageError } from '../lib/kernel/errors';
+import { SkillValidationError, UsageError } from '../lib/kernel/errors';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
@@ -51,7 +51,20 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     { json: { type: 'boolean' }, input: { type: 'string' }, model: { type: 'string' }, workspace: { type: 'string' }, queue: { type: 'boolean' } },
     { min: 1, max: 1, names: 'one bundle or skill.md' },
   );
-  const { file } = skillFileOf(positionals[0]);
+  try {
+    return await runSkill(positionals[0], values, io);
+  } catch (e) {
+    // the run's error names the first of them; validate lists them all
+    if (e instanceof SkillValidationError) throw new SkillValidationError(e.diagnostics, `All of them: stagecraft validate ${shellWord(positionals[0])}`);
+    throw e;
+  }
+}
+
+/** a path as a shell word: quoted when it holds anything but plain path characters */
+const shellWord = (s: string) => (/^[\w./@%+:,=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+async function runSkill(bundle: string, values: RunValues & { input?: string }, io: Io): Promise<number> {
+  const { file } = skillFileOf(bundle);
   const input = await readInput(values.input, io);
   // the store starts opening (PGlite reads and compiles its files off this thread) while the skill
   // compiles here and the run's first worker starts (warm-run.ts); a named workspace or the queue

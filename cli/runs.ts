@@ -1,7 +1,7 @@
 /** `stagecraft resume [RUN]`, `stagecraft abort RUN`, `stagecraft events RUN`, `stagecraft runs`. */
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
-import { listRuns } from '../lib/server/runs/list-runs';
+import { decodeRunCursor, listRuns } from '../lib/server/runs/list-runs';
 import { RUN_OUTCOMES, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
@@ -137,6 +137,10 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const outcome = wordsOf<RunOutcomeWord>('--outcome', values.outcome, RUN_OUTCOMES, 'an outcome');
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, not ${JSON.stringify(values.limit)}`);
+  // said in the CLI's words (the API's speak of ?cursor=), before the store opens
+  if (values.cursor !== undefined && !isRunCursor(values.cursor)) {
+    throw new UsageError(`--cursor ${JSON.stringify(values.cursor).slice(0, 60)} is not a cursor \`stagecraft runs\` printed: pass the one its "more:" line gave, as it is.`);
+  }
   const filter = {
     status: status as RunStatus[] | undefined,
     outcome,
@@ -160,4 +164,14 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     }
     return 0;
   });
+}
+
+function isRunCursor(s: string): boolean {
+  try {
+    decodeRunCursor(s);
+    return true;
+  } catch (e) {
+    if (e instanceof UsageError) return false;
+    throw e;
+  }
 }

@@ -6,6 +6,7 @@ import { pushSkill } from '../lib/server/skills/push-skill';
 import { parse } from './args';
 import type { Io } from './main';
 import { withHost } from './store';
+import { versionArg } from './version-arg';
 
 const short = (hash: string) => hash.slice(0, 12);
 
@@ -31,8 +32,9 @@ const MAX_EXTRA_SHOWN = 20;
 
 export async function pullCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, version: { type: 'string' } }, { min: 1, max: 2, names: 'a skill name and, optionally, a folder' });
+  const version = versionArg(values.version);
   return withHost(async (host) => {
-    const r = await pullSkill(host, positionals[0], { dir: positionals[1], version: values.version, cwd: host.cwd });
+    const r = await pullSkill(host, positionals[0], { dir: positionals[1], version, cwd: host.cwd });
     if (values.json) {
       io.out(JSON.stringify(r));
       return 0;

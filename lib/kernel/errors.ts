@@ -65,13 +65,15 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 export class SkillValidationError extends StagecraftError {
   readonly diagnostics: Diagnostic[];
-  constructor(diagnostics: Diagnostic[]) {
+  /** `rest`: where the errors past the first are listed (the CLI names `stagecraft validate`) */
+  constructor(diagnostics: Diagnostic[], rest?: string) {
     const errors = diagnostics.filter((d) => d.severity === 'error');
     const first = errors[0];
     super(
       'skill_invalid',
       `skill.md has ${errors.length} error${errors.length === 1 ? '' : 's'}` +
-        (first ? `; first: ${formatDiagnostic(first)}` : ''),
+        (first ? `; first: ${formatDiagnostic(first)}` : '') +
+        (rest && errors.length > 1 ? `\n${rest}` : ''),
       { httpStatus: 422, details: { diagnostics: diagnostics as unknown as Json } },
     );
     this.diagnostics = diagnostics;
@@ -397,8 +399,9 @@ export function errorToJson(e: unknown): { code: string; message: string } & Jso
 // ---------------------------------------------------------------- skills and their versions
 
 export class SkillNotFoundError extends StagecraftError {
-  constructor(name: string) {
-    super('skill_not_found', `No skill named ${JSON.stringify(name)}. List the skills (GET /api/skills, or the app's home page) and check the name.`, {
+  /** `how`: where to find the names (the API's words by default; the CLI gives its own) */
+  constructor(name: string, how = "List the skills (GET /api/skills, or the app's home page) and check the name.") {
+    super('skill_not_found', `No skill named ${JSON.stringify(name)}. ${how}`, {
       httpStatus: 404,
       details: { skill: name },
     });
@@ -416,11 +419,15 @@ export class SkillExistsError extends StagecraftError {
 }
 
 export class VersionNotFoundError extends StagecraftError {
-  constructor(skill: string, hash: string, why = 'no version of it has that hash') {
-    super('version_not_found', `Skill ${JSON.stringify(skill)}: ${why} (${hash}). List its versions (GET /api/skills/${skill}/versions) and use one of their hashes.`, {
+  /** what was wrong with the hash (kept out of the JSON: the message says it) */
+  readonly why: string;
+  /** `how`: where to find the hashes (the API's words by default; the CLI gives its own) */
+  constructor(skill: string, hash: string, why = 'no version of it has that hash', how = `List its versions (GET /api/skills/${skill}/versions) and use one of their hashes.`) {
+    super('version_not_found', `Skill ${JSON.stringify(skill)}: ${why} (${hash}). ${how}`, {
       httpStatus: 404,
       details: { skill, version: hash },
     });
+    this.why = why;
   }
 }
 

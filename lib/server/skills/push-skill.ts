@@ -17,6 +17,8 @@ export async function pushSkill(host: Pick<Host, 'skills'>, dir: string, opts: {
   // a missing path was node's ENOENT from deep in the read, an "internal error" with its stack
   if (!existsSync(dir)) throw new UsageError(`${dir} does not exist: pass the bundle folder, the one holding skill.md.`);
   if (!statSync(dir).isDirectory()) throw new UsageError(`${dir} is a file, not a folder: pass the bundle folder that holds skill.md.`);
+  // a folder without skill.md is the caller's mistake (as for validate and run), not a bundle the store refused
+  if (!existsSync(path.join(dir, 'skill.md'))) throw new UsageError(`${dir} has no skill.md: pass the bundle folder, the one holding skill.md.`);
   const { files, problems } = readBundleDir(dir);
   if (problems.length) throw new BundleInvalidError(problems);
   const folder = path.basename(path.resolve(dir));

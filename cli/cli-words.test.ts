@@ -1,0 +1,42 @@
+// The CLI's errors in its own words: `runs --cursor zzz` said "?cursor=… is not a cursor this API
+// gave", and `pull`/`regress` of an unknown skill "List the skills (GET /api/skills…)" — an HTTP
+// request to make, from a command line. The API keeps its words (lib/server/runs/list-runs.test.ts).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from './testing/spawn-cli';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-cli-words-'));
+const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
+delete env.DATABASE_URL;
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const HTTP = /\?cursor=|this API|GET \/api/;
+
+test('runs --cursor zzz: a usage error naming --cursor and what `stagecraft runs` printed', async () => {
+  const r = await runCli(['runs', '--cursor', 'zzz'], { env });
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /^stagecraft: --cursor "zzz" is not a cursor `stagecraft runs` printed: pass the one its "more:" line gave, as it is\.$/m);
+  assert.doesNotMatch(r.err, HTTP);
+});
+
+test('pull and regress of an unknown skill, pull of an unknown version: what the CLI and the app offer, no API route', async () => {
+  for (const argv of [['pull', 'nosuch', path.join(dataDir, 'out')], ['regress', 'nosuch']]) {
+    const r = await runCli(argv, { env });
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /^stagecraft: No skill named "nosuch"\. Check the name: the app's home page lists the skills, and `stagecraft push DIR` saves a folder as one\.$/m, argv.join(' '));
+    assert.doesNotMatch(r.err, HTTP, argv.join(' '));
+  }
+  const json = await runCli(['pull', 'nosuch', '--json'], { env });
+  const body = JSON.parse(json.out);
+  assert.deepEqual([body.error.code, body.error.skill], ['skill_not_found', 'nosuch'], 'the JSON fields stay');
+  assert.doesNotMatch(body.error.message, HTTP);
+
+  assert.equal((await runCli(['push', 'examples/summarize'], { env })).code, 0);
+  const v = await runCli(['pull', 'summarize', path.join(dataDir, 'out'), '--version', 'abcdef1'], { env });
+  assert.equal(v.code, 1, v.err);
+  assert.match(v.err, /^stagecraft: Skill "summarize": no version of it has that hash \(abcdef1\)\. Use a hash that `stagecraft push` printed or the skill's Versions panel in the app lists, or leave --version out for the latest\.$/m);
+  assert.doesNotMatch(v.err, HTTP);
+});

@@ -1,0 +1,27 @@
+// `stagecraft run` of a skill with several errors printed only the first ("skill.md has 4 errors;
+// first: …") and nothing of where the others are: it points to `stagecraft validate <path>`.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from './testing/spawn-cli';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'sc-run-invalid-'));
+const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(tmp, 'data') };
+delete env.DATABASE_URL;
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('run of a skill with several errors: the first, then `stagecraft validate <path>` for all of them (exit 2)', async () => {
+  const dir = path.join(tmp, 'bad');
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'skill.md'), '---\nname: bad\nbogus: 1\nphases: 3\n---\nhi\n');
+  const r = await runCli(['run', dir], { env });
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /^stagecraft: skill\.md has 4 errors; first: /m);
+  assert.match(r.err, new RegExp(`^All of them: stagecraft validate ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  const one = await runCli(['run', path.join(dir, 'skill.md'), '--json'], { env });
+  assert.equal(one.code, 2, one.err);
+  assert.equal(JSON.parse(one.out).error.code, 'skill_invalid', 'the JSON fields stay');
+  assert.match(JSON.parse(one.out).error.message, /stagecraft validate .*bad\/skill\.md$/);
+});
