@@ -18,7 +18,7 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import type { Host } from '../lib/server/host';
-import { otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
+import { insideAnsweredNote, otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -195,6 +195,10 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${col('status')}${col(`${c.a.status} (${c.a.kind})`)}${c.b.status} (${c.b.kind})`);
     io.out(`${col('version')}${col(short(c.a.version))}${short(c.b.version)}`);
     io.out(`${col('steps')}${col(String(c.a.steps))}${c.b.steps}`);
+    for (const [label, side, other] of [['A', c.a, 'B'], ['B', c.b, 'A']] as const) {
+      const note = insideAnsweredNote(side, other);
+      if (note) io.out(`${col('')}${label}: ${note}`);
+    }
     io.out(`${col('tokens in / out')}${col(`${c.a.tokens.input} / ${c.a.tokens.output}`)}${c.b.tokens.input} / ${c.b.tokens.output}`);
     io.out(`${col('duration')}${col(`${Math.round(c.a.durationMs)} ms`)}${Math.round(c.b.durationMs)} ms`);
     const otherSkills = otherSkillsNote(c);

@@ -5,7 +5,7 @@
 // (message, where it was raised, stack) in Details — the one place it shows whole.
 import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
-import { studioHref, usageText } from './timeline-index';
+import { runUsageText, studioHref } from './timeline-index';
 import { errorLine } from './failure-words';
 import styles from './Inspector.module.css';
 
@@ -210,7 +210,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
         </div>
         <div>
           <dt>Usage</dt>
-          <dd>{usageText(usage, currency)}</dd>
+          <dd>{runUsageText(usage, currency)}</dd>
         </div>
         {/* two columns: skill@hash is wider than one at 1024 px, and was broken inside the hash */}
         <div className={styles.twoColumns}>

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, nestedText, nextFailure, studioHref, timelinePositions, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, nestedText, nextFailure, runUsageText, studioHref, timelinePositions, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -82,6 +82,12 @@ test('usage reads as tokens, latency and cost', () => {
   assert.equal(usageText({ inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null }, null), '1,204 → 88\u00a0tok · 1.2\u00a0s');
   assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), '12\u00a0ms · 0.50\u00a0EUR');
   assert.equal(costText(0.0031, 'USD'), '0.0031\u00a0USD');
+});
+
+test("the run report's usage says plainly when no model tokens were used, not a bare latency", () => {
+  assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: null }, null), 'no model tokens used · 12\u00a0ms');
+  assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0 }, 'EUR'), 'no model tokens used · 12\u00a0ms · 0.00\u00a0EUR');
+  assert.equal(runUsageText({ inputTokens: 10, outputTokens: 2, latencyMs: 12, cost: null }, null), '10 → 2\u00a0tok · 12\u00a0ms');
 });
 
 test("an iterate's nested steps: the count, then each kind that did not go ok (a skipped inner iterate too), never '0 failed'", () => {

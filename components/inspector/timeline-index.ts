@@ -131,6 +131,15 @@ export function usageText(u: { inputTokens: number; outputTokens: number; latenc
   return parts.join(' · ');
 }
 
+/**
+ * The run report's Usage: usageText, led by the plain words when the run used no model tokens (code
+ * steps only, or its turns answered from a recording) — a bare latency there read as a broken figure.
+ */
+export function runUsageText(u: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null }, currency: string | null): string {
+  const text = usageText(u, currency);
+  return u.inputTokens || u.outputTokens ? text : `no model tokens used · ${text}`;
+}
+
 /** between a figure and its unit: a no-break space, so a narrow lane never leaves "ms" on a line alone */
 const NBSP = '\u00a0';
 

@@ -6,7 +6,7 @@
 // away (a run of a thousand steps stays readable) and can be shown.
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
+import { insideAnsweredNote, otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { NameParts } from '@/components/common/NameParts';
 import { changeWords, divergenceNote, DivergenceList } from './DivergenceList';
@@ -28,8 +28,9 @@ function signed(n: number, unit: string): string {
   return `${n > 0 ? '+' : '−'}${Math.abs(n).toLocaleString('en-US')} ${unit}`;
 }
 
-function SideCard({ side, label, other }: { side: CompareSideView; label: string; other?: CompareSideView }) {
+function SideCard({ side, label, other }: { side: CompareSideView; label: (typeof LABELS)[number]; other?: CompareSideView }) {
   const tokens = side.tokens.input + side.tokens.output;
+  const inside = insideAnsweredNote(side, label === 'A' ? 'B' : 'A');
   return (
     <div className={styles.sideCard} aria-label={`Run ${label}`} role="group">
       <div className={styles.sideCardHead}>
@@ -61,7 +62,10 @@ function SideCard({ side, label, other }: { side: CompareSideView; label: string
         </div>
         <div>
           <dt>Steps</dt>
-          <dd>{side.steps}</dd>
+          <dd>
+            {side.steps}
+            {inside ? <span className={styles.delta2}>{inside}</span> : null}
+          </dd>
         </div>
         <div>
           <dt>Tokens</dt>

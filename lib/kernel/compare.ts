@@ -13,7 +13,8 @@
  * could not be answered from the recording), then the outcome (status and
  * caller artifact) when it differs. A step inside one the other run answered
  * whole from a recording (an iterate's nested steps) is not a row: that run
- * never ran it apart, and the answer holds it.
+ * never ran it apart, and the answer holds it; each side's step count is of
+ * the steps compared, and says apart how many it left out so.
  *
  * Outputs are compared as canonical JSON, with error stacks left out (where a
  * process printed its frames is not what a step did) and the paths of the
@@ -65,7 +66,10 @@ export type OutcomeSide = {
   status: string;
   output: Json;
   error: JsonObject | null;
+  /** the steps compared: the rows this run has a side in */
   steps: number;
+  /** steps of its log not compared (nor in `steps`): inside a step the other run answered whole from a recording */
+  insideAnswered: number;
   tokens: { input: number; output: number };
   /** from the run's first event to its last */
   durationMs: number;
@@ -138,7 +142,7 @@ function side(s: Step): StepSide {
   return { seq: s.seq, status: s.status, output: s.output, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded };
 }
 
-function outcomeOf(events: readonly RunEvent[], steps: readonly Step[]): OutcomeSide {
+function outcomeOf(events: readonly RunEvent[], steps: readonly Step[], compared: readonly Step[]): OutcomeSide {
   const last = events[events.length - 1];
   const end = last && TERMINAL_EVENTS.has(last.type) ? last : null;
   const status = !end ? 'running' : end.type === EVENT.runCompleted ? 'completed' : end.type === EVENT.runAborted ? 'aborted' : 'failed';
@@ -152,7 +156,8 @@ function outcomeOf(events: readonly RunEvent[], steps: readonly Step[]): Outcome
     status,
     output: (end?.data.output ?? null) as Json,
     error: end && isJsonObject(end.data.error) ? end.data.error : null,
-    steps: steps.length,
+    steps: compared.length,
+    insideAnswered: steps.length - compared.length,
     tokens,
     durationMs: events.length ? events[events.length - 1].at - events[0].at : 0,
   };
@@ -182,10 +187,10 @@ function outsideAnswered(steps: readonly Step[], other: readonly Step[]): readon
 export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunEvent[]): Comparison {
   const aAll = stepsOf(aEvents);
   const bAll = stepsOf(bEvents);
-  const a = outcomeOf(aEvents, aAll);
-  const b = outcomeOf(bEvents, bAll);
   const aSteps = outsideAnswered(aAll, bAll);
   const bSteps = outsideAnswered(bAll, aAll);
+  const a = outcomeOf(aEvents, aAll, aSteps);
+  const b = outcomeOf(bEvents, bAll, bSteps);
   const stoppedAt = stopOf(b);
   const roots: Roots = { a: bundleRootsOf(aEvents), b: bundleRootsOf(bEvents) };
   const aIndex = new Map(aSteps.map((s, i) => [s.position, i]));

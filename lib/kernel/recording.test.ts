@@ -388,3 +388,16 @@ test('a fork past an iterate answered whole is compared without its nested steps
     assert.ok(!cmp.rows.some((row) => row.position.startsWith('__post__/0/')));
   }
 });
+
+test("an identical comparison of a fork past an iterate counts the same steps on both sides, the parent's nested ones apart", async () => {
+  const { p, rec } = await recordNested();
+  const r = await derive(rec, p, { mode: 'fork', point: { at: '__post__/1', target: 'rerun' } }, countingModel({ calls: [] }, 'count', nestedScript));
+  const cmp = compareLogs(rec.events, r.events);
+  assert.deepEqual(cmp.divergences, []);
+  assert.equal(cmp.a.steps, cmp.b.steps, 'identical, so the same steps on both sides');
+  assert.equal(cmp.a.steps, cmp.rows.length);
+  // two elements × two steps of the iterate's chain: run by the parent, held in the fork's answer
+  assert.deepEqual([cmp.a.insideAnswered, cmp.b.insideAnswered], [4, 0]);
+  const back = compareLogs(r.events, rec.events);
+  assert.deepEqual([back.a.steps, back.a.insideAnswered, back.b.steps, back.b.insideAnswered], [cmp.b.steps, 0, cmp.a.steps, 4]);
+});

@@ -148,7 +148,10 @@ export const CompareSideView = z
     model: z.string(),
     output: json,
     error: json.nullable(),
+    /** the steps compared (its rows) */
     steps: int,
+    /** steps of its log not compared: inside a step the other run answered whole from a recording */
+    insideAnswered: int,
     tokens,
     /** from its first event to its last */
     durationMs: z.number(),
@@ -190,6 +193,17 @@ export type CompareView = z.infer<typeof CompareView>;
 export function otherSkillsNote(view: { a: Pick<CompareSideView, 'skill'>; b: Pick<CompareSideView, 'skill'> }): string | null {
   if (view.a.skill === view.b.skill) return null;
   return `A is a run of ${view.a.skill} and B a run of ${view.b.skill}: steps of two skills are aligned by position name only.`;
+}
+
+/**
+ * Said beside a run's step count (the CLI's and the page's words) when steps of its log were not
+ * compared, being inside one the other run answered whole (a fork past an iterate answers it with
+ * its recorded result): without it an identical comparison reads 6 steps against 10. Null for none.
+ */
+export function insideAnsweredNote(side: Pick<CompareSideView, 'insideAnswered'>, other: 'A' | 'B'): string | null {
+  const n = side.insideAnswered;
+  if (!n) return null;
+  return `+${n} nested ${n === 1 ? 'step' : 'steps'} not compared: ${other} answered ${n === 1 ? 'it' : 'them'} whole from a recording`;
 }
 
 /** a run against the last completed run of its skill before it (`GET /api/compare?b=<id>`): what a failed run's page shows */

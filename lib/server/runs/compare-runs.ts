@@ -29,6 +29,7 @@ function sideView(run: RunRecord, o: OutcomeSide, version: string | null): Compa
     output: run.output,
     error: run.error,
     steps: o.steps,
+    insideAnswered: o.insideAnswered,
     tokens: o.tokens,
     durationMs: o.durationMs,
     createdAt: run.createdAt,
