@@ -401,3 +401,19 @@ test("an identical comparison of a fork past an iterate counts the same steps on
   const back = compareLogs(r.events, rec.events);
   assert.deepEqual([back.a.steps, back.a.insideAnswered, back.b.steps, back.b.insideAnswered], [cmp.b.steps, 0, cmp.a.steps, 4]);
 });
+
+test('fork at a step nested in an iterate that itself changed (another `over`) fails, naming the iterate', async () => {
+  const script = { ...turns, write: [{ finish: { n: 2, items: [{ n: 1 }, { n: 5 }], others: [{ n: 9 }] } }] };
+  const iterate = (over: string) => ({ ...base, index: 0, type: 'iterate', over, into: 'done', steps: [code(0, 'one'), code(1, 'two')] }) as StepSpec;
+  const p = skill({ steps: [iterate('items'), code(1, 'three')] });
+  const store = new MemoryStore();
+  const parent = await startRun(p, deps(countingModel({ calls: [] }, 'count', script), { store, sandbox: countingSandbox().sandbox, fileRoot: root }), { input: { q: 'x' }, skillText: '', runId: 'nested2' });
+  assert.equal(parent.status, 'completed', JSON.stringify(parent.error));
+  const rec = { store, runId: 'nested2', events: await store.readEvents('nested2'), outcome: parent };
+  const changed = skill({ steps: [iterate('others'), code(1, 'three')] });
+  const r = await derive(rec, changed, { mode: 'fork', point: { at: '__post__/0/1/1', target: 'input', value: { n: 40 } } }, countingModel({ calls: [] }, 'count', script));
+  assert.equal(r.outcome.status, 'failed');
+  assert.equal(r.outcome.error?.code, 'fork_prefix_changed');
+  assert.match(String(r.outcome.error?.message), /processor step at __post__\/0, before the fork point __post__\/0\/1\/1, changed/);
+  assert.deepEqual(['one', 'two', 'three'].map(r.sb.count), [0, 0, 0], 'nothing ran');
+});

@@ -156,8 +156,10 @@ function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, d
   if (rec.reached) return null;
   const at = rec.point?.at ?? '?';
   // a point inside this step (a step of an iterate's chain, a run_op's op): answered whole, the step
-  // would never reach it, so it runs, its own steps before the point answered from the recording
-  if (step.kind === 'processor' && at.startsWith(`${step.position}/`)) return null;
+  // would never reach it, so it runs, its own steps before the point answered from the recording —
+  // unless the step itself changed (an iterate over other items): then those answers would not fit
+  const holdsPoint = step.kind === 'processor' && at.startsWith(`${step.position}/`);
+  if (holdsPoint && !entry) return null;
   if (!entry) {
     throw new ForkPointError(
       'fork_prefix_changed',
@@ -172,7 +174,7 @@ function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, d
       { position: step.position, forkPoint: at, recorded: entry.definition, current: step.definition },
     );
   }
-  return entry;
+  return holdsPoint ? null : entry;
 }
 
 /**
