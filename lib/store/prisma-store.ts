@@ -259,7 +259,8 @@ export class PrismaStore implements StorePort {
 
   async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     return this.read(async () => {
-      // by status alone (a worker's sweep for queued runs): plain SQL, so a worker never loads Prisma's client
+      // by status alone, or no filter at all (a worker's sweep, the resume at start): plain SQL, so a
+      // worker never loads Prisma's client
       if (this.raw && isByStatusOnly(filter)) return this.raw.listRuns(filter.status ?? null, filter.limit);
       const rows = await (await this.db()).run.findMany({
         where: runWhere(filter),

@@ -43,8 +43,9 @@ export class RunReads {
 
   /**
    * The runs in one of `status` (every run when null), newest first, ties in creation order (as
-   * Prisma's listRuns orders them): a worker's sweep for queued runs whose job was lost asks this
-   * every 30 s, and a worker otherwise never needs Prisma's client.
+   * Prisma's listRuns orders them). Every listing by status alone comes here: a worker's sweep for
+   * queued runs whose job was lost (every 30 s), the resume of running and queued runs at start, and
+   * an unfiltered listing — so a worker never needs Prisma's client.
    */
   async listRuns(status: readonly string[] | null, limit?: number): Promise<RunRecord[]> {
     const values: unknown[] = [];
