@@ -8,6 +8,7 @@
  */
 import type { RunStateView } from '@/lib/views/inspector';
 import { emptyWords } from './empty-words';
+import { visitWords } from './where-words';
 import { shortValue, stateChanges } from './state-diff';
 import { ValueView } from '../ValueView';
 import styles from './Scrubber.module.css';
@@ -45,7 +46,7 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
       <dl className={styles.where} aria-label="Where the run was">
         <Fact name="Status" value={state.status} />
         <Fact name="Phase" value={state.phase ?? '—'} />
-        <Fact name="Visit" value={state.visit ?? '—'} />
+        <Fact name="Visit" value={visitWords(state)} />
         <Fact name="Round" value={state.round === null ? '—' : String(state.round)} />
         <Fact name="Model turns" value={String(state.counts.model)} />
         <Fact name="Tool calls" value={countWords(state.counts.tool)} />
