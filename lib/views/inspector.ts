@@ -273,7 +273,7 @@ export const RunStateView = z
     output: ValueSlotView.nullable(),
     error: ErrorInfoView.nullable(),
     item: str.nullable(),
-    change: z.object({ summary: str, paths: z.array(str) }).strict(),
+    change: z.object({ summary: str, paths: z.array(str), whole: str.optional() }).strict(),
   })
   .strict();
 export type RunStateView = z.infer<typeof RunStateView>;

@@ -41,7 +41,8 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
         {state.type ? <code className={styles.type}>{state.type}</code> : null}
         {state.at !== null ? <span className={styles.dim}>{eventTime(state.at)}</span> : null}
       </header>
-      <p className={styles.summary}>{state.change.summary}</p>
+      {/* the line whole (it wraps): the short one cuts the error or reason it quotes */}
+      <p className={styles.summary}>{state.change.whole ?? state.change.summary}</p>
 
       <dl className={styles.where} aria-label="Where the run was">
         <Fact name="Status" value={state.status} />
