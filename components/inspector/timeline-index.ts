@@ -140,6 +140,17 @@ export function runUsageText(u: { inputTokens: number; outputTokens: number; lat
   return u.inputTokens || u.outputTokens ? text : `no model tokens used · ${text}`;
 }
 
+/**
+ * The timeline header's usage, for the whole run: its figures said with what they are — the tokens
+ * (or that the run used none), and the model's latency summed over its turns — where a bare "1.2 s"
+ * after the visit count read as nothing in particular.
+ */
+export function totalUsageText(u: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null }, currency: string | null): string {
+  const parts = [u.inputTokens || u.outputTokens ? tokensText(u) : 'no model tokens used', `${latencyText(u.latencyMs)} model latency in total`];
+  if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
+  return parts.join(' · ');
+}
+
 /** between a figure and its unit: a no-break space, so a narrow lane never leaves "ms" on a line alone */
 const NBSP = '\u00a0';
 
