@@ -14,7 +14,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RunTimelineView } from '@/lib/views';
 import { StepList } from './TimelineParts';
 import { VisitView, visitEstimatePx } from './TimelineVisit';
-import { itemDomId, usageText, visitKeyOf } from './timeline-index';
+import { itemDomId, totalUsageText, visitKeyOf } from './timeline-index';
 import type { Visit } from './use-run-timeline';
 import { failedOnlyEmptyText, failureCountText, runItselfFailed } from './failure-words';
 import styles from './Inspector.module.css';
@@ -195,7 +195,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
         <span className={styles.timelineTitle}>
           <h2 id="timeline-title">Timeline</h2>
           <span className={styles.dim}>
-            {t.outline.length === 1 ? '1 visit' : `${t.outline.length.toLocaleString('en')} visits`} · {usageText(t.usage, currency)}
+            {t.outline.length === 1 ? '1 visit' : `${t.outline.length.toLocaleString('en')} visits`} · {totalUsageText(t.usage, currency)}
           </span>
         </span>
         <span className={styles.timelineTools}>

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, nestedText, nextFailure, runUsageText, studioHref, timelinePositions, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, nestedText, nextFailure, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -82,6 +82,20 @@ test('usage reads as tokens, latency and cost', () => {
   assert.equal(usageText({ inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null }, null), '1,204 → 88\u00a0tok · 1.2\u00a0s');
   assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), '12\u00a0ms · 0.50\u00a0EUR');
   assert.equal(costText(0.0031, 'USD'), '0.0031\u00a0USD');
+});
+
+test("the timeline header's latency says what it is: the model's, over the whole run", () => {
+  assert.equal(totalUsageText({ inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null }, null), '1,204 → 88\u00a0tok · 1.2\u00a0s model latency in total');
+  assert.equal(totalUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), 'no model tokens used · 12\u00a0ms model latency in total · 0.50\u00a0EUR');
+});
+
+test('usage counts the turns run here and says how many were reused from a recording, not counted', () => {
+  const fork = { inputTokens: 300, outputTokens: 10, latencyMs: 700, cost: null, reused: 2 };
+  assert.equal(runUsageText(fork, null), '300 → 10\u00a0tok · 700\u00a0ms · 2 turns reused from the recording, not counted');
+  assert.equal(totalUsageText(fork, null), '300 → 10\u00a0tok · 700\u00a0ms model latency in total · 2 turns reused from the recording, not counted');
+  // every turn reused: none ran, so no latency figure, and no tokens used
+  assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 3 }, null), 'no model tokens used · 3 turns reused from the recording, not counted');
+  assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1 }, null), '1 turn reused from the recording, not counted');
 });
 
 test("the run report's usage says plainly when no model tokens were used, not a bare latency", () => {

@@ -122,22 +122,45 @@ export function forkPointOf(e: TimelineEntry): string | null {
   return e.id;
 }
 
-/** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */
-export function usageText(u: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null }, currency: string | null): string {
+type UsageFigures = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number };
+
+/**
+ * The figures of a usage, in order: tokens (or `noTokens`' words when none were used and it is
+ * given), latency (as `latency` says it; left out where every turn was reused, so none ran), cost, and
+ * the turns answered from a recording — not run here, so in none of the figures.
+ */
+function usageParts(u: UsageFigures, currency: string | null, latency: (ms: number) => string, noTokens?: string): string[] {
+  const reused = u.reused ?? 0;
+  const hasTokens = u.inputTokens > 0 || u.outputTokens > 0;
   const parts: string[] = [];
-  if (u.inputTokens || u.outputTokens) parts.push(tokensText(u));
-  parts.push(latencyText(u.latencyMs));
+  if (hasTokens) parts.push(tokensText(u));
+  else if (noTokens) parts.push(noTokens);
+  if (!(reused && !hasTokens && !u.latencyMs)) parts.push(latency(u.latencyMs));
   if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
-  return parts.join(' · ');
+  if (reused) parts.push(`${reused} ${reused === 1 ? 'turn' : 'turns'} reused from the recording, not counted`);
+  return parts;
+}
+
+/** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */
+export function usageText(u: UsageFigures, currency: string | null): string {
+  return usageParts(u, currency, latencyText).join(' · ');
 }
 
 /**
  * The run report's Usage: usageText, led by the plain words when the run used no model tokens (code
  * steps only, or its turns answered from a recording) — a bare latency there read as a broken figure.
  */
-export function runUsageText(u: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null }, currency: string | null): string {
-  const text = usageText(u, currency);
-  return u.inputTokens || u.outputTokens ? text : `no model tokens used · ${text}`;
+export function runUsageText(u: UsageFigures, currency: string | null): string {
+  return usageParts(u, currency, latencyText, 'no model tokens used').join(' · ');
+}
+
+/**
+ * The timeline header's usage, for the whole run: its figures said with what they are — the tokens
+ * (or that the run used none), and the model's latency summed over its turns — where a bare "1.2 s"
+ * after the visit count read as nothing in particular.
+ */
+export function totalUsageText(u: UsageFigures, currency: string | null): string {
+  return usageParts(u, currency, (ms) => `${latencyText(ms)} model latency in total`, 'no model tokens used').join(' · ');
 }
 
 /** between a figure and its unit: a no-break space, so a narrow lane never leaves "ms" on a line alone */

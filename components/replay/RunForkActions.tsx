@@ -11,18 +11,19 @@ import { RerunFromHere } from './RerunFromHere';
 import { forkPositions, rerunPointOf, type RerunPoint } from './run-positions';
 import styles from './Replay.module.css';
 
-type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 'rerunFrom' | 'steps' | 'traces'> };
+type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 'rerunFrom' | 'steps' | 'traces'> & Partial<Pick<RunView, 'error' | 'report'>> };
 
 /** the take-on box of a failed run: its words (a failed step's, or a phase's) are data, the box one */
 function TakeOnFailed({ run, point, positions }: Props & { point: RerunPoint; positions: string[] }) {
-  const { at, forkAt, words } = point;
+  const { at, forkAt, words, stoppedBy } = point;
   return (
     <section className={styles.takeOn} aria-labelledby="take-on-title" data-tone="failed">
       <h2 id="take-on-title">{words.title}</h2>
       <p>
         {words.where[0]}
         <code>{at}</code>
-        {words.where[1]} Fix the cause (in <Link href={`/skills/${encodeURIComponent(run.skill)}`}>the studio</Link>), then {words.rerun}: {words.before}{' '}
+        {words.where[1]}
+        {stoppedBy ? ` ${stoppedBy}` : ''} Fix the cause (in <Link href={`/skills/${encodeURIComponent(run.skill)}`}>the studio</Link>), then {words.rerun}: {words.before}{' '}
         answered from this run&apos;s recording, so no model is called for {words.forWhat}.
       </p>
       <div className={styles.actions}>

@@ -68,3 +68,18 @@ test('what the value at a point is, and whether it must be an object', () => {
   assert.match(pointFacts('__post__/1/input', 'processor').what, /what step __post__\/1 is given/);
   assert.equal(pointFacts('__post__/1', 'processor').isObject, false, 'a validate step may yield null; the server says');
 });
+
+test('a run the model contract stopped, after a nested step failure an iterate skipped, is taken on from its phase, and the box says the contract stopped it', () => {
+  // the server's point is the phase (the skipped step did not stop the run); the steps the view lists are ok
+  const run = { ...base, status: 'failed', steps: [step('draft/pre/0', 'skipped')], rerunFrom: 'draft', error: { code: 'output_invalid', message: 'phase draft: the finish artifact does not satisfy the output schema after one retry' } };
+  const point = rerunPointOf(run);
+  assert.equal(point?.at, 'draft');
+  assert.equal(point?.words, RERUN_WORDS.phase);
+  assert.match(point?.stoppedBy ?? '', /^The model contract stopped it/);
+  // a failed step is its own cause: the words name it already
+  assert.equal(rerunPointOf({ ...run, rerunFrom: 'draft/pre/0/1/0' })?.stoppedBy, null);
+  // a run aborted by a chain's or the caller's contract
+  const report = { aborted_by: { by: 'contract', phase: '__post__' } } as unknown as RunView['report'];
+  assert.match(rerunPointOf({ ...base, status: 'aborted', rerunFrom: '__post__', report })?.stoppedBy ?? '', /^The skill's contract stopped it/);
+  assert.equal(rerunPointOf({ ...base, status: 'failed', rerunFrom: 'draft', error: { code: 'model_script_exhausted', message: 'x' } })?.stoppedBy, null);
+});

@@ -26,8 +26,21 @@ export const RERUN_WORDS: Record<'step' | 'phase', RerunWords> = {
   },
 };
 
-/** where a failed run is taken on from: `Rerun from here`'s point, `Fork from here`'s, and the words for it */
-export type RerunPoint = { at: string; forkAt: string; words: RerunWords };
+/** where a failed run is taken on from: `Rerun from here`'s point, `Fork from here`'s, the words for it,
+ * and what stopped the run there when no step did (a contract), in a sentence (null: the words say it) */
+export type RerunPoint = { at: string; forkAt: string; words: RerunWords; stoppedBy: string | null };
+
+/**
+ * What stopped a run at a phase, when no step did: the model contract (the phase's finish refused
+ * after its retry), or the skill's contract (a processor chain's or the caller's schema). Said so a
+ * step whose failure an iterate skipped earlier is not taken for the cause. Null for other ends.
+ */
+export function stoppedByWords(run: Pick<RunView, 'error' | 'report'>, at: string): string | null {
+  if (at.includes('/')) return null;
+  if (run.error?.code === 'output_invalid') return "The model contract stopped it: the phase's finish artifact did not satisfy its output schema, after one retry.";
+  if (run.report?.aborted_by?.by === 'contract') return "The skill's contract stopped it: a value broke its schema.";
+  return null;
+}
 
 /**
  * The rerun point of a run's page — the server's (RunView.rerunFrom: the point a fork with none
@@ -37,13 +50,14 @@ export type RerunPoint = { at: string; forkAt: string; words: RerunWords };
  * failed processor step's input — a nested one's too (`__post__/0/1/0`: the view lists only a chain's own steps) — (what it was given; its recorded result is the error), else on the
  * point itself (a model turn, a tool outcome, a stage's contribution: a value to put in its place).
  */
-export function rerunPointOf(run: Pick<RunView, 'status' | 'rerunFrom' | 'steps'>): RerunPoint | null {
+export function rerunPointOf(run: Pick<RunView, 'status' | 'rerunFrom' | 'steps'> & Partial<Pick<RunView, 'error' | 'report'>>): RerunPoint | null {
   if (run.status !== 'failed' && run.status !== 'aborted') return null;
   const at = run.rerunFrom ?? null;
   if (!at) return null;
   // a step nested in one the view lists (a step of an iterate's chain, at any depth) is a processor step too
   const isStep = run.steps.some((s) => at === s.position || at.startsWith(`${s.position}/`));
-  return { at, forkAt: isStep ? `${at}/input` : at, words: at.includes('/') ? RERUN_WORDS.step : RERUN_WORDS.phase };
+  const stoppedBy = stoppedByWords({ error: run.error ?? null, report: run.report ?? null }, at);
+  return { at, forkAt: isStep ? `${at}/input` : at, words: at.includes('/') ? RERUN_WORDS.step : RERUN_WORDS.phase, stoppedBy };
 }
 
 /** fork points the view names: the run input, each phase, the finish artifact, each processor step and what it was given */

@@ -22,11 +22,13 @@ type Props = {
   skills: string[];
   /** failure points to offer (the most frequent first) */
   failures: string[];
+  /** whether any run, whatever the filters, failed somewhere (the stats' word; absent: assumed) */
+  anyFailed?: boolean;
 };
 
 const list = (v: string): string[] | undefined => (v ? v.split(',') : undefined);
 
-export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
+export function RunFilterBar({ filters, onChange, skills, failures, anyFailed }: Props) {
   const q = filters.q ?? '';
   const [text, setText] = useState(q);
   // the URL's search changed by itself (Clear filters, back): the box follows it
@@ -49,7 +51,7 @@ export function RunFilterBar({ filters, onChange, skills, failures }: Props) {
   const set = (patch: Partial<RunFilters>) => onChange({ ...filters, q: text.trim() || undefined, ...patch });
   const status = filters.status?.join(',') ?? '';
   const outcome = filters.outcome?.join(',') ?? '';
-  const { choices: failureChoices, any: anyFailure, hint: failureHint } = failedAtChoices(filters, failures);
+  const { choices: failureChoices, any: anyFailure, hint: failureHint } = failedAtChoices(filters, failures, anyFailed);
   const skillChoices = filters.skill && !skills.includes(filters.skill) ? [filters.skill, ...skills] : skills;
   const hasTime = filters.from !== undefined || filters.to !== undefined;
 

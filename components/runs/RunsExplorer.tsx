@@ -93,6 +93,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
   const isBusy = list.isPlaceholderData || stats.isPlaceholderData || (list.isPending && !list.data);
   const total = stats.data && !stats.isPlaceholderData ? stats.data.total : null;
   const failures = (stats.data?.failures ?? initial.stats.failures).map((f) => f.at);
+  const anyFailed = (stats.data ?? initial.stats).anyFailed;
   const nothingYet = !filtered && !isBusy && runs.length === 0 && (total ?? 0) === 0;
 
   return (
@@ -106,7 +107,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
         <RunListEmpty />
       ) : (
         <>
-          <RunFilterBar filters={shown} onChange={change} skills={skills} failures={failures} />
+          <RunFilterBar filters={shown} onChange={change} skills={skills} failures={failures} anyFailed={anyFailed} />
           <section className={styles.chart} aria-label="Runs over time" aria-busy={isBusy || undefined}>
             <div className={styles.chartHead}>
               <h2>Runs over time</h2>

@@ -71,3 +71,9 @@ test('"Failed at" says which filters hide every failure, not "No failures", and 
   assert.deepEqual(failedAtChoices({ q: 'x' }, ['lint/check', '__post__/0']), { choices: ['lint/check', '__post__/0'], any: 'Any stage or step' });
   assert.deepEqual(failedAtChoices({ q: 'x', failed: '__post__/1' }, []), { choices: ['__post__/1'], any: 'Any stage or step' });
 });
+
+test('"Failed at" says a search or filter hides failures only when some run did fail; with none ever, "No failures"', () => {
+  assert.deepEqual(failedAtChoices({ q: 'zzzzz' }, [], false), { choices: [], any: 'No failures' });
+  assert.deepEqual(failedAtChoices({ q: 'x', skill: 'tally' }, [], false), { choices: [], any: 'No failures' });
+  assert.deepEqual(failedAtChoices({ q: 'zzzzz' }, [], true), { choices: [], any: 'Hidden by search', hint: 'No failed run matches the search' });
+});

@@ -162,14 +162,16 @@ export function setFilterWords(f: RunFilters): string | null {
 
 /**
  * The "Failed at" select's choices and its first option's words. The failure points are those of
- * the runs the other filters leave, so when none is left, the words say which filters hide them —
- * "No failures" would say that no run ever failed — short, as the select's width is capped, and
- * `hint` says it whole. A chosen point is always offered (a shared link).
+ * the runs the other filters leave, so when none is left and some run did fail (`anyFailed`, the
+ * server's word; unknown: assumed), the words say which filters hide them — "No failures" would
+ * say that no run ever failed — short, as the select's width is capped, and `hint` says it whole.
+ * When no run ever failed, nothing is hidden: "No failures", whatever is set. A chosen point is
+ * always offered (a shared link).
  */
-export function failedAtChoices(f: RunFilters, failures: string[]): { choices: string[]; any: string; hint?: string } {
+export function failedAtChoices(f: RunFilters, failures: string[], anyFailed = true): { choices: string[]; any: string; hint?: string } {
   const choices = f.failed && !failures.includes(f.failed) ? [f.failed, ...failures] : failures;
   if (choices.length) return { choices, any: 'Any stage or step' };
   const others = setFilterWords({ ...f, failed: undefined });
-  if (!others) return { choices, any: 'No failures' };
+  if (!others || !anyFailed) return { choices, any: 'No failures' };
   return { choices, any: others === 'the search' ? 'Hidden by search' : 'Hidden by filters', hint: `No failed run matches ${others}` };
 }

@@ -70,6 +70,8 @@ export type OutcomeSide = {
   steps: number;
   /** steps of its log not compared (nor in `steps`): inside a step the other run answered whole from a recording */
   insideAnswered: number;
+  /** those steps by the step of the other run that holds them: its position, how many, and which of them this run edited (a fork point) */
+  insideParents: InsideParent[];
   tokens: { input: number; output: number };
   /** from the run's first event to its last */
   durationMs: number;
@@ -84,7 +86,10 @@ export type Comparison = {
   stoppedAt: { position: string; reason: string; message: string } | null;
 };
 
-type Step = StepSide & { position: string; kind: string; first: number };
+type Step = StepSide & { position: string; kind: string; first: number; edited: boolean };
+
+/** a step the other run answered whole, and this run's steps inside it (not compared) */
+export type InsideParent = { position: string; steps: number; edited: string[] };
 
 const differ = createDiffer({ arrays: { detectMove: false } });
 
@@ -111,6 +116,7 @@ export function stepsOf(events: readonly RunEvent[]): Step[] {
       durationMs: typeof d.durationMs === 'number' ? d.durationMs : 0,
       tokens: tokensOf(String(d.kind), d.output as Json),
       recorded: isJsonObject(d.recorded),
+      edited: d.edited === true,
     });
   }
   return [...byPosition.values()].sort((x, y) => x.first - y.first);
@@ -142,7 +148,7 @@ function side(s: Step): StepSide {
   return { seq: s.seq, status: s.status, output: s.output, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded };
 }
 
-function outcomeOf(events: readonly RunEvent[], steps: readonly Step[], compared: readonly Step[]): OutcomeSide {
+function outcomeOf(events: readonly RunEvent[], steps: readonly Step[], { compared, parents }: Outside): OutcomeSide {
   const last = events[events.length - 1];
   const end = last && TERMINAL_EVENTS.has(last.type) ? last : null;
   const status = !end ? 'running' : end.type === EVENT.runCompleted ? 'completed' : end.type === EVENT.runAborted ? 'aborted' : 'failed';
@@ -158,6 +164,7 @@ function outcomeOf(events: readonly RunEvent[], steps: readonly Step[], compared
     error: end && isJsonObject(end.data.error) ? end.data.error : null,
     steps: compared.length,
     insideAnswered: steps.length - compared.length,
+    insideParents: parents,
     tokens,
     durationMs: events.length ? events[events.length - 1].at - events[0].at : 0,
   };
@@ -169,28 +176,48 @@ function stopOf(outcome: OutcomeSide): Comparison['stoppedAt'] {
   return { position: String(e.position), reason: String(e.reason), message: String(e.message) };
 }
 
+/** a run's steps compared, and those left out by the step of the other run that holds them */
+type Outside = { compared: readonly Step[]; parents: InsideParent[] };
+
 /**
  * `steps` but those inside a step `other` answered whole from a recording (the steps of an iterate's
  * chain, a run_op's op, under `__post__/0` answered in a fork): that run never ran them one by one,
- * and what it was answered with holds them, so they are not steps it lacks.
+ * and what it was answered with holds them, so they are not steps it lacks. The steps left out are
+ * counted by the answered step that holds them (the outermost), with those this run edited there.
  */
-function outsideAnswered(steps: readonly Step[], other: readonly Step[]): readonly Step[] {
+function outsideAnswered(steps: readonly Step[], other: readonly Step[]): Outside {
   const answered = new Set(other.filter((s) => s.recorded).map((s) => s.position));
-  if (!answered.size) return steps;
-  const inside = (position: string) => {
-    for (let i = position.lastIndexOf('/'); i > 0; i = position.lastIndexOf('/', i - 1)) if (answered.has(position.slice(0, i))) return true;
-    return false;
+  if (!answered.size) return { compared: steps, parents: [] };
+  const parentOf = (position: string): string | null => {
+    let found: string | null = null;
+    for (let i = position.lastIndexOf('/'); i > 0; i = position.lastIndexOf('/', i - 1)) if (answered.has(position.slice(0, i))) found = position.slice(0, i);
+    return found;
   };
-  return steps.filter((s) => !inside(s.position));
+  const parents = new Map<string, InsideParent>();
+  const compared: Step[] = [];
+  for (const s of steps) {
+    const at = parentOf(s.position);
+    if (at === null) {
+      compared.push(s);
+      continue;
+    }
+    const p = parents.get(at) ?? { position: at, steps: 0, edited: [] };
+    p.steps++;
+    if (s.edited) p.edited.push(s.position);
+    parents.set(at, p);
+  }
+  return { compared, parents: [...parents.values()] };
 }
 
 export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunEvent[]): Comparison {
   const aAll = stepsOf(aEvents);
   const bAll = stepsOf(bEvents);
-  const aSteps = outsideAnswered(aAll, bAll);
-  const bSteps = outsideAnswered(bAll, aAll);
-  const a = outcomeOf(aEvents, aAll, aSteps);
-  const b = outcomeOf(bEvents, bAll, bSteps);
+  const aOutside = outsideAnswered(aAll, bAll);
+  const bOutside = outsideAnswered(bAll, aAll);
+  const aSteps = aOutside.compared;
+  const bSteps = bOutside.compared;
+  const a = outcomeOf(aEvents, aAll, aOutside);
+  const b = outcomeOf(bEvents, bAll, bOutside);
   const stoppedAt = stopOf(b);
   const roots: Roots = { a: bundleRootsOf(aEvents), b: bundleRootsOf(bEvents) };
   const aIndex = new Map(aSteps.map((s, i) => [s.position, i]));

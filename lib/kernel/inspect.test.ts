@@ -65,7 +65,7 @@ test('the timeline says what each stage, tool call and step did, in words', asyn
   assert.equal(r1.tools[1].summary, 'denied by guard: secrets are off limits');
   assert.match(r1.tools[3].summary, /^refused by the permission gate: op "http\/get" is not among phase gather's tools/);
   assert.equal(r1.model?.summary, 'called 6 tools: file/read, workspace/write, http/get');
-  assert.deepEqual(r1.usage, { inputTokens: 120, outputTokens: 30, latencyMs: r1.model!.latencyMs, cost: (120 * 2 + 30 * 10) / 1e6 });
+  assert.deepEqual(r1.usage, { inputTokens: 120, outputTokens: 30, latencyMs: r1.model!.latencyMs, cost: (120 * 2 + 30 * 10) / 1e6, reused: 0 });
   assert.equal(t.visits[0].rounds[2].rejected?.errors.includes('facts'), true);
   assert.equal(t.visits[0].rounds[2].model?.finished, true);
   // steps: their accessible labels and on_error branches

@@ -12,14 +12,14 @@
  */
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
-import type { Message, ModelTurn, ToolCall } from './ports';
+import type { Message, ModelTurn, RunEvent, ToolCall } from './ports';
 import type { ModelStepData, ProcessorStepData, StageStepData, ToolStepData } from './events';
 import type { RunFold } from './fold';
 import { splitRoundPosition } from './fold';
 import { changedPaths, itemOf, stateAt, type RunState, type StateMessage } from './fold-state';
 import { outcomesAt } from './fold-transcript';
 import { rebuildStep, type Rebuilt } from './rebuild';
-import { eventSummary } from './summaries';
+import { eventSummary, eventSummaryWhole } from './summaries';
 import { errorInfo, type ErrorInfo } from './error-info';
 import { bundleRoots } from './timeline';
 import { costOf, type AppliedPrice } from './prices';
@@ -47,8 +47,9 @@ export type RunStateView = Omit<RunState, 'resume' | 'transcript' | 'chain' | 'w
   workspace: { path: string; seq: number; content: ValueSlot }[];
   output: ValueSlot | null;
   error: ErrorInfo | null;
-  /** what event `seq` changed: in words, and which parts of the state (JSON pointers) differ from seq - 1 */
-  change: { summary: string; paths: string[] };
+  /** what event `seq` changed: in words, and which parts of the state (JSON pointers) differ from seq - 1;
+   * `whole`: the words with nothing they quote cut short, when `summary` cut something */
+  change: { summary: string; paths: string[]; whole?: string };
 };
 
 /** The state at k, for the browser: large values referenced, and what event k changed. */
@@ -73,8 +74,16 @@ export function stateView(fold: RunFold, k: number): RunStateView {
     workspace: s.workspace.map((w, i) => ({ path: w.path, seq: w.seq, content: slot(w.content, ref('workspace', i, 'content')) })),
     output: s.output === null ? null : slot(s.output, ref('output')),
     error: s.error ? errorInfo(s.error, bundleRoots(fold)) : null,
-    change: { summary: event ? eventSummary(event.type, event.data, bundleRoots(fold)) : 'before the run', paths: s.seq > 0 ? changedPaths(prev, s) : [] },
+    change: changeOf(fold, event, s.seq > 0 ? changedPaths(prev, s) : []),
   };
+}
+
+/** what an event changed, in words (whole when the line cut something) and as paths */
+function changeOf(fold: RunFold, event: RunEvent | null, paths: string[]): RunStateView['change'] {
+  if (!event) return { summary: 'before the run', paths };
+  const summary = eventSummary(event.type, event.data, bundleRoots(fold));
+  const whole = eventSummaryWhole(event.type, event.data, bundleRoots(fold));
+  return whole === summary ? { summary, paths } : { summary, paths, whole };
 }
 
 function messageView(m: StateMessage | (Message & { id: string; seq: number | null }), ref: (...p: (string | number)[]) => { seq: number; path: string }): MessageView {

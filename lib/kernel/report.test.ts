@@ -163,3 +163,16 @@ test('the version is the skill hash it started with, and any other a resume ran'
   const r = deriveReport([started(), ev('run_resumed', { skillHash: 'h1' }), ev('run_resumed', { skillHash: 'h2' }), ev('run_completed')]);
   assert.deepEqual(r.version, { skill: 'brief', skill_hash: 'h1', resumed_with: ['h2'] });
 });
+
+test('a nested step failure an enclosing iterate skipped is not the failed step of a run the model contract then stopped', () => {
+  const r = deriveReport([
+    ev('run_started'),
+    step('processor', { status: 'failed', phase: 'draft', position: 'draft/pre/0/1/0', index: 0, type: 'python', nested: true, output: { error: { message: 'KeyError' } } }),
+    step('processor', { status: 'skipped', phase: 'draft', position: 'draft/pre/0', index: 0, type: 'iterate', onError: 'skip', output: { error: { message: 'KeyError' } } }),
+    step('model'),
+    ev('run_failed', { error: { code: 'output_invalid', message: 'the model could not satisfy its contract', phase: 'draft' } }),
+  ]);
+  assert.equal(r.failed_step, null);
+  assert.equal(r.summary, 'Failed: the model could not satisfy its contract');
+  assert.equal(r.step_counts.processor_by_status.failed, 1, 'the nested failure is still counted');
+});

@@ -85,6 +85,24 @@ export function deniedCallPositions(d: JsonObject): string[] {
   return Object.keys(contribution.deny).map((i) => `${round}/tool/${i}`);
 }
 
+/**
+ * The failed steps whose failure did not end the run: a step nested in an iterate (at any depth)
+ * fails, and an enclosing step recorded after it with `on_error: skip` or `empty` took it in (it is
+ * `skipped` or `empty`, not `failed`), so the run went on — and whatever stopped it later (a
+ * contract, another step) is what ended it, not this step.
+ */
+export function absorbedFailures(events: readonly RunEvent[]): Set<string> {
+  const out = new Set<string>();
+  const failed: string[] = [];
+  for (const e of events) {
+    if (e.type !== EVENT.stepCompleted || typeof e.data.position !== 'string') continue;
+    const at = e.data.position;
+    if (e.data.status === 'failed') failed.push(at);
+    else for (const f of failed) if (f.startsWith(`${at}/`)) out.add(f);
+  }
+  return out;
+}
+
 export function deriveReport(events: readonly RunEvent[]): RunReport {
   const counts: RunReport['step_counts'] = { model: 0, tool: 0, stage: 0, processor: 0, processor_by_status: {}, stage_by_status: {}, tool_by_status: {} };
   const changed = new Set<string>();
@@ -103,6 +121,7 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
   events.forEach((e, i) => e.type === EVENT.stepCompleted && last.set(keyOf(e), i));
   // the calls pre-tool stages denied, where they would have been recorded
   const deniedCalls = new Set<string>();
+  const absorbed = absorbedFailures(events);
   for (const [i, e] of events.entries()) {
     const d = e.data;
     if (e.type === EVENT.runStarted) {
@@ -125,7 +144,7 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
     if (kind === 'tool' && (d.op === 'file/write' || d.op === 'workspace/write') && isJsonObject(d.output) && typeof d.output.path === 'string') {
       changed.add(d.op === 'file/write' ? d.output.path : `workspace:${d.output.path}`);
     }
-    if (kind === 'processor' && d.status === 'failed' && !failedStep) {
+    if (kind === 'processor' && d.status === 'failed' && !failedStep && !absorbed.has(String(d.position))) {
       const err = isJsonObject(d.output) && isJsonObject(d.output.error) ? d.output.error : null;
       failedStep = {
         phase: String(d.phase),

@@ -21,19 +21,22 @@ import { EVENT } from './events';
 import { errorLineOf, relativeToBundle } from './error-info';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** how words quoted from a record (an error line, a reason) are cut: to a few words, or kept whole */
+type Cut = (s: string, n?: number) => string;
+const clip: Cut = (s, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const whole: Cut = (s) => s;
 
 /** What a stage did, in a few words. `outcomes`: its round's tool outcomes before post-tool (for trims). */
-export function stageSummary(d: StageStepData, outcomes: readonly (ToolOutcome | null)[] = [], roots: readonly string[] = []): string {
+export function stageSummary(d: StageStepData, outcomes: readonly (ToolOutcome | null)[] = [], roots: readonly string[] = [], cut: Cut = clip): string {
   if (d.status === 'refused') return `refused: missing grant${(d.missing ?? []).length === 1 ? '' : 's'} ${(d.missing ?? d.definition.effects).join(', ')}`;
-  if (d.status === 'failed') return `failed: ${clip(errorLineOf('error' in d.output ? d.output.error.message : 'failed', roots))}`;
+  if (d.status === 'failed') return `failed: ${cut(errorLineOf('error' in d.output ? d.output.error.message : 'failed', roots))}`;
   if (d.status === 'skipped') return 'skipped';
   const c = 'contribution' in d.output ? d.output.contribution : {};
   const parts: string[] = [];
   if (typeof c.system === 'string' && c.system) parts.push(`added a system message (${plural(c.system.length, 'character')})`);
   if (Array.isArray(c.messages) && c.messages.length) parts.push(`added ${plural(c.messages.length, 'message')}`);
   if (Array.isArray(c.annotations)) parts.push(c.annotations.length ? `added ${plural(c.annotations.length, 'annotation')}` : '');
-  if (isJsonObject(c.deny)) for (const [i, why] of Object.entries(c.deny)) parts.push(`denied call ${i} (${clip(String(why), 60)})`);
+  if (isJsonObject(c.deny)) for (const [i, why] of Object.entries(c.deny)) parts.push(`denied call ${i} (${cut(String(why), 60)})`);
   if (isJsonObject(c.args)) for (const i of Object.keys(c.args)) parts.push(`rewrote the args of call ${i}`);
   if (isJsonObject(c.outcomes)) {
     for (const [i, r] of Object.entries(c.outcomes)) parts.push(outcomeRewrite(Number(i), isJsonObject(r) ? r.content : undefined, outcomes[Number(i)]?.content));
@@ -59,17 +62,17 @@ export function branchOf(d: ProcessorStepData): 'none' | 'fail' | 'skip' | 'empt
   return d.status === 'failed' ? 'fail' : d.status === 'skipped' ? 'skip' : d.status === 'empty' ? 'empty' : 'none';
 }
 
-export function stepSummary(d: ProcessorStepData, roots: readonly string[] = []): string {
+export function stepSummary(d: ProcessorStepData, roots: readonly string[] = [], cut: Cut = clip): string {
   const err = isJsonObject(d.output) && isJsonObject(d.output.error) ? errorLineOf(d.output.error.message, roots) : '';
   const def = isJsonObject(d.definition) ? d.definition : {};
   const into = typeof def.into === 'string' ? def.into : null;
   switch (d.status) {
     case 'failed':
-      return `failed (on_error: fail, the run stops): ${clip(err)}`;
+      return `failed (on_error: fail, the run stops): ${cut(err)}`;
     case 'skipped':
-      return `failed, skipped (on_error: skip): ${clip(err)}`;
+      return `failed, skipped (on_error: skip): ${cut(err)}`;
     case 'empty':
-      return `failed; wrote the empty value to ${into ?? 'its target'} (on_error: empty): ${clip(err)}`;
+      return `failed; wrote the empty value to ${into ?? 'its target'} (on_error: empty): ${cut(err)}`;
     default: {
       if (d.type === 'validate') return 'valid';
       if (into) return `stored its result in ${into}`;
@@ -105,10 +108,15 @@ function byWhom(driver: Json | undefined): string {
  * the run executed from (provenance.ts bundleRoots), cut from the words as the report cuts them.
  */
 export function eventSummary(type: string, data: JsonObject, roots: readonly string[] = []): string {
-  return relativeToBundle(eventWords(type, data, roots), roots);
+  return relativeToBundle(eventWords(type, data, roots, clip), roots);
 }
 
-function eventWords(type: string, data: JsonObject, roots: readonly string[]): string {
+/** The same line with nothing it quotes cut short (an error, a rejection, a reason): the scrubber shows it whole. */
+export function eventSummaryWhole(type: string, data: JsonObject, roots: readonly string[] = []): string {
+  return relativeToBundle(eventWords(type, data, roots, whole), roots);
+}
+
+function eventWords(type: string, data: JsonObject, roots: readonly string[], cut: Cut): string {
   const d = data as Record<string, Json>;
   switch (type) {
     case EVENT.runStarted:
@@ -122,7 +130,7 @@ function eventWords(type: string, data: JsonObject, roots: readonly string[]): s
     case EVENT.phaseCompleted:
       return `phase ${String(d.phase)} finished${d.next ? `; next: ${String(d.next)}` : ''}`;
     case EVENT.finishRejected:
-      return `the finish artifact of round ${String(d.round)} was rejected: ${clip(String(d.errors))}`;
+      return `the finish artifact of round ${String(d.round)} was rejected: ${cut(String(d.errors))}`;
     case EVENT.artifactPersisted:
       return `the finish artifact is kept at ${String(d.path)}; the postprocessor starts`;
     case EVENT.factOverridden:
@@ -130,14 +138,14 @@ function eventWords(type: string, data: JsonObject, roots: readonly string[]): s
     case EVENT.runCompleted:
       return 'the run completed';
     case EVENT.runFailed:
-      return `the run failed: ${clip(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
+      return `the run failed: ${cut(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
     case EVENT.runAborted:
-      return `the run was aborted: ${clip(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
+      return `the run was aborted: ${cut(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
     case EVENT.stepCompleted: {
       const at = String(d.position);
       if (d.kind === 'model') return `${at}: ${turnSummary(d.output as unknown as ModelTurn)}`;
-      if (d.kind === 'stage') return `${at}: ${stageSummary(data as unknown as StageStepData, [], roots)}`;
-      if (d.kind === 'processor') return `${at} ${String(d.type)} ${String(d.status)}: ${stepSummary(data as unknown as ProcessorStepData, roots)}`;
+      if (d.kind === 'stage') return `${at}: ${stageSummary(data as unknown as StageStepData, [], roots, cut)}`;
+      if (d.kind === 'processor') return `${at} ${String(d.type)} ${String(d.status)}: ${stepSummary(data as unknown as ProcessorStepData, roots, cut)}`;
       return `${at} ${String(d.op)} ${String(d.status)}`;
     }
   }

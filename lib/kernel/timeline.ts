@@ -32,7 +32,12 @@ import { answeredFromLog, bundleRoots } from './provenance';
 
 export { bundleRoots };
 
-export type Usage = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null };
+/**
+ * What the model turns this run ran cost it: tokens, latency, price. A turn answered from another
+ * run's recording (a fork's or a replay's turns before its point) was not run, so it is not
+ * counted: `reused` says how many such turns there were.
+ */
+export type Usage = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused: number };
 
 export type TimelineTrace = {
   id: string;
@@ -236,7 +241,11 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
   });
   const m = round.model;
   const turn = m?.data.output;
-  const usage: Usage = { inputTokens: turn?.usage?.inputTokens ?? 0, outputTokens: turn?.usage?.outputTokens ?? 0, latencyMs: m?.data.durationMs ?? 0, cost: costOf(turn?.usage, ctx.price) };
+  // a turn answered from the recording was run (and paid for) by the run it was recorded in
+  const isReused = m !== null && m !== undefined && isJsonObject(m.data.recorded);
+  const usage: Usage = isReused
+    ? { inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1 }
+    : { inputTokens: turn?.usage?.inputTokens ?? 0, outputTokens: turn?.usage?.outputTokens ?? 0, latencyMs: m?.data.durationMs ?? 0, cost: costOf(turn?.usage, ctx.price), reused: 0 };
   const deny = denialsAt(round, fold.lastSeq);
   return {
     id: round.id,
@@ -255,7 +264,7 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
           finished: Boolean(turn.finish) && turn.toolCalls.length === 0,
           usage: turn.usage ?? null,
           latencyMs: m.data.durationMs,
-          cost: usage.cost,
+          cost: isReused ? costOf(turn.usage, ctx.price) : usage.cost,
           answeredFromLog: ctx.answered.get(m.seq) ?? null,
         }
       : null,
@@ -416,5 +425,6 @@ const sum = (us: Usage[]): Usage => {
     outputTokens: us.reduce((n, u) => n + u.outputTokens, 0),
     latencyMs: us.reduce((n, u) => n + u.latencyMs, 0),
     cost: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    reused: us.reduce((n, u) => n + u.reused, 0),
   };
 };

@@ -217,6 +217,8 @@ for (const [name, open] of backends) {
       assert.deepEqual([pickedNone.total, pickedNone.failures.length], [0, 3]);
       const none = await store.runIndex.stats({ skill: 'no_such_skill' }, { buckets: 10 });
       assert.deepEqual([none.total, none.buckets, none.duration, none.failures], [0, [], { count: 0, p50: null, p95: null }, []]);
+      // the failure points the filter leaves are none, yet runs did fail: the filter hides them
+      assert.deepEqual([s.anyFailed, none.anyFailed], [true, true]);
     });
   });
 }

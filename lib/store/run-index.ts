@@ -78,6 +78,8 @@ export type RunStats = {
   duration: { count: number; p50: number | null; p95: number | null };
   /** the most frequent failure points of the runs the other filters (all but `failedAt`) select, most frequent first */
   failures: { at: string; count: number }[];
+  /** whether any run at all, whatever the filters, has a failure point (the filters hide it when `failures` is empty) */
+  anyFailed: boolean;
 };
 
 export type RunIndex = {
@@ -231,6 +233,10 @@ export class PrismaRunIndex implements RunIndex {
       }
       failures = points.map((p) => ({ at: p.at, count: Number(p.n) }));
     }
+    // none left by the filters: whether they hide some, or no run ever failed
+    const anyFailed =
+      failures.length > 0 ||
+      (await (await this.db()).$queryRawUnsafe<{ any: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM "runs" r WHERE r."failed_at" IS NOT NULL) AS any`))[0]?.any === true;
     return {
       total,
       needsAttention: Number(head?.attention ?? 0),
@@ -239,6 +245,7 @@ export class PrismaRunIndex implements RunIndex {
       buckets,
       duration: { count: Number(head?.ended ?? 0), p50: microRound(head?.p50), p95: microRound(head?.p95) },
       failures,
+      anyFailed,
     };
   }
 }

@@ -83,7 +83,8 @@ export type RunReportView = z.infer<typeof RunReportView>;
 
 // ---------------------------------------------------------------- the timeline
 
-const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number(), cost: z.number().nullable() }).strict();
+/** `reused`: model turns answered from another run's recording — not run here, so not in the figures */
+const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number(), cost: z.number().nullable(), reused: int }).strict();
 const tokens = z.object({ inputTokens: z.number(), outputTokens: z.number() }).strict();
 const answeredFromLog = seq.nullable();
 
@@ -273,7 +274,7 @@ export const RunStateView = z
     output: ValueSlotView.nullable(),
     error: ErrorInfoView.nullable(),
     item: str.nullable(),
-    change: z.object({ summary: str, paths: z.array(str) }).strict(),
+    change: z.object({ summary: str, paths: z.array(str), whole: str.optional() }).strict(),
   })
   .strict();
 export type RunStateView = z.infer<typeof RunStateView>;

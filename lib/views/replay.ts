@@ -152,6 +152,8 @@ export const CompareSideView = z
     steps: int,
     /** steps of its log not compared: inside a step the other run answered whole from a recording */
     insideAnswered: int,
+    /** those steps by the step of the other run that holds them (answered whole there), and which of them this run edited */
+    insideParents: z.array(z.object({ position: z.string(), steps: int, edited: z.array(z.string()) }).strict()).optional(),
     tokens,
     /** from its first event to its last */
     durationMs: z.number(),
@@ -198,12 +200,23 @@ export function otherSkillsNote(view: { a: Pick<CompareSideView, 'skill'>; b: Pi
 /**
  * Said beside a run's step count (the CLI's and the page's words) when steps of its log were not
  * compared, being inside one the other run answered whole (a fork past an iterate answers it with
- * its recorded result): without it an identical comparison reads 6 steps against 10. Null for none.
+ * its recorded result): without it an identical comparison reads 6 steps against 10. With the
+ * steps that hold them known (`insideParents`), it names them — it was the parent the other run
+ * answered whole, not these steps — and any of this run's edits among them (a fork point there is
+ * not compared either). Null for none.
  */
-export function insideAnsweredNote(side: Pick<CompareSideView, 'insideAnswered'>, other: 'A' | 'B'): string | null {
+export function insideAnsweredNote(side: Pick<CompareSideView, 'insideAnswered' | 'insideParents'>, other: 'A' | 'B'): string | null {
   const n = side.insideAnswered;
   if (!n) return null;
-  return `+${n} nested ${n === 1 ? 'step' : 'steps'} not compared: ${other} answered ${n === 1 ? 'it' : 'them'} whole from a recording`;
+  const steps = `${n} nested ${n === 1 ? 'step' : 'steps'}`;
+  const parents = side.insideParents ?? [];
+  if (!parents.length) return `+${steps} not compared: ${other} answered ${n === 1 ? 'it' : 'them'} whole from a recording`;
+  const self = other === 'A' ? 'B' : 'A';
+  const where = parents.map((p) => p.position);
+  const named = where.length === 1 ? where[0] : `${where.slice(0, -1).join(', ')} and ${where[where.length - 1]}`;
+  const edited = parents.flatMap((p) => p.edited);
+  const edits = edited.length ? `, ${self}'s edit${edited.length === 1 ? '' : 's'} at ${edited.join(', ')} among them` : '';
+  return `+${steps} of ${self} not compared${edits}: ${n === 1 ? 'it is' : 'they are'} inside ${named}, which ${other} answered whole from a recording`;
 }
 
 /** a run against the last completed run of its skill before it (`GET /api/compare?b=<id>`): what a failed run's page shows */

@@ -61,6 +61,8 @@ export const RunStatsView = z
     duration: z.object({ count: z.number().int(), p50: z.number().nullable(), p95: z.number().nullable() }).strict(),
     /** the most frequent failure points (`failed` filter values) of the runs the other filters select, most frequent first */
     failures: z.array(z.object({ at: z.string(), count: z.number().int() }).strict()),
+    /** whether any run, whatever the filters, has a failure point: with no `failures`, whether the filters hide some */
+    anyFailed: z.boolean().optional(),
   })
   .strict();
 export type RunStatsView = z.infer<typeof RunStatsView>;

@@ -8,6 +8,7 @@
  */
 import type { RunStateView } from '@/lib/views/inspector';
 import { emptyWords } from './empty-words';
+import { visitWords } from './where-words';
 import { shortValue, stateChanges } from './state-diff';
 import { ValueView } from '../ValueView';
 import styles from './Scrubber.module.css';
@@ -40,12 +41,13 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
         {state.type ? <code className={styles.type}>{state.type}</code> : null}
         {state.at !== null ? <span className={styles.dim}>{eventTime(state.at)}</span> : null}
       </header>
-      <p className={styles.summary}>{state.change.summary}</p>
+      {/* the line whole (it wraps): the short one cuts the error or reason it quotes */}
+      <p className={styles.summary}>{state.change.whole ?? state.change.summary}</p>
 
       <dl className={styles.where} aria-label="Where the run was">
         <Fact name="Status" value={state.status} />
         <Fact name="Phase" value={state.phase ?? '—'} />
-        <Fact name="Visit" value={state.visit ?? '—'} />
+        <Fact name="Visit" value={visitWords(state)} />
         <Fact name="Round" value={state.round === null ? '—' : String(state.round)} />
         <Fact name="Model turns" value={String(state.counts.model)} />
         <Fact name="Tool calls" value={countWords(state.counts.tool)} />

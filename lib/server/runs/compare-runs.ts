@@ -30,6 +30,7 @@ function sideView(run: RunRecord, o: OutcomeSide, version: string | null): Compa
     error: run.error,
     steps: o.steps,
     insideAnswered: o.insideAnswered,
+    insideParents: o.insideParents,
     tokens: o.tokens,
     durationMs: o.durationMs,
     createdAt: run.createdAt,

@@ -31,3 +31,14 @@ test('a failed run is rerun from the phase it stopped in when no step failed; a 
   assert.equal(rerunPoint('completed', [started, failedStep]), null);
   assert.equal(rerunPoint('running', [started, failedStep]), null);
 });
+
+test('a nested step whose failure an enclosing iterate skipped did not stop the run: the model contract that did is where it is rerun from', () => {
+  const inner = ev(2, EVENT.stepCompleted, { kind: 'processor', status: 'failed', position: 'draft/pre/0/2/0', phase: 'draft', nested: true, onError: 'fail' });
+  const iterate = ev(3, EVENT.stepCompleted, { kind: 'processor', status: 'skipped', position: 'draft/pre/0', phase: 'draft', onError: 'skip' });
+  const refused = ev(4, EVENT.runFailed, { output: null, error: { code: 'output_invalid', message: 'the model could not satisfy its contract', phase: 'draft' }, report: {} });
+  assert.equal(rerunPoint('failed', [started, inner, iterate, refused]), 'draft');
+  // the same nested failure, not taken in by its iterate, is where the run stopped
+  const failedIterate = ev(3, EVENT.stepCompleted, { kind: 'processor', status: 'failed', position: 'draft/pre/0', phase: 'draft', onError: 'fail' });
+  const aborted = ev(4, EVENT.runAborted, { output: null, error: { code: 'workflow_aborted', message: 'step failed', phase: 'draft' }, report: {} });
+  assert.equal(rerunPoint('aborted', [started, inner, failedIterate, aborted]), 'draft/pre/0');
+});

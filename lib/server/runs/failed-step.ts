@@ -9,16 +9,19 @@
 import { EVENT } from '../../kernel/events';
 import { isJsonObject } from '../../kernel/json';
 import { POST_PHASE } from '../../kernel/plan';
+import { absorbedFailures } from '../../kernel/report';
 import type { RunEvent } from '../../kernel/ports';
 
 /**
  * Where a failed or aborted run failed: its failed step (a processor step, a crashed stage, a
- * failed tool call the run could not get past), else the phase it stopped in.
+ * failed tool call the run could not get past), else the phase it stopped in. A nested step whose
+ * failure an enclosing iterate skipped (or emptied) did not stop the run: what came after did.
  */
 export function failedStepPosition(events: readonly RunEvent[]): string | null {
+  const absorbed = absorbedFailures(events);
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
-    if (e.type === EVENT.stepCompleted && e.data.status === 'failed') return String(e.data.position);
+    if (e.type === EVENT.stepCompleted && e.data.status === 'failed' && !absorbed.has(String(e.data.position))) return String(e.data.position);
   }
   const end = events[events.length - 1];
   const err = end && isJsonObject(end.data.error) ? end.data.error : null;

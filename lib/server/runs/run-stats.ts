@@ -21,5 +21,6 @@ export async function runStats(host: RunIndexHost, q: RunFilterQuery & { buckets
     buckets: s.buckets.map((b) => ({ start: b.start, ...b.counts })),
     duration: s.duration,
     failures: s.failures,
+    anyFailed: s.anyFailed,
   };
 }

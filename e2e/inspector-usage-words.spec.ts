@@ -1,0 +1,68 @@
+// The run inspector's words for what a run used and what an event did, read whole:
+// - the runs list, searched on an installation where no run ever failed, says "No failures" in
+//   "Failed at" (before: "Hidden by search", as if the search hid a failed run);
+// - a replay's usage counts only the model turns it ran (none: each was answered from the
+//   recording) and says how many it reused; the timeline header's latency says what it is;
+// - the scrubber's line for a run's failing event shows the error whole (before: cut at 80
+//   characters with "…", no way to read the rest).
+import { expect, test, type Page } from '@playwright/test';
+import { itselfFailedRun, ranTo, savedLoopSkill } from './skill-runs';
+
+test.describe.configure({ timeout: 240_000 });
+
+const usageOf = (page: Page) => page.locator('dt', { hasText: /^Usage$/ }).locator('xpath=following-sibling::dd[1]');
+
+test('runs list: a search on runs none of which ever failed says there are no failures, not that the search hides them', async ({ page }) => {
+  // the first test of this file: the server's fresh database holds no failed run yet
+  await page.goto('/runs?q=nothing-holds-this');
+  const failedAt = page.getByRole('combobox', { name: 'Failed at' });
+  await expect(failedAt.locator('option:checked')).toHaveText('No failures');
+  await expect(failedAt).toBeDisabled();
+  await page.getByRole('search', { name: 'Filter runs' }).screenshot({ path: 'test-results/screens/usage-words-no-failures.png' });
+});
+
+test("a replay's usage counts the model turns it ran, and says how many it reused from the recording", async ({ page, request }) => {
+  await savedLoopSkill(request, 'loop_usage', 2);
+  const runId = await ranTo(request, 'loop_usage', { n: 0 }, 'completed');
+  const replayed = await request.post(`/api/runs/${runId}/replay`, { data: {} });
+  expect(replayed.status(), await replayed.text()).toBe(200);
+  const { replayRunId } = (await replayed.json()) as { replayRunId: string };
+
+  // the recorded run: its own tokens, the header's latency named
+  await page.goto(`/runs/${runId}`);
+  const timeline = page.getByRole('region', { name: 'Timeline' });
+  await expect(timeline.getByRole('article').first()).toBeVisible({ timeout: 30_000 });
+  await expect(timeline).toContainText(/visits · [\d,]+ → [\d,]+\u00a0tok · [\d.]+\u00a0m?s model latency in total/);
+  await expect(usageOf(page)).not.toContainText('reused');
+  await timeline.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screens/usage-words-recorded-timeline.png' });
+
+  // the replay ran no turn: none of the recorded run's tokens are its own
+  await page.goto(`/runs/${replayRunId}`);
+  await expect(timeline.getByRole('article').first()).toBeVisible({ timeout: 30_000 });
+  // every turn of the recorded run (its report counts them) reused, none counted
+  const turns = ((await (await request.get(`/api/runs/${runId}`)).json()) as { report: { step_counts: { model: number } } }).report.step_counts.model;
+  expect(turns).toBeGreaterThan(1);
+  await expect(usageOf(page)).toHaveText(`no model tokens used · ${turns} turns reused from the recording, not counted`);
+  await expect(timeline).toContainText(`no model tokens used · ${turns} turns reused from the recording, not counted`);
+  await page.screenshot({ path: 'test-results/screens/usage-words-replay.png', fullPage: false });
+  await timeline.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screens/usage-words-replay-timeline.png' });
+});
+
+test("the scrubber shows a failing event's error whole", async ({ page, request }) => {
+  const runId = await itselfFailedRun(request, 'usage_words_failed');
+  const run = (await (await request.get(`/api/runs/${runId}`)).json()) as { error: { message: string } };
+  await page.goto(`/runs/${runId}`);
+  const slider = page.getByRole('slider', { name: 'Step' });
+  await slider.scrollIntoViewIfNeeded();
+  await slider.focus();
+  await page.keyboard.press('End');
+  const state = page.getByRole('region', { name: 'State at step' });
+  await expect(state.locator('code').first()).toHaveText('run_failed');
+  const line = state.locator('header + p');
+  const firstLine = run.error.message.split('\n')[0];
+  await expect(line).toContainText(firstLine.slice(-30));
+  await expect(line).not.toContainText('…');
+  await state.screenshot({ path: 'test-results/screens/usage-words-scrub-whole.png' });
+});
