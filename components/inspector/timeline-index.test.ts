@@ -89,15 +89,14 @@ test("the timeline header's latency says what it is: the model's, over the whole
   assert.equal(totalUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0.5 }, 'EUR'), 'no model tokens used · 12\u00a0ms model latency in total · 0.50\u00a0EUR');
 });
 
-test('usage counts the turns run here and says how many were reused from a recording, not counted', () => {
-  const fork = { inputTokens: 300, outputTokens: 10, latencyMs: 700, cost: null, reused: 2 };
-  assert.equal(runUsageText(fork, null), '300 → 10\u00a0tok · 700\u00a0ms · 2 turns reused from the recording, not counted');
-  assert.equal(totalUsageText(fork, null), '300 → 10\u00a0tok · 700\u00a0ms model latency in total · 2 turns reused from the recording, not counted');
-  // every turn reused: none ran, so no latency figure, and no tokens used
-  assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 3 }, null), 'no model tokens used · 3 turns reused from the recording, not counted');
-  assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1 }, null), '1 turn reused from the recording, not counted');
+test('usage says how many of the turns it counts were reused from a recording', () => {
+  const fork = { inputTokens: 3300, outputTokens: 30, latencyMs: 700, cost: null, reused: 2 };
+  assert.equal(runUsageText(fork, null), '3,300 → 30\u00a0tok · 700\u00a0ms · incl. 2 turns reused from the recording');
+  assert.equal(totalUsageText(fork, null), '3,300 → 30\u00a0tok · 700\u00a0ms model latency in total · incl. 2 turns reused from the recording');
+  // every turn reused (a replay): they took no time here, so no latency figure
+  assert.equal(runUsageText({ inputTokens: 900, outputTokens: 9, latencyMs: 0, cost: null, reused: 3 }, null), '900 → 9\u00a0tok · incl. 3 turns reused from the recording');
+  assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1 }, null), 'incl. 1 turn reused from the recording');
 });
-
 test("the run report's usage says plainly when no model tokens were used, not a bare latency", () => {
   assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: null }, null), 'no model tokens used · 12\u00a0ms');
   assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0 }, 'EUR'), 'no model tokens used · 12\u00a0ms · 0.00\u00a0EUR');

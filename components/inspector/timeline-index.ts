@@ -126,8 +126,9 @@ type UsageFigures = { inputTokens: number; outputTokens: number; latencyMs: numb
 
 /**
  * The figures of a usage, in order: tokens (or `noTokens`' words when none were used and it is
- * given), latency (as `latency` says it; left out where every turn was reused, so none ran), cost, and
- * the turns answered from a recording — not run here, so in none of the figures.
+ * given), latency (as `latency` says it; left out where reused turns alone took no time), cost, and
+ * how many of the turns counted were answered from a recording (run and paid for by the run that
+ * recorded them).
  */
 function usageParts(u: UsageFigures, currency: string | null, latency: (ms: number) => string, noTokens?: string): string[] {
   const reused = u.reused ?? 0;
@@ -135,9 +136,9 @@ function usageParts(u: UsageFigures, currency: string | null, latency: (ms: numb
   const parts: string[] = [];
   if (hasTokens) parts.push(tokensText(u));
   else if (noTokens) parts.push(noTokens);
-  if (!(reused && !hasTokens && !u.latencyMs)) parts.push(latency(u.latencyMs));
+  if (!(reused && !u.latencyMs)) parts.push(latency(u.latencyMs));
   if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
-  if (reused) parts.push(`${reused} ${reused === 1 ? 'turn' : 'turns'} reused from the recording, not counted`);
+  if (reused) parts.push(`incl. ${reused} ${reused === 1 ? 'turn' : 'turns'} reused from the recording`);
   return parts;
 }
 

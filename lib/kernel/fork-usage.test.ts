@@ -1,5 +1,6 @@
 // A fork's (or replay's) model turns answered from its parent's recording were run, and paid for,
-// by the parent: the fork's usage counts the turns it ran itself, and says how many it reused.
+// by the parent: the fork's usage counts every turn, as compare and the CLI do, and says how many
+// of them it reused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RunFold } from './fold';
@@ -32,11 +33,11 @@ function forkLog(): RunEvent[] {
   return data.map(([type, d], i) => ({ runId: 'fork', seq: i + 1, type, at: 1000 + i, data: d }));
 }
 
-test("a fork's usage counts only the model turns it ran, and how many it reused from the recording", () => {
+test("a fork's usage says how many of the model turns it counts were reused from the recording", () => {
   const t = buildTimeline(new RunFold('fork', forkLog()));
-  assert.deepEqual(t.usage, { inputTokens: 300, outputTokens: 10, latencyMs: 700, cost: null, reused: 2 });
+  assert.deepEqual(t.usage, { inputTokens: 3300, outputTokens: 30, latencyMs: 700, cost: null, reused: 2 });
   const rounds = t.visits[0].rounds;
-  assert.deepEqual(rounds.map((r) => [r.usage.inputTokens, r.usage.reused]), [[0, 1], [0, 1], [300, 0]]);
+  assert.deepEqual(rounds.map((r) => [r.usage.inputTokens, r.usage.reused]), [[1000, 1], [2000, 1], [300, 0]]);
   // the reused turn's own card still says what it cost where it ran
   assert.deepEqual(rounds[0].model?.usage, { inputTokens: 1000, outputTokens: 10 });
 });

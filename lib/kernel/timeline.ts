@@ -33,9 +33,10 @@ import { answeredFromLog, bundleRoots } from './provenance';
 export { bundleRoots };
 
 /**
- * What the model turns this run ran cost it: tokens, latency, price. A turn answered from another
- * run's recording (a fork's or a replay's turns before its point) was not run, so it is not
- * counted: `reused` says how many such turns there were.
+ * What the model turns of this run used: tokens, latency, price — the turns answered from another
+ * run's recording (a fork's or a replay's turns before its point) included, as compare and the CLI
+ * count them; `reused` says how many of the turns were such (they took no time and were paid for
+ * by the run that recorded them).
  */
 export type Usage = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused: number };
 
@@ -242,10 +243,8 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
   const m = round.model;
   const turn = m?.data.output;
   // a turn answered from the recording was run (and paid for) by the run it was recorded in
-  const isReused = m !== null && m !== undefined && isJsonObject(m.data.recorded);
-  const usage: Usage = isReused
-    ? { inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1 }
-    : { inputTokens: turn?.usage?.inputTokens ?? 0, outputTokens: turn?.usage?.outputTokens ?? 0, latencyMs: m?.data.durationMs ?? 0, cost: costOf(turn?.usage, ctx.price), reused: 0 };
+  const reused = m !== null && m !== undefined && isJsonObject(m.data.recorded) ? 1 : 0;
+  const usage: Usage = { inputTokens: turn?.usage?.inputTokens ?? 0, outputTokens: turn?.usage?.outputTokens ?? 0, latencyMs: m?.data.durationMs ?? 0, cost: costOf(turn?.usage, ctx.price), reused };
   const deny = denialsAt(round, fold.lastSeq);
   return {
     id: round.id,
@@ -264,7 +263,7 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
           finished: Boolean(turn.finish) && turn.toolCalls.length === 0,
           usage: turn.usage ?? null,
           latencyMs: m.data.durationMs,
-          cost: isReused ? costOf(turn.usage, ctx.price) : usage.cost,
+          cost: usage.cost,
           answeredFromLog: ctx.answered.get(m.seq) ?? null,
         }
       : null,
