@@ -417,3 +417,19 @@ test('fork at a step nested in an iterate that itself changed (another `over`) f
   assert.match(String(r.outcome.error?.message), /processor step at __post__\/0, before the fork point __post__\/0\/1\/1, changed/);
   assert.deepEqual(['one', 'two', 'three'].map(r.sb.count), [0, 0, 0], 'nothing ran');
 });
+
+test('fork at a step nested in an iterate whose nested steps at or after the point changed: the fork runs them as they are now', async () => {
+  const script = { ...turns, write: [{ finish: { n: 2, items: [{ n: 1 }, { n: 5 }] } }] };
+  const iterate = (steps: StepSpec[]) => ({ ...base, index: 0, type: 'iterate', over: 'items', into: 'done', steps }) as StepSpec;
+  const p = skill({ steps: [iterate([code(0, 'one'), code(1, 'two')]), code(1, 'three')] });
+  const store = new MemoryStore();
+  const parent = await startRun(p, deps(countingModel({ calls: [] }, 'count', script), { store, sandbox: countingSandbox().sandbox, fileRoot: root }), { input: { q: 'x' }, skillText: '', runId: 'nested3' });
+  assert.equal(parent.status, 'completed', JSON.stringify(parent.error));
+  const rec = { store, runId: 'nested3', events: await store.readEvents('nested3'), outcome: parent };
+  // the step at the point is another now, and a third step follows it
+  const fixed = skill({ steps: [iterate([code(0, 'one'), code(1, 'two_fixed'), code(2, 'extra')]), code(1, 'three')] });
+  // the point: element 0's second step; element 0's first is answered, the rest runs as it is now
+  const r = await derive(rec, fixed, { mode: 'fork', point: { at: '__post__/0/0/1', target: 'rerun' } }, countingModel({ calls: [] }, 'count', script));
+  assert.equal(r.outcome.status, 'completed', JSON.stringify(r.outcome.error));
+  assert.deepEqual(['one', 'two', 'two_fixed', 'extra', 'three'].map(r.sb.count), [1, 0, 2, 2, 1]);
+});

@@ -167,14 +167,24 @@ function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, d
       { position: step.position, forkPoint: at, current: step.definition },
     );
   }
-  if (entry.defHash !== defHash && !sameDefinition(entry.definition, step.definition)) {
+  // the step holding the point is compared without its nested steps: those before the point are
+  // compared one by one as they are answered, and those at or after it are the fork's to change
+  const recorded = holdsPoint ? withoutSteps(entry.definition) : entry.definition;
+  const current = holdsPoint ? withoutSteps(step.definition) : step.definition;
+  if ((holdsPoint || entry.defHash !== defHash) && !sameDefinition(recorded, current)) {
     throw new ForkPointError(
       'fork_prefix_changed',
-      `The ${step.kind} step at ${step.position}, before the fork point ${at}, changed since run ${rec.runId} recorded it (recorded as ${JSON.stringify(entry.definition)}, now ${JSON.stringify(step.definition)}): it cannot be answered from the recording. Fork at ${step.position} or earlier, or fork with the version the run recorded.`,
-      { position: step.position, forkPoint: at, recorded: entry.definition, current: step.definition },
+      `The ${step.kind} step at ${step.position}, before the fork point ${at}, changed since run ${rec.runId} recorded it (recorded as ${JSON.stringify(recorded)}, now ${JSON.stringify(current)}): it cannot be answered from the recording. Fork at ${step.position} or earlier, or fork with the version the run recorded.`,
+      { position: step.position, forkPoint: at, recorded, current },
     );
   }
   return holdsPoint ? null : entry;
+}
+
+function withoutSteps(d: Json): Json {
+  if (!isJsonObject(d)) return d;
+  const { steps: _nested, ...own } = d;
+  return own;
 }
 
 /**
