@@ -15,7 +15,8 @@ export function printSummary(s: RunSummary, io: Io): void {
   const asked = r?.aborted_by?.by === 'request' ? r.aborted_by : null;
   if (asked) {
     // an abort someone asked for is not a block: the app's words for it, and README's (it needs no attention)
-    io.out(`outcome: aborted on request by ${asked.requestedBy ?? 'unknown'}: ${asked.reason ?? ''} (does not need attention)`);
+    const reason = asked.reason?.trim() ? `: ${asked.reason.trim()}` : '';
+    io.out(`outcome: aborted on request by ${asked.requestedBy ?? 'unknown'}${reason} (does not need attention)`);
   } else if (r) {
     io.out(`outcome: ${r.outcome}${r.block_reason ? ` — ${r.block_reason}` : ''}`);
     if (r.failed_stage) io.out(`failed stage: ${r.failed_stage.stage} (${r.failed_stage.rung}, phase ${r.failed_stage.phase})`);
