@@ -2,7 +2,7 @@
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
 import { decodeRunCursor, listRuns } from '../lib/server/runs/list-runs';
-import { RUN_OUTCOMES, type RunOutcomeWord } from '../lib/store/run-index';
+import { RUN_OUTCOMES, type RunCursor, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
@@ -138,9 +138,7 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, not ${JSON.stringify(values.limit)}`);
   // said in the CLI's words (the API's speak of ?cursor=), before the store opens
-  if (values.cursor !== undefined && !isRunCursor(values.cursor)) {
-    throw new UsageError(`--cursor ${JSON.stringify(values.cursor).slice(0, 60)} is not a cursor \`stagecraft runs\` printed: pass the one its "more:" line gave, as it is.`);
-  }
+  const after = values.cursor === undefined ? undefined : cursorArg(values.cursor);
   const filter = {
     status: status as RunStatus[] | undefined,
     outcome,
@@ -153,7 +151,7 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   };
   return withHost(async (host) => {
     // the run views the API answers (lib/views: RunPageView), never the store's records
-    const page = await listRuns(host, { ...filter, limit, cursor: values.cursor });
+    const page = await listRuns(host, { ...filter, limit, cursor: after });
     if (values.json) io.out(JSON.stringify(page));
     else {
       for (const r of page.runs) io.out(`${r.runId}  ${r.status.padEnd(9)}  ${r.skill}  ${new Date(r.createdAt).toISOString()}${r.outcome ? `  ${r.outcome}` : ''}${r.failedAt ? `  at ${r.failedAt}` : ''}`);
@@ -166,12 +164,12 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   });
 }
 
-function isRunCursor(s: string): boolean {
+/** --cursor decoded once, here: one `stagecraft runs` could not have printed is a usage error in the CLI's words */
+function cursorArg(s: string): RunCursor {
   try {
-    decodeRunCursor(s);
-    return true;
+    return decodeRunCursor(s);
   } catch (e) {
-    if (e instanceof UsageError) return false;
-    throw e;
+    if (!(e instanceof UsageError)) throw e;
+    throw new UsageError(`--cursor ${JSON.stringify(s).slice(0, 60)} is not a cursor \`stagecraft runs\` printed: pass the one its "more:" line gave, as it is.`);
   }
 }
