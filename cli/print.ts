@@ -67,3 +67,13 @@ export function diffLines(diff: unknown, before: unknown): string[] {
     return `↷ ${op.from} → ${where}`;
   });
 }
+
+/**
+ * Rows as aligned columns: each column padded to its widest cell (the header's included), two spaces
+ * between columns, nothing trailing.
+ */
+export function columns(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+}

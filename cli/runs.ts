@@ -12,7 +12,7 @@ import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
-import { printSummary } from './print';
+import { columns, printSummary } from './print';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
@@ -154,9 +154,13 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     const page = await listRuns(host, { ...filter, limit, cursor: after });
     if (values.json) io.out(JSON.stringify(page));
     else {
-      for (const r of page.runs) io.out(`${r.runId}  ${r.status.padEnd(9)}  ${r.skill}  ${new Date(r.createdAt).toISOString()}${r.outcome ? `  ${r.outcome}` : ''}${r.failedAt ? `  at ${r.failedAt}` : ''}`);
+      // a header, and each column as wide as its widest value (FAILED AT when a run has one; nothing above no runs)
+      const failedAt = page.runs.some((r) => r.failedAt);
+      const rows = page.runs.map((r) => [r.runId, r.status, r.skill, new Date(r.createdAt).toISOString(), r.outcome ?? '-', ...(failedAt ? [r.failedAt ?? ''] : [])]);
+      const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED AT'] : [])];
+      if (rows.length) for (const line of columns([header, ...rows])) io.out(line);
       if (page.next) io.err(`more: stagecraft runs --cursor ${page.next} (with the same filters)`);
-      // nothing listed is said, where the "more:" line goes (stdout stays one line per run)
+      // nothing listed is said, where the "more:" line goes (stdout stays the table: a header and a line per run)
       const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
       if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
     }
