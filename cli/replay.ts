@@ -25,6 +25,7 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
+import { unreadable } from './fs-words';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -159,7 +160,7 @@ async function readValue(spec: string, io: Io): Promise<Json> {
     text = spec === '-' ? await io.stdin(MAX_INPUT_BYTES) : readFileSync(spec, 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read --value ${spec}: ${(e as Error).message}`);
+    throw unreadable(`--value ${spec}`, e);
   }
   try {
     return JSON.parse(text) as Json;
