@@ -91,6 +91,13 @@ function asksForHelp(args: string[]): boolean {
  */
 const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found']);
 
+/**
+ * commands that run a folder the caller names (run DIR, replay/fork --skill DIR): one a bundle cannot be
+ * (a binary file, a link out of it) is an invalid skill passed to `run`, exit 2; `push` says so as
+ * `validate` does (1), and `pull` of a stored version refused is no mistake of the caller's
+ */
+const RUNS_A_FOLDER = new Set(['run', 'replay', 'fork']);
+
 export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (maxBytes: number) => Promise<string> };
 
 /**
@@ -207,7 +214,7 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       return 2;
     }
     io.err(`stagecraft: ${errorLine(e)}`);
-    if (e instanceof StagecraftError) return checking || EXIT_2_CODES.has(e.code) ? 2 : 1;
+    if (e instanceof StagecraftError) return checking || EXIT_2_CODES.has(e.code) || (e.code === 'bundle_invalid' && RUNS_A_FOLDER.has(cmd)) ? 2 : 1;
     return checking ? 2 : 1;
   }
 }
