@@ -2,7 +2,7 @@
 // where, what to do — not node's "ENOENT: no such file or directory, stat 'x'"; a usage error (exit 2).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from './testing/spawn-cli';
@@ -44,4 +44,19 @@ test('run --input, fork --value, import and export --out name the missing file o
   assert.equal(r.code, 2, r.err);
   assert.ok(r.err.includes(`stagecraft: --out ${out} cannot be written: its folder does not exist.`), r.err);
   assert.doesNotMatch(r.err, NODE_TEXT);
+});
+
+test('run --input or fork --value of an empty file, or nothing on standard input, says it is empty, exit 2', async () => {
+  const empty = path.join(dataDir, 'empty.json');
+  writeFileSync(empty, '\n');
+  const file = await runCli(['run', 'examples/summarize', '--input', empty], { env });
+  assert.equal(file.code, 2, file.err);
+  assert.ok(file.err.includes(`stagecraft: --input ${empty} is empty: give the run's input as a JSON object (at least {}), or leave --input out.`), file.err);
+  const stdin = await runCli(['run', 'examples/summarize', '--input', '-'], { env, stdin: '' });
+  assert.equal(stdin.code, 2, stdin.err);
+  assert.match(stdin.err, /^stagecraft: --input - \(standard input\) is empty: /m);
+  const value = await runCli(['fork', 'run_any', '--at', 'input', '--value', empty], { env });
+  assert.equal(value.code, 2, value.err);
+  assert.ok(value.err.includes(`stagecraft: --value ${empty} is empty: `), value.err);
+  assert.doesNotMatch(stdin.err + file.err + value.err, /Unexpected end of JSON input/);
 });

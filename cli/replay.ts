@@ -162,6 +162,7 @@ async function readValue(spec: string, io: Io): Promise<Json> {
     if (e instanceof UsageError) throw e;
     throw unreadable(`--value ${spec}`, e);
   }
+  if (text.trim() === '') throw new UsageError(`--value ${spec === '-' ? '- (standard input)' : spec} is empty: give the value as JSON (a string in quotes), or use --set PATH=JSON.`);
   try {
     return JSON.parse(text) as Json;
   } catch (e) {

@@ -35,6 +35,8 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
     }
     throw unreadable(`--input ${spec}`, e);
   }
+  // an empty file, or nothing piped in (`--input -` with no stdin): said as such, not as JSON.parse's "Unexpected end of JSON input"
+  if (text.trim() === '') throw new UsageError(`--input ${spec === '-' ? '- (standard input)' : spec} is empty: give the run's input as a JSON object (at least {}), or leave --input out.`);
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`--input ${spec} nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   let v: unknown;
   try {
