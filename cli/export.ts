@@ -31,7 +31,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     }
     const facts = { runId: doc.run.id as string, file: values.out, bytes: Buffer.byteLength(text), sha256: doc.sha256, events: doc.events.length, artifacts: doc.artifacts.length };
     if (values.json) io.out(JSON.stringify(facts));
-    else io.out(`run ${facts.runId}: exported to ${values.out} (${facts.events} events, ${facts.artifacts} artifacts, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
+    else io.out(`run ${facts.runId}: exported to ${values.out} (${facts.events} event${facts.events === 1 ? '' : 's'}, ${facts.artifacts} artifact${facts.artifacts === 1 ? '' : 's'}, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
     return 0;
   });
 }
