@@ -21,3 +21,19 @@ test('an unknown option names itself and the options the command takes, not node
 test('other refusals keep their words: a value missing after a flag that takes one', () => {
   assert.throws(() => parse(['x', '--limit'], options, { min: 1, max: 1, names: 'a run id' }), /--limit/);
 });
+
+test('a flag without its value, or with one it does not take, is said in plain words, not node\'s', () => {
+  const said = (argv: string[]) => {
+    try {
+      parse(argv, options, { min: 0, max: 1, names: 'a run id' });
+    } catch (e) {
+      assert.ok(e instanceof UsageError);
+      return e.message;
+    }
+    assert.fail('no usage error');
+  };
+  assert.equal(said(['x', '--limit']), '--limit needs a value after it (--limit VALUE).');
+  assert.equal(said(['--limit', '--json']), '--limit needs a value, and the next word is an option: give --limit its value (one that starts with a dash as --limit=-…).');
+  assert.equal(said(['--json=yes']), '--json takes no value: write --json alone.');
+  for (const argv of [['--limit'], ['--limit', '--json'], ['--json=1']]) assert.doesNotMatch(said(argv), /Option '|<value>|option argument/);
+});

@@ -20,10 +20,24 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
  * (node's own words go on about positionals after `--`, which is not what a mistyped flag needs).
  */
 function usageWords(e: Error & { code?: string }, options: NonNullable<ParseArgsConfig['options']>): string {
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return valueWords(e.message);
   if (e.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return e.message;
   const given = /'([^']+)'/.exec(e.message)?.[1] ?? 'that option';
   const known = Object.keys(options).map((name) => `--${name}`);
   return `Unknown option ${given}: this command takes ${known.length ? known.join(', ') : 'no options'}.`;
+}
+
+/**
+ * A flag's value missing, or given to a flag that takes none, in plain words — node's name the flag as
+ * `'-v, --version <value>'` and its ambiguity note speaks of "the option argument".
+ */
+function valueWords(message: string): string {
+  const flag = /--[\w-]+/.exec(message)?.[0];
+  if (!flag) return message;
+  if (/argument missing/.test(message)) return `${flag} needs a value after it (${flag} VALUE).`;
+  if (/ambiguous/.test(message)) return `${flag} needs a value, and the next word is an option: give ${flag} its value (one that starts with a dash as ${flag}=-…).`;
+  if (/does not take an argument/.test(message)) return `${flag} takes no value: write ${flag} alone.`;
+  return message;
 }
 
 /** a stdin or file over MAX_INPUT_BYTES (its message is the usage error's) */

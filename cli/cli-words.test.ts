@@ -25,7 +25,7 @@ test('runs --cursor zzz: a usage error naming --cursor and what `stagecraft runs
 test('pull and regress of an unknown skill, pull of an unknown version: what the CLI and the app offer, no API route', async () => {
   for (const argv of [['pull', 'nosuch', path.join(dataDir, 'out')], ['regress', 'nosuch']]) {
     const r = await runCli(argv, { env });
-    assert.equal(r.code, 1, r.err);
+    assert.equal(r.code, 2, r.err);
     assert.match(r.err, /^stagecraft: No skill named "nosuch"\. Check the name: the app's home page lists the skills, and `stagecraft push DIR` saves a folder as one\.$/m, argv.join(' '));
     assert.doesNotMatch(r.err, HTTP, argv.join(' '));
   }
@@ -36,7 +36,7 @@ test('pull and regress of an unknown skill, pull of an unknown version: what the
 
   assert.equal((await runCli(['push', 'examples/summarize'], { env })).code, 0);
   const v = await runCli(['pull', 'summarize', path.join(dataDir, 'out'), '--version', 'abcdef1'], { env });
-  assert.equal(v.code, 1, v.err);
+  assert.equal(v.code, 2, v.err);
   assert.match(v.err, /^stagecraft: Skill "summarize": no version of it has that hash \(abcdef1\)\. Use a hash that `stagecraft push` printed or the skill's Versions panel in the app lists, or leave --version out for the latest\.$/m);
   assert.doesNotMatch(v.err, HTTP);
 });

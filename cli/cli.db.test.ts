@@ -175,7 +175,7 @@ test('runs --json prints run views, filtered (attention, failure point, outcome,
   assert.equal(second.runs[0].runId, aborted.runId);
   // the text form lists the same runs, and says where the next page is
   const text = await cli('runs', '--limit', '1');
-  assert.match(text.out, new RegExp(`^${ok.runId}\\s+completed\\s+summarize`));
+  assert.match(text.out, new RegExp(`^${ok.runId}\\s+completed\\s+summarize`, 'm'));
   assert.match(text.err, /more: stagecraft runs --cursor \S+/);
 });
 
@@ -297,12 +297,12 @@ test('push and pull: a folder becomes a version of its skill and comes back byte
   assert.match(older.err, /also holds notes\.local, not in this version/);
   assert.doesNotMatch(readFileSync(path.join(out, 'enrich.mjs'), 'utf8'), /\/\/ changed/);
   assert.equal(readFileSync(path.join(out, 'notes.local'), 'utf8'), 'mine');
-  // unknown skills and versions are clear errors
+  // unknown skills and versions are clear errors, and the caller's input: exit 2
   const none = await cli('pull', 'nobody_here', out);
-  assert.equal(none.code, 1);
+  assert.equal(none.code, 2);
   assert.match(none.err, /No skill named "nobody_here"/);
   const noVersion = await cli('pull', 'pushed_review', out, '--version', 'abcdef0123');
-  assert.equal(noVersion.code, 1);
+  assert.equal(noVersion.code, 2);
   assert.match(noVersion.err, /no version of it has that hash/);
 });
 

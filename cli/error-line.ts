@@ -1,9 +1,11 @@
 /** What the CLI says on stderr for an error that ended a command (or, with several runs, one run's replay). */
 import { SkillNotFoundError, StagecraftError, VersionNotFoundError } from '../lib/kernel/errors';
 
-/** a StagecraftError's message says what happened and what to do; anything else is a bug, with its stack */
-export function errorLine(e: unknown): string {
-  const said = inCliWords(e);
+/**
+ * a StagecraftError's message says what happened and what to do; anything else is a bug, with its stack.
+ * `said`: the error as inCliWords gave it (the caller has it for the JSON too).
+ */
+export function errorLine(said: unknown): string {
   if (said instanceof StagecraftError) return said.message;
   return `internal error: ${said instanceof Error ? (said.stack ?? said.message) : String(said)}`;
 }

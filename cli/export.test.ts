@@ -50,3 +50,13 @@ test('import of a FIFO planted at an export’s name is refused at once, not wai
   assert.equal(code, 2, `the import ${code === null ? 'waited on the FIFO until killed' : `exited ${code}`}: ${err}`);
   assert.match(err, /planted\.json: it is not a regular file/);
 });
+
+test('export --out counts in words that agree with the number: 1 artifact, not 1 artifacts', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data-count') };
+  delete env.DATABASE_URL;
+  const ran = await runCli(['run', path.join(ROOT, 'examples/blog_writer'), '--input', path.join(ROOT, 'examples/blog_writer/input.json'), '--json'], { env });
+  assert.equal(ran.code, 0, ran.err);
+  const r = await runCli(['export', JSON.parse(ran.out).runId, '--out', path.join(root, 'count.json')], { env });
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /\(\d+ events, 1 artifact, skill blog_writer /);
+});

@@ -7,6 +7,7 @@ import { replaceFile } from '../lib/server/replace-file';
 import { exportRun } from '../lib/server/runs/export-run';
 import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
 import { parse } from './args';
+import { unreadable, unwritable } from './fs-words';
 import { withHost } from './store';
 import type { Io } from './main';
 
@@ -26,11 +27,11 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       replaceFile(realpathSync(path.dirname(out)), path.basename(out), text, { shown: `--out ${values.out}` });
     } catch (e) {
       if (e instanceof StagecraftError) throw e;
-      throw new UsageError(`cannot write --out ${values.out}: ${(e as Error).message}`);
+      throw unwritable(`--out ${values.out}`, e);
     }
     const facts = { runId: doc.run.id as string, file: values.out, bytes: Buffer.byteLength(text), sha256: doc.sha256, events: doc.events.length, artifacts: doc.artifacts.length };
     if (values.json) io.out(JSON.stringify(facts));
-    else io.out(`run ${facts.runId}: exported to ${values.out} (${facts.events} events, ${facts.artifacts} artifacts, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
+    else io.out(`run ${facts.runId}: exported to ${values.out} (${facts.events} event${facts.events === 1 ? '' : 's'}, ${facts.artifacts} artifact${facts.artifacts === 1 ? '' : 's'}, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
     return 0;
   });
 }
@@ -65,7 +66,7 @@ function readExportFile(file: string): string {
       closeSync(opened.fd);
     }
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+    throw unreadable(`the export file ${file}`, e);
   }
   if (bytes === null) throw new UsageError(`cannot read ${file}: it is not a regular file (an export is one).`);
   if (!Buffer.isBuffer(bytes)) throw new UsageError(`${file} is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);

@@ -5,7 +5,7 @@
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
  * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`
- * (or a fork point, an edit or an export file that does not fit). `replay --check`:
+ * (or a fork point, an edit or an export file that does not fit, a skill name or version hash that names none). `replay --check`:
  * 0 identical, 1 diverged, 2 not checked (a usage error, a run id with no run, a run
  * still running, imported code refused without --trust, …): for CI, 1 means a
  * divergence and nothing else — with several runs, 1 when any diverged (the others'
@@ -85,8 +85,18 @@ function asksForHelp(args: string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
-/** what the caller sent that does not fit, found before anything ran: exit 2, as a usage error */
-const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed']);
+/**
+ * what the caller sent that does not fit, found before anything ran: exit 2, as a usage error — a
+ * skill name or a --version hash that names nothing is the caller's input too (pull, regress, replay, fork)
+ */
+const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found']);
+
+/**
+ * commands that run a folder the caller names (run DIR, replay/fork --skill DIR): one a bundle cannot be
+ * (a binary file, a link out of it) is an invalid skill passed to `run`, exit 2; `push` says so as
+ * `validate` does (1), and `pull` of a stored version refused is no mistake of the caller's
+ */
+const RUNS_A_FOLDER = new Set(['run', 'replay', 'fork']);
 
 export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (maxBytes: number) => Promise<string> };
 
@@ -204,7 +214,7 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       return 2;
     }
     io.err(`stagecraft: ${errorLine(e)}`);
-    if (e instanceof StagecraftError) return checking || EXIT_2_CODES.has(e.code) ? 2 : 1;
+    if (e instanceof StagecraftError) return checking || EXIT_2_CODES.has(e.code) || (e.code === 'bundle_invalid' && RUNS_A_FOLDER.has(cmd)) ? 2 : 1;
     return checking ? 2 : 1;
   }
 }

@@ -54,3 +54,24 @@ test('without a report error (an abort someone asked for) the run error is said 
   const out = printed({ error: { code: 'run_aborted', message: 'aborted on request by cli: not needed' }, report: { outcome: 'blocked', block_reason: null, failed_stage: null, error: null } as unknown as RunSummary['report'] });
   assert.match(out, /^error \[run_aborted\]: aborted on request by cli: not needed$/m);
 });
+
+test('a run aborted on request with no reason given: its outcome line has no dangling colon or double space', () => {
+  for (const reason of [undefined, '', '  ']) {
+    const out = printed({ report: { outcome: 'blocked', aborted_by: { by: 'request', requestedBy: 'cli', ...(reason === undefined ? {} : { reason }) } } as unknown as RunSummary['report'] });
+    assert.match(out, /^outcome: aborted on request by cli \(does not need attention\)$/m, JSON.stringify(reason));
+  }
+  const said = printed({ report: { outcome: 'blocked', aborted_by: { by: 'request', requestedBy: 'cli', reason: 'not needed' } } as unknown as RunSummary['report'] });
+  assert.match(said, /^outcome: aborted on request by cli: not needed \(does not need attention\)$/m);
+});
+
+test('a failed run whose block reason is its error: the words once, on the error line', () => {
+  const msg = 'The run is in phase summarize, but the model script model.yaml has turns only for draft.';
+  const out = printed({
+    status: 'failed',
+    error: { code: 'model_script_phase_mismatch', message: msg },
+    report: { outcome: 'failed', block_reason: msg, failed_stage: null, error: null } as unknown as RunSummary['report'],
+  });
+  assert.equal(out.split(msg).length - 1, 1, out);
+  assert.match(out, /^outcome: failed$/m);
+  assert.match(out, /^error \[model_script_phase_mismatch\]: The run is in phase summarize/m);
+});

@@ -13,18 +13,22 @@ export function printSummary(s: RunSummary, io: Io): void {
     aborted_by?: { by: string; reason?: string; requestedBy?: string } | null;
   } | null;
   const asked = r?.aborted_by?.by === 'request' ? r.aborted_by : null;
+  // the error line below says it: a block reason that is the same words is not said twice
+  const errorSaid = s.error ? (r?.error ? r.error.message : String(s.error.message)) : null;
+  const reason = r?.block_reason && r.block_reason.trim() !== errorSaid?.trim() ? ` — ${r.block_reason}` : '';
   if (asked) {
     // an abort someone asked for is not a block: the app's words for it, and README's (it needs no attention)
-    io.out(`outcome: aborted on request by ${asked.requestedBy ?? 'unknown'}: ${asked.reason ?? ''} (does not need attention)`);
+    const why = asked.reason?.trim() ? `: ${asked.reason.trim()}` : '';
+    io.out(`outcome: aborted on request by ${asked.requestedBy ?? 'unknown'}${why} (does not need attention)`);
   } else if (r) {
-    io.out(`outcome: ${r.outcome}${r.block_reason ? ` — ${r.block_reason}` : ''}`);
+    io.out(`outcome: ${r.outcome}${reason}`);
     if (r.failed_stage) io.out(`failed stage: ${r.failed_stage.stage} (${r.failed_stage.rung}, phase ${r.failed_stage.phase})`);
   }
   if (s.error) {
     // the report's words for the error: the bundle's files by their names, not the data dir's copy of it;
     // its stack once (the block reason above may have said it already)
     const said = r?.error ?? null;
-    io.out(`error [${String(s.error.code)}]: ${said ? said.message : String(s.error.message)}`);
+    io.out(`error [${String(s.error.code)}]: ${errorSaid}`);
     const stack = said?.stack?.trimEnd();
     if (stack && !(r?.block_reason ?? '').includes(stack)) io.out(stack);
   }
@@ -65,4 +69,14 @@ export function diffLines(diff: unknown, before: unknown): string[] {
     if (op.op === 'remove') return `- ${where}`;
     return `↷ ${op.from} → ${where}`;
   });
+}
+
+/**
+ * Rows as aligned columns: each column padded to its widest cell (the header's included), two spaces
+ * between columns, nothing trailing.
+ */
+export function columns(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
 }

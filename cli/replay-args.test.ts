@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from './testing/spawn-cli';
-import { OPTIONAL_VERSION_HINT } from '../lib/views';
+import { CLI_VERSION_HINT } from './version-arg';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-replay-args-'));
 const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
@@ -27,7 +27,8 @@ test('replay names a path that is no file as one, not as an unknown run id', asy
 });
 
 // `replay --check` exits 1 only on a divergence: a --version that could never name a version is the
-// caller's mistake (a usage error, exit 2, as the API's 400, said in the API's words), told before any store is opened
+// caller's mistake (a usage error, exit 2, as the API's 400), told before any store is opened — in the CLI's
+// words: where a hash is found from the command line, not the API route that lists them
 test('a --version that is no hash is a usage error (exit 2) for replay, fork and regress', async () => {
   for (const argv of [
     ['replay', '--check', 'run_any', '--version', 'zzz'],
@@ -36,8 +37,9 @@ test('a --version that is no hash is a usage error (exit 2) for replay, fork and
   ]) {
     const r = await runCli(argv, { env });
     assert.equal(r.code, 2, argv.join(' ') + r.out + r.err);
-    // in the API's words (its 400 for a malformed version), not words of its own
-    assert.ok(r.err.includes(`--version "${argv[argv.length - 1]}": ${OPTIONAL_VERSION_HINT}.`), r.err);
+    assert.ok(r.err.includes(`--version "${argv[argv.length - 1]}": ${CLI_VERSION_HINT}.`), r.err);
+    assert.match(r.err, /as `stagecraft push` printed it/);
+    assert.doesNotMatch(r.err, /GET \/api/);
   }
 });
 

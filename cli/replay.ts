@@ -8,7 +8,7 @@
  * fit); compare 0; regress 0 when no past run would change, else 1.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { UsageError, errorToJson } from '../lib/kernel/errors';
+import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
 import { forkRun } from '../lib/server/runs/fork-run';
@@ -25,6 +25,7 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
+import { unreadable } from './fs-words';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -68,14 +69,31 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
         results.push(v);
         if (!values.json) printReplay(v, io);
       } catch (e) {
-        if (e instanceof UsageError) throw e; // the same for every run: not one run's result
-        results.push({ run: arg, error: errorToJson(inCliWords(e)) });
-        io.err(`stagecraft: ${arg}: ${errorLine(e)}`);
+        // the same for every run: not one run's result (main.ts: once, exit 2)
+        if (isCommandError(e, values, results.some(isReplayed))) throw e;
+        const said = inCliWords(e);
+        results.push({ run: arg, error: errorToJson(said) });
+        io.err(`stagecraft: ${arg}: ${errorLine(said)}`);
       }
     }
     if (values.json) io.out(JSON.stringify({ identical: results.every((r) => isReplayed(r) && r.identical), replays: results }));
     return replayExit(results, values.check === true);
   }, { runsCode: true });
+}
+
+/**
+ * An error about what the command was given rather than about one run: a usage error, a --skill folder
+ * that is no valid skill, a --version hash that names no version, an export file that cannot be imported.
+ * Printed once and exit 2, as with one run — not once per run, and not read as runs that failed. A hash
+ * names a version of one skill: once a run was replayed with it, it names something, and a run of
+ * another skill it does not fit is that run's error (a divergence already found still exits 1).
+ */
+function isCommandError(e: unknown, given: { skill?: string; version?: string }, isAnyReplayed: boolean): boolean {
+  if (e instanceof UsageError) return true;
+  const code = e instanceof StagecraftError ? e.code : '';
+  if (code === 'export_invalid') return true;
+  if (given.skill !== undefined && (code === 'skill_invalid' || code === 'bundle_invalid')) return true;
+  return given.version !== undefined && code === 'version_not_found' && !isAnyReplayed;
 }
 
 /** a run replayed, or the error that kept it from being replayed (with several runs, one run's error ends nothing) */
@@ -142,8 +160,9 @@ async function readValue(spec: string, io: Io): Promise<Json> {
     text = spec === '-' ? await io.stdin(MAX_INPUT_BYTES) : readFileSync(spec, 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read --value ${spec}: ${(e as Error).message}`);
+    throw unreadable(`--value ${spec}`, e);
   }
+  if (text.trim() === '') throw new UsageError(`--value ${spec === '-' ? '- (standard input)' : spec} is empty: give the value as JSON (a string in quotes), or use --set PATH=JSON.`);
   try {
     return JSON.parse(text) as Json;
   } catch (e) {

@@ -2,7 +2,7 @@
 // first: …") and nothing of where the others are: it points to `stagecraft validate <path>`.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from './testing/spawn-cli';
@@ -24,4 +24,17 @@ test('run of a skill with several errors: the first, then `stagecraft validate <
   assert.equal(one.code, 2, one.err);
   assert.equal(JSON.parse(one.out).error.code, 'skill_invalid', 'the JSON fields stay');
   assert.match(JSON.parse(one.out).error.message, /stagecraft validate .*bad\/skill\.md$/);
+});
+
+// a folder that cannot be a bundle (a binary file in it) was run as a failure of the run (exit 1): it is an
+// invalid skill passed to `run`, exit 2, as for skill.md errors; `push` of it still exits 1, as `validate`
+test('run of a folder holding a binary file: exit 2, naming the file; push of it exits 1', async () => {
+  const dir = path.join(tmp, 'with-binary');
+  cpSync('examples/summarize', dir, { recursive: true });
+  writeFileSync(path.join(dir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]));
+  const r = await runCli(['run', dir, '--json'], { env });
+  assert.equal(r.code, 2, r.err);
+  assert.equal(JSON.parse(r.out).error.code, 'bundle_invalid');
+  assert.match(r.err, /logo\.png is not UTF-8 text/);
+  assert.equal((await runCli(['push', dir], { env })).code, 1);
 });

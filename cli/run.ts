@@ -21,6 +21,7 @@ import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
 import { printSummary } from './print';
+import { unreadable } from './fs-words';
 
 async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
   if (spec === undefined) return {};
@@ -32,8 +33,10 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
     if (e instanceof InputTooLarge) {
       throw new UsageError(`--input ${spec} is over ${MAX_INPUT_BYTES / (1024 * 1024)} MB: a run's input is a small JSON object; put large data in the run's workspace (--workspace DIR) and read it with file/read.`);
     }
-    throw new UsageError(`cannot read --input ${spec}: ${(e as Error).message}`);
+    throw unreadable(`--input ${spec}`, e);
   }
+  // an empty file, or nothing piped in (`--input -` with no stdin): said as such, not as JSON.parse's "Unexpected end of JSON input"
+  if (text.trim() === '') throw new UsageError(`--input ${spec === '-' ? '- (standard input)' : spec} is empty: give the run's input as a JSON object (at least {}), or leave --input out.`);
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`--input ${spec} nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   let v: unknown;
   try {

@@ -2,7 +2,7 @@
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
 import { decodeRunCursor, listRuns } from '../lib/server/runs/list-runs';
-import { RUN_OUTCOMES, type RunOutcomeWord } from '../lib/store/run-index';
+import { RUN_OUTCOMES, type RunCursor, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
@@ -12,7 +12,7 @@ import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
-import { printSummary } from './print';
+import { columns, printSummary } from './print';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
@@ -138,9 +138,7 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, not ${JSON.stringify(values.limit)}`);
   // said in the CLI's words (the API's speak of ?cursor=), before the store opens
-  if (values.cursor !== undefined && !isRunCursor(values.cursor)) {
-    throw new UsageError(`--cursor ${JSON.stringify(values.cursor).slice(0, 60)} is not a cursor \`stagecraft runs\` printed: pass the one its "more:" line gave, as it is.`);
-  }
+  const after = values.cursor === undefined ? undefined : cursorArg(values.cursor);
   const filter = {
     status: status as RunStatus[] | undefined,
     outcome,
@@ -153,12 +151,16 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   };
   return withHost(async (host) => {
     // the run views the API answers (lib/views: RunPageView), never the store's records
-    const page = await listRuns(host, { ...filter, limit, cursor: values.cursor });
+    const page = await listRuns(host, { ...filter, limit, cursor: after });
     if (values.json) io.out(JSON.stringify(page));
     else {
-      for (const r of page.runs) io.out(`${r.runId}  ${r.status.padEnd(9)}  ${r.skill}  ${new Date(r.createdAt).toISOString()}${r.outcome ? `  ${r.outcome}` : ''}${r.failedAt ? `  at ${r.failedAt}` : ''}`);
+      // a header, and each column as wide as its widest value (FAILED AT when a run has one; nothing above no runs)
+      const failedAt = page.runs.some((r) => r.failedAt);
+      const rows = page.runs.map((r) => [r.runId, r.status, r.skill, new Date(r.createdAt).toISOString(), r.outcome ?? '-', ...(failedAt ? [r.failedAt ?? ''] : [])]);
+      const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED AT'] : [])];
+      if (rows.length) for (const line of columns([header, ...rows])) io.out(line);
       if (page.next) io.err(`more: stagecraft runs --cursor ${page.next} (with the same filters)`);
-      // nothing listed is said, where the "more:" line goes (stdout stays one line per run)
+      // nothing listed is said, where the "more:" line goes (stdout stays the table: a header and a line per run)
       const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
       if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
     }
@@ -166,12 +168,12 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   });
 }
 
-function isRunCursor(s: string): boolean {
+/** --cursor decoded once, here: one `stagecraft runs` could not have printed is a usage error in the CLI's words */
+function cursorArg(s: string): RunCursor {
   try {
-    decodeRunCursor(s);
-    return true;
+    return decodeRunCursor(s);
   } catch (e) {
-    if (e instanceof UsageError) return false;
-    throw e;
+    if (!(e instanceof UsageError)) throw e;
+    throw new UsageError(`--cursor ${JSON.stringify(s).slice(0, 60)} is not a cursor \`stagecraft runs\` printed: pass the one its "more:" line gave, as it is.`);
   }
 }

@@ -27,6 +27,16 @@ export async function pushCommand(argv: string[], io: Io): Promise<number> {
   });
 }
 
+/**
+ * The folder pulled into, as the user can cd to it: as they gave it (an absolute path stays absolute,
+ * not `../../root/x`), else — the default ./NAME — relative to here.
+ */
+function shownDir(given: string | undefined, dir: string, cwd: string): string {
+  if (given !== undefined) return given;
+  const rel = path.relative(cwd, dir);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? `.${path.sep}${rel}` : dir;
+}
+
 /** files of a pulled-into folder named in the warning; the rest are counted */
 const MAX_EXTRA_SHOWN = 20;
 
@@ -39,7 +49,7 @@ export async function pullCommand(argv: string[], io: Io): Promise<number> {
       io.out(JSON.stringify(r));
       return 0;
     }
-    const where = path.relative(host.cwd, r.dir) || '.';
+    const where = shownDir(positionals[1], r.dir, host.cwd);
     io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${r.written.length} file${r.written.length === 1 ? '' : 's'}) to ${where}`);
     const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${r.extra.length - MAX_EXTRA_SHOWN} more`] : r.extra;
     if (r.isExtraCut) shown.push('more not listed');

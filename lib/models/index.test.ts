@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -81,4 +81,17 @@ test('modelFromSpec: usage errors', () => {
   usage('scripted', {}, /Unknown model/);
   usage('scripted:missing.yaml', {}, /missing\.yaml not found/);
   usage('replay:run-1', {}, /stagecraft replay run-1/);
+});
+
+test('scripted:FOLDER is a usage error naming the folder, not an EISDIR read failure later', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-model-folder-'));
+  mkdirSync(path.join(dir, 'scripts'));
+  assert.throws(
+    () => modelFromSpec('scripted:scripts', { bundleDir: dir, env: {} }),
+    (e: Error) => e instanceof UsageError && e.message.startsWith(`Model script scripts is a folder (${path.join(dir, 'scripts')}), not a file: `),
+  );
+  assert.throws(
+    () => modelFromSpec(`scripted:${dir}`, { bundleDir: dir, env: {} }),
+    (e: Error) => e instanceof UsageError && e.message === `Model script ${dir} is a folder, not a file: name the script in it, e.g. scripted:${path.join(dir, 'model.yaml')}.`,
+  );
 });

@@ -7,7 +7,7 @@
  * see replay.ts), or read process.env itself: the caller passes the
  * environment, so tests and the app decide what the adapter sees.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelPort } from '../kernel/ports';
 import { UsageError } from '../kernel/errors';
@@ -39,6 +39,10 @@ export function modelFromSpec(
     const found = candidates.find((c) => existsSync(c));
     if (!found) {
       throw new UsageError(`Model script ${arg} not found; looked at ${[...new Set(candidates)].join(' and ')}.`, { spec });
+    }
+    // a folder is no script: said as the caller's mistake, not as a read that failed with EISDIR once the run starts
+    if (statSync(found).isDirectory()) {
+      throw new UsageError(`Model script ${arg} is a folder${found === arg ? '' : ` (${found})`}, not a file: name the script in it, e.g. scripted:${path.join(arg, 'model.yaml')}.`, { spec });
     }
     return createScriptedModel(found, { file: arg });
   }

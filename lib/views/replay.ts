@@ -18,8 +18,10 @@ const int = z.number().int();
 
 /** the fewest hex digits that name a version (the store's MIN_HASH_PREFIX) */
 const MIN_VERSION_PREFIX = 6;
-/** what names a version, said wherever one is malformed: the API's 400s (a body, a query, a path) and the CLI's --version */
-export const VERSION_HINT = `must be a version's hash or a unique prefix of it: ${MIN_VERSION_PREFIX} to 64 hex digits (0-9, a-f), as GET /api/skills/<name>/versions lists them`;
+/** what a version's name looks like, said wherever one is malformed (the API's 400s, the CLI's --version in its own words) */
+export const VERSION_SHAPE = `must be a version's hash or a unique prefix of it: ${MIN_VERSION_PREFIX} to 64 hex digits (0-9, a-f)`;
+/** the same, with where the API lists them: its 400s (a body, a query, a path) */
+export const VERSION_HINT = `${VERSION_SHAPE}, as GET /api/skills/<name>/versions lists them`;
 /** the same, where the version may be left out (a request's `version`, the CLI's --version) */
 export const OPTIONAL_VERSION_HINT = `${VERSION_HINT}; leave it out for the latest version`;
 const VERSION_PATTERN = new RegExp(`^[0-9a-fA-F]{${MIN_VERSION_PREFIX},64}$`);

@@ -13,7 +13,8 @@ export type RunIndexHost = { store: { runIndex: RunIndex } };
 /** how many runs a page holds when the caller does not say */
 export const DEFAULT_RUN_PAGE = 50;
 
-export type RunListRequest = RunFilterQuery & { cursor?: string; limit?: number };
+/** `cursor`: as the caller gave it (the API's `?cursor=`), or already decoded (the CLI checks it before the store opens) */
+export type RunListRequest = RunFilterQuery & { cursor?: string | RunCursor; limit?: number };
 
 export function runSearchOf(q: RunFilterQuery): RunSearch {
   return { skill: q.skill, status: q.status, outcome: q.outcome, failedAt: q.failed, needsAttention: q.attention, from: q.from, to: q.to, text: q.q };
@@ -56,6 +57,6 @@ export function runListItemView(r: RunIndexRow): RunListItemView {
 }
 
 export async function listRuns(host: RunIndexHost, q: RunListRequest = {}): Promise<RunPageView> {
-  const page = await host.store.runIndex.page(runSearchOf(q), { after: q.cursor ? decodeRunCursor(q.cursor) : undefined, limit: q.limit ?? DEFAULT_RUN_PAGE });
+  const page = await host.store.runIndex.page(runSearchOf(q), { after: typeof q.cursor === 'string' ? (q.cursor ? decodeRunCursor(q.cursor) : undefined) : q.cursor, limit: q.limit ?? DEFAULT_RUN_PAGE });
   return { runs: page.rows.map(runListItemView), next: page.next ? encodeRunCursor(page.next) : null };
 }

@@ -1,0 +1,32 @@
+/**
+ * A file the command line named that could not be read or written, in plain words: what happened, where,
+ * and what to do — never node's own text ("ENOENT: no such file or directory, open '…'"). A usage error
+ * (exit 2): the path is the caller's input.
+ */
+import { UsageError } from '../lib/kernel/errors';
+
+/** `what`: how the path was given (`--input examples/x.json`, `the export file runs/a.json`) */
+export function unreadable(what: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return new UsageError(`${what} does not exist: check the path.`);
+  if (code === 'EISDIR') return new UsageError(`${what} is a folder, not a file: name a file in it.`);
+  if (code === 'ENOTDIR') return new UsageError(`${what} does not exist: a part of its path is a file, not a folder.`);
+  if (code === 'EACCES' || code === 'EPERM') return new UsageError(`${what} cannot be read: permission denied. Check its permissions.`);
+  return new UsageError(`${what} cannot be read: ${plain(e)}.`);
+}
+
+/** `what`: how the path was given (`--out runs/a.json`) */
+export function unwritable(what: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return new UsageError(`${what} cannot be written: its folder does not exist. Create it first, or write elsewhere.`);
+  if (code === 'ENOTDIR') return new UsageError(`${what} cannot be written: a part of its path is a file, not a folder. Write elsewhere.`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new UsageError(`${what} cannot be written: permission denied there. Write elsewhere.`);
+  if (code === 'ENOSPC') return new UsageError(`${what} cannot be written: the disk is full.`);
+  return new UsageError(`${what} cannot be written: ${plain(e)}.`);
+}
+
+/** node's message without its `CODE: ` prefix and the `, open '…'` call it names */
+function plain(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/^E[A-Z]+: /, '').replace(/, \w+ '[^']*'(?: -> '[^']*')?$/, '');
+}

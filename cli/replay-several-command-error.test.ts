@@ -1,0 +1,51 @@
+// `replay` of several runs: a mistake in what the command was given (a --skill folder that is no valid
+// skill, a --version that names no version) is the same for every run. It was printed once per run,
+// prefixed by each run's id, and the command exited 1 as if the runs had failed; it is printed once
+// and exits 2, as it does with one run.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from './testing/spawn-cli';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-replay-several-'));
+const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
+delete env.DATABASE_URL;
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const fixture = path.resolve('fixtures/replay/summarize.json');
+const broken = path.join(dataDir, 'broken');
+mkdirSync(broken);
+writeFileSync(path.join(broken, 'skill.md'), 'not a skill\n');
+
+const count = (text: string, re: RegExp) => text.split('\n').filter((l) => re.test(l)).length;
+
+test('several runs with a --skill folder that is no valid skill: said once, exit 2 with or without --check', async () => {
+  for (const check of [[], ['--check']]) {
+    const r = await runCli(['replay', ...check, fixture, fixture, '--skill', broken], { env });
+    assert.equal(r.code, 2, r.out + r.err);
+    assert.equal(count(r.err, /skill\.md must start with a line/), 1, r.err);
+  }
+  const json = await runCli(['replay', fixture, fixture, '--skill', broken, '--json'], { env });
+  assert.equal(json.code, 2, json.err);
+  assert.equal(JSON.parse(json.out).error.code, 'skill_invalid');
+});
+
+test('several runs with a --version no version has: said once, exit 2', async () => {
+  const r = await runCli(['replay', fixture, fixture, '--version', 'abcdef1'], { env });
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.equal(count(r.err, /no version of it has that hash \(abcdef1\)/), 1, r.err);
+});
+
+// a hash names a version of one skill: once a run was replayed with it, a run of another skill is that
+// run's error (printed with its name; a divergence found would still exit 1), not the command's
+test('several runs of two skills with a --version of one: the run it fits replays, the other is its own error', async () => {
+  const pushed = await runCli(['push', 'examples/code_review'], { env });
+  assert.equal(pushed.code, 0, pushed.err);
+  const version = /version ([0-9a-f]{12})/.exec(pushed.out)![1];
+  const r = await runCli(['replay', '--check', path.resolve('fixtures/replay/code_review.json'), fixture, '--version', version], { env });
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.match(r.out, /^run fixture-code_review \(code_review, version [0-9a-f]{12}\): identical/m);
+  assert.ok(r.err.includes(`stagecraft: ${fixture}: Skill "summarize": no version of it has that hash (${version}).`), r.err);
+});
