@@ -1,6 +1,6 @@
-// `stagecraft runs` prints a table: a header row, then a line per run, each column as wide as its widest
-// value — it printed no header and ragged columns (a longer skill name pushed the rest along). --json is
-// untouched.
+// `stagecraft runs` prints a table: a header row (on stderr, so stdout stays a line per run), then a
+// line per run, each column as wide as its widest value — it printed no header and ragged columns (a
+// longer skill name pushed the rest along). --json is untouched.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,9 +25,10 @@ test('runs: a header row, and the columns line up whatever the skill names\' len
   }
   const r = await runCli(['runs'], { env });
   assert.equal(r.code, 0, r.err);
-  const lines = r.out.trimEnd().split('\n');
+  const lines = [r.err.split('\n')[0], ...r.out.trimEnd().split('\n')];
   assert.equal(lines.length, 3, r.out);
   assert.match(lines[0], /^RUN\s+STATUS\s+SKILL\s+CREATED\s+OUTCOME$/);
+  assert.match(lines[1], /^run_\w+\s+completed\s/, 'stdout starts with a run');
   for (const word of ['STATUS', 'CREATED', 'OUTCOME']) {
     const at = lines[0].indexOf(word);
     for (const line of lines.slice(1)) assert.match(line.slice(at - 2, at), /^ {2}$/, `${word} column: ${r.out}`);

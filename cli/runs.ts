@@ -154,13 +154,19 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     const page = await listRuns(host, { ...filter, limit, cursor: after });
     if (values.json) io.out(JSON.stringify(page));
     else {
-      // a header, and each column as wide as its widest value (FAILED AT when a run has one; nothing above no runs)
+      // each column as wide as its widest value, under a header (FAILED when a run has failed somewhere;
+      // nothing above no runs). The header goes to stderr, as the "more:" line does: stdout stays one
+      // line per run for what reads it (`| wc -l`, `| head -1`), and a terminal shows the table whole.
       const failedAt = page.runs.some((r) => r.failedAt);
-      const rows = page.runs.map((r) => [r.runId, r.status, r.skill, new Date(r.createdAt).toISOString(), r.outcome ?? '-', ...(failedAt ? [r.failedAt ?? ''] : [])]);
-      const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED AT'] : [])];
-      if (rows.length) for (const line of columns([header, ...rows])) io.out(line);
+      const rows = page.runs.map((r) => [r.runId, r.status, r.skill, new Date(r.createdAt).toISOString(), r.outcome ?? '-', ...(failedAt ? [r.failedAt ? `at ${r.failedAt}` : ''] : [])]);
+      const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED'] : [])];
+      if (rows.length) {
+        const [head, ...lines] = columns([header, ...rows]);
+        io.err(head);
+        for (const line of lines) io.out(line);
+      }
       if (page.next) io.err(`more: stagecraft runs --cursor ${page.next} (with the same filters)`);
-      // nothing listed is said, where the "more:" line goes (stdout stays the table: a header and a line per run)
+      // nothing listed is said, where the "more:" line goes (stdout stays one line per run)
       const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
       if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
     }
