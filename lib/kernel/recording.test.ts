@@ -433,3 +433,30 @@ test('fork at a step nested in an iterate whose nested steps at or after the poi
   assert.equal(r.outcome.status, 'completed', JSON.stringify(r.outcome.error));
   assert.deepEqual(['one', 'two', 'two_fixed', 'extra', 'three'].map(r.sb.count), [1, 0, 2, 2, 1]);
 });
+
+test("fork of a fork at a step inside an iterate the first fork answered whole: refused, pointing to the run that recorded it", async () => {
+  const script = { ...turns, write: [{ finish: { n: 2, items: [{ n: 1 }, { n: 5 }] } }] };
+  const iterate = { ...base, index: 0, type: 'iterate', over: 'items', into: 'done', steps: [code(0, 'one'), code(1, 'two')] } as StepSpec;
+  const p = skill({ steps: [iterate, code(1, 'three')] });
+  const store = new MemoryStore();
+  const parent = await startRun(p, deps(countingModel({ calls: [] }, 'count', script), { store, sandbox: countingSandbox().sandbox, fileRoot: root }), { input: { q: 'x' }, skillText: '', runId: 'nested4' });
+  const rec = { store, runId: 'nested4', events: await store.readEvents('nested4'), outcome: parent };
+  // the first fork reruns from the step after the iterate: the iterate is answered whole
+  const first = await derive(rec, p, { mode: 'fork', point: { at: '__post__/1', target: 'rerun' } }, countingModel({ calls: [] }, 'count', script));
+  assert.equal(first.outcome.status, 'completed', JSON.stringify(first.outcome.error));
+  assert.equal(first.sb.count('one'), 0);
+  const forkOf = (parentRunId: string, events: RunEvent[], runId: string) =>
+    startRun(p, deps(countingModel({ calls: [] }, 'count', script), { store, sandbox: countingSandbox().sandbox, fileRoot: root }), {
+      input: { q: 'x' },
+      skillText: '',
+      runId,
+      derivation: { mode: 'fork', parentRunId, events, point: { at: '__post__/0/1/1', target: 'rerun' } },
+    });
+  const again = await forkOf(first.outcome.runId, first.events, 'fork-of-fork');
+  assert.equal(again.status, 'failed', JSON.stringify(again.error));
+  assert.equal(again.error?.code, 'fork_point_unknown');
+  assert.match(String(again.error?.message), /answered __post__\/0 whole from run nested4's recording.*Fork run nested4 at __post__\/0\/1\/1 instead/);
+  // and forking the run that recorded it there works
+  const direct = await forkOf('nested4', rec.events, 'fork-of-parent');
+  assert.equal(direct.status, 'completed', JSON.stringify(direct.error));
+});

@@ -74,6 +74,8 @@ export type Recording = {
   probe: boolean;
   /** how the parent failed, when a step that records nothing (a model call) failed it: a replay reproduces it */
   failure: JsonObject | null;
+  /** the parent's steps it answered from its own parent's recording, with that run's id: nothing inside them is recorded */
+  answeredFrom: Map<string, string>;
 };
 
 /** ops whose effects stay in the run's own workspace: a replay runs them there */
@@ -85,18 +87,20 @@ export function recordingOf(d: Derivation, ownLog: readonly RunEvent[]): Recordi
   const steps = new Map<string, MemoEntry[]>();
   let input: Json = null;
   let failure: JsonObject | null = null;
+  const answeredFrom = new Map<string, string>();
   for (const e of d.events) {
     if (e.type === EVENT.runStarted) input = (e.data.input ?? null) as Json;
     if (e.type === EVENT.runFailed && isJsonObject(e.data.error) && typeof e.data.error.position === 'string') failure = e.data.error;
     const m = memoEntryOf(e);
     if (!m) continue;
+    if (isJsonObject(e.data.recorded) && typeof e.data.recorded.runId === 'string') answeredFrom.set(m.position, e.data.recorded.runId);
     const list = steps.get(m.position);
     if (list) list.push(m);
     else steps.set(m.position, [m]);
   }
   const point = d.point ?? null;
   const reached = point !== null && (point.at === RUN_INPUT_POINT || ownLog.some((e) => e.data.marker === FORK_MARKER));
-  return { mode: d.mode, runId: d.parentRunId, steps, input, point, reached, probe: d.probe === true, failure };
+  return { mode: d.mode, runId: d.parentRunId, steps, input, point, reached, probe: d.probe === true, failure, answeredFrom };
 }
 
 /** The fork point was reached in a probe: the value there and its check (not an error anyone sees). */
@@ -178,7 +182,17 @@ function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, d
       { position: step.position, forkPoint: at, recorded, current },
     );
   }
-  return holdsPoint ? null : entry;
+  if (!holdsPoint) return entry;
+  // the parent answered this step whole from its own parent's recording: it recorded nothing inside
+  const from = rec.answeredFrom.get(step.position);
+  if (from) {
+    throw new ForkPointError(
+      'fork_point_unknown',
+      `Run ${rec.runId} answered ${step.position} whole from run ${from}'s recording, so it recorded nothing inside it, and the fork point ${at} is inside it. Fork run ${from} at ${at} instead.`,
+      { position: step.position, forkPoint: at, recordedIn: from },
+    );
+  }
+  return null;
 }
 
 function withoutSteps(d: Json): Json {
