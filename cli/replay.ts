@@ -3,7 +3,8 @@
  * recorded runs, and continuing them from any step.
  *
  * Exit codes: replay --check 0 identical / 1 diverged / 2 not checked (cli/main.ts) — with several
- * runs, 1 if any diverged, else 2 if any was not checked, else 0; fork as run
+ * runs, 1 if any diverged, else 2 if any was not checked, else 0; without --check 1 if any could not
+ * be replayed; 2 either way for a --skill folder that is no valid skill (said once); fork as run
  * (0 completed, 1 failed or aborted, 2 a fork point or edit that does not
  * fit); compare 0; regress 0 when no past run would change, else 1.
  */
@@ -63,37 +64,38 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     }
     // several runs: each one's result is printed once known, so one run's error hides no other's divergence
     const results: ReplayResult[] = [];
+    let isGivenWrong = false;
     for (const arg of positionals) {
       try {
         const v = await replayOne(host, arg, req);
         results.push(v);
         if (!values.json) printReplay(v, io);
       } catch (e) {
-        // the same for every run: not one run's result (main.ts: once, exit 2)
-        if (isCommandError(e, values, results.some(isReplayed))) throw e;
+        // the same for every run, not one run's result: said once, exit 2 (main.ts) — under --json
+        // each run's entry holds it, so the answer keeps its shape
+        isGivenWrong ||= isCommandError(e, values);
+        if (isGivenWrong && !values.json) throw e;
         const said = inCliWords(e);
         results.push({ run: arg, error: errorToJson(said) });
-        io.err(`stagecraft: ${arg}: ${errorLine(said)}`);
+        if (!values.json) io.err(`stagecraft: ${arg}: ${errorLine(said)}`);
       }
     }
     if (values.json) io.out(JSON.stringify({ identical: results.every((r) => isReplayed(r) && r.identical), replays: results }));
-    return replayExit(results, values.check === true);
+    return isGivenWrong ? 2 : replayExit(results, values.check === true);
   }, { runsCode: true });
 }
 
 /**
- * An error about what the command was given rather than about one run: a usage error, a --skill folder
- * that is no valid skill, a --version hash that names no version, an export file that cannot be imported.
- * Printed once and exit 2, as with one run — not once per run, and not read as runs that failed. A hash
- * names a version of one skill: once a run was replayed with it, it names something, and a run of
- * another skill it does not fit is that run's error (a divergence already found still exits 1).
+ * An error about what the command was given, the same for every run: a usage error, a --skill folder
+ * that is no valid skill. Printed once and exit 2, as with one run — not once per run, and not read as
+ * runs that failed. A --version hash that names no version of a run's skill, or an export file that
+ * cannot be imported, is that run's own error: a hash names a version of one skill, and each file is
+ * its own — so the result never depends on the order the runs were given in.
  */
-function isCommandError(e: unknown, given: { skill?: string; version?: string }, isAnyReplayed: boolean): boolean {
+function isCommandError(e: unknown, given: { skill?: string }): boolean {
   if (e instanceof UsageError) return true;
   const code = e instanceof StagecraftError ? e.code : '';
-  if (code === 'export_invalid') return true;
-  if (given.skill !== undefined && (code === 'skill_invalid' || code === 'bundle_invalid')) return true;
-  return given.version !== undefined && code === 'version_not_found' && !isAnyReplayed;
+  return given.skill !== undefined && (code === 'skill_invalid' || code === 'bundle_invalid');
 }
 
 /** a run replayed, or the error that kept it from being replayed (with several runs, one run's error ends nothing) */
