@@ -175,7 +175,7 @@ test('runs --json prints run views, filtered (attention, failure point, outcome,
   assert.equal(second.runs[0].runId, aborted.runId);
   // the text form lists the same runs, and says where the next page is
   const text = await cli('runs', '--limit', '1');
-  assert.match(text.out, new RegExp(`^${ok.runId}\\s+completed\\s+summarize`, 'm'));
+  assert.match(text.out, new RegExp(`^${ok.runId}\\s+completed\\s+summarize`));
   assert.match(text.err, /more: stagecraft runs --cursor \S+/);
 });
 

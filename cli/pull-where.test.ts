@@ -25,4 +25,11 @@ test('pull prints the folder it wrote as given, or ./NAME by default', async () 
   const byDefault = await runCli(['pull', 'summarize'], { env, cwd });
   assert.match(byDefault.out, / to \.\/summarize\n$/);
   assert.ok(existsSync(path.join(cwd, 'summarize', 'skill.md')));
+  // an empty folder argument is the current folder, and is said so
+  const here = path.join(root, 'here-empty');
+  mkdirSync(here);
+  const empty = await runCli(['pull', 'summarize', ''], { env, cwd: here });
+  assert.equal(empty.code, 0, empty.err);
+  assert.match(empty.out, / to \.\n$/);
+  assert.ok(existsSync(path.join(here, 'skill.md')));
 });

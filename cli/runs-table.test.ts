@@ -25,7 +25,7 @@ test('runs: a header row, and the columns line up whatever the skill names\' len
   }
   const r = await runCli(['runs'], { env });
   assert.equal(r.code, 0, r.err);
-  const lines = [r.err.split('\n')[0], ...r.out.trimEnd().split('\n')];
+  const lines = [r.err.split('\n').find((l) => l.startsWith('RUN ')) ?? '', ...r.out.trimEnd().split('\n')];
   assert.equal(lines.length, 3, r.out);
   assert.match(lines[0], /^RUN\s+STATUS\s+SKILL\s+CREATED\s+OUTCOME$/);
   assert.match(lines[1], /^run_\w+\s+completed\s/, 'stdout starts with a run');

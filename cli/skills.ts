@@ -32,7 +32,7 @@ export async function pushCommand(argv: string[], io: Io): Promise<number> {
  * not `../../root/x`), else — the default ./NAME — relative to here.
  */
 function shownDir(given: string | undefined, dir: string, cwd: string): string {
-  if (given !== undefined) return given;
+  if (given !== undefined) return given || '.';
   const rel = path.relative(cwd, dir);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? `.${path.sep}${rel}` : dir;
 }
