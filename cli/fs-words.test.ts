@@ -48,7 +48,12 @@ test('run --input, fork --value, import and export --out name the missing file o
 
 test('run --input or fork --value of an empty file, or nothing on standard input, says it is empty, exit 2', async () => {
   const empty = path.join(dataDir, 'empty.json');
-  writeFileSync(empty, '\n');
+  writeFileSync(empty, '');
+  const blank = path.join(dataDir, 'blank.json');
+  writeFileSync(blank, '\n  \n');
+  const spaces = await runCli(['run', 'examples/summarize', '--input', blank], { env });
+  assert.equal(spaces.code, 2, spaces.err);
+  assert.ok(spaces.err.includes(`stagecraft: --input ${blank} holds only whitespace: give the run's input`), spaces.err);
   const file = await runCli(['run', 'examples/summarize', '--input', empty], { env });
   assert.equal(file.code, 2, file.err);
   assert.ok(file.err.includes(`stagecraft: --input ${empty} is empty: give the run's input as a JSON object (at least {}), or leave --input out.`), file.err);

@@ -3,7 +3,40 @@
  * and what to do — never node's own text ("ENOENT: no such file or directory, open '…'"). A usage error
  * (exit 2): the path is the caller's input.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../lib/kernel/errors';
+import { MAX_INPUT_BYTES } from '../lib/server/limits';
+import { InputTooLarge } from './args';
+import type { Io } from './main';
+
+/**
+ * The text of a JSON argument file (`--input FILE`, `--value FILE`; `-` is standard input): at most
+ * MAX_INPUT_BYTES (`tooLarge` says what to do instead), said plainly when it cannot be read, and
+ * refused when it holds nothing (`whenEmpty`: what to give) — not JSON.parse's "Unexpected end of
+ * JSON input".
+ */
+export async function readArgText(flag: string, spec: string, io: Io, words: { tooLarge: string; whenEmpty: string }): Promise<string> {
+  const shown = `${flag} ${spec === '-' ? '- (standard input)' : spec}`;
+  const tooLarge = () => new UsageError(`${shown} is over ${MAX_INPUT_BYTES / (1024 * 1024)} MB${words.tooLarge ? `: ${words.tooLarge}` : '.'}`);
+  if (spec !== '-') {
+    let size: number;
+    try {
+      size = statSync(spec).size;
+    } catch (e) {
+      throw unreadable(shown, e);
+    }
+    if (size > MAX_INPUT_BYTES) throw tooLarge();
+  }
+  let text: string;
+  try {
+    text = spec === '-' ? await io.stdin(MAX_INPUT_BYTES) : readFileSync(spec, 'utf8');
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw tooLarge();
+    throw unreadable(shown, e);
+  }
+  if (text.trim() === '') throw new UsageError(`${shown} ${text === '' ? 'is empty' : 'holds only whitespace'}: ${words.whenEmpty}`);
+  return text;
+}
 
 /** `what`: how the path was given (`--input examples/x.json`, `the export file runs/a.json`) */
 export function unreadable(what: string, e: unknown): UsageError {

@@ -17,7 +17,6 @@ import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
 import { regressSkill } from '../lib/server/runs/regress-skill';
 import { replayRun } from '../lib/server/runs/replay-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
-import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import type { Host } from '../lib/server/host';
 import { insideAnsweredNote, otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
@@ -26,7 +25,7 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
-import { unreadable } from './fs-words';
+import { readArgText } from './fs-words';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -156,15 +155,7 @@ function parseSet(raw: string): { path: string; value: Json } {
 }
 
 async function readValue(spec: string, io: Io): Promise<Json> {
-  let text: string;
-  try {
-    if (spec !== '-' && statSync(spec).size > MAX_INPUT_BYTES) throw new UsageError(`--value ${spec} is over ${MAX_INPUT_BYTES / (1024 * 1024)} MB.`);
-    text = spec === '-' ? await io.stdin(MAX_INPUT_BYTES) : readFileSync(spec, 'utf8');
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw unreadable(`--value ${spec}`, e);
-  }
-  if (text.trim() === '') throw new UsageError(`--value ${spec === '-' ? '- (standard input)' : spec} is empty: give the value as JSON (a string in quotes), or use --set PATH=JSON.`);
+  const text = await readArgText('--value', spec, io, { tooLarge: '', whenEmpty: 'give the value as JSON (a string in quotes), or use --set PATH=JSON.' });
   try {
     return JSON.parse(text) as Json;
   } catch (e) {

@@ -4,9 +4,8 @@
  * and exits 0 at once (`{"runId", "status": "queued"}`); the embedded store has no workers, so there it
  * runs here, and says so.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { jsonTextDepth } from '../lib/kernel/json-depth';
-import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../lib/server/limits';
+import { MAX_JSON_DEPTH } from '../lib/server/limits';
 import { SkillValidationError, UsageError } from '../lib/kernel/errors';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
 import { startSkillRun } from '../lib/server/runs/start-run';
@@ -14,29 +13,21 @@ import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
 import { EMBEDDED_DRIVES_IN_PROCESS, closeRunQueues, databaseUrlOf, workersSetting } from '../lib/server/runs/run-source';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { warmSkillRun, type WarmRun } from '../lib/server/runs/warm-run';
-import { InputTooLarge, parse } from './args';
+import { parse } from './args';
 import { openCliStore, withHost } from './store';
 import type { Host } from '../lib/server/host';
 import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
 import { printSummary } from './print';
-import { unreadable } from './fs-words';
+import { readArgText } from './fs-words';
 
 async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
   if (spec === undefined) return {};
-  let text: string;
-  try {
-    if (spec !== '-' && statSync(spec).size > MAX_INPUT_BYTES) throw new InputTooLarge();
-    text = spec === '-' ? await io.stdin(MAX_INPUT_BYTES) : readFileSync(spec, 'utf8');
-  } catch (e) {
-    if (e instanceof InputTooLarge) {
-      throw new UsageError(`--input ${spec} is over ${MAX_INPUT_BYTES / (1024 * 1024)} MB: a run's input is a small JSON object; put large data in the run's workspace (--workspace DIR) and read it with file/read.`);
-    }
-    throw unreadable(`--input ${spec}`, e);
-  }
-  // an empty file, or nothing piped in (`--input -` with no stdin): said as such, not as JSON.parse's "Unexpected end of JSON input"
-  if (text.trim() === '') throw new UsageError(`--input ${spec === '-' ? '- (standard input)' : spec} is empty: give the run's input as a JSON object (at least {}), or leave --input out.`);
+  const text = await readArgText('--input', spec, io, {
+    tooLarge: "a run's input is a small JSON object; put large data in the run's workspace (--workspace DIR) and read it with file/read.",
+    whenEmpty: "give the run's input as a JSON object (at least {}), or leave --input out.",
+  });
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`--input ${spec} nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   let v: unknown;
   try {
