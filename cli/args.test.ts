@@ -18,7 +18,7 @@ test('an unknown option names itself and the options the command takes, not node
   assert.throws(() => parse(['-z'], {}, { min: 0, max: 0, names: 'nothing' }), /^UsageError: Unknown option -z: this command takes no options\.$|Unknown option -z: this command takes no options\./);
 });
 
-test('other refusals keep their words: a value missing after a flag that takes one', () => {
+test('a value missing after a flag that takes one is refused naming the flag', () => {
   assert.throws(() => parse(['x', '--limit'], options, { min: 1, max: 1, names: 'a run id' }), /--limit/);
 });
 

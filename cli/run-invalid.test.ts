@@ -35,6 +35,6 @@ test('run of a folder holding a binary file: exit 2, naming the file; push of it
   const r = await runCli(['run', dir, '--json'], { env });
   assert.equal(r.code, 2, r.err);
   assert.equal(JSON.parse(r.out).error.code, 'bundle_invalid');
-  assert.match(r.err, /logo\.png is not UTF-8 text/);
+  assert.match(r.err, /The bundle cannot be run: .*logo\.png is not UTF-8 text/);
   assert.equal((await runCli(['push', dir], { env })).code, 1);
 });

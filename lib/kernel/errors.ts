@@ -434,8 +434,9 @@ export class VersionNotFoundError extends StagecraftError {
 /** A bundle the store cannot keep: a bad path, a binary file, over a limit. `problems` lists each. */
 export class BundleInvalidError extends StagecraftError {
   readonly problems: { code: string; path: string; message: string }[];
-  constructor(problems: { code: string; path: string; message: string }[]) {
-    super('bundle_invalid', `The bundle cannot be saved: ${problems[0]?.message ?? 'it is invalid'}${problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''}`, {
+  /** `doing`: what the bundle was given for — saved (push, the app) or run (`stagecraft run DIR`) */
+  constructor(problems: { code: string; path: string; message: string }[], doing: 'saved' | 'run' = 'saved') {
+    super('bundle_invalid', `The bundle cannot be ${doing}: ${problems[0]?.message ?? 'it is invalid'}${problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''}`, {
       httpStatus: 422,
       details: { problems },
     });

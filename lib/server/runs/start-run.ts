@@ -119,7 +119,7 @@ async function recordFolder(host: Host, dir: string, files: BundleFiles, problem
   // findings first, against the folder as the author sees it (before anything is recorded); when
   // its copy is compiled already (warm-run.ts) and the folder would find the same, not twice
   const checked = checkedFromCopy(path.join(host.bundlesDir, bundleHash(files)), dir, shown) ?? compileSkill(files['skill.md'], { file: shown, bundleDir: dir }).plan;
-  if (problems.length) throw new BundleInvalidError(problems);
+  if (problems.length) throw new BundleInvalidError(problems, 'run');
   const saved = await host.skills.saveVersion(checked.name, files, { mode: 'record', origin: 'run', description: skillMdFacts(files['skill.md']).description });
   const copyDir = materializeVersion(host.bundlesDir, { hash: saved.hash, files });
   return { plan: compileCopy(files, copyDir, shown), files, versionId: saved.versionId, copyDir, origin: dir };
