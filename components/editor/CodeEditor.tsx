@@ -13,6 +13,7 @@ import { useEffect, useRef } from 'react';
 import type * as Monaco from 'monaco-editor';
 import { monaco } from './monaco-setup';
 import { OPTIONS } from './editor-options';
+import { installTabLeave } from './tab-leave';
 
 export type EditorMarker = { severity: 'error' | 'warning'; message: string; line: number; column: number; endLine?: number; endColumn?: number; rule: string };
 
@@ -66,6 +67,7 @@ export default function CodeEditor(props: Props) {
     let marked: Monaco.editor.IEditorDecorationsCollection | null = null;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => latest.current.onRun?.());
+    installTabLeave(editor, monaco);
     editor.onDidBlurEditorText(() => latest.current.onBlur?.());
     // The text goes out from the model's own change event, not the editor's: that one comes after
     // Monaco has updated its views for the edit, this one while it applies it, so a keystroke reaches

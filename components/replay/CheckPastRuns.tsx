@@ -15,6 +15,7 @@ import type { Files, RegressRunView, RegressView } from '@/lib/views';
 import { DeltaView } from './DeltaView';
 import { changeWords, divergenceNote } from './DivergenceList';
 import { Spinner } from '@/components/common/Spinner';
+import { nothingToCheck } from './regress-words';
 import styles from './Replay.module.css';
 
 type Props = {
@@ -34,6 +35,14 @@ const callerValue = (o: RegressRunView['recorded']) => (o.status === 'completed'
 
 function Summary({ view }: { view: RegressView }) {
   const against = view.unsaved ? "the editor's text (unsaved changes included)" : `version ${view.version?.slice(0, 8)}`;
+  const nothing = nothingToCheck(view);
+  if (nothing) {
+    return (
+      <p className={styles.regressSummary} role="status">
+        {nothing}
+      </p>
+    );
+  }
   return (
     <p className={styles.regressSummary} role="status">
       Checked {runs(view.checked)} of {view.skill} against {against}:{' '}

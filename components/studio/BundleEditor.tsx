@@ -81,6 +81,9 @@ export function BundleEditor(p: Props) {
               bodyLine={active === SKILL_MD ? p.bodyLine : undefined}
               readOnly={p.readOnly}
             />
+            <p className={styles.tabHint}>
+              <kbd>Esc</kbd> then <kbd>Tab</kbd> leaves the editor
+            </p>
           </section>
         </Tabs.Content>
       </Tabs.Root>

@@ -3,7 +3,7 @@
 // errors cross between them); subclasses keep their own, exact check.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RunNotFoundError, RunStillRunningError, SkillExistsError, StagecraftError, errorToJson } from './errors';
+import { RunNotFoundError, RunStillRunningError, SkillExistsError, SkillNotFoundError, StagecraftError, errorToJson } from './errors';
 
 test('instanceof StagecraftError holds across copies of the module; subclass checks stay exact', async () => {
   const copy = (await import(`./errors.ts?copy=${Date.now()}`)) as typeof import('./errors');
@@ -24,4 +24,14 @@ test('a running run refused (409) names only what waits for its end: compare rea
   assert.equal(e.httpStatus, 409);
   assert.match(e.message, /replayed, forked or exported once it has ended/);
   assert.doesNotMatch(e.message, /compared .*once/);
+});
+
+test('an unknown skill name longer than any name can be is quoted cut short, with its length', () => {
+  const long = 'a'.repeat(5000);
+  const e = new SkillNotFoundError(long);
+  assert.ok(e.message.length < 400, `the message stays short (${e.message.length} characters)`);
+  assert.match(e.message, /^No skill named "a{64}…" \(5000 characters: no skill name is longer than 64\)\. List the skills/);
+  assert.equal(e.details.skill, long, 'the details keep the name as asked');
+  // a name of a possible length is quoted whole
+  assert.match(new SkillNotFoundError('nope').message, /^No skill named "nope"\. /);
 });

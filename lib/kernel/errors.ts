@@ -398,10 +398,19 @@ export function errorToJson(e: unknown): { code: string; message: string } & Jso
 
 // ---------------------------------------------------------------- skills and their versions
 
+/** the longest skill name there can be (SKILL_NAME_PATTERN) */
+const LONGEST_SKILL_NAME = 64;
+
+/** a looked-up name as a message quotes it: one longer than any skill name is cut, with its length */
+function quotedName(name: string): string {
+  if (name.length <= LONGEST_SKILL_NAME) return JSON.stringify(name);
+  return `${JSON.stringify(`${name.slice(0, LONGEST_SKILL_NAME)}…`)} (${name.length} characters: no skill name is longer than ${LONGEST_SKILL_NAME})`;
+}
+
 export class SkillNotFoundError extends StagecraftError {
   /** `how`: where to find the names (the API's words by default; the CLI gives its own) */
   constructor(name: string, how = "List the skills (GET /api/skills, or the app's home page) and check the name.") {
-    super('skill_not_found', `No skill named ${JSON.stringify(name)}. ${how}`, {
+    super('skill_not_found', `No skill named ${quotedName(name)}. ${how}`, {
       httpStatus: 404,
       details: { skill: name },
     });
