@@ -83,7 +83,7 @@ export type RunReportView = z.infer<typeof RunReportView>;
 
 // ---------------------------------------------------------------- the timeline
 
-/** `reused`: model turns answered from another run's recording — not run here, so not in the figures */
+/** `reused`: how many of the model turns counted were answered from another run's recording (run and paid for there) */
 const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number(), cost: z.number().nullable(), reused: int }).strict();
 const tokens = z.object({ inputTokens: z.number(), outputTokens: z.number() }).strict();
 const answeredFromLog = seq.nullable();
