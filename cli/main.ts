@@ -5,7 +5,8 @@
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
  * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`
- * (or a fork point, an edit or an export file that does not fit, a skill name or version hash that names none). `replay --check`:
+ * (or a fork point, an edit or an export file that does not fit, a skill name or version hash that names none,
+ * a --skill folder of another skill than the run's). `replay --check`:
  * 0 identical, 1 diverged, 2 not checked (a usage error, a run id with no run, a run
  * still running, imported code refused without --trust, …): for CI, 1 means a
  * divergence and nothing else — with several runs, 1 when any diverged (the others'
@@ -89,7 +90,7 @@ function asksForHelp(args: string[]): boolean {
  * what the caller sent that does not fit, found before anything ran: exit 2, as a usage error — a
  * skill name or a --version hash that names nothing is the caller's input too (pull, regress, replay, fork)
  */
-const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found']);
+const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found', 'skill_mismatch']);
 
 /**
  * commands that run a folder the caller names (run DIR, replay/fork --skill DIR): one a bundle cannot be

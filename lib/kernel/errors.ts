@@ -440,6 +440,21 @@ export class VersionNotFoundError extends StagecraftError {
   }
 }
 
+/**
+ * A replay or fork given a folder (`--skill DIR`) that holds another skill than the run's: its steps
+ * would be matched against a different skill's, so nothing would say anything true about the run.
+ */
+export class SkillMismatchError extends StagecraftError {
+  constructor(runId: string, runSkill: string, folder: string, folderSkill: string) {
+    super(
+      'skill_mismatch',
+      `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and ${folder} holds skill ${JSON.stringify(folderSkill)} (its skill.md's name): a run is replayed or forked with a version of its own skill. ` +
+        `Pass a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
+      { httpStatus: 422, details: { runId, skill: runSkill, folder, folderSkill } },
+    );
+  }
+}
+
 /** A bundle the store cannot keep: a bad path, a binary file, over a limit. `problems` lists each. */
 export class BundleInvalidError extends StagecraftError {
   readonly problems: { code: string; path: string; message: string }[];
