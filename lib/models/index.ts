@@ -26,6 +26,20 @@ const SPEC_FORMS =
   '`scripted:FILE` (a model script, relative to the bundle folder or the working directory), ' +
   '`openai` (model from STAGECRAFT_MODEL) or `openai:MODEL`, both with STAGECRAFT_MODEL_BASE_URL';
 
+/**
+ * A spec that can name a model at all (its form, not whether the script exists or the endpoint is set):
+ * else the usage error modelFromSpec would give — said before anything is looked up, whatever it is for.
+ */
+export function checkModelSpec(spec: string): void {
+  const [kind, ...rest] = spec.split(':');
+  const arg = rest.join(':');
+  if ((kind === 'scripted' && arg !== '') || kind === 'openai') return;
+  if (kind === 'replay') {
+    throw new UsageError(`A replay model is built from a recorded run, not from a spec: replay the run instead (\`stagecraft replay ${arg || 'RUN'}\`).`, { spec });
+  }
+  throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
+}
+
 export function modelFromSpec(
   spec: string,
   opts: { bundleDir: string; env: ModelEnv; cwd?: string; fetch?: typeof fetch },
@@ -68,9 +82,8 @@ export function modelFromSpec(
     });
   }
 
-  if (kind === 'replay') {
-    throw new UsageError(`A replay model is built from a recorded run, not from a spec: replay the run instead (\`stagecraft replay ${arg || 'RUN'}\`).`, { spec });
-  }
+  // any other spec is one no model has: checkModelSpec says which
+  checkModelSpec(spec);
   throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
 }
 
