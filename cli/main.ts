@@ -1,5 +1,5 @@
 /**
- * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull,
+ * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull, versions,
  * replay, fork, compare, regress, export, import.
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
@@ -43,6 +43,8 @@ usage:
   stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
+  stagecraft versions SKILL [--json]        a skill's versions, newest first: the hashes --version
+                                            takes, and which is the latest
   stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]
                                             re-run recorded runs against a version, zero model calls;
                                             identical, or every step that changed, each run as it is known
@@ -78,7 +80,7 @@ export function usageFor(cmd: string | undefined): string {
   return ['usage:', ...lines.slice(at, end), '', '`stagecraft --help` lists every command.'].join('\n');
 }
 
-const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
+const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'versions', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
 
 /** `--help` or `-h` among a command's arguments (before a `--`, after which every word is an argument) */
 function asksForHelp(args: string[]): boolean {
@@ -176,6 +178,8 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
         return await (await import('./skills')).pushCommand(rest, io);
       case 'pull':
         return await (await import('./skills')).pullCommand(rest, io);
+      case 'versions':
+        return await (await import('./skills')).versionsCommand(rest, io);
       case 'replay':
         return await (await import('./replay')).replayCommand(rest, io);
       case 'fork':
