@@ -8,6 +8,7 @@ import { skillVersions } from '../lib/server/skills/list-versions';
 import { pullSkill } from '../lib/server/skills/pull-skill';
 import { pushSkill } from '../lib/server/skills/push-skill';
 import { parse } from './args';
+import { counted, plural } from '../lib/kernel/plural';
 import { columns } from './print';
 import type { Io } from './main';
 import { withHost } from './store';
@@ -25,8 +26,8 @@ export async function pushCommand(argv: string[], io: Io): Promise<number> {
     }
     for (const d of r.validation.diagnostics) io.err(formatDiagnostic({ ...d, file: path.join(positionals[0], d.file) }));
     io.out(
-      `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${r.version.fileCount} file${r.version.fileCount === 1 ? '' : 's'})` +
-        (r.validation.errors ? ` — skill.md has ${r.validation.errors} error(s): runs of it are refused until they are fixed` : ''),
+      `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${plural(r.version.fileCount, 'file')})` +
+        (r.validation.errors ? ` — skill.md has ${plural(r.validation.errors, 'error')}: runs of it are refused until ${r.validation.errors === 1 ? 'it is' : 'they are'} fixed` : ''),
     );
     return 0;
   });
@@ -55,8 +56,8 @@ export async function pullCommand(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     const where = shownDir(positionals[1], r.dir, host.cwd);
-    io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${r.written.length} file${r.written.length === 1 ? '' : 's'}) to ${where}`);
-    const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${r.extra.length - MAX_EXTRA_SHOWN} more`] : r.extra;
+    io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${plural(r.written.length, 'file')}) to ${where}`);
+    const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${counted(r.extra.length - MAX_EXTRA_SHOWN)} more`] : r.extra;
     if (r.isExtraCut) shown.push('more not listed');
     if (shown.length) io.err(`${where} also holds ${shown.join(', ')}, not in this version (left as they are; a push of the folder would include them)`);
     return 0;
@@ -83,7 +84,7 @@ export async function versionsCommand(argv: string[], io: Io): Promise<number> {
       const first = d.trim().split('\n')[0];
       return first.length > MAX_DESCRIPTION_SHOWN ? `${first.slice(0, MAX_DESCRIPTION_SHOWN - 1)}…` : first;
     };
-    const rows = r.versions.map((v) => [short(v.hash), new Date(v.createdAt).toISOString(), v.isLatest ? 'latest' : '', v.origin, String(v.fileCount), described(v.description)]);
+    const rows = r.versions.map((v) => [short(v.hash), new Date(v.createdAt).toISOString(), v.isLatest ? 'latest' : '', v.origin, counted(v.fileCount), described(v.description)]);
     const [head, ...lines] = columns([['VERSION', 'CREATED', 'LATEST', 'ORIGIN', 'FILES', 'DESCRIPTION'], ...rows]);
     if (lines.length) io.err(head);
     for (const line of lines) io.out(line);
