@@ -21,6 +21,7 @@ import type { Host } from '../lib/server/host';
 import { insideAnsweredNote, otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
+import { shellWord } from '../lib/kernel/shell-word';
 import { withHost } from './store';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts } from './print';
@@ -151,7 +152,7 @@ function parseSet(raw: string): { path: string; value: Json } {
   try {
     return { path: raw.slice(0, eq), value: JSON.parse(text) as Json };
   } catch {
-    throw new UsageError(`--set ${raw}: ${JSON.stringify(text)} is not JSON; a string needs quotes: --set '${raw.slice(0, eq)}=${JSON.stringify(text)}'.`);
+    throw new UsageError(`--set ${raw}: ${JSON.stringify(text)} is not JSON; a string needs quotes: --set ${shellWord(`${raw.slice(0, eq)}=${JSON.stringify(text)}`)}.`);
   }
 }
 

@@ -7,6 +7,7 @@
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_JSON_DEPTH } from '../lib/server/limits';
 import { SkillValidationError, UsageError } from '../lib/kernel/errors';
+import { shellWord } from '../lib/kernel/shell-word';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
@@ -53,9 +54,6 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     throw e;
   }
 }
-
-/** a path as a shell word: quoted when it holds anything but plain path characters */
-const shellWord = (s: string) => (/^[\w./@%+:,=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 async function runSkill(bundle: string, values: RunValues & { input?: string }, io: Io): Promise<number> {
   const { file } = skillFileOf(bundle);

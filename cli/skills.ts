@@ -9,6 +9,7 @@ import { pullSkill } from '../lib/server/skills/pull-skill';
 import { pushSkill } from '../lib/server/skills/push-skill';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
+import { shellWord } from '../lib/kernel/shell-word';
 import { columns } from './print';
 import type { Io } from './main';
 import { withHost } from './store';
@@ -55,7 +56,8 @@ export async function pullCommand(argv: string[], io: Io): Promise<number> {
       io.out(JSON.stringify(r));
       return 0;
     }
-    const where = shownDir(positionals[1], r.dir, host.cwd);
+    // quoted as a shell word: `cd` and `push` take it as it is pasted
+    const where = shellWord(shownDir(positionals[1], r.dir, host.cwd));
     io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${plural(r.written.length, 'file')}) to ${where}`);
     const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${counted(r.extra.length - MAX_EXTRA_SHOWN)} more`] : r.extra;
     if (r.isExtraCut) shown.push('more not listed');

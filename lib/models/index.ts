@@ -11,6 +11,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelPort } from '../kernel/ports';
 import { UsageError } from '../kernel/errors';
+import { shellWord } from '../kernel/shell-word';
 import { createScriptedModel } from './scripted';
 import { createOpenAiModel } from './openai';
 
@@ -35,7 +36,7 @@ export function checkModelSpec(spec: string): void {
   const arg = rest.join(':');
   if ((kind === 'scripted' && arg !== '') || kind === 'openai') return;
   if (kind === 'replay') {
-    throw new UsageError(`A replay model is built from a recorded run, not from a spec: replay the run instead (\`stagecraft replay ${arg || 'RUN'}\`).`, { spec });
+    throw new UsageError(`A replay model is built from a recorded run, not from a spec: replay the run instead (\`stagecraft replay ${arg ? shellWord(arg) : 'RUN'}\`).`, { spec });
   }
   throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
 }
