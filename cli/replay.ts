@@ -22,6 +22,7 @@ import { insideAnsweredNote, otherSkillsNote, type ReplayDivergenceView, type Re
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
+import { checkModelSpec } from '../lib/models';
 import { withHost } from './store';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts } from './print';
@@ -181,6 +182,8 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     { min: 1, max: 1, names: 'one run id' },
   );
   const choice = versionChoice(values);
+  // a spec that can name no model is the caller's mistake before the run is looked up (resume's order too)
+  if (values.model !== undefined) checkModelSpec(values.model);
   const set = (values.set ?? []).map(parseSet);
   const value = values.value !== undefined ? await readValue(values.value, io) : undefined;
   return withHost(async (host) => {

@@ -32,6 +32,10 @@ test('a malformed model spec given to resume is refused before the run is looked
       assert.equal(r.out, '');
     }
   }
+  // fork checks it in the same order: before the run is looked up
+  const fork = await runCli(['fork', 'run_nope', '--model', 'bogus'], { env });
+  assert.equal(fork.code, 2, fork.out + fork.err);
+  assert.match(fork.err, /Unknown model "bogus"/);
   const all = await runCli(['resume', '--model', 'openai'], { env });
   assert.equal(all.code, 2, all.out + all.err);
   assert.match(all.err, /--model applies to one run: name it/);
