@@ -37,6 +37,6 @@ test('pull and regress of an unknown skill, pull of an unknown version: what the
   assert.equal((await runCli(['push', 'examples/summarize'], { env })).code, 0);
   const v = await runCli(['pull', 'summarize', path.join(dataDir, 'out'), '--version', 'abcdef1'], { env });
   assert.equal(v.code, 2, v.err);
-  assert.match(v.err, /^stagecraft: Skill "summarize": no version of it has that hash \(abcdef1\)\. Use a hash that `stagecraft push` printed or the skill's Versions panel in the app lists, or leave --version out for the latest\.$/m);
+  assert.match(v.err, /^stagecraft: Skill "summarize": no version of it has that hash \(abcdef1\)\. Use a hash that `stagecraft versions summarize` lists \(or `stagecraft push` printed\), or leave --version out for the latest\.$/m);
   assert.doesNotMatch(v.err, HTTP);
 });

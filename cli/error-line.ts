@@ -23,7 +23,7 @@ export function inCliWords(e: unknown): unknown {
     const how =
       e.details.version === '-'
         ? `\`stagecraft push DIR\` saves a folder as its first version.`
-        : `Use a hash that \`stagecraft push\` printed or the skill's Versions panel in the app lists, or leave --version out for the latest.`;
+        : `Use a hash that \`stagecraft versions ${skill}\` lists (or \`stagecraft push\` printed), or leave --version out for the latest.`;
     return new VersionNotFoundError(skill, String(e.details.version), e.why, how);
   }
   return e;

@@ -7,6 +7,7 @@ import { replaceFile } from '../lib/server/replace-file';
 import { exportRun } from '../lib/server/runs/export-run';
 import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
 import { parse } from './args';
+import { plural } from '../lib/kernel/plural';
 import { unreadable, unwritable } from './fs-words';
 import { withHost } from './store';
 import type { Io } from './main';
@@ -31,7 +32,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     }
     const facts = { runId: doc.run.id as string, file: values.out, bytes: Buffer.byteLength(text), sha256: doc.sha256, events: doc.events.length, artifacts: doc.artifacts.length };
     if (values.json) io.out(JSON.stringify(facts));
-    else io.out(`run ${facts.runId}: exported to ${values.out} (${facts.events} event${facts.events === 1 ? '' : 's'}, ${facts.artifacts} artifact${facts.artifacts === 1 ? '' : 's'}, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
+    else io.out(`run ${facts.runId}: exported to ${values.out} (${plural(facts.events, 'event')}, ${plural(facts.artifacts, 'artifact')}, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
     return 0;
   });
 }

@@ -1,11 +1,12 @@
 /**
- * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull,
+ * The `stagecraft` command: validate, run, resume, abort, events, runs, worker, push, pull, versions,
  * replay, fork, compare, regress, export, import.
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
  * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`
- * (or a fork point, an edit or an export file that does not fit, a skill name or version hash that names none). `replay --check`:
+ * (or a fork point, an edit or an export file that does not fit, a skill name or version hash that names none,
+ * a --skill folder of another skill than the run's). `replay --check`:
  * 0 identical, 1 diverged, 2 not checked (a usage error, a run id with no run, a run
  * still running, imported code refused without --trust, …): for CI, 1 means a
  * divergence and nothing else — with several runs, 1 when any diverged (the others'
@@ -42,6 +43,8 @@ usage:
   stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
+  stagecraft versions SKILL [--json]        a skill's versions, newest first: the hashes --version
+                                            takes, and which is the latest
   stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]
                                             re-run recorded runs against a version, zero model calls;
                                             identical, or every step that changed, each run as it is known
@@ -77,7 +80,7 @@ export function usageFor(cmd: string | undefined): string {
   return ['usage:', ...lines.slice(at, end), '', '`stagecraft --help` lists every command.'].join('\n');
 }
 
-const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
+const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'versions', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
 
 /** `--help` or `-h` among a command's arguments (before a `--`, after which every word is an argument) */
 function asksForHelp(args: string[]): boolean {
@@ -89,7 +92,7 @@ function asksForHelp(args: string[]): boolean {
  * what the caller sent that does not fit, found before anything ran: exit 2, as a usage error — a
  * skill name or a --version hash that names nothing is the caller's input too (pull, regress, replay, fork)
  */
-const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found']);
+const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found', 'skill_mismatch']);
 
 /**
  * commands that run a folder the caller names (run DIR, replay/fork --skill DIR): one a bundle cannot be
@@ -175,6 +178,8 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
         return await (await import('./skills')).pushCommand(rest, io);
       case 'pull':
         return await (await import('./skills')).pullCommand(rest, io);
+      case 'versions':
+        return await (await import('./skills')).versionsCommand(rest, io);
       case 'replay':
         return await (await import('./replay')).replayCommand(rest, io);
       case 'fork':

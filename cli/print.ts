@@ -2,6 +2,7 @@
 import { format as formatPatch } from 'jsondiffpatch/formatters/jsonpatch';
 import type { RunSummary } from '../lib/server/runs/run-summary';
 import type { Io } from './main';
+import { counted, plural } from '../lib/kernel/plural';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -79,4 +80,9 @@ export function columns(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+}
+
+/** a replay's steps, as its line says them: `1 step compared, 1 answered from the recording, 0 run again` */
+export function replayCounts(steps: { compared: number; answered: number; executed: number }): string {
+  return `${plural(steps.compared, 'step')} compared, ${counted(steps.answered)} answered from the recording, ${counted(steps.executed)} run again`;
 }

@@ -20,9 +20,12 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import type { Host } from '../lib/server/host';
 import { insideAnsweredNote, otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
+import { counted, plural } from '../lib/kernel/plural';
+import { shellWord } from '../lib/kernel/shell-word';
+import { checkModelSpec } from '../lib/models';
 import { withHost } from './store';
 import type { Io } from './main';
-import { diffLines, oneLine, printSummary } from './print';
+import { diffLines, oneLine, printSummary, replayCounts } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 import { readArgText } from './fs-words';
@@ -124,13 +127,13 @@ async function replayOne(host: Host, arg: string, req: { version?: string; skill
 
 function printReplay(v: ReplayView, io: Io): void {
   const head = `run ${v.runId} (${v.skill}, version ${short(v.version)})`;
-  const counts = `${v.steps.compared} steps compared, ${v.steps.answered} answered from the recording, ${v.steps.executed} run again`;
+  const counts = replayCounts(v.steps);
   if (v.identical) {
     io.out(`${head}: identical — ${counts}; replay ${v.replayRunId}`);
     return;
   }
   const first = v.divergences[0];
-  io.out(`${head}: diverged at ${first.position} — ${v.divergences.length} divergence${v.divergences.length === 1 ? '' : 's'}; ${counts}; replay ${v.replayRunId}`);
+  io.out(`${head}: diverged at ${first.position} — ${plural(v.divergences.length, 'divergence')}; ${counts}; replay ${v.replayRunId}`);
   if (v.stoppedAt) io.out(`  the replay stopped at ${v.stoppedAt.position}: ${v.stoppedAt.message}`);
   v.divergences.forEach((d, i) => printDivergence(d, i + 1, io));
 }
@@ -150,7 +153,7 @@ function parseSet(raw: string): { path: string; value: Json } {
   try {
     return { path: raw.slice(0, eq), value: JSON.parse(text) as Json };
   } catch {
-    throw new UsageError(`--set ${raw}: ${JSON.stringify(text)} is not JSON; a string needs quotes: --set '${raw.slice(0, eq)}=${JSON.stringify(text)}'.`);
+    throw new UsageError(`--set ${raw}: ${JSON.stringify(text)} is not JSON; a string needs quotes: --set ${shellWord(`${raw.slice(0, eq)}=${JSON.stringify(text)}`)}.`);
   }
 }
 
@@ -179,6 +182,8 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     { min: 1, max: 1, names: 'one run id' },
   );
   const choice = versionChoice(values);
+  // a spec that can name no model is the caller's mistake before the run is looked up (resume's order too)
+  if (values.model !== undefined) checkModelSpec(values.model);
   const set = (values.set ?? []).map(parseSet);
   const value = values.value !== undefined ? await readValue(values.value, io) : undefined;
   return withHost(async (host) => {
@@ -206,19 +211,19 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${col('skill')}${col(c.a.skill)}${c.b.skill}`);
     io.out(`${col('status')}${col(`${c.a.status} (${c.a.kind})`)}${c.b.status} (${c.b.kind})`);
     io.out(`${col('version')}${col(short(c.a.version))}${short(c.b.version)}`);
-    io.out(`${col('steps')}${col(String(c.a.steps))}${c.b.steps}`);
+    io.out(`${col('steps')}${col(counted(c.a.steps))}${counted(c.b.steps)}`);
     for (const [label, side, other] of [['A', c.a, 'B'], ['B', c.b, 'A']] as const) {
       const note = insideAnsweredNote(side, other);
       if (note) io.out(`${col('')}${label}: ${note}`);
     }
-    io.out(`${col('tokens in / out')}${col(`${c.a.tokens.input} / ${c.a.tokens.output}`)}${c.b.tokens.input} / ${c.b.tokens.output}`);
-    io.out(`${col('duration')}${col(`${Math.round(c.a.durationMs)} ms`)}${Math.round(c.b.durationMs)} ms`);
+    io.out(`${col('tokens in / out')}${col(`${counted(c.a.tokens.input)} / ${counted(c.a.tokens.output)}`)}${counted(c.b.tokens.input)} / ${counted(c.b.tokens.output)}`);
+    io.out(`${col('duration')}${col(`${counted(Math.round(c.a.durationMs))} ms`)}${counted(Math.round(c.b.durationMs))} ms`);
     const otherSkills = otherSkillsNote(c);
     if (otherSkills) io.out(otherSkills);
     io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
     const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
     for (const r of c.rows) {
-      const ms = (s: typeof r.a) => (s ? `${s.status} ${Math.round(s.durationMs)} ms${s.recorded ? ' (recorded)' : ''}` : '—');
+      const ms = (s: typeof r.a) => (s ? `${s.status} ${counted(Math.round(s.durationMs))} ms${s.recorded ? ' (recorded)' : ''}` : '—');
       io.out(`${MARK[r.change]} ${r.position.padEnd(44)} ${ms(r.a).padEnd(26)} ${ms(r.b)}`);
     }
     return 0;
@@ -238,7 +243,7 @@ export async function regressCommand(argv: string[], io: Io): Promise<number> {
     const r = await regressSkill(host, positionals[0], { version, limit, trust: values.trust });
     if (values.json) io.out(JSON.stringify(r));
     else {
-      io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${r.checked} past run${r.checked === 1 ? '' : 's'}: ${r.changed.length ? `${r.changed.length} would change` : 'none would change'}`);
+      io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${plural(r.checked, 'past run')}: ${r.changed.length ? `${counted(r.changed.length)} would change` : 'none would change'}`);
       for (const c of r.changed) {
         io.out(`  run ${c.runId}: ${c.recorded.status === c.now.status ? c.now.status : `${c.recorded.status} → ${c.now.status}`}${c.firstDivergence ? ` — first at ${c.firstDivergence.message}` : ''}`);
         for (const line of diffLines(c.diff, c.recorded.status === 'completed' ? c.recorded.output : { error: c.recorded.error })) io.out(`       ${line}`);

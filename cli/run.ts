@@ -7,6 +7,8 @@
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_JSON_DEPTH } from '../lib/server/limits';
 import { SkillValidationError, UsageError } from '../lib/kernel/errors';
+import { shellWord } from '../lib/kernel/shell-word';
+import { locateModelScript } from '../lib/models';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
@@ -54,11 +56,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** a path as a shell word: quoted when it holds anything but plain path characters */
-const shellWord = (s: string) => (/^[\w./@%+:,=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
 async function runSkill(bundle: string, values: RunValues & { input?: string }, io: Io): Promise<number> {
-  const { file } = skillFileOf(bundle);
+  const { file, bundleDir } = skillFileOf(bundle);
+  const took = scriptTaken(values.model, bundleDir);
+  if (took) io.err(`stagecraft: ${took}`);
   const input = await readInput(values.input, io);
   // the store starts opening (PGlite reads and compiles its files off this thread) while the skill
   // compiles here and the run's first worker starts (warm-run.ts); a named workspace or the queue
@@ -81,6 +82,18 @@ async function runSkill(bundle: string, values: RunValues & { input?: string }, 
   } finally {
     if (warm && !isStarted) await warm.discard();
   }
+}
+
+/**
+ * `--model scripted:NAME` where the bundle and the working directory both hold a file NAME: the bundle's
+ * is taken (lib/models: locateModelScript), and said, with how to take the other.
+ */
+function scriptTaken(spec: string | undefined, bundleDir: string): string | null {
+  const name = spec?.startsWith('scripted:') ? spec.slice('scripted:'.length) : '';
+  if (!name) return null;
+  const at = locateModelScript(name, bundleDir, process.cwd());
+  if (!at.file || !at.other) return null;
+  return `--model ${shellWord(spec!)}: took the bundle's ${at.file}, not ${at.other}; to take that one, name it by its path (--model ${shellWord(`scripted:${at.other}`)}).`;
 }
 
 type RunValues = { json?: boolean; model?: string; workspace?: string; queue?: boolean };

@@ -8,6 +8,8 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
+import { checkModelSpec } from '../lib/models';
+import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost } from './store';
@@ -18,6 +20,11 @@ const isDone = (status: string) => status === 'completed' || status === 'superse
 
 export async function resumeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, model: { type: 'string' } }, { min: 0, max: 1, names: 'at most one run id' });
+  // what the command was given, checked before the store opens and whatever state the run is in
+  if (values.model !== undefined) {
+    checkModelSpec(values.model);
+    if (!positionals[0]) throw new UsageError(`--model applies to one run: name it (stagecraft resume RUN --model ${shellWord(values.model)}); without a run id, each interrupted run resumes with its own model.`);
+  }
   return withHost(async (host) => {
     if (positionals[0]) {
       const outcome = await resumeSkillRun(host, positionals[0], { model: values.model });

@@ -1,9 +1,16 @@
-/** `stagecraft push DIR [--name NAME]` and `stagecraft pull NAME [DIR] [--version HASH]`: skills between folders (and git) and the store. */
+/**
+ * `stagecraft push DIR [--name NAME]`, `stagecraft pull NAME [DIR] [--version HASH]`: skills between folders
+ * (and git) and the store; `stagecraft versions SKILL`: the hashes --version takes, without the app.
+ */
 import path from 'node:path';
 import { formatDiagnostic } from '../lib/kernel/errors';
+import { skillVersions } from '../lib/server/skills/list-versions';
 import { pullSkill } from '../lib/server/skills/pull-skill';
 import { pushSkill } from '../lib/server/skills/push-skill';
 import { parse } from './args';
+import { counted, plural } from '../lib/kernel/plural';
+import { shellWord } from '../lib/kernel/shell-word';
+import { columns } from './print';
 import type { Io } from './main';
 import { withHost } from './store';
 import { versionArg } from './version-arg';
@@ -20,8 +27,8 @@ export async function pushCommand(argv: string[], io: Io): Promise<number> {
     }
     for (const d of r.validation.diagnostics) io.err(formatDiagnostic({ ...d, file: path.join(positionals[0], d.file) }));
     io.out(
-      `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${r.version.fileCount} file${r.version.fileCount === 1 ? '' : 's'})` +
-        (r.validation.errors ? ` — skill.md has ${r.validation.errors} error(s): runs of it are refused until they are fixed` : ''),
+      `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${plural(r.version.fileCount, 'file')})` +
+        (r.validation.errors ? ` — skill.md has ${plural(r.validation.errors, 'error')}: runs of it are refused until ${r.validation.errors === 1 ? 'it is' : 'they are'} fixed` : ''),
     );
     return 0;
   });
@@ -49,11 +56,41 @@ export async function pullCommand(argv: string[], io: Io): Promise<number> {
       io.out(JSON.stringify(r));
       return 0;
     }
-    const where = shownDir(positionals[1], r.dir, host.cwd);
-    io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${r.written.length} file${r.written.length === 1 ? '' : 's'}) to ${where}`);
-    const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${r.extra.length - MAX_EXTRA_SHOWN} more`] : r.extra;
+    // quoted as a shell word: `cd` and `push` take it as it is pasted
+    const where = shellWord(shownDir(positionals[1], r.dir, host.cwd));
+    io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${plural(r.written.length, 'file')}) to ${where}`);
+    const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${counted(r.extra.length - MAX_EXTRA_SHOWN)} more`] : r.extra;
     if (r.isExtraCut) shown.push('more not listed');
     if (shown.length) io.err(`${where} also holds ${shown.join(', ')}, not in this version (left as they are; a push of the folder would include them)`);
+    return 0;
+  });
+}
+
+/** a description in the table: its first line, cut */
+const MAX_DESCRIPTION_SHOWN = 60;
+
+/**
+ * The pushed (and otherwise saved) versions of a skill, newest save first: a line each on stdout (its
+ * hash as `--version` takes it, when it was made, whether it is the latest, how it was made, its
+ * description), the header on stderr as `runs` has it, so stdout stays one line per version.
+ */
+export async function versionsCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one skill name' });
+  return withHost(async (host) => {
+    const r = await skillVersions(host, positionals[0]);
+    if (values.json) {
+      io.out(JSON.stringify(r));
+      return 0;
+    }
+    const described = (d: string) => {
+      const first = d.trim().split('\n')[0];
+      return first.length > MAX_DESCRIPTION_SHOWN ? `${first.slice(0, MAX_DESCRIPTION_SHOWN - 1)}…` : first;
+    };
+    const rows = r.versions.map((v) => [short(v.hash), new Date(v.createdAt).toISOString(), v.isLatest ? 'latest' : '', v.origin, counted(v.fileCount), described(v.description)]);
+    const [head, ...lines] = columns([['VERSION', 'CREATED', 'LATEST', 'ORIGIN', 'FILES', 'DESCRIPTION'], ...rows]);
+    if (lines.length) io.err(head);
+    for (const line of lines) io.out(line);
+    io.err(lines.length ? `use one with --version HASH (pull, replay, fork, regress); without it, the latest` : `${r.skill} has no versions yet: \`stagecraft push DIR\` saves a folder as one`);
     return 0;
   });
 }

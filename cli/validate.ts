@@ -4,6 +4,7 @@ import path from 'node:path';
 import { UsageError, formatDiagnostic } from '../lib/kernel/errors';
 import { validateFolder } from '../lib/server/skills/validate-folder';
 import { parse } from './args';
+import { plural } from '../lib/kernel/plural';
 import type { Io } from './main';
 
 export function skillFileOf(target: string): { file: string; bundleDir: string } {
@@ -27,7 +28,7 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   if (values.json) io.out(JSON.stringify(view));
   else {
     for (const d of view.diagnostics) io.err(formatDiagnostic(d));
-    io.err(view.errors ? `${shown}: ${view.errors} error(s), ${view.warnings} warning(s)` : `${shown}: valid${view.warnings ? ` (${view.warnings} warning(s))` : ''}`);
+    io.err(view.errors ? `${shown}: ${plural(view.errors, 'error')}, ${plural(view.warnings, 'warning')}` : `${shown}: valid${view.warnings ? ` (${plural(view.warnings, 'warning')})` : ''}`);
   }
   return view.ok ? 0 : 1;
 }

@@ -5,6 +5,7 @@
  * back to the queue for the other workers, and the worker exits 0.
  */
 import { UsageError } from '../lib/kernel/errors';
+import { plural } from '../lib/kernel/plural';
 import { RunQueue } from '../lib/queue/run-queue';
 import { RunWorker } from '../lib/queue/run-worker';
 import { WorkerRegistry, newWorkerInfo } from '../lib/queue/worker-registry';
@@ -60,14 +61,14 @@ export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlySto
       sweepQueued: () => queuedRunsToResend(host),
     });
     const onSignal = (signal: NodeJS.Signals) => {
-      log(`${signal}: finishing the steps in flight, handing ${worker.activeRuns} run(s) back to the queue`);
+      log(`${signal}: finishing the steps in flight, handing ${plural(worker.activeRuns, 'run')} back to the queue`);
       worker.stop(`the worker got ${signal}`);
     };
     process.off('SIGTERM', onSignalWhileStarting);
     process.off('SIGINT', onSignalWhileStarting);
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
-    log(`${registry.info.id} drives up to ${concurrency} run(s) at once from ${(host.store as OpenedStore).location}`);
+    log(`${registry.info.id} drives up to ${plural(concurrency, 'run')} at once from ${(host.store as OpenedStore).location}`);
     try {
       await worker.run();
     } finally {
@@ -75,7 +76,7 @@ export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlySto
       process.off('SIGINT', onSignal);
       await queue.close().catch(() => undefined);
     }
-    log(`${registry.info.id} stopped (${worker.finished} run(s) driven to an end)`);
+    log(`${registry.info.id} stopped (${plural(worker.finished, 'run')} driven to an end)`);
     return 0;
   }, { runsCode: true }).finally(() => {
     process.off('SIGTERM', onSignalWhileStarting);

@@ -9,6 +9,7 @@
  * CLI), and never throws strings or plain objects.
  */
 import type { Json, JsonObject } from './json';
+import { plural } from './plural';
 
 export type ErrorDetails = JsonObject;
 
@@ -71,7 +72,7 @@ export class SkillValidationError extends StagecraftError {
     const first = errors[0];
     super(
       'skill_invalid',
-      `skill.md has ${errors.length} error${errors.length === 1 ? '' : 's'}` +
+      `skill.md has ${plural(errors.length, 'error')}` +
         (first ? `; first: ${formatDiagnostic(first)}` : '') +
         (rest && errors.length > 1 ? `\n${rest}` : ''),
       { httpStatus: 422, details: { diagnostics: diagnostics as unknown as Json } },
@@ -283,7 +284,7 @@ export class RunNotFoundError extends StagecraftError {
 /** A seq past a run's log (or before its start): the inspector asked for an event it does not have yet. */
 export class EventNotFoundError extends StagecraftError {
   constructor(runId: string, seq: number, lastSeq: number) {
-    super('event_not_found', `Run ${runId} has ${lastSeq} event${lastSeq === 1 ? '' : 's'} so far; there is no event ${seq}. Ask for a seq from 0 (before the first event) to ${lastSeq}.`, {
+    super('event_not_found', `Run ${runId} has ${plural(lastSeq, 'event')} so far; there is no event ${seq}. Ask for a seq from 0 (before the first event) to ${lastSeq}.`, {
       httpStatus: 404,
       details: { runId, seq, lastSeq },
     });
@@ -440,12 +441,27 @@ export class VersionNotFoundError extends StagecraftError {
   }
 }
 
+/**
+ * A replay or fork given a folder (`--skill DIR`) that holds another skill than the run's: its steps
+ * would be matched against a different skill's, so nothing would say anything true about the run.
+ */
+export class SkillMismatchError extends StagecraftError {
+  constructor(runId: string, runSkill: string, folder: string, folderSkill: string) {
+    super(
+      'skill_mismatch',
+      `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and ${folder} holds skill ${JSON.stringify(folderSkill)} (its skill.md's name): a run is replayed or forked with a version of its own skill. ` +
+        `Pass a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
+      { httpStatus: 422, details: { runId, skill: runSkill, folder, folderSkill } },
+    );
+  }
+}
+
 /** A bundle the store cannot keep: a bad path, a binary file, over a limit. `problems` lists each. */
 export class BundleInvalidError extends StagecraftError {
   readonly problems: { code: string; path: string; message: string }[];
   /** `doing`: what the bundle was given for — saved (push, the app) or run (`stagecraft run DIR`) */
   constructor(problems: { code: string; path: string; message: string }[], doing: 'saved' | 'run' = 'saved') {
-    super('bundle_invalid', `The bundle cannot be ${doing}: ${problems[0]?.message ?? 'it is invalid'}${problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : ''}`, {
+    super('bundle_invalid', `The bundle cannot be ${doing}: ${problems[0]?.message ?? 'it is invalid'}${problems.length > 1 ? ` (and ${plural(problems.length - 1, 'more problem')})` : ''}`, {
       httpStatus: 422,
       details: { problems },
     });

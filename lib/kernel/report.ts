@@ -32,6 +32,7 @@ import { isJsonObject, merged } from './json';
 import { EVENT, EXECUTES_FROM, type AbortCause } from './events';
 import type { RunEvent } from './ports';
 import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
+import { plural } from './plural';
 
 export type RunReport = {
   outcome: 'succeeded' | 'blocked' | 'failed';
@@ -251,8 +252,6 @@ function abortCauseOf(data: JsonObject, err: JsonObject | null, failedStep: { ph
   if (failedStep) return { by: 'step', phase: failedStep.phase, position: failedStep.position, index: failedStep.index, type: failedStep.type, onError: 'fail' };
   return { by: 'contract', phase: typeof err?.phase === 'string' ? err.phase : null };
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One sentence that says what happened, from the facts above. */
 function summarize(r: Omit<RunReport, 'summary'>): string {

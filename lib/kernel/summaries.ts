@@ -19,8 +19,8 @@ import type { ProcessorStepData, StageStepData, ToolStepData } from './events';
 import type { ToolOutcome } from './stage-types';
 import { EVENT } from './events';
 import { errorLineOf, relativeToBundle } from './error-info';
+import { counted, plural } from './plural';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** how words quoted from a record (an error line, a reason) are cut: to a few words, or kept whole */
 type Cut = (s: string, n?: number) => string;
 const clip: Cut = (s, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -53,8 +53,8 @@ function outcomeRewrite(i: number, replacement: Json | undefined, original: stri
   if (typeof replacement !== 'string' || original === undefined) return `rewrote result ${i}`;
   let kept = 0;
   while (kept < replacement.length && kept < original.length && replacement[kept] === original[kept]) kept++;
-  if (kept > 0 && kept < original.length) return `trimmed result ${i} from ${original.length} to ${kept} characters`;
-  return `rewrote result ${i} (${original.length} → ${replacement.length} characters)`;
+  if (kept > 0 && kept < original.length) return `trimmed result ${i} from ${counted(original.length)} to ${plural(kept, 'character')}`;
+  return `rewrote result ${i} (${counted(original.length)} → ${plural(replacement.length, 'character')})`;
 }
 
 /** The on_error branch a processor step took: none (it succeeded), or fail / skip / empty. */

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { modelFromSpec } from './index';
+import { locateModelScript, modelFromSpec } from './index';
 import { UsageError } from '../kernel/errors';
 import type { ModelRequest } from '../kernel/ports';
 
@@ -94,4 +94,23 @@ test('scripted:FOLDER is a usage error naming the folder, not an EISDIR read fai
     () => modelFromSpec(`scripted:${dir}`, { bundleDir: dir, env: {} }),
     (e: Error) => e instanceof UsageError && e.message === `Model script ${dir} is a folder, not a file: name the script in it, e.g. scripted:${path.join(dir, 'model.yaml')}.`,
   );
+});
+
+// `scripted:NAME` took whatever existed first: a folder NAME in the bundle hid a script NAME in the working
+// directory ("is a folder"). A file is taken over a folder; where both places hold a file, the bundle's.
+test('scripted:NAME takes a file over a folder of that name, the bundle\'s file over the working directory\'s', async () => {
+  const bundleDir = mkdtempSync(path.join(tmpdir(), 'sc-model-bundle-'));
+  const cwd = mkdtempSync(path.join(tmpdir(), 'sc-model-cwd-'));
+  mkdirSync(path.join(bundleDir, 'script'));
+  writeFileSync(path.join(cwd, 'script'), 'turns:\n  - text: from cwd\n');
+  assert.equal((await modelFromSpec('scripted:script', { bundleDir, env: {}, cwd }).invoke(request())).text, 'from cwd');
+  assert.deepEqual(locateModelScript('script', bundleDir, cwd), { file: path.join(cwd, 'script'), folder: path.join(bundleDir, 'script'), other: null, candidates: [path.join(bundleDir, 'script'), path.join(cwd, 'script')] });
+  writeFileSync(path.join(bundleDir, 'both.yaml'), 'turns:\n  - text: from the bundle\n');
+  writeFileSync(path.join(cwd, 'both.yaml'), 'turns:\n  - text: from cwd\n');
+  assert.equal((await modelFromSpec('scripted:both.yaml', { bundleDir, env: {}, cwd }).invoke(request())).text, 'from the bundle');
+  assert.equal(locateModelScript('both.yaml', bundleDir, cwd).other, path.join(cwd, 'both.yaml'));
+  // a folder in both places and no file: said with where it looked
+  mkdirSync(path.join(bundleDir, 'dirs'));
+  mkdirSync(path.join(cwd, 'dirs'));
+  assert.throws(() => modelFromSpec('scripted:dirs', { bundleDir, env: {}, cwd }), (e: Error) => e instanceof UsageError && e.message.includes(`(no file of that name at ${path.join(bundleDir, 'dirs')} or ${path.join(cwd, 'dirs')})`));
 });

@@ -7,10 +7,11 @@
  * see replay.ts), or read process.env itself: the caller passes the
  * environment, so tests and the app decide what the adapter sees.
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ModelPort } from '../kernel/ports';
 import { UsageError } from '../kernel/errors';
+import { shellWord } from '../kernel/shell-word';
 import { createScriptedModel } from './scripted';
 import { createOpenAiModel } from './openai';
 
@@ -23,8 +24,42 @@ export type { PositionedRequest } from './visits';
 export type ModelEnv = Record<string, string | undefined>;
 
 const SPEC_FORMS =
-  '`scripted:FILE` (a model script, relative to the bundle folder or the working directory), ' +
+  '`scripted:FILE` (a model script file: the bundle folder\'s, else the working directory\'s), ' +
   '`openai` (model from STAGECRAFT_MODEL) or `openai:MODEL`, both with STAGECRAFT_MODEL_BASE_URL';
+
+/**
+ * A spec that can name a model at all (its form, not whether the script exists or the endpoint is set):
+ * else the usage error modelFromSpec would give — said before anything is looked up, whatever it is for.
+ */
+export function checkModelSpec(spec: string): void {
+  const [kind, ...rest] = spec.split(':');
+  const arg = rest.join(':');
+  if ((kind === 'scripted' && arg !== '') || kind === 'openai') return;
+  if (kind === 'replay') {
+    throw new UsageError(`A replay model is built from a recorded run, not from a spec: replay the run instead (\`stagecraft replay ${arg ? shellWord(arg) : 'RUN'}\`).`, { spec });
+  }
+  throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
+}
+
+/**
+ * Where `scripted:NAME` is: an absolute NAME as it is; a relative one in the bundle folder first, then
+ * the working directory, and a file is taken over a folder of that name wherever each is (a folder
+ * `model/` in the bundle does not hide a script `./model` here). `file`: the script taken, if any;
+ * `folder`: the first folder of that name, when no file has it; `other`: a second file of that name
+ * that was not taken (the working directory's, when the bundle has one too), for a caller to say so.
+ */
+export function locateModelScript(name: string, bundleDir: string, cwd: string): { file: string | null; folder: string | null; other: string | null; candidates: string[] } {
+  const candidates = path.isAbsolute(name) ? [name] : [...new Set([path.resolve(bundleDir, name), path.resolve(cwd, name)])];
+  const kinds = candidates.map((c) => {
+    try {
+      return statSync(c).isDirectory() ? 'folder' : 'file';
+    } catch {
+      return null;
+    }
+  });
+  const files = candidates.filter((_, i) => kinds[i] === 'file');
+  return { file: files[0] ?? null, folder: candidates.find((_, i) => kinds[i] === 'folder') ?? null, other: files[1] ?? null, candidates };
+}
 
 export function modelFromSpec(
   spec: string,
@@ -34,17 +69,17 @@ export function modelFromSpec(
   const arg = rest.join(':');
 
   if (kind === 'scripted' && arg !== '') {
-    const cwd = opts.cwd ?? process.cwd();
-    const candidates = path.isAbsolute(arg) ? [arg] : [path.resolve(opts.bundleDir, arg), path.resolve(cwd, arg)];
-    const found = candidates.find((c) => existsSync(c));
-    if (!found) {
-      throw new UsageError(`Model script ${arg} not found; looked at ${[...new Set(candidates)].join(' and ')}.`, { spec });
-    }
+    const at = locateModelScript(arg, opts.bundleDir, opts.cwd ?? process.cwd());
+    if (at.file) return createScriptedModel(at.file, { file: arg });
     // a folder is no script: said as the caller's mistake, not as a read that failed with EISDIR once the run starts
-    if (statSync(found).isDirectory()) {
-      throw new UsageError(`Model script ${arg} is a folder${found === arg ? '' : ` (${found})`}, not a file: name the script in it, e.g. scripted:${path.join(arg, 'model.yaml')}.`, { spec });
+    if (at.folder) {
+      throw new UsageError(
+        `Model script ${arg} is a folder${at.folder === arg ? '' : ` (${at.folder})`}, not a file: name the script in it, e.g. scripted:${path.join(arg, 'model.yaml')}` +
+          (at.candidates.length > 1 ? ` (no file of that name at ${at.candidates.join(' or ')}).` : '.'),
+        { spec },
+      );
     }
-    return createScriptedModel(found, { file: arg });
+    throw new UsageError(`Model script ${arg} not found; looked at ${at.candidates.join(' and ')}.`, { spec });
   }
 
   if (kind === 'openai') {
@@ -68,9 +103,8 @@ export function modelFromSpec(
     });
   }
 
-  if (kind === 'replay') {
-    throw new UsageError(`A replay model is built from a recorded run, not from a spec: replay the run instead (\`stagecraft replay ${arg || 'RUN'}\`).`, { spec });
-  }
+  // any other spec is one no model has: checkModelSpec says which
+  checkModelSpec(spec);
   throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
 }
 

@@ -21,7 +21,7 @@ import { DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from '..
 import { createWorkspaceFiles } from '../sandbox/workspace-files';
 import { sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from '../sandbox/workspace-usage';
 import type { SkillRepo } from '../store/skills';
-import { modelFromSpec, type ModelEnv } from '../models';
+import { locateModelScript, modelFromSpec, type ModelEnv } from '../models';
 import { randomIds, systemClock } from './system';
 import { hostFetch, httpGetOptionsFromEnv } from './net/http-get';
 
@@ -140,8 +140,9 @@ export function absoluteModelSpec(spec: string, bundleDir: string, cwd: string):
   if (!spec.startsWith('scripted:')) return spec;
   const file = spec.slice('scripted:'.length);
   if (path.isAbsolute(file)) return spec;
-  const candidates = [path.resolve(bundleDir, file), path.resolve(cwd, file)];
-  return `scripted:${candidates.find((c) => existsSync(c)) ?? candidates[1]}`;
+  // the file modelFromSpec takes (the bundle's first; a file over a folder): a name that is no file is left
+  // as given, for modelFromSpec to say where it looked
+  return `scripted:${locateModelScript(file, bundleDir, cwd).file ?? file}`;
 }
 
 export function modelFor(host: Host, spec: string | undefined, bundleDir: string): ModelPort {

@@ -66,6 +66,16 @@ export const VersionSummaryView = z
   .strict();
 export type VersionSummaryView = z.infer<typeof VersionSummaryView>;
 
+/**
+ * `stagecraft versions SKILL --json`: the versions `GET /api/skills/<name>/versions` lists (newest save
+ * first), each saying whether it is the skill's latest — the one a run, a pull or a replay takes when no
+ * --version is given (a restore makes an older one latest again)
+ */
+export const SkillVersionsView = z
+  .object({ skill: z.string(), latest: z.string().nullable(), versions: z.array(VersionSummaryView.extend({ isLatest: z.boolean() }).strict()) })
+  .strict();
+export type SkillVersionsView = z.infer<typeof SkillVersionsView>;
+
 export const VersionView = VersionSummaryView.extend({ files: Files }).strict();
 export type VersionView = z.infer<typeof VersionView>;
 

@@ -11,6 +11,7 @@
  * Owns: shapes. Does not: build them (lib/server/runs/*.ts do).
  */
 import { z } from 'zod';
+import { plural } from '../kernel/plural';
 
 const json = z.unknown();
 const ms = z.number();
@@ -210,14 +211,14 @@ export function otherSkillsNote(view: { a: Pick<CompareSideView, 'skill'>; b: Pi
 export function insideAnsweredNote(side: Pick<CompareSideView, 'insideAnswered' | 'insideParents'>, other: 'A' | 'B'): string | null {
   const n = side.insideAnswered;
   if (!n) return null;
-  const steps = `${n} nested ${n === 1 ? 'step' : 'steps'}`;
+  const steps = plural(n, 'nested step');
   const parents = side.insideParents ?? [];
   if (!parents.length) return `+${steps} not compared: ${other} answered ${n === 1 ? 'it' : 'them'} whole from a recording`;
   const self = other === 'A' ? 'B' : 'A';
   const where = parents.map((p) => p.position);
   const named = where.length === 1 ? where[0] : `${where.slice(0, -1).join(', ')} and ${where[where.length - 1]}`;
   const edited = parents.flatMap((p) => p.edited);
-  const edits = edited.length ? `, ${self}'s edit${edited.length === 1 ? '' : 's'} at ${edited.join(', ')} among them` : '';
+  const edits = edited.length ? `, ${self}'s ${edited.length === 1 ? 'edit' : 'edits'} at ${edited.join(', ')} among them` : '';
   return `+${steps} of ${self} not compared${edits}: ${n === 1 ? 'it is' : 'they are'} inside ${named}, which ${other} answered whole from a recording`;
 }
 

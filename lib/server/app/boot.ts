@@ -26,6 +26,7 @@ import { isolationFor, noIsolationWarning, sandboxMode } from '../../sandbox/iso
 import { startSpawner } from '../../sandbox/spawner';
 import { runQueueOf, workersSetting } from '../runs/run-source';
 import { dataDirOf } from '../host';
+import { counted, plural } from '../../kernel/plural';
 
 /** How loading the example skills went: their names, or why it failed (the home page says it). */
 export type ExamplesLoad = { ok: true; names: string[] } | { ok: false; message: string };
@@ -84,7 +85,7 @@ async function startUp(settleExamples: (load: ExamplesLoad) => void): Promise<vo
     const pending = await host.store.listResumable();
     const queue = await runQueueOf(host);
     for (const runId of pending) await queue.enqueue(runId);
-    console.log(`stagecraft: runs are driven by \`stagecraft worker\` processes (STAGECRAFT_WORKERS=external); ${pending.length} waiting run(s) handed to them`);
+    console.log(`stagecraft: runs are driven by \`stagecraft worker\` processes (STAGECRAFT_WORKERS=external); ${plural(pending.length, 'waiting run')} handed to them`);
     return;
   }
   const admission = runAdmission(host.env);
@@ -93,6 +94,6 @@ async function startUp(settleExamples: (load: ExamplesLoad) => void): Promise<vo
     console.log(`stagecraft: resumed ${r.runId}: ${how}`);
   });
   if (interrupted + queued) {
-    console.log(`stagecraft: resuming ${interrupted} interrupted and ${queued} queued run(s), at most ${admission.limit} at once (STAGECRAFT_MAX_RUNS)`);
+    console.log(`stagecraft: resuming ${counted(interrupted)} interrupted and ${plural(queued, 'queued run')}, at most ${counted(admission.limit)} at once (STAGECRAFT_MAX_RUNS)`);
   }
 }

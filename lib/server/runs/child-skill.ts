@@ -15,6 +15,7 @@
 import path from 'node:path';
 import type { ChildSkillRequest } from '../../kernel/context';
 import { StepFailedError } from '../../kernel/errors';
+import { plural } from '../../kernel/plural';
 import type { Json } from '../../kernel/json';
 import { sha256 } from '../../kernel/memo';
 import { isUnfinished, type RunOutcome } from '../../kernel/runner';
@@ -59,7 +60,7 @@ async function requireDescendantRoom(host: Host, root: string, skill: string): P
   if (started < max) return;
   throw new StepFailedError(
     'skill_descendants_exceeded',
-    `run_skill ${skill}: run ${root} has already started ${started} runs through run_skill (its children's own included), ` +
+    `run_skill ${skill}: run ${root} has already started ${plural(started, 'run')} through run_skill (its children's own included), ` +
       `the most one run may start (STAGECRAFT_MAX_DESCENDANTS=${max}). Start fewer child runs (do the work in one run, or in a code step), or raise the limit.`,
     { root, limit: max },
   );

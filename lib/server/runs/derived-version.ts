@@ -10,16 +10,17 @@
  * the sandbox. Where no sandbox works, the CLI runs it only when told to
  * (`--trust`); the app never does (it never passes `trust`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Plan, StepSpec } from '../../kernel/plan';
 import type { RunRecord } from '../../kernel/ports';
-import { RunNotFoundError, RunStillRunningError, SkillNotFoundError, UntrustedCodeError, VersionNotFoundError } from '../../kernel/errors';
+import { RunNotFoundError, RunStillRunningError, SkillMismatchError, SkillNotFoundError, UntrustedCodeError, VersionNotFoundError } from '../../kernel/errors';
 import type { BundleFiles } from '../../skill/bundle';
 import { bundleHash } from '../../store/skills';
 import type { VersionOrigin } from '../../store/skills';
 import type { Host } from '../host';
 import { materializeVersion } from '../skills/materialize';
+import { skillMdFacts } from '../skills/skill-text';
 import { asSkill, compileCopy } from './compiled-copies';
 import { prepareFolder } from './start-run';
 import { isStoredCopy } from './child-skill';
@@ -39,6 +40,12 @@ export type VersionChoice = {
    * made in the folder is what a replay checks and a rerun runs
    */
   runBundleDir?: string;
+  /**
+   * the run a `skillDir` is for: the folder must hold the same skill — its name, or the name the run's
+   * own skill.md gave (a skill pushed under another name, or renamed since) — checked before the folder
+   * is recorded as a version of anything
+   */
+  forRun?: Pick<RunRecord, 'id' | 'skillText'>;
 };
 
 export type ChosenVersion = {
@@ -64,6 +71,7 @@ export async function endedRun(host: Pick<Host, 'store'>, runId: string): Promis
 export async function chooseVersion(host: Host, skill: string, choice: VersionChoice): Promise<ChosenVersion> {
   const folder = choice.skillDir ?? (choice.version === undefined && !choice.files ? await userFolderOf(host, choice) : undefined);
   if (folder !== undefined) {
+    if (choice.skillDir !== undefined && choice.forRun) requireSameSkill(host, skill, choice.skillDir, choice.forRun);
     const p = await prepareFolder(host, folder);
     return { plan: p.plan, files: p.files, hash: bundleHash(p.files), versionId: p.versionId, origin: 'folder', copyDir: p.copyDir, bundleDir: p.origin };
   }
@@ -87,6 +95,20 @@ export async function chooseVersion(host: Host, skill: string, choice: VersionCh
   }
   const copyDir = materializeVersion(host.bundlesDir, v);
   return { plan: asSkill(compileCopy(v.files, copyDir, 'skill.md'), v.skillName), files: v.files, hash: v.hash, versionId: v.id, origin: v.origin, copyDir, bundleDir: copyDir };
+}
+
+/** A `--skill` folder of another skill than the run's is refused; one whose skill.md cannot be read is left to prepareFolder to say so. */
+function requireSameSkill(host: Pick<Host, 'cwd'>, skill: string, dir: string, run: Pick<RunRecord, 'id' | 'skillText'>): void {
+  let text: string;
+  try {
+    const given = path.resolve(host.cwd, dir);
+    text = readFileSync(statSync(given).isDirectory() ? path.join(given, 'skill.md') : given, 'utf8');
+  } catch {
+    return;
+  }
+  const name = skillMdFacts(text).name;
+  if (name === null || name === skill || name === skillMdFacts(run.skillText).name) return;
+  throw new SkillMismatchError(run.id, skill, dir, name);
 }
 
 /** The run's folder when it is one of the user's, still there, and the run was made here (not imported). */

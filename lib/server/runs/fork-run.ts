@@ -79,7 +79,7 @@ async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise
   if (!at) throw new UsageError(`Name the fork point of run ${runId} (${words.at}, e.g. a phase name, draft/r2/model or __post__/0): ${run.status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
   const asked = parseForkPosition(at);
   const hasEdit = req.value !== undefined || (req.set?.length ?? 0) > 0;
-  const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
+  const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir, forRun: run });
   requireTrustedCode(host, chosen, { trust: req.trust, what: `Forking run ${runId}` });
   // the point is probed with no edit first: the value there is what the edits apply to
   const probe = await probeForkPoint(chosen.plan, { clock: systemClock, ids: randomIds }, { input: run.input, parentRunId: runId, events, point: forkPointOf(at, hasEdit ? null : undefined) });

@@ -42,7 +42,7 @@ function recordedTurns(events: readonly RunEvent[]): RecordedTurn[] {
 
 export async function replayRun(host: Host, runId: string, req: ReplayRequest = {}): Promise<ReplayView> {
   const run = await endedRun(host, runId);
-  const chosen = await chooseVersion(host, run.skillName, { ...req, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
+  const chosen = await chooseVersion(host, run.skillName, { ...req, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir, forRun: run });
   requireTrustedCode(host, chosen, { trust: req.trust, what: `Replaying run ${runId}` });
   const events = await host.store.readEvents(runId);
   const point = run.kind === 'fork' ? ((events[0]?.data.fork ?? null) as ForkPoint | null) : null;

@@ -29,7 +29,7 @@ import { childRunFns, endTraced, prepareFolder } from './start-run';
 import { isStoredCopy, runChildSkill } from './child-skill';
 import { RunNotFoundError } from '../../kernel/errors';
 import type { JsonObject } from '../../kernel/json';
-import { createReplayModel } from '../../models';
+import { checkModelSpec, createReplayModel } from '../../models';
 
 async function planFor(host: Host, run: RunRecord): Promise<Plan> {
   // a queued run has not started: it runs the version recorded when it was queued, not the folder as it is now
@@ -47,6 +47,8 @@ async function planFor(host: Host, run: RunRecord): Promise<Plan> {
 export type ResumeOptions = { model?: string; driver?: JsonObject; signal?: AbortSignal };
 
 export async function resumeSkillRun(host: Host, runId: string, opts: ResumeOptions = {}): Promise<RunOutcome> {
+  // a spec that names no model is the caller's mistake whatever the run's state (a completed run ignored it)
+  if (opts.model !== undefined) checkModelSpec(opts.model);
   const run = await host.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
   // finished: nothing to wire (its model may not even be available here any more)

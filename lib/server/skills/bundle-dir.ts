@@ -12,7 +12,7 @@
  * path is checked (a link swapped in after the check is caught: open-inside.ts).
  * Does not: decide what the bundle means (lib/skill) or store it (lib/store).
  */
-import { closeSync, lstatSync, opendirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, lstatSync, opendirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { checkBundle, firstInvalidUtf8, MAX_BUNDLE_FILE_BYTES, MAX_BUNDLE_FILES, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { MAX_SKILL_BYTES } from '../../skill/validate';
@@ -34,6 +34,23 @@ export type ReadBundle = { files: BundleFiles; problems: BundleProblem[] };
 export const MAX_BUNDLE_ENTRIES = MAX_BUNDLE_FILES * 5;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A link in the bundle that leads nowhere, in words: the link, where it points (as written, and where that
+ * is when it is relative), that nothing is there (or that links lead round in a loop), and what to do.
+ */
+function danglingWords(p: string, full: string, code: string | undefined): string {
+  let target: string;
+  try {
+    target = readlinkSync(full);
+  } catch {
+    return `${p} is a symlink whose target cannot be read: remove the link, or replace it with the file itself.`;
+  }
+  const resolved = path.resolve(path.dirname(full), target);
+  const where = resolved === target ? target : `${target} (${resolved})`;
+  if (code === 'ELOOP') return `${p} is a symlink to ${where}, and the links from there lead round in a loop: remove the link, or replace it with the file itself.`;
+  return `${p} is a symlink to ${where}, which does not exist (the link's target is missing): remove the link, or point it at a file of the bundle (or copy the file into the bundle in its place).`;
+}
 
 /** Reads a bundle folder. Problems (binary files, symlinks out, limits, bad paths) are listed, not thrown. */
 export function readBundleDir(dir: string): ReadBundle {
@@ -87,8 +104,8 @@ export function readBundleDir(dir: string): ReadBundle {
         let real: string;
         try {
           real = realpathSync(full);
-        } catch {
-          problems.push({ code: 'bundle_symlink_escape', path: p, message: `${p} is a symlink to nothing (its target does not exist): remove it or point it at a file of the bundle.` });
+        } catch (e) {
+          problems.push({ code: 'bundle_symlink_escape', path: p, message: danglingWords(p, full, (e as NodeJS.ErrnoException).code) });
           continue;
         }
         if (!isInside(real)) {
