@@ -5,7 +5,7 @@
 // (message, where it was raised, stack) in Details — the one place it shows whole.
 import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
-import { runUsageText, studioHref } from './timeline-index';
+import { modelRoundsText, runUsageText, studioHref } from './timeline-index';
 import { errorLine } from './failure-words';
 import styles from './Inspector.module.css';
 
@@ -15,7 +15,8 @@ type Props = {
   skill: string;
   version: string | null;
   drivers: RunDriverView[];
-  usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null };
+  /** `reused`: how many of the turns counted were answered from a recording (the model was not called for them) */
+  usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number };
   currency: string | null;
   /** select an item of the timeline (what failed, what blocked) */
   onSelect: (id: string) => void;
@@ -185,7 +186,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
         ) : null}
         <div>
           <dt>Model rounds</dt>
-          <dd>{c.model}</dd>
+          <dd>{modelRoundsText(c.model, usage.reused)}</dd>
         </div>
         <div>
           <dt>Tool calls</dt>

@@ -48,7 +48,11 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
             <div {...marks(r.model.id, sel)} className={styles.item} data-status={r.model.finished ? 'finished' : 'ok'}>
               <button type="button" className={styles.itemButton} onClick={() => sel.onSelect(r.model!.id)}>
                 <span className={styles.itemSummary}>{r.model.summary}</span>
-                {r.model.text ? <span className={styles.turnText}>{r.model.text}</span> : null}
+                {r.model.text ? (
+                  <span className={styles.turnText} title={r.model.text}>
+                    {r.model.text}
+                  </span>
+                ) : null}
                 <span className={styles.dim}>
                   {r.model.usage ? `${tokensText(r.model.usage)} · ` : ''}
                   {latencyText(r.model.latencyMs)}

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, nestedText, nextFailure, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, modelRoundsText, nestedText, nextFailure, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -97,6 +97,16 @@ test('usage says how many of the turns it counts were reused from a recording', 
   assert.equal(runUsageText({ inputTokens: 900, outputTokens: 9, latencyMs: 0, cost: null, reused: 3 }, null), '900 → 9\u00a0tok · incl. 3 turns reused from the recording');
   assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1 }, null), 'incl. 1 turn reused from the recording');
 });
+test('the model rounds figure says how many of its turns were answered from a recording, not called', () => {
+  assert.equal(modelRoundsText(7, 5), '7 (5 reused from the recording)');
+  assert.equal(modelRoundsText(3, 3), '3 (all 3 reused from the recording)');
+  assert.equal(modelRoundsText(1, 1), '1 (1 reused from the recording)');
+  // a run that called the model for every turn: the bare count, as before
+  assert.equal(modelRoundsText(4, 0), '4');
+  assert.equal(modelRoundsText(4), '4');
+  assert.equal(modelRoundsText(0, 0), '0');
+});
+
 test("the run report's usage says plainly when no model tokens were used, not a bare latency", () => {
   assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: null }, null), 'no model tokens used · 12\u00a0ms');
   assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: 0 }, 'EUR'), 'no model tokens used · 12\u00a0ms · 0.00\u00a0EUR');

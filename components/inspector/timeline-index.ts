@@ -142,6 +142,17 @@ function usageParts(u: UsageFigures, currency: string | null, latency: (ms: numb
   return parts;
 }
 
+/**
+ * The run report's Model rounds: how many turns the run counts, and how many of them were answered
+ * from a recording (a fork's or a replay's turns before its point) — the model was not called for
+ * those, so a bare count would claim more calls than were made. Said as the usage says it.
+ */
+export function modelRoundsText(rounds: number, reused = 0): string {
+  const n = Math.min(reused, rounds);
+  if (!n) return String(rounds);
+  return `${rounds} (${n === rounds && rounds > 1 ? `all ${n}` : n} reused from the recording)`;
+}
+
 /** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */
 export function usageText(u: UsageFigures, currency: string | null): string {
   return usageParts(u, currency, latencyText).join(' · ');

@@ -23,7 +23,7 @@ function TakeOnFailed({ run, point, positions }: Props & { point: RerunPoint; po
         {words.where[0]}
         <code>{at}</code>
         {words.where[1]}
-        {stoppedBy ? ` ${stoppedBy}` : ''} Fix the cause (in <Link href={`/skills/${encodeURIComponent(run.skill)}`}>the studio</Link>), then {words.rerun}: {words.before}{' '}
+        {stoppedBy || words.why ? ` ${stoppedBy ?? words.why}` : ''} Fix the cause (in <Link href={`/skills/${encodeURIComponent(run.skill)}`}>the studio</Link>), then {words.rerun}: {words.before}{' '}
         answered from this run&apos;s recording, so no model is called for {words.forWhat}.
       </p>
       <div className={styles.actions}>

@@ -50,7 +50,12 @@ test("the take-on box's words: a step's for a step's position, a phase's for a p
   for (const phase of ['draft', 'draft#2', '__post__']) assert.equal(at(phase), RERUN_WORDS.phase, phase);
   // the two wordings differ in their words only
   assert.deepEqual(Object.keys(RERUN_WORDS.step), Object.keys(RERUN_WORDS.phase));
-  assert.equal(RERUN_WORDS.phase.where.join('draft'), 'It stopped in phase draft, with no failed step to point at.');
+  // what happened, in the user's words: the phase did not finish, and no step of it is to blame
+  assert.equal(RERUN_WORDS.phase.where.join('draft'), 'Phase draft did not finish, though none of its steps failed.');
+  assert.doesNotMatch(Object.values(RERUN_WORDS.phase).flat().join(' '), /point at/);
+  // with nothing naming what stopped it, the box says where to read why; a failed step names itself
+  assert.equal(RERUN_WORDS.phase.why, 'The run report above says why it stopped.');
+  assert.equal(RERUN_WORDS.step.why, '');
   assert.equal(RERUN_WORDS.step.where.join('__post__/0'), 'It failed at __post__/0.');
 });
 
@@ -82,4 +87,6 @@ test('a run the model contract stopped, after a nested step failure an iterate s
   const report = { aborted_by: { by: 'contract', phase: '__post__' } } as unknown as RunView['report'];
   assert.match(rerunPointOf({ ...base, status: 'aborted', rerunFrom: '__post__', report })?.stoppedBy ?? '', /^The skill's contract stopped it/);
   assert.equal(rerunPointOf({ ...base, status: 'failed', rerunFrom: 'draft', error: { code: 'model_script_exhausted', message: 'x' } })?.stoppedBy, null);
+  // a phase whose max_rounds ran out: said so
+  assert.match(rerunPointOf({ ...base, status: 'failed', rerunFrom: 'draft', error: { code: 'max_rounds_exceeded', message: 'x' } })?.stoppedBy ?? '', /^It ran out of model rounds/);
 });

@@ -13,16 +13,20 @@ export type RerunWords = {
   /** what is answered from the recording, and what no model is called for */
   before: string;
   forWhat: string;
+  /** where to read why it stopped, when no sentence names what stopped it (a step's failure names itself) */
+  why: string;
 };
 
 export const RERUN_WORDS: Record<'step' | 'phase', RerunWords> = {
-  step: { title: 'Take it on from the failed step', where: ['It failed at ', '.'], rerun: 'rerun from that step', before: 'the steps before it are', forWhat: 'them' },
+  step: { title: 'Take it on from the failed step', where: ['It failed at ', '.'], rerun: 'rerun from that step', before: 'the steps before it are', forWhat: 'them', why: '' },
+  // the phase as a whole stopped: said as what happened, not as a step the box cannot name
   phase: {
     title: 'Take it on from the phase it stopped in',
-    where: ['It stopped in phase ', ', with no failed step to point at.'],
+    where: ['Phase ', ' did not finish, though none of its steps failed.'],
     rerun: 'rerun that phase from its start',
     before: 'what came before it is',
     forWhat: 'it',
+    why: 'The run report above says why it stopped.',
   },
 };
 
@@ -32,12 +36,13 @@ export type RerunPoint = { at: string; forkAt: string; words: RerunWords; stoppe
 
 /**
  * What stopped a run at a phase, when no step did: the model contract (the phase's finish refused
- * after its retry), or the skill's contract (a processor chain's or the caller's schema). Said so a
+ * after its retry), its max_rounds used up, or the skill's contract (a processor chain's or the caller's schema). Said so a
  * step whose failure an iterate skipped earlier is not taken for the cause. Null for other ends.
  */
 export function stoppedByWords(run: Pick<RunView, 'error' | 'report'>, at: string): string | null {
   if (at.includes('/')) return null;
   if (run.error?.code === 'output_invalid') return "The model contract stopped it: the phase's finish artifact did not satisfy its output schema, after one retry.";
+  if (run.error?.code === 'max_rounds_exceeded') return 'It ran out of model rounds: the model did not finish the phase within its max_rounds.';
   if (run.report?.aborted_by?.by === 'contract') return "The skill's contract stopped it: a value broke its schema.";
   return null;
 }

@@ -119,7 +119,7 @@ function RunRow({ r, index, measure, liveSkills, now }: RowProps) {
             says it), then where; its status follows */}
         {attention && (words || r.failedAt) ? (
           <span className={styles.failure} title={r.errorMessage ?? undefined}>
-            {words}
+            {words ? <span className={styles.failureWords}>{words}</span> : null}
             {words && r.failedAt ? ' at ' : null}
             {r.failedAt ? <code>{r.failedAt}</code> : null}
           </span>

@@ -133,6 +133,32 @@ for (const [name, open] of backends) {
       assert.deepEqual(rows.map((x) => x.id), [r.id]);
     });
 
+    it('a run stopped in its phase with no stage or step to blame is counted where it stopped, not as no failure', async () => {
+      const at = T0 + 40 * MIN;
+      const contract = await recordRun(store, other, at, {
+        status: 'failed',
+        report: report('failed'),
+        error: { code: 'output_invalid', message: 'phase draft: the finish artifact does not satisfy the output schema after one retry', phase: 'draft' },
+      });
+      // an abort someone asked for names the phase it stopped in too, but nothing of it failed
+      const asked = await recordRun(store, other, at + 1, {
+        status: 'aborted',
+        report: report('blocked', { aborted_by: { by: 'request', reason: 'stale', requestedBy: 'cli (user dana)' } }),
+        error: { code: 'workflow_aborted', message: 'aborted on request: stale', phase: 'draft' },
+      });
+      // a model script with no turn left: its error names the position
+      const exhausted = await recordRun(store, other, at + 2, {
+        status: 'failed',
+        report: report('failed'),
+        error: { code: 'model_script_exhausted', message: 'The model script model.yaml has no turn for phase draft round 3', phase: 'draft', position: 'draft/r3/model' },
+      });
+      const { rows } = await store.runIndex.page({ from: at, to: at + MIN }, { limit: 10 });
+      assert.deepEqual(rows.map((r) => [r.id, r.failedAt]), [[exhausted.id, 'draft/r3/model'], [asked.id, null], [contract.id, 'draft']]);
+      assert.deepEqual((await store.runIndex.page({ failedAt: 'draft', from: at, to: at + MIN }, { limit: 10 })).rows.map((r) => r.id), [contract.id]);
+      const s = await store.runIndex.stats({ from: at, to: at + MIN }, { buckets: 2 });
+      assert.deepEqual(s.failures, [{ at: 'draft', count: 1 }, { at: 'draft/r3/model', count: 1 }]);
+    });
+
     it('newest first; each filter narrows as it says', async () => {
       assert.deepEqual(await ids({}), named('running', 'user', 'pre', 'step', 'stage', 'blocked', 'ok'));
       assert.deepEqual(await ids({ skill }), named('step', 'stage', 'blocked', 'ok'));

@@ -9,7 +9,7 @@
 import type { RunStateView } from '@/lib/views/inspector';
 import { emptyWords } from './empty-words';
 import { visitWords } from './where-words';
-import { shortValue, stateChanges } from './state-diff';
+import { fullValue, shortValue, stateChanges } from './state-diff';
 import { ValueView } from '../ValueView';
 import styles from './Scrubber.module.css';
 
@@ -180,14 +180,15 @@ function Changes({ state, before }: { state: RunStateView; before: RunStateView 
             <li key={`${c.path}:${i}`} data-op={c.op}>
               <span className={styles.op}>{c.op === 'add' ? '+' : c.op === 'remove' ? '−' : '~'}</span>
               <code className={styles.path}>{c.path}</code>
+              {/* a value cut short says itself whole in its title */}
               {c.op === 'replace' ? (
                 <>
-                  <del>{shortValue(c.before)}</del> → <ins>{shortValue(c.after)}</ins>
+                  <del title={fullValue(c.before)}>{shortValue(c.before)}</del> → <ins title={fullValue(c.after)}>{shortValue(c.after)}</ins>
                 </>
               ) : c.op === 'add' ? (
-                <ins>{shortValue(c.after)}</ins>
+                <ins title={fullValue(c.after)}>{shortValue(c.after)}</ins>
               ) : (
-                <del>{shortValue(c.before)}</del>
+                <del title={fullValue(c.before)}>{shortValue(c.before)}</del>
               )}
             </li>
           ))}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunStateView } from '@/lib/views/inspector';
-import { atPointer, shortValue, stateChanges } from './state-diff';
+import { atPointer, fullValue, FULL_VALUE_MAX_CHARS, shortValue, stateChanges } from './state-diff';
 
 const zero = { ok: 0, failed: 0, refused: 0, skipped: 0, empty: 0, error: 0 };
 const base: RunStateView = {
@@ -70,4 +70,14 @@ test('pointers read escaped keys; short values are cut', () => {
   assert.equal(shortValue({ id: 'm', role: 'tool', op: 'file/read', content: { size: 2, value: 'hi' } }), 'tool file/read: "hi"');
   assert.equal(shortValue({ size: 9000, preview: 'abc', ref: { seq: 1, path: '/x' } }), '"abc"… (9000 characters)');
   assert.equal(shortValue({ path: 'a.txt', seq: 3, content: { size: 1, value: 'x' } }), 'a.txt: "x"');
+});
+
+test("a change line cut short says the value whole in its title; one shown whole has none", () => {
+  const error = { code: 'workflow_aborted', message: `postprocessor step 0 (python, skill.md line 27) failed: ${'KeyError '.repeat(20)}` };
+  assert.ok(shortValue(error).endsWith('…'));
+  assert.equal(fullValue(error), JSON.stringify(error));
+  assert.equal(fullValue({ a: 1 }), undefined);
+  assert.equal(fullValue(undefined), undefined);
+  // a very wide value is bounded
+  assert.equal(fullValue('x'.repeat(10_000))?.length, FULL_VALUE_MAX_CHARS);
 });

@@ -80,3 +80,17 @@ export function shortValue(value: unknown, max = 120): string {
   const text = plain(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** the most a change's title says (a large value is a preview already; this bounds a wide object) */
+export const FULL_VALUE_MAX_CHARS = 2000;
+
+/**
+ * A value as shortValue says it, whole — the title of a change line cut with "…", so the rest can
+ * be read on hover — or undefined when the line shows it all already (no title to repeat it).
+ */
+export function fullValue(value: unknown, max = 120): string | undefined {
+  if (value === undefined) return undefined;
+  const text = plain(value);
+  if (text.length <= max) return undefined;
+  return text.length > FULL_VALUE_MAX_CHARS ? `${text.slice(0, FULL_VALUE_MAX_CHARS - 1)}…` : text;
+}
