@@ -1,11 +1,12 @@
 // Runs past STAGECRAFT_MAX_RUNS wait their turn, and the pages say so: the runs list shows them
 // `queued`, a queued run's page says it is waiting and follows it live until it completes.
-// Each run waits 8 s, so the last queued one still waits when its page opens on a loaded machine.
+// Each run waits 12 s, so the last queued one still waits (two rounds: 24 s) when its page opens on a loaded
+// machine; its page is opened first, the runs list after, in a second tab (once, with 8 s, a slow page load outlasted the wait).
 import { expect, test } from '@playwright/test';
 
 const SLOW = {
-  'skill.md': `---\nname: queue_probe\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait }\n---\nGo.\n`,
-  'wait.mjs': 'export async function wait() { await new Promise((r) => setTimeout(r, 8000)); return { waited: true }; }\n',
+  'skill.md': `---\nname: queue_probe\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait, timeout_ms: 30000 }\n---\nGo.\n`,
+  'wait.mjs': 'export async function wait() { await new Promise((r) => setTimeout(r, 12000)); return { waited: true }; }\n',
   'model.yaml': 'turns:\n  - finish: {}\n',
 };
 
@@ -24,15 +25,17 @@ test('a queued run is shown queued, then followed live to its end', async ({ pag
   const queued = waiting.at(-1) ?? '';
   expect(queued, 'a run waited its turn').not.toBe('');
 
-  await page.goto('/runs?skill=queue_probe');
-  await expect(page.locator('[data-status="queued"]').first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/e2e/queue-runs-list.png' });
-
   await page.goto(`/runs/${queued}`);
   const status = page.getByRole('region', { name: 'Run status' });
   await expect(status).toContainText('queued');
   await expect(page.getByText('The run is queued, waiting for its turn')).toBeVisible();
   await page.screenshot({ path: 'test-results/e2e/queue-run-page.png' });
+  // the runs list, in a second tab, while the run's page stays open and follows it
+  const list = await page.context().newPage();
+  await list.goto('/runs?skill=queue_probe');
+  await expect(list.locator('[data-status="queued"]').first()).toBeVisible();
+  await list.screenshot({ path: 'test-results/e2e/queue-runs-list.png' });
+  await list.close();
   await expect(status).toContainText('completed', { timeout: 90_000 });
   await page.screenshot({ path: 'test-results/e2e/queue-run-completed.png' });
 });

@@ -48,6 +48,8 @@ async function cursorLine(page: Page): Promise<number> {
 }
 
 test('a new user writes a skill from nothing, breaks it, fixes it, saves, restores, and runs it', async ({ page }) => {
+  // the whole walk (a dozen edits, two saves, a restore, a run) took 60-80 s on a loaded 2-core CI machine and once passed 90 s
+  test.setTimeout(180_000);
   const outside = watchRequests(page);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
