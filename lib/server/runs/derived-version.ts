@@ -42,7 +42,7 @@ export type VersionChoice = {
   runBundleDir?: string;
   /**
    * the run a `skillDir` is for: the folder must hold the same skill — its name, or the name the run's
-   * own skill.md gave (a skill pushed under another name, or renamed since) — checked before the folder
+   * own skill.md gave (a skill pushed under another name), or its version's skill's name now (renamed since) — checked before the folder
    * is recorded as a version of anything
    */
   forRun?: Pick<RunRecord, 'id' | 'skillText'>;
@@ -71,7 +71,7 @@ export async function endedRun(host: Pick<Host, 'store'>, runId: string): Promis
 export async function chooseVersion(host: Host, skill: string, choice: VersionChoice): Promise<ChosenVersion> {
   const folder = choice.skillDir ?? (choice.version === undefined && !choice.files ? await userFolderOf(host, choice) : undefined);
   if (folder !== undefined) {
-    if (choice.skillDir !== undefined && choice.forRun) requireSameSkill(host, skill, choice.skillDir, choice.forRun);
+    if (choice.skillDir !== undefined && choice.forRun) await requireSameSkill(host, skill, choice.skillDir, choice.forRun, choice.fallbackVersionId);
     const p = await prepareFolder(host, folder);
     return { plan: p.plan, files: p.files, hash: bundleHash(p.files), versionId: p.versionId, origin: 'folder', copyDir: p.copyDir, bundleDir: p.origin };
   }
@@ -97,8 +97,12 @@ export async function chooseVersion(host: Host, skill: string, choice: VersionCh
   return { plan: asSkill(compileCopy(v.files, copyDir, 'skill.md'), v.skillName), files: v.files, hash: v.hash, versionId: v.id, origin: v.origin, copyDir, bundleDir: copyDir };
 }
 
-/** A `--skill` folder of another skill than the run's is refused; one whose skill.md cannot be read is left to prepareFolder to say so. */
-function requireSameSkill(host: Pick<Host, 'cwd'>, skill: string, dir: string, run: Pick<RunRecord, 'id' | 'skillText'>): void {
+/**
+ * A `--skill` folder of another skill than the run's is refused; one whose skill.md cannot be read is left to prepareFolder to say so.
+ * The run's skill is known by the name it ran under, the name its skill.md gave, and the name its version's skill has now (a skill
+ * renamed in the studio keeps its runs under the old name; `pull NEW` gives a folder of the new one).
+ */
+async function requireSameSkill(host: Pick<Host, 'cwd' | 'skills'>, skill: string, dir: string, run: Pick<RunRecord, 'id' | 'skillText'>, versionId?: string | null): Promise<void> {
   let text: string;
   try {
     const given = path.resolve(host.cwd, dir);
@@ -108,6 +112,7 @@ function requireSameSkill(host: Pick<Host, 'cwd'>, skill: string, dir: string, r
   }
   const name = skillMdFacts(text).name;
   if (name === null || name === skill || name === skillMdFacts(run.skillText).name) return;
+  if (versionId && (await host.skills.getVersionById(versionId))?.skillName === name) return;
   throw new SkillMismatchError(run.id, skill, dir, name);
 }
 

@@ -92,3 +92,18 @@ test("a failed run's first divergence from the last completed run of its skill",
   assert.equal(d.firstDivergence?.change, 'status');
   assert.deepEqual([d.firstDivergence?.a?.status, d.firstDivergence?.b?.status], ['ok', 'failed']);
 });
+
+test('a skill renamed since its run: a folder of the new name replays the run, a folder of another skill is still refused', async () => {
+  const host = memoryHost({ cwd: workspace });
+  const parent = await startSkillRun(host, { bundle: 'summarize', input });
+  await host.skills.renameSkill('summarize', 'digest');
+  const renamed = path.join(workspace, 'digest');
+  cpSync(path.join(workspace, 'summarize'), renamed, { recursive: true });
+  writeFileSync(path.join(renamed, 'skill.md'), readFileSync(path.join(renamed, 'skill.md'), 'utf8').replace(/^name: summarize$/m, 'name: digest'));
+  const replay = await replayRun(host, parent.runId, { skillDir: renamed });
+  assert.equal(replay.verdict, 'identical');
+  const other = path.join(workspace, 'other');
+  cpSync(renamed, other, { recursive: true });
+  writeFileSync(path.join(other, 'skill.md'), readFileSync(path.join(renamed, 'skill.md'), 'utf8').replace(/^name: digest$/m, 'name: elsewhere'));
+  await assert.rejects(replayRun(host, parent.runId, { skillDir: other }), /is of skill "summarize", and .* holds skill "elsewhere"/);
+});
