@@ -54,4 +54,17 @@ test('a stage failure point is told from a step position', () => {
   assert.equal(isStagePoint('__post__/2'), false);
   assert.equal(isStagePoint('draft/pre/0'), false);
   assert.equal(isStagePoint('draft#2/pre/1'), false);
+  // a phase its model contract stopped, or a model turn that did not come: no stage to look up
+  for (const at of ['draft', 'draft#2', 'draft/r3/model', 'draft#2/r1/model', '__post__']) assert.equal(isStagePoint(at), false, at);
+});
+
+test('a run stopped in a phase with no failed step marks the phase card alone, even where a capability shares its name', () => {
+  const model = analyzeBundle({ 'skill.md': SKILL.replace('graph: { draft: [] }', 'graph: { draft: [lint], lint: [] }').replace('## draft\nWrite.\n', '## draft\nWrite.\n\n## lint\nCheck.\n') }).diagram;
+  assert.ok(model, 'the skill draws');
+  const f = (at: string) => failedMarkOf({ runId: 'r', at, phase: null }, model);
+  assert.deepEqual(f('draft'), { runId: 'r', at: 'draft', nodeId: 'phase:draft', itemId: null });
+  assert.deepEqual(f('draft#2/r3/model'), { runId: 'r', at: 'draft#2/r3/model', nodeId: 'phase:draft', itemId: null });
+  assert.deepEqual(f('lint'), { runId: 'r', at: 'lint', nodeId: 'phase:lint', itemId: null });
+  assert.equal(f('__post__'), null);
+  assert.equal(f('gone'), null);
 });

@@ -11,8 +11,11 @@ export type FailedMark = { runId: string; at: string; nodeId: string | null; ite
 
 const POST = '__post__';
 
-/** whether a failure point is a stage's (`<capability>/<stage>`) rather than a processor step's position */
-export const isStagePoint = (at: string): boolean => !at.startsWith(`${POST}/`) && !/^[^/]+\/pre\/\d/.test(at);
+/** a point that is a phase rather than a step or stage in it: where a run stopped that no step failed (its model contract, a model turn that did not come) — `draft`, `draft#2`, `draft/r3/model`; `__post__` alone is the postprocessor's */
+const PHASE_POINT = /^([^/#]+)(?:#\d+)?(?:\/r\d+\/model)?$/;
+
+/** whether a failure point is a stage's (`<capability>/<stage>`) rather than a processor step's position or a phase */
+export const isStagePoint = (at: string): boolean => !at.startsWith(`${POST}/`) && !/^[^/]+\/pre\/\d/.test(at) && !PHASE_POINT.test(at);
 
 export function failedMarkOf(f: RunFailure | null, model: DiagramModel | null): FailedMark | null {
   if (!f || !model) return null;
@@ -30,6 +33,8 @@ export function failedMarkOf(f: RunFailure | null, model: DiagramModel | null): 
     const node = `phase:${pre[1]}`;
     return has(node) ? mark(node, `pre:${pre[1]}:${pre[2]}`) : null;
   }
+  const phase = PHASE_POINT.exec(f.at);
+  if (phase) return phase[1] !== POST && has(`phase:${phase[1]}`) ? mark(`phase:${phase[1]}`, null) : null;
   const capability = f.at.split('/')[0];
   const stage = model.stages.find((s) => s.name === capability);
   const phaseNode = f.phase !== null && has(`phase:${f.phase}`) ? `phase:${f.phase}` : null;
