@@ -6,7 +6,7 @@
 // must give the decoys or a problem, never the host's file.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,4 +154,16 @@ test('what else a folder pulled into holds is listed within bounds: a tree neste
   assert.ok(performance.now() - t < 1_000);
   assert.equal(listed.isCut, true);
   assert.ok(listed.paths.length < MAX_BUNDLE_ENTRIES, `${listed.paths.length} paths listed`);
+});
+
+test('a link through a file (not a folder) is said to be unreachable, not missing', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-bundle-notdir-'));
+  try {
+    writeFileSync(path.join(dir, 'skill.md'), '---\nname: x\n---\n');
+    symlinkSync('skill.md/inside', path.join(dir, 'through.txt'));
+    const problem = readBundleDir(dir).problems.find((p) => p.path === 'through.txt');
+    assert.match(problem?.message ?? '', /^through\.txt is a symlink to skill\.md\/inside \(.*\), which cannot be reached \(ENOTDIR\): remove the link/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

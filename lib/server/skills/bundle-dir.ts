@@ -49,6 +49,7 @@ function danglingWords(p: string, full: string, code: string | undefined): strin
   const resolved = path.resolve(path.dirname(full), target);
   const where = resolved === target ? target : `${target} (${resolved})`;
   if (code === 'ELOOP') return `${p} is a symlink to ${where}, and the links from there lead round in a loop: remove the link, or replace it with the file itself.`;
+  if (code !== undefined && code !== 'ENOENT') return `${p} is a symlink to ${where}, which cannot be reached (${code}): remove the link, or replace it with the file itself.`;
   return `${p} is a symlink to ${where}, which does not exist (the link's target is missing): remove the link, or point it at a file of the bundle (or copy the file into the bundle in its place).`;
 }
 
