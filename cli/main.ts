@@ -32,7 +32,7 @@ usage:
   stagecraft run <bundle|skill.md> [--input FILE|-] [--model scripted:FILE|openai|openai:MODEL] [--workspace DIR] [--json]
              [--queue]                      record the run for the workers and return at once (Postgres store)
   stagecraft worker [--concurrency N]       drive queued runs, N at once (default 4), until SIGTERM
-  stagecraft resume [RUN] [--model SPEC] [--json]
+  stagecraft resume [RUN [--model SPEC]] [--json]
                                             resume one run, or every interrupted run (--model: another model than the one it ran with)
   stagecraft abort RUN [--reason T] [--json] end a run (and its running child runs) as aborted, even one another process drives
   stagecraft events RUN [--json]            print a run's event log

@@ -94,6 +94,6 @@ async function startUp(settleExamples: (load: ExamplesLoad) => void): Promise<vo
     console.log(`stagecraft: resumed ${r.runId}: ${how}`);
   });
   if (interrupted + queued) {
-    console.log(`stagecraft: resuming ${counted(interrupted)} interrupted and ${plural(queued, 'queued run')}, at most ${counted(admission.limit)} at once (STAGECRAFT_MAX_RUNS)`);
+    console.log(`stagecraft: resuming ${plural(interrupted + queued, 'run')} (${counted(interrupted)} interrupted, ${counted(queued)} queued), at most ${counted(admission.limit)} at once (STAGECRAFT_MAX_RUNS)`);
   }
 }
