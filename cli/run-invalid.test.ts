@@ -38,3 +38,17 @@ test('run of a folder holding a binary file: exit 2, naming the file; push of it
   assert.match(r.err, /The bundle cannot be run: .*logo\.png is not UTF-8 text/);
   assert.equal((await runCli(['push', dir], { env })).code, 1);
 });
+
+// a folder with several bundle problems named the first "(and 1 more problem)" and not where the rest are
+test('run of a folder with two bundle problems: the first, then `stagecraft validate <path>` for all of them', async () => {
+  const dir = path.join(tmp, 'two binaries');
+  cpSync('examples/summarize', dir, { recursive: true });
+  writeFileSync(path.join(dir, 'a.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]));
+  writeFileSync(path.join(dir, 'b.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xfe]));
+  const r = await runCli(['run', dir], { env });
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /The bundle cannot be run: .*\.png is not UTF-8 text.* \(and 1 more problem\)/);
+  assert.ok(r.err.includes(`\nAll of them: stagecraft validate '${dir}'`), r.err);
+  const all = await runCli(['validate', dir], { env });
+  assert.match(all.err, /a\.png.*not UTF-8 text[\s\S]*b\.png.*not UTF-8 text/, 'validate lists both');
+});

@@ -6,7 +6,7 @@
  */
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_JSON_DEPTH } from '../lib/server/limits';
-import { SkillValidationError, UsageError } from '../lib/kernel/errors';
+import { BundleInvalidError, SkillValidationError, UsageError } from '../lib/kernel/errors';
 import { shellWord } from '../lib/kernel/shell-word';
 import { locateModelScript } from '../lib/models';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
@@ -51,7 +51,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     return await runSkill(positionals[0], values, io);
   } catch (e) {
     // the run's error names the first of them; validate lists them all
-    if (e instanceof SkillValidationError) throw new SkillValidationError(e.diagnostics, `All of them: stagecraft validate ${shellWord(positionals[0])}`);
+    const all = `All of them: stagecraft validate ${shellWord(positionals[0])}`;
+    if (e instanceof SkillValidationError) throw new SkillValidationError(e.diagnostics, all);
+    if (e instanceof BundleInvalidError) throw new BundleInvalidError(e.problems, e.doing, all);
     throw e;
   }
 }

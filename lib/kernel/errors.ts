@@ -459,13 +459,17 @@ export class SkillMismatchError extends StagecraftError {
 /** A bundle the store cannot keep: a bad path, a binary file, over a limit. `problems` lists each. */
 export class BundleInvalidError extends StagecraftError {
   readonly problems: { code: string; path: string; message: string }[];
-  /** `doing`: what the bundle was given for — saved (push, the app) or run (`stagecraft run DIR`) */
-  constructor(problems: { code: string; path: string; message: string }[], doing: 'saved' | 'run' = 'saved') {
-    super('bundle_invalid', `The bundle cannot be ${doing}: ${problems[0]?.message ?? 'it is invalid'}${problems.length > 1 ? ` (and ${plural(problems.length - 1, 'more problem')})` : ''}`, {
-      httpStatus: 422,
-      details: { problems },
-    });
+  readonly doing: 'saved' | 'run';
+  /** `doing`: what the bundle was given for — saved (push, the app) or run (`stagecraft run DIR`); `rest`: where the problems past the first are listed (the CLI names `stagecraft validate`) */
+  constructor(problems: { code: string; path: string; message: string }[], doing: 'saved' | 'run' = 'saved', rest?: string) {
+    super(
+      'bundle_invalid',
+      `The bundle cannot be ${doing}: ${problems[0]?.message ?? 'it is invalid'}${problems.length > 1 ? ` (and ${plural(problems.length - 1, 'more problem')})` : ''}` +
+        (rest && problems.length > 1 ? `\n${rest}` : ''),
+      { httpStatus: 422, details: { problems } },
+    );
     this.problems = problems;
+    this.doing = doing;
   }
 }
 
