@@ -17,3 +17,12 @@ export function counted(n: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${counted(n)} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A part of a count, as a note after it says it: `partOf(5, 7)` → `5`; `partOf(7, 7)` → `all 7`
+ * (one of one stays `1`: "all 1" reads as a slip). The run report's summary and the run page's
+ * Model rounds card both say how many were reused from a recording with it.
+ */
+export function partOf(part: number, whole: number): string {
+  return part === whole && whole > 1 ? `all ${counted(part)}` : counted(part);
+}
