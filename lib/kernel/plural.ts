@@ -3,8 +3,9 @@
  * event's few words, an error's message: `0 steps`, `1 step`, `2 steps`, `1000 steps`.
  *
  * Owns: the number's form — plain digits, ungrouped, as the kernel's recorded words and the CLI's lines
- * always wrote them (scripts and recorded summaries match `\d+`; the studio groups thousands for
- * reading, components/common/format.ts) — and the noun's.
+ * always wrote them (scripts and recorded summaries match `\d+`) — and the noun's. The studio says its
+ * counts with these too (the one kernel module browser code imports: keep it free of imports), but
+ * where it groups thousands for reading (`1,204 visits`).
  * Does not: pick words (the caller names the singular and, when it is not the singular + s, the plural).
  */
 
