@@ -25,5 +25,7 @@ test("a replay's model rounds say they were reused from the recording, not calle
   await expect(report).toBeVisible();
   await expect(factOf(page, 'Model rounds')).toHaveText(`${turns} (all ${turns} reused from the recording)`);
   await expect(factOf(page, 'Usage')).toContainText(`incl. ${turns} turns reused from the recording`);
+  // the summary sentence says the same of its rounds as the card, not a bare count as if the model had been called
+  await expect(report).toContainText(`Completed: ${turns} model rounds (all ${turns} reused from the recording)`);
   await report.screenshot({ path: 'test-results/screens/model-rounds-replay.png' });
 });

@@ -4,25 +4,26 @@
  * Relative times name no calendar date, so the server's and the browser's time
  * zones cannot make the first paint and the hydrated page disagree.
  */
+import { plural } from '@/lib/kernel/plural';
 
 const MINUTE_S = 60;
 const HOUR_S = 60 * MINUTE_S;
 const DAY_S = 24 * HOUR_S;
 
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+const ago = (n: number, unit: string) => `${plural(n, unit)} ago`;
 
 export function relativeTime(ms: number, nowMs: number): string {
   const s = Math.round((nowMs - ms) / 1000);
   if (s < 45) return 'just now';
   if (s < 90) return '1 min ago';
   if (s < HOUR_S) return `${Math.round(s / MINUTE_S)} min ago`;
-  if (s < DAY_S) return plural(Math.round(s / HOUR_S), 'hour');
+  if (s < DAY_S) return ago(Math.round(s / HOUR_S), 'hour');
   const days = Math.round(s / DAY_S);
   if (days === 1) return 'yesterday';
-  if (days < 14) return plural(days, 'day');
-  if (days < 60) return plural(Math.round(days / 7), 'week');
-  if (days < 365) return plural(Math.round(days / 30), 'month');
-  return plural(Math.round(days / 365), 'year');
+  if (days < 14) return ago(days, 'day');
+  if (days < 60) return ago(Math.round(days / 7), 'week');
+  if (days < 365) return ago(Math.round(days / 30), 'month');
+  return ago(Math.round(days / 365), 'year');
 }
 
 /** The exact moment in the reader's locale and time zone (browser only: it depends on both). */

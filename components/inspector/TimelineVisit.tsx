@@ -6,6 +6,7 @@ import { RoundView, StepList } from './TimelineParts';
 import { usageText } from './timeline-index';
 import type { TimelineSelection } from './Timeline';
 import styles from './Inspector.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 type Visit = RunTimelineView['visits'][number];
 type Outline = RunTimelineView['outline'][number];
@@ -24,7 +25,7 @@ export function VisitView({ outline: o, visit: v, currency, rungs, ...sel }: Pro
         </span>
         <span className={styles.spacer} />
         <span className={styles.dim}>
-          {o.rounds === 1 ? '1 round' : `${o.rounds} rounds`}
+          {plural(o.rounds, 'round')}
           {v ? ` · ${usageText(v.usage, currency)}` : ''}
         </span>
       </header>

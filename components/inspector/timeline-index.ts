@@ -6,6 +6,7 @@
  * filter; the studio link to a declaration; the fork points the view names.
  */
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunTimelineView } from '@/lib/views';
+import { partOf, plural } from '@/lib/kernel/plural';
 
 type Visit = RunTimelineView['visits'][number];
 type Round = Visit['rounds'][number];
@@ -138,19 +139,20 @@ function usageParts(u: UsageFigures, currency: string | null, latency: (ms: numb
   else if (noTokens) parts.push(noTokens);
   if (!(reused && !u.latencyMs)) parts.push(latency(u.latencyMs));
   if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
-  if (reused) parts.push(`incl. ${reused} ${reused === 1 ? 'turn' : 'turns'} reused from the recording`);
+  if (reused) parts.push(`incl. ${plural(reused, 'turn')} reused from the recording`);
   return parts;
 }
 
 /**
  * The run report's Model rounds: how many turns the run counts, and how many of them were answered
  * from a recording (a fork's or a replay's turns before its point) — the model was not called for
- * those, so a bare count would claim more calls than were made. Said as the usage says it.
+ * those, so a bare count would claim more calls than were made. Said as the usage says it, and as
+ * the report's summary does (`7 model rounds (all 7 reused from the recording)`: partOf).
  */
 export function modelRoundsText(rounds: number, reused = 0): string {
   const n = Math.min(reused, rounds);
   if (!n) return String(rounds);
-  return `${rounds} (${n === rounds && rounds > 1 ? `all ${n}` : n} reused from the recording)`;
+  return `${rounds} (${partOf(n, rounds)} reused from the recording)`;
 }
 
 /** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */

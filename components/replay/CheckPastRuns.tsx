@@ -17,6 +17,7 @@ import { changeWords, divergenceNote } from './DivergenceList';
 import { Spinner } from '@/components/common/Spinner';
 import { nothingToCheck } from './regress-words';
 import styles from './Replay.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 type Props = {
   skill: string;
@@ -28,7 +29,7 @@ type Props = {
 
 const LABELS = ['recorded', 'now'] as const;
 
-const runs = (n: number) => `${n} past ${n === 1 ? 'run' : 'runs'}`;
+const runs = (n: number) => plural(n, 'past run');
 
 /** what the caller got: the caller artifact of a completed run, else its error (as the server diffs them) */
 const callerValue = (o: RegressRunView['recorded']) => (o.status === 'completed' ? o.output : { error: o.error });

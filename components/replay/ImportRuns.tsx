@@ -14,13 +14,14 @@ import type { ImportView } from '@/lib/views';
 import { routeKey } from '@/lib/client/queries';
 import { Spinner } from '@/components/common/Spinner';
 import styles from './Replay.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 const MB = 1024 * 1024;
 
 function importSummary(view: ImportView, file: string): string {
   const added = view.imported.filter((r) => r.status === 'imported').length;
   const same = view.imported.length - added;
-  const runs = (n: number) => `${n} ${n === 1 ? 'run' : 'runs'}`;
+  const runs = (n: number) => plural(n, 'run');
   if (!added) return `Nothing new in ${file}: ${same === 1 ? 'the run is' : 'the runs are'} here already, unchanged.`;
   return `Imported ${runs(added)} from ${file}${same ? `; ${runs(same)} here already, unchanged` : ''}.`;
 }

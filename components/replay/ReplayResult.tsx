@@ -7,10 +7,9 @@ import { DivergenceList } from './DivergenceList';
 import type { ReplayState } from './use-replay';
 import { Spinner } from '@/components/common/Spinner';
 import styles from './Replay.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 const LABELS = ['recorded', 'replay'] as const;
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function verdictSentence(r: ReplayView): string {
   const version = `version ${r.version.slice(0, 8)}`;

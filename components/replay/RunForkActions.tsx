@@ -15,13 +15,15 @@ type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 're
 
 /** the take-on box of a failed run: its words (a failed step's, or a phase's) are data, the box one */
 function TakeOnFailed({ run, point, positions }: Props & { point: RerunPoint; positions: string[] }) {
-  const { at, forkAt, words, stoppedBy } = point;
+  const { at, forkAt, words, stoppedBy, place, visit } = point;
   return (
     <section className={styles.takeOn} aria-labelledby="take-on-title" data-tone="failed">
       <h2 id="take-on-title">{words.title}</h2>
       <p>
         {words.where[0]}
-        <code>{at}</code>
+        {/* the place as the runs list counts it (draft), and the visit the rerun takes on beside it */}
+        <code title={at}>{place}</code>
+        {visit ? ` (${visit})` : ''}
         {words.where[1]}
         {stoppedBy || words.why ? ` ${stoppedBy ?? words.why}` : ''} Fix the cause (in <Link href={`/skills/${encodeURIComponent(run.skill)}`}>the studio</Link>), then {words.rerun}: {words.before}{' '}
         answered from this run&apos;s recording, so no model is called for {words.forWhat}.

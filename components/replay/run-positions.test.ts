@@ -90,3 +90,14 @@ test('a run the model contract stopped, after a nested step failure an iterate s
   // a phase whose max_rounds ran out: said so
   assert.match(rerunPointOf({ ...base, status: 'failed', rerunFrom: 'draft', error: { code: 'max_rounds_exceeded', message: 'x' } })?.stoppedBy ?? '', /^It ran out of model rounds/);
 });
+
+test('a phase stopped on a later visit is named by its place, as the runs list counts it, with the visit beside it; the rerun keeps the visit', () => {
+  const failed = { ...base, status: 'failed' } as Run;
+  const later = rerunPointOf({ ...failed, rerunFrom: 'draft#2' });
+  assert.deepEqual([later?.at, later?.place, later?.visit], ['draft#2', 'draft', '2nd visit']);
+  assert.deepEqual(['draft#3', 'draft#11', 'draft#21', 'draft#112'].map((at) => rerunPointOf({ ...failed, rerunFrom: at })?.visit), ['3rd visit', '11th visit', '21st visit', '112th visit']);
+  const first = rerunPointOf({ ...failed, rerunFrom: 'draft' });
+  assert.deepEqual([first?.place, first?.visit], ['draft', null]);
+  const inStep = rerunPointOf({ ...failed, rerunFrom: 'draft#2/r3/model' });
+  assert.deepEqual([inStep?.place, inStep?.visit], ['draft#2/r3/model', null], "a step's position is the point itself");
+});

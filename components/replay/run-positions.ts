@@ -31,8 +31,29 @@ export const RERUN_WORDS: Record<'step' | 'phase', RerunWords> = {
 };
 
 /** where a failed run is taken on from: `Rerun from here`'s point, `Fork from here`'s, the words for it,
- * and what stopped the run there when no step did (a contract), in a sentence (null: the words say it) */
-export type RerunPoint = { at: string; forkAt: string; words: RerunWords; stoppedBy: string | null };
+ * and what stopped the run there when no step did (a contract), in a sentence (null: the words say it);
+ * `place` and `visit`: the point as the page says it (pointPlace) */
+export type RerunPoint = { at: string; forkAt: string; words: RerunWords; stoppedBy: string | null; place: string; visit: string | null };
+
+/** `2nd`, `3rd`, `11th`, `21st` */
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/**
+ * A phase point as people read it: `draft#2` (the phase's second visit, which a rerun must take on)
+ * is the phase `draft` on its `2nd visit`. The runs list counts a run stopped there at `draft` — its
+ * "Failed at" groups failures by place, not by visit — so the page names the same place and says
+ * the visit beside it, rather than a `draft#2` the list never shows. A step's position, or a first
+ * visit, is the point itself.
+ */
+export function pointPlace(at: string): { place: string; visit: string | null } {
+  const m = /^([^/#]+)#(\d+)$/.exec(at);
+  if (!m || Number(m[2]) < 2) return { place: at, visit: null };
+  return { place: m[1], visit: `${ordinal(Number(m[2]))} visit` };
+}
 
 /**
  * What stopped a run at a phase, when no step did: the model contract (the phase's finish refused
@@ -62,7 +83,7 @@ export function rerunPointOf(run: Pick<RunView, 'status' | 'rerunFrom' | 'steps'
   // a step nested in one the view lists (a step of an iterate's chain, at any depth) is a processor step too
   const isStep = run.steps.some((s) => at === s.position || at.startsWith(`${s.position}/`));
   const stoppedBy = stoppedByWords({ error: run.error ?? null, report: run.report ?? null }, at);
-  return { at, forkAt: isStep ? `${at}/input` : at, words: at.includes('/') ? RERUN_WORDS.step : RERUN_WORDS.phase, stoppedBy };
+  return { at, forkAt: isStep ? `${at}/input` : at, words: at.includes('/') ? RERUN_WORDS.step : RERUN_WORDS.phase, stoppedBy, ...pointPlace(at) };
 }
 
 /** fork points the view names: the run input, each phase, the finish artifact, each processor step and what it was given */

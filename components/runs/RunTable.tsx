@@ -98,7 +98,7 @@ function RunRow({ r, index, measure, liveSkills, now }: RowProps) {
           </span>
         ) : null}
       </th>
-      <td>
+      <td className={styles.skillCell}>
         {liveSkills.includes(r.skill) ? (
           <Link href={`/skills/${encodeURIComponent(r.skill)}`} className={styles.mono}>
             {r.skill}

@@ -20,6 +20,7 @@ import { RunListEmpty } from './RunListEmpty';
 import { RunTable } from './RunTable';
 import { RUN_CHART_BUCKETS, RUN_PAGE_SIZE, isFiltered, parseRunFilters, runFiltersSearch, runsHref, toRunQuery, type RunFilters } from './run-filters';
 import styles from './RunList.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 /** how often a list with running runs is read again */
 export const LIVE_REFRESH_MS = 2_000;
@@ -114,7 +115,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
               {stats.data ? (
                 <p className={styles.chartFigures}>
                   <span>
-                    {stats.data.total} run{stats.data.total === 1 ? '' : 's'}
+                    {plural(stats.data.total, 'run')}
                   </span>
                   <span data-attention={stats.data.needsAttention > 0 || undefined}>{stats.data.needsAttention} need attention</span>
                   {stats.data.total ? <span>{durationSummary(stats.data)}</span> : null}
@@ -136,7 +137,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
                   <Spinner /> Loading runs…
                 </>
               ) : total !== null ? (
-                `Showing ${runs.length} of ${total} run${total === 1 ? '' : 's'}${filtered ? ' matching the filters' : ''}, newest first`
+                `Showing ${runs.length} of ${plural(total, 'run')}${filtered ? ' matching the filters' : ''}, newest first`
               ) : null}
             </p>
             {isLive ? (

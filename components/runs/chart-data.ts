@@ -2,6 +2,7 @@
 // under a day, to the second for buckets under a minute; a date for longer ones), and the duration summary above the chart.
 import type { RunStatsView } from '@/lib/views';
 import { formatDuration } from '@/components/common/format';
+import { plural } from '@/lib/kernel/plural';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -37,5 +38,5 @@ export function durationSummary(s: RunStatsView): string | null {
   const d = s.duration;
   if (!s.total) return null;
   if (!d.count || d.p50 === null || d.p95 === null) return 'no run has ended yet';
-  return `duration p50 ${formatDuration(d.p50)} · p95 ${formatDuration(d.p95)} (of ${d.count} ended run${d.count === 1 ? '' : 's'})`;
+  return `duration p50 ${formatDuration(d.p50)} · p95 ${formatDuration(d.p95)} (of ${plural(d.count, 'ended run')})`;
 }

@@ -176,3 +176,18 @@ test('a nested step failure an enclosing iterate skipped is not the failed step 
   assert.equal(r.summary, 'Failed: the model could not satisfy its contract');
   assert.equal(r.step_counts.processor_by_status.failed, 1, 'the nested failure is still counted');
 });
+
+test("a replay's summary says how many of its counts were answered from the recording, as the Model rounds card does", () => {
+  const rec = { recorded: { runId: 'parent', seq: 1 } };
+  const all = deriveReport([ev('run_started'), step('model', rec), step('model', rec), step('tool', rec), step('tool'), step('stage'), ev('run_completed')]);
+  assert.equal(all.summary, 'Completed: 2 model rounds (all 2 reused from the recording), 2 tool calls (1 reused), 1 stage, 0 processor steps.');
+  const some = deriveReport([ev('run_started'), step('model', rec), step('model'), step('tool', rec), ev('run_completed')]);
+  assert.equal(some.summary, 'Completed: 2 model rounds (1 reused from the recording), 1 tool call (1 reused), 0 stages, 0 processor steps.');
+  const toolsOnly = deriveReport([ev('run_started'), step('model'), step('tool', rec), step('tool', rec), ev('run_completed')]);
+  assert.equal(toolsOnly.summary, 'Completed: 1 model round, 2 tool calls (all 2 reused from the recording), 0 stages, 0 processor steps.');
+});
+
+test('a run that reused nothing keeps the plain counts', () => {
+  const r = deriveReport([ev('run_started'), step('model'), step('tool'), step('tool'), step('stage'), ev('run_completed')]);
+  assert.equal(r.summary, 'Completed: 1 model round, 2 tool calls, 1 stage, 0 processor steps.');
+});

@@ -32,7 +32,7 @@ import { isJsonObject, merged } from './json';
 import { EVENT, EXECUTES_FROM, type AbortCause } from './events';
 import type { RunEvent } from './ports';
 import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
-import { plural } from './plural';
+import { partOf, plural } from './plural';
 
 export type RunReport = {
   outcome: 'succeeded' | 'blocked' | 'failed';
@@ -114,6 +114,8 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
   let blockedBy: RunReport['blocked_by'] = null;
   let rounds = 0;
   let annotations = 0;
+  // the steps a replay or a fork answered from its parent's recording, by kind (the model was not called for those turns)
+  const reused: ReusedCounts = { model: 0, tool: 0, stage: 0, processor: 0 };
   let end: RunEvent | null = null;
   const version = { skill: '', skill_hash: '', resumed_with: [] as string[] };
   // a step re-executed on resume (a world-purity read) is recorded again at its position: count its last record
@@ -142,6 +144,7 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
     if (kind === 'stage') bump(counts.stage_by_status, String(d.status));
     if (kind === 'tool') bump(counts.tool_by_status, String(d.status));
     if (kind === 'model') rounds++;
+    if (isJsonObject(d.recorded) && (kind === 'model' || kind === 'tool' || kind === 'stage' || kind === 'processor')) reused[kind]++;
     if (kind === 'tool' && (d.op === 'file/write' || d.op === 'workspace/write') && isJsonObject(d.output) && typeof d.output.path === 'string') {
       changed.add(d.op === 'file/write' ? d.output.path : `workspace:${d.output.path}`);
     }
@@ -236,7 +239,7 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
     attention,
     version,
   };
-  return merged(report, { summary: summarize(report) });
+  return merged(report, { summary: summarize(report, reused) });
 }
 
 function stripRaw(s: RunReport['failed_step'] & { raw: JsonObject | null }): RunReport['failed_step'] {
@@ -253,10 +256,29 @@ function abortCauseOf(data: JsonObject, err: JsonObject | null, failedStep: { ph
   return { by: 'contract', phase: typeof err?.phase === 'string' ? err.phase : null };
 }
 
+type ReusedCounts = { model: number; tool: number; stage: number; processor: number };
+
+/**
+ * What the run did, count by count, each with how many of it were answered from a recording, said
+ * as the run page's Model rounds card says it: `7 model rounds (all 7 reused from the recording), 3
+ * tool calls (2 reused), 4 stages, 0 processor steps`. The first note names the recording; the later
+ * ones are short. A run that reused nothing says the counts alone.
+ */
+function didText(c: RunReport['step_counts'], reused: ReusedCounts): string {
+  let named = false;
+  const count = (kind: keyof ReusedCounts, one: string) => {
+    const n = Math.min(reused[kind], c[kind]);
+    if (!n) return plural(c[kind], one);
+    const note = `${partOf(n, c[kind])} reused${named ? '' : ' from the recording'}`;
+    named = true;
+    return `${plural(c[kind], one)} (${note})`;
+  };
+  return [count('model', 'model round'), count('tool', 'tool call'), count('stage', 'stage'), count('processor', 'processor step')].join(', ');
+}
+
 /** One sentence that says what happened, from the facts above. */
-function summarize(r: Omit<RunReport, 'summary'>): string {
-  const c = r.step_counts;
-  const did = `${plural(c.model, 'model round')}, ${plural(c.tool, 'tool call')}, ${plural(c.stage, 'stage')}, ${plural(c.processor, 'processor step')}`;
+function summarize(r: Omit<RunReport, 'summary'>, reused: ReusedCounts): string {
+  const did = didText(r.step_counts, reused);
   const first = (s: string | null | undefined) => String(s ?? '').split('\n')[0];
   switch (r.status) {
     case 'running':
