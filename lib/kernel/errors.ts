@@ -446,11 +446,19 @@ export class VersionNotFoundError extends StagecraftError {
  * would be matched against a different skill's, so nothing would say anything true about the run.
  */
 export class SkillMismatchError extends StagecraftError {
-  constructor(runId: string, runSkill: string, folder: string, folderSkill: string) {
+  /**
+   * `recorded`: the folder is the run's own (no --skill was given: the run was made from it, and it has
+   * since been given another skill's skill.md) — the way out is the version the run recorded, not leaving --skill out
+   */
+  constructor(runId: string, runSkill: string, folder: string, folderSkill: string, recorded?: { hash: string }) {
+    const names = `${JSON.stringify(folderSkill)} (its skill.md's name): a run is replayed or forked with a version of its own skill. `;
     super(
       'skill_mismatch',
-      `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and ${folder} holds skill ${JSON.stringify(folderSkill)} (its skill.md's name): a run is replayed or forked with a version of its own skill. ` +
-        `Pass a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
+      recorded
+        ? `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and its folder ${folder} now holds skill ${names}` +
+            `Pass --version ${recorded.hash.slice(0, 12)} to use the version the run recorded, or --skill DIR with a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one).`
+        : `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and ${folder} holds skill ${names}` +
+            `Pass a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
       { httpStatus: 422, details: { runId, skill: runSkill, folder, folderSkill } },
     );
   }
