@@ -3,16 +3,11 @@
 // that matched nothing (`replay --check runs/*.json`) read "No run with id runs/*.json" before.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 import { CLI_VERSION_HINT } from './version-arg';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-replay-args-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { env, cleanup } = tempCliEnv('sc-replay-args-');
+after(cleanup);
 
 test('replay names a path that is no file as one, not as an unknown run id', async () => {
   for (const arg of ['runs/*.json', '/nowhere/run.json', 'exported.json']) {

@@ -3,15 +3,12 @@
 // before the folder is recorded as a version of anything.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const root = mkdtempSync(path.join(tmpdir(), 'sc-replay-other-skill-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
-delete env.DATABASE_URL;
-after(() => rmSync(root, { recursive: true, force: true }));
+const { dir: root, env, cleanup } = tempCliEnv('sc-replay-other-skill-');
+after(cleanup);
 
 const fixture = path.resolve('fixtures/replay/summarize.json');
 const other = path.resolve('examples/code_review');

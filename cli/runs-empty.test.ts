@@ -2,15 +2,10 @@
 // line per run) — before, a store with no runs, or filters nothing matched, printed nothing at all.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-runs-empty-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { env, cleanup } = tempCliEnv('sc-runs-empty-');
+after(cleanup);
 
 test('runs with nothing to list says so, and what it looked for', async () => {
   const none = await runCli(['runs'], { env });
