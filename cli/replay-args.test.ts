@@ -50,3 +50,19 @@ test('--skill naming a file that is not a skill.md is a usage error, for replay 
     assert.match(r.err, /^stagecraft: examples\/summarize\/report\.txt is not a skill\.md: pass a bundle folder that holds skill\.md, or the path of a skill\.md\.\n/);
   }
 });
+
+// `replay run_nope --skill /nowhere` said "No run with id run_nope" (exit 1) while `replay RUN --skill
+// /nowhere` said the folder is not there (exit 2): a --skill folder that is not there is the caller's
+// mistake whatever the runs are, said before any run is looked up
+test('a --skill folder that does not exist is a usage error (exit 2) before any run is looked up', async () => {
+  for (const argv of [
+    ['replay', 'run_nope', '--skill', '/nowhere/skill'],
+    ['replay', '--check', 'run_nope', 'run_other', '--skill', '/nowhere/skill'],
+    ['fork', 'run_nope', '--skill', '/nowhere/skill'],
+  ]) {
+    const r = await runCli(argv, { env });
+    assert.equal(r.code, 2, argv.join(' ') + r.out + r.err);
+    assert.match(r.err, /^stagecraft: No skill bundle at \/nowhere\/skill: the path does not exist\. Pass a bundle folder that holds skill\.md, or the path of a skill\.md\.$/m);
+    assert.doesNotMatch(r.err, /No run with id/);
+  }
+});
