@@ -24,6 +24,8 @@ import { errorLine, inCliWords } from './error-line';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
+// the version installed (bundled into dist/ at build time: no file is read when the command runs)
+import pkg from '../package.json' with { type: 'json' };
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
 
@@ -60,6 +62,7 @@ usage:
   stagecraft export RUN [--out FILE] [--json] one JSON file: the run, its log and the skill version, hashed
   stagecraft import FILE… [--json]          check and add exported runs (idempotent, never overwrites)
   stagecraft schema                         print the skill.md frontmatter JSON Schema
+  stagecraft --version                      print the installed version
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external the
@@ -206,6 +209,12 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       case '--help':
       case '-h':
         io.out(USAGE);
+        return 0;
+      case '--version':
+      case '-V':
+        // what a bug report needs, on stdout alone: `stagecraft --version` was an unknown command (exit 2)
+        parse(rest, {}, { min: 0, max: 0, names: 'no arguments' });
+        io.out(`stagecraft ${pkg.version}`);
         return 0;
       default:
         throw new UsageError(`unknown command "${cmd}"`);
