@@ -101,3 +101,18 @@ test('--version (and -V) prints the installed version on stdout, exit 0', async 
   assert.equal(extra.code, 2, extra.err);
   assert.match(extra.err, /^stagecraft: expected no arguments, got extra/);
 });
+
+// `stagecraft replays RUN` and `stagecraft version` met the whole usage under 'unknown command' alone
+test('a mistyped command names the one it is close to; a word near none names none', async () => {
+  const said = async (argv: string[]) => {
+    const t = io();
+    assert.equal(await main(argv, t.io), 2, argv.join(' '));
+    return t.err.join('\n').split('\n')[0];
+  };
+  assert.equal(await said(['replays', 'run_x']), 'stagecraft: unknown command "replays": did you mean `stagecraft replay`?');
+  assert.equal(await said(['abrot']), 'stagecraft: unknown command "abrot": did you mean `stagecraft abort`?');
+  assert.equal(await said(['exprot']), 'stagecraft: unknown command "exprot": did you mean `stagecraft export`?');
+  assert.match(await said(['version']), /^stagecraft: unknown command "version": `stagecraft --version` prints the installed version; `stagecraft versions SKILL` lists/);
+  assert.equal(await said(['frobnicate']), 'stagecraft: unknown command "frobnicate"');
+  assert.equal(await said(['ls']), 'stagecraft: unknown command "ls"');
+});
