@@ -119,7 +119,8 @@ test("a run's own folder that now holds another skill is refused without --skill
   await assert.rejects(replayRun(host, parent.runId), (e: Error & { code?: string }) => {
     assert.equal(e.code, 'skill_mismatch');
     assert.match(e.message, /its folder .*own-folder now holds skill "elsewhere"/);
-    assert.match(e.message, /--version [0-9a-f]{12}/);
+    assert.match(e.message, /Use the version the run recorded \([0-9a-f]{12}\)/);
+    assert.doesNotMatch(e.message, /--version|--skill/, 'the app is no command line');
     return true;
   });
   await host.skills.renameSkill('summarize', 'digest');
