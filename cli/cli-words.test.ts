@@ -36,3 +36,13 @@ test('pull and regress of an unknown skill, pull of an unknown version: what the
   assert.match(v.err, /^stagecraft: Skill "summarize": no version of it has that hash \(abcdef1\)\. Use a hash that `stagecraft versions summarize` lists \(or `stagecraft push` printed\), or leave --version out for the latest\.$/m);
   assert.doesNotMatch(v.err, HTTP);
 });
+
+// `run --queue` on the embedded store said "--queue: STAGECRAFT_WORKERS=external needs a Postgres
+// store", naming a setting the caller had not made
+test('run --queue on the embedded store says, in the words of --queue, that it runs here', async () => {
+  const r = await runCli(['run', 'examples/summarize', '--queue', '--json'], { env });
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(r.out).status, 'completed');
+  assert.match(r.err, /^stagecraft: --queue needs a Postgres store \(set DATABASE_URL\) for `stagecraft worker` processes to drive the run: the embedded store belongs to one process, so this run is driven here\.$/m);
+  assert.doesNotMatch(r.err, /STAGECRAFT_WORKERS/);
+});
