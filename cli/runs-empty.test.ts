@@ -20,3 +20,14 @@ test('runs with nothing to list says so, and what it looked for', async () => {
   assert.deepEqual(JSON.parse(json.out).runs, []);
   assert.doesNotMatch(json.err, /no runs/);
 });
+
+// `runs --since 2030-01-01 --until 2020-01-01` answered "no runs match these filters" (exit 0): a range
+// that ends before it starts is the flags' mistake
+test('a --since after --until is a usage error naming both, not an empty list', async () => {
+  const r = await runCli(['runs', '--since', '2030-01-01', '--until', '2020-01-01'], { env });
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.match(r.err, /^stagecraft: --since 2030-01-01 is after --until 2020-01-01: no run can match\. Swap them/m);
+  assert.equal(r.out, '');
+  const ok = await runCli(['runs', '--since', '2020-01-01', '--until', '2030-01-01'], { env });
+  assert.equal(ok.code, 0, ok.err);
+});
