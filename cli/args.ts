@@ -1,13 +1,14 @@
 /** Argument parsing shared by the commands: node's parseArgs with usage errors instead of throws. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../lib/kernel/errors';
+import { didYouMean } from '../lib/skill/suggest';
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, positionals: { min: number; max: number; names: string }) {
   let r;
   try {
     r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(usageWords(e as Error & { code?: string }, options));
+    throw new UsageError(usageWords(e as Error & { code?: string }, options, argv));
   }
   if (r.positionals.length < positionals.min || r.positionals.length > positionals.max) {
     throw new UsageError(`expected ${positionals.names}, got ${r.positionals.length ? r.positionals.join(' ') : 'nothing'}`);
@@ -19,12 +20,19 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
  * parseArgs' refusal in the command's words: an unknown option names the ones the command takes
  * (node's own words go on about positionals after `--`, which is not what a mistyped flag needs).
  */
-function usageWords(e: Error & { code?: string }, options: NonNullable<ParseArgsConfig['options']>): string {
+function usageWords(e: Error & { code?: string }, options: NonNullable<ParseArgsConfig['options']>, argv: string[]): string {
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return valueWords(e.message);
   if (e.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return e.message;
-  const given = /'([^']+)'/.exec(e.message)?.[1] ?? 'that option';
-  const known = Object.keys(options).map((name) => `--${name}`);
-  return `Unknown option ${given}: this command takes ${known.length ? known.join(', ') : 'no options'}.`;
+  let given = /'([^']+)'/.exec(e.message)?.[1] ?? 'that option';
+  const names = Object.keys(options);
+  const known = names.map((name) => `--${name}`);
+  // `-json` is read as the letters -j -s -o -n: the word as typed, and its two dashes, say what went wrong
+  const oneDash = argv.find((a) => /^-[^-]/.test(a) && a.slice(0, 2) === given && names.includes(a.slice(1).split('=')[0]));
+  if (oneDash) given = oneDash;
+  const said = `Unknown option ${given}: this command takes ${known.length ? known.join(', ') : 'no options'}.`;
+  if (oneDash) return `${said} Write --${oneDash.slice(1)}, with two dashes.`;
+  const near = given.startsWith('--') ? didYouMean(given.slice(2).split('=')[0], names) : undefined;
+  return near === undefined ? said : `${said} Did you mean --${near}?`;
 }
 
 /**

@@ -4,15 +4,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { BIN, ROOT } from './testing/spawn-cli';
+import { BIN, ROOT, tempCliEnv } from './testing/spawn-cli';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-closed-pipe-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { env, cleanup } = tempCliEnv('sc-closed-pipe-');
+after(cleanup);
 
 /** the command with its stdout's reader gone from the start */
 function withStdoutClosed(argv: string[]): Promise<{ code: number | null; err: string }> {

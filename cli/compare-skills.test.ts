@@ -3,15 +3,10 @@
 // is no change to look for); two runs of one skill get no such line. On the embedded store.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-compare-skills-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { env, cleanup } = tempCliEnv('sc-compare-skills-');
+after(cleanup);
 
 async function run(example: string): Promise<string> {
   const r = await runCli(['run', `examples/${example}`, '--input', `examples/${example}/input.json`, '--json'], { env });

@@ -2,16 +2,13 @@
 // as the number has it (lib/kernel/plural.ts), for validate's totals and push's and pull's files.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 import { replayCounts } from './print';
 
-const root = mkdtempSync(path.join(tmpdir(), 'sc-counts-words-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
-delete env.DATABASE_URL;
-after(() => rmSync(root, { recursive: true, force: true }));
+const { dir: root, env, cleanup } = tempCliEnv('sc-counts-words-');
+after(cleanup);
 
 const ONE_FILE_SKILL = '---\nname: greeter\nentry: greet\ngraph:\n  greet: []\noutput_schema:\n  type: object\n  properties: { greeting: { type: string } }\n  required: [greeting]\n---\nYou write one-line greetings.\n\n## greet\nGreet the person named in the input.\n';
 

@@ -3,15 +3,12 @@
 // what to do — and a loop of links is called one.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, ROOT } from './testing/spawn-cli';
+import { runCli, ROOT, tempCliEnv } from './testing/spawn-cli';
 
-const root = mkdtempSync(path.join(tmpdir(), 'sc-dangling-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
-delete env.DATABASE_URL;
-after(() => rmSync(root, { recursive: true, force: true }));
+const { dir: root, env, cleanup } = tempCliEnv('sc-dangling-');
+after(cleanup);
 
 test('validate, run and push name a dangling link, where it points and that its target is missing', async () => {
   const dir = path.join(root, 'bundle');

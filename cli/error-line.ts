@@ -1,5 +1,5 @@
 /** What the CLI says on stderr for an error that ended a command (or, with several runs, one run's replay). */
-import { SkillNotFoundError, StagecraftError, VersionNotFoundError } from '../lib/kernel/errors';
+import { SkillMismatchError, SkillNotFoundError, StagecraftError, VersionNotFoundError } from '../lib/kernel/errors';
 
 /**
  * a StagecraftError's message says what happened and what to do; anything else is a bug, with its stack.
@@ -25,6 +25,11 @@ export function inCliWords(e: unknown): unknown {
         ? `\`stagecraft push DIR\` saves a folder as its first version.`
         : `Use a hash that \`stagecraft versions ${skill}\` lists (or \`stagecraft push\` printed), or leave --version out for the latest.`;
     return new VersionNotFoundError(skill, String(e.details.version), e.why, how);
+  }
+  if (e instanceof SkillMismatchError && typeof e.details.recordedVersion === 'string') {
+    const d = e.details as { runId: string; skill: string; folder: string; folderSkill: string; recordedVersion: string };
+    const how = `Pass --version ${d.recordedVersion.slice(0, 12)} to use the version the run recorded, or --skill DIR with a folder of ${JSON.stringify(d.skill)} (\`stagecraft pull ${d.skill} DIR\` writes one).`;
+    return new SkillMismatchError(d.runId, d.skill, d.folder, d.folderSkill, { hash: d.recordedVersion, how });
   }
   return e;
 }

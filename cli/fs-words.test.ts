@@ -2,16 +2,13 @@
 // where, what to do — not node's "ENOENT: no such file or directory, stat 'x'"; a usage error (exit 2).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 import { unreadable, unwritable } from './fs-words';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-fs-words-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { dir, env, cleanup } = tempCliEnv('sc-fs-words-');
+after(cleanup);
 
 const NODE_TEXT = /ENOENT|EISDIR|ENOTDIR|no such file|illegal operation|(open|stat|lstat|read) '/;
 
@@ -26,7 +23,7 @@ test('an error code of node becomes words; an unknown one keeps its text without
 });
 
 test('run --input, fork --value, import and export --out name the missing file or folder in plain words, exit 2', async () => {
-  const missing = path.join(dataDir, 'nope.json');
+  const missing = path.join(dir, 'nope.json');
   for (const [argv, said] of [
     [['run', 'examples/summarize', '--input', missing], `--input ${missing} does not exist: check the path.`],
     [['run', 'examples/summarize', '--input', 'examples'], '--input examples is a folder, not a file: name a file in it.'],
@@ -39,7 +36,7 @@ test('run --input, fork --value, import and export --out name the missing file o
     assert.doesNotMatch(r.err, NODE_TEXT, argv.join(' '));
   }
   const run = await runCli(['run', 'examples/summarize', '--input', 'examples/summarize/input.json', '--json'], { env });
-  const out = path.join(dataDir, 'no-such-folder', 'x.json');
+  const out = path.join(dir, 'no-such-folder', 'x.json');
   const r = await runCli(['export', JSON.parse(run.out).runId, '--out', out], { env });
   assert.equal(r.code, 2, r.err);
   assert.ok(r.err.includes(`stagecraft: --out ${out} cannot be written: its folder does not exist.`), r.err);
@@ -47,9 +44,9 @@ test('run --input, fork --value, import and export --out name the missing file o
 });
 
 test('run --input or fork --value of an empty file, or nothing on standard input, says it is empty, exit 2', async () => {
-  const empty = path.join(dataDir, 'empty.json');
+  const empty = path.join(dir, 'empty.json');
   writeFileSync(empty, '');
-  const blank = path.join(dataDir, 'blank.json');
+  const blank = path.join(dir, 'blank.json');
   writeFileSync(blank, '\n  \n');
   const spaces = await runCli(['run', 'examples/summarize', '--input', blank], { env });
   assert.equal(spaces.code, 2, spaces.err);

@@ -24,6 +24,9 @@ import { errorLine, inCliWords } from './error-line';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
+import { didYouMean } from '../lib/skill/suggest';
+// the version installed (bundled into dist/ at build time: no file is read when the command runs)
+import pkg from '../package.json' with { type: 'json' };
 
 export const USAGE = `stagecraft — author LLM skills and see exactly what happened when one ran
 
@@ -60,6 +63,7 @@ usage:
   stagecraft export RUN [--out FILE] [--json] one JSON file: the run, its log and the skill version, hashed
   stagecraft import FILE… [--json]          check and add exported runs (idempotent, never overwrites)
   stagecraft schema                         print the skill.md frontmatter JSON Schema
+  stagecraft --version                      print the installed version
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external the
@@ -81,6 +85,16 @@ export function usageFor(cmd: string | undefined): string {
 }
 
 const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'versions', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
+
+/**
+ * A mistyped command's likely meaning (`replays`, `abrot`, `version`): the closest command, as a suffix
+ * for the unknown-command error; '' when none is that close.
+ */
+function meantCommand(cmd: string): string {
+  if (cmd === 'version' || cmd === '-v') return ': `stagecraft --version` prints the installed version; `stagecraft versions SKILL` lists a skill\'s versions';
+  const near = didYouMean(cmd, COMMANDS);
+  return near === undefined ? '' : `: did you mean \`stagecraft ${near}\`?`;
+}
 
 /** `--help` or `-h` among a command's arguments (before a `--`, after which every word is an argument) */
 function asksForHelp(args: string[]): boolean {
@@ -207,8 +221,14 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       case '-h':
         io.out(USAGE);
         return 0;
+      case '--version':
+      case '-V':
+        // what a bug report needs, on stdout alone: `stagecraft --version` was an unknown command (exit 2)
+        parse(rest, {}, { min: 0, max: 0, names: 'no arguments' });
+        io.out(`stagecraft ${pkg.version}`);
+        return 0;
       default:
-        throw new UsageError(`unknown command "${cmd}"`);
+        throw new UsageError(`unknown command "${cmd}"${meantCommand(cmd)}`);
     }
   } catch (caught) {
     const e = inCliWords(caught);

@@ -2,15 +2,12 @@
 // the bundle's is taken (README), and the run says so on stderr, with how to take the other.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, ROOT } from './testing/spawn-cli';
+import { runCli, ROOT, tempCliEnv } from './testing/spawn-cli';
 
-const root = mkdtempSync(path.join(tmpdir(), 'sc-model-choice-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
-delete env.DATABASE_URL;
-after(() => rmSync(root, { recursive: true, force: true }));
+const { dir: root, env, cleanup } = tempCliEnv('sc-model-choice-');
+after(cleanup);
 
 test("a script name both the bundle and the working directory hold: the bundle's is taken, and said", async () => {
   const bundle = path.join(ROOT, 'examples/summarize');

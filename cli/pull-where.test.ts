@@ -2,15 +2,12 @@
 // it, or ./NAME by default — an absolute folder was printed relative to the current one (`../../tmp/x`).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, ROOT } from './testing/spawn-cli';
+import { runCli, ROOT, tempCliEnv } from './testing/spawn-cli';
 
-const root = mkdtempSync(path.join(tmpdir(), 'sc-pull-where-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
-delete env.DATABASE_URL;
-after(() => rmSync(root, { recursive: true, force: true }));
+const { dir: root, env, cleanup } = tempCliEnv('sc-pull-where-');
+after(cleanup);
 
 test('pull prints the folder it wrote as given, or ./NAME by default', async () => {
   assert.equal((await runCli(['push', path.join(ROOT, 'examples/summarize')], { env })).code, 0);

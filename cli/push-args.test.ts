@@ -3,16 +3,13 @@
 // (exit 2) saying what to pass.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { BIN, ROOT, runCli } from './testing/spawn-cli';
+import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-push-args-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { dir, env, cleanup } = tempCliEnv('sc-push-args-');
+after(cleanup);
 
 test('push of a missing path or of a file is a one-line usage error, no stack', async () => {
   const missing = await runCli(['push', '/nowhere/bundle'], { env });
@@ -38,10 +35,10 @@ test('pull into a folder that cannot be made says so at once (exit 2)', { skip: 
 // the same mistakes exited 1 here and 2 elsewhere: `pull --version zzzzzz` (fork, replay, regress: 2) and
 // `push` of a folder without skill.md ("The bundle cannot be saved…"; validate and run: 2)
 test('pull of a malformed --version and push of a folder without skill.md are usage errors (exit 2), one line', async () => {
-  const pulled = await runCli(['pull', 'summarize', path.join(dataDir, 'out'), '--version', 'zzzzzz'], { env });
+  const pulled = await runCli(['pull', 'summarize', path.join(dir, 'out'), '--version', 'zzzzzz'], { env });
   assert.equal(pulled.code, 2, pulled.err);
   assert.match(pulled.err, /^stagecraft: --version "zzzzzz": must be a version's hash/m);
-  const empty = mkdtempSync(path.join(dataDir, 'empty-'));
+  const empty = mkdtempSync(path.join(dir, 'empty-'));
   const pushed = await runCli(['push', empty], { env });
   assert.equal(pushed.code, 2, pushed.err);
   assert.match(pushed.err, /^stagecraft: \S+ has no skill\.md: pass the bundle folder, the one holding skill\.md\.$/m);

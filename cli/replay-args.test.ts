@@ -3,16 +3,11 @@
 // that matched nothing (`replay --check runs/*.json`) read "No run with id runs/*.json" before.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 import { CLI_VERSION_HINT } from './version-arg';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-replay-args-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { env, cleanup } = tempCliEnv('sc-replay-args-');
+after(cleanup);
 
 test('replay names a path that is no file as one, not as an unknown run id', async () => {
   for (const arg of ['runs/*.json', '/nowhere/run.json', 'exported.json']) {
@@ -53,5 +48,21 @@ test('--skill naming a file that is not a skill.md is a usage error, for replay 
     const r = await runCli(argv, { env });
     assert.equal(r.code, 2, argv.join(' ') + r.out + r.err);
     assert.match(r.err, /^stagecraft: examples\/summarize\/report\.txt is not a skill\.md: pass a bundle folder that holds skill\.md, or the path of a skill\.md\.\n/);
+  }
+});
+
+// `replay run_nope --skill /nowhere` said "No run with id run_nope" (exit 1) while `replay RUN --skill
+// /nowhere` said the folder is not there (exit 2): a --skill folder that is not there is the caller's
+// mistake whatever the runs are, said before any run is looked up
+test('a --skill folder that does not exist is a usage error (exit 2) before any run is looked up', async () => {
+  for (const argv of [
+    ['replay', 'run_nope', '--skill', '/nowhere/skill'],
+    ['replay', '--check', 'run_nope', 'run_other', '--skill', '/nowhere/skill'],
+    ['fork', 'run_nope', '--skill', '/nowhere/skill'],
+  ]) {
+    const r = await runCli(argv, { env });
+    assert.equal(r.code, 2, argv.join(' ') + r.out + r.err);
+    assert.match(r.err, /^stagecraft: No skill bundle at \/nowhere\/skill: the path does not exist\. Pass a bundle folder that holds skill\.md, or the path of a skill\.md\.$/m);
+    assert.doesNotMatch(r.err, /No run with id/);
   }
 });

@@ -7,15 +7,13 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 import { openStore } from '../lib/store';
 import { ev, makeRun } from '../lib/store/testing/fixtures';
 import { MUTATIONS } from '../lib/server/runs/replay-mutations';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-replay-check-exit-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { dataDir, env, cleanup } = tempCliEnv('sc-replay-check-exit-');
+after(cleanup);
 
 /** `replay --check` exits 2, `replay` alone 1, both saying `message` */
 async function refused(args: string[], message: RegExp, runEnv = env) {

@@ -3,15 +3,12 @@
 // before the folder is recorded as a version of anything.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const root = mkdtempSync(path.join(tmpdir(), 'sc-replay-other-skill-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
-delete env.DATABASE_URL;
-after(() => rmSync(root, { recursive: true, force: true }));
+const { dir: root, env, cleanup } = tempCliEnv('sc-replay-other-skill-');
+after(cleanup);
 
 const fixture = path.resolve('fixtures/replay/summarize.json');
 const other = path.resolve('examples/code_review');
@@ -55,5 +52,30 @@ test('of several runs, a --skill folder of one run\'s skill fails the runs of ot
     assert.equal(r.code, 2, r.out + r.err); // none diverged, one not checked
     assert.match(r.out, /\(code_review, version [0-9a-f]{12}\): identical — /);
     assert.match(r.err, /is of skill "summarize", and .* holds skill "code_review"/);
+  }
+});
+
+// without --skill a run is replayed (or forked) with its own folder as it is now: one given another
+// skill's skill.md since was replayed as that skill, saying nothing
+test("a run's own folder that now holds another skill is refused without --skill, naming the --version it recorded", async () => {
+  const dir = path.join(root, 'own folder');
+  cpSync(path.resolve('examples/summarize'), dir, { recursive: true });
+  // a version of its own: the same files as the imported fixture's would be taken for that (imported) version
+  writeFileSync(path.join(dir, 'notes.txt'), 'this folder is the run\'s own\n');
+  const ran = await runCli(['run', dir, '--json'], { env });
+  assert.equal(ran.code, 0, ran.err);
+  const runId = JSON.parse(ran.out).runId as string;
+  writeFileSync(path.join(dir, 'skill.md'), readFileSync(path.join(dir, 'skill.md'), 'utf8').replace(/^name: summarize$/m, 'name: renamed_away'));
+  for (const argv of [['replay', runId], ['fork', runId, '--at', '__post__']]) {
+    const r = await runCli(argv, { env });
+    assert.equal(r.code, 2, argv.join(' ') + r.out + r.err);
+    assert.ok(r.err.includes(`Run ${runId} is of skill "summarize", and its folder ${dir} now holds skill "renamed_away"`), r.err);
+    const hash = /Pass --version ([0-9a-f]{12}) to use the version the run recorded, or --skill DIR with a folder of "summarize"/.exec(r.err)?.[1];
+    assert.ok(hash, r.err);
+    if (argv[0] === 'replay') {
+      const recorded = await runCli(['replay', runId, '--version', hash], { env });
+      assert.equal(recorded.code, 0, recorded.err);
+      assert.match(recorded.out, /identical/);
+    }
   }
 });

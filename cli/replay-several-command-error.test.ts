@@ -4,18 +4,15 @@
 // and exits 2, as it does with one run.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-replay-several-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { dir, env, cleanup } = tempCliEnv('sc-replay-several-');
+after(cleanup);
 
 const fixture = path.resolve('fixtures/replay/summarize.json');
-const broken = path.join(dataDir, 'broken');
+const broken = path.join(dir, 'broken');
 mkdirSync(broken);
 writeFileSync(path.join(broken, 'skill.md'), 'not a skill\n');
 

@@ -16,6 +16,7 @@ import { forkRun } from '../lib/server/runs/fork-run';
 import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
 import { regressSkill } from '../lib/server/runs/regress-skill';
 import { replayRun } from '../lib/server/runs/replay-run';
+import { bundlePath } from '../lib/server/runs/start-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import type { Host } from '../lib/server/host';
 import { insideAnsweredNote, otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
@@ -39,6 +40,8 @@ const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
 
 function versionChoice(values: { version?: string; skill?: string }) {
   if (values.version !== undefined && values.skill !== undefined) throw new UsageError('--version and --skill name the same thing (what to run with): give one of them.');
+  // a folder that is not there (or a file that is no skill.md) is the same mistake for every run: said before any is looked up
+  if (values.skill !== undefined) bundlePath(process.cwd(), values.skill);
   return { version: versionArg(values.version), skillDir: values.skill };
 }
 

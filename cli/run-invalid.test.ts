@@ -2,15 +2,12 @@
 // first: …") and nothing of where the others are: it points to `stagecraft validate <path>`.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const tmp = mkdtempSync(path.join(tmpdir(), 'sc-run-invalid-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(tmp, 'data') };
-delete env.DATABASE_URL;
-after(() => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp, env, cleanup } = tempCliEnv('sc-run-invalid-');
+after(cleanup);
 
 test('run of a skill with several errors: the first, then `stagecraft validate <path>` for all of them (exit 2)', async () => {
   const dir = path.join(tmp, 'bad');

@@ -12,7 +12,7 @@ import { locateModelScript } from '../lib/models';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
-import { EMBEDDED_DRIVES_IN_PROCESS, closeRunQueues, databaseUrlOf, workersSetting } from '../lib/server/runs/run-source';
+import { closeRunQueues, databaseUrlOf, workersSetting } from '../lib/server/runs/run-source';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { warmSkillRun, type WarmRun } from '../lib/server/runs/warm-run';
 import { parse } from './args';
@@ -98,6 +98,9 @@ function scriptTaken(spec: string | undefined, bundleDir: string): string | null
   return `--model ${shellWord(spec!)}: took the bundle's ${at.file}, not ${at.other}; to take that one, name it by its path (--model ${shellWord(`scripted:${at.other}`)}).`;
 }
 
+const QUEUE_NEEDS_POSTGRES =
+  '--queue needs a Postgres store (set DATABASE_URL) for `stagecraft worker` processes to drive the run: the embedded store belongs to one process, so this run is driven here.';
+
 type RunValues = { json?: boolean; model?: string; workspace?: string; queue?: boolean };
 
 /** the run itself, on the opened store (queued for the workers with --queue on Postgres) */
@@ -115,7 +118,8 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
       await closeRunQueues();
     }
   }
-  if (values.queue && !setting.notice) process.stderr.write(`stagecraft: --queue: ${EMBEDDED_DRIVES_IN_PROCESS}\n`);
+  // said in the words of what was asked (--queue), not of STAGECRAFT_WORKERS, which the caller may not have set
+  if (values.queue && !setting.notice) process.stderr.write(`stagecraft: ${QUEUE_NEEDS_POSTGRES}\n`);
   const early = warm ? { runId: warm.runId, sandbox: warm.sandbox, read: warm.read } : {};
   const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace, ...early });
   const summary = await summarizeRun(host.store, outcome);

@@ -3,16 +3,11 @@
 // longer skill name pushed the rest along). --json is untouched.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 import { columns } from './print';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-runs-table-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { env, cleanup } = tempCliEnv('sc-runs-table-');
+after(cleanup);
 
 test('columns pads each cell to its column\'s widest, with nothing trailing', () => {
   assert.deepEqual(columns([['A', 'BB', 'C'], ['aaa', 'b', ''], ['a', 'bbbb', 'c']]), ['A    BB    C', 'aaa  b', 'a    bbbb  c']);

@@ -146,6 +146,12 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, not ${JSON.stringify(values.limit)}`);
   // said in the CLI's words (the API's speak of ?cursor=), before the store opens
   const after = values.cursor === undefined ? undefined : cursorArg(values.cursor);
+  const from = timeOf('--since', values.since);
+  const to = timeOf('--until', values.until);
+  // a range that ends before it starts matches nothing: the flags' mistake, not "no runs match"
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new UsageError(`--since ${values.since} is after --until ${values.until}: no run can match. Swap them (--since is the earlier time).`);
+  }
   const filter = {
     status: status as RunStatus[] | undefined,
     outcome,
@@ -153,8 +159,8 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     failed: values.failed,
     attention: values.attention,
     q: values.search,
-    from: timeOf('--since', values.since),
-    to: timeOf('--until', values.until),
+    from,
+    to,
   };
   return withHost(async (host) => {
     // the run views the API answers (lib/views: RunPageView), never the store's records

@@ -3,15 +3,10 @@
 // exited 1, which `replay --check` in CI and scripts read as "the command ran and failed".
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-unknown-name-'));
-const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-delete env.DATABASE_URL;
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+const { env, cleanup } = tempCliEnv('sc-unknown-name-');
+after(cleanup);
 
 test('a version hash no version has, given to replay, fork and regress, exits 2 saying so', async () => {
   const run = await runCli(['run', 'examples/summarize', '--input', 'examples/summarize/input.json', '--json'], { env });

@@ -2,6 +2,7 @@
 // few lines rather than the whole list; no command (or an unknown one) still gets all of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { main, USAGE, usageFor } from './main';
 import { runCli } from './testing/spawn-cli';
 
@@ -87,4 +88,31 @@ test('schema refuses an option or an argument it does not take (exit 2)', async 
     assert.match(r.err, /^stagecraft: (Unknown option --bogus: this command takes no options|expected no arguments, got extra)\.?\n\nusage:\n {2}stagecraft schema /);
   }
   assert.equal((await runCli(['schema'])).code, 0);
+});
+
+// `stagecraft --version` was an unknown command (exit 2, the whole usage on stderr)
+test('--version (and -V) prints the installed version on stdout, exit 0', async () => {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  for (const flag of ['--version', '-V']) {
+    const r = await runCli([flag]);
+    assert.deepEqual(r, { code: 0, out: `stagecraft ${version}\n`, err: '' }, flag);
+  }
+  const extra = await runCli(['--version', 'extra']);
+  assert.equal(extra.code, 2, extra.err);
+  assert.match(extra.err, /^stagecraft: expected no arguments, got extra/);
+});
+
+// `stagecraft replays RUN` and `stagecraft version` met the whole usage under 'unknown command' alone
+test('a mistyped command names the one it is close to; a word near none names none', async () => {
+  const said = async (argv: string[]) => {
+    const t = io();
+    assert.equal(await main(argv, t.io), 2, argv.join(' '));
+    return t.err.join('\n').split('\n')[0];
+  };
+  assert.equal(await said(['replays', 'run_x']), 'stagecraft: unknown command "replays": did you mean `stagecraft replay`?');
+  assert.equal(await said(['abrot']), 'stagecraft: unknown command "abrot": did you mean `stagecraft abort`?');
+  assert.equal(await said(['exprot']), 'stagecraft: unknown command "exprot": did you mean `stagecraft export`?');
+  assert.match(await said(['version']), /^stagecraft: unknown command "version": `stagecraft --version` prints the installed version; `stagecraft versions SKILL` lists/);
+  assert.equal(await said(['frobnicate']), 'stagecraft: unknown command "frobnicate"');
+  assert.equal(await said(['ls']), 'stagecraft: unknown command "ls"');
 });

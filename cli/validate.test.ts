@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { validateCommand } from './validate';
-import { runCli } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 
 function io() {
   const out: string[] = [];
@@ -40,9 +40,9 @@ test('a relative path keeps reading as before: relative to the working directory
 
 // a file other than skill.md stood for its folder's skill.md: `validate input.json` printed
 // "input.json: valid", `run report.txt` ran the folder's skill, `validate /etc/shadow` walked /etc
-test('a file that is not a skill.md is refused by name (exit 2), by validate and by run', async () => {
-  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sc-validate-')), 'data') };
-  delete env.DATABASE_URL;
+test('a file that is not a skill.md is refused by name (exit 2), by validate and by run', async (t) => {
+  const { env, cleanup } = tempCliEnv('sc-validate-');
+  t.after(cleanup);
   for (const argv of [['validate', 'examples/blog_writer/input.json'], ['run', 'examples/summarize/report.txt', '--input', 'examples/summarize/input.json']]) {
     const r = await runCli(argv, { env });
     assert.equal(r.code, 2, r.out + r.err);

@@ -5,6 +5,8 @@
  * model endpoint) while it runs.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,4 +29,23 @@ export function runCli(argv: string[], opts: CliOptions = {}): Promise<CliResult
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), out, err }));
   });
+}
+
+export type TempCliEnv = {
+  /** a new empty folder for the test's files, removed by `cleanup` */
+  dir: string;
+  /** the embedded store's folder (STAGECRAFT_DATA_DIR): `data` in `dir`, made by the command that first opens it */
+  dataDir: string;
+  /** this process's env on that store: without DATABASE_URL, so no test reaches a Postgres by accident */
+  env: NodeJS.ProcessEnv;
+  cleanup: () => void;
+};
+
+/** A temporary folder and an env that runs the command on its own embedded store there; pass `cleanup` to `after`. */
+export function tempCliEnv(prefix: string): TempCliEnv {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const dataDir = path.join(dir, 'data');
+  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  return { dir, dataDir, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -446,17 +446,25 @@ export class VersionNotFoundError extends StagecraftError {
  * would be matched against a different skill's, so nothing would say anything true about the run.
  */
 export class SkillMismatchError extends StagecraftError {
-  constructor(runId: string, runSkill: string, folder: string, folderSkill: string) {
+  /**
+   * `recorded`: the folder is the run's own (no folder was given: the run was made from it, and it has
+   * since been given another skill's skill.md) — the way out is the version the run recorded (`hash`;
+   * `how`: that said in the caller's words, e.g. the CLI's flag), not leaving a folder out
+   */
+  constructor(runId: string, runSkill: string, folder: string, folderSkill: string, recorded?: { hash: string; how?: string }) {
+    const names = `${JSON.stringify(folderSkill)} (its skill.md's name): a run is replayed or forked with a version of its own skill. `;
     super(
       'skill_mismatch',
-      `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and ${folder} holds skill ${JSON.stringify(folderSkill)} (its skill.md's name): a run is replayed or forked with a version of its own skill. ` +
-        `Pass a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
-      { httpStatus: 422, details: { runId, skill: runSkill, folder, folderSkill } },
+      recorded
+        ? `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and its folder ${folder} now holds skill ${names}` +
+            (recorded.how ?? `Use the version the run recorded (${recorded.hash.slice(0, 12)}), or give the folder back a skill.md of ${JSON.stringify(runSkill)}.`)
+        : `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and ${folder} holds skill ${names}` +
+            `Pass a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
+      { httpStatus: 422, details: { runId, skill: runSkill, folder, folderSkill, ...(recorded ? { recordedVersion: recorded.hash } : {}) } },
     );
   }
 }
 
-/** A bundle the store cannot keep: a bad path, a binary file, over a limit. `problems` lists each. */
 export class BundleInvalidError extends StagecraftError {
   readonly problems: { code: string; path: string; message: string }[];
   readonly doing: 'saved' | 'run';

@@ -41,7 +41,7 @@ export type VersionChoice = {
    */
   runBundleDir?: string;
   /**
-   * the run a `skillDir` is for: the folder must hold the same skill — its name, or the name the run's
+   * the run a `skillDir` (or its own `runBundleDir`) is for: the folder must hold the same skill — its name, or the name the run's
    * own skill.md gave (a skill pushed under another name), or its version's skill's name now (renamed since) — checked before the folder
    * is recorded as a version of anything
    */
@@ -71,7 +71,8 @@ export async function endedRun(host: Pick<Host, 'store'>, runId: string): Promis
 export async function chooseVersion(host: Host, skill: string, choice: VersionChoice): Promise<ChosenVersion> {
   const folder = choice.skillDir ?? (choice.version === undefined && !choice.files ? await userFolderOf(host, choice) : undefined);
   if (folder !== undefined) {
-    if (choice.skillDir !== undefined && choice.forRun) await requireSameSkill(host, skill, choice.skillDir, choice.forRun, choice.fallbackVersionId);
+    // the run's own folder too: it may have been given another skill's skill.md since the run
+    if (choice.forRun) await requireSameSkill(host, skill, folder, choice.forRun, choice.fallbackVersionId, choice.skillDir === undefined);
     const p = await prepareFolder(host, folder);
     return { plan: p.plan, files: p.files, hash: bundleHash(p.files), versionId: p.versionId, origin: 'folder', copyDir: p.copyDir, bundleDir: p.origin };
   }
@@ -98,11 +99,18 @@ export async function chooseVersion(host: Host, skill: string, choice: VersionCh
 }
 
 /**
- * A `--skill` folder of another skill than the run's is refused; one whose skill.md cannot be read is left to prepareFolder to say so.
+ * A `--skill` folder of another skill than the run's is refused, and so is the run's own folder (used when no version is asked for) once it holds another skill; one whose skill.md cannot be read is left to prepareFolder to say so.
  * The run's skill is known by the name it ran under, the name its skill.md gave, and the name its version's skill has now (a skill
  * renamed in the studio keeps its runs under the old name; `pull NEW` gives a folder of the new one).
  */
-async function requireSameSkill(host: Pick<Host, 'cwd' | 'skills'>, skill: string, dir: string, run: Pick<RunRecord, 'id' | 'skillText'>, versionId?: string | null): Promise<void> {
+async function requireSameSkill(
+  host: Pick<Host, 'cwd' | 'skills'>,
+  skill: string,
+  dir: string,
+  run: Pick<RunRecord, 'id' | 'skillText'>,
+  versionId: string | null | undefined,
+  isRunFolder: boolean,
+): Promise<void> {
   let text: string;
   try {
     const given = path.resolve(host.cwd, dir);
@@ -112,8 +120,9 @@ async function requireSameSkill(host: Pick<Host, 'cwd' | 'skills'>, skill: strin
   }
   const name = skillMdFacts(text).name;
   if (name === null || name === skill || name === skillMdFacts(run.skillText).name) return;
-  if (versionId && (await host.skills.getVersionById(versionId))?.skillName === name) return;
-  throw new SkillMismatchError(run.id, skill, dir, name);
+  const recorded = versionId ? await host.skills.getVersionById(versionId) : null;
+  if (recorded?.skillName === name) return;
+  throw new SkillMismatchError(run.id, skill, dir, name, isRunFolder && recorded ? { hash: recorded.hash } : undefined);
 }
 
 /** The run's folder when it is one of the user's, still there, and the run was made here (not imported). */

@@ -156,7 +156,7 @@ export async function forkPointValue(host: Host, runId: string, at: string | nul
   if (!at) throw new UsageError('Name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …).');
   const run = await endedRun(host, runId);
   const events = await host.store.readEvents(runId);
-  const chosen = await chooseVersion(host, run.skillName, { version: req.version, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir });
+  const chosen = await chooseVersion(host, run.skillName, { version: req.version, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir, forRun: run });
   const probe = await probeForkPoint(chosen.plan, { clock: systemClock, ids: randomIds }, { input: run.input, parentRunId: runId, events, point: forkPointOf(at, null) });
   return { runId, at, kind: probe.kind, value: probe.base, editable: probe.check !== null, schema: probe.check?.schema ?? null, version: chosen.hash };
 }

@@ -107,3 +107,23 @@ test('a skill renamed since its run: a folder of the new name replays the run, a
   writeFileSync(path.join(other, 'skill.md'), readFileSync(path.join(renamed, 'skill.md'), 'utf8').replace(/^name: digest$/m, 'name: elsewhere'));
   await assert.rejects(replayRun(host, parent.runId, { skillDir: other }), /is of skill "summarize", and .* holds skill "elsewhere"/);
 });
+
+test("a run's own folder that now holds another skill is refused without --skill; one renamed with its skill still replays", async () => {
+  const host = memoryHost({ cwd: workspace });
+  const own = path.join(workspace, 'own-folder');
+  cpSync(path.join(workspace, 'summarize'), own, { recursive: true });
+  const parent = await startSkillRun(host, { bundle: own, input });
+  const md = path.join(own, 'skill.md');
+  const text = readFileSync(md, 'utf8');
+  writeFileSync(md, text.replace(/^name: summarize$/m, 'name: elsewhere'));
+  await assert.rejects(replayRun(host, parent.runId), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'skill_mismatch');
+    assert.match(e.message, /its folder .*own-folder now holds skill "elsewhere"/);
+    assert.match(e.message, /Use the version the run recorded \([0-9a-f]{12}\)/);
+    assert.doesNotMatch(e.message, /--version|--skill/, 'the app is no command line');
+    return true;
+  });
+  await host.skills.renameSkill('summarize', 'digest');
+  writeFileSync(md, text.replace(/^name: summarize$/m, 'name: digest'));
+  assert.equal((await replayRun(host, parent.runId)).verdict, 'identical');
+});

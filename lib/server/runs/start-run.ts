@@ -85,10 +85,12 @@ export type StoredRunRequest = Common & {
 /** A run ready to go: the plan compiled from the version's copy, and what to record. */
 export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
 
-/** A bundle folder's files (`read`: as already read), as a version of its skill, with its read-only copy. */
-export async function prepareFolder(host: Host, bundle: string, read?: FolderRead): Promise<Omit<Prepared, 'model'>> {
-  if (read) return recordFolder(host, read.dir, read.files);
-  const given = path.resolve(host.cwd, bundle);
+/**
+ * Where a bundle argument points (relative to `cwd`): a folder, or a skill.md — else a usage error
+ * naming it. The CLI checks a `--skill` folder with it before any run is looked up.
+ */
+export function bundlePath(cwd: string, bundle: string): { given: string; isFolder: boolean } {
+  const given = path.resolve(cwd, bundle);
   let isFolder;
   try {
     isFolder = statSync(given).isDirectory();
@@ -99,6 +101,13 @@ export async function prepareFolder(host: Host, bundle: string, read?: FolderRea
   if (!isFolder && path.basename(given) !== 'skill.md') {
     throw new UsageError(`${bundle} is not a skill.md: pass a bundle folder that holds skill.md, or the path of a skill.md.`, { path: given });
   }
+  return { given, isFolder };
+}
+
+/** A bundle folder's files (`read`: as already read), as a version of its skill, with its read-only copy. */
+export async function prepareFolder(host: Host, bundle: string, read?: FolderRead): Promise<Omit<Prepared, 'model'>> {
+  if (read) return recordFolder(host, read.dir, read.files);
+  const { given, isFolder } = bundlePath(host.cwd, bundle);
   const dir = isFolder ? given : path.dirname(given);
   const { files, problems } = readBundleDir(dir);
   const unreadable = problems.find((p) => p.code === 'skill_md_not_utf8');
