@@ -1,8 +1,10 @@
 // The skills, one row each: what it is, when it was last saved, how its last run went.
+import { Fragment } from 'react';
 import Link from 'next/link';
 import type { SkillView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
+import { nameParts } from '@/components/common/name-parts';
 import { SkillRowActions } from './SkillRowActions';
 import styles from './Home.module.css';
 
@@ -28,7 +30,12 @@ export function SkillTable({ skills, now }: { skills: SkillView[]; now: number }
             <tr key={s.name}>
               <th scope="row" className={styles.nameCell}>
                 <Link href={`/skills/${encodeURIComponent(s.name)}`} className={styles.name}>
-                  {s.name}
+                  {nameParts(s.name).map((part, i) => (
+                    <Fragment key={i}>
+                      {i > 0 ? <wbr /> : null}
+                      {part}
+                    </Fragment>
+                  ))}
                 </Link>
                 <span className={styles.meta}>
                   {s.versionCount} {s.versionCount === 1 ? 'version' : 'versions'}
