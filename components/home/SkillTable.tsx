@@ -1,10 +1,9 @@
 // The skills, one row each: what it is, when it was last saved, how its last run went.
-import { Fragment } from 'react';
 import Link from 'next/link';
 import type { SkillView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
-import { nameParts } from '@/components/common/name-parts';
+import { NameBreaks } from '@/components/common/NameParts';
 import { SkillRowActions } from './SkillRowActions';
 import styles from './Home.module.css';
 
@@ -30,12 +29,7 @@ export function SkillTable({ skills, now }: { skills: SkillView[]; now: number }
             <tr key={s.name}>
               <th scope="row" className={styles.nameCell}>
                 <Link href={`/skills/${encodeURIComponent(s.name)}`} className={styles.name}>
-                  {nameParts(s.name).map((part, i) => (
-                    <Fragment key={i}>
-                      {i > 0 ? <wbr /> : null}
-                      {part}
-                    </Fragment>
-                  ))}
+                  <NameBreaks name={s.name} />
                 </Link>
                 <span className={styles.meta}>
                   {s.versionCount} {s.versionCount === 1 ? 'version' : 'versions'}
