@@ -2,13 +2,11 @@
 // (its tooltip and accessible description). Before, a run replayed several times showed a column of
 // links all called just "compare", which a screen reader listing links could not tell apart.
 import { expect, test } from '@playwright/test';
+import { ranTo } from './skill-runs';
 
 test('each compare link of a run with several replays says which replay it compares with', async ({ page, request }) => {
   expect([201, 409]).toContain((await request.post('/api/skills', { data: { name: 'lineage_links', from: 'summarize' } })).status());
-  const started = await request.post('/api/runs', { data: { skill: 'lineage_links', input: { path: 'report.txt' } } });
-  expect(started.status(), await started.text()).toBe(201);
-  const { runId } = (await started.json()) as { runId: string };
-  await expect.poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { status: string }).status, { timeout: 60_000 }).toBe('completed');
+  const runId = await ranTo(request, 'lineage_links', { path: 'report.txt' }, 'completed');
   for (let i = 0; i < 2; i++) {
     const res = await request.post(`/api/runs/${runId}/replay`, { data: {} });
     expect(res.status(), await res.text()).toBe(200);
