@@ -3,6 +3,7 @@ import Link from 'next/link';
 import type { SkillView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
+import { NameBreaks } from '@/components/common/NameParts';
 import { SkillRowActions } from './SkillRowActions';
 import styles from './Home.module.css';
 
@@ -28,7 +29,7 @@ export function SkillTable({ skills, now }: { skills: SkillView[]; now: number }
             <tr key={s.name}>
               <th scope="row" className={styles.nameCell}>
                 <Link href={`/skills/${encodeURIComponent(s.name)}`} className={styles.name}>
-                  {s.name}
+                  <NameBreaks name={s.name} />
                 </Link>
                 <span className={styles.meta}>
                   {s.versionCount} {s.versionCount === 1 ? 'version' : 'versions'}

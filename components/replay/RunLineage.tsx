@@ -43,7 +43,8 @@ export function RunLineage({ run }: Props) {
               <span className="status" data-status={d.status}>
                 {d.status}
               </span>
-              <Link href={compareHref(run.runId, d.runId)} className={styles.small}>
+              {/* its name stays 'compare'; the title (its description) says which of the list it compares with */}
+              <Link href={compareHref(run.runId, d.runId)} className={styles.small} title={`Compare this run with ${d.runId}`}>
                 compare
               </Link>
             </li>

@@ -4,6 +4,7 @@
 // draft came back, the note that says so with the way to throw it away.
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { NameBreaks } from '@/components/common/NameParts';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import type { Notice } from './studio-logic';
 import styles from './Studio.module.css';
@@ -35,7 +36,9 @@ export function StudioToolbar(p: Props) {
           Skills
         </Link>
         <span aria-hidden="true">/</span>
-        <h1>{p.name}</h1>
+        <h1>
+          <NameBreaks name={p.name} />
+        </h1>
         <span className={styles.meta}>
           {p.saved.hash ? (
             <>

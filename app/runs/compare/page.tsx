@@ -21,7 +21,9 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
   const b = one(query.b);
   let page: ComparePage | null = null;
   let problem: string | null = null;
-  if (b) {
+  // one run set beside itself is always 'identical', which says nothing: asked for another instead
+  if (a && b && a === b) problem = `A and B are the same run, ${a}: name another run for one side.`;
+  else if (b) {
     try {
       page = await comparePage(await appHost(), a ?? null, b);
     } catch (e) {
