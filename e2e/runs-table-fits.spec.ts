@@ -26,6 +26,18 @@ async function fits(page: Page, width: number) {
   const skill = table.getByRole('link', { name: 'loop_table_fits_with_a_longer_name', exact: true }).first();
   const lines = await skill.evaluate((a) => new Set([...a.getClientRects()].map((r) => Math.round(r.top))).size);
   if (width >= 1280) expect(lines, 'the skill name on one line').toBe(1);
+  // where it wraps, it wraps after an `_`, never inside a word: each word's text sits on one line
+  const splitWords = await skill.evaluate((a) =>
+    [...a.childNodes]
+      .filter((n) => n.nodeType === Node.TEXT_NODE)
+      .filter((n) => {
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      })
+      .map((n) => n.textContent),
+  );
+  expect(splitWords, `words of the skill name cut across lines at ${width} px`).toEqual([]);
   await page.screenshot({ path: `test-results/screens/runs-table-${width}.png` });
 }
 

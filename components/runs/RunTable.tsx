@@ -8,6 +8,7 @@ import Link from 'next/link';
 import { useEffect, useRef } from 'react';
 import type { RunListItemView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
+import { NameBreaks } from '@/components/common/NameParts';
 import { StatusPill } from '@/components/common/StatusPill';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { attentionOf, failureWords } from './run-words';
@@ -101,11 +102,11 @@ function RunRow({ r, index, measure, liveSkills, now }: RowProps) {
       <td className={styles.skillCell}>
         {liveSkills.includes(r.skill) ? (
           <Link href={`/skills/${encodeURIComponent(r.skill)}`} className={styles.mono}>
-            {r.skill}
+            <NameBreaks name={r.skill} />
           </Link>
         ) : (
           <span className={styles.mono} title="This skill was deleted or renamed; its runs stay inspectable.">
-            {r.skill}
+            <NameBreaks name={r.skill} />
           </span>
         )}
         {r.version ? (
