@@ -24,3 +24,14 @@ test('any other unknown address keeps the general words', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByText('There is no page at this address.', { exact: false })).toBeVisible();
 });
+
+test('a long id from the address wraps inside the page, never past the window', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 700 });
+  const id = `run_${'x'.repeat(200)}`;
+  await page.goto(`/runs/${id}`);
+  const words = page.getByText(`There is no run ${id}.`);
+  await expect(words).toBeVisible();
+  const box = await words.evaluate((p) => ({ right: p.getBoundingClientRect().right, scroll: document.documentElement.scrollWidth }));
+  expect(box.right).toBeLessThanOrEqual(800);
+  expect(box.scroll).toBeLessThanOrEqual(800);
+});
