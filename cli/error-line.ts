@@ -26,10 +26,13 @@ export function inCliWords(e: unknown): unknown {
         : `Use a hash that \`stagecraft versions ${skill}\` lists (or \`stagecraft push\` printed), or leave --version out for the latest.`;
     return new VersionNotFoundError(skill, String(e.details.version), e.why, how);
   }
-  if (e instanceof SkillMismatchError && typeof e.details.recordedVersion === 'string') {
-    const d = e.details as { runId: string; skill: string; folder: string; folderSkill: string; recordedVersion: string };
-    const how = `Pass --version ${d.recordedVersion.slice(0, 12)} to use the version the run recorded, or --skill DIR with a folder of ${JSON.stringify(d.skill)} (\`stagecraft pull ${d.skill} DIR\` writes one).`;
-    return new SkillMismatchError(d.runId, d.skill, d.folder, d.folderSkill, { hash: d.recordedVersion, how });
+  if (e instanceof SkillMismatchError && e.details.ownFolder === true) {
+    const d = e.details as { runId: string; skill: string; folder: string; folderSkill: string; recordedVersion?: string };
+    const folder = `--skill DIR with a folder of ${JSON.stringify(d.skill)} (\`stagecraft pull ${d.skill} DIR\` writes one)`;
+    const how = d.recordedVersion
+      ? `Pass --version ${d.recordedVersion.slice(0, 12)} to use the version the run recorded, or ${folder}.`
+      : `Pass --version HASH of one of its versions (\`stagecraft versions ${d.skill}\` lists them), or ${folder}.`;
+    return new SkillMismatchError(d.runId, d.skill, d.folder, d.folderSkill, { hash: d.recordedVersion ?? null, how });
   }
   return e;
 }

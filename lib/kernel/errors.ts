@@ -447,20 +447,27 @@ export class VersionNotFoundError extends StagecraftError {
  */
 export class SkillMismatchError extends StagecraftError {
   /**
-   * `recorded`: the folder is the run's own (no folder was given: the run was made from it, and it has
-   * since been given another skill's skill.md) — the way out is the version the run recorded (`hash`;
-   * `how`: that said in the caller's words, e.g. the CLI's flag), not leaving a folder out
+   * `own`: the folder is the run's own (no folder was given: the run was made from it, and it has
+   * since been given another skill's skill.md) — the way out is the version the run recorded (`hash`,
+   * null when none is on record any more) or another of its skill's versions, not leaving a folder
+   * out; `how`: that said in the caller's words, e.g. the CLI's flags
    */
-  constructor(runId: string, runSkill: string, folder: string, folderSkill: string, recorded?: { hash: string; how?: string }) {
+  constructor(runId: string, runSkill: string, folder: string, folderSkill: string, own?: { hash: string | null; how?: string }) {
     const names = `${JSON.stringify(folderSkill)} (its skill.md's name): a run is replayed or forked with a version of its own skill. `;
+    const skill = JSON.stringify(runSkill);
+    const wayOut = own?.hash
+      ? `Use the version the run recorded (${own.hash.slice(0, 12)}), or give the folder back a skill.md of ${skill}.`
+      : `Use one of ${skill}'s saved versions, or give the folder back a skill.md of ${skill}.`;
     super(
       'skill_mismatch',
-      recorded
-        ? `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and its folder ${folder} now holds skill ${names}` +
-            (recorded.how ?? `Use the version the run recorded (${recorded.hash.slice(0, 12)}), or give the folder back a skill.md of ${JSON.stringify(runSkill)}.`)
-        : `Run ${runId} is of skill ${JSON.stringify(runSkill)}, and ${folder} holds skill ${names}` +
-            `Pass a folder of ${JSON.stringify(runSkill)} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
-      { httpStatus: 422, details: { runId, skill: runSkill, folder, folderSkill, ...(recorded ? { recordedVersion: recorded.hash } : {}) } },
+      own
+        ? `Run ${runId} is of skill ${skill}, and its folder ${folder} now holds skill ${names}` + (own.how ?? wayOut)
+        : `Run ${runId} is of skill ${skill}, and ${folder} holds skill ${names}` +
+            `Pass a folder of ${skill} (\`stagecraft pull ${runSkill} DIR\` writes one), or leave --skill out to use its latest version.`,
+      {
+        httpStatus: 422,
+        details: { runId, skill: runSkill, folder, folderSkill, ...(own ? { ownFolder: true, ...(own.hash ? { recordedVersion: own.hash } : {}) } : {}) },
+      },
     );
   }
 }

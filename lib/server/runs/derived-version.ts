@@ -122,7 +122,7 @@ async function requireSameSkill(
   if (name === null || name === skill || name === skillMdFacts(run.skillText).name) return;
   const recorded = versionId ? await host.skills.getVersionById(versionId) : null;
   if (recorded?.skillName === name) return;
-  throw new SkillMismatchError(run.id, skill, dir, name, isRunFolder && recorded ? { hash: recorded.hash } : undefined);
+  throw new SkillMismatchError(run.id, skill, dir, name, isRunFolder ? { hash: recorded?.hash ?? null } : undefined);
 }
 
 /** The run's folder when it is one of the user's, still there, and the run was made here (not imported). */

@@ -127,3 +127,21 @@ test("a run's own folder that now holds another skill is refused without --skill
   writeFileSync(md, text.replace(/^name: summarize$/m, 'name: digest'));
   assert.equal((await replayRun(host, parent.runId)).verdict, 'identical');
 });
+
+test("a run's own folder of another skill, with no version of the run on record, names its skill's versions as the way out", async () => {
+  const host = memoryHost({ cwd: workspace });
+  const own = path.join(workspace, 'own-folder-unrecorded');
+  cpSync(path.join(workspace, 'summarize'), own, { recursive: true });
+  const parent = await startSkillRun(host, { bundle: own, input });
+  writeFileSync(path.join(own, 'skill.md'), readFileSync(path.join(own, 'skill.md'), 'utf8').replace(/^name: summarize$/m, 'name: elsewhere'));
+  host.skills.getVersionById = async () => null; // the version the run recorded is gone
+  await assert.rejects(replayRun(host, parent.runId), (e: Error & { code?: string; details?: Record<string, unknown> }) => {
+    assert.equal(e.code, 'skill_mismatch');
+    assert.match(e.message, /its folder .* now holds skill "elsewhere"/);
+    assert.match(e.message, /Use one of "summarize"'s saved versions/);
+    assert.doesNotMatch(e.message, /leave --skill out/, 'no --skill was given: leaving it out is what failed');
+    assert.equal(e.details?.ownFolder, true);
+    assert.equal(e.details?.recordedVersion, undefined);
+    return true;
+  });
+});
