@@ -6,6 +6,7 @@ import { NewSkillDialog } from '@/components/home/NewSkillDialog';
 import { SkillTable } from '@/components/home/SkillTable';
 import { EmptySkills } from '@/components/home/EmptySkills';
 import styles from '@/components/home/Home.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,7 +24,7 @@ export default async function HomePage() {
           <p className={styles.lede}>
             {skills.length === 0
               ? 'Author LLM skills and see exactly what happened when one ran.'
-              : `${skills.length} ${skills.length === 1 ? 'skill' : 'skills'}. Open one to edit its skill.md, see its graph and run it.`}
+              : `${plural(skills.length, 'skill')}. Open one to edit its skill.md, see its graph and run it.`}
           </p>
         </div>
         <NewSkillDialog skills={skills.map((s) => s.name)} examples={examples} />

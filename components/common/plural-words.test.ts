@@ -21,6 +21,12 @@ test('no component defines a plural helper of its own: they import the kernel on
   assert.deepEqual(own.map((f) => path.relative(ROOT, f)), []);
 });
 
+test("no component or page says a count's noun with a ternary of its own ('error${n === 1 ? '' : 's'}'): plural says it", () => {
+  const APP = path.join(ROOT, '..', 'app');
+  const inline = [...sources(ROOT), ...sources(APP)].filter((f) => /=== 1 \? '' : 's'|=== 1 \? '(\w+)' : '\1s'/.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(inline.map((f) => path.relative(path.join(ROOT, '..'), f)), []);
+});
+
 test('relative times read as before: a count and its noun, then ago', () => {
   const now = 1_000_000_000_000;
   const HOUR_MS = 3_600_000;

@@ -6,6 +6,7 @@ import { StatusPill } from '@/components/common/StatusPill';
 import { NameBreaks } from '@/components/common/NameParts';
 import { SkillRowActions } from './SkillRowActions';
 import styles from './Home.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 export function SkillTable({ skills, now }: { skills: SkillView[]; now: number }) {
   return (
@@ -32,7 +33,7 @@ export function SkillTable({ skills, now }: { skills: SkillView[]; now: number }
                   <NameBreaks name={s.name} />
                 </Link>
                 <span className={styles.meta}>
-                  {s.versionCount} {s.versionCount === 1 ? 'version' : 'versions'}
+                  {plural(s.versionCount, 'version')}
                 </span>
               </th>
               <td className={`${styles.description} ${styles.descriptionCol}`}>

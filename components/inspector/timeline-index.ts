@@ -202,6 +202,6 @@ export function itemDomId(id: string): string {
 /** an iterate's nested steps as its card says them: how many, and those that did not go ok (none: all ok) */
 export function nestedText(n: { steps: number; failed: number; skipped: number; empty: number }): string {
   const off = (['failed', 'skipped', 'empty'] as const).filter((k) => n[k] > 0).map((k) => `${n[k]} ${k}`);
-  const steps = `${n.steps}${NBSP}nested ${n.steps === 1 ? 'step' : 'steps'}`;
+  const steps = plural(n.steps, 'nested step').replace(' ', NBSP); // the count kept with its words
   return off.length ? `${steps} (${off.join(', ')})` : n.steps ? `${steps}, all ok` : 'no nested steps';
 }

@@ -12,6 +12,7 @@ import { NameParts } from '@/components/common/NameParts';
 import { changeWords, divergenceNote, DivergenceList } from './DivergenceList';
 import { visibleRows } from './compare-rows';
 import styles from './Replay.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 const LABELS = ['A', 'B'] as const;
 const ROW_WORDS: Record<CompareRowView['change'], string> = {
@@ -174,7 +175,7 @@ export function Comparison({ view, isBaseline = false }: Props) {
               <tr key={`fold-${s.from}`} className={styles.foldRow}>
                 <td colSpan={5}>
                   <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowAll(true)}>
-                    {s.count} unchanged {s.count === 1 ? 'step' : 'steps'}
+                    {plural(s.count, 'unchanged step')}
                   </button>
                 </td>
               </tr>

@@ -6,6 +6,7 @@
 import { memo } from 'react';
 import type { DiagnosticView } from '@/lib/views';
 import styles from './Studio.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 function ProblemsListView({ diagnostics, onPick }: { diagnostics: DiagnosticView[]; onPick(d: DiagnosticView): void }) {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -15,8 +16,8 @@ function ProblemsListView({ diagnostics, onPick }: { diagnostics: DiagnosticView
       <div className={styles.problemsHead} id="problems-heading">
         Problems{' '}
         <span className={styles.counts}>
-          {errors ? <span data-severity="error">{errors} error{errors === 1 ? '' : 's'}</span> : null}
-          {warnings ? <span data-severity="warning">{warnings} warning{warnings === 1 ? '' : 's'}</span> : null}
+          {errors ? <span data-severity="error">{plural(errors, 'error')}</span> : null}
+          {warnings ? <span data-severity="warning">{plural(warnings, 'warning')}</span> : null}
           {!diagnostics.length ? <span data-severity="none">none: skill.md is valid</span> : null}
         </span>
       </div>

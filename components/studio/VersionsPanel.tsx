@@ -9,6 +9,7 @@ import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import { diffBundles } from './bundle-diff';
 import styles from './Studio.module.css';
+import { plural } from '@/lib/kernel/plural';
 
 type Props = {
   id: string;
@@ -89,7 +90,7 @@ export function VersionsPanel({ id, skill, versions, current, working, onRestore
                 <code title={v.hash}>{v.hash.slice(0, 8)}</code>
                 {v.hash === current ? <span className={styles.currentTag}>current</span> : null}
                 <div className={styles.muted}>
-                  {ORIGIN[v.origin] ?? v.origin} · {v.fileCount} file{v.fileCount === 1 ? '' : 's'}
+                  {ORIGIN[v.origin] ?? v.origin} · {plural(v.fileCount, 'file')}
                 </div>
               </td>
               <td title={new Date(v.savedAt).toLocaleString()}>{new Date(v.savedAt).toLocaleString()}</td>

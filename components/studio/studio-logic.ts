@@ -6,6 +6,7 @@ import type { Files, SavedVersionView } from '@/lib/views';
 import type { Draft } from './drafts';
 import { sameFiles } from './drafts';
 import type { CheckedInput } from './input-errors';
+import { plural } from '@/lib/kernel/plural';
 
 export type Notice = { kind: 'ok' | 'error' | 'info'; text: string } | null;
 export type ModelChoice = { value: string; label: string; disabled: boolean };
@@ -43,7 +44,7 @@ export function pickModel(choices: readonly ModelChoice[], picked: string | null
 
 /** Why a run cannot start now (the notice to show), or null. */
 export function runRefusal(errors: number, input: CheckedInput, model: string): string | null {
-  if (errors) return `skill.md has ${errors} error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} (see Problems) before running.`;
+  if (errors) return `skill.md has ${plural(errors, 'error')}: fix ${errors === 1 ? 'it' : 'them'} (see Problems) before running.`;
   if (input.problems.length || !input.value) {
     const p = input.problems[0];
     return `The input is not right: ${p ? `${p.line}:${p.column} ${p.message}` : 'it must be a JSON object'}.`;
@@ -74,6 +75,6 @@ export function shortcutOf(e: { key: string; ctrlKey: boolean; metaKey: boolean;
 /** What a save tells the user: the version, whether it is new, and whether its skill.md can run. */
 export function savedNotice(r: SavedVersionView): Notice {
   const n = r.validation.errors;
-  const findings = n ? ` — skill.md has ${n} error${n === 1 ? '' : 's'}; runs are refused until they are fixed` : '';
+  const findings = n ? ` — skill.md has ${plural(n, 'error')}; runs are refused until they are fixed` : '';
   return { kind: n ? 'error' : 'ok', text: `${r.isNew ? 'Saved as version' : 'Saved: same as version'} ${r.version.hash.slice(0, 8)}${findings}` };
 }
