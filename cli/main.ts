@@ -86,13 +86,17 @@ export function usageFor(cmd: string | undefined): string {
 
 const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'versions', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
 
+/** the flags `stagecraft` takes in a command's place: a dashed word there is a typo of one of these */
+const TOP_LEVEL_FLAGS = ['--help', '--version'];
+
 /**
- * A mistyped command's likely meaning (`replays`, `abrot`, `version`): the closest command, as a suffix
- * for the unknown-command error; '' when none is that close.
+ * A mistyped command's likely meaning (`replays`, `abrot`, `version`, `--verison`): the closest command
+ * (the closest top-level flag, for a dashed word), as a suffix for the unknown-command error; '' when
+ * none is that close.
  */
 function meantCommand(cmd: string): string {
   if (cmd === 'version' || cmd === '-v') return ': `stagecraft --version` prints the installed version; `stagecraft versions SKILL` lists a skill\'s versions';
-  const near = didYouMean(cmd, COMMANDS);
+  const near = didYouMean(cmd, cmd.startsWith('-') ? TOP_LEVEL_FLAGS : COMMANDS);
   return near === undefined ? '' : `: did you mean \`stagecraft ${near}\`?`;
 }
 
