@@ -43,7 +43,8 @@ usage:
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
                                             list runs, newest first (--attention: failed, aborted by
                                             a step, or blocked; --cursor: the next page)
-  stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
+  stagecraft push <bundle|skill.md> [--name N] [--json]
+                                            save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
   stagecraft versions SKILL [--json]        a skill's versions, newest first: the hashes --version
