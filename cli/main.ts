@@ -42,7 +42,9 @@ usage:
   stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
                                             list runs, newest first (--attention: failed, aborted by
-                                            a step, or blocked; --cursor: the next page)
+                                            a step, or blocked; --cursor: the next page; --since and
+                                            --until take a date, a date-time or epoch ms: a date alone
+                                            is that whole day, UTC — --until 2026-12-04 includes the 4th)
   stagecraft push <bundle|skill.md> [--name N] [--json]
                                             save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
