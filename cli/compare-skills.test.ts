@@ -27,4 +27,18 @@ test('compare names the skills, and says when the two runs are of different skil
   assert.equal(same.code, 0, same.err);
   assert.match(same.out, /^skill\s+summarize\s+summarize$/m);
   assert.doesNotMatch(same.out, /A is a run of/);
+  assert.doesNotMatch(same.out, /the same run/);
+  assert.equal(JSON.parse((await runCli(['compare', a, a2, '--json'], { env })).out).sameRun, false);
+});
+
+// a run beside itself answered "identical" with no word that it is one run (the page says so)
+test('compare of a run with itself: identical as before (exit 0), and said to be the same run', async () => {
+  const a = await run('summarize');
+  const text = await runCli(['compare', a, a], { env });
+  assert.equal(text.code, 0, text.err);
+  assert.match(text.out, new RegExp(`^A and B are the same run, ${a}: name another run for one side\\.\nidentical: every step and the outcome are the same$`, 'm'));
+  const json = await runCli(['compare', a, a, '--json'], { env });
+  assert.equal(json.code, 0, json.err);
+  const view = JSON.parse(json.out);
+  assert.deepEqual([view.identical, view.sameRun, view.firstDivergence], [true, true, null]);
 });

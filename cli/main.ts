@@ -42,8 +42,11 @@ usage:
   stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
                                             list runs, newest first (--attention: failed, aborted by
-                                            a step, or blocked; --cursor: the next page)
-  stagecraft push DIR [--name N] [--json]   save a bundle folder as a new version of its skill
+                                            a step, or blocked; --cursor: the next page; --since and
+                                            --until take a date, a date-time or epoch ms: a date alone
+                                            is that whole day, UTC — --until 2026-12-04 includes the 4th)
+  stagecraft push <bundle|skill.md> [--name N] [--json]
+                                            save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
   stagecraft versions SKILL [--json]        a skill's versions, newest first: the hashes --version
@@ -86,13 +89,17 @@ export function usageFor(cmd: string | undefined): string {
 
 const COMMANDS = new Set(['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'versions', 'replay', 'fork', 'compare', 'regress', 'export', 'import', 'schema']);
 
+/** the flags `stagecraft` takes in a command's place: a dashed word there is a typo of one of these */
+const TOP_LEVEL_FLAGS = ['--help', '--version'];
+
 /**
- * A mistyped command's likely meaning (`replays`, `abrot`, `version`): the closest command, as a suffix
- * for the unknown-command error; '' when none is that close.
+ * A mistyped command's likely meaning (`replays`, `abrot`, `version`, `--verison`): the closest command
+ * (the closest top-level flag, for a dashed word), as a suffix for the unknown-command error; '' when
+ * none is that close.
  */
 function meantCommand(cmd: string): string {
   if (cmd === 'version' || cmd === '-v') return ': `stagecraft --version` prints the installed version; `stagecraft versions SKILL` lists a skill\'s versions';
-  const near = didYouMean(cmd, COMMANDS);
+  const near = didYouMean(cmd, cmd.startsWith('-') ? TOP_LEVEL_FLAGS : COMMANDS);
   return near === undefined ? '' : `: did you mean \`stagecraft ${near}\`?`;
 }
 

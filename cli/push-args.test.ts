@@ -1,6 +1,6 @@
 // `stagecraft push` and `pull` given a folder they cannot use. `push` of a path that is not there was an "internal error" with node's ENOENT stack; a
-// skill.md named instead of its folder was "The bundle has no skill.md". Both are usage errors
-// (exit 2) saying what to pass.
+// skill.md named instead of its folder was "The bundle has no skill.md" (now it stands for its folder, as for run
+// and validate). Both are usage errors (exit 2) saying what to pass, in run's and validate's words.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -11,14 +11,27 @@ import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
 const { dir, env, cleanup } = tempCliEnv('sc-push-args-');
 after(cleanup);
 
-test('push of a missing path or of a file is a one-line usage error, no stack', async () => {
+test('push of a missing path or of a file other than skill.md is a one-line usage error, no stack (as run and validate say it)', async () => {
   const missing = await runCli(['push', '/nowhere/bundle'], { env });
   assert.equal(missing.code, 2, missing.err);
-  assert.match(missing.err, /^stagecraft: \/nowhere\/bundle does not exist: pass the bundle folder, the one holding skill\.md\.$/m);
+  assert.match(missing.err, /^stagecraft: \/nowhere\/bundle does not exist; pass a bundle folder or its skill\.md$/m);
   assert.doesNotMatch(missing.err, /internal error|\n\s+at /);
-  const file = await runCli(['push', 'examples/summarize/skill.md'], { env });
-  assert.equal(file.code, 2, file.err);
-  assert.match(file.err, /^stagecraft: examples\/summarize\/skill\.md is a file, not a folder: pass the bundle folder that holds skill\.md\.$/m);
+  for (const cmd of ['push', 'validate']) {
+    const file = await runCli([cmd, 'examples/summarize/input.json'], { env });
+    assert.equal(file.code, 2, file.err);
+    assert.match(file.err, /^stagecraft: examples\/summarize\/input\.json is not a skill\.md; pass a bundle folder or its skill\.md$/m, cmd);
+  }
+});
+
+// `push x/skill.md` was refused ("is a file, not a folder") while run and validate take a skill.md for its folder
+test('push of a skill.md saves its folder, as push of the folder does', async () => {
+  const byFile = await runCli(['push', 'examples/summarize/skill.md', '--json'], { env });
+  assert.equal(byFile.code, 0, byFile.err);
+  const byFolder = await runCli(['push', 'examples/summarize', '--json'], { env });
+  assert.equal(byFolder.code, 0, byFolder.err);
+  const [a, b] = [byFile, byFolder].map((r) => JSON.parse(r.out) as { skill: string; version: { hash: string } });
+  assert.equal(a.skill, 'summarize');
+  assert.equal(a.version.hash, b.version.hash);
 });
 
 // `pull NAME /proc/x` spun a core for ever (node's recursive mkdir loops where mkdir answers ENOENT
@@ -41,6 +54,6 @@ test('pull of a malformed --version and push of a folder without skill.md are us
   const empty = mkdtempSync(path.join(dir, 'empty-'));
   const pushed = await runCli(['push', empty], { env });
   assert.equal(pushed.code, 2, pushed.err);
-  assert.match(pushed.err, /^stagecraft: \S+ has no skill\.md: pass the bundle folder, the one holding skill\.md\.$/m);
+  assert.match(pushed.err, /^stagecraft: \S+ has no skill\.md; a bundle is a folder holding skill\.md and the files it names$/m);
   assert.doesNotMatch(pushed.err, /cannot be saved|internal error|\n\s+at /);
 });

@@ -19,7 +19,7 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { bundlePath } from '../lib/server/runs/start-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import type { Host } from '../lib/server/host';
-import { insideAnsweredNote, otherSkillsNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
+import { insideAnsweredNote, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
@@ -223,6 +223,8 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${col('duration')}${col(`${counted(Math.round(c.a.durationMs))} ms`)}${counted(Math.round(c.b.durationMs))} ms`);
     const otherSkills = otherSkillsNote(c);
     if (otherSkills) io.out(otherSkills);
+    // a run beside itself is identical by definition: said, above the verdict callers read as before
+    if (c.sameRun) io.out(sameRunNote(c.a.runId));
     io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
     const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
     for (const r of c.rows) {

@@ -1,5 +1,6 @@
 // `stagecraft runs` that lists nothing says so (on stderr, as its "more:" line: stdout stays one
 // line per run) — before, a store with no runs, or filters nothing matched, printed nothing at all.
+// And its time range: --since after --until is a usage error; a date alone is that whole day.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, tempCliEnv } from './testing/spawn-cli';
@@ -30,4 +31,29 @@ test('a --since after --until is a usage error naming both, not an empty list', 
   assert.equal(r.out, '');
   const ok = await runCli(['runs', '--since', '2020-01-01', '--until', '2030-01-01'], { env });
   assert.equal(ok.code, 0, ok.err);
+});
+
+// `runs --until 2026-12-04` ended at that day's first instant: the runs of the 4th were left out
+test('a date alone as --until is that whole day; a time is exact; the same day for both flags is that day', async () => {
+  const ran = await runCli(['run', 'examples/summarize', '--input', 'examples/summarize/input.json', '--json'], { env });
+  assert.equal(ran.code, 0, ran.err);
+  const { runId } = JSON.parse(ran.out) as { runId: string };
+  const ids = async (...flags: string[]) => {
+    const r = await runCli(['runs', '--json', ...flags], { env });
+    assert.equal(r.code, 0, flags.join(' ') + r.err);
+    return (JSON.parse(r.out) as { runs: { runId: string; createdAt: number }[] }).runs;
+  };
+  const [{ createdAt }] = (await ids()).filter((r) => r.runId === runId);
+  const day = new Date(createdAt).toISOString().slice(0, 10);
+  const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+  assert.deepEqual((await ids('--until', day)).map((r) => r.runId), [runId], `--until ${day}`);
+  assert.deepEqual((await ids('--since', day, '--until', day)).map((r) => r.runId), [runId], 'the same day for both');
+  // a time of day, or epoch ms, is exact: up to (not at) that instant
+  assert.deepEqual(await ids('--until', new Date(createdAt).toISOString()), []);
+  assert.deepEqual(await ids('--until', String(createdAt)), []);
+  assert.deepEqual((await ids('--until', String(createdAt + 1))).map((r) => r.runId), [runId]);
+  // the day after --until's day as --since: after the whole of it
+  const after = await runCli(['runs', '--since', next, '--until', day], { env });
+  assert.equal(after.code, 2, after.err);
+  assert.match(after.err, new RegExp(`^stagecraft: --since ${next} is after --until ${day}: no run can match`, 'm'));
 });

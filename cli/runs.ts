@@ -8,6 +8,7 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
+import { untilOf } from '../lib/views/run-time-range';
 import { checkModelSpec } from '../lib/models';
 import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
@@ -114,7 +115,7 @@ function wordsOf<T extends string>(flag: string, raw: string | undefined, allowe
   return words as T[];
 }
 
-/** `--since 2026-01-31` or `--since 1764000000000`: epoch ms */
+/** `--since 2026-01-31` or `--since 1764000000000`: epoch ms (a date alone: its first instant, UTC) */
 function timeOf(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
@@ -147,9 +148,13 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   // said in the CLI's words (the API's speak of ?cursor=), before the store opens
   const after = values.cursor === undefined ? undefined : cursorArg(values.cursor);
   const from = timeOf('--since', values.since);
-  const to = timeOf('--until', values.until);
-  // a range that ends before it starts matches nothing: the flags' mistake, not "no runs match"
-  if (from !== undefined && to !== undefined && from > to) {
+  const until = timeOf('--until', values.until);
+  // a date alone is that whole day: up to the next day's start (a time is exact)
+  const to = until === undefined || values.until === undefined ? until : untilOf(values.until, until);
+  const untilIsDay = to !== until;
+  // a range that ends before it starts matches nothing: the flags' mistake, not "no runs match" — a day's
+  // --until ends at its last instant, so the same day for both flags is that day
+  if (from !== undefined && to !== undefined && (untilIsDay ? from >= to : from > to)) {
     throw new UsageError(`--since ${values.since} is after --until ${values.until}: no run can match. Swap them (--since is the earlier time).`);
   }
   const filter = {

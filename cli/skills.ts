@@ -1,5 +1,5 @@
 /**
- * `stagecraft push DIR [--name NAME]`, `stagecraft pull NAME [DIR] [--version HASH]`: skills between folders
+ * `stagecraft push <bundle|skill.md> [--name NAME]`, `stagecraft pull NAME [DIR] [--version HASH]`: skills between folders
  * (and git) and the store; `stagecraft versions SKILL`: the hashes --version takes, without the app.
  */
 import path from 'node:path';
@@ -14,18 +14,23 @@ import { columns } from './print';
 import type { Io } from './main';
 import { withHost } from './store';
 import { versionArg } from './version-arg';
+import { skillFileOf } from './validate';
 
 const short = (hash: string) => hash.slice(0, 12);
 
 export async function pushCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, name: { type: 'string' } }, { min: 1, max: 1, names: 'one bundle folder' });
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, name: { type: 'string' } }, { min: 1, max: 1, names: 'one bundle or skill.md' });
+  // a skill.md stands for its folder, as for run and validate (`push x/skill.md` was refused); said as they say it
+  const { bundleDir } = skillFileOf(positionals[0]);
+  // the folder as the user named it, for the messages and the files' names: a relative path stays relative
+  const dir = bundleDir === path.resolve(positionals[0]) ? positionals[0] : path.dirname(positionals[0]);
   return withHost(async (host) => {
-    const r = await pushSkill(host, positionals[0], { as: values.name });
+    const r = await pushSkill(host, dir, { as: values.name });
     if (values.json) {
       io.out(JSON.stringify(r));
       return 0;
     }
-    for (const d of r.validation.diagnostics) io.err(formatDiagnostic({ ...d, file: path.join(positionals[0], d.file) }));
+    for (const d of r.validation.diagnostics) io.err(formatDiagnostic({ ...d, file: path.join(dir, d.file) }));
     io.out(
       `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${plural(r.version.fileCount, 'file')})` +
         (r.validation.errors ? ` — skill.md has ${plural(r.validation.errors, 'error')}: runs of it are refused until ${r.validation.errors === 1 ? 'it is' : 'they are'} fixed` : ''),

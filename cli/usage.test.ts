@@ -115,4 +115,9 @@ test('a mistyped command names the one it is close to; a word near none names no
   assert.match(await said(['version']), /^stagecraft: unknown command "version": `stagecraft --version` prints the installed version; `stagecraft versions SKILL` lists/);
   assert.equal(await said(['frobnicate']), 'stagecraft: unknown command "frobnicate"');
   assert.equal(await said(['ls']), 'stagecraft: unknown command "ls"');
+  // a dashed word in a command's place is a top-level flag mistyped: `--verison` met no suggestion
+  assert.equal(await said(['--verison']), 'stagecraft: unknown command "--verison": did you mean `stagecraft --version`?');
+  assert.equal(await said(['--hlep']), 'stagecraft: unknown command "--hlep": did you mean `stagecraft --help`?');
+  assert.equal(await said(['-version']), 'stagecraft: unknown command "-version": did you mean `stagecraft --version`?');
+  assert.equal(await said(['--frobnicate']), 'stagecraft: unknown command "--frobnicate"');
 });

@@ -36,6 +36,15 @@ test('a value that is not one is named where it stands, and that filter is left 
   assert.deepEqual(parseRunFilters(new URLSearchParams('q=%20%20&skill=')).filters, {});
 });
 
+// `?to=2026-12-04` ended at that day's first instant, leaving its runs out (as `stagecraft runs --until` did)
+test('a date alone as ?to= is that whole day (up to the next one); a time is exact; the same day for both is that day', () => {
+  const day = Date.parse('2026-12-04');
+  assert.deepEqual(parseRunFilters(new URLSearchParams('from=2026-12-04&to=2026-12-04')), { filters: { from: day, to: day + 86_400_000 }, problems: [] });
+  assert.equal(parseRunFilters(new URLSearchParams('to=2026-12-04T12:00:00Z')).filters.to, Date.parse('2026-12-04T12:00:00Z'));
+  assert.equal(parseRunFilters(new URLSearchParams(`to=${day}`)).filters.to, day);
+  assert.match(parseRunFilters(new URLSearchParams('from=2026-12-05&to=2026-12-04')).problems[0], /not before \?to=/);
+});
+
 test("the API's query: a relative range reaches back from now, a later from wins; the route's schema takes it", () => {
   assert.deepEqual(toRunQuery({ range: '1h', attention: true, status: ['failed'] }, T), { status: ['failed'], attention: true, from: T - 3_600_000 });
   assert.equal(toRunQuery({ range: '24h', from: T - 1000 }, T).from, T - 1000);

@@ -183,6 +183,8 @@ export const CompareView = z
     a: CompareSideView,
     b: CompareSideView,
     identical: z.boolean(),
+    /** A and B are one run: `identical` then says nothing of a change (the CLI and the page say so) */
+    sameRun: z.boolean(),
     firstDivergence: CompareDivergenceView.nullable(),
     divergences: z.array(CompareDivergenceView),
     rows: z.array(CompareRowView),
@@ -190,6 +192,12 @@ export const CompareView = z
   })
   .strict();
 export type CompareView = z.infer<typeof CompareView>;
+
+/**
+ * Said of a run set beside itself (the CLI's and the page's words): it is always "identical", which
+ * says nothing of a change.
+ */
+export const sameRunNote = (runId: string): string => `A and B are the same run, ${runId}: name another run for one side.`;
 
 /**
  * Said above a comparison of runs of two skills (the CLI's and the page's words): their steps share

@@ -8,6 +8,7 @@ import { comparePage, missingRunsProblem, type ComparePage } from '@/lib/server/
 import { Comparison } from '@/components/replay/Comparison';
 import { CompareForm, CompareSuggestions } from '@/components/replay/CompareForm';
 import styles from '@/components/runs/RunLive.module.css';
+import { sameRunNote } from '@/lib/views';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,7 +23,7 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
   let page: ComparePage | null = null;
   let problem: string | null = null;
   // one run set beside itself is always 'identical', which says nothing: asked for another instead
-  if (a && b && a === b) problem = `A and B are the same run, ${a}: name another run for one side.`;
+  if (a && b && a === b) problem = sameRunNote(a);
   else if (b) {
     try {
       page = await comparePage(await appHost(), a ?? null, b);

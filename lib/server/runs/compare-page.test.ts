@@ -1,14 +1,18 @@
 // The compare view's choice, on the in-memory host: A defaults to the last completed run of B's
 // skill before it; the runs B is often set beside are offered (its parent, its replays and forks),
-// never the one already beside it; an unknown run is RunNotFoundError.
+// never the one already beside it; an unknown run is RunNotFoundError. And under it, the comparison
+// `stagecraft compare --json` and `GET /api/compare` answer: a run set beside itself compares
+// "identical", which says nothing of a change, so the answer says it is one run (`sameRun`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunNotFoundError } from '../../kernel/errors';
+import { routes } from '../../api/routes';
 import { memoryHost } from '../testing';
 import { comparePage, missingRunsProblem } from './compare-page';
+import { compareOrBaseline, compareRuns } from './compare-runs';
 import { forkRun } from './fork-run';
 import { replayRun } from './replay-run';
 import { startSkillRun } from './start-run';
@@ -55,4 +59,22 @@ test("a run that does not exist is named with its side, in the page's words, bot
   const both = await missingRunsProblem(host, 'run_nope', 'run_nope2');
   assert.match(both, /^No run with id run_nope \(Run A\) nor with id run_nope2 \(Run B\)\./);
   assert.doesNotMatch(both, /stagecraft runs/, "not the CLI's words");
+});
+
+test('a run beside itself is identical and sameRun; two runs are not sameRun, whatever the verdict', async () => {
+  const host = memoryHost({ cwd: workspace });
+  const one = await startSkillRun(host, { bundle: 'summarize', input });
+  const two = await startSkillRun(host, { bundle: 'summarize', input });
+
+  const self = await compareRuns(host, one.runId, one.runId);
+  assert.deepEqual([self.identical, self.sameRun], [true, true]);
+  const pair = await compareRuns(host, one.runId, two.runId);
+  assert.deepEqual([pair.identical, pair.sameRun], [true, false]);
+
+  // the API's answer: the same, and what its route declares (a field the view lacks is a 500 there)
+  const answer = routes.compareRuns.answer;
+  assert.equal(answer.kind, 'json');
+  const api = await compareOrBaseline(host, one.runId, one.runId);
+  assert.equal('sameRun' in api && api.sameRun, true);
+  assert.deepEqual(answer.schema.parse(api), api);
 });

@@ -50,6 +50,7 @@ export async function compareRuns(host: Pick<Host, 'store' | 'skills'>, a: strin
     a: sideView(ra, cmp.a, ra.skillVersionId ? (hashes.get(ra.skillVersionId) ?? null) : null),
     b: sideView(rb, cmp.b, rb.skillVersionId ? (hashes.get(rb.skillVersionId) ?? null) : null),
     identical: divergences.length === 0,
+    sameRun: ra.id === rb.id,
     firstDivergence: divergences[0] ?? null,
     divergences,
     rows: cmp.rows.map(compareRowView),

@@ -1,0 +1,21 @@
+/**
+ * The end of a runs time range typed as text (`stagecraft runs --until`, the runs page's `?to=`), so
+ * the command and the page read a date alone the same way.
+ *
+ * Owns: what a date without a time of day means as an end. Does not: parse the text (each caller
+ * says its own error) or filter (the run index: `to` is exclusive). Free of zod: `stagecraft runs`
+ * loads it, and that command's module never loads the views' schemas.
+ */
+/** a date with no time of day, as Date.parse reads it: that day's first instant, UTC */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The `to` of a time range typed as text (`stagecraft runs --until`, the runs page's `?to=`), given
+ * the instant the text parsed to: a date alone is the whole of that day, so the range ends where the
+ * next day starts (`to` is exclusive) — `--until 2026-12-04` keeps the runs of the 4th, as `--since
+ * 2026-12-04` does. A time of day or epoch ms is taken as it is. The API's `to` is epoch ms only: exact.
+ */
+export function untilOf(text: string, ms: number): number {
+  return DATE_ONLY.test(text.trim()) ? ms + DAY_MS : ms;
+}
