@@ -14,6 +14,7 @@ import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { CardNodes } from './card-nodes';
 import { drawnBounds, edgeTypes } from './edges';
+import { edgeName } from './edge-names';
 import { useEdgeWrappersUnnamed } from './use-edge-wrappers';
 import { CardNodesSource, nodeTypes, SelectDeclaration } from './nodes';
 import styles from './SkillDiagram.module.css';
@@ -227,7 +228,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         type: 'flow',
         className: styles[`edge_${e.kind}`],
         markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
-        ariaLabel: `from ${e.source.replace(/^phase:/, 'phase ')} to ${e.target.replace(/^phase:/, 'phase ').replace(/^post:/, 'step ')}`,
+        // both ends in the words their cards are named in: `from step 0 to caller contract`
+        ariaLabel: edgeName(e.source, e.target),
         focusable: false,
       })),
     [modelEdges],
