@@ -160,7 +160,9 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     const pos = positions ?? new Map<string, Point>();
     const out: Drawn[] = [];
     const chain = model.nodes.filter((n) => n.kind !== 'phase').map((n) => n.id);
-    const box = boundsOf(chain, pos, model);
+    // the lane holds a postprocessor's steps: with none, the contract card (named "caller contract")
+    // is drawn alone, not in a box titled for a postprocessor the skill does not have
+    const box = model.nodes.some((n) => n.kind === 'step') ? boundsOf(chain, pos, model) : null;
     if (box) {
       const lane = { label: 'postprocessor → caller contract', width: box.width + 36, height: box.height + 48 };
       out.push({
