@@ -10,8 +10,11 @@ test('every drawn node of the diagram has a role and a name', async ({ page }) =
   await expect(diagram.getByRole('img', { name: 'postprocessor lane' })).toHaveCount(1);
   // React Flow's wrapper is an application: it has a name too
   await expect(page.getByRole('application', { name: 'Diagram canvas' })).toHaveCount(1);
-  // and no new name holds a name the studio's contract gives (a label matches by part: it would find two)
-  for (const name of ['Diagram canvas', 'Skill diagram', 'postprocessor lane', 'caller contract', 'phase draft (entry)']) await expect(page.getByLabel(name)).toHaveCount(1);
+  // and no new name holds a name the studio's contract gives (a label matches by part: it would find two),
+  // but for the edges, which name their ends as their cards are named
+  for (const name of ['Diagram canvas', 'Skill diagram', 'postprocessor lane', 'caller contract', 'phase draft (entry)']) await expect(page.getByLabel(name).and(page.locator(':not(.react-flow__edge)'))).toHaveCount(1);
+  // (the edge into the contract names it as its card is named: "from step 1 to caller contract")
+  await expect(diagram.locator('.react-flow__edge').and(page.getByLabel(/ to caller contract$/))).toHaveCount(1);
   // the background grid is decoration: hidden from assistive technology, never an image with no name
   const background = diagram.locator('svg.react-flow__background');
   await expect(background).toHaveCount(1);

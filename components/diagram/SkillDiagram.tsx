@@ -14,6 +14,7 @@ import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { CardNodes } from './card-nodes';
 import { drawnBounds, edgeTypes } from './edges';
+import { edgeName } from './edge-names';
 import { useEdgeWrappersUnnamed } from './use-edge-wrappers';
 import { CardNodesSource, nodeTypes, SelectDeclaration } from './nodes';
 import styles from './SkillDiagram.module.css';
@@ -159,7 +160,9 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     const pos = positions ?? new Map<string, Point>();
     const out: Drawn[] = [];
     const chain = model.nodes.filter((n) => n.kind !== 'phase').map((n) => n.id);
-    const box = boundsOf(chain, pos, model);
+    // the lane holds a postprocessor's steps: with none, the contract card (named "caller contract")
+    // is drawn alone, not in a box titled for a postprocessor the skill does not have
+    const box = model.nodes.some((n) => n.kind === 'step') ? boundsOf(chain, pos, model) : null;
     if (box) {
       const lane = { label: 'postprocessor → caller contract', width: box.width + 36, height: box.height + 48 };
       out.push({
@@ -227,7 +230,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
         type: 'flow',
         className: styles[`edge_${e.kind}`],
         markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
-        ariaLabel: `from ${e.source.replace(/^phase:/, 'phase ')} to ${e.target.replace(/^phase:/, 'phase ').replace(/^post:/, 'step ')}`,
+        // both ends in the words their cards are named in: `from step 0 to caller contract`
+        ariaLabel: edgeName(e.source, e.target),
         focusable: false,
       })),
     [modelEdges],

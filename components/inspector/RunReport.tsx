@@ -5,7 +5,7 @@
 // (message, where it was raised, stack) in Details — the one place it shows whole.
 import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
-import { modelRoundsText, runUsageText, studioHref } from './timeline-index';
+import { modelRoundsText, reusedNote, runUsageText, studioHref } from './timeline-index';
 import { errorLine } from './failure-words';
 import styles from './Inspector.module.css';
 
@@ -70,6 +70,9 @@ function ErrorWords({ message, summary, id, onSelect }: { message: string; summa
 
 export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
   const c = r.step_counts;
+  // a replay's calls answered from the recording say so, as its Model rounds do (the summary counts them too)
+  const toolsReused = reusedNote(c.tool, r.reused?.tool ?? 0);
+  const toolStatuses = counted(c.tool_by_status);
   const abort = r.aborted_by;
   const summary = r.summary ?? '';
   // the run's own error: its first line said by the summary already (then only the way to it in full)
@@ -192,7 +195,15 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
           <dt>Tool calls</dt>
           <dd>
             {c.tool}
-            {counted(c.tool_by_status) ? <span className={styles.dim}> ({counted(c.tool_by_status)})</span> : null}
+            {toolsReused ? (
+              // `2 (all 2 reused from the recording; 2 ok)`: the note said as Model rounds says it, the statuses dim
+              <>
+                {` (${toolsReused}`}
+                {toolStatuses ? <span className={styles.dim}>; {toolStatuses}</span> : null})
+              </>
+            ) : toolStatuses ? (
+              <span className={styles.dim}> ({toolStatuses})</span>
+            ) : null}
           </dd>
         </div>
         <div>

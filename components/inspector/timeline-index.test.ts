@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, modelRoundsText, nestedText, nextFailure, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, modelRoundsText, nestedText, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -105,6 +105,15 @@ test('the model rounds figure says how many of its turns were answered from a re
   assert.equal(modelRoundsText(4, 0), '4');
   assert.equal(modelRoundsText(4), '4');
   assert.equal(modelRoundsText(0, 0), '0');
+});
+
+test('the Tool calls card says how many calls were reused from the recording as Model rounds does', () => {
+  assert.equal(reusedNote(2, 2), 'all 2 reused from the recording');
+  assert.equal(reusedNote(3, 1), '1 reused from the recording');
+  assert.equal(reusedNote(1, 1), '1 reused from the recording');
+  // none reused: no note, the card says its statuses alone as before
+  assert.equal(reusedNote(2, 0), null);
+  assert.equal(reusedNote(0, 0), null);
 });
 
 test("the run report's usage says plainly when no model tokens were used, not a bare latency", () => {

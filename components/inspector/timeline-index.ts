@@ -150,9 +150,17 @@ function usageParts(u: UsageFigures, currency: string | null, latency: (ms: numb
  * the report's summary does (`7 model rounds (all 7 reused from the recording)`: partOf).
  */
 export function modelRoundsText(rounds: number, reused = 0): string {
-  const n = Math.min(reused, rounds);
-  if (!n) return String(rounds);
-  return `${rounds} (${partOf(n, rounds)} reused from the recording)`;
+  const note = reusedNote(rounds, reused);
+  return note ? `${rounds} (${note})` : String(rounds);
+}
+
+/**
+ * How many of `count` were answered from a recording, as the Model rounds card says it after its
+ * count — `all 2 reused from the recording` — and as the Tool calls card does (null: none were).
+ */
+export function reusedNote(count: number, reused: number): string | null {
+  const n = Math.min(reused, count);
+  return n ? `${partOf(n, count)} reused from the recording` : null;
 }
 
 /** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */

@@ -43,6 +43,16 @@ export function divergenceNote(d: Divergence): string | null {
   return d.message.startsWith(`${d.position} (${d.kind}): `) ? null : d.message;
 }
 
+/**
+ * What a divergence's values disclosure shows, past its shown words ("The value", "Both values,
+ * whole"): the step and the sides the value is in — ` at work#1/model, in B only`. Said to a screen
+ * reader, so that one disclosure is told from the next (each read "The value" alone).
+ */
+export function valuesWhere(position: string, has: readonly [boolean, boolean], labels: readonly [string, string]): string {
+  const sides = has[0] && has[1] ? `${labels[0]} and ${labels[1]}` : `${has[0] ? labels[0] : labels[1]} only`;
+  return ` at ${position}, in ${sides}`;
+}
+
 function Side({ label, side }: { label: string; side: DivergenceSideView | null }) {
   return (
     <div className={styles.side}>
@@ -62,6 +72,8 @@ export function DivergenceItem({ d, labels, index }: { d: Divergence; labels: re
   const [first, second] = sidesOf(d);
   const hasDiff = d.diff !== null && first !== null && second !== null;
   const note = divergenceNote(d);
+  const valuesShown = hasDiff ? 'Both values, whole' : 'The value';
+  const where = valuesWhere(d.position, [first !== null, second !== null], labels);
   return (
     <li className={styles.divergence} id={`divergence-${index + 1}`} aria-label={`Divergence ${index + 1} at ${d.position}`}>
       <div className={styles.divergenceHead}>
@@ -82,8 +94,13 @@ export function DivergenceItem({ d, labels, index }: { d: Divergence; labels: re
       </div>
       {hasDiff ? <DeltaView delta={d.diff} before={first.value} labels={labels} label={`Structural diff at ${d.position}`} /> : null}
       {first || second ? (
-        <details className={styles.values}>
-          <summary>{hasDiff ? 'Both values, whole' : 'The value'}</summary>
+        // named as its control: the same item is drawn on pages that list several runs' divergences
+        // (CheckPastRuns), where an id to point at would not be one of a kind
+        <details className={styles.values} aria-label={`${valuesShown}${where}`}>
+          <summary>
+            {valuesShown}
+            <span className="visually-hidden">{where}</span>
+          </summary>
           <div className={styles.valuesGrid}>
             <div>
               <span className={styles.sideLabel}>{labels[0]}</span>

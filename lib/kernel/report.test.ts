@@ -185,9 +185,13 @@ test("a replay's summary says how many of its counts were answered from the reco
   assert.equal(some.summary, 'Completed: 2 model rounds (1 reused from the recording), 1 tool call (1 reused), 0 stages, 0 processor steps.');
   const toolsOnly = deriveReport([ev('run_started'), step('model'), step('tool', rec), step('tool', rec), ev('run_completed')]);
   assert.equal(toolsOnly.summary, 'Completed: 1 model round, 2 tool calls (all 2 reused from the recording), 0 stages, 0 processor steps.');
+  // and the counts themselves, for the run page's cards to say as the summary does
+  assert.deepEqual(all.reused, { model: 2, tool: 1, stage: 0, processor: 0 });
+  assert.deepEqual(toolsOnly.reused, { model: 0, tool: 2, stage: 0, processor: 0 });
 });
 
 test('a run that reused nothing keeps the plain counts', () => {
   const r = deriveReport([ev('run_started'), step('model'), step('tool'), step('tool'), step('stage'), ev('run_completed')]);
   assert.equal(r.summary, 'Completed: 1 model round, 2 tool calls, 1 stage, 0 processor steps.');
+  assert.deepEqual(r.reused, { model: 0, tool: 0, stage: 0, processor: 0 });
 });

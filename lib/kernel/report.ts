@@ -19,7 +19,8 @@
  * request — who asked and why — a step with `on_error: fail`, or a contract),
  * `blocked_by` (the denial that blocked a completed run), `needs_attention`
  * (failed, aborted by a step or a contract, or blocked: what the runs list
- * filters on) and the `version` the run ran.
+ * filters on), the `version` the run ran, and how many of each kind of step
+ * were `reused` from a recording (a replay's, a fork's before its point).
  *
  * A schema property marked `x-derived: "<fact>"` is machine-derived: it is
  * removed from the response_format sent to a model, and a value the model
@@ -66,6 +67,11 @@ export type RunReport = {
   attention: 'failed' | 'aborted' | 'blocked' | null;
   /** the skill the run ran: the hash of its skill.md, and any other a resume ran */
   version: { skill: string; skill_hash: string; resumed_with: string[] };
+  /**
+   * of step_counts, how many of each kind were answered from a recording (a replay's steps, a fork's
+   * before its point) and not run: what the summary's "(all 2 reused)" and the run page's cards count
+   */
+  reused: ReusedCounts;
 };
 
 export const FACT_NAMES = ['outcome', 'block_reason', 'failed_stage', 'changed_paths', 'step_counts'] as const;
@@ -238,6 +244,7 @@ export function deriveReport(events: readonly RunEvent[]): RunReport {
     needs_attention: attention !== null,
     attention,
     version,
+    reused,
   };
   return merged(report, { summary: summarize(report, reused) });
 }
@@ -256,7 +263,7 @@ function abortCauseOf(data: JsonObject, err: JsonObject | null, failedStep: { ph
   return { by: 'contract', phase: typeof err?.phase === 'string' ? err.phase : null };
 }
 
-type ReusedCounts = { model: number; tool: number; stage: number; processor: number };
+export type ReusedCounts = { model: number; tool: number; stage: number; processor: number };
 
 /**
  * What the run did, count by count, each with how many of it were answered from a recording, said

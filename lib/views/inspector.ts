@@ -77,6 +77,7 @@ export const RunReportView = z
     needs_attention: z.boolean().optional(),
     attention: z.enum(['failed', 'aborted', 'blocked']).nullable().optional(),
     version: z.object({ skill: str, skill_hash: str, resumed_with: z.array(str) }).strict().optional(),
+    reused: z.object({ model: int, tool: int, stage: int, processor: int }).strict().optional(),
   })
   .strict();
 export type RunReportView = z.infer<typeof RunReportView>;
