@@ -55,6 +55,23 @@ def spawn(v):
 def alive(v):
     return {"token": TOKEN}
 
+import threading
+WAITING = threading.Event()
+THREADS = []
+
+def leave_thread(v):
+    t = threading.Thread(target=WAITING.wait)
+    t.start()
+    THREADS.append(t)
+    return {"token": TOKEN}
+
+def thread_for_process(v):
+    # one task ends (the thread the last step left), one begins (the stray): as many tasks as before
+    WAITING.set()
+    THREADS.pop().join()
+    subprocess.Popen(["sleep", v["marker"]], start_new_session=True)
+    return {"token": TOKEN}
+
 def tree(v):
     # four children each holding 40 MiB: each fits its own RLIMIT_AS, together they pass the tree's limit
     kids = [subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(40 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096]); time.sleep(3)"]) for _ in range(4)]
@@ -114,6 +131,18 @@ for (const [mode, isolation] of MODES) {
       const marker = `4${Math.floor(Math.random() * 1e6)}`;
       await withSandbox({ isolation }, async (s) => {
         const first = await py(s, 'spawn', { marker });
+        const left = processCommandLines().filter((l) => l.includes(`sleep ${marker}`));
+        assert.deepEqual(left, [], 'a process the step started is still running after it');
+        assert.equal((await py(s, 'alive')).token, first.token, 'the worker itself is kept warm');
+      });
+    });
+
+    // the cgroup's count of tasks (pids.current: threads too) is as it was after the step: only its listing tells
+    test('a step that ends a thread it left and starts a process in its place: the process is still killed', async () => {
+      const marker = `5${Math.floor(Math.random() * 1e6)}`;
+      await withSandbox({ isolation }, async (s) => {
+        const first = await py(s, 'leave_thread');
+        await py(s, 'thread_for_process', { marker });
         const left = processCommandLines().filter((l) => l.includes(`sleep ${marker}`));
         assert.deepEqual(left, [], 'a process the step started is still running after it');
         assert.equal((await py(s, 'alive')).token, first.token, 'the worker itself is kept warm');

@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Json } from '../kernel/json';
 import type { CodeSandbox } from '../kernel/ports';
 import { createCodeSandbox } from './sandbox';
 import { WorkspaceGuard } from './workspace-guard';
 import { isolationFor, type Isolation } from './isolation';
+import { RACY_MS } from './workspace-listings';
 import { measureWorkspace, MAX_WALK_DEPTH, sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from './workspace-usage';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-guard-'));
@@ -54,6 +56,21 @@ def hook(v):
         return {"wrote": False, "error": e.strerror}
 
 def ok(v):
+    return {"ok": True}
+
+def sparse(v):
+    os.makedirs(v["dir"], exist_ok=True)
+    with open(v["dir"] + "/data.bin", "wb") as f:
+        f.truncate(v["mb"] * 1048576)
+    return {"ok": True}
+
+def fill_mapped(v):
+    import mmap
+    with open(v["dir"] + "/data.bin", "r+b") as f:
+        m = mmap.mmap(f.fileno(), 0)
+        for i in range(0, len(m), 4096):
+            m[i] = 1
+        m.close()
     return {"ok": True}
 
 def fill_then_sleep(v):
@@ -251,6 +268,24 @@ for (const [mode, isolation] of MODES) {
         const e = await rejection(call('big', { mb: 10 }));
         assert.equal(e.code, 'workspace_quota_exceeded');
         assert.match(e.message, /past its quota, holding more than 4194304 bytes on disk/);
+      });
+    });
+
+    // what a shortcut of the walk after a step must not miss: no folder changes (their times stay), no write
+    // call is made (a process's write counters stay; inotify reports no modify for a mapping), nothing need
+    // reach the disk (block I/O counters stay): only the file's own blocks grow, and the walk stats every entry
+    test('a file a step made grows in place past the quota, three folders down, through a shared mapping: its next step fails', async () => {
+      const ws = workspace();
+      await inSandbox(ws, isolation, QUOTA, async (call) => {
+        assert.deepEqual(await call('sparse', { dir: 'a/b/c', mb: 8 }), { ok: true }); // 8 MiB that take no blocks
+        await sleep(RACY_MS + 20); // the folders' listings are kept: only their entries are stat'ed
+        const folders = ['', 'a', 'a/b', 'a/b/c'].map((rel) => path.join(ws, rel));
+        const times = () => folders.map((f) => statSync(f, { bigint: true })).map((st) => `${st.ctimeNs} ${st.mtimeNs}`);
+        const before = times();
+        const e = await rejection(call('fill_mapped', { dir: 'a/b/c' }));
+        assert.equal(e.code, 'workspace_quota_exceeded');
+        assert.match(e.message, /python function fill_mapped in .*past its quota, holding more than 4194304 bytes on disk/s);
+        assert.deepEqual(times(), before);
       });
     });
 
