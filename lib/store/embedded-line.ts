@@ -51,6 +51,11 @@ export class EmbeddedLine {
     });
   }
 
+  /** whether nothing holds or waits for the database (no use under way or queued, no write waiting) */
+  idle(): boolean {
+    return !this.busy && !this.writing && this.interactive.length === 0 && this.background.length === 0;
+  }
+
   private next(): void {
     if (this.busy) return;
     const task = this.interactive.shift() ?? this.background.shift();

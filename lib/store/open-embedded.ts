@@ -23,8 +23,13 @@ import type { OpenedStore, OpenStoreOptions } from './open-store';
  * these modules load in that wait instead of before it.
  */
 async function storeModules() {
-  const [{ PrismaStore }, { EmbeddedLine }, { LocalClaims }] = await Promise.all([import('./prisma-store'), import('./embedded-line'), import('./claims')]);
-  return { PrismaStore, EmbeddedLine, LocalClaims };
+  const [{ PrismaStore }, { EmbeddedLine }, { LocalClaims }, { keepUp }] = await Promise.all([
+    import('./prisma-store'),
+    import('./embedded-line'),
+    import('./claims'),
+    import('./embedded-upkeep'),
+  ]);
+  return { PrismaStore, EmbeddedLine, LocalClaims, keepUp };
 }
 
 /**
@@ -96,7 +101,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     if (created.status === 'rejected') throw created.reason;
     db = created.value;
     if (loaded.status === 'rejected') throw new ModulesUnavailable(loaded.reason);
-    const { PrismaStore, EmbeddedLine, LocalClaims } = loaded.value;
+    const { PrismaStore, EmbeddedLine, LocalClaims, keepUp } = loaded.value;
     const deployed = await deployToPglite(db, opts.migrationPaths);
     // a copied template holds its migrations already: they were applied to this data dir all the same
     const migrations: DeployResult = seeded ? { applied: [...seeded, ...deployed.applied], skipped: false } : deployed;
@@ -107,6 +112,10 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       const { PrismaPGlite, PrismaClient } = await prismaModules();
       return new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
     };
+    // the VACUUM and ANALYZE autovacuum would give it (embedded-upkeep.ts), in a process that stays
+    // (one that opens the store for a command asks for its own buffer cache size); a failed upkeep
+    // changes nothing read or written, and is tried again at the next check
+    const upkeep = opts.sharedBuffers ? null : keepUp(line, opened);
     const store = new PrismaStore({
       apply: (_runId, op) => line.apply(opText(op)),
       sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),
@@ -116,6 +125,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       location: dataDir,
       onClose: async () => {
         try {
+          await upkeep?.stop();
           await opened.close();
         } finally {
           lock.release();
