@@ -21,8 +21,9 @@
  * is analyzed from a sample of 3,000 rows (statistics target 10) rather than Postgres's 30,000:
  * at 30k runs ANALYZE took 0.6-2.5 s of the line with the default and 0.1-0.4 s so; a store
  * holds a few statuses, kinds and outcomes, and a plan needs no finer picture to choose an index.
- * Measured at 30k runs (PGlite 0.5.14, this machine): 1,000 runs after the last upkeep, VACUUM
- * 7-33 ms; the first upkeep of a store grown to 30k runs without one, VACUUM ~0.7 s (once).
+ * Measured at 30k runs (PGlite 0.5.14, a busy 2-core machine): 1,000 runs after the last upkeep,
+ * ANALYZE 66-212 ms and VACUUM 25-74 ms; the first upkeep of a store grown to 30k runs without
+ * one, ANALYZE 0.7-0.8 s and VACUUM 0.4-0.5 s (once). Each is one turn of the line.
  * Tables: `runs` (each run's end) and `snapshots` (upserted at each commit that carries one,
  * deleted with its run's end); the other tables take inserts only. VACUUM goes after ANALYZE so
  * that the row count the next check starts from is VACUUM's, not the sample's estimate (with it
