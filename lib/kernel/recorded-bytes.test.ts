@@ -86,6 +86,6 @@ test('the bench-shaped run hands its store the same bytes with its caches cold a
   assert.equal(sha(first.wire), BENCH_WIRE_SHA256, 'what the bench-shaped run hands its store changed');
 });
 
-const RICH_LOG_SHA256 = 'c1aaae81c74355a9282c88565f53744af84e0bb242cea766f4359e5dd526d5b1';
-const BENCH_LOG_SHA256 = '79cc9f29368a14b5b304911ebc1ee34ce49f1ce55e0dbbc64a24806e6890633a';
-const BENCH_WIRE_SHA256 = '04ec11f379dcc52d2d5ba7b14503753e72b9dc1bba6d20f7e65cd514086a169c';
+const RICH_LOG_SHA256 = '77e9158e4c03a1558972cfd16b2c05f2470d081b2c62ce5890c4b792edd5ae02';
+const BENCH_LOG_SHA256 = 'a811dc6daed271e65047502439d3d951c09deec00ef50c9302f5584295611bfb';
+const BENCH_WIRE_SHA256 = '0d4d952d7188061cd01f6954fa4e0994f2dc87b8b659ffd2662cc2d0dc772818';
