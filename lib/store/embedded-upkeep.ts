@@ -14,7 +14,7 @@
  * pg_class.reltuples (kept across restarts, where PGlite's activity statistics are not), and the
  * check asks whether a run lies that many and UPKEEP_EVERY_RUNS more rows in (an index-only walk
  * of the primary key: ~10 ms at 30k runs). Checked every UPKEEP_CHECK_MS while the store is open,
- * the first a while after open so that start-up is not slowed, and only when the line is idle.
+ * the first a while after open so that start-up is not slowed, and only when the line is idle (a busy line is asked again a second later).
  *
  * How: each statement takes its own turn on the embedded line (embedded-line.ts), as background
  * work: a read someone waits on goes first, and a commit waits for one statement at most. `runs`
@@ -59,17 +59,23 @@ export async function upkeepDue(db: UpkeepDb): Promise<boolean> {
   return row.due === true;
 }
 
-/** The upkeep, when it is due; whether it ran. */
-export async function upkeepIfDue(line: EmbeddedLine, db: UpkeepDb): Promise<boolean> {
+/** The upkeep, when it is due; whether it ran. `stopped` is asked before each statement: a closing store waits for one at most. */
+export async function upkeepIfDue(line: EmbeddedLine, db: UpkeepDb, stopped: () => boolean = () => false): Promise<boolean> {
   if (!(await line.use(() => upkeepDue(db), 'background'))) return false;
-  for (const statement of UPKEEP_STATEMENTS) await line.use(() => db.exec(statement), 'background');
+  for (const statement of UPKEEP_STATEMENTS) {
+    if (stopped()) return false;
+    await line.use(() => db.exec(statement), 'background');
+  }
   return true;
 }
 
+/** a check that found the line busy tries again this soon, not a whole UPKEEP_CHECK_MS later: a store in steady use is the one that needs it */
+export const UPKEEP_BUSY_RETRY_MS = 1_000;
+
 /**
  * Checks every UPKEEP_CHECK_MS (timers unref'd: an open store does not keep the process up);
- * a check that finds the line busy waits for the next. `stop` ends the checks, and waits for an
- * upkeep under way (the store closes after it).
+ * a check that finds the line busy tries again UPKEEP_BUSY_RETRY_MS later. `stop` ends the checks,
+ * and waits for the statement under way, if any (the rest are not sent; the store closes after it).
  */
 export function keepUp(line: EmbeddedLine, db: UpkeepDb, onError: (e: unknown) => void = () => {}): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
@@ -77,9 +83,18 @@ export function keepUp(line: EmbeddedLine, db: UpkeepDb, onError: (e: unknown) =
   let stopped = false;
   const tick = () => {
     if (stopped) return;
-    if (line.idle()) running = upkeepIfDue(line, db).catch(onError);
+    const idle = line.idle();
+    if (idle) {
+      running = upkeepIfDue(line, db, () => stopped).catch((e: unknown) => {
+        try {
+          onError(e);
+        } catch {
+          // a reporter that throws must not leave the checks' promise rejected
+        }
+      });
+    }
     void running.finally(() => {
-      if (!stopped) timer = setTimeout(tick, UPKEEP_CHECK_MS).unref();
+      if (!stopped) timer = setTimeout(tick, idle ? UPKEEP_CHECK_MS : UPKEEP_BUSY_RETRY_MS).unref();
     });
   };
   timer = setTimeout(tick, UPKEEP_FIRST_CHECK_MS).unref();

@@ -112,10 +112,12 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       const { PrismaPGlite, PrismaClient } = await prismaModules();
       return new PrismaClient({ adapter: new PrismaPGlite(line.gated()) });
     };
-    // the VACUUM and ANALYZE autovacuum would give it (embedded-upkeep.ts), in a process that stays
-    // (one that opens the store for a command asks for its own buffer cache size); a failed upkeep
-    // changes nothing read or written, and is tried again at the next check
-    const upkeep = opts.sharedBuffers ? null : keepUp(line, opened);
+    // the VACUUM and ANALYZE autovacuum would give it (embedded-upkeep.ts), for the process that
+    // keeps the store open (`upkeep`: the app); a failed upkeep changes nothing read or written,
+    // is said on stderr, and is tried again at the next check
+    const upkeep = opts.upkeep
+      ? keepUp(line, opened, (e) => console.warn(`stagecraft: the embedded store's upkeep (VACUUM, ANALYZE) failed, tried again in a minute: ${e instanceof Error ? e.message : String(e)}`))
+      : null;
     const store = new PrismaStore({
       apply: (_runId, op) => line.apply(opText(op)),
       sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),

@@ -31,6 +31,12 @@ export type OpenStoreOptions = {
    * it all as it starts (open-embedded.ts). Ignored on Postgres.
    */
   sharedBuffers?: string;
+  /**
+   * The embedded store's upkeep (embedded-upkeep.ts: the VACUUM and ANALYZE autovacuum would give
+   * it), for the process that keeps the store open all day — the app's `getStore`. Off by default:
+   * a command, a bench or a test opening the store never has it. Ignored on Postgres.
+   */
+  upkeep?: boolean;
   /** told about slow work before it starts (creating an embedded database), for a CLI to show */
   onProgress?: (message: string) => void;
 };
@@ -65,7 +71,7 @@ type Holder = { [SINGLETON]?: Promise<OpenedStore> };
 export function getStore(): Promise<OpenedStore> {
   const g = globalThis as Holder;
   if (!g[SINGLETON]) {
-    const opening = openStore({ onProgress: (message) => console.log(`stagecraft: ${message}…`) });
+    const opening = openStore({ upkeep: true, onProgress: (message) => console.log(`stagecraft: ${message}…`) });
     g[SINGLETON] = opening;
     opening.then(installShutdownHooks, () => {
       if (g[SINGLETON] === opening) delete g[SINGLETON];
