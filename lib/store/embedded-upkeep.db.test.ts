@@ -64,8 +64,8 @@ describe('embedded store upkeep', () => {
     assert.match(afterPlan, /Heap Fetches: 0/, afterPlan);
     const [runs] = await sql(`SELECT reltuples::int AS n FROM pg_class WHERE oid = 'runs'::regclass`);
     assert.equal(runs.n, UPKEEP_EVERY_RUNS + 200);
-    const [stats] = await sql(`SELECT n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'runs'`);
-    assert.equal(stats.dead, 0);
+    // (not n_dead_tup: the updates' own counts can reach the statistics after VACUUM zeroed them — the
+    // CI of 975b39f read 1200 — while "Heap Fetches: 0" above needs the visibility map only VACUUM sets)
     // analyzed, from a small sample (histograms of at most 11 bounds), and the session's target put back
     const [analyzed] = await sql(`SELECT count(*)::int AS columns, max(cardinality(histogram_bounds::text::text[]))::int AS bounds FROM pg_stats WHERE tablename = 'runs'`);
     assert.ok(Number(analyzed.columns) > 10 && Number(analyzed.bounds) <= 11, JSON.stringify(analyzed));
