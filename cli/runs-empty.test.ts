@@ -33,6 +33,27 @@ test('a --since after --until is a usage error naming both, not an empty list', 
   assert.equal(ok.code, 0, ok.err);
 });
 
+// `runs --since T --until T` (one exact instant for both) answered "no runs match these filters" (exit 0),
+// where the runs page refuses the same range: --until is exclusive, so from an instant to itself is empty
+test('the same exact time for --since and --until is a usage error (an empty range), as the page says', async () => {
+  for (const t of ['2026-12-04T10:00:00Z', '1764842400000']) {
+    const r = await runCli(['runs', '--since', t, '--until', t], { env });
+    assert.equal(r.code, 2, t + r.out + r.err);
+    assert.match(r.err, new RegExp(`^stagecraft: --since ${t} is the same time as --until ${t}: the range is empty`, 'm'));
+    assert.match(r.err, /Give a later --until/);
+    assert.equal(r.out, '');
+  }
+  // a date-time and its epoch ms are one instant
+  const mixed = await runCli(['runs', '--since', '2026-12-04T10:00:00Z', '--until', String(Date.parse('2026-12-04T10:00:00Z'))], { env });
+  assert.equal(mixed.code, 2, mixed.err);
+  // a date alone for both is that whole day: still accepted
+  const day = await runCli(['runs', '--since', '2026-12-04', '--until', '2026-12-04'], { env });
+  assert.equal(day.code, 0, day.err);
+  // one millisecond apart: a range of one instant
+  const one = await runCli(['runs', '--since', '1764842400000', '--until', '1764842400001'], { env });
+  assert.equal(one.code, 0, one.err);
+});
+
 // `runs --until 2026-12-04` ended at that day's first instant: the runs of the 4th were left out
 test('a date alone as --until is that whole day; a time is exact; the same day for both flags is that day', async () => {
   const ran = await runCli(['run', 'examples/summarize', '--input', 'examples/summarize/input.json', '--json'], { env });

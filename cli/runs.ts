@@ -8,7 +8,7 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
-import { untilOf } from '../lib/views/run-time-range';
+import { isEmptyRange, untilOf } from '../lib/views/run-time-range';
 import { checkModelSpec } from '../lib/models';
 import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
@@ -151,10 +151,11 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const until = timeOf('--until', values.until);
   // a date alone is that whole day: up to the next day's start (a time is exact)
   const to = until === undefined || values.until === undefined ? until : untilOf(values.until, until);
-  const untilIsDay = to !== until;
-  // a range that ends before it starts matches nothing: the flags' mistake, not "no runs match" — a day's
-  // --until ends at its last instant, so the same day for both flags is that day
-  if (from !== undefined && to !== undefined && (untilIsDay ? from >= to : from > to)) {
+  // an empty range matches nothing: the flags' mistake, not "no runs match" — the page's rule (isEmptyRange),
+  // on the end as untilOf gives it, so the same day for both flags is that day
+  if (from !== undefined && until !== undefined && to !== undefined && isEmptyRange(from, to)) {
+    // the same instant for both (--until is exclusive), or a --since after the --until's start
+    if (from === until) throw new UsageError(`--since ${values.since} is the same time as --until ${values.until}: the range is empty (--until is exclusive), so no run can match. Give a later --until, or a date alone (2026-12-04) for a whole day.`);
     throw new UsageError(`--since ${values.since} is after --until ${values.until}: no run can match. Swap them (--since is the earlier time).`);
   }
   const filter = {

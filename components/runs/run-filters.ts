@@ -2,7 +2,7 @@
 // so a link shares exactly what is shown: read from the URL (with a located word for every value
 // that is not one), written back in one canonical order, and turned into the API's query
 // (RunFilterQuery) — a relative range (`24h`) becomes `from` at the moment it is resolved.
-import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS, untilOf, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
+import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS, isEmptyRange, untilOf, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
 
 type RunOutcomeWord = (typeof RUN_OUTCOME_WORDS)[number];
 
@@ -102,7 +102,7 @@ export function parseRunFilters(sp: Search): { filters: RunFilters; problems: st
     // a date alone as the end is that whole day, as for `stagecraft runs --until`
     else filters[k] = k === 'to' ? untilOf(raw, ms) : ms;
   }
-  if (filters.from !== undefined && filters.to !== undefined && filters.from >= filters.to) {
+  if (filters.from !== undefined && filters.to !== undefined && isEmptyRange(filters.from, filters.to)) {
     problems.push(`?from= is not before ?to=: the time range is empty, so it is left out.`);
     delete filters.from;
     delete filters.to;

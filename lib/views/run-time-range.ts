@@ -2,7 +2,7 @@
  * The end of a runs time range typed as text (`stagecraft runs --until`, the runs page's `?to=`), so
  * the command and the page read a date alone the same way.
  *
- * Owns: what a date without a time of day means as an end. Does not: parse the text (each caller
+ * Owns: what a date without a time of day means as an end, and which ranges are empty. Does not: parse the text (each caller
  * says its own error) or filter (the run index: `to` is exclusive). Free of zod: `stagecraft runs`
  * loads it, and that command's module never loads the views' schemas.
  */
@@ -18,4 +18,13 @@ const DAY_MS = 86_400_000;
  */
 export function untilOf(text: string, ms: number): number {
   return DATE_ONLY.test(text.trim()) ? ms + DAY_MS : ms;
+}
+
+/**
+ * Whether a range holds no instant at all: `to` is exclusive, so a range from an instant to itself
+ * (or to before it) is empty. The runs page leaves such a range out with a word, `stagecraft runs`
+ * refuses it: the same rule for both, on `to` as `untilOf` gives it (a date alone for both is a day).
+ */
+export function isEmptyRange(from: number, to: number): boolean {
+  return from >= to;
 }
