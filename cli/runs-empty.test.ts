@@ -1,6 +1,7 @@
 // `stagecraft runs` that lists nothing says so (on stderr, as its "more:" line: stdout stays one
 // line per run) — before, a store with no runs, or filters nothing matched, printed nothing at all.
-// And its time range: --since after --until is a usage error; a date alone is that whole day.
+// And its time range: --since after --until is a usage error; a date alone is that whole day, a
+// year-month that whole month.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, tempCliEnv } from './testing/spawn-cli';
@@ -54,8 +55,9 @@ test('the same exact time for --since and --until is a usage error (an empty ran
   assert.equal(one.code, 0, one.err);
 });
 
-// `runs --until 2026-12-04` ended at that day's first instant: the runs of the 4th were left out
-test('a date alone as --until is that whole day; a time is exact; the same day for both flags is that day', async () => {
+// `runs --until 2026-12-04` ended at that day's first instant: the runs of the 4th were left out (and
+// `--until 2026-12` at the 1st's: the month's)
+test('a date alone as --until is that whole day, a year-month that whole month; a time is exact; the same day for both flags is that day', async () => {
   const ran = await runCli(['run', 'examples/summarize', '--input', 'examples/summarize/input.json', '--json'], { env });
   assert.equal(ran.code, 0, ran.err);
   const { runId } = JSON.parse(ran.out) as { runId: string };
@@ -73,6 +75,16 @@ test('a date alone as --until is that whole day; a time is exact; the same day f
   assert.deepEqual(await ids('--until', new Date(createdAt).toISOString()), []);
   assert.deepEqual(await ids('--until', String(createdAt)), []);
   assert.deepEqual((await ids('--until', String(createdAt + 1))).map((r) => r.runId), [runId]);
+  // a year-month is that whole month: as --until up to the next month, as --since from its 1st
+  const month = day.slice(0, 7);
+  const nextMonth = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1)).toISOString().slice(0, 7);
+  assert.deepEqual((await ids('--until', month)).map((r) => r.runId), [runId], `--until ${month}`);
+  assert.deepEqual((await ids('--since', month)).map((r) => r.runId), [runId], `--since ${month}`);
+  assert.deepEqual((await ids('--since', month, '--until', month)).map((r) => r.runId), [runId], 'the same month for both');
+  assert.deepEqual(await ids('--since', nextMonth), []);
+  const afterMonth = await runCli(['runs', '--since', nextMonth, '--until', month], { env });
+  assert.equal(afterMonth.code, 2, afterMonth.err);
+  assert.match(afterMonth.err, new RegExp(`^stagecraft: --since ${nextMonth} is after --until ${month}: no run can match`, 'm'));
   // the day after --until's day as --since: after the whole of it
   const after = await runCli(['runs', '--since', next, '--until', day], { env });
   assert.equal(after.code, 2, after.err);

@@ -115,11 +115,11 @@ function wordsOf<T extends string>(flag: string, raw: string | undefined, allowe
   return words as T[];
 }
 
-/** `--since 2026-01-31` or `--since 1764000000000`: epoch ms (a date alone: its first instant, UTC) */
+/** `--since 2026-01-31`, `--since 2026-01` or `--since 1764000000000`: epoch ms (a date or a month alone: its first instant, UTC) */
 function timeOf(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (!Number.isFinite(ms)) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z) or epoch milliseconds`);
+  if (!Number.isFinite(ms)) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z), a month (2026-01) or epoch milliseconds`);
   return ms;
 }
 
@@ -149,7 +149,7 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const after = values.cursor === undefined ? undefined : cursorArg(values.cursor);
   const from = timeOf('--since', values.since);
   const until = timeOf('--until', values.until);
-  // a date alone is that whole day: up to the next day's start (a time is exact)
+  // a date alone is that whole day, a month that whole month: up to the next one's start (a time is exact)
   const to = until === undefined || values.until === undefined ? until : untilOf(values.until, until);
   // an empty range matches nothing: the flags' mistake, not "no runs match" — the page's rule (isEmptyRange),
   // on the end as untilOf gives it, so the same day for both flags is that day

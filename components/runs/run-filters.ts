@@ -98,8 +98,8 @@ export function parseRunFilters(sp: Search): { filters: RunFilters; problems: st
     const raw = get(k);
     if (!raw) continue;
     const ms = parseTime(raw);
-    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give an ISO date-time (2026-12-01T10:00:00Z) or epoch milliseconds.`);
-    // a date alone as the end is that whole day, as for `stagecraft runs --until`
+    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give an ISO date-time (2026-12-01T10:00:00Z), a date (2026-12-01), a month (2026-12) or epoch milliseconds.`);
+    // a date alone as the end is that whole day, a year-month that whole month, as for `stagecraft runs --until`
     else filters[k] = k === 'to' ? untilOf(raw, ms) : ms;
   }
   if (filters.from !== undefined && filters.to !== undefined && isEmptyRange(filters.from, filters.to)) {
