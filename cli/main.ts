@@ -43,10 +43,11 @@ usage:
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
                                             list runs, newest first (--attention: failed, aborted by
                                             a step, or blocked; --cursor: the next page; --since and
-                                            --until take a date, a month, a date-time or epoch ms: a date
-                                            alone is that whole day, UTC — --until 2026-12-04 includes the
-                                            4th, --until 2026-12 all December; a time is exact and --until
-                                            excludes it)
+                                            --until take a date, a month, a year, a date-time or epoch ms
+                                            (a number not of 4 digits): a date alone is that whole day,
+                                            UTC — --until 2026-12-04 includes the 4th, --until 2026-12 all
+                                            December, --until 2026 all the year; a time is exact and
+                                            --until excludes it)
   stagecraft push <bundle|skill.md> [--name N] [--json]
                                             save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]

@@ -1,7 +1,7 @@
 // `stagecraft runs` that lists nothing says so (on stderr, as its "more:" line: stdout stays one
 // line per run) — before, a store with no runs, or filters nothing matched, printed nothing at all.
 // And its time range: --since after --until is a usage error; a date alone is that whole day, a
-// year-month that whole month.
+// year-month that whole month, a year that whole year.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, tempCliEnv } from './testing/spawn-cli';
@@ -57,7 +57,7 @@ test('the same exact time for --since and --until is a usage error (an empty ran
 
 // `runs --until 2026-12-04` ended at that day's first instant: the runs of the 4th were left out (and
 // `--until 2026-12` at the 1st's: the month's)
-test('a date alone as --until is that whole day, a year-month that whole month; a time is exact; the same day for both flags is that day', async () => {
+test('a date alone as --until is that whole day, a year-month that whole month, a year that whole year; a time is exact; the same day for both flags is that day', async () => {
   const ran = await runCli(['run', 'examples/summarize', '--input', 'examples/summarize/input.json', '--json'], { env });
   assert.equal(ran.code, 0, ran.err);
   const { runId } = JSON.parse(ran.out) as { runId: string };
@@ -85,6 +85,20 @@ test('a date alone as --until is that whole day, a year-month that whole month; 
   const afterMonth = await runCli(['runs', '--since', nextMonth, '--until', month], { env });
   assert.equal(afterMonth.code, 2, afterMonth.err);
   assert.match(afterMonth.err, new RegExp(`^stagecraft: --since ${nextMonth} is after --until ${month}: no run can match`, 'm'));
+  // a year alone is that whole year (it was epoch ms: 2 s after 1970, so --until YEAR listed nothing and
+  // --since YEAR everything): as --until up to the next year, as --since from January 1st
+  const year = day.slice(0, 4);
+  const nextYear = String(Number(year) + 1);
+  assert.deepEqual((await ids('--until', year)).map((r) => r.runId), [runId], `--until ${year}`);
+  assert.deepEqual((await ids('--since', year, '--until', year)).map((r) => r.runId), [runId], 'the same year for both');
+  assert.deepEqual(await ids('--since', nextYear), [], `--since ${nextYear}`);
+  assert.deepEqual(await ids('--until', String(Number(year) - 1)), [], 'the year before as --until');
+  const afterYear = await runCli(['runs', '--since', nextYear, '--until', year], { env });
+  assert.equal(afterYear.code, 2, afterYear.err);
+  assert.match(afterYear.err, new RegExp(`^stagecraft: --since ${nextYear} is after --until ${year}: no run can match`, 'm'));
+  const bad = await runCli(['runs', '--until', 'soon'], { env });
+  assert.equal(bad.code, 2, bad.err);
+  assert.match(bad.err, /a year \(2026\) or epoch milliseconds/);
   // the day after --until's day as --since: after the whole of it
   const after = await runCli(['runs', '--since', next, '--until', day], { env });
   assert.equal(after.code, 2, after.err);

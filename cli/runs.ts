@@ -8,7 +8,7 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
-import { isEmptyRange, untilOf } from '../lib/views/run-time-range';
+import { isEmptyRange, parseRangeTime, untilOf } from '../lib/views/run-time-range';
 import { checkModelSpec } from '../lib/models';
 import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
@@ -115,11 +115,11 @@ function wordsOf<T extends string>(flag: string, raw: string | undefined, allowe
   return words as T[];
 }
 
-/** `--since 2026-01-31`, `--since 2026-01` or `--since 1764000000000`: epoch ms (a date or a month alone: its first instant, UTC) */
+/** `--since 2026-01-31`, `--since 2026-01`, `--since 2026` or `--since 1764000000000`: epoch ms, read as the runs page reads `?from=` (a date, month or year alone: its first instant, UTC) */
 function timeOf(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (!Number.isFinite(ms)) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z), a month (2026-01) or epoch milliseconds`);
+  const ms = parseRangeTime(raw);
+  if (ms === undefined) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z), a month (2026-01), a year (2026) or epoch milliseconds`);
   return ms;
 }
 
@@ -149,7 +149,7 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const after = values.cursor === undefined ? undefined : cursorArg(values.cursor);
   const from = timeOf('--since', values.since);
   const until = timeOf('--until', values.until);
-  // a date alone is that whole day, a month that whole month: up to the next one's start (a time is exact)
+  // a date alone is that whole day, a month or a year the whole of it: up to the next one's start (a time is exact)
   const to = until === undefined || values.until === undefined ? until : untilOf(values.until, until);
   // an empty range matches nothing: the flags' mistake, not "no runs match" — the page's rule (isEmptyRange),
   // on the end as untilOf gives it, so the same day for both flags is that day
