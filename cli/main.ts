@@ -4,7 +4,8 @@
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
- * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`
+ * resume or abort that failed / a run id that names no run (as a run that cannot go on
+ * does; 2 under `replay --check`, below), 2 a usage error or an invalid skill passed to `run`
  * (or a fork point, an edit or an export file that does not fit, a skill name or version hash that names none,
  * a --skill folder of another skill than the run's). `replay --check`:
  * 0 identical, 1 diverged, 2 not checked (a usage error, a run id with no run, a run
