@@ -4,7 +4,8 @@
  *
  * Exit codes: 0 success (a completed run, a valid skill, a run aborted by
  * `abort`), 1 a failed or aborted run / an invalid skill for `validate` / a
- * resume or abort that failed, 2 a usage error or an invalid skill passed to `run`
+ * resume or abort that failed / a run id that names no run (as a run that cannot go on
+ * does; 2 under `replay --check`, below), 2 a usage error or an invalid skill passed to `run`
  * (or a fork point, an edit or an export file that does not fit, a skill name or version hash that names none,
  * a --skill folder of another skill than the run's). `replay --check`:
  * 0 identical, 1 diverged, 2 not checked (a usage error, a run id with no run, a run
@@ -43,8 +44,11 @@ usage:
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
                                             list runs, newest first (--attention: failed, aborted by
                                             a step, or blocked; --cursor: the next page; --since and
-                                            --until take a date, a date-time or epoch ms: a date alone
-                                            is that whole day, UTC — --until 2026-12-04 includes the 4th)
+                                            --until take a date, a month, a year, a date-time or epoch ms
+                                            (a number not of 4 digits): a date alone is that whole day,
+                                            UTC — --until 2026-12-04 includes the 4th, --until 2026-12 all
+                                            December, --until 2026 all the year; a time is exact and
+                                            --until excludes it)
   stagecraft push <bundle|skill.md> [--name N] [--json]
                                             save a bundle folder as a new version of its skill
   stagecraft pull NAME [DIR] [--version HASH] [--json]

@@ -8,7 +8,7 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
-import { untilOf } from '../lib/views/run-time-range';
+import { isEmptyRange, parseRangeTime, untilOf } from '../lib/views/run-time-range';
 import { checkModelSpec } from '../lib/models';
 import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
@@ -115,11 +115,11 @@ function wordsOf<T extends string>(flag: string, raw: string | undefined, allowe
   return words as T[];
 }
 
-/** `--since 2026-01-31` or `--since 1764000000000`: epoch ms (a date alone: its first instant, UTC) */
+/** `--since 2026-01-31`, `--since 2026-01`, `--since 2026` or `--since 1764000000000`: epoch ms, read as the runs page reads `?from=` (a date, month or year alone: its first instant, UTC) */
 function timeOf(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (!Number.isFinite(ms)) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z) or epoch milliseconds`);
+  const ms = parseRangeTime(raw);
+  if (ms === undefined) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z), a month (2026-01), a year (2026) or epoch milliseconds`);
   return ms;
 }
 
@@ -149,12 +149,13 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   const after = values.cursor === undefined ? undefined : cursorArg(values.cursor);
   const from = timeOf('--since', values.since);
   const until = timeOf('--until', values.until);
-  // a date alone is that whole day: up to the next day's start (a time is exact)
+  // a date alone is that whole day, a month or a year the whole of it: up to the next one's start (a time is exact)
   const to = until === undefined || values.until === undefined ? until : untilOf(values.until, until);
-  const untilIsDay = to !== until;
-  // a range that ends before it starts matches nothing: the flags' mistake, not "no runs match" — a day's
-  // --until ends at its last instant, so the same day for both flags is that day
-  if (from !== undefined && to !== undefined && (untilIsDay ? from >= to : from > to)) {
+  // an empty range matches nothing: the flags' mistake, not "no runs match" — the page's rule (isEmptyRange),
+  // on the end as untilOf gives it, so the same day for both flags is that day
+  if (from !== undefined && until !== undefined && to !== undefined && isEmptyRange(from, to)) {
+    // the same instant for both (--until is exclusive), or a --since after the --until's start
+    if (from === until) throw new UsageError(`--since ${values.since} is the same time as --until ${values.until}: the range is empty (--until is exclusive), so no run can match. Give a later --until, or a date alone (2026-12-04) for a whole day.`);
     throw new UsageError(`--since ${values.since} is after --until ${values.until}: no run can match. Swap them (--since is the earlier time).`);
   }
   const filter = {

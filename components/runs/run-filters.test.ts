@@ -45,6 +45,26 @@ test('a date alone as ?to= is that whole day (up to the next one); a time is exa
   assert.match(parseRunFilters(new URLSearchParams('from=2026-12-05&to=2026-12-04')).problems[0], /not before \?to=/);
 });
 
+// `?to=2026-12` ended at the 1st's first instant (as `stagecraft runs --until 2026-12` did): the month's runs were left out
+test('a year-month as ?to= is that whole month (up to the next one); as ?from= its first instant; the same month for both is that month', () => {
+  const dec = Date.parse('2026-12-01T00:00:00Z');
+  const jan = Date.parse('2027-01-01T00:00:00Z');
+  assert.deepEqual(parseRunFilters(new URLSearchParams('from=2026-12&to=2026-12')), { filters: { from: dec, to: jan }, problems: [] });
+  assert.deepEqual(parseRunFilters(new URLSearchParams('to=2026-11')).filters, { to: dec });
+  assert.match(parseRunFilters(new URLSearchParams('from=2027-01&to=2026-12')).problems[0], /not before \?to=/);
+});
+
+// `?from=2026` / `?to=2026` were read as epoch ms (2 s after 1970), as `stagecraft runs --since/--until 2026` were
+test('a year alone as ?to= is that whole year (up to the next one); as ?from= its first instant; other whole numbers are epoch ms', () => {
+  const y2026 = Date.parse('2026-01-01T00:00:00Z');
+  const y2027 = Date.parse('2027-01-01T00:00:00Z');
+  assert.deepEqual(parseRunFilters(new URLSearchParams('from=2026&to=2026')), { filters: { from: y2026, to: y2027 }, problems: [] });
+  assert.deepEqual(parseRunFilters(new URLSearchParams('from=2026-12&to=2026')).filters, { from: Date.parse('2026-12-01T00:00:00Z'), to: y2027 });
+  assert.match(parseRunFilters(new URLSearchParams('from=2027&to=2026')).problems[0], /not before \?to=/);
+  assert.deepEqual(parseRunFilters(new URLSearchParams('from=123&to=12345')).filters, { from: 123, to: 12345 });
+  assert.match(parseRunFilters(new URLSearchParams('to=soon')).problems[0], /a year \(2026\)/);
+});
+
 test("the API's query: a relative range reaches back from now, a later from wins; the route's schema takes it", () => {
   assert.deepEqual(toRunQuery({ range: '1h', attention: true, status: ['failed'] }, T), { status: ['failed'], attention: true, from: T - 3_600_000 });
   assert.equal(toRunQuery({ range: '24h', from: T - 1000 }, T).from, T - 1000);

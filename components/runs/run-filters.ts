@@ -2,7 +2,7 @@
 // so a link shares exactly what is shown: read from the URL (with a located word for every value
 // that is not one), written back in one canonical order, and turned into the API's query
 // (RunFilterQuery) — a relative range (`24h`) becomes `from` at the moment it is resolved.
-import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS, untilOf, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
+import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS, isEmptyRange, parseRangeTime, untilOf, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
 
 type RunOutcomeWord = (typeof RUN_OUTCOME_WORDS)[number];
 
@@ -48,13 +48,6 @@ function getter(sp: Search): (k: string) => string | undefined {
 
 const isIn = <T extends string>(words: readonly T[], w: string): w is T => (words as readonly string[]).includes(w);
 
-/** a time in the URL: an ISO date-time (`2026-12-01T10:00:00Z`) or epoch milliseconds */
-function parseTime(raw: string): number | undefined {
-  if (/^\d{1,16}$/.test(raw)) return Number(raw);
-  const ms = Date.parse(raw);
-  return Number.isNaN(ms) || ms < 0 ? undefined : ms;
-}
-
 function words<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], problems: string[]): T[] | undefined {
   if (!raw) return undefined;
   const all = raw.split(',').filter((w) => w !== '');
@@ -97,12 +90,13 @@ export function parseRunFilters(sp: Search): { filters: RunFilters; problems: st
   for (const k of ['from', 'to'] as const) {
     const raw = get(k);
     if (!raw) continue;
-    const ms = parseTime(raw);
-    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give an ISO date-time (2026-12-01T10:00:00Z) or epoch milliseconds.`);
-    // a date alone as the end is that whole day, as for `stagecraft runs --until`
+    // read as `stagecraft runs --since/--until` reads it (2026 is a year, not epoch ms)
+    const ms = parseRangeTime(raw);
+    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give an ISO date-time (2026-12-01T10:00:00Z), a date (2026-12-01), a month (2026-12), a year (2026) or epoch milliseconds.`);
+    // a date alone as the end is that whole day, a year-month that whole month, a year that whole year, as for `stagecraft runs --until`
     else filters[k] = k === 'to' ? untilOf(raw, ms) : ms;
   }
-  if (filters.from !== undefined && filters.to !== undefined && filters.from >= filters.to) {
+  if (filters.from !== undefined && filters.to !== undefined && isEmptyRange(filters.from, filters.to)) {
     problems.push(`?from= is not before ?to=: the time range is empty, so it is left out.`);
     delete filters.from;
     delete filters.to;

@@ -1,4 +1,4 @@
-// An error made by one copy of errors.ts is still a StagecraftError to another
+// An error made by one copy of errors.ts (its base, error-families/base.ts) is still a StagecraftError to another
 // copy (the Next server bundles its start-up hook and its routes apart, and
 // errors cross between them); subclasses keep their own, exact check.
 import assert from 'node:assert/strict';
@@ -6,9 +6,16 @@ import { test } from 'node:test';
 import { RunNotFoundError, RunStillRunningError, SkillExistsError, SkillNotFoundError, StagecraftError, errorToJson } from './errors';
 
 test('instanceof StagecraftError holds across copies of the module; subclass checks stay exact', async () => {
-  const copy = (await import(`./errors.ts?copy=${Date.now()}`)) as typeof import('./errors');
+  // the brand lives in the base module (errors.ts re-exports it): a second copy of it, and a failure
+  // kind made on that copy, as a second bundle's SkillExistsError is made on its own base
+  const copy = (await import(`./error-families/base.ts?copy=${Date.now()}`)) as typeof import('./error-families/base');
   assert.notEqual(copy.StagecraftError, StagecraftError, 'a second copy of the module');
-  const theirs = new copy.SkillExistsError('x');
+  class TheirSkillExistsError extends copy.StagecraftError {
+    constructor(name: string) {
+      super('skill_exists', `A skill named ${JSON.stringify(name)} already exists`, { httpStatus: 409, details: { skill: name } });
+    }
+  }
+  const theirs = new TheirSkillExistsError('x');
   assert.ok(theirs instanceof StagecraftError);
   assert.deepEqual(errorToJson(theirs), { skill: 'x', code: 'skill_exists', message: theirs.message });
   const ours = new SkillExistsError('x');
