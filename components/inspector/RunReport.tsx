@@ -5,7 +5,7 @@
 // (message, where it was raised, stack) in Details — the one place it shows whole.
 import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
-import { countParts, runUsageText, studioHref } from './timeline-index';
+import { countParts, reusedCounts, runUsageText, studioHref } from './timeline-index';
 import { errorLine } from './failure-words';
 import styles from './Inspector.module.css';
 
@@ -85,6 +85,8 @@ function ErrorWords({ message, summary, id, onSelect }: { message: string; summa
 
 export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
   const c = r.step_counts;
+  // what the four count cards say was reused: one source for all four (the report's counts, or the usage's for an older report)
+  const reused = reusedCounts(r, usage);
   const abort = r.aborted_by;
   const summary = r.summary ?? '';
   // the run's own error: its first line said by the summary already (then only the way to it in full)
@@ -202,26 +204,26 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
         <div>
           <dt>Model rounds</dt>
           <dd>
-            <CountFigure count={c.model} reused={usage.reused ?? 0} statuses="" />
+            <CountFigure count={c.model} reused={reused.model} statuses="" />
           </dd>
         </div>
         {/* a replay's steps answered from the recording say so on each card, as the summary counts them */}
         <div>
           <dt>Tool calls</dt>
           <dd>
-            <CountFigure count={c.tool} reused={r.reused?.tool ?? 0} statuses={counted(c.tool_by_status)} />
+            <CountFigure count={c.tool} reused={reused.tool} statuses={counted(c.tool_by_status)} />
           </dd>
         </div>
         <div>
           <dt>Stages</dt>
           <dd>
-            <CountFigure count={c.stage} reused={r.reused?.stage ?? 0} statuses={counted(c.stage_by_status)} />
+            <CountFigure count={c.stage} reused={reused.stage} statuses={counted(c.stage_by_status)} />
           </dd>
         </div>
         <div>
           <dt>Processor steps</dt>
           <dd>
-            <CountFigure count={c.processor} reused={r.reused?.processor ?? 0} statuses={counted(c.processor_by_status)} />
+            <CountFigure count={c.processor} reused={reused.processor} statuses={counted(c.processor_by_status)} />
           </dd>
         </div>
         <div>

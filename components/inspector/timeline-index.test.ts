@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, countParts, countText, nestedText, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -125,6 +125,20 @@ test('every count card says what was reused in the same words, its statuses dim 
   // a run that reused nothing keeps its words: the statuses alone, dim, or the bare count
   assert.deepEqual(countParts(3, 0, '2 ok, 1 failed'), { text: '3', dim: ' (2 ok, 1 failed)', close: '' });
   assert.deepEqual(countParts(0, 0, ''), { text: '0', dim: '', close: '' });
+});
+
+test("the four count cards read what was reused from one source: the report's counts, else the usage's model turns", () => {
+  const usage = { inputTokens: 900, outputTokens: 9, latencyMs: 0, cost: null, reused: 3 };
+  // a report that counts them: all four from it (the usage's own count is not mixed in)
+  const counts = { model: 7, tool: 2, stage: 14, processor: 2 };
+  assert.deepEqual(reusedCounts({ reused: counts }, usage), counts);
+  assert.deepEqual(reusedCounts({ reused: { model: 0, tool: 0, stage: 0, processor: 0 } }, usage), { model: 0, tool: 0, stage: 0, processor: 0 });
+  // a report recorded before it counted them: the model turns the usage counts, the rest unsaid
+  assert.deepEqual(reusedCounts({}, usage), { model: 3, tool: 0, stage: 0, processor: 0 });
+  assert.deepEqual(reusedCounts({}, { reused: undefined }), { model: 0, tool: 0, stage: 0, processor: 0 });
+  // as the cards say them
+  const old = reusedCounts({}, usage);
+  assert.deepEqual([countText(3, old.model), countText(2, old.tool, '2 ok')], ['3 (all 3 reused from the recording)', '2 (2 ok)']);
 });
 
 test("the run report's usage says plainly when no model tokens were used, not a bare latency", () => {

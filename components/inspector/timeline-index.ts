@@ -166,6 +166,18 @@ export function countParts(count: number, reused: number, statuses: string): { t
   return { text: String(count), dim: statuses ? ` (${statuses})` : '', close: '' };
 }
 
+type ReusedCounts = { model: number; tool: number; stage: number; processor: number };
+
+/**
+ * What the run report's count cards say was reused, each from one source: the report's own counts
+ * (`reused`, as its summary says them). A report recorded before it counted them has none; there
+ * the model turns reused come from the run's usage (the timeline counts those itself), and the
+ * tool calls, stages and processor steps say their statuses alone, as they did then.
+ */
+export function reusedCounts(report: { reused?: ReusedCounts }, usage: { reused?: number }): ReusedCounts {
+  return report.reused ?? { model: usage.reused ?? 0, tool: 0, stage: 0, processor: 0 };
+}
+
 /** countParts as one line of text */
 export function countText(count: number, reused: number, statuses = ''): string {
   const p = countParts(count, reused, statuses);
