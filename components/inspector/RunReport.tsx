@@ -5,7 +5,7 @@
 // (message, where it was raised, stack) in Details — the one place it shows whole.
 import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
-import { modelRoundsText, reusedNote, runUsageText, studioHref } from './timeline-index';
+import { countParts, reusedCounts, runUsageText, studioHref } from './timeline-index';
 import { errorLine } from './failure-words';
 import styles from './Inspector.module.css';
 
@@ -31,6 +31,21 @@ const counted = (by: Record<string, number> | undefined) =>
         .map(([k, n]) => `${n} ${k}`)
         .join(', ')
     : '';
+
+/**
+ * A count card's figure, with how many of it a replay or a fork reused from the recording and its
+ * statuses dim: `2 (all 2 reused from the recording; 2 ok)` (countParts) — the four cards alike.
+ */
+function CountFigure({ count, reused, statuses }: { count: number; reused: number; statuses: string }) {
+  const p = countParts(count, reused, statuses);
+  return (
+    <>
+      {p.text}
+      {p.dim ? <span className={styles.dim}>{p.dim}</span> : null}
+      {p.close}
+    </>
+  );
+}
 
 function driverText(d: RunDriverView): string {
   const who = d.worker ? `worker ${d.worker}` : (d.kind ?? 'unknown');
@@ -70,9 +85,8 @@ function ErrorWords({ message, summary, id, onSelect }: { message: string; summa
 
 export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
   const c = r.step_counts;
-  // a replay's calls answered from the recording say so, as its Model rounds do (the summary counts them too)
-  const toolsReused = reusedNote(c.tool, r.reused?.tool ?? 0);
-  const toolStatuses = counted(c.tool_by_status);
+  // what the four count cards say was reused: one source for all four (the report's counts, or the usage's for an older report)
+  const reused = reusedCounts(r, usage);
   const abort = r.aborted_by;
   const summary = r.summary ?? '';
   // the run's own error: its first line said by the summary already (then only the way to it in full)
@@ -189,35 +203,27 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
         ) : null}
         <div>
           <dt>Model rounds</dt>
-          <dd>{modelRoundsText(c.model, usage.reused)}</dd>
+          <dd>
+            <CountFigure count={c.model} reused={reused.model} statuses="" />
+          </dd>
         </div>
+        {/* a replay's steps answered from the recording say so on each card, as the summary counts them */}
         <div>
           <dt>Tool calls</dt>
           <dd>
-            {c.tool}
-            {toolsReused ? (
-              // `2 (all 2 reused from the recording; 2 ok)`: the note said as Model rounds says it, the statuses dim
-              <>
-                {` (${toolsReused}`}
-                {toolStatuses ? <span className={styles.dim}>; {toolStatuses}</span> : null})
-              </>
-            ) : toolStatuses ? (
-              <span className={styles.dim}> ({toolStatuses})</span>
-            ) : null}
+            <CountFigure count={c.tool} reused={reused.tool} statuses={counted(c.tool_by_status)} />
           </dd>
         </div>
         <div>
           <dt>Stages</dt>
           <dd>
-            {c.stage}
-            {counted(c.stage_by_status) ? <span className={styles.dim}> ({counted(c.stage_by_status)})</span> : null}
+            <CountFigure count={c.stage} reused={reused.stage} statuses={counted(c.stage_by_status)} />
           </dd>
         </div>
         <div>
           <dt>Processor steps</dt>
           <dd>
-            {c.processor}
-            {counted(c.processor_by_status) ? <span className={styles.dim}> ({counted(c.processor_by_status)})</span> : null}
+            <CountFigure count={c.processor} reused={reused.processor} statuses={counted(c.processor_by_status)} />
           </dd>
         </div>
         <div>

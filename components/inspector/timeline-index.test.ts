@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, modelRoundsText, nestedText, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -98,13 +98,12 @@ test('usage says how many of the turns it counts were reused from a recording', 
   assert.equal(usageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1 }, null), 'incl. 1 turn reused from the recording');
 });
 test('the model rounds figure says how many of its turns were answered from a recording, not called', () => {
-  assert.equal(modelRoundsText(7, 5), '7 (5 reused from the recording)');
-  assert.equal(modelRoundsText(3, 3), '3 (all 3 reused from the recording)');
-  assert.equal(modelRoundsText(1, 1), '1 (1 reused from the recording)');
+  assert.equal(countText(7, 5), '7 (5 reused from the recording)');
+  assert.equal(countText(3, 3), '3 (all 3 reused from the recording)');
+  assert.equal(countText(1, 1), '1 (1 reused from the recording)');
   // a run that called the model for every turn: the bare count, as before
-  assert.equal(modelRoundsText(4, 0), '4');
-  assert.equal(modelRoundsText(4), '4');
-  assert.equal(modelRoundsText(0, 0), '0');
+  assert.equal(countText(4, 0), '4');
+  assert.equal(countText(0, 0), '0');
 });
 
 test('the Tool calls card says how many calls were reused from the recording as Model rounds does', () => {
@@ -114,6 +113,32 @@ test('the Tool calls card says how many calls were reused from the recording as 
   // none reused: no note, the card says its statuses alone as before
   assert.equal(reusedNote(2, 0), null);
   assert.equal(reusedNote(0, 0), null);
+});
+
+test('every count card says what was reused in the same words, its statuses dim after the note', () => {
+  // Tool calls, Stages and Processor steps of a replay alike
+  assert.deepEqual(countParts(2, 2, '2 ok'), { text: '2 (all 2 reused from the recording', dim: '; 2 ok', close: ')' });
+  assert.equal(countText(4, 4, '3 ok, 1 skipped'), '4 (all 4 reused from the recording; 3 ok, 1 skipped)');
+  assert.equal(countText(5, 2, '5 ok'), '5 (2 reused from the recording; 5 ok)');
+  // never more reused than counted
+  assert.equal(countText(2, 9, '2 ok'), '2 (all 2 reused from the recording; 2 ok)');
+  // a run that reused nothing keeps its words: the statuses alone, dim, or the bare count
+  assert.deepEqual(countParts(3, 0, '2 ok, 1 failed'), { text: '3', dim: ' (2 ok, 1 failed)', close: '' });
+  assert.deepEqual(countParts(0, 0, ''), { text: '0', dim: '', close: '' });
+});
+
+test("the four count cards read what was reused from one source: the report's counts, else the usage's model turns", () => {
+  const usage = { inputTokens: 900, outputTokens: 9, latencyMs: 0, cost: null, reused: 3 };
+  // a report that counts them: all four from it (the usage's own count is not mixed in)
+  const counts = { model: 7, tool: 2, stage: 14, processor: 2 };
+  assert.deepEqual(reusedCounts({ reused: counts }, usage), counts);
+  assert.deepEqual(reusedCounts({ reused: { model: 0, tool: 0, stage: 0, processor: 0 } }, usage), { model: 0, tool: 0, stage: 0, processor: 0 });
+  // a report recorded before it counted them: the model turns the usage counts, the rest unsaid
+  assert.deepEqual(reusedCounts({}, usage), { model: 3, tool: 0, stage: 0, processor: 0 });
+  assert.deepEqual(reusedCounts({}, { reused: undefined }), { model: 0, tool: 0, stage: 0, processor: 0 });
+  // as the cards say them
+  const old = reusedCounts({}, usage);
+  assert.deepEqual([countText(3, old.model), countText(2, old.tool, '2 ok')], ['3 (all 3 reused from the recording)', '2 (2 ok)']);
 });
 
 test("the run report's usage says plainly when no model tokens were used, not a bare latency", () => {

@@ -144,23 +144,44 @@ function usageParts(u: UsageFigures, currency: string | null, latency: (ms: numb
 }
 
 /**
- * The run report's Model rounds: how many turns the run counts, and how many of them were answered
- * from a recording (a fork's or a replay's turns before its point) — the model was not called for
- * those, so a bare count would claim more calls than were made. Said as the usage says it, and as
- * the report's summary does (`7 model rounds (all 7 reused from the recording)`: partOf).
- */
-export function modelRoundsText(rounds: number, reused = 0): string {
-  const note = reusedNote(rounds, reused);
-  return note ? `${rounds} (${note})` : String(rounds);
-}
-
-/**
- * How many of `count` were answered from a recording, as the Model rounds card says it after its
- * count — `all 2 reused from the recording` — and as the Tool calls card does (null: none were).
+ * How many of `count` were answered from a recording, as a count card of the run report says it
+ * after its count — `all 2 reused from the recording` (null: none were). Said as the usage says it,
+ * and as the report's summary does (`7 model rounds (all 7 reused from the recording)`: partOf).
  */
 export function reusedNote(count: number, reused: number): string | null {
   const n = Math.min(reused, count);
   return n ? `${partOf(n, count)} reused from the recording` : null;
+}
+
+/**
+ * A count card of the run report (Model rounds, Tool calls, Stages, Processor steps) in its three
+ * parts: the count with how many of it were answered from a recording (a fork's or a replay's steps
+ * before its point — not called or run again, so a bare count would claim more than was done), the
+ * statuses (`dim`: shown dimmed) and what closes the parenthesis:
+ * `2 (all 2 reused from the recording; 2 ok)`; a run that reused nothing: `2 (2 ok)`, or `2`.
+ */
+export function countParts(count: number, reused: number, statuses: string): { text: string; dim: string; close: string } {
+  const note = reusedNote(count, reused);
+  if (note) return { text: `${count} (${note}`, dim: statuses ? `; ${statuses}` : '', close: ')' };
+  return { text: String(count), dim: statuses ? ` (${statuses})` : '', close: '' };
+}
+
+type ReusedCounts = { model: number; tool: number; stage: number; processor: number };
+
+/**
+ * What the run report's count cards say was reused, each from one source: the report's own counts
+ * (`reused`, as its summary says them). A report recorded before it counted them has none; there
+ * the model turns reused come from the run's usage (the timeline counts those itself), and the
+ * tool calls, stages and processor steps say their statuses alone, as they did then.
+ */
+export function reusedCounts(report: { reused?: ReusedCounts }, usage: { reused?: number }): ReusedCounts {
+  return report.reused ?? { model: usage.reused ?? 0, tool: 0, stage: 0, processor: 0 };
+}
+
+/** countParts as one line of text */
+export function countText(count: number, reused: number, statuses = ''): string {
+  const p = countParts(count, reused, statuses);
+  return p.text + p.dim + p.close;
 }
 
 /** tokens, latency and cost as the lanes show them: `1,204 → 88 tok · 1.2 s · €0.0031` */

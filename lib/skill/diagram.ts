@@ -6,7 +6,8 @@
  *
  * Owns: node and item ids (`phase:<name>`, `pre:<phase>:<i>`, `post:<i>`,
  * nested `post:<i>/<j>`, `cap:<i>`, `contract`), their labels — which are also
- * their accessible names, a contract with the acceptance tests — and the two
+ * their accessible names, a contract with the acceptance tests; each begins with
+ * its id's words (node-names.ts), as the diagram's edges name their ends — and the two
  * links between text and picture: `span` (where selecting a node puts the
  * cursor) and `regions` (every span of a declaration, so `nodeAt` maps a
  * cursor to the innermost node). Reads the frontmatter defensively: any
@@ -23,6 +24,7 @@ import { stageEffects } from './check-capabilities';
 import type { ContractRef } from './diagram-contracts';
 import { contractRef, summarizeSchema } from './diagram-contracts';
 import { placeProblems } from './diagram-problems';
+import { nodeWords } from './node-names';
 import type {
   Build,
   ContractDiagramNode,
@@ -107,7 +109,7 @@ function stepDetail(type: string, step: Record<string, unknown>): string {
   }
 }
 
-type StepNaming = { idHead: string; labelHead: string; numberHead: string; alsoMarks: string[] };
+type StepNaming = { idHead: string; numberHead: string; alsoMarks: string[] };
 
 function buildSteps(b: Build, raw: unknown, path: KeyPath, naming: StepNaming): StepItem[] {
   const listNode = b.source.nodeAt(path);
@@ -129,7 +131,7 @@ function buildSteps(b: Build, raw: unknown, path: KeyPath, naming: StepNaming): 
       id,
       index,
       type,
-      label: `${naming.labelHead}${number} ${type || 'untyped'}`,
+      label: `${nodeWords(id)} ${type || 'untyped'}`,
       detail: stepDetail(type, step),
       onError: (ON_ERROR as readonly unknown[]).includes(step.on_error) ? (step.on_error as StepItem['onError']) : 'fail',
       into: typeof step.into === 'string' ? step.into : type === 'lint_plan' ? 'lint' : null,
@@ -258,7 +260,7 @@ export function diagramOf(analysis: SkillAnalysis): DiagramModel | null {
       id,
       kind: 'phase',
       name,
-      label: `phase ${name}${name === entry ? ' (entry)' : ''}`,
+      label: `${nodeWords(id)}${name === entry ? ' (entry)' : ''}`,
       isEntry: name === entry,
       isTerminal,
       isReachable: reached.has(name),
@@ -277,8 +279,6 @@ export function diagramOf(analysis: SkillAnalysis): DiagramModel | null {
     register(b, id, node);
     node.preprocessor = buildSteps(b, obj(settings.preprocessor).steps, ['phases', name, 'preprocessor', 'steps'], {
       idHead: `pre:${name}:`,
-      // not `… step <n> …`: a test or a screen reader asking for `step 0 python` means the postprocessor's
-      labelHead: `${name} preprocessor #`,
       numberHead: '',
       alsoMarks: [id],
     });
@@ -287,12 +287,12 @@ export function diagramOf(analysis: SkillAnalysis): DiagramModel | null {
 
   // ---- the postprocessor chain and the caller contract
   const post = obj(fm.postprocessor);
-  const postSteps = buildSteps(b, post.steps, ['postprocessor', 'steps'], { idHead: 'post:', labelHead: 'step ', numberHead: '', alsoMarks: [] });
+  const postSteps = buildSteps(b, post.steps, ['postprocessor', 'steps'], { idHead: 'post:', numberHead: '', alsoMarks: [] });
   const contractPath: KeyPath | null = b.hasPostprocessor ? ['postprocessor', 'output_schema'] : llm.path;
   const contract: ContractDiagramNode = {
     id: 'contract',
     kind: 'contract',
-    label: 'caller contract',
+    label: nodeWords('contract'),
     contract: b.hasPostprocessor ? (has(post, 'output_schema') ? contractRef(post.output_schema, b.artifacts) : { kind: 'none' }) : llm.ref,
     invalid: false,
     problems: [],
