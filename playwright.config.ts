@@ -9,7 +9,10 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  workers: 1,
+  // two browsers at once against the one server (a spec's own tests still run in order, in one
+  // worker): a test mostly waits on the app and the browser, so one worker left a 2-core machine
+  // half idle. E2E_WORKERS=1 runs the specs one at a time
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // A failing test runs once more, tracing that attempt (trace: 'on-first-retry'), and a test that
   // passes only on its retry still fails the suite (failOnFlakyTests): recording a trace of every
   // attempt ('retain-on-failure') cost the browser stage about half its CPU on this 2-core machine.
