@@ -5,6 +5,18 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
+// Specs that take every run slot of the app (STAGECRAFT_MAX_RUNS) to show what waits: another spec's
+// runs would queue behind theirs. `npm test` runs this project on its own, after the other (each
+// against a server of its own), one spec at a time
+const RUN_LIMIT = [/\/queue\.spec\.ts$/, /\/driven-here-live\.spec\.ts$/];
+
+function workersOf(given: string | undefined): number {
+  if (given === undefined || given === '') return 2;
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`E2E_WORKERS=${given}: give a whole number of browsers at once, 1 or more`);
+  return n;
+}
+
 export default defineConfig({
   testDir: './e2e',
   timeout: 90_000,
@@ -12,12 +24,7 @@ export default defineConfig({
   // two browsers at once against the one server (a spec's own tests still run in order, in one
   // worker): a test mostly waits on the app and the browser, so one worker left a 2-core machine
   // half idle. E2E_WORKERS=1 runs the specs one at a time
-  workers: Number(process.env.E2E_WORKERS ?? 2),
-  // A failing test runs once more, tracing that attempt (trace: 'on-first-retry'), and a test that
-  // passes only on its retry still fails the suite (failOnFlakyTests): recording a trace of every
-  // attempt ('retain-on-failure') cost the browser stage about half its CPU on this 2-core machine.
-  retries: 1,
-  failOnFlakyTests: true,
+  workers: workersOf(process.env.E2E_WORKERS),
   reporter: [['list']],
   outputDir: 'test-results/e2e',
   use: {
@@ -25,12 +32,20 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     viewport: { width: 1440, height: 900 },
     screenshot: 'on',
-    trace: 'on-first-retry',
+    // a failed test keeps its trace: actions, network and console, without the screencast and the DOM
+    // snapshots of every action — recording those for each test cost the browser stage about half its
+    // CPU (8 specs: 71.6 s with them, 37.5 s without, as without any trace). The failure's screenshot
+    // and its page's accessibility tree (error-context.md) are kept beside it
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
+  projects: [
+    { name: 'chromium', testIgnore: RUN_LIMIT },
+    { name: 'run-limit', testMatch: RUN_LIMIT, workers: 1 },
+  ],
   webServer: {
     command: `node e2e/serve.mjs ${PORT}`,
     url: `http://127.0.0.1:${PORT}/api/skills`,
