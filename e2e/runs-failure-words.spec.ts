@@ -22,7 +22,7 @@ test("a failed run's row leads with its error's own words, as the run report sho
   await page.goto(`/runs/${runId}`);
   await expect(page.getByRole('region', { name: 'Run report' })).toContainText(words);
 
-  await page.goto('/runs');
+  await page.goto('/runs?skill=words_tally');
   const row = page.getByRole('table', { name: 'Runs' }).getByRole('row').filter({ has: page.getByRole('link', { name: runId }) });
   const status = row.getByRole('cell').nth(1);
   await expect(status).toHaveText(new RegExp(`^${words.replace(/[()]/g, '\\$&')} at __post__/0`));
