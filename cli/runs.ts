@@ -8,7 +8,7 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
 import { eventSummary } from '../lib/kernel/summaries';
-import { isEmptyRange, parseRangeTime, untilOf } from '../lib/views/run-time-range';
+import { isEmptyRange, parseRangeTime, RANGE_TIME_FORMS, untilOf } from '../lib/views/run-time-range';
 import { checkModelSpec } from '../lib/models';
 import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
@@ -119,7 +119,7 @@ function wordsOf<T extends string>(flag: string, raw: string | undefined, allowe
 function timeOf(flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const ms = parseRangeTime(raw);
-  if (ms === undefined) throw new UsageError(`${flag} ${JSON.stringify(raw)}: give a date (2026-01-31, 2026-01-31T12:00Z), a month (2026-01), a year (2026) or epoch milliseconds`);
+  if (ms === undefined) throw new UsageError(`${flag} ${JSON.stringify(raw)}: not a time — give ${RANGE_TIME_FORMS}`);
   return ms;
 }
 

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { routes } from '@/lib/api/routes';
 import { failedAtChoices, isFiltered, parseRunFilters, runFiltersSearch, runsHref, setFilterWords, toRunQuery, type RunFilters } from './run-filters';
+import { RANGE_TIME_FORMS } from '@/lib/views/run-time-range';
 
 const T = Date.parse('2026-12-01T10:00:00.000Z');
 
@@ -27,7 +28,9 @@ test('a value that is not one is named where it stands, and that filter is left 
   assert.match(problems[1], /^\?outcome=meh: there is no outcome “meh”/);
   assert.match(problems[2], /^\?attention=maybe: say attention=1/);
   assert.match(problems[3], /^\?range=2w: a range is one of 1h, 24h, 7d, 30d/);
-  assert.match(problems[4], /^\?from=yesterday: not a time/);
+  // in the words `stagecraft runs --since` uses for the same text (one RANGE_TIME_FORMS)
+  assert.equal(problems[4], `?from=yesterday: not a time — give ${RANGE_TIME_FORMS}.`);
+  assert.match(problems[4], /a year \(2026, four digits\) or epoch milliseconds \(any other whole number\), from 1970 on/);
   const empty = parseRunFilters(new URLSearchParams(`from=${T}&to=${T}`));
   assert.deepEqual(empty.filters, {});
   assert.match(empty.problems[0], /not before \?to=/);
@@ -62,7 +65,7 @@ test('a year alone as ?to= is that whole year (up to the next one); as ?from= it
   assert.deepEqual(parseRunFilters(new URLSearchParams('from=2026-12&to=2026')).filters, { from: Date.parse('2026-12-01T00:00:00Z'), to: y2027 });
   assert.match(parseRunFilters(new URLSearchParams('from=2027&to=2026')).problems[0], /not before \?to=/);
   assert.deepEqual(parseRunFilters(new URLSearchParams('from=123&to=12345')).filters, { from: 123, to: 12345 });
-  assert.match(parseRunFilters(new URLSearchParams('to=soon')).problems[0], /a year \(2026\)/);
+  assert.match(parseRunFilters(new URLSearchParams('to=soon')).problems[0], /a year \(2026, four digits\)/);
 });
 
 test("the API's query: a relative range reaches back from now, a later from wins; the route's schema takes it", () => {

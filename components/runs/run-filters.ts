@@ -2,7 +2,7 @@
 // so a link shares exactly what is shown: read from the URL (with a located word for every value
 // that is not one), written back in one canonical order, and turned into the API's query
 // (RunFilterQuery) — a relative range (`24h`) becomes `from` at the moment it is resolved.
-import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS, isEmptyRange, parseRangeTime, untilOf, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
+import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS, isEmptyRange, parseRangeTime, RANGE_TIME_FORMS, untilOf, type RunFilterQuery, type RunStatusWord } from '@/lib/views';
 
 type RunOutcomeWord = (typeof RUN_OUTCOME_WORDS)[number];
 
@@ -92,7 +92,7 @@ export function parseRunFilters(sp: Search): { filters: RunFilters; problems: st
     if (!raw) continue;
     // read as `stagecraft runs --since/--until` reads it (2026 is a year, not epoch ms)
     const ms = parseRangeTime(raw);
-    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give an ISO date-time (2026-12-01T10:00:00Z), a date (2026-12-01), a month (2026-12), a year (2026) or epoch milliseconds.`);
+    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give ${RANGE_TIME_FORMS}.`);
     // a date alone as the end is that whole day, a year-month that whole month, a year that whole year, as for `stagecraft runs --until`
     else filters[k] = k === 'to' ? untilOf(raw, ms) : ms;
   }

@@ -147,7 +147,7 @@ export type ReportView = z.infer<typeof ReportView>;
 
 export { RUN_STATUS_WORDS, type RunStatusWord } from './run-words';
 export { RUN_OUTCOME_WORDS, RunListItemView, RunPageView, RunStatsView, RunFilterQuery } from './run-list';
-export { isEmptyRange, parseRangeTime, untilOf } from './run-time-range';
+export { isEmptyRange, parseRangeTime, RANGE_TIME_FORMS, untilOf } from './run-time-range';
 
 /** what `stagecraft run --json` prints (unchanged since the CLI first had it) */
 export const RunSummaryView = z

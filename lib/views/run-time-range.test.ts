@@ -25,6 +25,10 @@ test('the other texts: a whole number not of 4 digits is epoch ms; a date, month
   assert.equal(parseRangeTime('2026-12-04'), Date.parse('2026-12-04T00:00:00Z'));
   assert.equal(parseRangeTime('2026-12-04T10:00:00Z'), Date.parse('2026-12-04T10:00:00Z'));
   for (const none of ['yesterday', '', '12345678901234567', '1969-12-31']) assert.equal(parseRangeTime(none), undefined, none);
+  // 16 digits can name an instant past the last a Date holds (8.64e15 ms): no time, not a store error
+  assert.equal(parseRangeTime('8640000000000000'), 8.64e15);
+  assert.equal(parseRangeTime('8640000000000001'), undefined);
+  assert.equal(parseRangeTime('9999999999999999'), undefined);
 });
 
 // `--until 2026-12` / `?to=2026-12` ended at the 1st's first instant: the month's runs were left out

@@ -16,17 +16,23 @@ const YEAR_ONLY = /^\d{4}$/;
 /** epoch milliseconds: a whole number of up to 16 digits (past any date there is) that is not a year */
 const EPOCH_MS = /^\d{1,16}$/;
 const DAY_MS = 86_400_000;
+/** the last instant a Date can hold: epoch ms past it name no time (16 digits can) */
+const MAX_MS = 8.64e15;
+
+/** What `parseRangeTime` reads, in the words both the command's and the page's error use. */
+export const RANGE_TIME_FORMS =
+  'an ISO date-time (2026-12-01T10:00Z), a date (2026-12-01), a month (2026-12), a year (2026, four digits) or epoch milliseconds (any other whole number), from 1970 on';
 
 /**
  * The instant a typed time names, or undefined when it names none (or one before 1970: the API's
- * `from`/`to` start there): an ISO date-time, a date, a year-month or a year alone (its first
+ * `from`/`to` start there; or one past the last a Date holds): an ISO date-time, a date, a year-month or a year alone (its first
  * instant, UTC), else a whole number as epoch ms. Four digits are a year — `--until 2026` was read as
  * 2 s after 1970, which no one means; a time that near 1970 is still a date-time away.
  */
 export function parseRangeTime(text: string): number | undefined {
   const t = text.trim();
   const ms = EPOCH_MS.test(t) && !YEAR_ONLY.test(t) ? Number(t) : Date.parse(t);
-  return Number.isNaN(ms) || ms < 0 ? undefined : ms;
+  return Number.isNaN(ms) || ms < 0 || ms > MAX_MS ? undefined : ms;
 }
 
 /**
