@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeBundle } from '@/lib/skill/analyze-bundle';
-import { edgeName, nodeWords } from './edge-names';
+import { nodeWords } from '@/lib/skill/node-names';
+import { edgeName } from './edge-names';
 
 test('each end of an edge is named in the words of its card', () => {
   assert.equal(edgeName('phase:summarize', 'post:0'), 'from phase summarize to step 0');

@@ -3,8 +3,6 @@
 // `step N`, the contract `caller contract` — never a node's id (`post:0`, `contract`).
 import { nodeWords } from '@/lib/skill/node-names';
 
-export { nodeWords };
-
 /** `from phase summarize to step 0`, `from step 0 to caller contract` */
 export function edgeName(source: string, target: string): string {
   return `from ${nodeWords(source)} to ${nodeWords(target)}`;

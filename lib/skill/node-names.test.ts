@@ -5,12 +5,7 @@ import { test } from 'node:test';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeBundle } from './analyze-bundle';
-import { nodeWords as edgeEndWords } from '../../components/diagram/edge-names';
 import { nodeWords } from './node-names';
-
-test("an edge names its ends with the very naming the cards' labels begin with, not a copy of it", () => {
-  assert.equal(edgeEndWords, nodeWords);
-});
 
 test("an id's words: phase, preprocessor step, postprocessor step, the contract", () => {
   assert.equal(nodeWords('phase:draft'), 'phase draft');
