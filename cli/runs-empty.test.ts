@@ -98,7 +98,7 @@ test('a date alone as --until is that whole day, a year-month that whole month, 
   assert.match(afterYear.err, new RegExp(`^stagecraft: --since ${nextYear} is after --until ${year}: no run can match`, 'm'));
   const bad = await runCli(['runs', '--until', 'soon'], { env });
   assert.equal(bad.code, 2, bad.err);
-  assert.match(bad.err, /--until "soon": not a time — give an ISO date-time .*a year \(2026, four digits\) or epoch milliseconds \(any other whole number\), from 1970 on/);
+  assert.match(bad.err, /--until "soon": not a time — give a date \(2026-12-01\) or an ISO date-time .*a year \(2026, four digits\) or epoch milliseconds \(any other whole number\), from 1970 on/);
   // the day after --until's day as --since: after the whole of it
   const after = await runCli(['runs', '--since', next, '--until', day], { env });
   assert.equal(after.code, 2, after.err);

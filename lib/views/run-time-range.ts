@@ -21,7 +21,7 @@ const MAX_MS = 8.64e15;
 
 /** What `parseRangeTime` reads, in the words both the command's and the page's error use. */
 export const RANGE_TIME_FORMS =
-  'an ISO date-time (2026-12-01T10:00Z), a date (2026-12-01), a month (2026-12), a year (2026, four digits) or epoch milliseconds (any other whole number), from 1970 on';
+  'a date (2026-12-01) or an ISO date-time (2026-12-01T10:00Z), a month (2026-12), a year (2026, four digits) or epoch milliseconds (any other whole number), from 1970 on';
 
 /**
  * The instant a typed time names, or undefined when it names none (or one before 1970: the API's
