@@ -120,9 +120,11 @@ if (built === 0) {
     console.error('no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set CHROMIUM_PATH): the browser tests cannot run');
     failed |= 1;
   } else {
-    // the specs that fill the app's run slots run after the others, alone (playwright.config.ts)
+    // the specs that fill the app's run slots run after the others, alone (playwright.config.ts), with
+    // an output folder of their own: a run empties its folder first, and the first run's screenshots,
+    // failures and traces are kept
     failed |= playwright(['--project=chromium']);
-    failed |= playwright(['--project=run-limit']);
+    failed |= playwright(['--project=run-limit', '--output=test-results/e2e-run-limit']);
   }
   stageDone('browser tests');
 }
