@@ -174,6 +174,10 @@ test("a run aborted on request while it is driven: its page turns aborted live a
   const errors = watchErrors(page);
   await skillWith(request, 'slow_abort', slowSkill('slow_abort', 9000));
   const runId = await started(request, 'slow_abort', {});
+  // the server's HTML draws Abort disabled: a click before the page hydrates reached no handler and
+  // was lost (the run ran on); Playwright's click waits for it to be enabled, as a user sees it grey
+  const html = await (await request.get(`/runs/${runId}`)).text();
+  expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Abort<\/button>/);
   await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
   await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
   await page.getByLabel('Abort reason').fill('not needed any more');

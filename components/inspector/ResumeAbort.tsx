@@ -7,7 +7,7 @@
 // the run's claim), Resume is disabled and says so: a resume here could only be refused.
 import Link from 'next/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import { routes } from '@/lib/api/routes';
 import { callRoute, ApiError } from '@/lib/client/api';
 import { routeKey } from '@/lib/client/queries';
@@ -16,6 +16,9 @@ import styles from './Inspector.module.css';
 
 /** why Resume is disabled while this app drives the run */
 export const DRIVEN_HERE_NOTE = 'This app is driving the run now: there is nothing to resume. Abort stops it.';
+
+/** nothing to subscribe to: the snapshot differs only between the server's HTML (false) and the client (true) */
+const noChange = () => () => {};
 
 type Props = {
   runId: string;
@@ -30,6 +33,10 @@ export function ResumeAbort({ runId, skill, version, drivenHere }: Props) {
   // uncontrolled, read when Abort is pressed: what was typed before the page hydrated is kept (a
   // controlled input is reset to its state by hydration, and the reason was lost)
   const reasonInput = useRef<HTMLInputElement>(null);
+  // the buttons are drawn disabled until the page is hydrated: before, a click on the server's HTML
+  // reached no handler and was lost — Abort looked pressed and nothing stopped (a CI at load 4 clicked
+  // it 0.5 s after the page showed, and the run ran on)
+  const hydrated = useSyncExternalStore(noChange, () => true, () => false);
   const refresh = () => client.invalidateQueries({ queryKey: routeKey(routes.getRun, { params: { id: runId } }) });
   const resume = useMutation({ mutationFn: () => callRoute(routes.resumeRun, { params: { id: runId } }), onSettled: refresh });
   const abort = useMutation({
@@ -43,7 +50,7 @@ export function ResumeAbort({ runId, skill, version, drivenHere }: Props) {
     mutationFn: () => callRoute(routes.restoreVersion, { params: { name: skill, hash: version ?? '' } }),
   });
   const code = resume.error instanceof ApiError ? resume.error.code : null;
-  const isBusy = resume.isPending || abort.isPending;
+  const isBusy = !hydrated || resume.isPending || abort.isPending;
   return (
     <section className={styles.resume} aria-labelledby="resume-title">
       <h2 id="resume-title">Stop or take up this run</h2>
