@@ -32,10 +32,11 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     viewport: { width: 1440, height: 900 },
     screenshot: 'on',
-    // a failed test keeps its trace: actions, network and console, without the screencast and the DOM
-    // snapshots of every action — recording those for each test cost the browser stage about half its
-    // CPU (8 specs: 71.6 s with them, 37.5 s without, as without any trace). The failure's screenshot
-    // and its page's accessibility tree (error-context.md) are kept beside it
+    // a failed test keeps its trace: actions and console, without the screencast and the DOM snapshots
+    // of every action — recording those for each test cost the browser stage about half its CPU (8
+    // specs: 71.6 s with them, 37.5 s without, as without any trace). Without DOM snapshots Playwright
+    // records no requests either (`--trace on` for them). The failure's screenshot and its page's
+    // accessibility tree (error-context.md) are kept beside it
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
