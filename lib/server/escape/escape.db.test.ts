@@ -235,23 +235,25 @@ export function ok() { return { after: 'still running' }; }
     });
 
     it('nothing a step starts outlives it: setsid (python) and detached (node) children die with the sandbox', async () => {
-      const marker = String(31_337 + Math.floor(Math.random() * 1000));
+      // a sleep of two minutes, told apart by its fraction: long enough to outlive the run if the sandbox stopped
+      // killing it, short enough that such a regression leaves nothing on the machine for long (it was ~9 hours)
+      const marker = `120.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
       const o = await run('forker', {
         files: {
           'attack.py': `import subprocess
 def fork(v):
-    subprocess.Popen(["sleep", "${marker}.1"], start_new_session=True)
+    subprocess.Popen(["sleep", "${marker}1"], start_new_session=True)
     return {"py": "spawned"}
 `,
           'attack.mjs': `import { spawn } from 'node:child_process';
-export function fork() { spawn('sleep', ['${marker}.2'], { detached: true, stdio: 'ignore' }).unref(); return { node: 'spawned' }; }
+export function fork() { spawn('sleep', ['${marker}2'], { detached: true, stdio: 'ignore' }).unref(); return { node: 'spawned' }; }
 `,
         },
         steps: [py('fork'), node('fork')].join('\n'),
       });
       assert.equal(o.status, 'completed', failure(o));
       assert.deepEqual(o.output, { py: 'spawned', node: 'spawned' });
-      const survivors = () => processCommandLines().filter((l) => l.includes(`sleep ${marker}.`));
+      const survivors = () => processCommandLines().filter((l) => l.includes(`sleep ${marker}`));
       for (let i = 0; i < 40 && survivors().length; i++) await new Promise((r) => setTimeout(r, 50));
       assert.deepEqual(survivors(), [], 'a process outlived its run');
     });
