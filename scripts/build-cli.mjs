@@ -175,7 +175,22 @@ export async function precompiledTexts(esbuild, staging, inputs) {
   return texts;
 }
 
+/** the generated Prisma client the store imports (`npm run db:generate`; not in git) */
+export const PRISMA_CLIENT = 'lib/store/generated/prisma/client.ts';
+
+/**
+ * Throws, saying what to run, when the Prisma client is not generated in `dir`: esbuild would fail on
+ * its import ("Could not resolve ./generated/prisma/client"), and running build:cli again cannot help.
+ */
+export function requireGeneratedClient(dir = root) {
+  if (existsSync(path.join(dir, PRISMA_CLIENT))) return;
+  throw Object.assign(new Error(`the Prisma client is not generated (${PRISMA_CLIENT} is missing)`), {
+    hint: `Run \`npm run db:generate\` in ${dir} (npm install runs it), then the command again.`,
+  });
+}
+
 export async function buildCli({ quiet = false } = {}) {
+  requireGeneratedClient();
   const esbuild = await import('esbuild');
   mkdirSync(dist, { recursive: true });
   const staging = path.join(dist, `staging-${process.pid}-${Date.now()}`);
@@ -237,7 +252,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     await buildCli();
   } catch (e) {
-    console.error(`build:cli: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(`build:cli: ${e instanceof Error ? e.message : String(e)}${e?.hint ? `\n  ${e.hint}` : ''}`);
     process.exit(1);
   }
 }

@@ -38,7 +38,7 @@ export async function importBuilt(entry) {
       const { buildCli } = await import('./build-cli.mjs');
       build = await buildCli({ quiet: true });
     } catch (e) {
-      process.stderr.write(`stagecraft: dist/ is missing or older than the sources, and rebuilding it failed: ${e instanceof Error ? e.message : String(e)}\n  Run \`npm run build:cli\` in ${root}.\n`);
+      process.stderr.write(`stagecraft: dist/ is missing or older than the sources, and rebuilding it failed: ${e instanceof Error ? e.message : String(e)}\n  ${e?.hint ?? `Run \`npm run build:cli\` in ${root}.`}\n`);
       process.exit(1);
     }
   }
