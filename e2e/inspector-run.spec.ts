@@ -158,6 +158,11 @@ test('a running run updates live and becomes the finished page with no reload', 
   // steps arrive while it runs
   await expect(steps.getByRole('listitem', { name: '__post__/0 node ok' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('running');
+  // a step is recorded when it ends: during the next 9 s one the page says how long nothing was recorded, ticking
+  const outcome = page.getByRole('region', { name: 'Outcome' });
+  await expect(outcome).toContainText(/Nothing recorded for \d+ s \(since event \d+\): a step is recorded when it ends/, { timeout: 20_000 });
+  const first = Number((await outcome.textContent())!.match(/for (\d+) s/)![1]);
+  await expect(outcome).toContainText(new RegExp(`Nothing recorded for (?!${first} s)\\d+ s`), { timeout: 12_000 });
   await shot(page, '63-inspector-live');
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('completed', { timeout: 150_000 });
   await expect(steps.getByRole('listitem')).toHaveCount(SLOW_STEPS);

@@ -99,7 +99,7 @@ export function RunLive({ initial, initialTimeline, now }: { initial: RunView; i
       <ReplayOutcome replay={replay} />
       {run.status === 'running' ? <ResumeAbort runId={run.runId} skill={run.skill} version={run.version} drivenHere={run.drivenHere ?? false} /> : null}
       <RunInspector run={run} initialTimeline={initialTimeline}>
-        <RunLiveOutcome run={run} />
+        <RunLiveOutcome run={run} now={now} />
         <RunForkActions run={run} />
         <BaselineDivergence runId={run.runId} status={run.status} />
         <RunLineage run={run} />

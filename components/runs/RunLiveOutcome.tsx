@@ -1,7 +1,8 @@
 // What a run ended with when it completed: the caller artifact; while it has no outcome yet, what it
 // is doing meanwhile. A failed or aborted run's error is the inspector's (the report, Details).
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { RunView } from '@/lib/views';
+import { formatDuration } from '@/components/common/format';
 import styles from './RunLive.module.css';
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
@@ -19,7 +20,42 @@ function Pending({ children }: { children: ReactNode }) {
   );
 }
 
-export function RunLiveOutcome({ run }: { run: RunView }) {
+/** how long nothing was recorded before it counts as a wait worth saying (a quick step's gap is not) */
+export const QUIET_AFTER_MS = 3000;
+
+/** a wait in whole seconds, as it ticks: `7 s`, then `1 min 5 s` */
+const waited = (ms: number) => (ms < 60_000 ? `${Math.floor(ms / 1000)} s` : formatDuration(ms));
+
+/**
+ * How long the run has recorded nothing, ticking each second once it passes QUIET_AFTER_MS: a step is
+ * recorded when it ends, so a long one (a slow code step, a model call) is otherwise a page that
+ * looks stuck. Measured on the server's clock (the run's times are the server's): the browser's
+ * offset from it is taken once, from the time the server rendered the page (`now`), so the wait
+ * said is short by the time the page took to load, never long.
+ */
+function QuietFor({ lastAt, eventCount, now }: { lastAt: number; eventCount: number; now: number }) {
+  const [quiet, setQuiet] = useState<number | null>(null);
+  // taken once, when the page first runs here: `now` is when the server rendered it, not when a later event came
+  const offset = useRef<number | null>(null);
+  useEffect(() => {
+    offset.current ??= Date.now() - now;
+    const skew = offset.current;
+    const tick = () => setQuiet(Date.now() - skew - lastAt);
+    tick();
+    const timer = setInterval(tick, 1000);
+    return () => clearInterval(timer);
+  }, [lastAt, now]);
+  if (quiet === null || quiet < QUIET_AFTER_MS) return null;
+  return (
+    <>
+      {' '}
+      Nothing recorded for {waited(quiet)} (since event {eventCount}): a step is recorded when it ends, so a long
+      one — a slow code step, a model call — shows as this wait.
+    </>
+  );
+}
+
+export function RunLiveOutcome({ run, now }: { run: RunView; now: number }) {
   if (run.status === 'queued') {
     return (
       <Pending>
@@ -28,7 +64,14 @@ export function RunLiveOutcome({ run }: { run: RunView }) {
       </Pending>
     );
   }
-  if (run.status === 'running') return <Pending>The run is in progress. Its caller artifact, or its error, appears here when it ends.</Pending>;
+  if (run.status === 'running') {
+    return (
+      <Pending>
+        The run is in progress.
+        <QuietFor lastAt={run.lastEventAt ?? run.updatedAt} eventCount={run.eventCount} now={now} /> Its caller artifact, or its error, appears here when it ends.
+      </Pending>
+    );
+  }
   if (run.status === 'completed') {
     return (
       <section className={styles.card} aria-labelledby="run-artifact-title">

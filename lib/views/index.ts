@@ -186,6 +186,8 @@ export const RunView = RunSummaryView.extend({
   updatedAt: ms,
   /** the number of events recorded so far */
   eventCount: z.number().int(),
+  /** when the last of them was recorded: a running run's last progress (a step is recorded when it ends); null before any */
+  lastEventAt: ms.nullable().optional(),
   /** which process drove each part of the run (a worker, the app, a CLI), in order */
   drivers: z.array(RunDriverView),
   /** a failed run, or one aborted by a step or a contract: where `Rerun from here` reruns it from — its failed step, else the phase it stopped in (a finish its contract refused, a model turn that did not come); null for a run aborted on request (a fork with no point named still takes that one on from the phase it stopped in). The run page's only source for its rerun point */

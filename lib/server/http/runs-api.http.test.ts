@@ -156,7 +156,8 @@ describe('a run’s event stream', () => {
 
   it('follows a run that another process drives (its cursor poll), through to its end', async () => {
     const { runId } = await interruptedRun(where());
-    const before = (await call(routes.getRun, { params: { id: runId } })).eventCount;
+    const view = await call(routes.getRun, { params: { id: runId } });
+    const before = view.eventCount;
     const streamed = readSse(`${app.url}/api/runs/${runId}/stream`, { until: (e) => e.event === 'end', timeoutMs: 90_000 });
     await new Promise((r) => setTimeout(r, 1500)); // the stream has sent what was recorded and waits
     const resumedAt = Date.now();
@@ -171,6 +172,8 @@ describe('a run’s event stream', () => {
     const recorded = events.filter((e) => e.event === 'message' && (e.data as { seq: number }).seq <= before);
     assert.ok(before >= 5, `the interrupted run had recorded ${before} events`);
     assert.equal(recorded.length, before);
+    // the run's last progress, as its page says how long it has been quiet: when its last event was recorded
+    assert.equal(view.lastEventAt, (recorded.at(-1)!.data as { at: number }).at);
     assert.ok(recorded.every((e) => e.at < resumedAt), 'streamed, not buffered');
     assert.equal(types.at(-1), 'run_completed');
     assert.deepEqual(events.at(-1)?.data, { runId, status: 'completed' });

@@ -94,6 +94,7 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     eventCount: events.length,
+    lastEventAt: events.length ? events[events.length - 1].at : null,
     drivers: runDrivers(events),
     // the page's rerun point: a run aborted by a step has it as its failed step; one aborted on request failed nowhere
     // (the fork `{}` still takes that one on from the phase it stopped in: failed-step.ts)
