@@ -7,7 +7,7 @@
 // minimap), and, while the YAML does not parse, keeps the last good picture,
 // greyed. Keys when the diagram has focus: F fits, A arranges.
 import '@xyflow/react/dist/style.css';
-import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, getViewportForBounds, useNodesInitialized, useReactFlow, useStoreApi, type Edge, type Node, type NodeChange } from '@xyflow/react';
+import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyNodeChanges, getViewportForBounds, useNodesInitialized, useReactFlow, useStore, useStoreApi, type Edge, type Node, type NodeChange, type Viewport } from '@xyflow/react';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
@@ -275,10 +275,26 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     const box = drawnBounds(nodeLookup, edgesRef.current);
     return box && width && height ? getViewportForBounds(box, width, height, MIN_ZOOM, FIT.maxZoom, FIT.padding) : null;
   }, [store]);
+  // the model now, for the callbacks made once for the page's life (the framing, a node's declaration)
+  const modelRef = useRef(model);
+  useEffect(() => {
+    modelRef.current = model;
+  });
+  // The view the diagram chose itself, and how: Fit (the button, Arrange) fits everything; the first
+  // picture frames it (below). While the view is still that one, a change of the pane's size chooses
+  // again the same way (the effect after these).
+  const chosen = useRef<{ viewport: Viewport; how: 'fit' | 'frame' } | null>(null);
+  const show = useCallback(
+    (viewport: Viewport, how: 'fit' | 'frame', duration?: number) => {
+      chosen.current = { viewport, how };
+      void flow.setViewport(viewport, duration ? { duration } : undefined);
+    },
+    [flow],
+  );
   const fit = useCallback(() => {
     const viewport = fittedViewport();
-    if (viewport) void flow.setViewport(viewport, { duration: 200 });
-  }, [flow, fittedViewport]);
+    if (viewport) show(viewport, 'fit', 200);
+  }, [show, fittedViewport]);
   const arrange = useCallback(() => {
     if (!model) return;
     setLayout({ key: structureKey(model), positions: layoutAll(model), pinned: new Set() });
@@ -287,23 +303,49 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
 
   // A large skill fitted whole is too small to read: the first view then starts at the entry, at a
   // readable zoom (Fit shows everything; the minimap shows where the view is).
-  const initialized = useNodesInitialized();
-  const framed = useRef(false);
   const wrapRef = useRef<HTMLDivElement>(null);
   useEdgeWrappersUnnamed(wrapRef);
-  useEffect(() => {
-    if (!initialized || framed.current || !model) return;
-    framed.current = true;
+  const frame = useCallback(() => {
     const fitted = fittedViewport();
     if (!fitted) return;
     if (fitted.zoom >= READABLE_ZOOM) {
-      void flow.setViewport(fitted);
+      show(fitted, 'frame');
       return;
     }
-    const first = model.nodes[0] ? flow.getNode(model.nodes[0].id) : undefined;
+    const first = modelRef.current?.nodes[0] ? flow.getNode(modelRef.current.nodes[0].id) : undefined;
+    const { width, height: paneHeight } = store.getState();
     const height = wrapRef.current?.clientHeight ?? 600;
-    if (first) void flow.setCenter(first.position.x + (first.width ?? PHASE_WIDTH) / 2, first.position.y + (height / 2 - TOP_ROOM_PX) / READABLE_ZOOM, { zoom: READABLE_ZOOM });
-  }, [initialized, model, flow, fittedViewport]);
+    if (!first) return;
+    // flow.setCenter's viewport, kept to be told apart from one the user moved to
+    const cx = first.position.x + (first.width ?? PHASE_WIDTH) / 2;
+    const cy = first.position.y + (height / 2 - TOP_ROOM_PX) / READABLE_ZOOM;
+    show({ x: width / 2 - cx * READABLE_ZOOM, y: paneHeight / 2 - cy * READABLE_ZOOM, zoom: READABLE_ZOOM }, 'frame');
+  }, [flow, fittedViewport, show, store]);
+  const initialized = useNodesInitialized();
+  const framed = useRef(false);
+  useEffect(() => {
+    if (!initialized || framed.current || !model) return;
+    framed.current = true;
+    frame();
+  }, [initialized, model, frame]);
+
+  // The pane changed size (the window resized, the splitter moved; React Flow measures its own pane):
+  // a view still as the diagram chose it is chosen again for the new size — else at 800 px the cards
+  // fitted at 1400 px were cut off on the right. A view the user zoomed or panned since is theirs, kept.
+  const paneWidth = useStore((s) => s.width);
+  const paneHeight = useStore((s) => s.height);
+  useEffect(() => {
+    const was = chosen.current;
+    if (!was || !paneWidth || !paneHeight) return;
+    const now = flow.getViewport();
+    if (Math.abs(now.x - was.viewport.x) > 0.5 || Math.abs(now.y - was.viewport.y) > 0.5 || Math.abs(now.zoom - was.viewport.zoom) > 1e-3) {
+      chosen.current = null;
+      return;
+    }
+    if (was.how === 'frame') return frame();
+    const viewport = fittedViewport();
+    if (viewport) show(viewport, 'fit');
+  }, [paneWidth, paneHeight, flow, fittedViewport, show, frame]);
 
   // the highlighted node is brought into view when it is off screen
   useEffect(() => {
@@ -329,10 +371,6 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   }, [highlight, model, flow]);
 
   /** a node's declaration, by its id (a click on a card, Enter on a focused one); one function for the page's life */
-  const modelRef = useRef(model);
-  useEffect(() => {
-    modelRef.current = model;
-  });
   const selectNode = useCallback(
     (id: string) => {
       const span = modelRef.current?.nodes.find((n) => n.id === id)?.span;

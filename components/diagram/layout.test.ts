@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeBundle } from '@/lib/skill/analyze-bundle';
 import type { DiagramModel } from '@/lib/skill/diagram';
-import { layoutAll, layoutSizeOf, sizeOf, stablePositions, structureKey, type Point } from './layout';
+import { badgesBelow, layoutAll, layoutSizeOf, sizeOf, stablePositions, structureKey, type Point } from './layout';
 
 const skill = (steps: string[], description = 'x') => `---
 name: demo
@@ -70,4 +70,20 @@ test('a card is as tall as its rows: tools, preprocessor steps and stages add to
   ).nodes[0];
   assert.equal(rich.kind, 'phase');
   assert.ok(layoutSizeOf(rich).height > layoutSizeOf(plain).height + 50);
+});
+
+test('a phase whose badges would cut its name has them on a line of their own, a line taller', () => {
+  const text = skill(['{ type: validate, schema: { type: object } }']).replace('  review: []\n', '  review: []\n  summarize: []\n');
+  const model = modelOf(text);
+  const phase = (name: string) => {
+    const n = model.nodes.find((x) => x.id === `phase:${name}`)!;
+    assert.equal(n.kind, 'phase');
+    return n as Extract<typeof n, { kind: 'phase' }>;
+  };
+  // terminal and unreachable beside `summarize` would leave it "summ…"
+  assert.equal(badgesBelow(phase('summarize')), true);
+  // one badge beside a short name fits
+  assert.equal(badgesBelow(phase('draft')), false);
+  assert.equal(badgesBelow(phase('review')), false);
+  assert.equal(layoutSizeOf(phase('summarize')).height, layoutSizeOf(phase('review')).height + 22);
 });

@@ -6,7 +6,7 @@
 // so the picture stays where it was, and a node the user dragged stays put.
 // `arrange` lays everything out afresh. Pure; no React.
 import dagre from '@dagrejs/dagre';
-import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
+import type { DiagramModel, DiagramNode, PhaseDiagramNode } from '@/lib/skill/diagram';
 
 export type Point = { x: number; y: number };
 export type Size = { width: number; height: number };
@@ -23,6 +23,22 @@ const RUNG = 24;
 const META = 24;
 const PROBLEM = 22;
 const SLACK = 4;
+const BADGE_LINE = 22;
+
+/**
+ * Whether a phase card draws its badges (entry, terminal, unreachable) on a line of their own under
+ * its name: when the head would not hold them beside it. An estimate by characters (13 px bold for
+ * the name, 10.5 px for a badge, on the generous side: wrapping a little early costs a line, cutting
+ * costs the name); before, the name gave way, and `summarize` with two badges read "summ…".
+ */
+export function badgesBelow(n: PhaseDiagramNode): boolean {
+  const badges = [n.isEntry && 'entry', n.isTerminal && 'terminal', !n.isReachable && 'unreachable'].filter((b): b is string => !!b);
+  if (!badges.length) return false;
+  const room = PHASE_WIDTH - 22; // the card's padding and borders
+  const kind = 44; // "PHASE" and the gap after it
+  const width = kind + n.name.length * 8.5 + badges.reduce((w, b) => w + 6 + 14 + b.length * 6.5, 0);
+  return width > room;
+}
 
 /**
  * The size a node is laid out at: its width by kind, its height from the rows it shows — not
@@ -33,7 +49,7 @@ export function layoutSizeOf(n: DiagramNode): Size {
   if (n.kind === 'phase') {
     const rows = 2 + (n.tools.length ? 1 : 0);
     const pre = n.preprocessor.length ? SECTION_HEAD + n.preprocessor.length * ROW : 0;
-    return { width: PHASE_WIDTH, height: CHROME + HEAD + rows * ROW + pre + n.stages.length * RUNG + problem + SLACK };
+    return { width: PHASE_WIDTH, height: CHROME + HEAD + (badgesBelow(n) ? BADGE_LINE : 0) + rows * ROW + pre + n.stages.length * RUNG + problem + SLACK };
   }
   if (n.kind === 'step') {
     const nested = n.steps?.length ? 4 + n.steps.length * ROW : 0;

@@ -8,6 +8,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 import type { ContractRef, DiagramNode, PhaseDiagramNode, StageItem, StepDiagramNode, StepItem, ContractDiagramNode, NodeProblem } from '@/lib/skill/diagram';
 import type { CardNodes } from './card-nodes';
+import { badgesBelow } from './layout';
 import styles from './SkillDiagram.module.css';
 
 /** `failed`: the card is where the last run failed; `failedItem`: the item inside it that did; `failedAt`: the run's failure point */
@@ -113,9 +114,11 @@ export function PhaseCard({ id, data }: NodeProps & { data: PhaseData }) {
   return (
     <div className={styles.card} data-kind="phase" data-failed={data.failed || undefined} data-invalid={n.invalid || undefined} data-unreachable={!n.isReachable || undefined} data-highlight={data.highlight === n.id || undefined}>
       <Handle type="target" position={Position.Top} className={styles.handle} />
-      <div className={styles.cardHead}>
+      <div className={styles.cardHead} data-badges-below={badgesBelow(n) || undefined}>
         <span className={styles.kind}>phase</span>
         <span className={styles.name}>{n.name}</span>
+        {/* the badges go on the next line when the name would give way to them (layout.ts) */}
+        <span className={styles.headBreak} aria-hidden="true" />
         {n.isEntry ? <span className={styles.badge} data-badge="entry">entry</span> : null}
         {n.isTerminal ? <span className={styles.badge}>terminal</span> : null}
         {!n.isReachable ? <span className={styles.badge} data-badge="warn">unreachable</span> : null}

@@ -59,12 +59,15 @@ export function BundleEditor(p: Props) {
               + New file
             </button>
           )}
-          {active !== SKILL_MD && !p.readOnly ? (
+        </div>
+        {/* the open file's own action, under the tabs: in the tab row it pushed the tabs onto another line */}
+        {active !== SKILL_MD && !p.readOnly ? (
+          <div className={styles.fileBar}>
             <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => p.onRemoveFile(active)}>
               Remove this file
             </button>
-          ) : null}
-        </div>
+          </div>
+        ) : null}
         <Tabs.Content value={active} forceMount className={styles.tabContent}>
           <section aria-label={`${active} editor`} className={`${styles.editor} nokey`}>
             <EditorPane

@@ -209,7 +209,8 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   };
 
   return (
-    <div className={styles.studio}>
+    // the page's main landmark (the root layout has none: each page gives its own, as the runs pages do)
+    <main className={styles.studio}>
       <StudioToolbar
         name={name}
         saved={versions.saved}
@@ -281,7 +282,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
         />
       ) : null}
       <NewFileDialog open={newFile} onOpenChange={setNewFile} existing={paths} onCreate={addFile} />
-    </div>
+    </main>
   );
 }
 

@@ -1,0 +1,73 @@
+// The studio's diagram chooses its view again when its pane changes size, while the view is still the
+// one it chose: after the window narrows from 1400 to 800 px a fitted skill is fitted to the narrow pane,
+// and a large one (first shown from its entry, at a readable zoom) shows its entry card whole. Before,
+// the view kept the 1400 px one and the cards were cut off on the right until Fit was pressed. A view
+// the user moved (zoomed or panned) is theirs: a resize leaves it as it is.
+import { expect, test, type Page } from '@playwright/test';
+import { savedSkill } from './skill-runs';
+
+test.describe.configure({ timeout: 120_000 });
+
+/** how far the cards keep from each side of the view, in px (negative: cut off) */
+async function margins(page: Page, selector = '.react-flow__node') {
+  return page.locator('.react-flow').evaluate((flow, sel) => {
+    const view = flow.getBoundingClientRect();
+    const boxes = [...flow.querySelectorAll(sel)].map((e) => e.getBoundingClientRect());
+    return {
+      top: Math.round(Math.min(...boxes.map((b) => b.top)) - view.top),
+      bottom: Math.round(view.bottom - Math.max(...boxes.map((b) => b.bottom))),
+      left: Math.round(Math.min(...boxes.map((b) => b.left)) - view.left),
+      right: Math.round(view.right - Math.max(...boxes.map((b) => b.right))),
+    };
+  }, selector);
+}
+const least = async (page: Page, selector?: string) => Math.min(...Object.values(await margins(page, selector)));
+const transform = (page: Page) => page.locator('.react-flow__viewport').evaluate((el) => (el as HTMLElement).style.transform);
+
+test('diagram: a fitted view is fitted again when the window narrows and widens; a view the user zoomed is kept', async ({ page, request }) => {
+  await savedSkill(request, 'tally', 'tally_refit');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto('/skills/tally_refit');
+  const diagram = page.locator('.react-flow');
+  await expect(diagram.getByRole('group', { name: 'caller contract' })).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => least(page), { message: 'every card inside the view at 1400 px' }).toBeGreaterThanOrEqual(0);
+  const wide = await transform(page);
+
+  await page.setViewportSize({ width: 800, height: 900 });
+  await expect.poll(() => least(page), { message: 'every card inside the view at 800 px' }).toBeGreaterThanOrEqual(0);
+  expect(await transform(page)).not.toBe(wide);
+  await diagram.screenshot({ path: 'test-results/screens/diagram-refit-800.png' });
+  // and back: fitted to the wider pane again
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect.poll(() => transform(page)).toBe(wide);
+
+  // the user zooms in: the view is theirs, and a resize keeps it
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(() => transform(page)).not.toBe(wide);
+  await page.waitForTimeout(400);
+  const zoomed = await transform(page);
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.waitForTimeout(800);
+  expect(await transform(page)).toBe(zoomed);
+  await diagram.screenshot({ path: 'test-results/screens/diagram-refit-kept-800.png' });
+
+  // Fit is asked for again after the user's zoom: a resize fits again from then on
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await page.waitForTimeout(500);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect.poll(() => transform(page)).toBe(wide);
+});
+
+test('diagram: a large skill first shown from its entry shows the entry card whole after the window narrows', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto('/skills/blog_writer');
+  const diagram = page.locator('.react-flow');
+  const entry = diagram.getByRole('group', { name: /\(entry\)$/ });
+  await expect(entry).toBeVisible({ timeout: 60_000 });
+  await page.waitForTimeout(400);
+  const entrySelector = `.react-flow__node[data-id="${await entry.getAttribute('data-id')}"]`;
+  expect(await least(page, entrySelector), 'the entry card inside the view at 1400 px').toBeGreaterThanOrEqual(0);
+  await page.setViewportSize({ width: 800, height: 900 });
+  await expect.poll(() => least(page, entrySelector), { message: 'the entry card inside the view at 800 px' }).toBeGreaterThanOrEqual(0);
+  await diagram.screenshot({ path: 'test-results/screens/diagram-reframe-800.png' });
+});
