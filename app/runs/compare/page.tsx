@@ -32,7 +32,7 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
       problem = await missingRunsProblem(await appHost(), a ?? null, b);
     }
   }
-  if (page && !page.view) problem = `There is no completed run of its skill before ${b} to set it beside: name run A.`;
+  if (page && !page.view) problem = `There is no completed run of its skill before ${b} to set it beside: name run A.${page.suggestions.length ? ' Or pick one of the runs below.' : ''}`;
   return (
     <main className={styles.page}>
       <nav aria-label="Breadcrumb" className={styles.crumbs}>
@@ -51,6 +51,7 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
         </>
       ) : null}
       <CompareForm a={page?.view?.a.runId ?? a ?? ''} b={b ?? ''} problem={problem} isFolded={Boolean(page?.view)} />
+      {page && !page.view && b ? <CompareSuggestions b={b} suggestions={page.suggestions} /> : null}
     </main>
   );
 }

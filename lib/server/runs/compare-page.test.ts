@@ -11,7 +11,7 @@ import path from 'node:path';
 import { RunNotFoundError } from '../../kernel/errors';
 import { routes } from '../../api/routes';
 import { memoryHost } from '../testing';
-import { comparePage, missingRunsProblem } from './compare-page';
+import { comparePage, missingRunsProblem, RECENT } from './compare-page';
 import { compareOrBaseline, compareRuns } from './compare-runs';
 import { forkRun } from './fork-run';
 import { replayRun } from './replay-run';
@@ -77,4 +77,23 @@ test('a run beside itself is identical and sameRun; two runs are not sameRun, wh
   const api = await compareOrBaseline(host, one.runId, one.runId);
   assert.equal('sameRun' in api && api.sameRun, true);
   assert.deepEqual(answer.schema.parse(api), api);
+});
+
+test("B with no completed run before it: its skill's latest runs are offered to pick A from, B itself never, at most RECENT", async () => {
+  const host = memoryHost({ cwd: workspace });
+  const first = await startSkillRun(host, { bundle: 'summarize', input });
+  const later: string[] = [];
+  for (let i = 0; i < RECENT + 1; i++) later.push((await startSkillRun(host, { bundle: 'summarize', input })).runId);
+  const page = await comparePage(host, null, first.runId);
+  assert.equal(page.view, null);
+  // the newest first, each after B: on the right
+  assert.deepEqual(
+    page.suggestions.map((s) => [s.runId, s.label, s.isLater]),
+    later
+      .slice(-RECENT)
+      .reverse()
+      .map((id) => [id, 'another run of summarize (completed)', true]),
+  );
+  // with an A to show, the suggestions are B's own family as before (here: none)
+  assert.deepEqual((await comparePage(host, null, later[0])).suggestions, []);
 });

@@ -1,7 +1,8 @@
 /**
  * What the app's compare view (/runs/compare?a=&b=) shows: the comparison of A and B — with A, when
  * only B is named, the last completed run of B's skill before it — and the other runs B is most
- * often set beside (its parent, its replays and forks, that last completed run), to switch to.
+ * often set beside (its parent, its replays and forks, that last completed run), to switch to; when
+ * there is no A to show, the skill's latest runs, to pick one from.
  *
  * Owns: that choice. Does not: compare (compare-runs.ts).
  */
@@ -10,7 +11,10 @@ import type { CompareView } from '../../views';
 import type { Host } from '../host';
 import { compareRuns, lastCompletedBefore } from './compare-runs';
 
-/** a run to set beside B; `isLater`: it is derived from B, so it goes on the right */
+/** how many of the skill's latest runs are offered when B has no run to be set beside */
+export const RECENT = 5;
+
+/** a run to set beside B; `isLater`: it is derived from B or came after it, so it goes on the right */
 export type CompareSuggestion = { runId: string; label: string; isLater: boolean };
 
 export type ComparePage = {
@@ -29,6 +33,12 @@ export async function comparePage(host: Pick<Host, 'store' | 'skills'>, a: strin
   if (baseline && baseline.id !== run.parentRunId) suggestions.push({ runId: baseline.id, label: 'the last completed run of the skill before it', isLater: false });
   for (const d of derived) suggestions.push({ runId: d.id, label: `its ${d.kind}${d.forkPoint ? ` from ${d.forkPoint}` : ''} (${d.status})`, isLater: true });
   const left = a ?? baseline?.id ?? null;
+  // nothing to set B beside yet: its skill's latest runs, so that A is picked rather than typed
+  if (!left) {
+    const named = new Set([b, ...suggestions.map((s) => s.runId)]);
+    const recent = (await host.store.listRuns({ skillName: run.skillName, limit: RECENT + named.size })).filter((r) => !named.has(r.id)).slice(0, RECENT);
+    for (const r of recent) suggestions.push({ runId: r.id, label: `${r.kind === 'run' ? 'another run' : `a ${r.kind}`} of ${run.skillName} (${r.status})`, isLater: r.createdAt > run.createdAt });
+  }
   return {
     view: left ? await compareRuns(host, left, b) : null,
     isBaseline: a === null && left !== null,
