@@ -68,10 +68,10 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
             isFailedHere ? (
               <>
                 <RerunFromHere runId={runId} skill={skill} version={version} position={entry.id} status={status} isPrimary />
-                <ForkFromHere runId={runId} position={forkAt} status={status} positions={positions} />
+                <ForkFromHere runId={runId} position={forkAt} status={status} positions={positions} skill={skill} ranVersion={version} />
               </>
             ) : (
-              <ForkFromHere runId={runId} position={forkAt} status={status} positions={positions} />
+              <ForkFromHere runId={runId} position={forkAt} status={status} positions={positions} skill={skill} ranVersion={version} />
             )
           ) : null}
           {entry.line !== null ? (

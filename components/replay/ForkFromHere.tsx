@@ -2,7 +2,8 @@
 // `Fork from here`: a dialog (named as its button) that reads the value at the position
 // (`GET /api/runs/<id>/fork?at=`) and opens it in an editor (ForkEditor) before anything runs.
 // Given `positions`, the dialog also lets the point be changed (any position of the run may be
-// typed; these are offered).
+// typed; these are offered). Given `skill`, the version the fork goes on with can be chosen among
+// the skill's saved versions (the latest by default).
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +11,7 @@ import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import { ForkEditor } from './ForkEditor';
 import { Spinner } from '@/components/common/Spinner';
+import { exactTime } from '@/components/common/format';
 import styles from './Replay.module.css';
 
 type Props = {
@@ -20,19 +22,28 @@ type Props = {
   status: string;
   /** when given, the point can be changed in the dialog, and these are offered */
   positions?: readonly string[];
+  /** the run's skill: when given, the version the fork runs with can be chosen (default: the latest) */
+  skill?: string;
+  /** the version the run ran, named so among the choices */
+  ranVersion?: string | null;
 };
 
-export function ForkFromHere({ runId, position, status, positions }: Props) {
+export function ForkFromHere({ runId, position, status, positions, skill, ranVersion }: Props) {
   const [open, setOpen] = useState(false);
   const [at, setAt] = useState(position);
   const [typed, setTyped] = useState(position);
   const isEnded = status !== 'running' && status !== 'queued';
-  const point = useQuery({ ...routeQuery(routes.forkPoint, { params: { id: runId }, query: { at } }), enabled: open && at.trim() !== '', retry: false, staleTime: 30_000 });
+  // '' is the skill's latest version
+  const [version, setVersion] = useState('');
+  const query = version ? { at, version } : { at };
+  const point = useQuery({ ...routeQuery(routes.forkPoint, { params: { id: runId }, query }), enabled: open && at.trim() !== '', retry: false, staleTime: 30_000 });
+  const versions = useQuery({ ...routeQuery(routes.listVersions, { params: { name: skill ?? '' } }), enabled: open && Boolean(skill), staleTime: 30_000 });
 
   const changeOpen = (isOpen: boolean) => {
     if (isOpen) {
       setAt(position);
       setTyped(position);
+      setVersion('');
     }
     setOpen(isOpen);
   };
@@ -55,8 +66,20 @@ export function ForkFromHere({ runId, position, status, positions }: Props) {
           </Dialog.Title>
           <Dialog.Description>
             A new run: the steps before the point are answered from run <code>{runId}</code>&apos;s recording (no model is called for them), the value there is
-            yours to edit, and the rest runs live with the skill&apos;s latest version.
+            yours to edit, and the rest runs live with the skill&apos;s latest version{skill ? ' (or the one chosen below)' : ''}.
           </Dialog.Description>
+          {skill && versions.data && versions.data.versions.length > 1 ? (
+            <div className="field">
+              <label htmlFor="fork-version">Version</label>
+              <select id="fork-version" className={`input ${styles.mono}`} value={version} onChange={(e) => setVersion(e.target.value)}>
+                {versions.data.versions.map((v, i) => (
+                  <option key={v.hash} value={i === 0 ? '' : v.hash}>
+                    {v.hash.slice(0, 12)} · {[i === 0 ? 'latest' : `saved ${exactTime(v.savedAt)}`, ...(ranVersion && v.hash.startsWith(ranVersion) ? ["this run's"] : [])].join(' · ')}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
           {positions ? (
             <div className="field">
               <label htmlFor="fork-point">Fork point</label>

@@ -30,7 +30,7 @@ function TakeOnFailed({ run, point, positions }: Props & { point: RerunPoint; po
       </p>
       <div className={styles.actions}>
         <RerunFromHere runId={run.runId} skill={run.skill} version={run.version} position={at} status={run.status} isPrimary />
-        <ForkFromHere runId={run.runId} position={forkAt} status={run.status} positions={positions} />
+        <ForkFromHere runId={run.runId} position={forkAt} status={run.status} positions={positions} skill={run.skill} ranVersion={run.version} />
       </div>
     </section>
   );
@@ -52,7 +52,7 @@ export function RunForkActions({ run }: Props) {
         from there, with nothing before it run again.
       </p>
       <div className={styles.actions}>
-        <ForkFromHere runId={run.runId} position={from} status={run.status} positions={positions} />
+        <ForkFromHere runId={run.runId} position={from} status={run.status} positions={positions} skill={run.skill} ranVersion={run.version} />
       </div>
     </section>
   );
