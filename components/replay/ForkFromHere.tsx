@@ -10,6 +10,7 @@ import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import { ForkEditor } from './ForkEditor';
 import { Spinner } from '@/components/common/Spinner';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 
 type Props = {
@@ -27,6 +28,8 @@ export function ForkFromHere({ runId, position, status, positions }: Props) {
   const [at, setAt] = useState(position);
   const [typed, setTyped] = useState(position);
   const isEnded = status !== 'running' && status !== 'queued';
+  // disabled until hydrated: a click on the server's HTML reaches no handler, the dialog did not open (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const point = useQuery({ ...routeQuery(routes.forkPoint, { params: { id: runId }, query: { at } }), enabled: open && at.trim() !== '', retry: false, staleTime: 30_000 });
 
   const changeOpen = (isOpen: boolean) => {
@@ -43,7 +46,7 @@ export function ForkFromHere({ runId, position, status, positions }: Props) {
   return (
     <Dialog.Root open={open} onOpenChange={changeOpen}>
       <Dialog.Trigger asChild>
-        <button type="button" className="btn" disabled={!isEnded} title={`A new run from ${position}, with the value there edited`}>
+        <button type="button" className="btn" disabled={!hydrated || !isEnded} title={`A new run from ${position}, with the value there edited`}>
           Fork from here
         </button>
       </Dialog.Trigger>

@@ -1,0 +1,52 @@
+// Before the page hydrates, a button whose click works only through a React handler is drawn
+// disabled (components/common/use-hydrated.ts): on the server's HTML such a click reached no handler
+// and was lost — the run page's Abort looked pressed and the run ran on. Each page's HTML, as the
+// server sends it, is read here: its buttons are disabled, but for a GET form's submit, which works
+// without a script and is left enabled. Then, hydrated, they are enabled (Playwright's click waits
+// for that, as a user sees them grey until they work).
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { failedTallyRun } from './skill-runs';
+
+test.describe.configure({ timeout: 180_000 });
+
+type Control = { name: string; disabled: boolean };
+
+const text = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+
+async function htmlOf(request: APIRequestContext, url: string): Promise<string> {
+  const res = await request.get(url);
+  expect(res.status(), url).toBe(200);
+  return res.text();
+}
+
+/** the buttons of a page's HTML: each named by its aria-label, else its text, and whether it is disabled */
+async function buttonsOf(request: APIRequestContext, url: string): Promise<Control[]> {
+  const html = await htmlOf(request, url);
+  return [...html.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/g)].map(([, attrs, inner]) => ({
+    name: /aria-label="([^"]*)"/.exec(attrs)?.[1] ?? text(inner),
+    disabled: /\sdisabled=""/.test(attrs),
+  }));
+}
+
+const enabledOnes = (controls: Control[]) => controls.filter((c) => !c.disabled).map((c) => c.name);
+const names = (controls: Control[]) => controls.map((c) => c.name);
+
+test("the run page's server HTML draws every button disabled: fork, rerun, replay, compare, export, the timeline's", async ({ page, request }) => {
+  const runId = await failedTallyRun(request, 'hyd_tally_run');
+  const buttons = await buttonsOf(request, `/runs/${runId}`);
+  expect(names(buttons)).toEqual(expect.arrayContaining(['Replay', 'Compare', 'Export', 'Rerun from here', 'Fork from here', 'Zoom in', 'Fit', 'First step', 'full error in Details']));
+  expect(enabledOnes(buttons)).toEqual([]);
+  // hydrated, they work: Fork from here opens its dialog
+  await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
+  await expect(page.getByRole('button', { name: 'Compare' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Fork from here' }).first().click();
+  await expect(page.getByRole('dialog', { name: 'Fork from here' })).toBeVisible();
+});
