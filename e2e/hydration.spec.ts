@@ -50,3 +50,26 @@ test("the run page's server HTML draws every button disabled: fork, rerun, repla
   await page.getByRole('button', { name: 'Fork from here' }).first().click();
   await expect(page.getByRole('dialog', { name: 'Fork from here' })).toBeVisible();
 });
+
+test("the studio's server HTML draws Run, Save, Versions, Check against past runs, the file tabs and New file disabled", async ({ page, request }) => {
+  expect((await request.post('/api/skills', { data: { name: 'hyd_studio', from: 'summarize' } })).status()).toBe(201);
+  const buttons = await buttonsOf(request, '/skills/hyd_studio');
+  expect(names(buttons)).toEqual(expect.arrayContaining(['Run', 'Save', 'Check against past runs', 'skill.md', '+ New file']));
+  expect(names(buttons).some((n) => /^Versions \(\d+\)$/.test(n))).toBe(true);
+  expect(enabledOnes(buttons)).toEqual([]);
+  // the run's input and model too: typed into the server's HTML, the input was put back to its first
+  // value once the page hydrated, and Run took that
+  const html = await htmlOf(request, '/skills/hyd_studio');
+  expect(html).toMatch(/<textarea[^>]*id="run-input"[^>]*\sdisabled=""/);
+  expect(html).toMatch(/<select[^>]*id="run-model"[^>]*\sdisabled=""/);
+  // an older version, read-only: Restore this version too
+  const first = (await (await request.get('/api/skills/hyd_studio')).json()) as { version: { hash: string; files: Record<string, string> } };
+  const files = { ...first.version.files, 'notes.txt': 'a second version\n' };
+  expect((await request.post('/api/skills/hyd_studio/versions', { data: { files } })).status()).toBe(201);
+  const older = await buttonsOf(request, `/skills/hyd_studio?version=${first.version.hash}`);
+  expect(names(older)).toContain('Restore this version');
+  expect(enabledOnes(older)).toEqual([]);
+  await page.goto('/skills/hyd_studio', { waitUntil: 'domcontentloaded' });
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+  await expect(page.getByRole('tab', { name: 'skill.md' })).toBeEnabled();
+});

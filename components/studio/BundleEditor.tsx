@@ -9,6 +9,7 @@ import type { DiagnosticView, Files } from '@/lib/views';
 import type { EditorApi } from '@/components/editor/CodeEditor';
 import { EditorPane } from './panes';
 import { ProblemsList } from './ProblemsList';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Studio.module.css';
 
 type Props = {
@@ -40,6 +41,9 @@ type Props = {
 
 export function BundleEditor(p: Props) {
   const { active, diagnostics } = p;
+  // the tabs and the file buttons are disabled until hydrated: a click on the server's HTML reaches no
+  // handler and is lost (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   // the same array while the findings are the same: Monaco's markers are set again only when they change
   const markers = useMemo(() => diagnostics.filter((d) => d.file === active && (active === SKILL_MD || d.line > 0)), [diagnostics, active]);
   return (
@@ -48,19 +52,19 @@ export function BundleEditor(p: Props) {
         <div className={styles.tabBar}>
           <Tabs.List aria-label="Files of the bundle" className={styles.tabList}>
             {p.paths.map((path) => (
-              <Tabs.Trigger key={path} value={path} className={styles.tab}>
+              <Tabs.Trigger key={path} value={path} className={styles.tab} disabled={!hydrated}>
                 {path}
                 {p.changed.includes(path) ? <span className={styles.tabDirty} aria-hidden="true" /> : null}
               </Tabs.Trigger>
             ))}
           </Tabs.List>
           {p.readOnly ? null : (
-            <button type="button" className="btn btn-ghost btn-sm" onClick={p.onNewFile}>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={p.onNewFile} disabled={!hydrated}>
               + New file
             </button>
           )}
           {active !== SKILL_MD && !p.readOnly ? (
-            <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => p.onRemoveFile(active)}>
+            <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => p.onRemoveFile(active)} disabled={!hydrated}>
               Remove this file
             </button>
           ) : null}
