@@ -73,3 +73,17 @@ test("the studio's server HTML draws Run, Save, Versions, Check against past run
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   await expect(page.getByRole('tab', { name: 'skill.md' })).toBeEnabled();
 });
+
+test("the home page's New skill, Rename and Delete are disabled in the server's HTML; the runs page's Import too, not its filter form's submit", async ({ page, request }) => {
+  await failedTallyRun(request, 'hyd_tally_list');
+  const home = await buttonsOf(request, '/');
+  expect(names(home)).toEqual(expect.arrayContaining(['New skill', 'Rename', 'Delete']));
+  expect(enabledOnes(home)).toEqual([]);
+  // the filters are a GET form to /runs: its submit works before any script, and stays enabled
+  const runs = await buttonsOf(request, '/runs');
+  expect(names(runs)).toEqual(expect.arrayContaining(['Import', 'Filter']));
+  expect(enabledOnes(runs)).toEqual(['Filter']);
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await page.getByRole('button', { name: 'New skill' }).click();
+  await expect(page.getByRole('dialog', { name: 'New skill' })).toBeVisible();
+});
