@@ -87,3 +87,23 @@ test("the home page's New skill, Rename and Delete are disabled in the server's 
   await page.getByRole('button', { name: 'New skill' }).click();
   await expect(page.getByRole('dialog', { name: 'New skill' })).toBeVisible();
 });
+
+test('a search typed into the runs filter before the page hydrated is the one Enter applies after it', async ({ page, request }) => {
+  const runId = await failedTallyRun(request, 'hyd_tally_typed');
+  // the page's scripts held back: the search is typed into the server's HTML
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/_next\/static\/.*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/runs', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Search runs').fill(runId);
+  release();
+  // hydrated (Import is enabled then), the box still shows the search: Enter applies it
+  await expect(page.getByRole('button', { name: 'Import' })).toBeEnabled();
+  await expect(page.getByLabel('Search runs')).toHaveValue(runId);
+  await page.getByLabel('Search runs').press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${runId}`));
+  await expect(page.getByRole('link', { name: runId })).toBeVisible();
+});
