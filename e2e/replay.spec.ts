@@ -292,6 +292,11 @@ test('a long comparison folds the steps that did not change around the one that 
   const fork = await ended(request, ((await forked.json()) as { runId: string }).runId);
   expect(fork.status).toBe('completed');
 
+  // the server's HTML draws the fold and Show unchanged steps disabled: clicked before the page
+  // hydrated, they reached no handler (the box showed ticked, no step unfolded)
+  const html = await (await request.get(`/runs/compare?a=${run.runId}&b=${fork.runId}`)).text();
+  expect(html).toMatch(/<button[^>]*\sdisabled=""[^>]*>19 unchanged steps<\/button>/);
+  expect(html).toMatch(/<input type="checkbox"[^>]*\sdisabled=""[^>]*\/?>\s*(<!-- -->)?\s*Show unchanged steps/);
   await page.goto(`/runs/compare?a=${run.runId}&b=${fork.runId}`);
   const comparison = page.getByRole('region', { name: 'Comparison' });
   await expect(comparison).toContainText('First divergence at __post__/20 — output changed');

@@ -7,6 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { routes } from '@/lib/api/routes';
 import { callRoute } from '@/lib/client/api';
+import { useHydrated } from '@/components/common/use-hydrated';
 import { skillNameProblem } from './skill-name';
 import styles from './Home.module.css';
 
@@ -22,6 +23,8 @@ const BLANK = 'blank';
 export function NewSkillDialog({ skills, examples }: Props) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
+  // disabled until hydrated: a click on the server's HTML reaches no handler, the dialog did not open (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const [name, setName] = useState('');
   const [from, setFrom] = useState(BLANK);
   const create = useMutation({
@@ -59,7 +62,7 @@ export function NewSkillDialog({ skills, examples }: Props) {
   return (
     <Dialog.Root open={open} onOpenChange={changeOpen}>
       <Dialog.Trigger asChild>
-        <button type="button" className="btn btn-primary">
+        <button type="button" className="btn btn-primary" disabled={!hydrated}>
           <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
             <path d="M6 1v10M1 6h10" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
           </svg>

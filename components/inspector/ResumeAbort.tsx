@@ -7,18 +7,16 @@
 // the run's claim), Resume is disabled and says so: a resume here could only be refused.
 import Link from 'next/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useSyncExternalStore } from 'react';
+import { useRef } from 'react';
 import { routes } from '@/lib/api/routes';
 import { callRoute, ApiError } from '@/lib/client/api';
 import { routeKey } from '@/lib/client/queries';
+import { useHydrated } from '@/components/common/use-hydrated';
 import { studioHref } from './timeline-index';
 import styles from './Inspector.module.css';
 
 /** why Resume is disabled while this app drives the run */
 export const DRIVEN_HERE_NOTE = 'This app is driving the run now: there is nothing to resume. Abort stops it.';
-
-/** nothing to subscribe to: the snapshot differs only between the server's HTML (false) and the client (true) */
-const noChange = () => () => {};
 
 type Props = {
   runId: string;
@@ -36,7 +34,7 @@ export function ResumeAbort({ runId, skill, version, drivenHere }: Props) {
   // the buttons are drawn disabled until the page is hydrated: before, a click on the server's HTML
   // reached no handler and was lost — Abort looked pressed and nothing stopped (a CI at load 4 clicked
   // it 0.5 s after the page showed, and the run ran on)
-  const hydrated = useSyncExternalStore(noChange, () => true, () => false);
+  const hydrated = useHydrated();
   const refresh = () => client.invalidateQueries({ queryKey: routeKey(routes.getRun, { params: { id: runId } }) });
   const resume = useMutation({ mutationFn: () => callRoute(routes.resumeRun, { params: { id: runId } }), onSettled: refresh });
   const abort = useMutation({

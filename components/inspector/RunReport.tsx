@@ -7,6 +7,7 @@ import Link from 'next/link';
 import type { RunDriverView, RunReportView } from '@/lib/views';
 import { countParts, reusedCounts, runUsageText, studioHref } from './timeline-index';
 import { errorLine } from './failure-words';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Inspector.module.css';
 
 type Props = {
@@ -60,9 +61,11 @@ function showDetails() {
 
 /** the way from a row of the report to an error in full: `id` selected in Details (`run`: the run's own error) */
 function FullError({ id, onSelect }: { id: string; onSelect: (id: string) => void }) {
+  const hydrated = useHydrated();
   return (
     <button
       type="button"
+      disabled={!hydrated}
       className={`${styles.linkButton} ${styles.textButton}`}
       onClick={() => {
         onSelect(id);
@@ -85,6 +88,8 @@ function ErrorWords({ message, summary, id, onSelect }: { message: string; summa
 
 export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
   const c = r.step_counts;
+  // its ways to a step are disabled until hydrated: a click on the server's HTML reaches no handler and is lost
+  const hydrated = useHydrated();
   // what the four count cards say was reused: one source for all four (the report's counts, or the usage's for an older report)
   const reused = reusedCounts(r, usage);
   const abort = r.aborted_by;
@@ -121,7 +126,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
             <dt>Aborted by</dt>
             <dd>
               step{' '}
-              <button type="button" className={styles.linkButton} onClick={() => onSelect(abort.position)}>
+              <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => onSelect(abort.position)}>
                 {abort.position}
               </button>{' '}
               ({abort.type}), whose <code>on_error: {abort.onError}</code> stops the run — not a user&apos;s abort
@@ -139,7 +144,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
             <dt>Blocked by</dt>
             <dd>
               stage{' '}
-              <button type="button" className={styles.linkButton} onClick={() => onSelect(r.blocked_by!.position)}>
+              <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => onSelect(r.blocked_by!.position)}>
                 {r.blocked_by.stage}
               </button>
               , which denied tool call {r.blocked_by.call}: {r.blocked_by.reason}
@@ -156,7 +161,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
           <div className={styles.wide}>
             <dt>Failed step</dt>
             <dd>
-              <button type="button" className={styles.linkButton} onClick={() => onSelect(r.failed_step!.position)}>
+              <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => onSelect(r.failed_step!.position)}>
                 {r.failed_step.position}
               </button>{' '}
               ({r.failed_step.type}, on_error: {r.failed_step.on_error}) <ErrorWords message={r.failed_step.error} summary={summary} id={r.failed_step.position} onSelect={onSelect} />
@@ -166,7 +171,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
           <div className={styles.wide}>
             <dt>Failed stage</dt>
             <dd>
-              <button type="button" className={styles.linkButton} onClick={() => r.failed_stage?.position && onSelect(r.failed_stage.position)}>
+              <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => r.failed_stage?.position && onSelect(r.failed_stage.position)}>
                 {r.failed_stage.phase} › {r.failed_stage.rung} › {r.failed_stage.stage}
               </button>{' '}
               ({r.failed_stage.capability}, round {r.failed_stage.round}) <ErrorWords message={r.failed_stage.error} summary={summary} id={r.failed_stage.position || 'run'} onSelect={onSelect} />
@@ -187,7 +192,7 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
                 <>
                   {' '}
                   at{' '}
-                  <button type="button" className={styles.linkButton} onClick={() => onSelect(r.error!.position!)}>
+                  <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => onSelect(r.error!.position!)}>
                     {r.error.position}
                   </button>
                 </>

@@ -17,6 +17,7 @@ import { VisitView, visitEstimatePx } from './TimelineVisit';
 import { itemDomId, totalUsageText, visitKeyOf } from './timeline-index';
 import type { Visit } from './use-run-timeline';
 import { failedOnlyEmptyText, failureCountText, runItselfFailed } from './failure-words';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Inspector.module.css';
 
 export type TimelineSelection = {
@@ -58,6 +59,9 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   const failures = t.failures.length;
   const rungs = useMemo(() => new Set(t.program.map((p) => p.rung)), [t.program]);
   const [zoomAt, setZoomAt] = useState(FIT);
+  // its tools are disabled until hydrated: a click on the server's HTML reaches no handler and is lost
+  // (components/common/use-hydrated.ts); ticked there, Failed only showed ticked and filtered nothing
+  const hydrated = useHydrated();
   const zoom = ZOOMS[zoomAt];
   // the rows: outline indexes of the visits shown (with Failed only, those that hold a failure), then the postprocessor
   const failedVisits = useMemo(() => new Set(t.failures.map(visitKeyOf)), [t.failures]);
@@ -200,24 +204,24 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
         </span>
         <span className={styles.timelineTools}>
           <span className={failures || runItselfFailed(failures, t.selected) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected)}</span>
-          <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
+          <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={!hydrated || failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
             Next failure <kbd aria-hidden="true">n</kbd>
           </button>
           <label className={styles.check}>
-            <input type="checkbox" checked={isFailedOnly} onChange={(e) => onFailedOnly(e.target.checked)} /> Failed only
+            <input type="checkbox" checked={isFailedOnly} onChange={(e) => onFailedOnly(e.target.checked)} disabled={!hydrated} /> Failed only
           </label>
           <span className={styles.zoom} role="group" aria-label="Zoom">
-            <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.max(0, z - 1))} disabled={zoomAt === 0} aria-label="Zoom out" title="Zoom out">
+            <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.max(0, z - 1))} disabled={!hydrated || zoomAt === 0} aria-label="Zoom out" title="Zoom out">
               −
             </button>
             {/* relative to the fitted width (100%): the Fit button beside it, pressed there, says so */}
             <output className={styles.zoomLevel} aria-label="Zoom level" title="Zoom, relative to the fitted width">
               {Math.round(zoom * 100)}%
             </output>
-            <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.min(ZOOMS.length - 1, z + 1))} disabled={zoomAt === ZOOMS.length - 1} aria-label="Zoom in" title="Zoom in">
+            <button type="button" className="btn btn-sm" onClick={() => setZoomAt((z) => Math.min(ZOOMS.length - 1, z + 1))} disabled={!hydrated || zoomAt === ZOOMS.length - 1} aria-label="Zoom in" title="Zoom in">
               +
             </button>
-            <button type="button" className="btn btn-sm" onClick={() => setZoomAt(FIT)} aria-pressed={zoomAt === FIT} title="Fit the width">
+            <button type="button" className="btn btn-sm" onClick={() => setZoomAt(FIT)} disabled={!hydrated} aria-pressed={zoomAt === FIT} title="Fit the width">
               Fit
             </button>
           </span>

@@ -5,6 +5,7 @@
 import type { RunTimelineView } from '@/lib/views';
 import { itemDomId, latencyText, nestedText, tokensText, usageText } from './timeline-index';
 import type { TimelineSelection } from './Timeline';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Inspector.module.css';
 
 type Round = RunTimelineView['visits'][number]['rounds'][number];
@@ -31,6 +32,8 @@ function marks(id: string, sel: TimelineSelection) {
 
 /** `rungs`: the rungs the skill has stages on — a lane no stage can ever fill is left out */
 export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round; currency: string | null; rungs: ReadonlySet<string> } & TimelineSelection) {
+  // the items are disabled until hydrated: a click on the server's HTML reaches no handler and is lost
+  const hydrated = useHydrated();
   const lane = (rung: string) => r.lanes.find((l) => l.rung === rung)?.traces ?? [];
   const laneView = (rung: string) => (rungs.has(rung) || lane(rung).length ? <Lane key={rung} rung={rung} traces={lane(rung)} {...sel} /> : null);
   return (
@@ -46,7 +49,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
           <span className={styles.laneTitle}>model turn</span>
           {r.model && (!sel.scope || sel.scope.has(r.model.id)) ? (
             <div {...marks(r.model.id, sel)} className={styles.item} data-status={r.model.finished ? 'finished' : 'ok'}>
-              <button type="button" className={styles.itemButton} onClick={() => sel.onSelect(r.model!.id)}>
+              <button type="button" className={styles.itemButton} disabled={!hydrated} onClick={() => sel.onSelect(r.model!.id)}>
                 <span className={styles.itemSummary}>{r.model.summary}</span>
                 {r.model.text ? (
                   <span className={styles.turnText} title={r.model.text}>
@@ -76,7 +79,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
                 .filter((t) => !sel.scope || sel.scope.has(t.id))
                 .map((t) => (
                   <li key={t.id} {...marks(t.id, sel)} className={styles.item} data-status={t.status} aria-label={`${t.op} ${t.status}`}>
-                    <button type="button" className={styles.itemButton} onClick={() => sel.onSelect(t.id)}>
+                    <button type="button" className={styles.itemButton} disabled={!hydrated} onClick={() => sel.onSelect(t.id)}>
                       <span className={styles.itemLabel}>
                         <code>{t.op}</code> <span className="status" data-status={t.status}>{t.status}</span>
                       </span>
@@ -96,6 +99,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
 
 function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & TimelineSelection) {
   const shown = sel.scope ? traces.filter((t) => sel.scope!.has(t.id)) : traces;
+  const hydrated = useHydrated();
   return (
     <div className={styles.lane} role="group" aria-label={`${rung} lane`}>
       <span className={styles.laneTitle}>{RUNG_TITLES[rung] ?? rung}</span>
@@ -105,7 +109,7 @@ function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & Time
         <ul className={styles.itemList} aria-label="Stage traces">
           {shown.map((t) => (
             <li key={t.id} {...marks(t.id, sel)} className={styles.item} data-status={t.status} aria-label={t.label}>
-              <button type="button" className={styles.itemButton} onClick={() => sel.onSelect(t.id)}>
+              <button type="button" className={styles.itemButton} disabled={!hydrated} onClick={() => sel.onSelect(t.id)}>
                 <span className={styles.itemLabel}>
                   <code>
                     {t.capability === t.stage ? t.stage : `${t.capability}/${t.stage}`}
@@ -127,6 +131,7 @@ function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & Time
 
 export function StepList({ title, chain, ...sel }: { title: string; chain: Chain } & TimelineSelection) {
   const steps = sel.scope ? chain.steps.filter((s) => sel.scope!.has(s.id)) : chain.steps;
+  const hydrated = useHydrated();
   return (
     <div className={styles.chain} role="group" aria-label={`${title} ${chain.phase === '__post__' ? '' : `of ${chain.phase}`}`.trim()}>
       <span className={styles.laneTitle}>{title}</span>
@@ -136,7 +141,7 @@ export function StepList({ title, chain, ...sel }: { title: string; chain: Chain
         <ol className={styles.stepList} aria-label="Steps">
           {steps.map((s) => (
             <li key={s.id} {...marks(s.id, sel)} className={styles.item} data-status={s.status} aria-label={s.label}>
-              <button type="button" className={styles.itemButton} onClick={() => sel.onSelect(s.id)}>
+              <button type="button" className={styles.itemButton} disabled={!hydrated} onClick={() => sel.onSelect(s.id)}>
                 <span className={styles.itemLabel}>
                   <code>{s.position}</code> {s.type}{' '}
                   <span className="status" data-status={s.status}>

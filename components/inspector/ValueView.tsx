@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import type { ValueSlotView } from '@/lib/views';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './ValueView.module.css';
 
 /** past this many characters a value sent whole starts folded */
@@ -48,6 +49,8 @@ function WholeValue({ value, label }: { value: unknown; label: string }) {
 function LargeValue({ runId, slot, label }: { runId: string; slot: Extract<ValueSlotView, { ref: unknown }>; label: string }) {
   const [isOpen, setOpen] = useState(false);
   const [shownChars, setShownChars] = useState(SLICE_CHARS);
+  // disabled until hydrated: a click on the server's HTML reaches no handler and is lost (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const whole = useQuery({ ...routeQuery(routes.getRunValue, { params: { id: runId }, query: { seq: slot.ref.seq, path: slot.ref.path } }), enabled: isOpen, staleTime: Infinity });
   const text = isOpen && whole.data ? asText(whole.data.value) : null;
   return (
@@ -59,7 +62,7 @@ function LargeValue({ runId, slot, label }: { runId: string; slot: Extract<Value
       <div className={styles.bar}>
         <span className={styles.dim}>{text === null ? `${sizeText(slot.size)}, shown in part` : text.length > shownChars ? `${sizeText(shownChars)} of ${sizeText(text.length)}` : sizeText(text.length)}</span>
         {!isOpen ? (
-          <button type="button" className={styles.linkButton} onClick={() => setOpen(true)} aria-label={`Show all of ${label}`}>
+          <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => setOpen(true)} aria-label={`Show all of ${label}`}>
             Show all
           </button>
         ) : whole.isFetching ? (
@@ -73,11 +76,11 @@ function LargeValue({ runId, slot, label }: { runId: string; slot: Extract<Value
         ) : (
           <>
             {text !== null && text.length > shownChars ? (
-              <button type="button" className={styles.linkButton} onClick={() => setShownChars((n) => n + SLICE_CHARS)} aria-label={`Show more of ${label}`}>
+              <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => setShownChars((n) => n + SLICE_CHARS)} aria-label={`Show more of ${label}`}>
                 Show more
               </button>
             ) : null}
-            <button type="button" className={styles.linkButton} onClick={() => (setOpen(false), setShownChars(SLICE_CHARS))} aria-label={`Fold ${label}`}>
+            <button type="button" className={styles.linkButton} disabled={!hydrated} onClick={() => (setOpen(false), setShownChars(SLICE_CHARS))} aria-label={`Fold ${label}`}>
               Fold
             </button>
           </>

@@ -15,6 +15,7 @@ import type { Files, RegressRunView, RegressView } from '@/lib/views';
 import { DeltaView } from './DeltaView';
 import { changeWords, divergenceNote } from './DivergenceList';
 import { Spinner } from '@/components/common/Spinner';
+import { useHydrated } from '@/components/common/use-hydrated';
 import { nothingToCheck } from './regress-words';
 import styles from './Replay.module.css';
 import { plural } from '@/lib/kernel/plural';
@@ -82,6 +83,8 @@ function ChangedRun({ run }: { run: RegressRunView }) {
 
 export function CheckPastRuns({ skill, files, version }: Props) {
   const [open, setOpen] = useState(false);
+  // disabled until hydrated: a click on the server's HTML reaches no handler and is lost (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const check = useMutation({ mutationFn: () => callRoute(routes.regressSkill, { params: { name: skill }, body: { files, ...(version ? { version } : {}) } }) });
   const start = () => {
     setOpen(true);
@@ -89,7 +92,7 @@ export function CheckPastRuns({ skill, files, version }: Props) {
   };
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
-      <button type="button" className="btn" onClick={start} disabled={check.isPending} title="Run this postprocessor over the finish artifacts of past runs (no model is called)">
+      <button type="button" className="btn" onClick={start} disabled={!hydrated || check.isPending} title="Run this postprocessor over the finish artifacts of past runs (no model is called)">
         Check against past runs
       </button>
       <Dialog.Portal>

@@ -11,6 +11,7 @@ import { formatDuration, modelLabel } from '@/components/common/format';
 import { NameParts } from '@/components/common/NameParts';
 import { changeWords, divergenceNote, DivergenceList } from './DivergenceList';
 import { visibleRows } from './compare-rows';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 import { plural } from '@/lib/kernel/plural';
 
@@ -116,6 +117,9 @@ type Props = {
 
 export function Comparison({ view, isBaseline = false }: Props) {
   const [showAll, setShowAll] = useState(false);
+  // its toggles are disabled until hydrated: on the server's HTML a click reached no handler (the box
+  // showed ticked, no step unfolded) (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const shown = useMemo(() => visibleRows(view.rows, showAll), [view.rows, showAll]);
   const folds = useMemo(() => visibleRows(view.rows, false).some((s) => s.kind === 'fold'), [view.rows]);
   const divergenceIndex = useMemo(() => new Map(view.divergences.map((d, i) => [`${d.position}`, i])), [view.divergences]);
@@ -155,7 +159,7 @@ export function Comparison({ view, isBaseline = false }: Props) {
         </span>
         {folds ? (
           <label className={styles.toggle}>
-            <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} /> Show unchanged steps
+            <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} disabled={!hydrated} /> Show unchanged steps
           </label>
         ) : null}
       </div>
@@ -174,7 +178,7 @@ export function Comparison({ view, isBaseline = false }: Props) {
             s.kind === 'fold' ? (
               <tr key={`fold-${s.from}`} className={styles.foldRow}>
                 <td colSpan={5}>
-                  <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowAll(true)}>
+                  <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowAll(true)} disabled={!hydrated}>
                     {plural(s.count, 'unchanged step')}
                   </button>
                 </td>

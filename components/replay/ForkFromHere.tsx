@@ -12,6 +12,7 @@ import { routeQuery } from '@/lib/client/queries';
 import { ForkEditor } from './ForkEditor';
 import { Spinner } from '@/components/common/Spinner';
 import { exactTime } from '@/components/common/format';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 
 type Props = {
@@ -38,6 +39,8 @@ export function ForkFromHere({ runId, position, status, positions, skill, ranVer
   const query = version ? { at, version } : { at };
   const point = useQuery({ ...routeQuery(routes.forkPoint, { params: { id: runId }, query }), enabled: open && at.trim() !== '', retry: false, staleTime: 30_000 });
   const versions = useQuery({ ...routeQuery(routes.listVersions, { params: { name: skill ?? '' } }), enabled: open && Boolean(skill), staleTime: 30_000 });
+  // disabled until hydrated: a click on the server's HTML reaches no handler, the dialog did not open (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
 
   const changeOpen = (isOpen: boolean) => {
     if (isOpen) {
@@ -54,7 +57,7 @@ export function ForkFromHere({ runId, position, status, positions, skill, ranVer
   return (
     <Dialog.Root open={open} onOpenChange={changeOpen}>
       <Dialog.Trigger asChild>
-        <button type="button" className="btn" disabled={!isEnded} title={`A new run from ${position}, with the value there edited`}>
+        <button type="button" className="btn" disabled={!hydrated || !isEnded} title={`A new run from ${position}, with the value there edited`}>
           Fork from here
         </button>
       </Dialog.Trigger>

@@ -13,6 +13,7 @@ import { callRoute } from '@/lib/client/api';
 import type { ImportView } from '@/lib/views';
 import { routeKey } from '@/lib/client/queries';
 import { Spinner } from '@/components/common/Spinner';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 import { plural } from '@/lib/kernel/plural';
 
@@ -32,6 +33,8 @@ export function ImportRuns() {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<string | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
+  // disabled until hydrated: a click on the server's HTML reaches no handler and is lost (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const upload = useMutation({
     mutationFn: (text: string) => callRoute(routes.importRuns, { body: text }),
     onSuccess: () => {
@@ -54,7 +57,7 @@ export function ImportRuns() {
   const error = refused ?? (upload.error ? `${file ?? 'The file'} was not imported: ${upload.error.message}` : null);
   return (
     <div className={styles.importBox}>
-      <button type="button" className="btn" onClick={() => input.current?.click()} disabled={upload.isPending} title="Add a run exported from Stagecraft (a .json file)">
+      <button type="button" className="btn" onClick={() => input.current?.click()} disabled={!hydrated || upload.isPending} title="Add a run exported from Stagecraft (a .json file)">
         Import
       </button>
       <input

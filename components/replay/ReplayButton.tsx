@@ -3,6 +3,7 @@
 // recording (no model is called). What it found is drawn by ReplayOutcome wherever the page puts
 // it; both share the state of useReplay. The button keeps its name while it works.
 import type { ReplayState } from './use-replay';
+import { useHydrated } from '@/components/common/use-hydrated';
 
 type Props = {
   replay: ReplayState;
@@ -12,12 +13,14 @@ type Props = {
 
 export function ReplayButton({ replay, status }: Props) {
   const isEnded = status !== 'running' && status !== 'queued';
+  // disabled until hydrated: a click on the server's HTML reaches no handler (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   return (
     <button
       type="button"
       className="btn"
       onClick={() => replay.mutate()}
-      disabled={!isEnded || replay.isPending}
+      disabled={!hydrated || !isEnded || replay.isPending}
       aria-busy={replay.isPending || undefined}
       title={isEnded ? "Run it again against the skill's latest version, answered from its recording: no model is called" : 'A run can be replayed once it has ended'}
     >

@@ -11,6 +11,7 @@ import { routes } from '@/lib/api/routes';
 import { callRoute } from '@/lib/client/api';
 import { routeQuery } from '@/lib/client/queries';
 import { rerunVersionNote } from './rerun-version';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 
 type Props = {
@@ -38,6 +39,8 @@ export function RerunFromHere({ runId, skill, version, position, status, isPrima
     onSuccess: (fork) => router.push(`/runs/${encodeURIComponent(fork.runId)}`),
   });
   const isEnded = status !== 'running' && status !== 'queued';
+  // disabled until hydrated: a click on the server's HTML reaches no handler (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const isBusy = rerun.isPending || rerun.isSuccess;
   // the button sits in its row of actions with the others; the note and any error go under that row
   // (styles.underActions), so a note never pushes the next button onto a line of its own
@@ -47,7 +50,7 @@ export function RerunFromHere({ runId, skill, version, position, status, isPrima
         type="button"
         className={`btn ${isPrimary ? 'btn-primary' : ''}`}
         onClick={() => rerun.mutate()}
-        disabled={!isEnded || isBusy}
+        disabled={!hydrated || !isEnded || isBusy}
         aria-busy={isBusy || undefined}
         aria-describedby={note ? noteId : undefined}
         title={`A new run with the skill's latest version: the steps before ${position} answered from this run's recording, ${position} and what follows run live`}

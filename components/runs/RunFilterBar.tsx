@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { utcTime } from '@/components/common/format';
 import { RUN_OUTCOME_WORDS, RUN_STATUS_WORDS } from '@/lib/views';
-import { RUN_RANGES, MAX_SEARCH_CHARS, failedAtChoices, isFiltered, type RunFilters, type RunRange } from './run-filters';
+import { RUN_RANGES, MAX_SEARCH_CHARS, failedAtChoices, isFiltered, parseRunFilters, type RunFilters, type RunRange } from './run-filters';
 import styles from './RunList.module.css';
 
 /** the pause after the last keystroke before a search is applied */
@@ -64,7 +64,12 @@ export function RunFilterBar({ filters, onChange, skills, failures, anyFailed }:
       aria-label="Filter runs"
       onSubmit={(e) => {
         e.preventDefault();
-        set({});
+        // the filters the form shows, read from it as a submit with no script sends them: a search
+        // typed (or a box ticked) before the page hydrated reached no handler, and Enter after it
+        // applied the filters from before — the box said one thing, the list showed another
+        const sent = new URLSearchParams();
+        for (const [k, v] of new FormData(e.currentTarget)) if (typeof v === 'string') sent.append(k, v);
+        onChange(parseRunFilters(sent).filters);
       }}
     >
       <div className={`${styles.filter} ${styles.search}`}>

@@ -2,13 +2,14 @@
 // The left half of the studio: the bundle's files as tabs (skill.md first), Monaco on the open one
 // with the validator's markers, what the key under the cursor does, and the Problems list.
 import * as Tabs from '@radix-ui/react-tabs';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { languageOf, SKILL_MD } from '@/lib/skill/bundle';
 import type { KeyInfo } from '@/lib/skill/key-info';
 import type { DiagnosticView, Files } from '@/lib/views';
 import type { EditorApi } from '@/components/editor/CodeEditor';
 import { EditorPane } from './panes';
 import { ProblemsList } from './ProblemsList';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Studio.module.css';
 
 type Props = {
@@ -38,6 +39,29 @@ type Props = {
   readOnly?: boolean;
 };
 
+// The tabs and the file buttons are disabled until hydrated: a click on the server's HTML reaches no
+// handler and is lost (components/common/use-hydrated.ts). Each reads it in a component of its own, so
+// hydration renders them and not the editor's pane: rendered again then, the pane's editor came later
+// than the diagram, and an edit made as the diagram showed found no skill.md model yet.
+function FileTab({ path, isChanged }: { path: string; isChanged: boolean }) {
+  const hydrated = useHydrated();
+  return (
+    <Tabs.Trigger value={path} className={styles.tab} disabled={!hydrated}>
+      {path}
+      {isChanged ? <span className={styles.tabDirty} aria-hidden="true" /> : null}
+    </Tabs.Trigger>
+  );
+}
+
+function FileButton({ onClick, isDanger = false, children }: { onClick(): void; isDanger?: boolean; children: ReactNode }) {
+  const hydrated = useHydrated();
+  return (
+    <button type="button" className={`btn btn-ghost btn-sm${isDanger ? ' btn-danger' : ''}`} onClick={onClick} disabled={!hydrated}>
+      {children}
+    </button>
+  );
+}
+
 export function BundleEditor(p: Props) {
   const { active, diagnostics } = p;
   // the same array while the findings are the same: Monaco's markers are set again only when they change
@@ -48,24 +72,19 @@ export function BundleEditor(p: Props) {
         <div className={styles.tabBar}>
           <Tabs.List aria-label="Files of the bundle" className={styles.tabList}>
             {p.paths.map((path) => (
-              <Tabs.Trigger key={path} value={path} className={styles.tab}>
-                {path}
-                {p.changed.includes(path) ? <span className={styles.tabDirty} aria-hidden="true" /> : null}
-              </Tabs.Trigger>
+              <FileTab key={path} path={path} isChanged={p.changed.includes(path)} />
             ))}
           </Tabs.List>
           {p.readOnly ? null : (
-            <button type="button" className="btn btn-ghost btn-sm" onClick={p.onNewFile}>
-              + New file
-            </button>
+            <FileButton onClick={p.onNewFile}>+ New file</FileButton>
           )}
         </div>
         {/* the open file's own action, under the tabs: in the tab row it pushed the tabs onto another line */}
         {active !== SKILL_MD && !p.readOnly ? (
           <div className={styles.fileBar}>
-            <button type="button" className="btn btn-ghost btn-sm btn-danger" onClick={() => p.onRemoveFile(active)}>
+            <FileButton onClick={() => p.onRemoveFile(active)} isDanger>
               Remove this file
-            </button>
+            </FileButton>
           </div>
         ) : null}
         <Tabs.Content value={active} forceMount className={styles.tabContent}>

@@ -4,6 +4,7 @@
 // page's Run button starts it. Past inputs of this skill are offered again.
 import { useMemo, memo } from 'react';
 import { useStored } from '@/components/common/use-stored';
+import { useHydrated } from '@/components/common/use-hydrated';
 import type { InputProblem } from './input-errors';
 import { inputsKey, parseInputs } from './drafts';
 import { modelShown, type ModelChoice } from './studio-logic';
@@ -27,6 +28,9 @@ function RunPanelView(p: Props) {
   const past = useMemo(() => parseInputs(stored), [stored]);
   // with no usable model the select would show a blank box: it says so, and the note says what to add
   const shown = modelShown(p.choices, p.model);
+  // the input and the model are disabled until hydrated: typed into the server's HTML, the input was
+  // put back to its first value once the page hydrated, and the run took that (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   return (
     <div className={styles.runPanel}>
       <div className={styles.runHead}>
@@ -59,6 +63,7 @@ function RunPanelView(p: Props) {
         className={`textarea ${styles.input}`}
         spellCheck={false}
         value={p.inputText}
+        disabled={!hydrated}
         onChange={(e) => p.onInputText(e.target.value)}
         aria-invalid={p.problems.length > 0}
         aria-describedby="run-input-problems"
@@ -75,7 +80,7 @@ function RunPanelView(p: Props) {
         <label htmlFor="run-model" className={styles.runLabel}>
           Model
         </label>
-        <select id="run-model" className="select" value={p.model} onChange={(e) => p.onModel(e.target.value)}>
+        <select id="run-model" className="select" value={p.model} onChange={(e) => p.onModel(e.target.value)} disabled={!hydrated}>
           {shown.placeholder ? (
             <option value="" disabled>
               {shown.placeholder}

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { NameBreaks } from '@/components/common/NameParts';
 import { RelativeTime } from '@/components/common/RelativeTime';
+import { useHydrated } from '@/components/common/use-hydrated';
 import type { Notice } from './studio-logic';
 import styles from './Studio.module.css';
 
@@ -29,6 +30,8 @@ type Props = {
 };
 
 export function StudioToolbar(p: Props) {
+  // disabled until hydrated: a click on the server's HTML reaches no handler and is lost (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   return (
     <div className={styles.toolbar}>
       <div className={styles.title}>
@@ -61,13 +64,13 @@ export function StudioToolbar(p: Props) {
       </div>
       <div className={styles.actions}>
         {p.children}
-        <button type="button" className="btn" onClick={(e) => p.onToggleVersions(e.currentTarget)} aria-expanded={p.showVersions} aria-controls="versions-panel">
+        <button type="button" className="btn" onClick={(e) => p.onToggleVersions(e.currentTarget)} disabled={!hydrated} aria-expanded={p.showVersions} aria-controls="versions-panel">
           Versions ({p.versionCount})
         </button>
-        <button type="button" className="btn" onClick={p.onSave} disabled={p.busy || p.readOnly} title={p.readOnly ? 'An older version is read-only' : 'Save a new version (Ctrl/Cmd+S)'}>
+        <button type="button" className="btn" onClick={p.onSave} disabled={!hydrated || p.busy || p.readOnly} title={p.readOnly ? 'An older version is read-only' : 'Save a new version (Ctrl/Cmd+S)'}>
           Save
         </button>
-        <button type="button" className="btn btn-primary" onClick={p.onRun} disabled={p.busy} title={p.readOnly ? 'Run this version (Ctrl/Cmd+Enter)' : 'Save if needed, then start a run (Ctrl/Cmd+Enter)'}>
+        <button type="button" className="btn btn-primary" onClick={p.onRun} disabled={!hydrated || p.busy} title={p.readOnly ? 'Run this version (Ctrl/Cmd+Enter)' : 'Save if needed, then start a run (Ctrl/Cmd+Enter)'}>
           Run
         </button>
       </div>
@@ -88,13 +91,15 @@ export function DraftBanner({ note, onDiscard }: { note: string; onDiscard(): vo
 
 /** an older version, opened from a link back to the source: read-only, with the way to the latest */
 export function ReadOnlyBanner({ name, hash, onRestore }: { name: string; hash: string; onRestore(): void }) {
+  // disabled until hydrated: a click on the server's HTML reaches no handler and is lost (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   return (
     <div className={styles.banner} data-kind="readonly" role="note" aria-label="Read-only version">
       Viewing version <code title={hash}>{hash.slice(0, 8)}</code> (read-only) —{' '}
       <Link href={`/skills/${encodeURIComponent(name)}`} className={styles.bannerLink}>
         Open latest
       </Link>{' '}
-      <button type="button" className="btn btn-sm" onClick={onRestore}>
+      <button type="button" className="btn btn-sm" onClick={onRestore} disabled={!hydrated}>
         Restore this version
       </button>
     </div>

@@ -19,6 +19,7 @@
 import { useEffect, useEffectEvent, useRef, useState, type KeyboardEvent } from 'react';
 import { StateAtStep } from './StateAtStep';
 import { useFollowEnd, useScrub } from './use-scrub';
+import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Scrubber.module.css';
 
 type Props = { runId: string; lastSeq: number; seq: number; onSeq: (seq: number) => void; onItem?: (itemId: string | null) => void; onStep?: () => void };
@@ -27,6 +28,9 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem, onStep }: Props) 
   const [isDragging, setDragging] = useState(false);
   const at = Math.max(0, Math.min(lastSeq, seq));
   const slider = useRef<HTMLInputElement>(null);
+  // its buttons and slider are disabled until hydrated: on the server's HTML a click reached no handler,
+  // and the slider moved with nothing shown (components/common/use-hydrated.ts)
+  const hydrated = useHydrated();
   const go = (k: number) => {
     const to = Math.max(0, Math.min(lastSeq, k));
     // a focused button this move disables would drop focus to the page, and with it ←/→ and Home/End:
@@ -74,16 +78,16 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem, onStep }: Props) 
       <div className={styles.bar}>
         <h2 className={styles.title}>Step through the run</h2>
         <div className={styles.buttons}>
-          <button type="button" onClick={() => go(0)} disabled={at === 0} data-end="first" aria-label="First step" title="First step (Home)">
+          <button type="button" onClick={() => go(0)} disabled={!hydrated || at === 0} data-end="first" aria-label="First step" title="First step (Home)">
             <Icon shape="first" />
           </button>
-          <button type="button" onClick={() => go(at - 1)} disabled={at === 0} data-end="first" aria-label="Previous step" title="Previous step (←)">
+          <button type="button" onClick={() => go(at - 1)} disabled={!hydrated || at === 0} data-end="first" aria-label="Previous step" title="Previous step (←)">
             <Icon shape="previous" />
           </button>
-          <button type="button" onClick={() => go(at + 1)} disabled={at >= lastSeq} data-end="last" aria-label="Next step" title="Next step (→)">
+          <button type="button" onClick={() => go(at + 1)} disabled={!hydrated || at >= lastSeq} data-end="last" aria-label="Next step" title="Next step (→)">
             <Icon shape="next" />
           </button>
-          <button type="button" onClick={() => go(lastSeq)} disabled={at >= lastSeq} data-end="last" aria-label="Last step" title="Last step (End)">
+          <button type="button" onClick={() => go(lastSeq)} disabled={!hydrated || at >= lastSeq} data-end="last" aria-label="Last step" title="Last step (End)">
             <Icon shape="last" />
           </button>
         </div>
@@ -97,6 +101,7 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem, onStep }: Props) 
           max={lastSeq}
           step={1}
           value={at}
+          disabled={!hydrated}
           onChange={(e) => go(Number(e.target.value))}
           onPointerDown={() => setDragging(true)}
         />
