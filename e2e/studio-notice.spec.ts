@@ -24,7 +24,10 @@ test('a refused run says why in full, clear of the buttons, at 1024 and 1440 px'
   await atEachWidth(page, '/skills/notice_a', async (width) => {
     if (i++) await page.goto('/skills/notice_b');
     await expect(page.locator('.react-flow').getByRole('group', { name: 'caller contract' })).toBeVisible({ timeout: 60_000 });
-    await expect.poll(() => page.evaluate(() => !!(window as unknown as { monaco?: unknown }).monaco)).toBe(true);
+    // the editor's skill.md model, not Monaco alone: the diagram can be drawn before the editor has mounted its model
+    await expect
+      .poll(() => page.evaluate(() => !!(window as unknown as { monaco?: { editor: { getModels(): { uri: { path: string } }[] } } }).monaco?.editor.getModels().some((x) => x.uri.path.endsWith('/skill.md'))))
+      .toBe(true);
     await editSkillMd(page, /^entry: .*$/m, 'entry: nowhere');
     await expect(page.getByRole('list', { name: 'Problems' }).getByRole('listitem').first()).toContainText('entry: nowhere');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
