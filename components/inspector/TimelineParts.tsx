@@ -3,7 +3,7 @@
 // list, a chain's `Steps` list. Every item is a button that selects it; the selected item is
 // `aria-current`, the scrubber's item is marked too.
 import type { RunTimelineView } from '@/lib/views';
-import { itemDomId, latencyText, nestedText, tokensText, usageText } from './timeline-index';
+import { itemDomId, latencyText, nestedText, stageName, tokensText, usageText } from './timeline-index';
 import type { TimelineSelection } from './Timeline';
 import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Inspector.module.css';
@@ -111,9 +111,7 @@ function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & Time
             <li key={t.id} {...marks(t.id, sel)} className={styles.item} data-status={t.status} aria-label={t.label}>
               <button type="button" className={styles.itemButton} disabled={!hydrated} onClick={() => sel.onSelect(t.id)}>
                 <span className={styles.itemLabel}>
-                  <code>
-                    {t.capability === t.stage ? t.stage : `${t.capability}/${t.stage}`}
-                  </code>{' '}
+                  <code>{stageName(t)}</code>{' '}
                   <span className="status" data-status={t.status}>
                     {t.status}
                   </span>

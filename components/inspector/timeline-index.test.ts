@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, itemTitle, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -32,6 +32,15 @@ test('every item of the timeline is indexed once, in the order it happened, with
   const steps = [...index.values()].filter((e) => e.kind === 'step');
   assert.ok(steps.length > 0);
   for (const s of steps) assert.equal(s.label, `${s.step.position} ${s.step.type} ${s.step.status}`);
+});
+
+test("Details' title names a stage once where its capability and stage share the name; other items by their label", async () => {
+  const index = indexTimeline(await timeline());
+  const sneaky = index.get('gather/r1/pre-tool/sneaky')!;
+  assert.equal(sneaky.label, 'pre-tool sneaky/sneaky refused', 'the accessible name is unchanged');
+  assert.equal(itemTitle(sneaky), 'pre-tool sneaky refused');
+  const step = [...index.values()].find((e) => e.kind === 'step')!;
+  assert.equal(itemTitle(step), step.label);
 });
 
 test('next failure walks the failures in run order and wraps round; none when there are none', () => {

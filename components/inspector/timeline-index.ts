@@ -60,6 +60,12 @@ const traceEntry = (trace: Trace, at: { visit: string; round: string }): Timelin
   ...at,
 });
 
+/** a stage as the timeline names it: its capability and stage, or the one name where they are the same (`path_guard`, not `path_guard/path_guard`) */
+export const stageName = (t: { capability: string; stage: string }): string => (t.capability === t.stage ? t.stage : `${t.capability}/${t.stage}`);
+
+/** the Details title of an item: its label, with a stage named once (stageName) */
+export const itemTitle = (e: TimelineEntry): string => (e.kind === 'trace' ? `${e.trace.rung} ${stageName(e.trace)} ${e.status}` : e.label);
+
 /** the visit key an item id starts with (`work#12` for `work#12/r2/model`; `__post__` for a postprocessor step) */
 export const visitKeyOf = (id: string): string => id.split('/', 1)[0];
 
