@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, itemTitle, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -41,6 +41,17 @@ test("Details' title names a stage once where its capability and stage share the
   assert.equal(itemTitle(sneaky), 'pre-tool sneaky refused');
   const step = [...index.values()].find((e) => e.kind === 'step')!;
   assert.equal(itemTitle(step), step.label);
+});
+
+test('under Failed only, a selection the filter hides is replaced: by what the page opened on, else the first failure', () => {
+  const scope = new Set(['v#1', 'v#1/r1', 'v#1/r1/tool/0', 'v#1/r2', 'v#1/r2/tool/1']);
+  const failures = ['v#1/r1/tool/0', 'v#1/r2/tool/1'];
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', null, 'v#1/r2/tool/1', failures), 'v#1/r1/pre-tool/guard', 'no filter: kept');
+  assert.equal(selectedInScope('v#1/r1/tool/0', scope, 'v#1/r2/tool/1', failures), 'v#1/r1/tool/0', 'a failure: kept');
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, 'v#1/r2/tool/1', failures), 'v#1/r2/tool/1', 'hidden: what the page opened on');
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, 'v#1/r1/pre-tool/guard', failures), 'v#1/r1/tool/0', 'that hidden too: the first failure');
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, null, []), null);
+  assert.equal(selectedInScope('run', scope, 'run', []), 'run', "the run's own failure stays");
 });
 
 test('next failure walks the failures in run order and wraps round; none when there are none', () => {

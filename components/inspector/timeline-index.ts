@@ -96,6 +96,17 @@ export function failureScope(index: Map<string, TimelineEntry>, failures: readon
   return keep;
 }
 
+/**
+ * What stays selected under the failed-only filter (`scope`; null: none): the selection when the
+ * filter keeps it (or it is `run`, the report's), else what the page opened on when the filter keeps
+ * that, else the first failure — never an item the filter hides (Details went on showing an ok stage).
+ */
+export function selectedInScope(selected: string | null, scope: ReadonlySet<string> | null, opened: string | null, failures: readonly string[]): string | null {
+  if (!scope || selected === null || selected === 'run' || scope.has(selected)) return selected;
+  if (opened !== null && (opened === 'run' || scope.has(opened))) return opened;
+  return failures[0] ?? null;
+}
+
 /** the studio at the version the run ran, at a declaration line (and file, for a code step's error) */
 export function studioHref(skill: string, version: string | null, at: { line?: number | null; file?: string | null } = {}): string {
   const q = new URLSearchParams();
