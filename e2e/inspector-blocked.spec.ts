@@ -19,6 +19,9 @@ test('a blocked run opens on its denied call; Failed only hides the ok stage fro
   await expect(denied).toHaveAttribute('aria-current', 'true');
   await expect(details).toContainText('denied');
   await expect(details.getByText('ok', { exact: true })).toHaveCount(0);
+  // the denied call never ran: not "Not recorded yet", as if it were still to come
+  await expect(details).toContainText('Not run: the path_guard stage denied it');
+  await expect(details).not.toContainText('Not recorded yet');
 
   // the guard's stage, chosen: titled with its name once
   const guard = timeline.getByRole('listitem', { name: 'pre-tool path_guard/path_guard ok' });
