@@ -1,12 +1,12 @@
-// A blocked run on the run page (research_brief: path_guard denies reading secrets/): it opens on
-// the call the guard denied — the one failure the count says — not on the guard's ok stage; the
-// guard's Details title names it once; Failed only leaves no empty lane and no hidden item selected.
+// A blocked run on the run page (research_brief: path_guard denies reading secrets/): it opens on the
+// guard that blocked it, as the report names it; the call it denied says it was not run; the guard's
+// Details title names it once; Failed only leaves no empty lane and no hidden item selected.
 import { expect, test } from '@playwright/test';
 import { ranTo, savedExample } from './skill-runs';
 
 test.describe.configure({ timeout: 240_000 });
 
-test('a blocked run opens on its denied call; Failed only hides the ok stage from Details and the empty lanes', async ({ page, request }) => {
+test('a blocked run opens on the guard that blocked it, its denied call says it did not run; Failed only hides the ok stage from Details and the empty lanes', async ({ page, request }) => {
   const name = 'blocked_brief_page';
   const files = await savedExample(request, 'research_brief', name);
   const runId = await ranTo(request, name, JSON.parse(files['input.json']) as Record<string, unknown>, 'completed');
@@ -15,20 +15,23 @@ test('a blocked run opens on its denied call; Failed only hides the ok stage fro
   const timeline = page.getByRole('region', { name: 'Timeline' });
   const details = page.getByRole('region', { name: 'Details' });
   await expect(timeline).toContainText('1 failure');
-  const denied = timeline.getByRole('listitem', { name: 'file/read denied' });
-  await expect(denied).toHaveAttribute('aria-current', 'true');
-  await expect(details).toContainText('denied');
-  await expect(details.getByText('ok', { exact: true })).toHaveCount(0);
+  // it opens on what blocked it: the guard's denial
+  const guard = timeline.getByRole('listitem', { name: 'pre-tool path_guard/path_guard ok' });
+  await expect(guard).toHaveAttribute('aria-current', 'true');
+  // titled with its name once
+  await expect(details).toContainText('pre-tool path_guard ok');
+  await expect(details).not.toContainText('path_guard/path_guard');
+
   // the denied call never ran: not "Not recorded yet", as if it were still to come
+  const denied = timeline.getByRole('listitem', { name: 'file/read denied' });
+  await denied.getByRole('button').click();
+  await expect(denied).toHaveAttribute('aria-current', 'true');
   await expect(details).toContainText('Not run: the path_guard stage denied it');
   await expect(details).not.toContainText('Not recorded yet');
 
-  // the guard's stage, chosen: titled with its name once
-  const guard = timeline.getByRole('listitem', { name: 'pre-tool path_guard/path_guard ok' });
+  // the guard, chosen again
   await guard.getByRole('button').click();
   await expect(guard).toHaveAttribute('aria-current', 'true');
-  await expect(details).toContainText('pre-tool path_guard ok');
-  await expect(details).not.toContainText('path_guard/path_guard');
 
   // Failed only: the guard is hidden, so it is no longer what Details shows; the denied call is
   await timeline.getByRole('checkbox', { name: 'Failed only' }).check();

@@ -127,7 +127,7 @@ function Summary({ entry }: { entry: TimelineEntry }) {
 }
 
 function NotRun({ entry }: { entry: TimelineEntry }) {
-  // a call a pre-tool stage denied never ran: nothing will be recorded (a blocked run opens on it)
+  // a call a pre-tool stage denied never ran: nothing will be recorded
   if (entry.kind === 'tool' && entry.tool.deniedBy) return <p className={styles.dim}>Not run: the {entry.tool.deniedBy.stage} stage denied it, so nothing was executed or recorded.</p>;
   if (entry.kind !== 'trace') return <p className={styles.dim}>Not recorded yet.</p>;
   return (
