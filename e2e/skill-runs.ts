@@ -13,6 +13,31 @@ export function fixtureFiles(fixture: string, name: string): Record<string, stri
   return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(path.join(dir, f), 'utf8').replace(new RegExp(`^name: ${fixture}$`, 'm'), `name: ${name}`)]));
 }
 
+/** the files of examples/<example> (its folders' too), its skill.md naming `name` */
+export function exampleFiles(example: string, name: string): Record<string, string> {
+  const dir = path.join(FIXTURES, '..', '..', 'examples', example);
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const f of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, f.name);
+      if (f.isDirectory()) walk(p);
+      else out[path.relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  out['skill.md'] = out['skill.md'].replace(new RegExp(`^name: ${example}$`, 'm'), `name: ${name}`);
+  return out;
+}
+
+/** skill `name`: examples/<example> under that name, saved (made from the example's template, as the app does) */
+export async function savedExample(request: APIRequestContext, example: string, name: string): Promise<Record<string, string>> {
+  const files = exampleFiles(example, name);
+  expect((await request.post('/api/skills', { data: { name, from: example } })).status()).toBe(201);
+  const saved = await request.post(`/api/skills/${name}/versions`, { data: { files } });
+  expect(saved.status(), await saved.text()).toBe(201);
+  return files;
+}
+
 /** creates skill `name` from e2e/fixtures/<fixture> and saves it: the version's hash */
 export async function savedSkill(request: APIRequestContext, fixture: string, name: string): Promise<{ hash: string; files: Record<string, string> }> {
   expect((await request.post('/api/skills', { data: { name } })).status()).toBe(201);

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import type { SkillView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
-import { StatusPill } from '@/components/common/StatusPill';
+import { RunStatusWords } from '@/components/runs/RunStatusWords';
 import { NameBreaks } from '@/components/common/NameParts';
 import { SkillRowActions } from './SkillRowActions';
 import styles from './Home.module.css';
@@ -43,8 +43,9 @@ export function SkillTable({ skills, now }: { skills: SkillView[]; now: number }
               <td className={styles.lastRun}>
                 {s.lastRun ? (
                   <>
+                    {/* said as the runs list says it (a blocked run is "completed · blocked needs attention", not a plain "completed") */}
                     <Link href={`/runs/${encodeURIComponent(s.lastRun.id)}`} className={styles.runLink} title={`Run ${s.lastRun.id}`}>
-                      <StatusPill status={s.lastRun.status} />
+                      <RunStatusWords r={s.lastRun} />
                     </Link>
                     <RelativeTime ms={s.lastRun.createdAt} now={now} className={styles.meta} />
                   </>

@@ -13,7 +13,7 @@ import { ForkFromHere } from '@/components/replay/ForkFromHere';
 import { RerunFromHere } from '@/components/replay/RerunFromHere';
 import { ErrorBlock } from './ErrorBlock';
 import { ItemBody } from './ItemBody';
-import { forkPointOf, latencyText, studioHref, type TimelineEntry } from './timeline-index';
+import { forkPointOf, itemTitle, latencyText, studioHref, type TimelineEntry } from './timeline-index';
 import styles from './Inspector.module.css';
 
 type Props = {
@@ -58,7 +58,7 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
           <span className="status" data-status={entry.status}>
             {entry.status}
           </span>{' '}
-          <code>{entry.label}</code>
+          <code>{itemTitle(entry)}</code>
         </p>
         <Summary entry={entry} />
         {/* one row of full-size actions, the ones that take the run on first: where the row is too
@@ -127,6 +127,8 @@ function Summary({ entry }: { entry: TimelineEntry }) {
 }
 
 function NotRun({ entry }: { entry: TimelineEntry }) {
+  // a call a pre-tool stage denied never ran: nothing will be recorded
+  if (entry.kind === 'tool' && entry.tool.deniedBy) return <p className={styles.dim}>Not run: the {entry.tool.deniedBy.stage} stage denied it, so nothing was executed or recorded.</p>;
   if (entry.kind !== 'trace') return <p className={styles.dim}>Not recorded yet.</p>;
   return (
     <dl className={styles.facts}>

@@ -3,7 +3,7 @@
 // list, a chain's `Steps` list. Every item is a button that selects it; the selected item is
 // `aria-current`, the scrubber's item is marked too.
 import type { RunTimelineView } from '@/lib/views';
-import { itemDomId, latencyText, nestedText, tokensText, usageText } from './timeline-index';
+import { itemDomId, latencyText, nestedText, stageName, tokensText, usageText } from './timeline-index';
 import type { TimelineSelection } from './Timeline';
 import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Inspector.module.css';
@@ -36,6 +36,9 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
   const hydrated = useHydrated();
   const lane = (rung: string) => r.lanes.find((l) => l.rung === rung)?.traces ?? [];
   const laneView = (rung: string) => (rungs.has(rung) || lane(rung).length ? <Lane key={rung} rung={rung} traces={lane(rung)} {...sel} /> : null);
+  // with Failed only, the turn or the calls with nothing left in scope are hidden (no empty headers), as a lane is
+  const isTurnHidden = sel.scope !== null && !(r.model && sel.scope.has(r.model.id));
+  const isToolsHidden = sel.scope !== null && !r.tools.some((t) => sel.scope!.has(t.id));
   return (
     <div className={styles.round} role="group" aria-label={`Round ${r.round}`} data-round={r.id}>
       <div className={styles.roundHead}>
@@ -45,7 +48,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
       </div>
       <div className={styles.lanes}>
         {laneView('prompt-assembly')}
-        <div className={styles.turnCol}>
+        <div className={styles.turnCol} hidden={isTurnHidden}>
           <span className={styles.laneTitle}>model turn</span>
           {r.model && (!sel.scope || sel.scope.has(r.model.id)) ? (
             <div {...marks(r.model.id, sel)} className={styles.item} data-status={r.model.finished ? 'finished' : 'ok'}>
@@ -69,7 +72,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
         </div>
         {laneView('post-model')}
         {laneView('pre-tool')}
-        <div className={styles.toolCol}>
+        <div className={styles.toolCol} hidden={isToolsHidden}>
           <span className={styles.laneTitle}>tool calls</span>
           {r.tools.length === 0 ? (
             <span className={styles.dim}>none</span>
@@ -100,6 +103,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
 function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & TimelineSelection) {
   const shown = sel.scope ? traces.filter((t) => sel.scope!.has(t.id)) : traces;
   const hydrated = useHydrated();
+  if (sel.scope && shown.length === 0) return null;
   return (
     <div className={styles.lane} role="group" aria-label={`${rung} lane`}>
       <span className={styles.laneTitle}>{RUNG_TITLES[rung] ?? rung}</span>
@@ -111,9 +115,7 @@ function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & Time
             <li key={t.id} {...marks(t.id, sel)} className={styles.item} data-status={t.status} aria-label={t.label}>
               <button type="button" className={styles.itemButton} disabled={!hydrated} onClick={() => sel.onSelect(t.id)}>
                 <span className={styles.itemLabel}>
-                  <code>
-                    {t.capability === t.stage ? t.stage : `${t.capability}/${t.stage}`}
-                  </code>{' '}
+                  <code>{stageName(t)}</code>{' '}
                   <span className="status" data-status={t.status}>
                     {t.status}
                   </span>
@@ -132,6 +134,7 @@ function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & Time
 export function StepList({ title, chain, ...sel }: { title: string; chain: Chain } & TimelineSelection) {
   const steps = sel.scope ? chain.steps.filter((s) => sel.scope!.has(s.id)) : chain.steps;
   const hydrated = useHydrated();
+  if (sel.scope && steps.length === 0) return null;
   return (
     <div className={styles.chain} role="group" aria-label={`${title} ${chain.phase === '__post__' ? '' : `of ${chain.phase}`}`.trim()}>
       <span className={styles.laneTitle}>{title}</span>

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -32,6 +32,26 @@ test('every item of the timeline is indexed once, in the order it happened, with
   const steps = [...index.values()].filter((e) => e.kind === 'step');
   assert.ok(steps.length > 0);
   for (const s of steps) assert.equal(s.label, `${s.step.position} ${s.step.type} ${s.step.status}`);
+});
+
+test("Details' title names a stage once where its capability and stage share the name; other items by their label", async () => {
+  const index = indexTimeline(await timeline());
+  const sneaky = index.get('gather/r1/pre-tool/sneaky')!;
+  assert.equal(sneaky.label, 'pre-tool sneaky/sneaky refused', 'the accessible name is unchanged');
+  assert.equal(itemTitle(sneaky), 'pre-tool sneaky refused');
+  const step = [...index.values()].find((e) => e.kind === 'step')!;
+  assert.equal(itemTitle(step), step.label);
+});
+
+test('under Failed only, a selection the filter hides is replaced: by what the page opened on, else the first failure', () => {
+  const scope = new Set(['v#1', 'v#1/r1', 'v#1/r1/tool/0', 'v#1/r2', 'v#1/r2/tool/1']);
+  const failures = ['v#1/r1/tool/0', 'v#1/r2/tool/1'];
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', null, 'v#1/r2/tool/1', failures), 'v#1/r1/pre-tool/guard', 'no filter: kept');
+  assert.equal(selectedInScope('v#1/r1/tool/0', scope, 'v#1/r2/tool/1', failures), 'v#1/r1/tool/0', 'a failure: kept');
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, 'v#1/r2/tool/1', failures), 'v#1/r2/tool/1', 'hidden: what the page opened on');
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, 'v#1/r1/pre-tool/guard', failures), 'v#1/r1/tool/0', 'that hidden too: the first failure');
+  assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, null, []), null);
+  assert.equal(selectedInScope('run', scope, 'run', []), 'run', "the run's own failure stays");
 });
 
 test('next failure walks the failures in run order and wraps round; none when there are none', () => {

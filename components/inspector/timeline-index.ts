@@ -60,6 +60,12 @@ const traceEntry = (trace: Trace, at: { visit: string; round: string }): Timelin
   ...at,
 });
 
+/** a stage as the timeline names it: its capability and stage, or the one name where they are the same (`path_guard`, not `path_guard/path_guard`) */
+export const stageName = (t: { capability: string; stage: string }): string => (t.capability === t.stage ? t.stage : `${t.capability}/${t.stage}`);
+
+/** the Details title of an item: its label, with a stage named once (stageName) */
+export const itemTitle = (e: TimelineEntry): string => (e.kind === 'trace' ? `${e.trace.rung} ${stageName(e.trace)} ${e.status}` : e.label);
+
 /** the visit key an item id starts with (`work#12` for `work#12/r2/model`; `__post__` for a postprocessor step) */
 export const visitKeyOf = (id: string): string => id.split('/', 1)[0];
 
@@ -88,6 +94,17 @@ export function failureScope(index: Map<string, TimelineEntry>, failures: readon
     if (e.kind === 'step') keep.add(e.chain);
   }
   return keep;
+}
+
+/**
+ * What stays selected under the failed-only filter (`scope`; null: none): the selection when the
+ * filter keeps it (or it is `run`, the report's), else what the page opened on when the filter keeps
+ * that, else the first failure — never an item the filter hides (Details went on showing an ok stage).
+ */
+export function selectedInScope(selected: string | null, scope: ReadonlySet<string> | null, opened: string | null, failures: readonly string[]): string | null {
+  if (!scope || selected === null || selected === 'run' || scope.has(selected)) return selected;
+  if (opened !== null && (opened === 'run' || scope.has(opened))) return opened;
+  return failures[0] ?? null;
 }
 
 /** the studio at the version the run ran, at a declaration line (and file, for a code step's error) */

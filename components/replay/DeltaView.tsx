@@ -3,13 +3,15 @@
 // (delta-changes.ts); `before` is the value the delta starts from.
 import { useMemo } from 'react';
 import { deltaChanges } from './delta-changes';
+import { valueText } from './value-text';
 import styles from './Replay.module.css';
 
 /** the most characters of one value drawn in a cell (the whole value is one click away, in its run) */
 const MAX_VALUE_CHARS = 1200;
 
+/** a value as JSON, an error's message and traceback on their own lines (valueText) */
 export function JsonValue({ value }: { value: unknown }) {
-  const text = value === undefined ? '—' : JSON.stringify(value, null, 2);
+  const text = value === undefined ? '—' : valueText(value);
   const shown = text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}\n… (${text.length - MAX_VALUE_CHARS} more characters)` : text;
   return <pre className={styles.value}>{shown}</pre>;
 }

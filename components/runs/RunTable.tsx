@@ -9,9 +9,9 @@ import { useEffect, useRef } from 'react';
 import type { RunListItemView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { NameBreaks } from '@/components/common/NameParts';
-import { StatusPill } from '@/components/common/StatusPill';
 import { formatDuration, modelLabel } from '@/components/common/format';
-import { attentionOf, failureWords } from './run-words';
+import { attentionOf } from './run-words';
+import { RunStatusWords } from './RunStatusWords';
 import styles from './RunList.module.css';
 
 /** a row's height before it is measured (one line, or two with a lineage or failure line) */
@@ -82,7 +82,6 @@ type RowProps = { r: RunListItemView; index: number; measure: (el: Element | nul
 
 function RunRow({ r, index, measure, liveSkills, now }: RowProps) {
   const attention = attentionOf(r);
-  const words = attention ? failureWords(r) : null;
   const isOpen = r.status === 'running' || r.status === 'queued';
   return (
     <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-attention={attention ?? undefined}>
@@ -116,23 +115,7 @@ function RunRow({ r, index, measure, liveSkills, now }: RowProps) {
         ) : null}
       </td>
       <td className={styles.statusCell}>
-        {/* a run that needs attention leads with what failed, in the error's own words (as its report
-            says it), then where; its status follows */}
-        {attention && (words || r.failedAt) ? (
-          <span className={styles.failure} title={r.errorMessage ?? undefined}>
-            {words ? <span className={styles.failureWords}>{words}</span> : null}
-            {words && r.failedAt ? ' at ' : null}
-            {r.failedAt ? <code>{r.failedAt}</code> : null}
-          </span>
-        ) : null}
-        <StatusPill status={r.status} />
-        {r.outcome && r.outcome !== 'succeeded' && r.outcome !== r.status ? <span className={styles.outcome}> · {r.outcome}</span> : null}
-        {attention ? (
-          <span className={styles.attention} title={r.errorMessage ?? undefined}>
-            {' '}
-            needs attention
-          </span>
-        ) : null}
+        <RunStatusWords r={r} />
       </td>
       <td className={styles.model} title={r.model}>
         {modelLabel(r.model)}

@@ -38,6 +38,9 @@ test('an error raised elsewhere in the bundle file is still a divergence', () =>
   assert.equal(d[0].position, '__post__/0');
   // the diff names what changed (the line), not the folders
   assert.doesNotMatch(JSON.stringify(d[0].diff), /bundles/);
+  // nor do the values shown whole beside it (the server's folders never reach the browser)
+  assert.doesNotMatch(JSON.stringify(d), /bundles/);
+  assert.match(JSON.stringify(d[0].b), /total\.py:4/);
 });
 
 test("an outcome that changed says B's error in one line, its bundle paths relative (as the run's page says them)", () => {

@@ -30,7 +30,7 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import type { RunEvent } from './ports';
 import { canonicalJson } from './memo';
-import { errorLineOf, relativeToBundle } from './error-info';
+import { errorLineOf, relativeErrorValue, relativeToBundle } from './error-info';
 import { bundleRootsOf } from './provenance';
 
 export type StepSide = {
@@ -255,7 +255,7 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
       position: stoppedAt.position,
       kind: as?.kind ?? (stoppedAt.reason.startsWith('model') ? 'model' : 'tool'),
       change: stoppedAt.reason as DivergenceChange,
-      a: as ? { seq: as.seq, status: as.status, value: as.output } : null,
+      a: as ? { seq: as.seq, status: as.status, value: relativeErrorValue(as.output, roots.a) } : null,
       b: null,
       diff: null,
       message: stoppedAt.message,
@@ -272,7 +272,8 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
 }
 
 function divergenceOf(r: CompareRow, roots: Roots): Divergence {
-  const dv = (s: StepSide | null): DivergenceSide | null => (s ? { seq: s.seq, status: s.status, value: s.output } : null);
+  // a side's value as it is shown: the bundle copy's files named as the run page names them, never the server's folders
+  const dv = (s: StepSide | null, at: readonly string[]): DivergenceSide | null => (s ? { seq: s.seq, status: s.status, value: relativeErrorValue(s.output, at) } : null);
   const where = `${r.position} (${r.kind})`;
   let message: string;
   switch (r.change) {
@@ -289,7 +290,7 @@ function divergenceOf(r: CompareRow, roots: Roots): Divergence {
       message = `${where}: output changed`;
   }
   const diff = r.a && r.b && !sameValue(r.a.output, r.b.output, roots) ? diffValues(comparable(r.a.output, roots.a), comparable(r.b.output, roots.b)) : null;
-  return { position: r.position, kind: r.kind, change: r.change as DivergenceChange, a: dv(r.a), b: dv(r.b), diff, message };
+  return { position: r.position, kind: r.kind, change: r.change as DivergenceChange, a: dv(r.a, roots.a), b: dv(r.b, roots.b), diff, message };
 }
 
 /** where an outcome went another way: the location its error names, else the end of the run */
@@ -312,8 +313,8 @@ function outcomeDivergence(a: OutcomeSide, b: OutcomeSide, roots: Roots): Diverg
     position: outcomePosition(statusChanged ? (b.error ? b : a) : b),
     kind: 'outcome',
     change: 'outcome',
-    a: { seq: null, status: a.status, value: value(a) },
-    b: { seq: null, status: b.status, value: value(b) },
+    a: { seq: null, status: a.status, value: relativeErrorValue(value(a), roots.a) },
+    b: { seq: null, status: b.status, value: relativeErrorValue(value(b), roots.b) },
     diff: diffValues(comparable(value(a), roots.a), comparable(value(b), roots.b)),
     message: statusChanged
       ? `the run ${b.status === 'completed' ? 'completes' : `is ${b.status}`} where A ${a.status === 'completed' ? 'completed' : `was ${a.status}`}${b.error ? `: ${errorLineOf(b.error.message, roots.b)}` : ''}`

@@ -155,7 +155,10 @@ export function describeSkillRepoContract(label: string, open: () => Promise<Ope
       const v = await save(repo, name, bundle('old'));
       const run = makeRun({ skillVersionId: v.versionId, skillName: name });
       await store.createRun(run, { events: [ev(run.id, 1)] });
-      assert.equal((await repo.getSkill(name))?.lastRun?.id, run.id, 'the last run of the skill is listed with it');
+      const last = (await repo.getSkill(name))?.lastRun;
+      assert.equal(last?.id, run.id, 'the last run of the skill is listed with it');
+      // with what the runs list says of it: a run still going needs no attention and has no outcome yet
+      assert.deepEqual([last?.status, last?.outcome, last?.needsAttention, last?.failedAt, last?.errorMessage], [run.status, null, false, null, null]);
       await repo.deleteSkill(name);
       assert.equal(await repo.getSkill(name), null);
       assert.ok(!(await repo.listSkills()).some((s) => s.name === name));

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SkillExistsError, SkillNotFoundError, VersionNotFoundError } from '../kernel/errors';
+import { relativeToBundle } from '../kernel/error-info';
 import { dbErrorOf } from './errors';
 import type { BundleFiles } from '../skill/bundle';
 import { utf8Bytes } from '../skill/bundle';
@@ -23,6 +24,8 @@ import { utf8Bytes } from '../skill/bundle';
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
 import type { SqlQuery } from './run-reads';
+import type { RunOutcomeWord } from './run-index';
+import type { RunStatus } from '../kernel/ports';
 
 export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore', 'import'] as const;
 export type VersionOrigin = (typeof VERSION_ORIGINS)[number];
@@ -42,7 +45,8 @@ export type VersionSummary = {
 
 export type VersionRecord = VersionSummary & { files: BundleFiles };
 
-export type LastRun = { id: string; status: string; createdAt: number };
+/** the run as the runs list says how it went (run-index.ts): its status, outcome, whether it needs attention, where and why it failed */
+export type LastRun = { id: string; status: RunStatus; createdAt: number; outcome: RunOutcomeWord | null; needsAttention: boolean; failedAt: string | null; errorMessage: string | null };
 
 export type SkillRecord = {
   id: string;
@@ -232,17 +236,31 @@ export class PrismaSkillRepo implements SkillRepo {
 
   private async skillRows(where: string, args: unknown[]): Promise<SkillRecord[]> {
     const rows = await this.raw<
-      VersionRow & { s_id: string; s_name: string; s_created_at: Date; version_count: bigint; run_id: string | null; run_status: string | null; run_created_at: Date | null }
+      VersionRow & {
+        s_id: string;
+        s_name: string;
+        s_created_at: Date;
+        version_count: bigint;
+        run_id: string | null;
+        run_status: string | null;
+        run_created_at: Date | null;
+        run_outcome: string | null;
+        run_needs_attention: boolean | null;
+        run_failed_at: string | null;
+        run_error_message: string | null;
+        run_bundle_dir: string | null;
+      }
     >(
       `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
               (SELECT count(*) FROM "skill_versions" c WHERE c."skill_id" = s."id") AS version_count,
-              lv.*, lr.run_id, lr.run_status, lr.run_created_at
+              lv.*, lr.*
          FROM "skills" s
          LEFT JOIN LATERAL (
            SELECT ${VERSION_COLUMNS} FROM "skill_versions" v WHERE v."skill_id" = s."id" ORDER BY v."saved_at" DESC LIMIT 1
          ) lv ON true
          LEFT JOIN LATERAL (
-           SELECT r."id" AS run_id, r."status" AS run_status, r."created_at" AS run_created_at
+           SELECT r."id" AS run_id, r."status" AS run_status, r."created_at" AS run_created_at, r."outcome" AS run_outcome,
+                  r."needs_attention" AS run_needs_attention, r."failed_at" AS run_failed_at, r."error_message" AS run_error_message, r."bundle_dir" AS run_bundle_dir
              FROM "runs" r JOIN "skill_versions" rv ON rv."id" = r."skill_version_id"
             WHERE rv."skill_id" = s."id" ORDER BY r."created_at" DESC, r."ord" DESC LIMIT 1
          ) lr ON true
@@ -256,7 +274,18 @@ export class PrismaSkillRepo implements SkillRepo {
       createdAt: r.s_created_at.getTime(),
       versionCount: Number(r.version_count),
       latest: r.id ? toSummary({ ...r, skill_name: r.s_name }) : null,
-      lastRun: r.run_id ? { id: r.run_id, status: r.run_status as string, createdAt: (r.run_created_at as Date).getTime() } : null,
+      lastRun: r.run_id
+        ? {
+            id: r.run_id,
+            status: r.run_status as RunStatus,
+            createdAt: (r.run_created_at as Date).getTime(),
+            outcome: r.run_outcome as RunOutcomeWord | null,
+            needsAttention: r.run_needs_attention === true,
+            failedAt: r.run_failed_at,
+            // as the runs list names them (run-index.ts): the bundle copy's files as the report names them
+            errorMessage: r.run_error_message === null ? null : relativeToBundle(r.run_error_message, r.run_bundle_dir ? [r.run_bundle_dir] : []),
+          }
+        : null,
     }));
   }
 

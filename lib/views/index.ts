@@ -15,6 +15,8 @@ import { SKILL_NAME_PATTERN } from '../skill/schema';
 import { RunReportView } from './inspector';
 import { RunDriverView } from './ops';
 import { versionRef } from './replay';
+import { RUN_STATUS_WORDS } from './run-words';
+import { RUN_OUTCOME_WORDS } from './run-list';
 
 export * from './events';
 export * from './inspector';
@@ -79,7 +81,18 @@ export type SkillVersionsView = z.infer<typeof SkillVersionsView>;
 export const VersionView = VersionSummaryView.extend({ files: Files }).strict();
 export type VersionView = z.infer<typeof VersionView>;
 
-export const LastRunView = z.object({ id: z.string(), status: z.string(), createdAt: ms }).strict();
+/** a skill's newest run, saying how it went as the runs list does (RunListItemView's words) */
+export const LastRunView = z
+  .object({
+    id: z.string(),
+    status: z.enum(RUN_STATUS_WORDS),
+    createdAt: ms,
+    outcome: z.enum(RUN_OUTCOME_WORDS).nullable(),
+    needsAttention: z.boolean(),
+    failedAt: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+  })
+  .strict();
 
 export const SkillView = z
   .object({

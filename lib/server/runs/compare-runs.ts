@@ -7,6 +7,7 @@
  */
 import { compareLogs, type OutcomeSide } from '../../kernel/compare';
 import { RunNotFoundError, UsageError } from '../../kernel/errors';
+import { relativeErrorValue } from '../../kernel/error-info';
 import type { RunRecord } from '../../kernel/ports';
 import type { BaselineDivergenceView, CompareSideView, CompareView } from '../../views';
 import type { Host } from '../host';
@@ -27,7 +28,8 @@ function sideView(run: RunRecord, o: OutcomeSide, version: string | null): Compa
     status: run.status,
     model: run.model,
     output: run.output,
-    error: run.error,
+    // its files named as the run page names them: the server's bundle folder never reaches the browser
+    error: run.error && (relativeErrorValue(run.error, [run.bundleDir]) as typeof run.error),
     steps: o.steps,
     insideAnswered: o.insideAnswered,
     insideParents: o.insideParents,

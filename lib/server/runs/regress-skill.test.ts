@@ -81,3 +81,30 @@ test('the scratch workspace has the quota a run’s workspace has: a step past i
   assert.equal(view.changed.length, 1, 'the step wrote 300 files past a quota of 100 and passed');
   assert.match(JSON.stringify(view.changed[0].now.error), /more than 100 files.*STAGECRAFT_WORKSPACE_MAX_FILES|STAGECRAFT_WORKSPACE_MAX_FILES/);
 });
+
+test("a step that now raises: the check names the bundle's file as the run page does (sanitize.py:…), never the server's folders", async () => {
+  const dir = path.join(root, 'raises');
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'model.yaml'), 'turns:\n  - finish: {}\n');
+  writeFileSync(path.join(dir, 'skill.md'), readFileSync(path.join(bundle, 'skill.md'), 'utf8').replace('name: deep', 'name: raises').replace('./deep.py', './sanitize.py').replace('function: deep', 'function: sanitize'));
+  writeFileSync(
+    path.join(dir, 'sanitize.py'),
+    `import os
+def sanitize(value):
+    if os.path.basename(os.getcwd()).startswith("regress-"):
+        return value["missing"]
+    return {"clean": True}
+`,
+  );
+  const host = memoryHost({ cwd: root });
+  const run = await startSkillRun(host, { bundle: dir, input: {} });
+  assert.equal(run.status, 'completed', JSON.stringify(run.error));
+  const view = await regressSkill(host, 'raises');
+  assert.equal(view.changed.length, 1);
+  const shown = JSON.stringify(view.changed[0]);
+  assert.match(shown, /KeyError/);
+  assert.match(shown, /sanitize\.py/);
+  // no absolute path to the bundle copy it ran from (…/bundles/<hash>/sanitize.py)
+  assert.doesNotMatch(shown, /\/[^"\s]*\/sanitize\.py/, shown);
+  assert.doesNotMatch(shown, new RegExp(tmpdir().replace(/[/.]/g, '\\$&')));
+});

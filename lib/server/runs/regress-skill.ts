@@ -12,6 +12,8 @@ import { createWorkspaceFiles } from '../../sandbox/workspace-files';
 import { compareLogs, diffValues } from '../../kernel/compare';
 import { EVENT } from '../../kernel/events';
 import type { Json } from '../../kernel/json';
+import { relativeErrorValue } from '../../kernel/error-info';
+import { bundleRootsOf } from '../../kernel/provenance';
 import { canonicalJson } from '../../kernel/memo';
 import { POST_PHASE } from '../../kernel/plan';
 import type { RunEvent, RunRecord } from '../../kernel/ports';
@@ -19,7 +21,7 @@ import { FINISH_ARTIFACT_PATH } from '../../kernel/runner';
 import { replayPostprocessor } from '../../kernel/regress';
 import { createCodeSandbox } from '../../sandbox';
 import type { BundleFiles } from '../../skill/bundle';
-import type { RegressRunView, RegressView } from '../../views';
+import type { CompareDivergenceView, RegressRunView, RegressView } from '../../views';
 import { workspaceOf, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
 import { chooseVersion, requireTrustedCode } from './derived-version';
@@ -73,8 +75,12 @@ export async function regressSkill(host: Host, skill: string, req: RegressReques
       { clock: systemClock, ids: randomIds, sandbox, files: createWorkspaceFiles({ root: scratch, readFallback: chosen.copyDir, quota }) },
       { run, events, artifacts },
     );
-    const recorded: Outcome = { status: run.status, output: run.output, error: run.error };
-    const result: Outcome = { status: outcome.status, output: outcome.output, error: outcome.error };
+    // the bundle folders each side ran from, on this server: their files are named as the run page
+    // names them (sanitize.py:21), and the server's folders never reach the browser
+    const wasRoots = [...bundleRootsOf(events), run.bundleDir];
+    const nowRoots = [chosen.copyDir, ...bundleRootsOf(now)];
+    const recorded: Outcome = { status: run.status, output: run.output, error: run.error && relativeErrorValue(run.error, wasRoots) };
+    const result: Outcome = { status: outcome.status, output: outcome.output, error: outcome.error && relativeErrorValue(outcome.error, nowRoots) };
     if (same(recorded, result)) return null;
     const first = compareLogs(postOnly(events), now).divergences[0];
     return {
@@ -83,7 +89,7 @@ export async function regressSkill(host: Host, skill: string, req: RegressReques
       recorded,
       now: result,
       diff: diffValues(valueOf(recorded), valueOf(result)),
-      firstDivergence: first ? compareDivergenceView(first) : null,
+      firstDivergence: first ? (relativeErrorValue(compareDivergenceView(first) as Json, [...wasRoots, ...nowRoots]) as CompareDivergenceView) : null,
     };
   }
 }

@@ -7,6 +7,7 @@ import { SkillExistsError, SkillNotFoundError, VersionNotFoundError } from '../.
 import type { StorePort } from '../../kernel/ports';
 import type { BundleFiles } from '../../skill/bundle';
 import { MIN_HASH_PREFIX, bundleHash, bundleSize, type SaveVersionOptions, type SavedVersion, type SkillRecord, type SkillRepo, type VersionRecord, type VersionSummary } from '../skills';
+import type { RunOutcomeWord } from '../run-index';
 
 type Skill = { id: string; name: string; createdAt: number; deleted: boolean; versions: VersionRecord[] };
 
@@ -79,7 +80,17 @@ export class MemorySkillRepo implements SkillRepo {
       createdAt: skill.createdAt,
       versionCount: skill.versions.length,
       latest: latest ? this.summary(skill, latest) : null,
-      lastRun: last ? { id: last.id, status: last.status, createdAt: last.createdAt } : null,
+      lastRun: last
+        ? {
+            id: last.id,
+            status: last.status,
+            createdAt: last.createdAt,
+            outcome: typeof last.report?.outcome === 'string' ? (last.report.outcome as RunOutcomeWord) : null,
+            needsAttention: last.report?.needs_attention === true,
+            failedAt: null,
+            errorMessage: typeof last.error?.message === 'string' ? last.error.message : null,
+          }
+        : null,
     };
   }
 
