@@ -136,6 +136,15 @@ test('a stage lacking its grant is refused: amber, naming the grant; Next failur
   await expect(refused).toBeVisible();
   await shot(page, '62-inspector-refused-failed-only');
   await timeline.getByRole('button', { name: 'Next failure' }).click();
+  // an ok item chosen, then hidden by Failed only: Details shows the first failure, and Next failure moves on from that one
+  await timeline.getByRole('checkbox', { name: 'Failed only' }).uncheck();
+  await guard.getByRole('button').click();
+  await expect(guard).toHaveAttribute('aria-current', 'true');
+  await timeline.getByRole('checkbox', { name: 'Failed only' }).check();
+  const denied = timeline.getByRole('listitem', { name: 'file/read denied' });
+  await expect(denied).toHaveAttribute('aria-current', 'true');
+  await timeline.getByRole('button', { name: 'Next failure' }).click();
+  await expect(refused).toHaveAttribute('aria-current', 'true');
   expect(errors).toEqual([]);
 });
 
@@ -160,7 +169,7 @@ test('a running run updates live and becomes the finished page with no reload', 
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('running');
   // a step is recorded when it ends: during the next 9 s one the page says how long nothing was recorded, ticking
   const outcome = page.getByRole('region', { name: 'Outcome' });
-  await expect(outcome).toContainText(/Nothing recorded for \d+ s \(since event \d+\): a step is recorded when it ends/, { timeout: 20_000 });
+  await expect(outcome).toContainText(/Nothing recorded for \d+ s \(since event \d+\): a step is recorded only when it ends/, { timeout: 20_000 });
   const first = Number((await outcome.textContent())!.match(/for (\d+) s/)![1]);
   await expect(outcome).toContainText(new RegExp(`Nothing recorded for (?!${first} s)\\d+ s`), { timeout: 12_000 });
   await shot(page, '63-inspector-live');

@@ -11,7 +11,7 @@ import { Details } from './Details';
 import { Scrubber } from './scrubber/Scrubber';
 import { RunReport } from './RunReport';
 import { Timeline } from './Timeline';
-import { failureScope, indexTimeline, selectedInScope, timelinePositions, visitIndexOf } from './timeline-index';
+import { failureScope, indexTimeline, timelinePositions, visitIndexOf } from './timeline-index';
 import { pageOfVisit, useRunTimeline, type TimelinePages } from './use-run-timeline';
 import { useSelection } from './use-selection';
 import styles from './Inspector.module.css';
@@ -51,11 +51,11 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   const t = useMemo(() => ({ ...head, visits: [...visits.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v) }), [head, visits]);
   const index = useMemo(() => indexTimeline(t), [t]);
   const positions = useMemo(() => timelinePositions(t), [t]);
-  const { selected: chosen, select, next, moves } = useSelection(head.selected, head.failures);
   const [isFailedOnly, setIsFailedOnly] = useState(false);
   const scope = useMemo(() => (isFailedOnly ? failureScope(index, head.failures) : null), [isFailedOnly, index, head.failures]);
-  // Failed only hides what it does not keep: a selection among those is replaced, in the timeline and in Details
-  const selected = selectedInScope(chosen, scope, head.selected, head.failures);
+  // Failed only hides what it does not keep: a selection among those is replaced, in the timeline and in
+  // Details, and Next failure moves on from the one shown
+  const { selected, select, next, moves } = useSelection(head.selected, head.failures, scope);
   const version = run.version ?? head.report.version?.skill_hash ?? null;
   const currency = head.price?.currency ?? null;
   const entry = selected ? (index.get(selected) ?? null) : null;

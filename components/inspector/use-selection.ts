@@ -4,11 +4,12 @@
 // on its failure when it ends. `n` (outside a text field, no modifier) moves to the next failure; the
 // timeline brings the selected item into view (Timeline.tsx: it may be in a visit not yet drawn).
 import { useCallback, useEffect, useState } from 'react';
-import { nextFailure } from './timeline-index';
+import { nextFailure, selectedInScope } from './timeline-index';
 
-export function useSelection(opened: string | null, failures: readonly string[]) {
+/** `scope`: what the failed-only filter keeps (null: everything); a selection it hides gives way (selectedInScope), and `n` moves on from what is shown */
+export function useSelection(opened: string | null, failures: readonly string[], scope: ReadonlySet<string> | null = null) {
   const [chosen, setChosen] = useState<string | null>(null);
-  const selected = chosen ?? opened;
+  const selected = selectedInScope(chosen ?? opened, scope, opened, failures);
   // counts the user's moves: a move to the item already selected (the only failure) still brings it into view
   const [moves, setMoves] = useState(0);
 
