@@ -39,6 +39,8 @@ export function ForkFromHere({ runId, position, status, positions, skill, ranVer
   const query = version ? { at, version } : { at };
   const point = useQuery({ ...routeQuery(routes.forkPoint, { params: { id: runId }, query }), enabled: open && at.trim() !== '', retry: false, staleTime: 30_000 });
   const versions = useQuery({ ...routeQuery(routes.listVersions, { params: { name: skill ?? '' } }), enabled: open && Boolean(skill), staleTime: 30_000 });
+  // a choice only where there is one: the skill's versions read, more than one of them
+  const hasChoice = Boolean(skill && versions.data && versions.data.versions.length > 1);
   // disabled until hydrated: a click on the server's HTML reaches no handler, the dialog did not open (components/common/use-hydrated.ts)
   const hydrated = useHydrated();
 
@@ -69,13 +71,13 @@ export function ForkFromHere({ runId, position, status, positions, skill, ranVer
           </Dialog.Title>
           <Dialog.Description>
             A new run: the steps before the point are answered from run <code>{runId}</code>&apos;s recording (no model is called for them), the value there is
-            yours to edit, and the rest runs live with the skill&apos;s latest version{skill ? ' (or the one chosen below)' : ''}.
+            yours to edit, and the rest runs live with the skill&apos;s latest version{hasChoice ? ' (or the one chosen below)' : ''}.
           </Dialog.Description>
-          {skill && versions.data && versions.data.versions.length > 1 ? (
+          {hasChoice ? (
             <div className="field">
               <label htmlFor="fork-version">Version</label>
               <select id="fork-version" className={`input ${styles.mono}`} value={version} onChange={(e) => setVersion(e.target.value)}>
-                {versions.data.versions.map((v, i) => (
+                {versions.data!.versions.map((v, i) => (
                   <option key={v.hash} value={i === 0 ? '' : v.hash}>
                     {v.hash.slice(0, 12)} · {[i === 0 ? 'latest' : `saved ${exactTime(v.savedAt)}`, ...(ranVersion && v.hash.startsWith(ranVersion) ? ["this run's"] : [])].join(' · ')}
                   </option>
