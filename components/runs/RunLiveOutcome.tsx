@@ -49,8 +49,8 @@ function QuietFor({ lastAt, eventCount, now }: { lastAt: number; eventCount: num
   return (
     <>
       {' '}
-      Nothing recorded for {waited(quiet)} (since event {eventCount}): a step is recorded when it ends, so a long
-      one — a slow code step, a model call — shows as this wait.
+      Nothing recorded for {waited(quiet)} (since event {eventCount}): a step is recorded only when it ends, so a slow code step or a model
+      call looks like this.
     </>
   );
 }
