@@ -253,6 +253,14 @@ export class PrismaRunIndex implements RunIndex {
 /** a percentile in ms, without the float noise of its interpolation */
 const microRound = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : Math.round(Number(ms) * 1000) / 1000);
 
+/**
+ * A run's error message as the runs list (and a skill's last run) says it: the bundle copy the run
+ * executed from is an address in the data dir, so its files are named as the report names them.
+ */
+export function runErrorWords(message: string | null, bundleDir: string | null): string | null {
+  return message === null ? null : relativeToBundle(message, bundleDir ? [bundleDir] : []);
+}
+
 function toRow(r: PageRow): RunIndexRow {
   return {
     id: r.id,
@@ -266,8 +274,7 @@ function toRow(r: PageRow): RunIndexRow {
     createdAt: r.created_at.getTime(),
     updatedAt: r.updated_at.getTime(),
     outcome: r.outcome as RunOutcomeWord | null,
-    // the bundle copy the run executed from is an address in the data dir: its files are named as the report names them
-    errorMessage: r.error_message === null ? null : relativeToBundle(r.error_message, r.bundle_dir ? [r.bundle_dir] : []),
+    errorMessage: runErrorWords(r.error_message, r.bundle_dir),
     failedAt: r.failed_at,
     needsAttention: r.needs_attention,
     durationMs: r.duration_ms === null ? null : Number(r.duration_ms),

@@ -16,7 +16,6 @@
  */
 import { createHash } from 'node:crypto';
 import { SkillExistsError, SkillNotFoundError, VersionNotFoundError } from '../kernel/errors';
-import { relativeToBundle } from '../kernel/error-info';
 import { dbErrorOf } from './errors';
 import type { BundleFiles } from '../skill/bundle';
 import { utf8Bytes } from '../skill/bundle';
@@ -24,7 +23,7 @@ import { utf8Bytes } from '../skill/bundle';
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
 import type { SqlQuery } from './run-reads';
-import type { RunOutcomeWord } from './run-index';
+import { runErrorWords, type RunOutcomeWord } from './run-index';
 import type { RunStatus } from '../kernel/ports';
 
 export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore', 'import'] as const;
@@ -282,8 +281,7 @@ export class PrismaSkillRepo implements SkillRepo {
             outcome: r.run_outcome as RunOutcomeWord | null,
             needsAttention: r.run_needs_attention === true,
             failedAt: r.run_failed_at,
-            // as the runs list names them (run-index.ts): the bundle copy's files as the report names them
-            errorMessage: r.run_error_message === null ? null : relativeToBundle(r.run_error_message, r.run_bundle_dir ? [r.run_bundle_dir] : []),
+            errorMessage: runErrorWords(r.run_error_message, r.run_bundle_dir),
           }
         : null,
     }));
