@@ -75,3 +75,11 @@ test('a failed run whose block reason is its error: the words once, on the error
   assert.match(out, /^outcome: failed$/m);
   assert.match(out, /^error \[model_script_phase_mismatch\]: The run is in phase summarize/m);
 });
+
+test('a run aborted on request while a step ran: the step cut short is named, with how long it had run', () => {
+  const error = { code: 'workflow_aborted', message: 'aborted on request: too slow', requestedBy: 'user', cutShort: { position: '__post__/0', kind: 'processor', ranMs: 5_800 } };
+  const out = printed({ error, report: { outcome: 'blocked', aborted_by: { by: 'request', requestedBy: 'cli (user dana)', reason: 'too slow' } } as unknown as RunSummary['report'] });
+  assert.match(out, /^outcome: aborted on request by cli \(user dana\): too slow \(does not need attention\)\ncut short: step __post__\/0 had run 5\.8 s \(nothing of it is recorded\)$/m);
+  const without = printed({ error: { ...error, cutShort: undefined }, report: { outcome: 'blocked', aborted_by: { by: 'request', requestedBy: 'cli', reason: 'x' } } as unknown as RunSummary['report'] });
+  assert.ok(!without.includes('cut short'), without);
+});

@@ -3,6 +3,7 @@ import { format as formatPatch } from 'jsondiffpatch/formatters/jsonpatch';
 import type { RunSummary } from '../lib/server/runs/run-summary';
 import type { Io } from './main';
 import { counted, plural } from '../lib/kernel/plural';
+import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -21,6 +22,9 @@ export function printSummary(s: RunSummary, io: Io): void {
     // an abort someone asked for is not a block: the app's words for it, and README's (it needs no attention)
     const why = asked.reason?.trim() ? `: ${asked.reason.trim()}` : '';
     io.out(`outcome: aborted on request by ${asked.requestedBy ?? 'unknown'}${why} (does not need attention)`);
+    // the step in flight then: a step is recorded only when it ends, so nothing else names it
+    const cut = cutShortOf(s.error);
+    if (cut) io.out(`cut short: ${cutShortWords(cut)} (nothing of it is recorded)`);
   } else if (r) {
     io.out(`outcome: ${r.outcome}${reason}`);
     if (r.failed_stage) io.out(`failed stage: ${r.failed_stage.stage} (${r.failed_stage.rung}, phase ${r.failed_stage.phase})`);

@@ -210,6 +210,10 @@ test("a run aborted on request while it is driven: its page turns aborted live a
   await expect(report).not.toContainText('on_error');
   // the request's words once, not again as a block reason
   await expect(report).not.toContainText('Block reason');
+  // the step in flight is named, with how long it had run: a step is recorded only when it ends
+  await expect(report).toContainText(/Cut short\s*step __post__\/0 had run \d+(\.\d)? s when the abort came/);
+  const body = await (await request.get(`/api/runs/${runId}`)).json();
+  expect(body.error.cutShort).toMatchObject({ position: '__post__/0', kind: 'processor' });
   await shot(page, '65-inspector-aborted-on-request');
   expect(errors).toEqual([]);
 });

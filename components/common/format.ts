@@ -36,15 +36,8 @@ export function utcTime(ms: number): string {
   return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }
 
-/** "1.2 s", "3 min 4 s": how long a finished run took */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  const totalS = Math.round(ms / 1000);
-  const m = Math.floor(totalS / 60);
-  if (m < 60) return `${m} min ${totalS % 60} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
-}
+// how long a run took: one formatter for the app and the CLI (lib/views/cut-short.ts)
+export { formatDuration } from '@/lib/views/cut-short';
 
 /**
  * A model as a person wants to read it in a list: a scripted model's path is a

@@ -7,6 +7,7 @@
 // `children` (the ways to take the run on: rerun, fork, lineage) go between the report and the timeline.
 import { memo, startTransition, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { RunTimelineView, RunView } from '@/lib/views';
+import { cutShortOf } from '@/lib/views/cut-short';
 import { Details } from './Details';
 import { Scrubber } from './scrubber/Scrubber';
 import { RunReport } from './RunReport';
@@ -58,6 +59,8 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   const { selected, select, next, moves } = useSelection(head.selected, head.failures, scope);
   const version = run.version ?? head.report.version?.skill_hash ?? null;
   const currency = head.price?.currency ?? null;
+  // the step a user's abort cut short (its error names it): one object while the error is the same, the report is memoized
+  const cutShort = useMemo(() => cutShortOf(run.error), [run.error]);
   const entry = selected ? (index.get(selected) ?? null) : null;
   // the pages to read: those the timeline shows, and the selected item's
   const [inView, setInView] = useState<readonly number[]>([]);
@@ -84,7 +87,7 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   );
   return (
     <>
-      <ReportPart report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} onSelect={selectItem} />
+      <ReportPart report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} cutShort={cutShort} onSelect={selectItem} />
       {children}
       <div className={styles.grid}>
         <div className={styles.main}>

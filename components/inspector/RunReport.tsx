@@ -8,6 +8,7 @@ import type { RunDriverView, RunReportView } from '@/lib/views';
 import { countParts, reusedCounts, runUsageText, studioHref } from './timeline-index';
 import { errorLine } from './failure-words';
 import { useHydrated } from '@/components/common/use-hydrated';
+import { cutShortWords, type CutShortView } from '@/lib/views/cut-short';
 import styles from './Inspector.module.css';
 
 type Props = {
@@ -19,6 +20,8 @@ type Props = {
   /** `reused`: how many of the turns counted were answered from a recording (the model was not called for them) */
   usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number };
   currency: string | null;
+  /** the step a user's abort cut short (from the run's error): a step is recorded when it ends, so nothing else names it */
+  cutShort?: CutShortView | null;
   /** select an item of the timeline (what failed, what blocked) */
   onSelect: (id: string) => void;
 };
@@ -86,7 +89,7 @@ function ErrorWords({ message, summary, id, onSelect }: { message: string; summa
   return summary.includes(line) ? <FullError id={id} onSelect={onSelect} /> : <code className={styles.errorLine}>{line}</code>;
 }
 
-export function RunReport({ report: r, status, skill, version, drivers, usage, currency, onSelect }: Props) {
+export function RunReport({ report: r, status, skill, version, drivers, usage, currency, cutShort, onSelect }: Props) {
   const c = r.step_counts;
   // its ways to a step are disabled until hydrated: a click on the server's HTML reaches no handler and is lost
   const hydrated = useHydrated();
@@ -118,6 +121,14 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
             <dt>Aborted by</dt>
             <dd>
               a user&apos;s request ({abort.requestedBy}): {abort.reason}
+            </dd>
+          </div>
+        ) : null}
+        {abort?.by === 'request' && cutShort ? (
+          <div className={styles.wide}>
+            <dt>Cut short</dt>
+            <dd>
+              {cutShortWords(cutShort)} when the abort came: a step is recorded only when it ends, so nothing of it is kept
             </dd>
           </div>
         ) : null}

@@ -62,6 +62,23 @@ test('a code step in flight is cut short: its call is aborted, the run ends abor
   assert.equal((await d.store.getRun('r'))?.status, 'aborted');
   assert.equal(await d.store.readSnapshot('r'), null);
   assert.match(String((out.report as { summary?: string } | null)?.summary), /on request by the app: not needed any more/);
+  // the step in flight is named in the run's error, with how long it had run (nothing else records it)
+  const cut = out.error?.cutShort as { position: string; kind: string; ranMs: number } | undefined;
+  assert.deepEqual([cut?.position, cut?.kind], ['__post__/1', 'processor']);
+  assert.ok(typeof cut?.ranMs === 'number' && cut.ranMs > 0, JSON.stringify(cut));
+  assert.deepEqual((last.data.error as { cutShort?: unknown }).cutShort, cut, 'the run_aborted event holds it');
+});
+
+test('the step cut short: how long it had run is read off the injected clock', async () => {
+  const sb = hangingSandbox();
+  let t = 1_000;
+  const d = deps(playModel([{ finish: {} }]), { sandbox: sb.sandbox, clock: { now: () => t } });
+  const run = startRun(skill([code(0, 'slow')]), d, { input: {}, skillText: '', runId: 'c' });
+  await sb.slowStarted;
+  t += 5_800;
+  await abortRun('c', 'too slow', { store: d.store, clock: d.clock });
+  const out = await run;
+  assert.deepEqual(out.error?.cutShort, { position: '__post__/0', kind: 'processor', ranMs: 5_800 });
 });
 
 test("a step's on_error does not absorb the abort: the step cut short is not a failed step", async () => {
@@ -100,6 +117,7 @@ test('a model call in flight is aborted through its signal', async () => {
   const log = await d.store.readEvents('m');
   assert.equal(log.filter((e) => e.type === EVENT.stepCompleted).length, 0, 'the model turn cut short is not recorded');
   assert.deepEqual(log.at(-1)!.data.abort, { by: 'request', reason: 'too slow', requestedBy: 'cli (user dana)' });
+  assert.deepEqual([(out.error?.cutShort as { position?: string } | undefined)?.position, (out.error?.cutShort as { kind?: string } | undefined)?.kind], ['draft/r1/model', 'model']);
 });
 
 test('a request made before a step starts stops the run there; the first request is the one kept', async () => {

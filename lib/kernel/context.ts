@@ -13,6 +13,7 @@ import type { AbortRequest, Clock, CodeSandbox, IdSource, MemoEntry, ModelPort, 
 import type { StageHandler } from './stage-types';
 import type { Recording } from './recording';
 import type { Evidence } from './evidence';
+import type { CutShort } from './events';
 
 export type ChildSkillRequest = {
   /** the `skill` argument of run_skill (a bundle folder name or relative path) */
@@ -76,6 +77,8 @@ export type RunContext = {
   recording: Recording | null;
   /** the step whose execution threw what is ending the run (a model call that failed): its position goes in the run's error */
   failedAt: string | null;
+  /** the step an abort request cut short, and how long it had run (the run's error says it: a step cut short records nothing) */
+  cutShort?: CutShort;
   /**
    * A user's request to abort the run, once its driver has heard of it (runner.ts watches the
    * store for it): `signal` is then aborted, which cuts the step in flight short (its code worker

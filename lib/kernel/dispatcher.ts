@@ -29,7 +29,8 @@ import { isInfrastructureError } from './faults';
 import { RUNG_KEYS, type Contribution, type StageContext } from './stage-types';
 
 /** Executes one stage's handler; returns its (raw) contribution. */
-export type StageInvoker = (stage: StageSpec, ctx: StageContext) => Promise<Contribution | undefined>;
+/** `startedAt`: when the stage was entered, on the dispatcher's clock (its trace's startedAt) */
+export type StageInvoker = (stage: StageSpec, ctx: StageContext, startedAt: number) => Promise<Contribution | undefined>;
 
 export type StageResult = { stage: StageSpec; trace: StageTrace; contribution: Contribution };
 
@@ -95,7 +96,7 @@ export class StageDispatcher {
         };
       } else {
         try {
-          const raw = (await this.invoke(stage, contextFor(stage))) ?? {};
+          const raw = (await this.invoke(stage, contextFor(stage), startedAt)) ?? {};
           const filtered = filterContribution(rung, stage, raw);
           contribution = filtered.applied;
           trace.contribution = summarize(raw);

@@ -142,6 +142,12 @@ export type AbortCause =
   | { by: 'step'; phase: string; position: string; index: number; type: string; onError: OnError }
   | { by: 'contract'; phase: string | null };
 
+/**
+ * The step a user's abort cut short (on `run_aborted`, in its error as `cutShort`): where it was,
+ * what kind, and how long it had run. Nothing of it is recorded otherwise: a step is recorded when it ends.
+ */
+export type CutShort = { position: string; kind: StepKind; ranMs: number };
+
 export type RunEndedData = {
   output: Json;
   error: JsonObject | null;

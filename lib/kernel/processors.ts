@@ -195,7 +195,7 @@ async function runFused(
   const started = ctx.deps.clock.now();
   let outputs: Json[];
   try {
-    const r = await untilAbortRequested(ctx, (sent ?? sendFused(ctx, run, input)).reply);
+    const r = await untilAbortRequested(ctx, (sent ?? sendFused(ctx, run, input)).reply, { position: `${prefix}/${run[0].index}`, kind: 'processor' }, started);
     outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
   } catch (err) {
     if (isInfrastructureError(err)) throw err;
@@ -282,7 +282,7 @@ async function runOneStep(
     await beginStep(ctx, actsOnWorld(def));
     const started = ctx.deps.clock.now();
     try {
-      output = await untilAbortRequested(ctx, call ? call.start() : executeProcessorStep(ctx, step, value, position, scope));
+      output = await untilAbortRequested(ctx, call ? call.start() : executeProcessorStep(ctx, step, value, position, scope), def, started);
       requireMergeable(step, output);
       requireValueFits(output, 'it returned');
       merged = merge(step, value, output, scope);

@@ -51,7 +51,7 @@ import {
   WorkflowAbortedError,
   errorToJson,
 } from './errors';
-import { EVENT, type AbortCause, type ProgramStage, type RunAdmittedData, type RunResumedData, type RunStartedData } from './events';
+import { EVENT, type AbortCause, type CutShort, type ProgramStage, type RunAdmittedData, type RunResumedData, type RunStartedData } from './events';
 import { Evidence } from './evidence';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
@@ -362,11 +362,13 @@ async function endAsRequested(runId: string, deps: Pick<KernelDeps, 'store' | 'c
 }
 
 /** The end of a run a user asked to abort: its error and its abort cause say who asked and why. */
-function endOnRequest(ctx: Parameters<typeof end>[0], request: AbortRequest, phase: string | undefined): Promise<RunOutcome> {
+function endOnRequest(ctx: Parameters<typeof end>[0] & { cutShort?: CutShort }, request: AbortRequest, phase: string | undefined): Promise<RunOutcome> {
   const error: JsonObject = {
     ...errorToJson(new WorkflowAbortedError(`aborted on request: ${request.reason}`, { phase })),
     requestedBy: 'user',
     ...(request.via ? { via: request.via } : {}),
+    // the step in flight when the request came: a step is recorded when it ends, so nothing else says it
+    ...(ctx.cutShort ? { cutShort: ctx.cutShort } : {}),
   };
   return end(ctx, 'aborted', null, error, { by: 'request', reason: request.reason, requestedBy: request.requestedBy });
 }

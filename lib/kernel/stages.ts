@@ -72,7 +72,7 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
   // the dispatcher turns whatever a stage throws into a failed trace; what stops the run (a replay
   // that cannot go on, a fork probe at its point, a determinism error) must not become one
   let escaped: unknown = null;
-  const invoke = async (stage: StageSpec, sctx: StageContext): Promise<Contribution | undefined> => {
+  const invoke = async (stage: StageSpec, sctx: StageContext, startedAt: number): Promise<Contribution | undefined> => {
     const def = defFor(stage);
     let look: MemoLookup;
     try {
@@ -88,7 +88,7 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       return (out.contribution ?? {}) as Contribution;
     }
     await beginStep(ctx, actsOnWorld(def));
-    return untilAbortRequested(ctx, invokeHandler(ctx, stage, sctx));
+    return untilAbortRequested(ctx, invokeHandler(ctx, stage, sctx), def, startedAt);
   };
   // each stage is recorded before the next one is entered: a module capability is user code with
   // possible effects, so a crash on the rung must not lose a stage that already ran

@@ -6,6 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { untilAbortRequested } from './step';
 
+const AT = { position: 'draft/r1/model', kind: 'model' as const };
+const clock = { now: () => 0 };
+
 /** an abort controller whose signal counts the 'abort' listeners added to it */
 function countedSignal() {
   const cancel = new AbortController();
@@ -15,43 +18,43 @@ function countedSignal() {
     added.n++;
     add(...args);
   }) as AbortSignal['addEventListener'];
-  return { cancel, ctx: { abort: { request: null, signal: cancel.signal } }, added };
+  return { cancel, ctx: { abort: { request: null, signal: cancel.signal }, deps: { clock } } as Parameters<typeof untilAbortRequested>[0], added };
 }
 
 test('the steps of a run add one listener to its signal, however many there are', async () => {
   const { ctx, added } = countedSignal();
-  for (let i = 0; i < 50; i++) assert.equal(await untilAbortRequested(ctx, Promise.resolve(i)), i);
-  await assert.rejects(untilAbortRequested(ctx, Promise.reject(new Error('step failed'))), /step failed/);
+  for (let i = 0; i < 50; i++) assert.equal(await untilAbortRequested(ctx, Promise.resolve(i), AT, 0), i);
+  await assert.rejects(untilAbortRequested(ctx, Promise.reject(new Error('step failed')), AT, 0), /step failed/);
   assert.equal(added.n, 1);
 });
 
 test('an abort rejects every step in flight with its reason, and none that settled before it', async () => {
   const { cancel, ctx } = countedSignal();
   const order: string[] = [];
-  const settled = untilAbortRequested(ctx, Promise.resolve('done'));
+  const settled = untilAbortRequested(ctx, Promise.resolve('done'), AT, 0);
   assert.equal(await settled, 'done');
   const never = new Promise<string>(() => undefined);
-  const first = untilAbortRequested(ctx, never).catch((e: unknown) => (order.push('first'), e));
-  const second = untilAbortRequested(ctx, never).catch((e: unknown) => (order.push('second'), e));
+  const first = untilAbortRequested(ctx, never, AT, 0).catch((e: unknown) => (order.push('first'), e));
+  const second = untilAbortRequested(ctx, never, AT, 0).catch((e: unknown) => (order.push('second'), e));
   const reason = new Error('asked to abort');
   cancel.abort(reason);
   assert.equal(await first, reason);
   assert.equal(await second, reason);
   assert.deepEqual(order, ['first', 'second']);
   // once aborted, a step is refused at once (its work is left to fail quietly)
-  await assert.rejects(untilAbortRequested(ctx, Promise.reject(new Error('ignored'))), (e) => e === reason);
+  await assert.rejects(untilAbortRequested(ctx, Promise.reject(new Error('ignored')), AT, 0), (e) => e === reason);
 });
 
 test('without an abort port the work is returned as it is', async () => {
   const work = Promise.resolve(7);
-  assert.equal(untilAbortRequested({}, work), work);
+  assert.equal(untilAbortRequested({ deps: { clock } }, work, AT, 0), work);
 });
 
 test('a step cut short by an abort fails later quietly: its work rejecting then is no unhandled rejection', async () => {
   const { cancel, ctx } = countedSignal();
   let fail: (e: Error) => void = () => undefined;
   const work = new Promise<string>((_, reject) => (fail = reject));
-  const step = untilAbortRequested(ctx, work);
+  const step = untilAbortRequested(ctx, work, AT, 0);
   const reason = new Error('asked to abort');
   cancel.abort(reason);
   await assert.rejects(step, (e) => e === reason);
@@ -65,4 +68,19 @@ test('a step cut short by an abort fails later quietly: its work rejecting then 
     process.off('unhandledRejection', onUnhandled);
   }
   assert.deepEqual(unhandled, []);
+});
+
+test('an abort names the step it cut short, the first in flight, with how long it had run; a step that settled is never named', async () => {
+  const cancel = new AbortController();
+  let t = 100;
+  const ctx: Parameters<typeof untilAbortRequested>[0] = { abort: { request: null, signal: cancel.signal }, deps: { clock: { now: () => t } } };
+  await untilAbortRequested(ctx, Promise.resolve(1), { position: 'draft/r1/model', kind: 'model' }, 0);
+  assert.equal(ctx.cutShort, undefined);
+  const never = new Promise<never>(() => undefined);
+  const outer = untilAbortRequested(ctx, never, { position: '__post__/2', kind: 'processor' }, 40).catch(() => undefined);
+  const inner = untilAbortRequested(ctx, never, { position: '__post__/2/0', kind: 'processor' }, 90).catch(() => undefined);
+  t = 2_540;
+  cancel.abort(new Error('asked'));
+  await Promise.all([outer, inner]);
+  assert.deepEqual(ctx.cutShort, { position: '__post__/2', kind: 'processor', ranMs: 2_500 });
 });

@@ -134,7 +134,7 @@ export async function runStep(
   const started = ctx.deps.clock.now();
   let r: StepExecution;
   try {
-    r = await untilAbortRequested(ctx, exec());
+    r = await untilAbortRequested(ctx, exec(), def, started);
   } catch (e) {
     // nothing records a step that threw (a model call that failed): the run's error says where it was
     ctx.failedAt = def.position;
@@ -148,7 +148,13 @@ export async function runStep(
  * AbortRequestedError (what the step was doing is stopped through the same signal: its worker
  * killed, its model call aborted), and whatever the step would still return is never recorded.
  */
-export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Promise<T>): Promise<T> {
+export function untilAbortRequested<T>(
+  ctx: AbortScope,
+  work: Promise<T>,
+  /** the step in flight and when it started: an abort that cuts it short names it in the run's error (`ctx.cutShort`) */
+  step: Pick<StepDef, 'position' | 'kind'>,
+  started: number,
+): Promise<T> {
   const signal = ctx.abort?.signal;
   if (!signal) return work;
   if (signal.aborted) {
@@ -157,7 +163,7 @@ export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Pro
   }
   return new Promise<T>((resolve, reject) => {
     // a record, not a closure: a step makes no function of its own to be rejected by
-    const waiter: Waiter = { work, reject };
+    const waiter: Waiter = { work, reject, ctx, step, started };
     WAITERS.add(signal, waiter);
     work.then(
       (v) => {
@@ -172,13 +178,24 @@ export function untilAbortRequested<T>(ctx: Pick<RunContext, 'abort'>, work: Pro
   });
 }
 
+/** what a step's wait reads of its run: the abort port, and where the step cut short is kept */
+type AbortScope = Pick<RunContext, 'abort' | 'cutShort'> & { deps: Pick<RunContext['deps'], 'clock'> };
+
 /** a step in flight: the work it waits for (its late failure then ignored) and how to reject it */
-type Waiter = { work: Promise<unknown>; reject: (reason: unknown) => void };
+type Waiter = {
+  work: Promise<unknown>;
+  reject: (reason: unknown) => void;
+  ctx: AbortScope;
+  step: Pick<StepDef, 'position' | 'kind'>;
+  started: number;
+};
 const ignore = () => undefined;
 
 /** The steps in flight that an abort of their signal rejects, in the order they started (signal-sets.ts). */
 const WAITERS = new SignalSets<Waiter>((w, signal) => {
   w.work.catch(ignore);
+  // the first step in flight is the one named (a nested one started after it: a stage's own call)
+  w.ctx.cutShort ??= { position: w.step.position, kind: w.step.kind, ranMs: w.ctx.deps.clock.now() - w.started };
   w.reject(signal.reason);
 });
 
