@@ -91,4 +91,7 @@ test('`stagecraft run` of a run aborted on request: its outcome line says so, in
   const line = out.split('\n').find((l) => l.startsWith('outcome:'));
   assert.match(String(line), /^outcome: aborted on request by cli( \(user .+\))?: not needed \(does not need attention\)$/, out);
   assert.ok(!out.includes('blocked'), out);
+  // the 60 s python step in flight is named, by both commands, with how long it had run
+  assert.match(out, /^cut short: step __post__\/1 had run \d+(\.\d)? (ms|s) \(nothing of it is recorded\)$/m, out);
+  assert.match(aborted.out, /^run \S+: aborted; it will not be resumed\ncut short: step __post__\/1 had run /m, aborted.out);
 });

@@ -16,6 +16,7 @@ import { parse } from './args';
 import { withHost } from './store';
 import type { Io } from './main';
 import { columns, printSummary } from './print';
+import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
@@ -66,6 +67,8 @@ export async function abortCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) io.out(JSON.stringify({ ...summary, abortedChildren: children }));
     else {
       io.out(`run ${outcome.runId}: aborted; it will not be resumed`);
+      const cut = cutShortOf(run.error);
+      if (cut) io.out(`cut short: ${cutShortWords(cut)} (nothing of it is recorded)`);
       for (const c of children) io.out(`  its child run ${c}: aborted`);
     }
     return 0;
