@@ -107,3 +107,24 @@ test('a search typed into the runs filter before the page hydrated is the one En
   await expect(page).toHaveURL(new RegExp(`[?&]q=${runId}`));
   await expect(page.getByRole('link', { name: runId })).toBeVisible();
 });
+
+test('a runs filter chosen before the page hydrated is kept when another filter changes after it', async ({ page, request }) => {
+  await failedTallyRun(request, 'hyd_tally_chosen');
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/_next\/static\/.*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/runs', { waitUntil: 'domcontentloaded' });
+  // chosen in the server's HTML: no handler heard it
+  await page.getByLabel('Status').selectOption('failed');
+  release();
+  await expect(page.getByRole('button', { name: 'Import' })).toBeEnabled();
+  await expect(page.getByLabel('Status')).toHaveValue('failed');
+  // the next change applies what the form shows, the status with it
+  await page.getByLabel('Needs attention').check();
+  await expect(page).toHaveURL(/[?&]attention=1/);
+  await expect(page).toHaveURL(/[?&]status=failed/);
+  await expect(page.getByLabel('Status')).toHaveValue('failed');
+});

@@ -48,7 +48,10 @@ export function RunFilterBar({ filters, onChange, skills, failures, anyFailed }:
     return () => clearTimeout(t);
   }, [text, q]);
 
-  const set = (patch: Partial<RunFilters>) => onChange({ ...filters, q: text.trim() || undefined, ...patch });
+  // a change applies the filters the form shows with it: a select changed (or a box ticked) before the
+  // page hydrated reached no handler, and the next change took the filters from before, dropping it
+  const form = useRef<HTMLFormElement>(null);
+  const set = (patch: Partial<RunFilters>) => onChange({ ...(form.current ? shownFilters(form.current) : { ...filters, q: text.trim() || undefined }), ...patch });
   const status = filters.status?.join(',') ?? '';
   const outcome = filters.outcome?.join(',') ?? '';
   const { choices: failureChoices, any: anyFailure, hint: failureHint } = failedAtChoices(filters, failures, anyFailed);
@@ -57,6 +60,7 @@ export function RunFilterBar({ filters, onChange, skills, failures, anyFailed }:
 
   return (
     <form
+      ref={form}
       method="get"
       action="/runs"
       className={styles.filters}
@@ -64,12 +68,9 @@ export function RunFilterBar({ filters, onChange, skills, failures, anyFailed }:
       aria-label="Filter runs"
       onSubmit={(e) => {
         e.preventDefault();
-        // the filters the form shows, read from it as a submit with no script sends them: a search
-        // typed (or a box ticked) before the page hydrated reached no handler, and Enter after it
-        // applied the filters from before — the box said one thing, the list showed another
-        const sent = new URLSearchParams();
-        for (const [k, v] of new FormData(e.currentTarget)) if (typeof v === 'string') sent.append(k, v);
-        onChange(parseRunFilters(sent).filters);
+        // the filters the form shows: a search typed (or a box ticked) before the page hydrated reached
+        // no handler, and Enter after it applied the filters from before — the box said one thing, the list another
+        onChange(shownFilters(e.currentTarget));
       }}
     >
       <div className={`${styles.filter} ${styles.search}`}>
@@ -128,6 +129,13 @@ export function RunFilterBar({ filters, onChange, skills, failures, anyFailed }:
       </div>
     </form>
   );
+}
+
+/** the filters a form shows, read from it as a submit with no script sends them */
+function shownFilters(form: HTMLFormElement): RunFilters {
+  const sent = new URLSearchParams();
+  for (const [k, v] of new FormData(form)) if (typeof v === 'string') sent.append(k, v);
+  return parseRunFilters(sent).filters;
 }
 
 type FilterSelectProps = {
