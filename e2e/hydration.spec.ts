@@ -128,3 +128,22 @@ test('a runs filter chosen before the page hydrated is kept when another filter 
   await expect(page).toHaveURL(/[?&]status=failed/);
   await expect(page.getByLabel('Status')).toHaveValue('failed');
 });
+
+test("before the run page hydrates, its timeline items and the report's ways to a step show a waiting pointer, not a clickable one", async ({ page, request }) => {
+  const runId = await failedTallyRun(request, 'hyd_tally_cursor');
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/_next\/static\/.*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
+  const timeline = page.getByRole('region', { name: 'Timeline' });
+  const item = timeline.getByRole('listitem').getByRole('button').first();
+  const report = page.getByRole('region', { name: 'Run report' }).getByRole('button').first();
+  const cursors = async () => [await item.evaluate((el) => getComputedStyle(el).cursor), await report.evaluate((el) => getComputedStyle(el).cursor)];
+  expect(await cursors()).toEqual(['progress', 'progress']);
+  release();
+  await expect(page.getByRole('button', { name: 'Compare' })).toBeEnabled();
+  await expect.poll(cursors).toEqual(['pointer', 'pointer']);
+});
