@@ -103,6 +103,8 @@ test('a new user writes a skill from nothing, breaks it, fixes it, saves, restor
   await expect(diagramOf(page).getByRole('group', { name: 'caller contract', exact: true })).toBeVisible();
   const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'count.mjs' });
   await expect(problem).toHaveText(/^14:\d+ .*count\.mjs/);
+  // not a button (its words must not read as a command), but said to act: its description
+  await expect(problem).toHaveAccessibleDescription('Enter or click: move the cursor to it in the editor');
   await expect(editorOf(page).locator('.squiggly-error').first()).toBeVisible();
   await shot(page, '04-error-marked');
   // the problem takes the cursor to it; selecting a node too

@@ -2,7 +2,8 @@
 // The Problems list beside the editor: every finding, each read as
 // `<line>:<col> <message>`; picking one moves the cursor to it. Items are
 // list items that take focus and Enter, not buttons: a problem's text must not
-// read as one of the page's commands (Save, Run).
+// read as one of the page's commands (Save, Run). That they act is said to a
+// screen reader by their description (and their Enter shortcut) instead.
 import { memo } from 'react';
 import type { DiagnosticView } from '@/lib/views';
 import styles from './Studio.module.css';
@@ -21,11 +22,16 @@ function ProblemsListView({ diagnostics, onPick }: { diagnostics: DiagnosticView
           {!diagnostics.length ? <span data-severity="none">none: skill.md is valid</span> : null}
         </span>
       </div>
+      <span id="problems-hint" className="visually-hidden">
+        Enter or click: move the cursor to it in the editor
+      </span>
       <ul aria-label="Problems" className={styles.problemList}>
         {diagnostics.map((d, i) => (
           <li
             key={`${d.file}:${d.line}:${d.column}:${d.rule}:${i}`}
             tabIndex={0}
+            aria-describedby="problems-hint"
+            aria-keyshortcuts="Enter"
             data-severity={d.severity}
             data-rule={d.rule}
             onClick={() => onPick(d)}
