@@ -3,13 +3,22 @@ import Link from 'next/link';
 import { setFilterWords, type RunFilters } from './run-filters';
 import styles from './RunList.module.css';
 
-/** `filters`: those of the list when none of its runs match them (none: there are no runs at all) */
-export function RunListEmpty({ filters }: { filters?: RunFilters }) {
+/**
+ * `filters`: those of the list when none of its runs match them (none: there are no runs at all);
+ * `liveSkills`: the skills that exist, so a skill filter naming none of them says so
+ */
+export function RunListEmpty({ filters, liveSkills }: { filters?: RunFilters; liveSkills?: string[] }) {
   const set = filters ? setFilterWords(filters) : null;
   if (filters) {
+    const unknown = filters.skill && liveSkills && !liveSkills.includes(filters.skill) ? filters.skill : null;
     return (
       <section className={styles.empty} aria-labelledby="runs-empty-title">
         <h2 id="runs-empty-title">No runs match these filters</h2>
+        {unknown ? (
+          <p>
+            No skill is named <code>{unknown}</code> now: check its spelling (names are exact), or it was deleted and none of its runs match.
+          </p>
+        ) : null}
         <p>
           {set ? `Change ${set}, or ` : null}
           <Link href="/runs">{set ? 'show all runs' : 'Show all runs'}</Link>.

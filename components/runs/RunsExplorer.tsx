@@ -148,7 +148,7 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
             ) : null}
           </div>
           {runs.length === 0 && !isBusy ? (
-            <RunListEmpty filters={shown} />
+            <RunListEmpty filters={shown} liveSkills={liveSkills} />
           ) : (
             <div aria-busy={isBusy || undefined} className={isBusy ? styles.busy : undefined}>
               <RunTable runs={runs} total={total} liveSkills={liveSkills} now={initial.now} onNearEnd={onNearEnd} />
