@@ -18,6 +18,10 @@ test('runs with nothing to list says so, and what it looked for', async () => {
   assert.equal(filtered.code, 0, filtered.err);
   assert.equal(filtered.out, '');
   assert.match(filtered.err, /^no runs match these filters\b/m);
+  assert.doesNotMatch(filtered.err, /no skill is named/);
+  const typo = await runCli(['runs', '--skill', 'sumarize'], { env });
+  assert.equal(typo.code, 0, typo.err);
+  assert.match(typo.err, /^no runs match these filters\nno skill is named sumarize now: check its spelling \(names are exact\), or it was deleted and none of its runs match$/m);
   const json = await runCli(['runs', '--json'], { env });
   assert.deepEqual(JSON.parse(json.out).runs, []);
   assert.doesNotMatch(json.err, /no runs/);

@@ -191,6 +191,10 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
       // nothing listed is said, where the "more:" line goes (stdout stays one line per run)
       const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
       if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
+      // a --skill no skill has (a typo, a deleted skill): said, as the runs page says it
+      if (page.runs.length === 0 && values.skill && !(await host.skills.getSkill(values.skill))) {
+        io.err(`no skill is named ${values.skill} now: check its spelling (names are exact), or it was deleted and none of its runs match`);
+      }
     }
     return 0;
   });
