@@ -24,6 +24,39 @@ async function margins(page: Page, selector = '.react-flow__node') {
 const least = async (page: Page, selector?: string) => Math.min(...Object.values(await margins(page, selector)));
 const transform = (page: Page) => page.locator('.react-flow__viewport').evaluate((el) => (el as HTMLElement).style.transform);
 
+/** animation frames the view must hold still to count as settled: Fit and the zoom buttons animate it for 200 ms, a frame at a time */
+const STILL_FRAMES = 8;
+/**
+ * The view's transform once it has settled: unchanged over STILL_FRAMES animation frames in a row, read
+ * in the page (no fixed wait: as soon as an animation ends, however loaded the machine)
+ */
+async function settled(page: Page): Promise<string> {
+  let still = '';
+  await expect(async () => {
+    still = await page.locator('.react-flow__viewport').evaluate(
+      (el, frames) =>
+        new Promise<string>((resolve, reject) => {
+          let last = (el as HTMLElement).style.transform;
+          let same = 0;
+          let left = 120;
+          const tick = () => {
+            const now = (el as HTMLElement).style.transform;
+            same = now === last ? same + 1 : 0;
+            last = now;
+            if (same >= frames) resolve(now);
+            else if (--left <= 0) reject(new Error(`the view kept moving: ${now}`));
+            else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+      STILL_FRAMES,
+    );
+  }).toPass({ timeout: 10_000 });
+  return still;
+}
+/** the overview's mask: it draws the pane's size, so it changes once React Flow has measured a resized pane */
+const overview = (page: Page) => page.locator('.react-flow__minimap-mask').getAttribute('d');
+
 test('diagram: a fitted view is fitted again when the window narrows and widens; a view the user zoomed is kept', async ({ page, request }) => {
   await savedSkill(request, 'tally', 'tally_refit');
   await page.setViewportSize({ width: 1400, height: 900 });
@@ -44,16 +77,18 @@ test('diagram: a fitted view is fitted again when the window narrows and widens;
   // the user zooms in: the view is theirs, and a resize keeps it
   await page.getByRole('button', { name: 'Zoom in' }).click();
   await expect.poll(() => transform(page)).not.toBe(wide);
-  await page.waitForTimeout(400);
-  const zoomed = await transform(page);
+  const zoomed = await settled(page);
+  const at1400 = await overview(page);
   await page.setViewportSize({ width: 800, height: 900 });
-  await page.waitForTimeout(800);
-  expect(await transform(page)).toBe(zoomed);
+  // React Flow has measured the narrower pane (a refit would be drawn in the same render), and the view held still
+  await expect.poll(() => overview(page), { message: 'the overview draws the 800 px pane' }).not.toBe(at1400);
+  expect(await settled(page)).toBe(zoomed);
   await diagram.screenshot({ path: 'test-results/screens/diagram-refit-kept-800.png' });
 
   // Fit is asked for again after the user's zoom: a resize fits again from then on
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
-  await page.waitForTimeout(500);
+  await expect.poll(() => transform(page)).not.toBe(zoomed);
+  await settled(page);
   await page.setViewportSize({ width: 1400, height: 900 });
   await expect.poll(() => transform(page)).toBe(wide);
 });
@@ -64,9 +99,9 @@ test('diagram: a large skill first shown from its entry shows the entry card who
   const diagram = page.locator('.react-flow');
   const entry = diagram.getByRole('group', { name: /\(entry\)$/ });
   await expect(entry).toBeVisible({ timeout: 60_000 });
-  await page.waitForTimeout(400);
+  await settled(page);
   const entrySelector = `.react-flow__node[data-id="${await entry.getAttribute('data-id')}"]`;
-  expect(await least(page, entrySelector), 'the entry card inside the view at 1400 px').toBeGreaterThanOrEqual(0);
+  await expect.poll(() => least(page, entrySelector), { message: 'the entry card inside the view at 1400 px' }).toBeGreaterThanOrEqual(0);
   await page.setViewportSize({ width: 800, height: 900 });
   await expect.poll(() => least(page, entrySelector), { message: 'the entry card inside the view at 800 px' }).toBeGreaterThanOrEqual(0);
   await diagram.screenshot({ path: 'test-results/screens/diagram-reframe-800.png' });

@@ -131,6 +131,11 @@ test('a stage lacking its grant is refused: amber, naming the grant; Next failur
   const details = page.getByRole('region', { name: 'Details' });
   await expect(details).toContainText('transcript.write');
   await expect(details).toContainText('Missing');
+  // a click takes the scrubber to the item's event
+  const slider = page.getByRole('slider', { name: 'Step' });
+  const lastSeq = await slider.getAttribute('max');
+  await expect(slider).not.toHaveValue(String(lastSeq));
+  const refusedAt = await slider.inputValue();
   await timeline.getByRole('checkbox', { name: 'Failed only' }).check();
   await expect(timeline.getByRole('listitem', { name: 'prompt-assembly house_style/house_style ok' })).toHaveCount(0);
   await expect(refused).toBeVisible();
@@ -140,11 +145,36 @@ test('a stage lacking its grant is refused: amber, naming the grant; Next failur
   await timeline.getByRole('checkbox', { name: 'Failed only' }).uncheck();
   await guard.getByRole('button').click();
   await expect(guard).toHaveAttribute('aria-current', 'true');
+  await expect(slider).not.toHaveValue(refusedAt);
+  const guardAt = await slider.inputValue();
   await timeline.getByRole('checkbox', { name: 'Failed only' }).check();
   const denied = timeline.getByRole('listitem', { name: 'file/read denied' });
   await expect(denied).toHaveAttribute('aria-current', 'true');
   await timeline.getByRole('button', { name: 'Next failure' }).click();
   await expect(refused).toHaveAttribute('aria-current', 'true');
+
+  // the slider names the event of the item Details shows, and the state under it is that event's: on the
+  // page as it opens, Failed only ticked (the denied call replaces the hidden guard: the guard's event,
+  // which denied it), then Next failure (the refused stage's event)
+  const state = page.getByRole('region', { name: 'State at step' });
+  const scrubberAt = async (seq: string) => {
+    await expect(slider).toHaveValue(seq);
+    await expect(slider).toHaveAttribute('aria-valuetext', `event ${seq} of ${lastSeq}`);
+    await expect(state.getByRole('heading', { level: 3 })).toHaveText(`Event ${seq} of ${lastSeq}`);
+  };
+  await scrubberAt(refusedAt);
+  await page.reload();
+  await expect(guard).toHaveAttribute('aria-current', 'true');
+  await timeline.getByRole('checkbox', { name: 'Failed only' }).check();
+  await expect(denied).toHaveAttribute('aria-current', 'true');
+  await expect(details).toContainText('Not run: the path_guard stage denied it');
+  await scrubberAt(guardAt);
+  await state.scrollIntoViewIfNeeded();
+  await shot(page, '63-inspector-failed-only-scrubber');
+  await timeline.getByRole('button', { name: 'Next failure' }).click();
+  await expect(refused).toHaveAttribute('aria-current', 'true');
+  await scrubberAt(refusedAt);
+  await expect(refused).toHaveAttribute('data-scrubbed', 'true');
   expect(errors).toEqual([]);
 });
 

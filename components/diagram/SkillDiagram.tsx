@@ -190,7 +190,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
       const isFailed = failed?.nodeId === n.id;
       const failedItem = failed?.itemId && highlightsInside(n, failed.itemId) ? failed.itemId : null;
       const failedAt = isFailed || failedItem ? (failed?.at ?? null) : null;
-      const size = sizeOf(n);
+      const size = sizeOf(n, isFailed);
       out.push({
         id: n.id,
         type: n.kind,

@@ -72,18 +72,43 @@ test('a card is as tall as its rows: tools, preprocessor steps and stages add to
   assert.ok(layoutSizeOf(rich).height > layoutSizeOf(plain).height + 50);
 });
 
+/** a model's phase cards by name */
+const phasesOf = (model: DiagramModel) => (name: string) => {
+  const n = model.nodes.find((x) => x.id === `phase:${name}`)!;
+  assert.equal(n.kind, 'phase');
+  return n as Extract<typeof n, { kind: 'phase' }>;
+};
+
 test('a phase whose badges would cut its name has them on a line of their own, a line taller', () => {
   const text = skill(['{ type: validate, schema: { type: object } }']).replace('  review: []\n', '  review: []\n  summarize: []\n');
-  const model = modelOf(text);
-  const phase = (name: string) => {
-    const n = model.nodes.find((x) => x.id === `phase:${name}`)!;
-    assert.equal(n.kind, 'phase');
-    return n as Extract<typeof n, { kind: 'phase' }>;
-  };
+  const phase = phasesOf(modelOf(text));
   // terminal and unreachable beside `summarize` would leave it "summ…"
   assert.equal(badgesBelow(phase('summarize')), true);
   // one badge beside a short name fits
   assert.equal(badgesBelow(phase('draft')), false);
   assert.equal(badgesBelow(phase('review')), false);
   assert.equal(layoutSizeOf(phase('summarize')).height, layoutSizeOf(phase('review')).height + 22);
+});
+
+test("the last run's failed badge counts among a phase's badges: a name it would cut sends them under it, the card a line taller", () => {
+  const text = skill(['{ type: validate, schema: { type: object } }']).replace(
+    '  draft: [review]\n  review: []\n',
+    '  draft: [review, gather_sources, collect_all_the_notes]\n  collect_all_the_notes: [review]\n  gather_sources: []\n  review: []\n  summarize: []\n',
+  );
+  const phase = phasesOf(modelOf(text));
+  // terminal fits beside `gather_sources`; terminal and failed would cut it
+  assert.equal(badgesBelow(phase('gather_sources')), false);
+  assert.equal(badgesBelow(phase('gather_sources'), true), true);
+  // failed alone beside a long name
+  assert.equal(badgesBelow(phase('collect_all_the_notes')), false);
+  assert.equal(badgesBelow(phase('collect_all_the_notes'), true), true);
+  // a short name keeps failed beside it
+  assert.equal(badgesBelow(phase('draft'), true), false);
+  // drawn a line taller where failed sends the badges down; laid out as before (a run failing moves no card)
+  for (const name of ['gather_sources', 'collect_all_the_notes']) assert.equal(sizeOf(phase(name), true).height, sizeOf(phase(name)).height + 22, name);
+  assert.equal(layoutSizeOf(phase('gather_sources')).height, layoutSizeOf(phase('review')).height);
+  assert.equal(sizeOf(phase('draft'), true).height, sizeOf(phase('draft')).height);
+  // badges already under the name (summarize: terminal, unreachable) take no second line
+  assert.equal(badgesBelow(phase('summarize')), true);
+  assert.equal(sizeOf(phase('summarize'), true).height, sizeOf(phase('summarize')).height);
 });

@@ -26,13 +26,14 @@ const SLACK = 4;
 const BADGE_LINE = 22;
 
 /**
- * Whether a phase card draws its badges (entry, terminal, unreachable) on a line of their own under
- * its name: when the head would not hold them beside it. An estimate by characters (13 px bold for
- * the name, 10.5 px for a badge, on the generous side: wrapping a little early costs a line, cutting
- * costs the name); before, the name gave way, and `summarize` with two badges read "summ…".
+ * Whether a phase card draws its badges (entry, terminal, unreachable, and `failed` where the last
+ * run failed) on a line of their own under its name: when the head would not hold them beside it. An
+ * estimate by characters (13 px bold for the name, 10.5 px for a badge, on the generous side: wrapping
+ * a little early costs a line, cutting costs the name); before, the name gave way, and `summarize`
+ * with two badges read "summ…".
  */
-export function badgesBelow(n: PhaseDiagramNode): boolean {
-  const badges = [n.isEntry && 'entry', n.isTerminal && 'terminal', !n.isReachable && 'unreachable'].filter((b): b is string => !!b);
+export function badgesBelow(n: PhaseDiagramNode, isFailed = false): boolean {
+  const badges = [n.isEntry && 'entry', n.isTerminal && 'terminal', !n.isReachable && 'unreachable', isFailed && 'failed'].filter((b): b is string => !!b);
   if (!badges.length) return false;
   const room = PHASE_WIDTH - 22; // the card's padding and borders
   const kind = 44; // "PHASE" and the gap after it
@@ -58,10 +59,15 @@ export function layoutSizeOf(n: DiagramNode): Size {
   return { width: STEP_WIDTH, height: CHROME + HEAD + ROW + problem + SLACK };
 }
 
-/** The size a card is drawn at: its layout size, and its problem line (which reaches into the gap below) */
-export function sizeOf(n: DiagramNode): Size {
+/**
+ * The size a card is drawn at: its layout size, its problem line, and the badge line the last run's
+ * `failed` badge takes where it sends the badges under the name (both reach into the gap below: the
+ * layout is the skill's, and a run failing moves no card)
+ */
+export function sizeOf(n: DiagramNode, isFailed = false): Size {
   const s = layoutSizeOf(n);
-  return n.problems.length ? { width: s.width, height: s.height + PROBLEM } : s;
+  const failedLine = n.kind === 'phase' && isFailed && badgesBelow(n, true) && !badgesBelow(n) ? BADGE_LINE : 0;
+  return { width: s.width, height: s.height + failedLine + (n.problems.length ? PROBLEM : 0) };
 }
 
 /** What a layout depends on: the node ids and sizes, and the edges. Equal keys, equal pictures. */
@@ -76,7 +82,8 @@ export function structureKey(model: DiagramModel): string {
 /** dagre's layout of the whole model: top-left corners, as React Flow positions nodes. */
 export function layoutAll(model: DiagramModel): Map<string, Point> {
   const g = new dagre.graphlib.Graph();
-  // ranksep leaves room for a card's problem line (PROBLEM px), which the layout does not count
+  // ranksep leaves room for a card's problem line (PROBLEM px) and a failed phase's badge line
+  // (BADGE_LINE px; sizeOf), which the layout does not count
   g.setGraph({ rankdir: 'TB', nodesep: 36, ranksep: 48, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
   const sizes = new Map<string, Size>();

@@ -114,7 +114,7 @@ export function PhaseCard({ id, data }: NodeProps & { data: PhaseData }) {
   return (
     <div className={styles.card} data-kind="phase" data-failed={data.failed || undefined} data-invalid={n.invalid || undefined} data-unreachable={!n.isReachable || undefined} data-highlight={data.highlight === n.id || undefined}>
       <Handle type="target" position={Position.Top} className={styles.handle} />
-      <div className={styles.cardHead} data-badges-below={badgesBelow(n) || undefined}>
+      <div className={styles.cardHead} data-badges-below={badgesBelow(n, data.failed) || undefined}>
         <span className={styles.kind}>phase</span>
         <span className={styles.name}>{n.name}</span>
         {/* the badges go on the next line when the name would give way to them (layout.ts) */}

@@ -12,7 +12,7 @@ import { Details } from './Details';
 import { Scrubber } from './scrubber/Scrubber';
 import { RunReport } from './RunReport';
 import { Timeline } from './Timeline';
-import { failureScope, indexTimeline, timelinePositions, visitIndexOf } from './timeline-index';
+import { eventOf, failureScope, indexTimeline, timelinePositions, visitIndexOf } from './timeline-index';
 import { pageOfVisit, useRunTimeline, type TimelinePages } from './use-run-timeline';
 import { useSelection } from './use-selection';
 import styles from './Inspector.module.css';
@@ -53,10 +53,33 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   const index = useMemo(() => indexTimeline(t), [t]);
   const positions = useMemo(() => timelinePositions(t), [t]);
   const [isFailedOnly, setIsFailedOnly] = useState(false);
-  const scope = useMemo(() => (isFailedOnly ? failureScope(index, head.failures) : null), [isFailedOnly, index, head.failures]);
+  const failedScope = useMemo(() => failureScope(index, head.failures), [index, head.failures]);
+  const scope = isFailedOnly ? failedScope : null;
+  // the scrubber's step (the last event at first; the scrubber follows a live run's end while it stands
+  // there) and the timeline item recorded at it. An item the user moves to (a click, Next failure, `n`,
+  // what Failed only shows instead) sets it to that item's event, so the slider and Details name the
+  // same one; a long run's failure in a visit not read yet has no event known until its page is read,
+  // and the step stays where it was till then
+  const [cursor, setCursor] = useState<number | { item: string; from: number }>(run.eventCount);
+  const seq = typeof cursor === 'number' ? cursor : (eventOf(index.get(cursor.item)) ?? cursor.from);
+  const [scrubbed, setScrubbed] = useState<string | null>(null);
+  // the highlight follows the scrubber after the step is on screen, not before
+  const onScrubbedItem = useCallback((id: string | null) => startTransition(() => setScrubbed(id)), []);
+  // once the user steps the scrubber, the timeline shows its item (in a long run, a visit far from the one in view)
+  const [isScrubbing, setScrubbing] = useState(false);
+  const onScrubStep = useCallback(() => setScrubbing(true), []);
+  const moveTo = useCallback(
+    (id: string) => {
+      setScrubbing(false);
+      const at = eventOf(index.get(id));
+      if (at !== null) setCursor(at);
+      else if (!index.has(id)) setCursor((c) => ({ item: id, from: typeof c === 'number' ? c : (eventOf(index.get(c.item)) ?? c.from) }));
+    },
+    [index],
+  );
   // Failed only hides what it does not keep: a selection among those is replaced, in the timeline and in
   // Details, and Next failure moves on from the one shown
-  const { selected, select, next, moves } = useSelection(head.selected, head.failures, scope);
+  const { selected, select, next, moves, shownIn } = useSelection(head.selected, head.failures, scope, moveTo);
   const version = run.version ?? head.report.version?.skill_hash ?? null;
   const currency = head.price?.currency ?? null;
   // the step a user's abort cut short (its error names it): one object while the error is the same, the report is memoized
@@ -67,23 +90,23 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   const selectedVisit = selected ? visitIndexOf(head.outline, selected) : -1;
   const wantKey = [...new Set([...inView.map(pageOfVisit), ...(selectedVisit >= 0 ? [pageOfVisit(selectedVisit)] : [])])].sort((a, b) => a - b).join(',');
   useEffect(() => onWant(wantKey ? wantKey.split(',').map(Number) : []), [wantKey, onWant]);
-  // the scrubber's step (the last event at first; the scrubber follows a live run's end while it stands
-  // there) and the timeline item recorded at it
-  const [seq, setSeq] = useState(run.eventCount);
-  const [scrubbed, setScrubbed] = useState<string | null>(null);
-  // the highlight follows the scrubber after the step is on screen, not before
-  const onScrubbedItem = useCallback((id: string | null) => startTransition(() => setScrubbed(id)), []);
-  // once the user steps the scrubber, the timeline shows its item (in a long run, a visit far from the one in view)
-  const [isScrubbing, setScrubbing] = useState(false);
-  const onScrubStep = useCallback(() => setScrubbing(true), []);
   const selectItem = useCallback(
     (id: string) => {
-      setScrubbing(false);
       select(id);
-      const at = index.get(id)?.seq;
-      if (typeof at === 'number') setSeq(at);
+      moveTo(id);
     },
-    [select, index],
+    [select, moveTo],
+  );
+  // ticked, the filter shows failures: the scrubber goes to the one Details shows (the selection kept, or
+  // the failure that replaced it); unticked, it goes with Details only when that changes (the selection
+  // the filter hid comes back)
+  const onFailedOnly = useCallback(
+    (on: boolean) => {
+      setIsFailedOnly(on);
+      const shown = shownIn(on ? failedScope : null);
+      if (shown !== null && (on || shown !== selected)) moveTo(shown);
+    },
+    [shownIn, failedScope, selected, moveTo],
   );
   return (
     <>
@@ -91,8 +114,8 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
       {children}
       <div className={styles.grid}>
         <div className={styles.main}>
-          <TimelinePart timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={setIsFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} followScrubbed={isScrubbing} onSelect={selectItem} scope={scope} />
-          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setSeq} onItem={onScrubbedItem} onStep={onScrubStep} />
+          <TimelinePart timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={onFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} followScrubbed={isScrubbing} onSelect={selectItem} scope={scope} />
+          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setCursor} onItem={onScrubbedItem} onStep={onScrubStep} />
         </div>
         <aside className={styles.side}>
           <DetailsPart runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, eventOf, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -52,6 +52,16 @@ test('under Failed only, a selection the filter hides is replaced: by what the p
   assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, 'v#1/r1/pre-tool/guard', failures), 'v#1/r1/tool/0', 'that hidden too: the first failure');
   assert.equal(selectedInScope('v#1/r1/pre-tool/guard', scope, null, []), null);
   assert.equal(selectedInScope('run', scope, 'run', []), 'run', "the run's own failure stays");
+});
+
+test("the scrubber's event of an item: the event that recorded it; a denied call's, the guard's that denied it", async () => {
+  const index = indexTimeline(await timeline());
+  const denied = [...index.values()].find((e) => e.kind === 'tool' && e.status === 'denied');
+  assert.ok(denied && denied.kind === 'tool' && denied.seq === null, 'a denied call was never recorded');
+  const guard = [...index.values()].find((e) => e.kind === 'trace' && e.trace.rung === 'pre-tool' && e.round === denied.round && e.trace.stage === denied.tool.deniedBy?.stage)!;
+  assert.equal(eventOf(denied), guard.seq);
+  for (const e of index.values()) if (e.seq !== null) assert.equal(eventOf(e), e.seq);
+  assert.equal(eventOf(undefined), null);
 });
 
 test('next failure walks the failures in run order and wraps round; none when there are none', () => {

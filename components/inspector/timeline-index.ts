@@ -75,6 +75,17 @@ export function visitIndexOf(outline: RunTimelineView['outline'], id: string): n
   return outline.findIndex((v) => v.id === key);
 }
 
+/**
+ * The event the scrubber shows for an item: the one that recorded it, or for a tool call a pre-tool
+ * stage denied (never run, so never recorded) the stage's event that denied it; null for what no event
+ * recorded (a stage not reached).
+ */
+export function eventOf(e: TimelineEntry | undefined): number | null {
+  if (!e) return null;
+  if (e.seq !== null) return e.seq;
+  return e.kind === 'tool' ? (e.tool.deniedBy?.seq ?? null) : null;
+}
+
 /** the failure after `current` in run order, wrapping round to the first; the first when nothing (or no failure) is selected */
 export function nextFailure(failures: readonly string[], current: string | null): string | null {
   if (failures.length === 0) return null;

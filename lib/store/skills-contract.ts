@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StorePort } from '../kernel/ports';
+import type { JsonObject } from '../kernel/json';
+import type { RunRecord, StorePort } from '../kernel/ports';
 import { bundleHash, type SkillRepo } from './skills';
 import { ev, makeRun } from './testing/fixtures';
 
@@ -147,6 +148,48 @@ export function describeSkillRepoContract(label: string, open: () => Promise<Ope
       const left = [await repo.getSkill(a), await repo.getSkill(b)].filter(Boolean);
       assert.equal(left.length, 1, 'the loser keeps its own name');
       assert.ok(await repo.getSkill(to));
+    });
+
+    it('a failed run and a blocked run: the last run says what the runs list says of them (outcome, attention, where, why)', async () => {
+      const { repo, store } = await open();
+      const ended = async (name: string, end: { type: string; status: RunRecord['status']; error: JsonObject | null; report: JsonObject }) => {
+        const v = await save(repo, name, bundle(name));
+        // the bundle copy a run executes from is an absolute address in the data dir
+        const run = makeRun({ skillVersionId: v.versionId, skillName: name, bundleDir: '/data/bundles/ab12' });
+        await store.createRun(run, { events: [ev(run.id, 1)] });
+        await store.commit(run.id, { events: [ev(run.id, 2, end.type, { error: end.error, report: end.report })], run: { status: end.status, error: end.error, report: end.report } });
+        const last = (await repo.getSkill(name))?.lastRun;
+        assert.equal(last?.id, run.id);
+        return [last?.status, last?.outcome, last?.needsAttention, last?.failedAt, last?.errorMessage];
+      };
+      // a capability stage crashed: the run failed at that stage, its message names the bundle's file as the report does
+      const crash = 'stage check (lint) crashed: TypeError: x is undefined (at /data/bundles/ab12/caps.mjs:12:5)';
+      const failed = await ended(fresh('failed'), {
+        type: 'run_failed',
+        status: 'failed',
+        error: { code: 'stage_crashed', message: crash, phase: 'draft', rung: 'post-model', capability: 'lint', stage: 'check', round: 1 },
+        report: {
+          outcome: 'failed',
+          block_reason: 'TypeError: x is undefined (at caps.mjs:12:5)',
+          failed_stage: { phase: 'draft', rung: 'post-model', stage: 'check', capability: 'lint', round: 1, error: 'TypeError: x is undefined (at caps.mjs:12:5)', position: 'draft/r1/post-model/check' },
+          needs_attention: true,
+          attention: 'failed',
+        },
+      });
+      assert.deepEqual(failed, ['failed', 'failed', true, 'lint/check', 'stage check (lint) crashed: TypeError: x is undefined (at caps.mjs:12:5)']);
+      // a guard stage denied a tool call (examples/research_brief, path_guard): the run completed blocked; it failed nowhere
+      const denial = {
+        outcome: 'blocked',
+        block_reason: 'stage path_guard denied a tool call: reading secrets/keys.txt is not allowed by path_guard',
+        failed_stage: null,
+        blocked_by: { stage: 'path_guard', position: 'gather/r2/pre-tool/path_guard', call: 0, reason: 'reading secrets/keys.txt is not allowed by path_guard' },
+      };
+      const blocked = await ended(fresh('blocked'), { type: 'run_completed', status: 'completed', error: null, report: { ...denial, needs_attention: true, attention: 'blocked' } });
+      assert.deepEqual(blocked, ['completed', 'blocked', true, null, null]);
+      // the same run exported before reports said needs_attention (fixtures/replay/research_brief.json) and imported:
+      // it needs attention as much, as its outcome says
+      const imported = await ended(fresh('imported_blocked'), { type: 'run_completed', status: 'completed', error: null, report: denial });
+      assert.deepEqual(imported, ['completed', 'blocked', true, null, null]);
     });
 
     it("delete: the skill leaves the list, its versions stay readable by id, and its name is free for a new skill", async () => {

@@ -1,13 +1,15 @@
 /**
  * SkillRepo in memory, for tests that run on the kernel's MemoryStore: the
  * same answers as PrismaSkillRepo (skills-contract.ts holds both to one
- * suite). `lastRun` comes from the MemoryStore it is given, if any.
+ * suite). `lastRun` comes from the MemoryStore it is given, if any, read as the
+ * runs table's generated columns read it (run-columns.ts).
  */
 import { SkillExistsError, SkillNotFoundError, VersionNotFoundError } from '../../kernel/errors';
 import type { StorePort } from '../../kernel/ports';
 import type { BundleFiles } from '../../skill/bundle';
 import { MIN_HASH_PREFIX, bundleHash, bundleSize, type SaveVersionOptions, type SavedVersion, type SkillRecord, type SkillRepo, type VersionRecord, type VersionSummary } from '../skills';
-import type { RunOutcomeWord } from '../run-index';
+import { runErrorWords, type RunOutcomeWord } from '../run-index';
+import { runFailedAt, runNeedsAttention } from './run-columns';
 
 type Skill = { id: string; name: string; createdAt: number; deleted: boolean; versions: VersionRecord[] };
 
@@ -86,9 +88,9 @@ export class MemorySkillRepo implements SkillRepo {
             status: last.status,
             createdAt: last.createdAt,
             outcome: typeof last.report?.outcome === 'string' ? (last.report.outcome as RunOutcomeWord) : null,
-            needsAttention: last.report?.needs_attention === true,
-            failedAt: null,
-            errorMessage: typeof last.error?.message === 'string' ? last.error.message : null,
+            needsAttention: runNeedsAttention(last),
+            failedAt: runFailedAt(last),
+            errorMessage: runErrorWords(typeof last.error?.message === 'string' ? last.error.message : null, last.bundleDir),
           }
         : null,
     };
