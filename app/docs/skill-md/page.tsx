@@ -1,4 +1,5 @@
-// The skill.md reference: docs/skill-md.md, rendered, with a table of contents.
+// The skill.md reference: docs/skill-md.md, rendered, with a table of contents of its sections and
+// their subsections (each frontmatter key, each step type), so a key is one click from the top.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderDoc } from './render-doc';
@@ -16,6 +17,15 @@ export default function SkillMdReferencePage() {
           {toc.map((t) => (
             <li key={t.id}>
               <a href={`#${t.id}`}>{t.text}</a>
+              {t.children.length ? (
+                <ol className={styles.tocSub}>
+                  {t.children.map((c) => (
+                    <li key={c.id}>
+                      <a href={`#${c.id}`}>{c.text}</a>
+                    </li>
+                  ))}
+                </ol>
+              ) : null}
             </li>
           ))}
         </ol>

@@ -6,7 +6,8 @@
  */
 import { Marked, type Tokens } from 'marked';
 
-export type TocEntry = { id: string; text: string };
+/** a `##` section, with its `###` subsections (`graph`, `phases`, … under Frontmatter keys) */
+export type TocEntry = { id: string; text: string; children: TocEntry[] };
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
@@ -49,7 +50,8 @@ export function renderDoc(markdown: string): { html: string; toc: TocEntry[] } {
         const inner = this.parser.parseInline(tokens);
         const text = plainText(inner);
         const id = slug(text);
-        if (depth === 2) toc.push({ id, text });
+        if (depth === 2) toc.push({ id, text, children: [] });
+        else if (depth === 3 && toc.length) toc[toc.length - 1].children.push({ id, text, children: [] });
         return `<h${depth} id="${escapeAttr(id)}">${inner}</h${depth}>\n`;
       },
     },
