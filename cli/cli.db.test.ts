@@ -236,6 +236,9 @@ test('no command is a usage error on stderr; --help is the usage on stdout', asy
   const help = await cli('--help');
   assert.equal(help.code, 0);
   assert.match(help.out, /usage:/);
+  // what CI needs to know without the README: the model a run takes by default, and the exit codes
+  assert.match(help.out, /^run uses the bundle's model\.yaml .* unless --model says otherwise\.$/m);
+  assert.match(help.out, /^Exit codes: 0 done; 1 a run failed or was aborted, validate found errors/m);
 });
 
 test('resume with no run: a run that cannot be resumed is reported on stderr with why (exit 1); abort ends it for good', async () => {

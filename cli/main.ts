@@ -72,6 +72,11 @@ usage:
   stagecraft schema                         print the skill.md frontmatter JSON Schema
   stagecraft --version                      print the installed version
 
+run uses the bundle's model.yaml (a scripted model, offline) unless --model says otherwise.
+Exit codes: 0 done; 1 a run failed or was aborted, validate found errors, or replay --check
+saw a divergence; 2 what the command was given does not fit (a usage error, a missing file,
+an invalid skill for run), before anything ran.
+
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external the
 app queues its runs for \`stagecraft worker\` processes. With
