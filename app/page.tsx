@@ -7,6 +7,7 @@ import { SkillTable } from '@/components/home/SkillTable';
 import { EmptySkills } from '@/components/home/EmptySkills';
 import styles from '@/components/home/Home.module.css';
 import { plural } from '@/lib/kernel/plural';
+import { isFirstVisit } from '@/components/home/first-steps';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,6 +33,12 @@ export default async function HomePage() {
       {loaded && !loaded.ok ? (
         <p className={styles.notice} role="alert">
           The example skills could not be loaded: {loaded.message}
+        </p>
+      ) : null}
+      {isFirstVisit(skills) ? (
+        <p className={styles.notice} data-testid="first-steps">
+          New here? Each example runs offline, its model scripted by its bundle&apos;s model.yaml: open one below and press <strong>Run</strong>, and
+          its run page then shows every step — what each was handed and what it did.
         </p>
       ) : null}
       {skills.length ? <SkillTable skills={skills} now={now} /> : <EmptySkills exampleCount={examples.length} />}

@@ -297,6 +297,8 @@ test.describe('a Stagecraft started with a token, from nothing', () => {
 
     // rename a skill, then delete it
     await page.goto(`${BASE}/`);
+    // no skill has run yet: a newcomer is told where to start (and no skill is named twice on the page)
+    await expect(page.getByTestId('first-steps')).toContainText('New here? Each example runs offline');
     const rowOf = (name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
     await rowOf('summarize').getByRole('button', { name: 'Rename' }).click();
     const rename = page.getByRole('dialog', { name: 'Rename summarize' });
