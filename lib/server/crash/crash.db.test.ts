@@ -149,6 +149,35 @@ function* schedule(landed: () => number): Generator<Kill> {
   }
 }
 
+/**
+ * The first child of a kill. A random moment that comes after the run's end measured a run shorter
+ * than the uninterrupted one (whose start a load spike may have slowed many times over: then no
+ * random moment would land): the later moments are drawn within this run's lifetime.
+ */
+async function startProbe(k: Kill, runId: string, dir: string): Promise<ChildResult> {
+  const t0 = Date.now();
+  const first = await child(['start', runId, dir], k.env, k.killAfterMs);
+  if (first.signal !== 'SIGKILL' && k.killAfterMs !== undefined) uninterruptedMs = Math.min(uninterruptedMs, Date.now() - t0);
+  return first;
+}
+
+test('a random moment after the run has ended draws the later ones within that run (a slowed first measure lands no kill)', async () => {
+  assert.ok(expected, 'the uninterrupted run must pass first');
+  const measured = uninterruptedMs;
+  // the uninterrupted run measured during a load spike: far longer than the probe's runs are now
+  uninterruptedMs = 60_000;
+  const dir = freshBundle();
+  const r = await startProbe({ label: 'random@60000ms', env: {}, killAfterMs: 60_000 }, 'run_recalibrate', dir);
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(r.code, 0, r.err);
+  assert.ok(uninterruptedMs < 60_000, 'the next random moments are still drawn from the slowed measure');
+  const moments = schedule(() => 0);
+  let next = moments.next();
+  while (!next.done && next.value.killAfterMs === undefined) next = moments.next();
+  assert.ok(next.value && next.value.killAfterMs! <= uninterruptedMs, JSON.stringify(next.value));
+  uninterruptedMs = Math.min(measured, uninterruptedMs);
+});
+
 test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: exactly-once for committed steps`, async () => {
   assert.ok(expected, 'the uninterrupted run must pass first');
   let kills = 0;
@@ -158,7 +187,7 @@ test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: 
     i++;
     const dir = freshBundle();
     const runId = `run_crash_${i}`;
-    const first = await child(['start', runId, dir], k.env, k.killAfterMs);
+    const first = await startProbe(k, runId, dir);
     if (first.signal !== 'SIGKILL') {
       // the random timer fired after the run was already done: count nothing, but it must have completed
       assert.equal(first.code, 0, `${k.label}: ${first.err}`);
