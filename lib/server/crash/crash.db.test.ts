@@ -4,12 +4,14 @@
 // committed step's side effect happened twice, that world-purity reads ran
 // again, that seq is gap-free, and that the caller artifact equals the one of
 // an uninterrupted run. CRASH_KILLS (default 30: every fault point, then random moments) sets how many kills.
+// What a killed child left is read once its backends are gone: a statement it sent still commits after its exit.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openStore, type OpenedStore } from '../../store';
 import { createTestDatabase, type TestDatabase } from '../../store/testing/pg-test-db';
 import { FAULT_POINTS } from '../../kernel/faults';
@@ -25,14 +27,19 @@ const EFFECTS = ['e0', 'e1', 'e2', 'e3', 'e4'];
 
 let db: TestDatabase;
 let store: OpenedStore;
+/** this process's own connection for watching the database's backends (pg_stat_activity) */
+let watcher: pg.Client;
 // where the children keep the runs' workspaces (and the copies they execute from)
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-crash-data-'));
 before(async () => {
   WORKER = await compileBench('lib/server/crash/worker.ts');
   db = await createTestDatabase();
   store = await openStore({ databaseUrl: db.url });
+  watcher = new pg.Client({ connectionString: db.url });
+  await watcher.connect();
 });
 after(async () => {
+  await watcher?.end();
   await store?.close();
   await db?.drop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -40,8 +47,35 @@ after(async () => {
 
 type ChildResult = { code: number | null; signal: NodeJS.Signals | null; out: string; err: string };
 
-function child(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
+/** the backends connected to the test database now (this process's own among them), each as its pid and start */
+async function backends(): Promise<Set<string>> {
+  const r = await watcher.query<{ id: string }>("SELECT pid || '@' || backend_start AS id FROM pg_stat_activity WHERE datname = current_database()");
+  return new Set(r.rows.map((row) => row.id));
+}
+
+/**
+ * A SIGKILL does not stop a statement the process had sent: its backend runs it to the end and
+ * commits it (a run's step, or its end), then finds its client gone. So what the killed process
+ * left in the store is known only once every backend it opened (those not there before it
+ * started) has gone; until then a read of the log "at kill" may miss its last commit.
+ */
+async function killedProcessSettled(before: Set<string>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const left = [...(await backends())].filter((id) => !before.has(id));
+    if (left.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`the killed process's backends ${left.join(', ')} are still there 30 s after its exit`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * `killAfterMs`, or `killOn` once it resolves: SIGKILLed then. A child killed (by us or at a fault
+ * point) is answered once what it sent has landed (killedProcessSettled).
+ */
+async function child(args: string[], env: Record<string, string>, killAfterMs?: number, killOn?: Promise<unknown>): Promise<ChildResult> {
+  const before = await backends();
+  const r = await new Promise<ChildResult>((resolve, reject) => {
     const p = spawn(process.execPath, [WORKER, ...args], {
       env: { ...process.env, DATABASE_URL: db.url, STAGECRAFT_DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,12 +85,16 @@ function child(args: string[], env: Record<string, string>, killAfterMs?: number
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (err += d));
     const timer = killAfterMs === undefined ? null : setTimeout(() => p.kill('SIGKILL'), killAfterMs);
+    void killOn?.then(() => p.kill('SIGKILL'));
     p.on('error', reject);
     p.on('exit', (code, signal) => {
       if (timer) clearTimeout(timer);
       resolve({ code, signal, out, err });
     });
   });
+  // (a child on the embedded store opens no backend: nothing to wait for)
+  if (r.signal === 'SIGKILL') await killedProcessSettled(before);
+  return r;
 }
 
 function freshBundle(): string {
@@ -111,6 +149,35 @@ function* schedule(landed: () => number): Generator<Kill> {
   }
 }
 
+/**
+ * The first child of a kill. A random moment that comes after the run's end measured a run shorter
+ * than the uninterrupted one (whose start a load spike may have slowed many times over: then no
+ * random moment would land): the later moments are drawn within this run's lifetime.
+ */
+async function startProbe(k: Kill, runId: string, dir: string): Promise<ChildResult> {
+  const t0 = Date.now();
+  const first = await child(['start', runId, dir], k.env, k.killAfterMs);
+  if (first.signal !== 'SIGKILL' && k.killAfterMs !== undefined) uninterruptedMs = Math.min(uninterruptedMs, Date.now() - t0);
+  return first;
+}
+
+test('a random moment after the run has ended draws the later ones within that run (a slowed first measure lands no kill)', async () => {
+  assert.ok(expected, 'the uninterrupted run must pass first');
+  const measured = uninterruptedMs;
+  // the uninterrupted run measured during a load spike: far longer than the probe's runs are now
+  uninterruptedMs = 60_000;
+  const dir = freshBundle();
+  const r = await startProbe({ label: 'random@60000ms', env: {}, killAfterMs: 60_000 }, 'run_recalibrate', dir);
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(r.code, 0, r.err);
+  assert.ok(uninterruptedMs < 60_000, 'the next random moments are still drawn from the slowed measure');
+  const moments = schedule(() => 0);
+  let next = moments.next();
+  while (!next.done && next.value.killAfterMs === undefined) next = moments.next();
+  assert.ok(next.value && next.value.killAfterMs! <= uninterruptedMs, JSON.stringify(next.value));
+  uninterruptedMs = Math.min(measured, uninterruptedMs);
+});
+
 test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: exactly-once for committed steps`, async () => {
   assert.ok(expected, 'the uninterrupted run must pass first');
   let kills = 0;
@@ -120,7 +187,7 @@ test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: 
     i++;
     const dir = freshBundle();
     const runId = `run_crash_${i}`;
-    const first = await child(['start', runId, dir], k.env, k.killAfterMs);
+    const first = await startProbe(k, runId, dir);
     if (first.signal !== 'SIGKILL') {
       // the random timer fired after the run was already done: count nothing, but it must have completed
       assert.equal(first.code, 0, `${k.label}: ${first.err}`);
@@ -128,6 +195,7 @@ test(`SIGKILL at fault points and random moments (${KILLS} kills), resume each: 
       continue;
     }
     kills++;
+    // read once the killed child's last statement has landed (child: killedProcessSettled)
     const run = await store.getRun(runId);
     const atKill = run ? await store.readEvents(runId) : [];
     const committed = committedEffects(atKill);
@@ -188,6 +256,40 @@ test('two resumers racing the same run: each seq is written once, the loser stop
   const lines = sideLines(runId);
   for (const id of EFFECTS) assert.equal(lines.filter((l) => l === id).length, 1, `${id} ran more than once`);
   rmSync(dir, { recursive: true, force: true });
+});
+
+test("a run's end sent just before a SIGKILL commits after the exit: what the killed process left is read once its backends are gone", async () => {
+  assert.ok(expected, 'the uninterrupted run must pass first');
+  const dir = freshBundle();
+  const runId = 'run_late_end';
+  const holder = new pg.Client({ connectionString: db.url });
+  await holder.connect();
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // once the run exists its row is held: its end, the only commit that updates it (an event's key
+  // check only shares it), waits for the lock, in flight when the child is killed
+  const blocked = (async () => {
+    while (!(await watcher.query('SELECT 1 FROM runs WHERE id = $1', [runId])).rowCount) await pause(5);
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM runs WHERE id = $1 FOR NO KEY UPDATE', [runId]);
+    const waiting = "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+    const ended = "SELECT 1 FROM runs WHERE id = $1 AND status <> 'running'";
+    while (!(await watcher.query(waiting)).rowCount && !(await watcher.query(ended, [runId])).rowCount) await pause(10);
+  })();
+  // the lock goes well after the exit (a loaded server's delay, made long): read at the exit, the run would still be running
+  void blocked.then(() => setTimeout(() => void holder.query('COMMIT').catch(() => undefined), 500));
+  try {
+    const first = await child(['start', runId, dir], {}, undefined, blocked);
+    assert.equal(first.signal, 'SIGKILL', `the run ended before its end could be held: ${first.err}`);
+    const run = await store.getRun(runId);
+    assert.equal(run?.status, 'completed', 'the end the killed process had sent is in the store');
+    assert.deepEqual(run?.output, expected);
+    const events = await store.readEvents(runId);
+    assert.equal(events.at(-1)?.type, 'run_completed');
+    assert.equal(events.filter((e) => e.data.position === '__post__/3').length, 1, 'nothing resumed it');
+  } finally {
+    await holder.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the embedded store: SIGKILL at fault points (stale data-dir lock taken over), resume, exactly-once', async () => {
