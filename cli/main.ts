@@ -120,9 +120,10 @@ function asksForHelp(args: string[]): boolean {
 
 /**
  * what the caller sent that does not fit, found before anything ran: exit 2, as a usage error — a
- * skill name or a --version hash that names nothing is the caller's input too (pull, regress, replay, fork)
+ * skill name or a --version hash that names nothing is the caller's input too (pull, regress, replay, fork),
+ * and so is a run's input its entry phase's contract refuses (`run`, as the app refuses it: no run is recorded)
  */
-const EXIT_2_CODES = new Set(['skill_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found', 'skill_mismatch']);
+const EXIT_2_CODES = new Set(['skill_invalid', 'input_invalid', 'export_invalid', 'fork_point_unknown', 'fork_edit_invalid', 'fork_prefix_changed', 'skill_not_found', 'version_not_found', 'skill_mismatch']);
 
 /**
  * commands that run a folder the caller names (run DIR, replay/fork --skill DIR): one a bundle cannot be

@@ -49,3 +49,17 @@ test('run of a folder with two bundle problems: the first, then `stagecraft vali
   const all = await runCli(['validate', dir], { env });
   assert.match(all.err, /a\.png.*not UTF-8 text[\s\S]*b\.png.*not UTF-8 text/, 'validate lists both');
 });
+
+// an input the entry phase's contract refuses was recorded as a run, blocked at once (exit 1, a row in
+// `runs`), where the app refuses the same input before anything is recorded (POST /api/runs, 422)
+test('run with an input its entry phase refuses: exit 2, the located contract error, and no run recorded', async () => {
+  const input = path.join(tmp, 'bad-input.json');
+  writeFileSync(input, '{"question": 7}');
+  const r = await runCli(['run', 'examples/research_brief', '--input', input, '--json'], { env });
+  assert.equal(r.code, 2, r.err);
+  const out = JSON.parse(r.out);
+  assert.equal(out.error.code, 'input_invalid');
+  assert.match(out.error.message, /^The input does not satisfy the input contract of the entry phase gather: \/question must be string\./);
+  const runs = await runCli(['runs', '--json'], { env });
+  assert.deepEqual(JSON.parse(runs.out).runs.filter((x: { skill: string }) => x.skill === 'research_brief'), [], 'no run of it was recorded');
+});

@@ -10,6 +10,7 @@
  */
 import { UsageError } from '../../kernel/errors';
 import type { Host } from '../host';
+import { requireInputFits } from '../../skill/input-check';
 import { prepareFolder, prepareStoredRun, queueStoredRun, type Prepared, type StartRunRequest, type StoredRunRequest } from './start-run';
 import { runQueueOf } from './run-source';
 
@@ -34,5 +35,6 @@ export async function enqueueSkillRun(host: Host, req: StartRunRequest): Promise
     throw new UsageError("--workspace cannot be used with --queue: a worker drives the run, maybe on another machine, in a workspace of its own under its data dir. Drop --queue to run it here on that folder.");
   }
   const prepared = await prepareFolder(host, req.bundle);
+  requireInputFits(prepared.plan, req.input);
   return enqueuePrepared(host, { ...prepared, model: req.model }, req);
 }

@@ -194,6 +194,8 @@ async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId:
 /** Runs a bundle folder to its end. */
 export async function startSkillRun(host: Host, req: StartRunRequest): Promise<RunOutcome> {
   const prepared = await prepareFolder(host, req.bundle, req.read);
+  // as a stored run's (prepareStoredRun): an input the entry phase's contract refuses is no run
+  requireInputFits(prepared.plan, req.input);
   return execute(host, { ...prepared, model: req.model }, req);
 }
 
