@@ -3,59 +3,11 @@
 // and a large one (first shown from its entry, at a readable zoom) shows its entry card whole. Before,
 // the view kept the 1400 px one and the cards were cut off on the right until Fit was pressed. A view
 // the user moved (zoomed or panned) is theirs: a resize leaves it as it is.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { least, overview, settled, transform } from './diagram-view';
 import { savedSkill } from './skill-runs';
 
 test.describe.configure({ timeout: 120_000 });
-
-/** how far the cards keep from each side of the view, in px (negative: cut off) */
-async function margins(page: Page, selector = '.react-flow__node') {
-  return page.locator('.react-flow').evaluate((flow, sel) => {
-    const view = flow.getBoundingClientRect();
-    const boxes = [...flow.querySelectorAll(sel)].map((e) => e.getBoundingClientRect());
-    return {
-      top: Math.round(Math.min(...boxes.map((b) => b.top)) - view.top),
-      bottom: Math.round(view.bottom - Math.max(...boxes.map((b) => b.bottom))),
-      left: Math.round(Math.min(...boxes.map((b) => b.left)) - view.left),
-      right: Math.round(view.right - Math.max(...boxes.map((b) => b.right))),
-    };
-  }, selector);
-}
-const least = async (page: Page, selector?: string) => Math.min(...Object.values(await margins(page, selector)));
-const transform = (page: Page) => page.locator('.react-flow__viewport').evaluate((el) => (el as HTMLElement).style.transform);
-
-/** animation frames the view must hold still to count as settled: Fit and the zoom buttons animate it for 200 ms, a frame at a time */
-const STILL_FRAMES = 8;
-/**
- * The view's transform once it has settled: unchanged over STILL_FRAMES animation frames in a row, read
- * in the page (no fixed wait: as soon as an animation ends, however loaded the machine)
- */
-async function settled(page: Page): Promise<string> {
-  let still = '';
-  await expect(async () => {
-    still = await page.locator('.react-flow__viewport').evaluate(
-      (el, frames) =>
-        new Promise<string>((resolve, reject) => {
-          let last = (el as HTMLElement).style.transform;
-          let same = 0;
-          let left = 120;
-          const tick = () => {
-            const now = (el as HTMLElement).style.transform;
-            same = now === last ? same + 1 : 0;
-            last = now;
-            if (same >= frames) resolve(now);
-            else if (--left <= 0) reject(new Error(`the view kept moving: ${now}`));
-            else requestAnimationFrame(tick);
-          };
-          requestAnimationFrame(tick);
-        }),
-      STILL_FRAMES,
-    );
-  }).toPass({ timeout: 10_000 });
-  return still;
-}
-/** the overview's mask: it draws the pane's size, so it changes once React Flow has measured a resized pane */
-const overview = (page: Page) => page.locator('.react-flow__minimap-mask').getAttribute('d');
 
 test('diagram: a fitted view is fitted again when the window narrows and widens; a view the user zoomed is kept', async ({ page, request }) => {
   await savedSkill(request, 'tally', 'tally_refit');

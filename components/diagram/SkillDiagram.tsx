@@ -17,6 +17,7 @@ import { drawnBounds, edgeTypes } from './edges';
 import { edgeName } from './edge-names';
 import { useEdgeWrappersUnnamed } from './use-edge-wrappers';
 import { CardNodesSource, nodeTypes, SelectDeclaration } from './nodes';
+import { nodeSetKey, sameView } from './view';
 import styles from './SkillDiagram.module.css';
 
 type Props = {
@@ -329,23 +330,41 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     frame();
   }, [initialized, model, frame]);
 
-  // The pane changed size (the window resized, the splitter moved; React Flow measures its own pane):
-  // a view still as the diagram chose it is chosen again for the new size — else at 800 px the cards
-  // fitted at 1400 px were cut off on the right. A view the user zoomed or panned since is theirs, kept.
-  const paneWidth = useStore((s) => s.width);
-  const paneHeight = useStore((s) => s.height);
-  useEffect(() => {
+  // The view is chosen again, the way it was, while it is still the one the diagram chose: a view the
+  // user zoomed or panned since is theirs, kept (and from then on until Fit).
+  const chooseAgain = useCallback(() => {
     const was = chosen.current;
-    if (!was || !paneWidth || !paneHeight) return;
-    const now = flow.getViewport();
-    if (Math.abs(now.x - was.viewport.x) > 0.5 || Math.abs(now.y - was.viewport.y) > 0.5 || Math.abs(now.zoom - was.viewport.zoom) > 1e-3) {
+    if (!was) return;
+    if (!sameView(flow.getViewport(), was.viewport)) {
       chosen.current = null;
       return;
     }
     if (was.how === 'frame') return frame();
     const viewport = fittedViewport();
     if (viewport) show(viewport, 'fit');
-  }, [paneWidth, paneHeight, flow, fittedViewport, show, frame]);
+  }, [flow, fittedViewport, show, frame]);
+
+  // The pane changed size (the window resized, the splitter moved; React Flow measures its own pane):
+  // chosen again for the new size — else at 800 px the cards fitted at 1400 px were cut off on the right.
+  const paneWidth = useStore((s) => s.width);
+  const paneHeight = useStore((s) => s.height);
+  useEffect(() => {
+    if (paneWidth && paneHeight) chooseAgain();
+  }, [paneWidth, paneHeight, chooseAgain]);
+
+  // Nodes were drawn or taken away (a phase or a step added or removed; not a keystroke that leaves
+  // the picture's nodes as they were): chosen again once every node is measured — else a skill pasted
+  // over the blank template kept the template's view, its entry and the next phase off the top.
+  const nodeSet = useMemo(() => nodeSetKey(nodes), [nodes]);
+  const drawnSet = useRef<string | null>(null);
+  useEffect(() => {
+    if (!initialized || nodeSet === drawnSet.current) return;
+    const { nodeLookup } = store.getState();
+    if (!nodes.every((n) => nodeLookup.get(n.id)?.measured.width)) return;
+    const first = drawnSet.current === null;
+    drawnSet.current = nodeSet;
+    if (!first) chooseAgain();
+  }, [nodeSet, nodes, initialized, store, chooseAgain]);
 
   // the highlighted node is brought into view when it is off screen
   useEffect(() => {

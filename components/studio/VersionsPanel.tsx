@@ -10,6 +10,7 @@ import { routeQuery } from '@/lib/client/queries';
 import { diffBundles } from './bundle-diff';
 import styles from './Studio.module.css';
 import { plural } from '@/lib/kernel/plural';
+import { RelativeTime } from '@/components/common/RelativeTime';
 
 type Props = {
   id: string;
@@ -44,6 +45,9 @@ export function VersionsPanel({ id, skill, versions, current, working, onRestore
   const b = to === WORKING ? working : (loaded.get(to) ?? null);
   const diff = useMemo(() => (a && b ? diffBundles(a, b) : null), [a, b]);
   const short = (h: string) => (h === WORKING ? 'unsaved changes' : h.slice(0, 8));
+  // when a version was saved reads as elsewhere in the app ("3 min ago", the exact time in its tooltip);
+  // the panel is drawn in the browser only, opened by a click, so its clock is the browser's
+  const [now] = useState(() => Date.now());
 
   return (
     <aside id={id} className={styles.versions} aria-label="Versions">
@@ -93,7 +97,9 @@ export function VersionsPanel({ id, skill, versions, current, working, onRestore
                   {ORIGIN[v.origin] ?? v.origin} · {plural(v.fileCount, 'file')}
                 </div>
               </td>
-              <td title={new Date(v.savedAt).toLocaleString()}>{new Date(v.savedAt).toLocaleString()}</td>
+              <td>
+                <RelativeTime ms={v.savedAt} now={now} />
+              </td>
               <td>
                 {v.hash !== current ? (
                   <button type="button" className="btn btn-sm" onClick={() => onRestore(v.hash)} aria-label={`Restore version ${v.hash.slice(0, 8)}`}>
