@@ -74,6 +74,7 @@ export const RULES = {
   no_terminal_phase: { severity: 'error', summary: 'no phase reachable from `entry` is terminal: the run could never finish' },
   missing_next: { severity: 'error', summary: 'a phase with several successors lacks `next` with exactly those successors' },
   next_not_required: { severity: 'warning', summary: '`next` is declared but not required' },
+  successor_typo: { severity: 'warning', summary: 'a successor that is no graph key and has no `## <name>` section is a typo away from a phase or heading' },
   // ---- schemas and contracts
   unknown_artifact: { severity: 'error', summary: 'a schema reference names no artifact' },
   invalid_schema: { severity: 'error', summary: 'an inline schema or artifact does not compile under JSON Schema 2020-12' },

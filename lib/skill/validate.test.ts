@@ -222,3 +222,17 @@ describe('a frontmatter not closed yet', () => {
     );
   });
 });
+
+describe('successor_typo', () => {
+  it('a successor that is no graph key is a typo only when near a phase or heading and unheaded', () => {
+    const terminal = (successor: string, body = 'Be brief.\n') =>
+      validate(MINIMAL.replace('  draft: [review]\n  review: []\n', `  draft: [${successor}]\n  publish: []\n`).replace('Be brief.\n', body));
+    const typos = (ds: ReturnType<typeof validate>) => ds.filter((d) => d.rule === 'successor_typo').map((d) => `${d.line}:${d.column} ${d.message}`);
+    assert.deepEqual(typos(terminal('pubish')), ['5:11 `pubish` is not a phase of this skill and has no `## pubish` section — did you mean `publish`?']);
+    // a heading near it counts too; its own section makes it a deliberate terminal phase; a far name is silent
+    assert.match(typos(terminal('sumary', 'Be brief.\n\n## summary\nSum up.\n'))[0], /did you mean `summary`\?$/);
+    assert.deepEqual(typos(terminal('pubish', 'Be brief.\n\n## pubish\nTidy.\n')), []);
+    assert.deepEqual(typos(terminal('archive')), []);
+    assert.deepEqual(typos(validate(MINIMAL)), []);
+  });
+});

@@ -17,7 +17,7 @@ import type { BodySections } from './body';
 import { readBody } from './body';
 import { checkCapabilities } from './check-capabilities';
 import type { CheckContext } from './check-context';
-import { checkGraph } from './check-graph';
+import { checkGraph, checkSuccessorNames } from './check-graph';
 import { checkTools } from './check-ops';
 import type { LlmContract } from './check-schemas';
 import { checkSchemasAndContracts } from './check-schemas';
@@ -305,7 +305,9 @@ export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis
   checkTools(ctx);
   checkProcessors(ctx);
   checkCapabilities(ctx);
-  const body = readBody(split.body, split.bodyLine, graph.phases, findings);
+  const headings: string[] = [];
+  const body = readBody(split.body, split.bodyLine, graph.phases, findings, headings);
+  checkSuccessorNames(ctx, headings);
   return { diagnostics: findings.sorted(), split, source, frontmatter: fm, graph, body, llmContract };
 }
 
