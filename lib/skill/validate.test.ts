@@ -236,3 +236,15 @@ describe('successor_typo', () => {
     assert.deepEqual(typos(validate(MINIMAL)), []);
   });
 });
+
+describe('YAML errors', () => {
+  it('an over-indented line is one error at its position, the more specific of the two the parser gives there', () => {
+    const ds = validate('---\nname: demo\nentry: draft\n  graph: 1\n---\n');
+    assert.deepEqual(
+      ds.map((d) => `${d.rule}@${d.line}:${d.column}`),
+      ['yaml_syntax@3:8'],
+      show(ds),
+    );
+    assert.match(ds[0].message, /^YAML syntax error: Nested mappings are not allowed in compact mappings\. Fix the YAML here/);
+  });
+});

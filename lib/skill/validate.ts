@@ -134,7 +134,11 @@ function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, repea
     .filter((e) => e.code !== 'DUPLICATE_KEY' || !duplicates)
     .sort((a, b) => a.pos[0] - b.pos[0])
     // an unexpected token after an earlier error is nearly always that error's echo
-    .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN');
+    .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN')
+    // one error per position: a second one there (an over-indented line is both "Nested mappings are
+    // not allowed in compact mappings" and "Implicit keys need to be on a single line") restates the
+    // first, which the parser gives first and is the more specific
+    .filter((e, i, all) => i === 0 || e.pos[0] !== all[i - 1].pos[0]);
   syntax.slice(0, MAX_YAML_ERRORS).forEach((e, i, shown) => {
     const more = i === shown.length - 1 && syntax.length > shown.length ? ` (${syntax.length - shown.length} more YAML errors follow; fix these first.)` : '';
     const opener = isUnclosedError(e) ? unclosedOpener(doc, source.text, e.pos[0]) : null;
