@@ -93,6 +93,7 @@ export const RULES = {
   module_path_escape: { severity: 'error', summary: 'a module path leaves the bundle folder' },
   module_extension: { severity: 'error', summary: 'a module has the wrong file extension for its language' },
   module_not_found: { severity: 'error', summary: 'a module file does not exist in the bundle' },
+  function_not_found: { severity: 'warning', summary: "a code step's `function` occurs nowhere in its module's text" },
   // ---- capabilities
   duplicate_stage: { severity: 'error', summary: 'two capabilities share a name' },
   builtin_rung: { severity: 'error', summary: 'a builtin sits on a rung it does not support' },

@@ -12,7 +12,7 @@
  * the caller passes `fileExists`.
  */
 import type { Diagnostic } from '../kernel/errors';
-import type { FileExists } from './bundle-paths';
+import type { FileExists, ReadBundleText } from './bundle-paths';
 import type { BodySections } from './body';
 import { readBody } from './body';
 import { checkCapabilities } from './check-capabilities';
@@ -43,6 +43,8 @@ export type ValidateOptions = {
   bundleDir: string;
   /** whether a file exists (default: the local file system, when there is one) */
   fileExists?: FileExists;
+  /** a bundle file's text, asked as `fileExists` is (default: the local file system, when there is one) */
+  readText?: ReadBundleText;
   /** parses the frontmatter (default `parseFrontmatter`; the editor's reuses the last parse: incremental-parse.ts) */
   parseFrontmatter?: (split: SkillSplit) => ParsedFrontmatter;
 };
@@ -58,7 +60,15 @@ export type SkillAnalysis = {
   llmContract?: LlmContract;
 };
 
-type StatFs = { statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): boolean } | undefined };
+type StatFs = {
+  statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): boolean } | undefined;
+  readFileSync(p: string, encoding: 'utf8'): string;
+};
+
+function nodeFs(): StatFs | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return proc?.getBuiltinModule?.('node:fs') as StatFs | undefined;
+}
 
 /**
  * The local file system's "is there a file", found without a static `node:fs`
@@ -66,14 +76,26 @@ type StatFs = { statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): b
  * nothing (the editor passes its own `fileExists`).
  */
 function defaultFileExists(): FileExists {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = proc?.getBuiltinModule?.('node:fs') as StatFs | undefined;
+  const fs = nodeFs();
   if (!fs) return () => true;
   return (p) => {
     try {
       return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
     } catch {
       return false;
+    }
+  };
+}
+
+/** The local file system's text of a file, found as `defaultFileExists` finds it; in the browser, none. */
+function defaultReadText(): ReadBundleText | undefined {
+  const fs = nodeFs();
+  if (!fs) return undefined;
+  return (p) => {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
     }
   };
 }
@@ -303,6 +325,7 @@ export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis
     source,
     bundleDir: opts.bundleDir,
     fileExists: opts.fileExists ?? defaultFileExists(),
+    readText: opts.readText ?? (opts.fileExists ? undefined : defaultReadText()),
   };
   checkGraph(ctx);
   const llmContract = checkSchemasAndContracts(ctx);
