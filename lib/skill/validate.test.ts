@@ -248,3 +248,12 @@ describe('YAML errors', () => {
     assert.match(ds[0].message, /^YAML syntax error: Nested mappings are not allowed in compact mappings\. Fix the YAML here/);
   });
 });
+
+describe('missing_key', () => {
+  it("names the key by its description's first sentence, not the whole reference text", () => {
+    const ds = validate(MINIMAL.replace('---\nBe brief.', 'postprocessor:\n  steps: []\n---\nBe brief.'));
+    const hit = ds.find((d) => d.rule === 'missing_key');
+    assert.ok(hit, show(ds));
+    assert.equal(hit.message, '`postprocessor` is missing the required key `output_schema` (The caller contract: what the skill returns to its caller): add it.');
+  });
+});
