@@ -52,3 +52,16 @@ test('a file that is not a skill.md is refused by name (exit 2), by validate and
   const file = await runCli(['validate', 'examples/blog_writer/skill.md']);
   assert.equal(file.code, 0, file.err);
 });
+
+test("a step's function that its module never names is a warning: the skill stays valid", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-validate-fn-'));
+  writeFileSync(
+    path.join(dir, 'skill.md'),
+    '---\nname: fn\nentry: draft\ngraph:\n  draft: []\nfinal_output: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - type: python\n      module: ./s.py\n      function: nothere\n---\nbody\n',
+  );
+  writeFileSync(path.join(dir, 's.py'), 'def there(value):\n    return value\n');
+  const r = io();
+  assert.equal(await validateCommand([dir], r.io), 0);
+  assert.equal(r.err[0], `${path.join(dir, 'skill.md')}:12:17: warning: The python function \`nothere\` is not defined in the module \`./s.py\`: the name occurs nowhere in it. Define it there (\`def nothere(value):\`), or fix the name. [postprocessor.steps[0].function]`);
+  assert.equal(r.err.at(-1), `${path.join(dir, 'skill.md')}: valid (1 warning)`);
+});

@@ -148,3 +148,20 @@ test('the file tabs: skill.md, then the code, then model scripts, then data, by 
   assert.equal(isModelScript('model.yml', 'turns: []\n'), true);
   assert.equal(isModelScript('notes.md', 'turns: []\n'), false);
 });
+
+test('a step function named nowhere in its module is a warning at `function:`, in the files map as on disk', () => {
+  const text = POST('    - type: python\n      module: ./rendering.py\n      function: nothere\n    - type: node\n      module: ./x.mjs\n      function: total\n');
+  const files = { 'skill.md': text, 'rendering.py': 'def to_html(value):\n    return value\n', 'x.mjs': 'const sum = (v) => v;\nexport { sum as total };\n' };
+  const r = analyzeBundle(files);
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.severity, d.rule, d.line, d.column, d.path]),
+    [['warning', 'function_not_found', 17, 17, 'postprocessor.steps[0].function']],
+  );
+  assert.equal(
+    r.diagnostics[0].message,
+    'The python function `nothere` is not defined in the module `./rendering.py`: the name occurs nowhere in it. Define it there (`def nothere(value):`), or fix the name.',
+  );
+  // named anywhere as a word (a definition, an export list, a re-export): nothing is said; a longer word does not count
+  assert.deepEqual(found({ ...files, 'rendering.py': 'from helpers import nothere\n' }), []);
+  assert.deepEqual(found({ ...files, 'rendering.py': 'from helpers import nothere\n', 'x.mjs': 'export function totals(v) { return v; }\n' }), ['skill.md:20:17 function_not_found']);
+});

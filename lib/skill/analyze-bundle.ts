@@ -71,7 +71,13 @@ export function analyzeBundle(files: BundleFiles, opts: AnalyzeBundleOptions = {
   const isMap = files !== null && typeof files === 'object' && !Array.isArray(files);
   const text = isMap && has(files, SKILL_MD) ? (files[SKILL_MD] as unknown) : undefined;
   if (typeof text !== 'string') return { diagnostics: problems, diagram: null, analysis: { diagnostics: [] } };
-  const analysis = analyzeSkill(text, { file, bundleDir: IN_MEMORY_BUNDLE, fileExists: inMemoryFileExists(files, opts.knownSkills), parseFrontmatter: opts.parseFrontmatter });
+  const analysis = analyzeSkill(text, {
+    file,
+    bundleDir: IN_MEMORY_BUNDLE,
+    fileExists: inMemoryFileExists(files, opts.knownSkills),
+    readText: (p) => (has(files, p) && typeof files[p] === 'string' ? (files[p] as string) : undefined),
+    parseFrontmatter: opts.parseFrontmatter,
+  });
   if (opts.skillName !== undefined) checkName(analysis, opts.skillName, file);
   return { diagnostics: [...problems, ...analysis.diagnostics], diagram: diagramOf(analysis), analysis };
 }

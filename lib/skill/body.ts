@@ -24,9 +24,10 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * Splits the body into sections. `bodyLine` is the whole-file line of the
- * body's first line, for locating findings.
+ * body's first line, for locating findings; `headings`, when given, receives
+ * the text of every `##` heading (phase or not), in order.
  */
-export function readBody(body: string, bodyLine: number, phases: readonly string[], findings?: Findings): BodySections {
+export function readBody(body: string, bodyLine: number, phases: readonly string[], findings?: Findings, headings?: string[]): BodySections {
   const known = new Set(phases);
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
   const system: string[] = [];
@@ -51,6 +52,7 @@ export function readBody(body: string, bodyLine: number, phases: readonly string
       return;
     }
     const text = h[2].trim();
+    headings?.push(text);
     const column = line.indexOf(text, h[1].length + 2) + 1;
     const span = { line: bodyLine + i, column, endLine: bodyLine + i, endColumn: column + text.length };
     if (known.has(text)) {

@@ -14,6 +14,9 @@ import type { KeyPath } from './source';
 
 export type FileExists = (absolutePath: string) => boolean;
 
+/** The text of a bundle file (asked as `fileExists` is), or undefined when it cannot be read as text. */
+export type ReadBundleText = (absolutePath: string) => string | undefined;
+
 /**
  * The `bundleDir` of a bundle held in memory as a files map (the editor, the
  * API) rather than as a folder. `fileExists` is then asked bundle paths as the

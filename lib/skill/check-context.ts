@@ -5,7 +5,7 @@
  *
  * Owns: the shape of that context. Does not: check anything.
  */
-import type { FileExists } from './bundle-paths';
+import type { FileExists, ReadBundleText } from './bundle-paths';
 import type { GraphFacts } from './frontmatter';
 import type { Findings } from './rules';
 import type { FrontmatterSource } from './source';
@@ -18,4 +18,6 @@ export type CheckContext = {
   /** the bundle folder (absolute, or as the caller gave it) */
   bundleDir: string;
   fileExists: FileExists;
+  /** a bundle file's text, for checks that look inside modules; undefined: they are skipped */
+  readText?: ReadBundleText;
 };

@@ -11,9 +11,9 @@
 import { isJsonObject } from '../kernel/json';
 import type { CheckContext } from './check-context';
 import { resolveSchema } from './check-schemas';
-import { has, obj, strings } from './frontmatter';
+import { arr, has, obj, strings } from './frontmatter';
 import type { KeyPath } from './source';
-import { suggestionSuffix } from './suggest';
+import { didYouMean, editDistance, suggestionSuffix } from './suggest';
 
 const list = (xs: string[]) => xs.map((x) => `\`${x}\``).join(', ');
 
@@ -124,5 +124,33 @@ export function checkGraph(ctx: CheckContext): void {
   for (const p of names) {
     const successors = graph.successors.get(p) ?? [];
     if (successors.length >= 2) checkNext(ctx, p, successors);
+  }
+}
+
+/** the most edits a successor may be from a phase or heading to be read as its typo */
+const MAX_SUCCESSOR_EDITS = 2;
+
+/**
+ * A successor that is not a graph key is a terminal phase; with no `## <name>`
+ * section either and a name a typo away from a phase or a heading, it is far
+ * more likely a misspelt successor (`draft: [pubish]`) than a new phase: a
+ * warning at the edge, since the spec allows it. `headings`: the body's `##`
+ * heading texts.
+ */
+export function checkSuccessorNames(ctx: CheckContext, headings: readonly string[]): void {
+  const graph = obj(ctx.fm.graph);
+  const keys = Object.keys(graph);
+  const headed = new Set(headings);
+  for (const from of keys) {
+    arr(graph[from]).forEach((s, i) => {
+      if (typeof s !== 'string' || has(graph, s) || headed.has(s)) return;
+      const near = didYouMean(s, [...keys, ...headings].filter((x) => x !== s));
+      if (near === undefined || editDistance(s.toLowerCase(), near.toLowerCase()) > MAX_SUCCESSOR_EDITS) return;
+      ctx.findings.add(
+        'successor_typo',
+        `\`${s}\` is not a phase of this skill and has no \`## ${s}\` section — did you mean \`${near}\`?`,
+        ['graph', from, i],
+      );
+    });
   }
 }

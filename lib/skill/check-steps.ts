@@ -9,7 +9,7 @@
  * shapes (structure.ts: required keys, types, model-calling step types,
  * `ask_user`) or run anything.
  */
-import { checkModulePath } from './bundle-paths';
+import { bundleFile, checkModulePath, normalizePath } from './bundle-paths';
 import type { CheckContext } from './check-context';
 import { checkRunOp } from './check-ops';
 import { checkSchemaSite } from './check-schemas';
@@ -59,7 +59,7 @@ function checkStep(ctx: CheckContext, step: Record<string, unknown>, at: KeyPath
   } else if (type === 'run_op') {
     checkRunOp(ctx, step, at);
   } else if ((type === 'python' || type === 'node') && typeof step.module === 'string') {
-    checkModulePath(ctx.findings, {
+    const usable = checkModulePath(ctx.findings, {
       modulePath: step.module,
       kind: type,
       what: `The ${type} module`,
@@ -67,7 +67,30 @@ function checkStep(ctx: CheckContext, step: Record<string, unknown>, at: KeyPath
       bundleDir: ctx.bundleDir,
       fileExists: ctx.fileExists,
     });
+    if (usable && typeof step.function === 'string') checkFunctionName(ctx, type, step.module, step.function, [...at, 'function']);
   }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * A step's `function:` against its module's text: a name that occurs nowhere in it as a word cannot
+ * be defined there. Only a warning: a module may still get it from another file (`from helpers
+ * import *`, a JavaScript `export *` of another module), which reading one file cannot see. An empty
+ * module is one not written yet (the studio's "+ New file" makes one): nothing is said of it.
+ */
+function checkFunctionName(ctx: CheckContext, kind: 'python' | 'node', modulePath: string, fn: string, at: KeyPath): void {
+  if (!IDENTIFIER.test(fn)) return; // the schema reports a name that is not an identifier
+  const text = ctx.readText?.(bundleFile(ctx.bundleDir, normalizePath(modulePath)));
+  if (text === undefined || text.trim() === '') return; // missing (module_not_found), unreadable or not written yet
+  const escaped = fn.replace(/\$/g, '\\$');
+  if (new RegExp(`(^|[^A-Za-z0-9_$])${escaped}(?![A-Za-z0-9_$])`).test(text)) return;
+  ctx.findings.add(
+    'function_not_found',
+    `The ${kind} function \`${fn}\` is not defined in the module \`${modulePath}\`: the name occurs nowhere in it. ` +
+      (kind === 'python' ? `Define it there (\`def ${fn}(value):\`), or fix the name.` : `Export it from there (\`export function ${fn}(value)\`), or fix the name.`),
+    at,
+  );
 }
 
 export function checkProcessors(ctx: CheckContext): void {

@@ -74,6 +74,7 @@ export const RULES = {
   no_terminal_phase: { severity: 'error', summary: 'no phase reachable from `entry` is terminal: the run could never finish' },
   missing_next: { severity: 'error', summary: 'a phase with several successors lacks `next` with exactly those successors' },
   next_not_required: { severity: 'warning', summary: '`next` is declared but not required' },
+  successor_typo: { severity: 'warning', summary: 'a successor that is no graph key and has no `## <name>` section is a typo away from a phase or heading' },
   // ---- schemas and contracts
   unknown_artifact: { severity: 'error', summary: 'a schema reference names no artifact' },
   invalid_schema: { severity: 'error', summary: 'an inline schema or artifact does not compile under JSON Schema 2020-12' },
@@ -92,6 +93,7 @@ export const RULES = {
   module_path_escape: { severity: 'error', summary: 'a module path leaves the bundle folder' },
   module_extension: { severity: 'error', summary: 'a module has the wrong file extension for its language' },
   module_not_found: { severity: 'error', summary: 'a module file does not exist in the bundle' },
+  function_not_found: { severity: 'warning', summary: "a code step's `function` occurs nowhere in its module's text" },
   // ---- capabilities
   duplicate_stage: { severity: 'error', summary: 'two capabilities share a name' },
   builtin_rung: { severity: 'error', summary: 'a builtin sits on a rung it does not support' },

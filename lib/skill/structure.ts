@@ -225,10 +225,19 @@ function rangeFinding(ctx: Ctx, e: ErrorObject, path: KeyPath): void {
   ctx.findings.add('out_of_range', `${where(path)} must be ${comparison} ${limit}, but it is ${String(value)}${range}: use a value in range.`, path);
 }
 
+/**
+ * A key's description up to its first sentence's end, without the full stop: the rest (RE2 rules,
+ * defaults) is the schema's reference text, which hover and the docs show, not a "missing" message.
+ * A sentence ends at a full stop followed by a capital (so `e.g. ./x` does not end one).
+ */
+function firstSentence(description: string): string {
+  return (/^(.+?)\.\s+(?=[A-Z])/s.exec(description)?.[1] ?? description).replace(/\.$/, '');
+}
+
 function requiredFinding(ctx: Ctx, e: ErrorObject, path: KeyPath): void {
   const missing = (e.params as { missingProperty: string }).missingProperty;
   const props = ((e.parentSchema as JsonObject | undefined)?.properties ?? {}) as Record<string, JsonObject>;
-  const desc = typeof props[missing]?.description === 'string' ? ` (${String(props[missing].description).replace(/\.$/, '')})` : '';
+  const desc = typeof props[missing]?.description === 'string' ? ` (${firstSentence(String(props[missing].description))})` : '';
   let message = `${path.length === 0 ? 'The frontmatter' : where(path)} is missing the required key \`${missing}\`${desc}: add it.`;
   if (missing === 'type' && typeof path[path.length - 1] === 'number') {
     message = `This step has no \`type\`: add \`type:\` with one of ${STEP_TYPES.join(', ')}.`;

@@ -222,3 +222,38 @@ describe('a frontmatter not closed yet', () => {
     );
   });
 });
+
+describe('successor_typo', () => {
+  it('a successor that is no graph key is a typo only when near a phase or heading and unheaded', () => {
+    const terminal = (successor: string, body = 'Be brief.\n') =>
+      validate(MINIMAL.replace('  draft: [review]\n  review: []\n', `  draft: [${successor}]\n  publish: []\n`).replace('Be brief.\n', body));
+    const typos = (ds: ReturnType<typeof validate>) => ds.filter((d) => d.rule === 'successor_typo').map((d) => `${d.line}:${d.column} ${d.message}`);
+    assert.deepEqual(typos(terminal('pubish')), ['5:11 `pubish` is not a phase of this skill and has no `## pubish` section — did you mean `publish`?']);
+    // a heading near it counts too; its own section makes it a deliberate terminal phase; a far name is silent
+    assert.match(typos(terminal('sumary', 'Be brief.\n\n## summary\nSum up.\n'))[0], /did you mean `summary`\?$/);
+    assert.deepEqual(typos(terminal('pubish', 'Be brief.\n\n## pubish\nTidy.\n')), []);
+    assert.deepEqual(typos(terminal('archive')), []);
+    assert.deepEqual(typos(validate(MINIMAL)), []);
+  });
+});
+
+describe('YAML errors', () => {
+  it('an over-indented line is one error at its position, the more specific of the two the parser gives there', () => {
+    const ds = validate('---\nname: demo\nentry: draft\n  graph: 1\n---\n');
+    assert.deepEqual(
+      ds.map((d) => `${d.rule}@${d.line}:${d.column}`),
+      ['yaml_syntax@3:8'],
+      show(ds),
+    );
+    assert.match(ds[0].message, /^YAML syntax error: Nested mappings are not allowed in compact mappings\. Fix the YAML here/);
+  });
+});
+
+describe('missing_key', () => {
+  it("names the key by its description's first sentence, not the whole reference text", () => {
+    const ds = validate(MINIMAL.replace('---\nBe brief.', 'postprocessor:\n  steps: []\n---\nBe brief.'));
+    const hit = ds.find((d) => d.rule === 'missing_key');
+    assert.ok(hit, show(ds));
+    assert.equal(hit.message, '`postprocessor` is missing the required key `output_schema` (The caller contract: what the skill returns to its caller): add it.');
+  });
+});

@@ -12,12 +12,12 @@
  * the caller passes `fileExists`.
  */
 import type { Diagnostic } from '../kernel/errors';
-import type { FileExists } from './bundle-paths';
+import type { FileExists, ReadBundleText } from './bundle-paths';
 import type { BodySections } from './body';
 import { readBody } from './body';
 import { checkCapabilities } from './check-capabilities';
 import type { CheckContext } from './check-context';
-import { checkGraph } from './check-graph';
+import { checkGraph, checkSuccessorNames } from './check-graph';
 import { checkTools } from './check-ops';
 import type { LlmContract } from './check-schemas';
 import { checkSchemasAndContracts } from './check-schemas';
@@ -43,6 +43,8 @@ export type ValidateOptions = {
   bundleDir: string;
   /** whether a file exists (default: the local file system, when there is one) */
   fileExists?: FileExists;
+  /** a bundle file's text, asked as `fileExists` is (default: the local file system, when there is one) */
+  readText?: ReadBundleText;
   /** parses the frontmatter (default `parseFrontmatter`; the editor's reuses the last parse: incremental-parse.ts) */
   parseFrontmatter?: (split: SkillSplit) => ParsedFrontmatter;
 };
@@ -58,7 +60,15 @@ export type SkillAnalysis = {
   llmContract?: LlmContract;
 };
 
-type StatFs = { statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): boolean } | undefined };
+type StatFs = {
+  statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): boolean } | undefined;
+  readFileSync(p: string, encoding: 'utf8'): string;
+};
+
+function nodeFs(): StatFs | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return proc?.getBuiltinModule?.('node:fs') as StatFs | undefined;
+}
 
 /**
  * The local file system's "is there a file", found without a static `node:fs`
@@ -66,14 +76,26 @@ type StatFs = { statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): b
  * nothing (the editor passes its own `fileExists`).
  */
 function defaultFileExists(): FileExists {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = proc?.getBuiltinModule?.('node:fs') as StatFs | undefined;
+  const fs = nodeFs();
   if (!fs) return () => true;
   return (p) => {
     try {
       return fs.statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
     } catch {
       return false;
+    }
+  };
+}
+
+/** The local file system's text of a file, found as `defaultFileExists` finds it; in the browser, none. */
+function defaultReadText(): ReadBundleText | undefined {
+  const fs = nodeFs();
+  if (!fs) return undefined;
+  return (p) => {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
     }
   };
 }
@@ -134,7 +156,11 @@ function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, repea
     .filter((e) => e.code !== 'DUPLICATE_KEY' || !duplicates)
     .sort((a, b) => a.pos[0] - b.pos[0])
     // an unexpected token after an earlier error is nearly always that error's echo
-    .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN');
+    .filter((e, i) => i === 0 || e.code !== 'UNEXPECTED_TOKEN')
+    // one error per position: a second one there (an over-indented line is both "Nested mappings are
+    // not allowed in compact mappings" and "Implicit keys need to be on a single line") restates the
+    // first, which the parser gives first and is the more specific
+    .filter((e, i, all) => i === 0 || e.pos[0] !== all[i - 1].pos[0]);
   syntax.slice(0, MAX_YAML_ERRORS).forEach((e, i, shown) => {
     const more = i === shown.length - 1 && syntax.length > shown.length ? ` (${syntax.length - shown.length} more YAML errors follow; fix these first.)` : '';
     const opener = isUnclosedError(e) ? unclosedOpener(doc, source.text, e.pos[0]) : null;
@@ -299,13 +325,16 @@ export function analyzeSkill(text: string, opts: ValidateOptions): SkillAnalysis
     source,
     bundleDir: opts.bundleDir,
     fileExists: opts.fileExists ?? defaultFileExists(),
+    readText: opts.readText ?? (opts.fileExists ? undefined : defaultReadText()),
   };
   checkGraph(ctx);
   const llmContract = checkSchemasAndContracts(ctx);
   checkTools(ctx);
   checkProcessors(ctx);
   checkCapabilities(ctx);
-  const body = readBody(split.body, split.bodyLine, graph.phases, findings);
+  const headings: string[] = [];
+  const body = readBody(split.body, split.bodyLine, graph.phases, findings, headings);
+  checkSuccessorNames(ctx, headings);
   return { diagnostics: findings.sorted(), split, source, frontmatter: fm, graph, body, llmContract };
 }
 

@@ -174,3 +174,11 @@ test('a patch that changes nothing is answered at once, as unchanged; a change o
   const renamed = a.analyze({ ...nothing, id: 6, skillName: 'other' });
   assert.ok(renamed.diagnostics?.some((d) => d.rule === 'name_mismatch'));
 });
+
+test('an over-indented line is one YAML error at one position, in the studio as in the CLI (the parser gives two there)', () => {
+  const text = files['skill.md'].replace(/^(entry: .*)$/m, '$1\n  stray: 1');
+  const reply = new Analyzer().analyze(req(1, { ...files, 'skill.md': text }));
+  const yaml = (reply.diagnostics ?? []).filter((d) => d.rule === 'yaml_syntax');
+  assert.equal(yaml.length, 1, JSON.stringify(yaml));
+  assert.match(yaml[0].message, /^YAML syntax error: Nested mappings are not allowed in compact mappings\./);
+});
