@@ -21,6 +21,8 @@ type Props = {
   choices: ModelChoice[];
   model: string;
   onModel(m: string): void;
+  /** the model script picked against the skill's phases: why a run with it would fail at once (use-script-note.ts) */
+  scriptNote?: string | null;
 };
 
 function RunPanelView(p: Props) {
@@ -94,6 +96,11 @@ function RunPanelView(p: Props) {
         </select>
       </div>
       {shown.note ? <p className={styles.modelNote}>{shown.note}</p> : null}
+      {p.scriptNote ? (
+        <p className={`${styles.modelNote} ${styles.scriptNote}`} data-testid="script-note">
+          {p.scriptNote}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -30,6 +30,7 @@ import { useVersions } from './hooks/use-versions';
 import { useVersionsPanel } from './hooks/use-versions-panel';
 import { changedPaths, useWorkingCopy } from './hooks/use-working-copy';
 import { useRecentRuns } from './hooks/use-recent-runs';
+import { useScriptNote } from './hooks/use-script-note';
 import { CheckPastRuns } from '@/components/replay/CheckPastRuns';
 import styles from './Studio.module.css';
 
@@ -155,6 +156,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   const modelChoices = useMemo(() => choicesNow, [choicesKey]);
   const [pickedModel, setModel] = useState<string | null>(null);
   const model = pickModel(modelChoices, pickedModel);
+  const scriptNote = useScriptNote(diagram, files, model);
   const [inputText, setInputText] = useState<string>(() => openedFiles['input.json'] ?? '{}\n');
   const inputContract = analysis.inputContract;
   const inputCheck = useMemo(() => checkInputText(inputText, inputContract), [inputText, inputContract]);
@@ -266,6 +268,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
             choices={modelChoices}
             model={model}
             onModel={setModel}
+            scriptNote={scriptNote}
           />
           <RecentRuns skill={name} runs={recent.runs} error={recent.error} now={now} />
         </div>
