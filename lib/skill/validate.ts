@@ -61,7 +61,7 @@ export type SkillAnalysis = {
 };
 
 type StatFs = {
-  statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): boolean } | undefined;
+  statSync(p: string, o: { throwIfNoEntry: false }): { isFile(): boolean; size: number } | undefined;
   readFileSync(p: string, encoding: 'utf8'): string;
 };
 
@@ -87,12 +87,21 @@ function defaultFileExists(): FileExists {
   };
 }
 
-/** The local file system's text of a file, found as `defaultFileExists` finds it; in the browser, none. */
+/** a module larger than this is not read for what it defines (nothing is said of it) */
+export const MAX_READ_MODULE_BYTES = 1024 * 1024;
+
+/**
+ * The local file system's text of a file, found as `defaultFileExists` finds it; in the browser, none.
+ * Only a regular file, and one of at most MAX_READ_MODULE_BYTES: a validation never waits on a pipe
+ * nor reads a file of any size.
+ */
 function defaultReadText(): ReadBundleText | undefined {
   const fs = nodeFs();
   if (!fs) return undefined;
   return (p) => {
     try {
+      const st = fs.statSync(p, { throwIfNoEntry: false });
+      if (!st?.isFile() || st.size > MAX_READ_MODULE_BYTES) return undefined;
       return fs.readFileSync(p, 'utf8');
     } catch {
       return undefined;
