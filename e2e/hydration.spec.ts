@@ -4,7 +4,7 @@
 // server sends it, is read here: its buttons are disabled, but for a GET form's submit, which works
 // without a script and is left enabled. Then, hydrated, they are enabled (Playwright's click waits
 // for that, as a user sees them grey until they work).
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
 
 test.describe.configure({ timeout: 180_000 });
@@ -34,6 +34,17 @@ async function buttonsOf(request: APIRequestContext, url: string): Promise<Contr
     name: /aria-label="([^"]*)"/.exec(attrs)?.[1] ?? text(inner),
     disabled: /\sdisabled=""/.test(attrs),
   }));
+}
+
+/** The page's scripts held back until the returned function is called: what a user does before it hydrates. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(/\/_next\/static\/.*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }
 
 const enabledOnes = (controls: Control[]) => controls.filter((c) => !c.disabled).map((c) => c.name);
@@ -91,12 +102,7 @@ test("the home page's New skill, Rename and Delete are disabled in the server's 
 test('a search typed into the runs filter before the page hydrated is the one Enter applies after it', async ({ page, request }) => {
   const runId = await failedTallyRun(request, 'hyd_tally_typed');
   // the page's scripts held back: the search is typed into the server's HTML
-  let release = () => {};
-  const held = new Promise<void>((r) => (release = r));
-  await page.route(/\/_next\/static\/.*\.js/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/runs', { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Search runs').fill(runId);
   release();
@@ -110,12 +116,7 @@ test('a search typed into the runs filter before the page hydrated is the one En
 
 test('a runs filter chosen before the page hydrated is kept when another filter changes after it', async ({ page, request }) => {
   await failedTallyRun(request, 'hyd_tally_chosen');
-  let release = () => {};
-  const held = new Promise<void>((r) => (release = r));
-  await page.route(/\/_next\/static\/.*\.js/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/runs', { waitUntil: 'domcontentloaded' });
   // chosen in the server's HTML: no handler heard it
   await page.getByLabel('Status').selectOption('failed');
@@ -131,12 +132,7 @@ test('a runs filter chosen before the page hydrated is kept when another filter 
 
 test("before the run page hydrates, its timeline items and the report's ways to a step show a waiting pointer, not a clickable one", async ({ page, request }) => {
   const runId = await failedTallyRun(request, 'hyd_tally_cursor');
-  let release = () => {};
-  const held = new Promise<void>((r) => (release = r));
-  await page.route(/\/_next\/static\/.*\.js/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
   const timeline = page.getByRole('region', { name: 'Timeline' });
   const item = timeline.getByRole('listitem').getByRole('button').first();

@@ -1,22 +1,11 @@
 // What the studio's last action said (a run refused, a save) is read in full at 1024 and 1440 px.
 // Before, it sat on one clipped line between the title and the buttons: at 1024 px a refused run
 // showed nothing at all (the line had no width left), and at 1440 px the refusal was cut short.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { editorModelReady, replaceInModel } from './monaco';
 import { atEachWidth } from './widths';
 
 test.describe.configure({ timeout: 180_000 });
-
-/** skill.md's text replaced in the editor (as if typed) */
-async function editSkillMd(page: Page, from: RegExp, to: string) {
-  await page.evaluate(
-    ([source, flags, replacement]) => {
-      const m = (window as unknown as { monaco: { editor: { getModels(): { uri: { path: string }; getValue(): string; setValue(v: string): void }[] } } }).monaco;
-      const model = m.editor.getModels().find((x) => x.uri.path.endsWith('/skill.md'))!;
-      model.setValue(model.getValue().replace(new RegExp(source, flags), replacement));
-    },
-    [from.source, from.flags, to],
-  );
-}
 
 test('a refused run says why in full, clear of the buttons, at 1024 and 1440 px', async ({ page, request }) => {
   for (const name of ['notice_a', 'notice_b']) expect((await request.post('/api/skills', { data: { name, from: 'research_brief' } })).status()).toBe(201);
@@ -25,10 +14,8 @@ test('a refused run says why in full, clear of the buttons, at 1024 and 1440 px'
     if (i++) await page.goto('/skills/notice_b');
     await expect(page.locator('.react-flow').getByRole('group', { name: 'caller contract' })).toBeVisible({ timeout: 60_000 });
     // the editor's skill.md model, not Monaco alone: the diagram can be drawn before the editor has mounted its model
-    await expect
-      .poll(() => page.evaluate(() => !!(window as unknown as { monaco?: { editor: { getModels(): { uri: { path: string } }[] } } }).monaco?.editor.getModels().some((x) => x.uri.path.endsWith('/skill.md'))))
-      .toBe(true);
-    await editSkillMd(page, /^entry: .*$/m, 'entry: nowhere');
+    await editorModelReady(page, 'skill.md');
+    await replaceInModel(page, 'skill.md', [[/^entry: .*$/m, 'entry: nowhere']]);
     await expect(page.getByRole('list', { name: 'Problems' }).getByRole('listitem').first()).toContainText('entry: nowhere');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const notice = page.getByRole('status').filter({ hasText: /^skill\.md has \d+ errors?: fix/ });

@@ -1,28 +1,17 @@
 // The Problems panel holds a fifth of the editor's height: a finding that lists names (the known
 // effects, the phases) took four lines at 800 px and pushed the others out of it. Each finding is
 // two lines at most now, the whole of it on hover or focus (and always in the editor's marker).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { editorModelReady, replaceInModel } from './monaco';
 
 test.describe.configure({ timeout: 180_000 });
-
-async function editSkillMd(page: Page, edits: [RegExp, string][]) {
-  await page.evaluate((all) => {
-    const m = (window as unknown as { monaco: { editor: { getModels(): { uri: { path: string }; getValue(): string; setValue(v: string): void }[] } } }).monaco;
-    const model = m.editor.getModels().find((x) => x.uri.path.endsWith('/skill.md'))!;
-    let text = model.getValue();
-    for (const [source, flags, replacement] of all) text = text.replace(new RegExp(source, flags), replacement);
-    model.setValue(text);
-  }, edits.map(([re, to]) => [re.source, re.flags, to] as [string, string, string]));
-}
 
 test('a long finding is two lines in Problems, and whole when focused', async ({ page, request }) => {
   expect((await request.post('/api/skills', { data: { name: 'problems_clamp', from: 'research_brief' } })).status()).toBe(201);
   await page.setViewportSize({ width: 800, height: 900 });
   await page.goto('/skills/problems_clamp');
-  await expect
-    .poll(() => page.evaluate(() => !!(window as unknown as { monaco?: { editor: { getModels(): { uri: { path: string } }[] } } }).monaco?.editor.getModels().some((x) => x.uri.path.endsWith('/skill.md'))), { timeout: 60_000 })
-    .toBe(true);
-  await editSkillMd(page, [
+  await editorModelReady(page, 'skill.md', 60_000);
+  await replaceInModel(page, 'skill.md', [
     [/^entry: .*$/m, 'entry: nowhere'],
     [/^ {2}effects: \[/m, '  effects: [made_up_effect_one, made_up_effect_two, '],
   ]);
