@@ -45,6 +45,12 @@ export function RunInspector({ run, initialTimeline, children }: Props) {
   );
 }
 
+/** the scrubber's step: a number, or an item's event once its page is read (till then, the step it left) */
+type Cursor = number | { item: string; from: number };
+function seqAt(c: Cursor, index: ReturnType<typeof indexTimeline>): number {
+  return typeof c === 'number' ? c : (eventOf(index.get(c.item)) ?? c.from);
+}
+
 type InspectorProps = { run: RunView; head: RunTimelineView; visits: TimelinePages['visits']; onWant: (pages: readonly number[]) => void; children?: ReactNode };
 
 function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
@@ -60,8 +66,8 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   // what Failed only shows instead) sets it to that item's event, so the slider and Details name the
   // same one; a long run's failure in a visit not read yet has no event known until its page is read,
   // and the step stays where it was till then
-  const [cursor, setCursor] = useState<number | { item: string; from: number }>(run.eventCount);
-  const seq = typeof cursor === 'number' ? cursor : (eventOf(index.get(cursor.item)) ?? cursor.from);
+  const [cursor, setCursor] = useState<Cursor>(run.eventCount);
+  const seq = seqAt(cursor, index);
   const [scrubbed, setScrubbed] = useState<string | null>(null);
   // the highlight follows the scrubber after the step is on screen, not before
   const onScrubbedItem = useCallback((id: string | null) => startTransition(() => setScrubbed(id)), []);
@@ -73,7 +79,7 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
       setScrubbing(false);
       const at = eventOf(index.get(id));
       if (at !== null) setCursor(at);
-      else if (!index.has(id)) setCursor((c) => ({ item: id, from: typeof c === 'number' ? c : (eventOf(index.get(c.item)) ?? c.from) }));
+      else if (!index.has(id)) setCursor((c) => ({ item: id, from: seqAt(c, index) }));
     },
     [index],
   );
