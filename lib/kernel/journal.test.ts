@@ -179,6 +179,16 @@ test('a run nobody waits on is recorded with its first commit: a model call wait
   assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
 });
 
+test('a local model (a script, a recording) is not a reason to record the run first: its turn rides in the creating commit with the finish artifact', async () => {
+  const store = new CreationStore();
+  const model = { ...playModel([{ finish: { title: 'x' } as never }]), local: true };
+  const out = await runWith(plan({ postprocessor: post([validate(0, { type: 'object' })]) }), deps(model, { store }));
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  // one round trip fewer than a remote model's run: the row, the turn and the finish artifact together (durable before the postprocessor [seed])
+  assert.deepEqual(store.created.map(shape), [{ types: [EVENT.runStarted, EVENT.phaseStarted, EVENT.stepCompleted, EVENT.phaseCompleted, EVENT.artifactPersisted], lazy: false }]);
+  assert.deepEqual(store.commits.map(shape), [{ types: [EVENT.stepCompleted, EVENT.runCompleted], lazy: false }]);
+});
+
 test('pure work before the first step that needs the record rides in the creating commit: a preprocessor validate, then the model call', async () => {
   const store = new CreationStore();
   const out = await runWith(plan({ phases: { main: phase('main', { preprocessor: post([validate(0, { type: 'object' })]) }) } }), deps(playModel([{ finish: { title: 'x' } as never }]), { store }));

@@ -133,6 +133,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
           definition,
           input: { messages, tools: tools.map((t) => t.name), responseFormat } as unknown as Json,
           pure: false,
+          ...(ctx.deps.model.local ? { local: true } : {}),
           label: { round, model: ctx.deps.model.name, ...frameRef(ctx, phase) },
         },
         async () => ({ output: normalizeTurn(await ctx.deps.model.invoke(request, callOptions(ctx))) as unknown as Json }),

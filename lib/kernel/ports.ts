@@ -50,6 +50,13 @@ export type ModelTurn = {
 export type ModelPort = {
   /** e.g. `scripted:examples/x/model.yaml`, `openai:gpt-4o-mini`, `replay:RUN` */
   readonly name: string;
+  /**
+   * Answers at once from what this process holds (a script, a recording): nothing is paid and
+   * nothing is waited for, so a run not recorded yet is not recorded just to ask it — it is recorded
+   * with its first commit after the turn (journal.ts deferCreation). A remote model leaves it unset:
+   * a run is in the store, seen and abortable, before a call that is paid for and may take minutes.
+   */
+  readonly local?: boolean;
   /** `signal`: aborted when the run is asked to abort; the call should stop (its request aborted) */
   invoke(req: ModelRequest, opts?: CallOptions): Promise<ModelTurn>;
 };

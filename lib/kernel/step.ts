@@ -45,6 +45,11 @@ export type StepDef = {
   pure: boolean;
   /** reads the world: re-executed on resume */
   worldPurity?: boolean;
+  /**
+   * a model turn answered locally (ModelPort.local): not pure (its answer is kept, never asked
+   * again), but a run not recorded yet need not be recorded before it (actsOnWorld)
+   */
+  local?: boolean;
   /** shown in the log (index, type, round, op …) */
   label?: JsonObject;
   /** what the step leaves in the workspace when it is answered from a recording instead of executed */
@@ -115,10 +120,11 @@ export async function beginStep(ctx: RunContext, actsOnWorld = true): Promise<vo
 /**
  * A step before which the run must be recorded: anything but pure work. A model call counts: it is
  * paid for and may take minutes, and while it runs the run must be seen (in `stagecraft runs`, the
- * app) and can be aborted — a run that is in no store can be neither.
+ * app) and can be aborted — a run that is in no store can be neither. A local model's turn does
+ * not (`local`: a script or a recording answers at once, nothing paid, nothing to see or abort).
  */
-export function actsOnWorld(def: Pick<StepDef, 'pure' | 'kind'>): boolean {
-  return !def.pure;
+export function actsOnWorld(def: Pick<StepDef, 'pure' | 'kind' | 'local'>): boolean {
+  return !def.pure && !def.local;
 }
 
 export async function runStep(

@@ -40,6 +40,7 @@ export function createReplayModel(
   const visits = createVisitTracker();
   return {
     name: opts.name ?? 'replay',
+    local: true,
     async invoke(req) {
       const { phase, round, visit } = visits.positionOf(req);
       const key = positionKey(phase, round, visit);

@@ -4,6 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createScriptedModel } from './scripted';
+import { createReplayModel } from './replay';
+import { createOpenAiModel } from './openai';
 import { ModelError } from '../kernel/errors';
 import type { ModelRequest } from '../kernel/ports';
 import { req, rejectsWith } from './testing';
@@ -200,4 +202,10 @@ test('scripted: usage is passed through', async () => {
   const model = createScriptedModel('turns:\n  - text: a\n    usage: { input_tokens: 10, output_tokens: 3 }\n');
   const plain: ModelRequest = req('x', 1);
   assert.deepEqual((await model.invoke(plain)).usage, { inputTokens: 10, outputTokens: 3 });
+});
+
+test('a script and a recording answer locally (a run not recorded yet is recorded after their turn, with its first commit); the OpenAI adapter does not', () => {
+  assert.equal(createScriptedModel(SPEC_EXAMPLE, { file: 'model.yaml' }).local, true);
+  assert.equal(createReplayModel([]).local, true);
+  assert.notEqual(createOpenAiModel({ model: 'gpt-4o-mini', apiKey: 'k', baseUrl: 'http://127.0.0.1:9/v1' }).local, true);
 });

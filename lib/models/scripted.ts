@@ -52,6 +52,7 @@ export function createScriptedModel(scriptPathOrText: string, opts: ScriptedMode
   const visits = createVisitTracker();
   return {
     name: `scripted:${file}`,
+    local: true,
     script,
     async invoke(req) {
       const position = visits.positionOf(req);
