@@ -96,6 +96,32 @@ describe('commit lanes on Postgres', () => {
     }
   });
 
+  it('once runs commit side by side, a commit waits out the turn of the event loop: commits from replies handled in the same turn share its statement; a lone run\'s does not wait', async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const [a, b, c, d] = [await newRun(lanes), await newRun(lanes), await newRun(lanes), await newRun(lanes)];
+      const lane = lanes.laneFor(a.id);
+      const commit = (r: { id: string }, seq: number) => lanes.apply(r.id, opCommit(r.id, { events: [ev(r.id, seq)] }));
+      /** `first` now, `second` from a callback queued before it (as a second step's reply read in the same poll): statements sent */
+      const sideBySide = async (first: { id: string }, second: { id: string }, seq: number) => {
+        const before = lane.statements;
+        let late: Promise<unknown> | null = null;
+        setImmediate(() => (late = commit(second, seq)));
+        await commit(first, seq);
+        await late;
+        return lane.statements - before;
+      };
+      // the lane's last statement carried one operation (newRun, one by one): the first commit goes at once, the second behind it
+      assert.equal(await sideBySide(a, b, 2), 2);
+      // two commits in one statement: runs are committing side by side
+      await Promise.all([commit(c, 2), commit(d, 2)]);
+      assert.equal(await sideBySide(a, b, 3), 1, 'the second commit joins the first one\'s statement');
+      for (const r of [a, b]) assert.deepEqual((await store.readEvents(r.id)).map((e) => e.seq), [1, 2, 3]);
+    } finally {
+      await lanes.close();
+    }
+  });
+
   it('counts each prepared statement sent once, however often it is sent (the shapes its connection planned)', async () => {
     const lanes = new CommitLanes(db.url);
     try {
