@@ -1,5 +1,5 @@
 // The CLI beside the running app (`npm start` in one terminal, `npx stagecraft runs` in another): the
-// app holds the embedded store, and `runs`, `events`, `abort` and `export` go through its HTTP API,
+// app holds the embedded store, and `runs`, `events`, `abort`, `export`, `compare` and `versions` go through its HTTP API,
 // printing what they print on the store itself (checked against the same commands once the app has
 // stopped); a command that cannot go through it says which app holds the store. A lock another
 // process holds, with an app.json that is not its own, is `store_locked` as before; an app that does
@@ -70,6 +70,11 @@ describe('the CLI while the app holds the embedded store', () => {
     eventsJson: ['events', done, '--json'],
     export: ['export', done],
     missing: ['events', 'run_nope', '--json'],
+    compare: ['compare', done, stopped],
+    compareJson: ['compare', done, stopped, '--json'],
+    versions: ['versions', 'sleeper'],
+    versionsJson: ['versions', 'sleeper', '--json'],
+    versionsNone: ['versions', 'nosuchskill', '--json'],
   });
   before(async () => {
     app = await startApp({ dataDir });
@@ -98,7 +103,7 @@ describe('the CLI while the app holds the embedded store', () => {
     assert.equal((JSON.parse(again.out) as { error: { code: string } }).error.code, 'run_finished', 'the app\'s error, as the store would have said it');
   });
 
-  it('runs, events and export go through the app, said once on stderr, stdout as it is', async () => {
+  it('runs, events, export, compare and versions go through the app, said once on stderr, stdout as it is', async () => {
     for (const [name, args] of Object.entries(commands())) {
       const r = await cli(args, dataDir);
       viaApp[name] = r;
@@ -113,6 +118,9 @@ describe('the CLI while the app holds the embedded store', () => {
     assert.equal((JSON.parse(viaApp.eventsJson.out) as { events: unknown[] }).events.length, viaApp.events.out.trim().split('\n').length);
     assert.equal(viaApp.missing.code, 1);
     assert.equal((JSON.parse(viaApp.missing.out) as { error: { code: string } }).error.code, 'run_not_found');
+    assert.equal(viaApp.compare.code, 0);
+    assert.equal((JSON.parse(viaApp.versionsJson.out) as { versions: unknown[] }).versions.length, 2);
+    assert.match((JSON.parse(viaApp.versionsNone.out) as { error: { message: string } }).error.message, /stagecraft push DIR/, 'in the CLI\'s words');
   });
 
   it('a command that cannot go through the app says which app holds the store, and what to do', async () => {

@@ -1,17 +1,17 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
- * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`. Each answer is what the
+ * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`, `compare`, `versions`. Each answer is what the
  * command reads from the store itself, in the same views, so it prints the same.
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
  */
-import { AppAnswerError, RunFinishedError } from '../lib/kernel/errors';
+import { AppAnswerError, RunFinishedError, SkillNotFoundError } from '../lib/kernel/errors';
 import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { EventView, RunExportView, RunPageView, RunSummaryView, RunView } from '../lib/views';
+import type { CompareView, EventView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView } from '../lib/views';
 
 /** how long the app has to answer its first question before the command gives up on it */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -30,6 +30,9 @@ export type AppClient = {
   events(runId: string): Promise<Omit<RunEvent, 'runId'>[]>;
   abort(runId: string, reason: string, waitMs: number): Promise<AppAbort>;
   exportRun(runId: string): Promise<RunExportView>;
+  compare(a: string, b: string): Promise<CompareView>;
+  /** a skill's versions and which is the latest, as `skillVersions` gives them */
+  versions(name: string): Promise<SkillVersionsView>;
 };
 
 /**
@@ -51,7 +54,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
       return await callRoute(route, input, { baseUrl: url, headers });
     } catch (e) {
       // the app's error as it said it: the command fails as it would have on the store
-      if (e instanceof ApiError) throw new AppAnswerError(e.code, e.message, e.status, (e.details ?? {}) as AppAnswerError['details']);
+      if (e instanceof ApiError) throw relayed(e);
       throw e;
     }
   };
@@ -62,7 +65,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
     skillExists: (name) =>
       call(routes.getSkill, { params: { name } }).then(
         () => true,
-        (e: unknown) => (e instanceof AppAnswerError && e.httpStatus === 404 ? false : Promise.reject(e)),
+        (e: unknown) => (e instanceof SkillNotFoundError ? false : Promise.reject(e)),
       ),
     async events(runId) {
       const all: EventView[] = [];
@@ -90,5 +93,22 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
       }
     },
     exportRun: (id) => call(routes.exportRun, { params: { id } }),
+    // both runs named: the comparison (only `b` would be its baseline divergence)
+    compare: async (a, b) => (await call(routes.compareRuns, { query: { a, b } })) as CompareView,
+    async versions(name) {
+      const { versions } = await call(routes.listVersions, { params: { name } });
+      const latest = (await call(routes.getSkill, { params: { name } })).version?.hash ?? null;
+      return { skill: name, latest, versions: versions.map((v) => ({ ...v, isLatest: v.hash === latest })) };
+    },
   };
+}
+
+/**
+ * The app's error as it said it; a skill name that names none as the store says it, so that the CLI
+ * words it as it does (error-line.ts: `stagecraft push`, not the API's route).
+ */
+function relayed(e: ApiError): Error {
+  const details = (e.details ?? {}) as AppAnswerError['details'];
+  if (e.code === 'skill_not_found' && typeof details.skill === 'string') return new SkillNotFoundError(details.skill);
+  return new AppAnswerError(e.code, e.message, e.status, details);
 }
