@@ -19,7 +19,7 @@ export type AppRecord = { url: string; pid: number; startedAt: number };
  * Where this server answers, from what `next start` set as it began to listen (its origin, or
  * PORT on the host STAGECRAFT_HOST names); null when it is no server (a script, a test).
  */
-export function listeningUrl(env: NodeJS.ProcessEnv): string | null {
+export function listeningUrl(env: Record<string, string | undefined>): string | null {
   // set by Next's start-server once it listens: `http://127.0.0.1:3000`, `http://localhost:3000` for 0.0.0.0
   const origin = env.__NEXT_PRIVATE_ORIGIN;
   if (origin && /^https?:\/\//.test(origin)) return origin;
