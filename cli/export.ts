@@ -9,32 +9,34 @@ import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs
 import { parse } from './args';
 import { plural } from '../lib/kernel/plural';
 import { unreadable, unwritable } from './fs-words';
-import { withHost } from './store';
+import { withHost, withHostOrApp } from './store';
 import type { Io } from './main';
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, out: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
-  return withHost(async (host) => {
-    const doc = await exportRun(host, positionals[0]);
-    const text = `${JSON.stringify(doc, null, 1)}\n`;
-    if (values.out === undefined) {
-      io.out(text);
-      return 0;
-    }
-    // written beside the name and renamed over it: a link at that name (code can plant one in a workspace it
-    // writes) is replaced, never written through to the file it points at
-    try {
-      const out = path.resolve(values.out);
-      replaceFile(realpathSync(path.dirname(out)), path.basename(out), text, { shown: `--out ${values.out}` });
-    } catch (e) {
-      if (e instanceof StagecraftError) throw e;
-      throw unwritable(`--out ${values.out}`, e);
-    }
-    const facts = { runId: doc.run.id as string, file: values.out, bytes: Buffer.byteLength(text), sha256: doc.sha256, events: doc.events.length, artifacts: doc.artifacts.length };
-    if (values.json) io.out(JSON.stringify(facts));
-    else io.out(`run ${facts.runId}: exported to ${values.out} (${plural(facts.events, 'event')}, ${plural(facts.artifacts, 'artifact')}, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
+  const doc = await withHostOrApp(
+    io,
+    (host) => exportRun(host, positionals[0]),
+    (app) => app.exportRun(positionals[0]),
+  );
+  const text = `${JSON.stringify(doc, null, 1)}\n`;
+  if (values.out === undefined) {
+    io.out(text);
     return 0;
-  });
+  }
+  // written beside the name and renamed over it: a link at that name (code can plant one in a workspace it
+  // writes) is replaced, never written through to the file it points at
+  try {
+    const out = path.resolve(values.out);
+    replaceFile(realpathSync(path.dirname(out)), path.basename(out), text, { shown: `--out ${values.out}` });
+  } catch (e) {
+    if (e instanceof StagecraftError) throw e;
+    throw unwritable(`--out ${values.out}`, e);
+  }
+  const facts = { runId: doc.run.id as string, file: values.out, bytes: Buffer.byteLength(text), sha256: doc.sha256, events: doc.events.length, artifacts: doc.artifacts.length };
+  if (values.json) io.out(JSON.stringify(facts));
+  else io.out(`run ${facts.runId}: exported to ${values.out} (${plural(facts.events, 'event')}, ${plural(facts.artifacts, 'artifact')}, skill ${doc.skill.name} version ${doc.skill.version.slice(0, 12)})`);
+  return 0;
 }
 
 export async function importCommand(argv: string[], io: Io): Promise<number> {

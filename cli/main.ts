@@ -78,7 +78,8 @@ saw a divergence; 2 what the command was given does not fit (a usage error, a mi
 an invalid skill for run), before anything ran.
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
-STAGECRAFT_DATA_DIR (default ./.stagecraft). With STAGECRAFT_WORKERS=external the
+STAGECRAFT_DATA_DIR (default ./.stagecraft); while the app holds that one, runs,
+events, abort, export, compare and versions go through the app. With STAGECRAFT_WORKERS=external the
 app queues its runs for \`stagecraft worker\` processes. With
 OTEL_EXPORTER_OTLP_ENDPOINT set, every run is exported as OpenTelemetry spans.`;
 

@@ -24,7 +24,7 @@ import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
 import { checkModelSpec } from '../lib/models';
-import { withHost } from './store';
+import { withHost, withHostOrApp } from './store';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts } from './print';
 import { errorLine, inCliWords } from './error-line';
@@ -203,36 +203,38 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
 
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 2, max: 2, names: 'two run ids' });
-  return withHost(async (host) => {
-    const c = await compareRuns(host, positionals[0], positionals[1]);
-    if (values.json) {
-      io.out(JSON.stringify(c));
-      return 0;
-    }
-    const col = (s: string) => s.padEnd(28);
-    io.out(`${col('')}${col(`A ${c.a.runId}`)}B ${c.b.runId}`);
-    io.out(`${col('skill')}${col(c.a.skill)}${c.b.skill}`);
-    io.out(`${col('status')}${col(`${c.a.status} (${c.a.kind})`)}${c.b.status} (${c.b.kind})`);
-    io.out(`${col('version')}${col(short(c.a.version))}${short(c.b.version)}`);
-    io.out(`${col('steps')}${col(counted(c.a.steps))}${counted(c.b.steps)}`);
-    for (const [label, side, other] of [['A', c.a, 'B'], ['B', c.b, 'A']] as const) {
-      const note = insideAnsweredNote(side, other);
-      if (note) io.out(`${col('')}${label}: ${note}`);
-    }
-    io.out(`${col('tokens in / out')}${col(`${counted(c.a.tokens.input)} / ${counted(c.a.tokens.output)}`)}${counted(c.b.tokens.input)} / ${counted(c.b.tokens.output)}`);
-    io.out(`${col('duration')}${col(`${counted(Math.round(c.a.durationMs))} ms`)}${counted(Math.round(c.b.durationMs))} ms`);
-    const otherSkills = otherSkillsNote(c);
-    if (otherSkills) io.out(otherSkills);
-    // a run beside itself is identical by definition: said, above the verdict callers read as before
-    if (c.sameRun) io.out(sameRunNote(c.a.runId));
-    io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
-    const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
-    for (const r of c.rows) {
-      const ms = (s: typeof r.a) => (s ? `${s.status} ${counted(Math.round(s.durationMs))} ms${s.recorded ? ' (recorded)' : ''}` : '—');
-      io.out(`${MARK[r.change]} ${r.position.padEnd(44)} ${ms(r.a).padEnd(26)} ${ms(r.b)}`);
-    }
+  const c = await withHostOrApp(
+    io,
+    (host) => compareRuns(host, positionals[0], positionals[1]),
+    (app) => app.compare(positionals[0], positionals[1]),
+  );
+  if (values.json) {
+    io.out(JSON.stringify(c));
     return 0;
-  });
+  }
+  const col = (s: string) => s.padEnd(28);
+  io.out(`${col('')}${col(`A ${c.a.runId}`)}B ${c.b.runId}`);
+  io.out(`${col('skill')}${col(c.a.skill)}${c.b.skill}`);
+  io.out(`${col('status')}${col(`${c.a.status} (${c.a.kind})`)}${c.b.status} (${c.b.kind})`);
+  io.out(`${col('version')}${col(short(c.a.version))}${short(c.b.version)}`);
+  io.out(`${col('steps')}${col(counted(c.a.steps))}${counted(c.b.steps)}`);
+  for (const [label, side, other] of [['A', c.a, 'B'], ['B', c.b, 'A']] as const) {
+    const note = insideAnsweredNote(side, other);
+    if (note) io.out(`${col('')}${label}: ${note}`);
+  }
+  io.out(`${col('tokens in / out')}${col(`${counted(c.a.tokens.input)} / ${counted(c.a.tokens.output)}`)}${counted(c.b.tokens.input)} / ${counted(c.b.tokens.output)}`);
+  io.out(`${col('duration')}${col(`${counted(Math.round(c.a.durationMs))} ms`)}${counted(Math.round(c.b.durationMs))} ms`);
+  const otherSkills = otherSkillsNote(c);
+  if (otherSkills) io.out(otherSkills);
+  // a run beside itself is identical by definition: said, above the verdict callers read as before
+  if (c.sameRun) io.out(sameRunNote(c.a.runId));
+  io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
+  const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
+  for (const r of c.rows) {
+    const ms = (s: typeof r.a) => (s ? `${s.status} ${counted(Math.round(s.durationMs))} ms${s.recorded ? ' (recorded)' : ''}` : '—');
+    io.out(`${MARK[r.change]} ${r.position.padEnd(44)} ${ms(r.a).padEnd(26)} ${ms(r.b)}`);
+  }
+  return 0;
 }
 
 export async function regressCommand(argv: string[], io: Io): Promise<number> {

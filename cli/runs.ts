@@ -1,6 +1,6 @@
 /** `stagecraft resume [RUN]`, `stagecraft abort RUN`, `stagecraft events RUN`, `stagecraft runs`. */
 import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
-import { RUN_STATUSES, type RunStatus } from '../lib/kernel/ports';
+import { RUN_STATUSES, type RunEvent, type RunStatus } from '../lib/kernel/ports';
 import { decodeRunCursor, listRuns } from '../lib/server/runs/list-runs';
 import { RUN_OUTCOMES, type RunCursor, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
@@ -13,7 +13,9 @@ import { checkModelSpec } from '../lib/models';
 import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
 import { parse } from './args';
-import { withHost } from './store';
+import { withHost, withHostOrApp } from './store';
+import type { AppAbort } from './through-app';
+import type { RunPageView } from '../lib/views';
 import type { Io } from './main';
 import { columns, printSummary } from './print';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
@@ -53,26 +55,34 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
 
 export async function abortCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, reason: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
-  return withHost(async (host) => {
-    const { outcome, children } = await abortSkillRun(host, positionals[0], values.reason ?? 'no reason given', { via: 'cli', requestedBy: whoAsks() });
-    // a run another process drives (the app, a worker, another CLI) ends once its driver hears of the request
-    const landed = await awaitAbort(host, outcome, CLI_ABORT_WAIT_MS);
-    if (landed.status === 'aborting') {
-      if (values.json) io.out(JSON.stringify({ runId: outcome.runId, status: 'aborting', abortedChildren: children }));
-      else io.out(`run ${outcome.runId}: asked to abort; the process driving it has not stopped it yet (it will, at its next chance, or whoever resumes it will)`);
-      return 0;
-    }
-    const { run } = landed;
-    const summary = await summarizeRun(host.store, { runId: run.id, status: run.status, output: run.output, error: run.error, report: run.report as RunReport | null });
-    if (values.json) io.out(JSON.stringify({ ...summary, abortedChildren: children }));
-    else {
-      io.out(`run ${outcome.runId}: aborted; it will not be resumed`);
-      const cut = cutShortOf(run.error);
-      if (cut) io.out(`cut short: ${cutShortWords(cut)} (nothing of it is recorded)`);
-      for (const c of children) io.out(`  its child run ${c}: aborted`);
-    }
+  const reason = values.reason ?? 'no reason given';
+  const aborted = await withHostOrApp<AppAbort>(
+    io,
+    async (host) => {
+      const { outcome, children } = await abortSkillRun(host, positionals[0], reason, { via: 'cli', requestedBy: whoAsks() });
+      // a run another process drives (the app, a worker, another CLI) ends once its driver hears of the request
+      const landed = await awaitAbort(host, outcome, CLI_ABORT_WAIT_MS);
+      if (landed.status === 'aborting') return { runId: outcome.runId, children, landed: { status: 'aborting' } };
+      const { run } = landed;
+      const summary = await summarizeRun(host.store, { runId: run.id, status: run.status, output: run.output, error: run.error, report: run.report as RunReport | null });
+      return { runId: outcome.runId, children, landed: { status: 'aborted', summary, error: run.error } };
+    },
+    (app) => app.abort(positionals[0], reason, CLI_ABORT_WAIT_MS),
+  );
+  const { runId, children, landed } = aborted;
+  if (landed.status === 'aborting') {
+    if (values.json) io.out(JSON.stringify({ runId, status: 'aborting', abortedChildren: children }));
+    else io.out(`run ${runId}: asked to abort; the process driving it has not stopped it yet (it will, at its next chance, or whoever resumes it will)`);
     return 0;
-  });
+  }
+  if (values.json) io.out(JSON.stringify({ ...landed.summary, abortedChildren: children }));
+  else {
+    io.out(`run ${runId}: aborted; it will not be resumed`);
+    const cut = cutShortOf(landed.error);
+    if (cut) io.out(`cut short: ${cutShortWords(cut)} (nothing of it is recorded)`);
+    for (const c of children) io.out(`  its child run ${c}: aborted`);
+  }
+  return 0;
 }
 
 /** how long `stagecraft abort` waits for the process driving the run to end it */
@@ -89,24 +99,28 @@ function whoAsks(): string {
 
 export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
-  return withHost(async (host) => {
-    const runId = positionals[0];
-    if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
-    const events = await host.store.readEvents(runId);
-    // the API's event views (lib/views), as `GET /api/runs/<id>/events` pages them
-    if (values.json) {
-      // each event as its kind's view (lib/views/events.ts): what the API and the browser read too. Imported
-      // here, by the one command that needs it: the views are zod's schemas (~100 modules, ~130 ms of CPU to
-      // load), which `resume`, `abort` and `runs` — the same module — never use
-      const { RunEventsView } = await import('../lib/views/events');
-      io.out(JSON.stringify(RunEventsView.parse({ runId, events: events.map(({ runId: _r, ...e }) => e) })));
-      return 0;
-    }
-    // the bundle folders the run executed from, cut from the words as the report cuts them
-    const roots = events.flatMap((e) => ((e.type === 'run_started' || e.type === 'run_resumed') && typeof e.data.bundleDir === 'string' ? [e.data.bundleDir] : []));
-    for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data, roots)}`);
+  const runId = positionals[0];
+  const events: Omit<RunEvent, 'runId'>[] = await withHostOrApp(
+    io,
+    async (host) => {
+      if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
+      return (await host.store.readEvents(runId)).map(({ runId: _r, ...e }) => e);
+    },
+    (app) => app.events(runId),
+  );
+  // the API's event views (lib/views), as `GET /api/runs/<id>/events` pages them
+  if (values.json) {
+    // each event as its kind's view (lib/views/events.ts): what the API and the browser read too. Imported
+    // here, by the one command that needs it: the views are zod's schemas (~100 modules, ~130 ms of CPU to
+    // load), which `resume`, `abort` and `runs` — the same module — never use
+    const { RunEventsView } = await import('../lib/views/events');
+    io.out(JSON.stringify(RunEventsView.parse({ runId, events })));
     return 0;
-  });
+  }
+  // the bundle folders the run executed from, cut from the words as the report cuts them
+  const roots = events.flatMap((e) => ((e.type === 'run_started' || e.type === 'run_resumed') && typeof e.data.bundleDir === 'string' ? [e.data.bundleDir] : []));
+  for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data, roots)}`);
+  return 0;
 }
 
 /** a comma-separated list of words, each one of `allowed` */
@@ -171,33 +185,40 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     from,
     to,
   };
-  return withHost(async (host) => {
-    // the run views the API answers (lib/views: RunPageView), never the store's records
-    const page = await listRuns(host, { ...filter, limit, cursor: after });
-    if (values.json) io.out(JSON.stringify(page));
-    else {
-      // each column as wide as its widest value, under a header (FAILED when a run has failed somewhere;
-      // nothing above no runs). The header goes to stderr, as the "more:" line does: stdout stays one
-      // line per run for what reads it (`| wc -l`, `| head -1`), and a terminal shows the table whole.
-      const failedAt = page.runs.some((r) => r.failedAt);
-      const rows = page.runs.map((r) => [r.runId, r.status, r.skill, new Date(r.createdAt).toISOString(), r.outcome ?? '-', ...(failedAt ? [r.failedAt ? `at ${r.failedAt}` : ''] : [])]);
-      const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED'] : [])];
-      if (rows.length) {
-        const [head, ...lines] = columns([header, ...rows]);
-        io.err(head);
-        for (const line of lines) io.out(line);
-      }
-      if (page.next) io.err(`more: stagecraft runs --cursor ${page.next} (with the same filters)`);
-      // nothing listed is said, where the "more:" line goes (stdout stays one line per run)
-      const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
-      if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
-      // a --skill no skill has (a typo, a deleted skill): said, as the runs page says it
-      if (page.runs.length === 0 && values.skill && !(await host.skills.getSkill(values.skill))) {
-        io.err(`no skill is named ${values.skill} now: check its spelling (names are exact), or it was deleted and none of its runs match`);
-      }
+  // a --skill no skill has (a typo, a deleted skill), asked while the store is open: said below, as the runs page says it
+  const unknown = async (page: RunPageView, exists: (name: string) => Promise<boolean>) => page.runs.length === 0 && !!values.skill && !(await exists(values.skill));
+  const { page, unknownSkill } = await withHostOrApp(
+    io,
+    async (host) => {
+      // the run views the API answers (lib/views: RunPageView), never the store's records
+      const page = await listRuns(host, { ...filter, limit, cursor: after });
+      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))) };
+    },
+    async (app) => {
+      const page = await app.runsPage({ ...filter, limit, cursor: values.cursor });
+      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)) };
+    },
+  );
+  if (values.json) io.out(JSON.stringify(page));
+  else {
+    // each column as wide as its widest value, under a header (FAILED when a run has failed somewhere;
+    // nothing above no runs). The header goes to stderr, as the "more:" line does: stdout stays one
+    // line per run for what reads it (`| wc -l`, `| head -1`), and a terminal shows the table whole.
+    const failedAt = page.runs.some((r) => r.failedAt);
+    const rows = page.runs.map((r) => [r.runId, r.status, r.skill, new Date(r.createdAt).toISOString(), r.outcome ?? '-', ...(failedAt ? [r.failedAt ? `at ${r.failedAt}` : ''] : [])]);
+    const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED'] : [])];
+    if (rows.length) {
+      const [head, ...lines] = columns([header, ...rows]);
+      io.err(head);
+      for (const line of lines) io.out(line);
     }
-    return 0;
-  });
+    if (page.next) io.err(`more: stagecraft runs --cursor ${page.next} (with the same filters)`);
+    // nothing listed is said, where the "more:" line goes (stdout stays one line per run)
+    const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
+    if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
+    if (unknownSkill) io.err(`no skill is named ${values.skill} now: check its spelling (names are exact), or it was deleted and none of its runs match`);
+  }
+  return 0;
 }
 
 /** --cursor decoded once, here: one `stagecraft runs` could not have printed is a usage error in the CLI's words */

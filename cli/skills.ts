@@ -12,7 +12,7 @@ import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
 import { columns } from './print';
 import type { Io } from './main';
-import { withHost } from './store';
+import { withHost, withHostOrApp } from './store';
 import { versionArg } from './version-arg';
 import { skillFileOf } from './validate';
 
@@ -81,21 +81,23 @@ const MAX_DESCRIPTION_SHOWN = 60;
  */
 export async function versionsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one skill name' });
-  return withHost(async (host) => {
-    const r = await skillVersions(host, positionals[0]);
-    if (values.json) {
-      io.out(JSON.stringify(r));
-      return 0;
-    }
-    const described = (d: string) => {
-      const first = d.trim().split('\n')[0];
-      return first.length > MAX_DESCRIPTION_SHOWN ? `${first.slice(0, MAX_DESCRIPTION_SHOWN - 1)}…` : first;
-    };
-    const rows = r.versions.map((v) => [short(v.hash), new Date(v.createdAt).toISOString(), v.isLatest ? 'latest' : '', v.origin, counted(v.fileCount), described(v.description)]);
-    const [head, ...lines] = columns([['VERSION', 'CREATED', 'LATEST', 'ORIGIN', 'FILES', 'DESCRIPTION'], ...rows]);
-    if (lines.length) io.err(head);
-    for (const line of lines) io.out(line);
-    io.err(lines.length ? `use one with --version HASH (pull, replay, fork, regress); without it, the latest` : `${r.skill} has no versions yet: \`stagecraft push DIR\` saves a folder as one`);
+  const r = await withHostOrApp(
+    io,
+    (host) => skillVersions(host, positionals[0]),
+    (app) => app.versions(positionals[0]),
+  );
+  if (values.json) {
+    io.out(JSON.stringify(r));
     return 0;
-  });
+  }
+  const described = (d: string) => {
+    const first = d.trim().split('\n')[0];
+    return first.length > MAX_DESCRIPTION_SHOWN ? `${first.slice(0, MAX_DESCRIPTION_SHOWN - 1)}…` : first;
+  };
+  const rows = r.versions.map((v) => [short(v.hash), new Date(v.createdAt).toISOString(), v.isLatest ? 'latest' : '', v.origin, counted(v.fileCount), described(v.description)]);
+  const [head, ...lines] = columns([['VERSION', 'CREATED', 'LATEST', 'ORIGIN', 'FILES', 'DESCRIPTION'], ...rows]);
+  if (lines.length) io.err(head);
+  for (const line of lines) io.out(line);
+  io.err(lines.length ? `use one with --version HASH (pull, replay, fork, regress); without it, the latest` : `${r.skill} has no versions yet: \`stagecraft push DIR\` saves a folder as one`);
+  return 0;
 }

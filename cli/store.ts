@@ -6,12 +6,24 @@ import { COMMAND_SHARED_BUFFERS, openStore, type OpenedStore } from '../lib/stor
 import { sweepWorkspacesIfDue } from '../lib/server/runs/sweep-workspaces';
 import { flushTraces } from '../lib/server/runs/trace-run';
 import { baselineWasmOnly } from './wasm-tier';
+import type { StoreUnavailableError } from '../lib/kernel/errors';
+import { appHolding, lockedByApp } from './app-holder';
+import type { AppClient } from './through-app';
+import type { Io } from './main';
 
 /**
  * The store as the CLI opens it. A command may start opening it early (`run`: while it loads and
  * compiles the skill) and hand the promise to `withHost` as `opening`, which then owns it.
  */
 export function openCliStore(): Promise<OpenedStore> {
+  // held by the app: said so (app-holder.ts), for a command that cannot go through it
+  return openOwnStore().catch((e: unknown) => {
+    const app = appHolding(e);
+    throw app ? lockedByApp(e as StoreUnavailableError, app) : e;
+  });
+}
+
+function openOwnStore(): Promise<OpenedStore> {
   if (!process.env.DATABASE_URL) baselineWasmOnly();
   return openStore({
     databaseUrl: process.env.DATABASE_URL,
@@ -50,3 +62,22 @@ export async function withHost<T>(
   }
 }
 
+
+/**
+ * `withHost`, or — when the embedded store is held by the app (`npm start` in another terminal) —
+ * `viaApp` with a client of the app's HTTP API (through-app.ts), said once on stderr. A lock held
+ * by any other process, and an app that does not answer, are `store_locked` as before.
+ */
+export async function withHostOrApp<T>(io: Io, direct: (host: Host & { store: OpenedStore }) => Promise<T>, viaApp: (app: AppClient) => Promise<T>): Promise<T> {
+  let store: OpenedStore;
+  try {
+    store = await openOwnStore();
+  } catch (e) {
+    const url = appHolding(e);
+    if (!url) throw e;
+    const app = await (await import('./through-app')).reachApp(url, (why) => lockedByApp(e as StoreUnavailableError, url, why));
+    io.err(`(through the app at ${url}: it holds the embedded store)`);
+    return viaApp(app);
+  }
+  return withHost(direct, { opening: Promise.resolve(store) });
+}

@@ -132,7 +132,8 @@ export function isStale(owner: LockOwner): boolean {
   return started !== null && Math.abs(started - owner.startedAt) > START_TIME_TOLERANCE_MS;
 }
 
-function isAlive(pid: number): boolean {
+/** whether a process of this pid is there (on this host) */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -53,3 +53,14 @@ export class StoreUnavailableError extends StagecraftError {
     super(code, message, { httpStatus: 503, details });
   }
 }
+
+/**
+ * What the app answered a CLI command that went through it (the embedded store is the app's while it
+ * runs: cli/through-app.ts): the app's error as it said it — its code, message and details — so the
+ * command fails as it would have on the store itself.
+ */
+export class AppAnswerError extends StagecraftError {
+  constructor(code: string, message: string, httpStatus: number, details: ErrorDetails = {}) {
+    super(code, message, { httpStatus, details });
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
+ * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`, `compare`, `versions`. Each answer is what the
+ * command reads from the store itself, in the same views, so it prints the same.
+ *
+ * Loaded only on that path: it brings the route table and its views (zod), which the command's own
+ * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
+ */
+import { AppAnswerError, RunFinishedError, SkillNotFoundError } from '../lib/kernel/errors';
+import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
+import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
+import { ApiError, callRoute } from '../lib/client/api';
+import type { RunEvent } from '../lib/kernel/ports';
+import type { CompareView, EventView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView } from '../lib/views';
+
+/** how long the app has to answer its first question before the command gives up on it */
+const PROBE_TIMEOUT_MS = 5_000;
+const POLL_MS = 200;
+
+export type RunsQuery = NonNullable<RouteInput<typeof routes.listRuns>['query']>;
+
+/** how an abort asked through the app stands: ended (the run as it is now), or its driver has not stopped it yet */
+export type AppAbort = { runId: string; children: string[]; landed: { status: 'aborted'; summary: RunSummaryView; error: unknown } | { status: 'aborting' } };
+
+export type AppClient = {
+  url: string;
+  runsPage(query: RunsQuery): Promise<RunPageView>;
+  skillExists(name: string): Promise<boolean>;
+  /** the whole log, page after page (its events' data is JSON, as the store's) */
+  events(runId: string): Promise<Omit<RunEvent, 'runId'>[]>;
+  abort(runId: string, reason: string, waitMs: number): Promise<AppAbort>;
+  exportRun(runId: string): Promise<RunExportView>;
+  compare(a: string, b: string): Promise<CompareView>;
+  /** a skill's versions and which is the latest, as `skillVersions` gives them */
+  versions(name: string): Promise<SkillVersionsView>;
+};
+
+/**
+ * The app at `url`, once it answered; else what `unanswered` makes of why not (the store_locked error,
+ * saying the app did not answer).
+ */
+export async function reachApp(url: string, unanswered: (why: string) => Error): Promise<AppClient> {
+  const headers: Record<string, string> = process.env.STAGECRAFT_TOKEN ? { authorization: `Bearer ${process.env.STAGECRAFT_TOKEN}` } : {};
+  let status: number;
+  try {
+    status = (await fetch(`${url}/api/health`, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })).status;
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    throw unanswered((e as Error).name === 'TimeoutError' ? `nothing within ${PROBE_TIMEOUT_MS / 1000} s` : (cause ?? (e as Error).message));
+  }
+  if (status === 401 || status === 403) throw unanswered(`it asks for its token: set STAGECRAFT_TOKEN to it (HTTP ${status})`);
+  const call = async <R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>> => {
+    try {
+      return await callRoute(route, input, { baseUrl: url, headers });
+    } catch (e) {
+      // the app's error as it said it: the command fails as it would have on the store
+      if (e instanceof ApiError) throw relayed(e);
+      throw e;
+    }
+  };
+  const getRun = (id: string): Promise<RunView> => call(routes.getRun, { params: { id } });
+  return {
+    url,
+    runsPage: (query) => call(routes.listRuns, { query }),
+    skillExists: (name) =>
+      call(routes.getSkill, { params: { name } }).then(
+        () => true,
+        (e: unknown) => (e instanceof SkillNotFoundError ? false : Promise.reject(e)),
+      ),
+    async events(runId) {
+      const all: EventView[] = [];
+      for (let after = 0; ; ) {
+        const page = await call(routes.listRunEvents, { params: { id: runId }, query: { after, limit: MAX_EVENT_PAGE } });
+        all.push(...page.events);
+        if (page.next === null) return all as Omit<RunEvent, 'runId'>[];
+        after = page.next;
+      }
+    },
+    async abort(runId, reason, waitMs) {
+      const giveUpAt = Date.now() + waitMs;
+      const asked = await call(routes.abortRun, { params: { id: runId }, body: { reason } });
+      // the app waited a few seconds for the run's driver; the rest of the command's wait is waited here
+      for (;;) {
+        const run = await getRun(runId);
+        const { status } = run;
+        if (status === 'aborted') {
+          const summary: RunSummaryView = { runId: run.runId, status, output: run.output, error: run.error, report: run.report, traces: run.traces, steps: run.steps };
+          return { runId, children: asked.abortedChildren, landed: { status: 'aborted', summary, error: run.error } };
+        }
+        if (status !== 'running' && status !== 'queued') throw new RunFinishedError(runId, status);
+        if (Date.now() >= giveUpAt) return { runId, children: asked.abortedChildren, landed: { status: 'aborting' } };
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    },
+    exportRun: (id) => call(routes.exportRun, { params: { id } }),
+    // both runs named: the comparison (only `b` would be its baseline divergence)
+    compare: async (a, b) => (await call(routes.compareRuns, { query: { a, b } })) as CompareView,
+    async versions(name) {
+      const { versions } = await call(routes.listVersions, { params: { name } });
+      const latest = (await call(routes.getSkill, { params: { name } })).version?.hash ?? null;
+      return { skill: name, latest, versions: versions.map((v) => ({ ...v, isLatest: v.hash === latest })) };
+    },
+  };
+}
+
+/**
+ * The app's error as it said it; a skill name that names none as the store says it, so that the CLI
+ * words it as it does (error-line.ts: `stagecraft push`, not the API's route).
+ */
+function relayed(e: ApiError): Error {
+  const details = (e.details ?? {}) as AppAnswerError['details'];
+  if (e.code === 'skill_not_found' && typeof details.skill === 'string') return new SkillNotFoundError(details.skill);
+  return new AppAnswerError(e.code, e.message, e.status, details);
+}
