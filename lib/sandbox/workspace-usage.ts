@@ -157,12 +157,18 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
   let i = 0;
   let names: string[] | null = folderSt && listing ? [] : null;
   const folders: string[] = [];
+  let hasUndecodable = false;
   try {
     for (let name = nextName(listing, known, i++); name !== undefined; name = nextName(listing, known, i++)) {
       if (names && names.push(name) > MAX_KEPT_NAMES) names = null;
       if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
       const st = lstatOrNull(at(name));
-      if (!st) continue; // removed since the listing
+      if (!st) {
+        // removed since the listing — or a name that is not UTF-8, which the listing gave with U+FFFD
+        // in place of its bytes: no entry has that name, so it is counted from a listing of bytes below
+        if (name.includes('\uFFFD')) hasUndecodable = true;
+        continue;
+      }
       usage.files++;
       usage.bytes += st.blocks * 512;
       let isRenamed = false;
@@ -187,21 +193,66 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
     listing?.closeSync();
   }
   if (names) listings!.keep(rel, folderSt!, statAtMs, names); // read to its end
-  for (const name of folders) {
+  const undecodable = hasUndecodable ? await countUndecodable(fd, dirPath, usage, quota, budget) : [];
+  if (usage.isOver) return;
+  for (const name of undecodable.length ? [...folders, ...undecodable] : folders) {
     if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
     let child: number;
     try {
-      child = openSync(at(name), DIR_FLAGS);
+      child = openSync(typeof name === 'string' ? at(name) : rawWithin(fd, dirPath, name), DIR_FLAGS);
     } catch {
       continue; // replaced by a link or removed since the listing: never followed, nothing to count
     }
+    const shown = typeof name === 'string' ? name : name.toString();
     try {
-      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget, disarm, listings);
+      await walk(child, `${dirPath}/${shown}`, rel ? `${rel}/${shown}` : shown, depth + 1, usage, quota, budget, disarm, listings);
     } finally {
       closeSync(child);
     }
     if (usage.isOver) return;
   }
+}
+
+/**
+ * The entries of a folder whose names are not UTF-8 (code makes them with bytes: `open(b"\\xff", "w")`):
+ * the walk's listing decodes names, and one that is not UTF-8 comes out with U+FFFD in place of its
+ * bytes, a name no lstat finds — so they are listed again here, as bytes, and counted (before, a step
+ * wrote past its quota without end under such names). Their folders are returned, to be walked below.
+ */
+async function countUndecodable(fd: number | null, dirPath: string, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }): Promise<Buffer[]> {
+  const folders: Buffer[] = [];
+  // a listing of bytes: Node's types know only text encodings for opendir, its code takes 'buffer' too
+  type RawDir = { readSync(): { name: Buffer } | null; closeSync(): void };
+  let listing: RawDir;
+  try {
+    listing = opendirSync(fd === null ? dirPath : withinFd(fd, dirPath, '.'), { ...LISTING, encoding: 'buffer' as BufferEncoding }) as unknown as RawDir;
+  } catch {
+    return folders; // removed while we looked: nothing to count
+  }
+  try {
+    for (let entry = listing.readSync(); entry; entry = listing.readSync()) {
+      const raw = entry.name;
+      if (Buffer.from(raw.toString()).equals(raw)) continue; // UTF-8: counted by the walk's own listing
+      if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
+      const st = lstatOrNull(rawWithin(fd, dirPath, raw));
+      if (!st) continue; // removed since the listing
+      usage.files++;
+      usage.bytes += st.blocks * 512;
+      if (st.isDirectory()) folders.push(raw);
+      if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
+        usage.isOver = true;
+        break;
+      }
+    }
+  } finally {
+    listing.closeSync();
+  }
+  return folders;
+}
+
+/** `raw` (a name as bytes) inside the folder the walk holds (`fd`, or the top folder at `dirPath`), as `at` names one. */
+function rawWithin(fd: number | null, dirPath: string, raw: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${fd === null ? dirPath : withinFd(fd, dirPath, '.')}/`), raw]);
 }
 
 /** The next name of a folder: from its listing, or (none read) from what the last walk read, `known` */
@@ -215,7 +266,7 @@ function nextSlice(budget: { calls: number }): Promise<void> {
   return new Promise((r) => setImmediate(r));
 }
 
-function lstatOrNull(p: string) {
+function lstatOrNull(p: string | Buffer) {
   try {
     return lstatSync(p);
   } catch {
