@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, opendirSync, openSync, renameSync, statSync, type BigIntStats, type Dir, type Stats } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
 import { MAX_KEPT_NAMES, type ListingMemory, type ListingWalk } from './workspace-listings';
-import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, openDirs, openRoot, within, withinFd, type Dir as OpenDir } from './confined-fs';
+import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, MODE_KEEPS_US_OUT, openDirs, OWNER_READ_SEARCH, openRoot, restoreOwnerAccess, within, withinFd, type Dir as OpenDir } from './confined-fs';
 
 export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
 
@@ -89,6 +89,8 @@ export type WorkspaceUsage = {
   /** the walk stopped here: past the quota, or nested too deep */
   isOver: boolean;
   tooDeep: boolean;
+  /** the walk stopped at this folder, which the host may not open: its owner's read or search taken, and taken again after it gave them back */
+  unreadable?: string;
   /** the `.git` entries the walk renamed (`disarm` said so), and what they were renamed to (null: they could not be) */
   disarmed: { made: string; renamed: string | null }[];
 };
@@ -139,6 +141,8 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
       return; // removed while we looked: nothing to count
     }
   }
+  // the top folder, its read or search taken by code (`chmod 000 .`): given back (restoreOwnerAccess)
+  if (fd === null && MODE_KEEPS_US_OUT && folderSt && (folderSt.mode & BigInt(OWNER_READ_SEARCH)) !== BigInt(OWNER_READ_SEARCH) && restoreOwnerAccess(dirPath, true)) folderSt = statSync(dirPath, { bigint: true });
   const known = folderSt && listings!.names(rel, folderSt);
   // read entry by entry, never the whole listing: code can fill one folder with millions of names
   // between two measurements, and listing them all (readdir sorts them too) would hold the event
@@ -146,8 +150,14 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
   let listing: Dir | null = null;
   if (known) {
     // no listing to read
-  } else if (fd === null) listing = opendirSync(dirPath, LISTING);
-  else {
+  } else if (fd === null) {
+    try {
+      listing = opendirSync(dirPath, LISTING);
+    } catch (e) {
+      if (!((e as NodeJS.ErrnoException).code === 'EACCES' && restoreOwnerAccess(dirPath, true))) throw e;
+      listing = opendirSync(dirPath, LISTING);
+    }
+  } else {
     try {
       listing = opendirSync(withinFd(fd, dirPath, '.'), LISTING);
     } catch {
@@ -183,7 +193,12 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
           isRenamed = to !== null;
         }
       }
-      if (st.isDirectory() && !isRenamed) folders.push(name);
+      if (st.isDirectory() && !isRenamed) {
+        // a folder code took its owner's read or search from (`chmod 000 big`) hid everything in it
+        // from the walk (its open refused, passed over as removed): its owner's access is given back
+        if (MODE_KEEPS_US_OUT && (st.mode & OWNER_READ_SEARCH) !== OWNER_READ_SEARCH) restoreOwnerAccess(at(name), false);
+        folders.push(name);
+      }
       if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
         usage.isOver = true;
         return;
@@ -198,12 +213,17 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
   for (const name of undecodable.length ? [...folders, ...undecodable] : folders) {
     if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
     let child: number;
+    const shown = typeof name === 'string' ? name : name.toString();
     try {
       child = openSync(typeof name === 'string' ? at(name) : rawWithin(fd, dirPath, name), DIR_FLAGS);
-    } catch {
-      continue; // replaced by a link or removed since the listing: never followed, nothing to count
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EACCES') continue; // replaced by a link or removed since the listing: never followed, nothing to count
+      // code took the folder's access again right after the walk gave it back: what it holds cannot be
+      // measured, and a folder that is never counted is a way past the quota
+      usage.isOver = true;
+      usage.unreadable = rel ? `${rel}/${shown}` : shown;
+      return;
     }
-    const shown = typeof name === 'string' ? name : name.toString();
     try {
       await walk(child, `${dirPath}/${shown}`, rel ? `${rel}/${shown}` : shown, depth + 1, usage, quota, budget, disarm, listings);
     } finally {
@@ -238,7 +258,10 @@ async function countUndecodable(fd: number | null, dirPath: string, usage: Works
       if (!st) continue; // removed since the listing
       usage.files++;
       usage.bytes += st.blocks * 512;
-      if (st.isDirectory()) folders.push(raw);
+      if (st.isDirectory()) {
+        if (MODE_KEEPS_US_OUT && (st.mode & OWNER_READ_SEARCH) !== OWNER_READ_SEARCH) restoreOwnerAccess(rawWithin(fd, dirPath, raw), false);
+        folders.push(raw);
+      }
       if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
         usage.isOver = true;
         break;
@@ -279,6 +302,9 @@ export function quotaError(usage: WorkspaceUsage, quota: WorkspaceQuota, who: st
   if (!usage.isOver) return null;
   const details = { bytes: usage.bytes, files: usage.files, maxBytes: quota.maxBytes, maxFiles: quota.maxFiles };
   if (usage.tooDeep) return new WorkspaceQuotaError(`${who} nested folders more than ${MAX_WALK_DEPTH} levels deep in the run's workspace`, details);
+  if (usage.unreadable !== undefined) {
+    return new WorkspaceQuotaError(`${who} kept the folder ${usage.unreadable} of the run's workspace unreadable (its owner's read or search permission taken), so what it holds cannot be measured`, details);
+  }
   const what =
     usage.files > limits.maxFiles
       ? `more than ${quota.maxFiles} files and folders (counted ${usage.files} before stopping)`
