@@ -148,7 +148,23 @@ function keepGoingWhenClosed(stream: NodeJS.WriteStream): void {
   });
 }
 function writeTo(stream: NodeJS.WriteStream, s: string): void {
-  if (!closedStreams.has(stream)) stream.write(s.endsWith('\n') ? s : `${s}\n`);
+  if (closedStreams.has(stream)) return;
+  const line = s.endsWith('\n') ? s : `${s}\n`;
+  stream.write(stream.isTTY ? forTerminal(line) : line);
+}
+
+/** C0 controls but tab and newline, DEL, and C1 controls (a lone ESC, CSI, OSC…) */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text bound for a terminal, with the characters that would command it shown as `\x1b`, `\x07`…: what
+ * the CLI prints holds a run's own text (a step's error message, the tail of its stderr, a model's
+ * words, a value), and an escape sequence in it could clear the screen, retitle the window, write the
+ * clipboard (OSC 52), make a link say one thing and open another, or put a line over another (`\r`).
+ * Tabs and newlines stay. Output to a pipe or a file is left byte for byte (--json escapes them anyway).
+ */
+export function forTerminal(s: string): string {
+  return s.replace(TERMINAL_CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 export const processIo: Io = {

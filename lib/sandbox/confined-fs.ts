@@ -32,7 +32,7 @@
  * path was refused. Does not: read, write or measure (workspace-files.ts,
  * workspace-usage.ts do, on top of this).
  */
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { StepFailedError } from '../kernel/errors';
 
@@ -57,6 +57,42 @@ export function within(dir: Dir, entry: string): string {
 /** The same, for a folder open as a plain descriptor `fd` (opened from `dirPath`). */
 export function withinFd(fd: number, dirPath: string, entry: string): string {
   return HAS_PROC_FD ? `/proc/self/fd/${fd}/${entry}` : path.join(dirPath, entry);
+}
+
+/** Linux's O_PATH (not in Node's constants): a descriptor that names an entry, opened whatever its mode */
+const O_PATH = 0o10000000;
+/** a folder's owner may list it (r) and reach what is in it (x) */
+export const OWNER_READ_SEARCH = 0o500;
+/** root reads and searches any folder whatever its mode: only another user is kept out by one */
+export const MODE_KEEPS_US_OUT = typeof process.getuid === 'function' && process.getuid() !== 0;
+
+/**
+ * Gives the owner back read and search on the folder at `p` (its other bits kept), when code took them
+ * (`chmod 000`, `chmod 600`): code runs as the host's user, and a folder that user may not list or
+ * search hides what is in it from the quota's walk (its open refused, or each entry's lstat). The
+ * folder is opened as an entry (O_PATH, never through a link at its last part unless `follow`: the
+ * top of a workspace), checked to be a folder on its descriptor, and changed through that descriptor
+ * (/proc/self/fd), so a link swapped in at `p` is never followed to a host file. Linux only (O_PATH,
+ * /proc); whether it changed anything.
+ */
+export function restoreOwnerAccess(p: string | Buffer, follow: boolean): boolean {
+  if (!HAS_PROC_FD || process.platform !== 'linux') return false;
+  let fd: number;
+  try {
+    fd = openSync(p, O_PATH | constants.O_DIRECTORY | (follow ? 0 : constants.O_NOFOLLOW));
+  } catch {
+    return false; // gone, or a link: nothing to give back
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isDirectory() || (st.mode & OWNER_READ_SEARCH) === OWNER_READ_SEARCH) return false;
+    chmodSync(`/proc/self/fd/${fd}`, (st.mode & 0o7777) | OWNER_READ_SEARCH);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Opens the root of a walk (a host-made path: a link to a --workspace folder is followed here, and only here). */

@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, opendirSync, openSync, renameSync, statSync, type BigIntStats, type Dir, type Stats } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
 import { MAX_KEPT_NAMES, type ListingMemory, type ListingWalk } from './workspace-listings';
-import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, openDirs, openRoot, within, withinFd, type Dir as OpenDir } from './confined-fs';
+import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, MODE_KEEPS_US_OUT, openDirs, OWNER_READ_SEARCH, openRoot, restoreOwnerAccess, within, withinFd, type Dir as OpenDir } from './confined-fs';
 
 export type WorkspaceQuota = { maxBytes: number; maxFiles: number };
 
@@ -89,6 +89,8 @@ export type WorkspaceUsage = {
   /** the walk stopped here: past the quota, or nested too deep */
   isOver: boolean;
   tooDeep: boolean;
+  /** the walk stopped at this folder, which the host may not open: its owner's read or search taken, and taken again after it gave them back */
+  unreadable?: string;
   /** the `.git` entries the walk renamed (`disarm` said so), and what they were renamed to (null: they could not be) */
   disarmed: { made: string; renamed: string | null }[];
 };
@@ -139,6 +141,8 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
       return; // removed while we looked: nothing to count
     }
   }
+  // the top folder, its read or search taken by code (`chmod 000 .`): given back (restoreOwnerAccess)
+  if (fd === null && MODE_KEEPS_US_OUT && folderSt && (folderSt.mode & BigInt(OWNER_READ_SEARCH)) !== BigInt(OWNER_READ_SEARCH) && restoreOwnerAccess(dirPath, true)) folderSt = statSync(dirPath, { bigint: true });
   const known = folderSt && listings!.names(rel, folderSt);
   // read entry by entry, never the whole listing: code can fill one folder with millions of names
   // between two measurements, and listing them all (readdir sorts them too) would hold the event
@@ -146,8 +150,14 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
   let listing: Dir | null = null;
   if (known) {
     // no listing to read
-  } else if (fd === null) listing = opendirSync(dirPath, LISTING);
-  else {
+  } else if (fd === null) {
+    try {
+      listing = opendirSync(dirPath, LISTING);
+    } catch (e) {
+      if (!((e as NodeJS.ErrnoException).code === 'EACCES' && restoreOwnerAccess(dirPath, true))) throw e;
+      listing = opendirSync(dirPath, LISTING);
+    }
+  } else {
     try {
       listing = opendirSync(withinFd(fd, dirPath, '.'), LISTING);
     } catch {
@@ -157,12 +167,18 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
   let i = 0;
   let names: string[] | null = folderSt && listing ? [] : null;
   const folders: string[] = [];
+  let hasUndecodable = false;
   try {
     for (let name = nextName(listing, known, i++); name !== undefined; name = nextName(listing, known, i++)) {
       if (names && names.push(name) > MAX_KEPT_NAMES) names = null;
       if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
       const st = lstatOrNull(at(name));
-      if (!st) continue; // removed since the listing
+      if (!st) {
+        // removed since the listing — or a name that is not UTF-8, which the listing gave with U+FFFD
+        // in place of its bytes: no entry has that name, so it is counted from a listing of bytes below
+        if (name.includes('\uFFFD')) hasUndecodable = true;
+        continue;
+      }
       usage.files++;
       usage.bytes += st.blocks * 512;
       let isRenamed = false;
@@ -177,7 +193,12 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
           isRenamed = to !== null;
         }
       }
-      if (st.isDirectory() && !isRenamed) folders.push(name);
+      if (st.isDirectory() && !isRenamed) {
+        // a folder code took its owner's read or search from (`chmod 000 big`) hid everything in it
+        // from the walk (its open refused, passed over as removed): its owner's access is given back
+        if (MODE_KEEPS_US_OUT && (st.mode & OWNER_READ_SEARCH) !== OWNER_READ_SEARCH) restoreOwnerAccess(at(name), false);
+        folders.push(name);
+      }
       if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
         usage.isOver = true;
         return;
@@ -187,21 +208,74 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
     listing?.closeSync();
   }
   if (names) listings!.keep(rel, folderSt!, statAtMs, names); // read to its end
-  for (const name of folders) {
+  const undecodable = hasUndecodable ? await countUndecodable(fd, dirPath, usage, quota, budget) : [];
+  if (usage.isOver) return;
+  for (const name of undecodable.length ? [...folders, ...undecodable] : folders) {
     if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
     let child: number;
+    const shown = typeof name === 'string' ? name : name.toString();
     try {
-      child = openSync(at(name), DIR_FLAGS);
-    } catch {
-      continue; // replaced by a link or removed since the listing: never followed, nothing to count
+      child = openSync(typeof name === 'string' ? at(name) : rawWithin(fd, dirPath, name), DIR_FLAGS);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EACCES') continue; // replaced by a link or removed since the listing: never followed, nothing to count
+      // code took the folder's access again right after the walk gave it back: what it holds cannot be
+      // measured, and a folder that is never counted is a way past the quota
+      usage.isOver = true;
+      usage.unreadable = rel ? `${rel}/${shown}` : shown;
+      return;
     }
     try {
-      await walk(child, `${dirPath}/${name}`, rel ? `${rel}/${name}` : name, depth + 1, usage, quota, budget, disarm, listings);
+      await walk(child, `${dirPath}/${shown}`, rel ? `${rel}/${shown}` : shown, depth + 1, usage, quota, budget, disarm, listings);
     } finally {
       closeSync(child);
     }
     if (usage.isOver) return;
   }
+}
+
+/**
+ * The entries of a folder whose names are not UTF-8 (code makes them with bytes: `open(b"\\xff", "w")`):
+ * the walk's listing decodes names, and one that is not UTF-8 comes out with U+FFFD in place of its
+ * bytes, a name no lstat finds — so they are listed again here, as bytes, and counted (before, a step
+ * wrote past its quota without end under such names). Their folders are returned, to be walked below.
+ */
+async function countUndecodable(fd: number | null, dirPath: string, usage: WorkspaceUsage, quota: WorkspaceQuota, budget: { calls: number }): Promise<Buffer[]> {
+  const folders: Buffer[] = [];
+  // a listing of bytes: Node's types know only text encodings for opendir, its code takes 'buffer' too
+  type RawDir = { readSync(): { name: Buffer } | null; closeSync(): void };
+  let listing: RawDir;
+  try {
+    listing = opendirSync(fd === null ? dirPath : withinFd(fd, dirPath, '.'), { ...LISTING, encoding: 'buffer' as BufferEncoding }) as unknown as RawDir;
+  } catch {
+    return folders; // removed while we looked: nothing to count
+  }
+  try {
+    for (let entry = listing.readSync(); entry; entry = listing.readSync()) {
+      const raw = entry.name;
+      if (Buffer.from(raw.toString()).equals(raw)) continue; // UTF-8: counted by the walk's own listing
+      if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
+      const st = lstatOrNull(rawWithin(fd, dirPath, raw));
+      if (!st) continue; // removed since the listing
+      usage.files++;
+      usage.bytes += st.blocks * 512;
+      if (st.isDirectory()) {
+        if (MODE_KEEPS_US_OUT && (st.mode & OWNER_READ_SEARCH) !== OWNER_READ_SEARCH) restoreOwnerAccess(rawWithin(fd, dirPath, raw), false);
+        folders.push(raw);
+      }
+      if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
+        usage.isOver = true;
+        break;
+      }
+    }
+  } finally {
+    listing.closeSync();
+  }
+  return folders;
+}
+
+/** `raw` (a name as bytes) inside the folder the walk holds (`fd`, or the top folder at `dirPath`), as `at` names one. */
+function rawWithin(fd: number | null, dirPath: string, raw: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${fd === null ? dirPath : withinFd(fd, dirPath, '.')}/`), raw]);
 }
 
 /** The next name of a folder: from its listing, or (none read) from what the last walk read, `known` */
@@ -215,7 +289,7 @@ function nextSlice(budget: { calls: number }): Promise<void> {
   return new Promise((r) => setImmediate(r));
 }
 
-function lstatOrNull(p: string) {
+function lstatOrNull(p: string | Buffer) {
   try {
     return lstatSync(p);
   } catch {
@@ -228,6 +302,9 @@ export function quotaError(usage: WorkspaceUsage, quota: WorkspaceQuota, who: st
   if (!usage.isOver) return null;
   const details = { bytes: usage.bytes, files: usage.files, maxBytes: quota.maxBytes, maxFiles: quota.maxFiles };
   if (usage.tooDeep) return new WorkspaceQuotaError(`${who} nested folders more than ${MAX_WALK_DEPTH} levels deep in the run's workspace`, details);
+  if (usage.unreadable !== undefined) {
+    return new WorkspaceQuotaError(`${who} kept the folder ${usage.unreadable} of the run's workspace unreadable (its owner's read or search permission taken), so what it holds cannot be measured`, details);
+  }
   const what =
     usage.files > limits.maxFiles
       ? `more than ${quota.maxFiles} files and folders (counted ${usage.files} before stopping)`

@@ -13,13 +13,43 @@
 // system or network. Plain JS on purpose: it must start without tsx.
 import net from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const REQUEST_FD = 3;
 const REPLY_FD = 4;
 const PARENT_POLL_MS = 500;
 const SELF = fileURLToPath(import.meta.url);
+
+// Every descriptor past the protocol's (0-4) that this process inherited rather than opened is closed
+// before anything else: whoever started the server may have left one open without close-on-exec (a
+// shell's `exec 100<>file`, a supervisor's socket), and it passes into every child, through bubblewrap
+// too — in here a host file or socket user code would reach by its number. Node and libuv open their own
+// close-on-exec, so one without the flag (fdinfo's `flags`, O_CLOEXEC 02000000) is not this worker's.
+// Linux only (fdinfo): elsewhere there is no sandbox, and code reads the host's files anyway.
+function closeInherited() {
+  let names;
+  try {
+    names = readdirSync('/proc/self/fd');
+  } catch {
+    return;
+  }
+  const head = Buffer.alloc(64); // `pos:` and `flags:` open every fdinfo
+  for (const name of names) {
+    const fd = Number(name);
+    if (!(fd > REPLY_FD)) continue;
+    try {
+      const info = openSync(`/proc/self/fdinfo/${fd}`, 'r');
+      const n = readSync(info, head, 0, head.length, 0);
+      closeSync(info);
+      const flags = /flags:\s*([0-7]+)/.exec(head.toString('latin1', 0, n));
+      if (flags && (parseInt(flags[1], 8) & 0o2000000) === 0) closeSync(fd);
+    } catch {
+      // the listing's own descriptor, gone already
+    }
+  }
+}
+closeInherited();
 
 const requests = new net.Socket({ fd: REQUEST_FD, readable: true, writable: false });
 const replies = new net.Socket({ fd: REPLY_FD, readable: false, writable: true });

@@ -221,7 +221,33 @@ def _check_bound(args):
             os._exit(97)
 
 
+def _close_inherited():
+    """Closes every descriptor past the protocol's (0-4) that this process inherited rather than opened.
+
+    Whoever started the server may have left one open without close-on-exec (a shell's `exec 100<>file`,
+    a supervisor's socket): it passes into every child, through bubblewrap too, and in here it would be a
+    host file or socket user code reaches by its number. Python opens its own close-on-exec (PEP 446), so
+    an inheritable one past fd 4 is not this worker's.
+    """
+    for listing in ("/proc/self/fd", "/dev/fd"):
+        try:
+            names = os.listdir(listing)
+        except OSError:
+            continue
+        for name in names:
+            fd = int(name)
+            if fd <= REPLY_FD:
+                continue
+            try:
+                if os.get_inheritable(fd):
+                    os.close(fd)
+            except OSError:
+                pass  # the listing's own descriptor, gone already
+        return
+
+
 def main():
+    _close_inherited()
     _drop_own_dir_from_path()
     _exit_when_parent_dies()
     _limit_memory(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

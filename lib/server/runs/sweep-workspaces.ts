@@ -64,7 +64,8 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
  * nested thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with
  * ENAMETOOLONG — and a failure here stopped the sweep, every workspace after it kept for ever. So such
  * a tree is handed to the system's `rm -rf`, which walks by descriptors at any depth (and, like Node's,
- * never follows a link); whether it went or not, the sweep goes on. (regress removes its scratch
+ * never follows a link), and one code made unreadable to its owner is given back its owner's access
+ * first; whether it went or not, the sweep goes on. (regress removes its scratch
  * workspace with it too.)
  */
 export async function removeTree(place: string): Promise<boolean> {
@@ -76,7 +77,16 @@ export async function removeTree(place: string): Promise<boolean> {
       await run('rm', ['-rf', '--', place]);
       return true;
     } catch {
-      return false;
+      // a folder whose owner's write, read or search code took (`chmod 000`: code runs as this user)
+      // cannot be entered or emptied: the owner gets them back (chmod -R follows no link it meets in
+      // the tree), and the tree goes — before, such a workspace stayed on disk for ever
+      await run('chmod', ['-R', 'u+rwx', '--', place]).catch(() => undefined);
+      try {
+        await run('rm', ['-rf', '--', place]);
+        return true;
+      } catch {
+        return false;
+      }
     }
   }
 }

@@ -1,0 +1,41 @@
+// What the CLI prints to a terminal holds a run's own text — a step's error message and the tail of its
+// stderr here — and a step can put escape sequences in it: clear the screen, retitle the window, write
+// the clipboard (OSC 52), a link that shows one address and opens another. On a terminal (a real pty,
+// through `script`) they are shown as `\x1b`…, never sent; to a pipe the text is left byte for byte.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { attackBundle, pyStep } from '../lib/server/escape/attack-bundle';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sc-terminal-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const hasScript = spawnSync('script', ['--version']).status === 0;
+const dir = attackBundle(root, 'escapes', {
+  files: {
+    'attack.py': `import sys
+def boom(v):
+    sys.stderr.write("\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2J\\x1b]0;retitled\\x07\\r" + "done\\n")
+    raise ValueError("see \\x1b]8;;http://elsewhere.example\\x07the docs\\x1b]8;;\\x07")
+`,
+  },
+  steps: pyStep('boom'),
+});
+const env = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data') };
+
+test("a step's escape sequences reach a terminal shown, not obeyed", { skip: hasScript ? false : 'no `script` (util-linux) for a pty' }, () => {
+  spawnSync(process.execPath, ['bin/stagecraft.mjs', '--version'], { env }); // dist/ fresh before the pty's run
+  const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} bin/stagecraft.mjs run ${JSON.stringify(dir)}`, '/dev/null'], { encoding: 'utf8', env });
+  assert.match(r.stdout, /Last stderr:/, r.stdout + r.stderr);
+  assert.ok(!/[\x1b\x07]/.test(r.stdout), `an ESC or BEL reached the terminal: ${JSON.stringify(r.stdout)}`);
+  assert.ok(r.stdout.includes('\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2J\\x1b]0;retitled\\x07\\x0ddone'), r.stdout);
+  assert.ok(r.stdout.includes('see \\x1b]8;;http://elsewhere.example\\x07the docs'), r.stdout);
+});
+
+test('to a pipe the same text is left byte for byte', () => {
+  const r = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'run', dir], { encoding: 'utf8', env });
+  assert.equal(r.status, 1);
+  assert.ok((r.stdout + r.stderr).includes('\x1b]52;c;cm0gLXJmIH4K\x07'), r.stdout + r.stderr);
+});
