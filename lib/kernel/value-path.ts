@@ -25,7 +25,8 @@ export function getPath(value: Json, p: string): Json | undefined {
   for (const seg of parsePath(p)) {
     if (cur === undefined || cur === null) return undefined;
     if (typeof seg === 'number') cur = Array.isArray(cur) ? cur[seg] : undefined;
-    else cur = isJsonObject(cur) ? cur[seg] : undefined;
+    // own keys only: `constructor`, `__proto__` or `toString` name no value of a JSON object
+    else cur = isJsonObject(cur) && Object.hasOwn(cur, seg) ? cur[seg] : undefined;
   }
   return cur;
 }
