@@ -49,8 +49,10 @@ export function applyStepResult(before: JsonObject, d: ProcessorStepData): JsonO
 export function replayValue(chain: ChainRec, beforeSeq: number, index: number): JsonObject {
   const latest = new Map<number, ChainStepRec>();
   for (const s of chain.steps) if (s.seq < beforeSeq && s.data.index < index) latest.set(s.data.index, s);
-  let value = chain.start;
-  for (const i of [...latest.keys()].sort((a, b) => a - b)) value = applyStepResult(value, latest.get(i)!.data);
+  // a fork's edited input of a step replaces what the steps before it made
+  const edit = chain.forkInput && chain.forkInput.index <= index ? chain.forkInput : null;
+  let value = edit ? edit.value : chain.start;
+  for (const i of [...latest.keys()].sort((a, b) => a - b)) if (!edit || i >= edit.index) value = applyStepResult(value, latest.get(i)!.data);
   return value;
 }
 
