@@ -21,6 +21,7 @@ import type { Derivation } from './recording';
 import { EVENT } from './events';
 import { RunFold, chainValueAt, currentValue } from './fold';
 import { rebuildStep } from './rebuild';
+import { buildTimeline } from './timeline';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-recording-'));
 writeFileSync(path.join(root, 'notes.txt'), 'the notes');
@@ -209,6 +210,29 @@ test('fork: steps before the point run zero times, the edited value is what the 
   const before = r.events.filter((e) => e.type === EVENT.stepCompleted && e.seq < marker.seq);
   assert.ok(before.length >= 8);
   assert.ok(before.every((e) => (e.data.recorded as JsonObject | undefined)?.runId === 'parent'));
+});
+
+test("a fork's timeline says of each item whether it was reused from the recording, edited at the fork point, or run live", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: '__post__/1', target: 'output', value: { n: 100 } } });
+  assert.equal(r.outcome.status, 'completed');
+  const t = buildTimeline(new RunFold(r.outcome.runId, r.events));
+  const parentSeq = (position: string) => stepOf(rec.events, position)!.seq;
+  assert.deepEqual(
+    t.post!.steps.map((s) => [s.position, s.fromRecording]),
+    [
+      ['__post__/0', { runId: 'parent', seq: parentSeq('__post__/0'), edited: false }],
+      ['__post__/1', { runId: 'parent', seq: parentSeq('__post__/1'), edited: true }],
+      ['__post__/2', null],
+    ],
+  );
+  const gather = t.visits[0].rounds[0];
+  assert.deepEqual(gather.model?.fromRecording, { runId: 'parent', seq: parentSeq('gather/r1/model'), edited: false });
+  assert.equal(gather.tools[0].fromRecording?.runId, 'parent');
+  assert.ok(gather.lanes.flatMap((l) => l.traces).every((x) => x.fromRecording?.runId === 'parent'));
+  // the parent ran everything itself
+  const own = buildTimeline(new RunFold('parent', rec.events));
+  assert.ok(own.post!.steps.every((s) => s.fromRecording === null));
 });
 
 test('fork with an edited processor input: the step at the point runs once with it', async () => {
