@@ -12,6 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
+import { lineageNote } from '../lib/server/runs/compare-page';
 import { forkRun } from '../lib/server/runs/fork-run';
 import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
 import { regressSkill } from '../lib/server/runs/regress-skill';
@@ -223,6 +224,10 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${col('duration')}${col(`${counted(Math.round(c.a.durationMs))} ms`)}${counted(Math.round(c.b.durationMs))} ms`);
     const otherSkills = otherSkillsNote(c);
     if (otherSkills) io.out(otherSkills);
+    // one derived from the other: the steps before a fork point are reused, a divergence there is the fork's own
+    const bRun = await host.store.getRun(c.b.runId);
+    const lineage = bRun && !c.sameRun ? await lineageNote(host, c.a.runId, bRun) : null;
+    if (lineage) io.out(lineage);
     // a run beside itself is identical by definition: said, above the verdict callers read as before
     if (c.sameRun) io.out(sameRunNote(c.a.runId));
     io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);

@@ -7,6 +7,7 @@
  * Owns: that choice. Does not: compare (compare-runs.ts).
  */
 import { RunNotFoundError } from '../../kernel/errors';
+import type { RunRecord } from '../../kernel/ports';
 import type { CompareView } from '../../views';
 import type { Host } from '../host';
 import { compareRuns, lastCompletedBefore } from './compare-runs';
@@ -21,6 +22,8 @@ export type ComparePage = {
   view: CompareView | null;
   /** A was not named: it is the last completed run of the skill before B */
   isBaseline: boolean;
+  /** how A and B are related when one was derived from the other (a replay, a fork): said above the comparison */
+  lineage: string | null;
   suggestions: CompareSuggestion[];
 };
 
@@ -42,8 +45,31 @@ export async function comparePage(host: Pick<Host, 'store' | 'skills'>, a: strin
   return {
     view: left ? await compareRuns(host, left, b) : null,
     isBaseline: a === null && left !== null,
+    lineage: left ? await lineageNote(host, left, run) : null,
     suggestions: suggestions.filter((s) => s.runId !== left),
   };
+}
+
+/**
+ * How A and B are related, when one is a replay or a fork of the other — so that a divergence at
+ * the fork point reads as the fork's own doing, and the steps before it as reused, not as two runs
+ * that happened to agree: `B is a fork of A, from __post__/1/input with the value there edited: …`.
+ */
+export async function lineageNote(host: Pick<Host, 'store'>, a: string, bRun: RunRecord): Promise<string | null> {
+  const aRun = bRun.parentRunId === a ? null : await host.store.getRun(a);
+  const [child, parent, childSide, parentSide] = bRun.parentRunId === a ? [bRun, a, 'B', 'A'] : aRun?.parentRunId === bRun.id ? [aRun, bRun.id, 'A', 'B'] : [null, null, '', ''];
+  if (!child || !parent) return null;
+  if (child.kind === 'replay') {
+    return `${childSide} is a replay of ${parentSide}: its model turns and tool outcomes are ${parentSide}'s, answered from the recording; its stages and processor steps ran again.`;
+  }
+  if (child.kind !== 'fork') return null;
+  const start = (await host.store.readEvents(child.id, 0, 1))[0];
+  const fork = start?.data.fork as { target?: unknown; value?: unknown } | undefined;
+  const edited = fork !== undefined && fork.target !== 'rerun' && fork.value !== undefined;
+  const how = edited ? ' with the value there edited' : ' (that step run again)';
+  if (child.forkPoint === 'input') return `${childSide} is a fork of ${parentSide}, from the run input${edited ? ' edited' : ''}: ${childSide} ran every step live.`;
+  const from = child.forkPoint ? `, from ${child.forkPoint}${how}` : '';
+  return `${childSide} is a fork of ${parentSide}${from}: the steps before that point are ${parentSide}'s, answered from the recording; from there on ${childSide} ran live.`;
 }
 
 /**
