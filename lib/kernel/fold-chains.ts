@@ -22,6 +22,9 @@ export function currentValue(chain: ChainRec): JsonObject {
 export function chainValueAt(chain: ChainRec, k: number): { value: JsonObject; step: ChainStepRec | null } {
   const n = countAt(chain.steps, k);
   const step = n > 0 ? chain.steps[n - 1] : null;
+  // from a fork's edit of a step's input (its fork_point_reached) until that step, the edit is the chain's value
+  const edit = chain.forkInput;
+  if (edit && edit.seq <= k && (!step || step.data.index < edit.index) && !chain.replayed) return { value: edit.value, step };
   if (!step) return { value: chain.start, step };
   return { value: chain.replayed ? replayValue(chain, k + 1, Number.MAX_SAFE_INTEGER) : step.after, step };
 }

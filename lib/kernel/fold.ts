@@ -65,7 +65,7 @@ export type ChainRec = {
   /** a position was recorded again (a resume re-executed a world read, and replayed the steps after it) */
   replayed: boolean;
   /** a fork edited what step `index` was given (`__post__/1/input`): the value flowing into it from then on */
-  forkInput?: { index: number; value: JsonObject };
+  forkInput?: { index: number; value: JsonObject; seq: number };
 };
 
 export type VisitRec = {
@@ -138,7 +138,7 @@ export class RunFold {
    * handed, which the log holds nowhere else (an edited phase input or finish artifact is in the
    * events that carry it)
    */
-  private forkInput: { position: string; value: JsonObject } | null = null;
+  private forkInput: { position: string; value: JsonObject; seq: number } | null = null;
   private visitCounts: Record<string, number> = {};
 
   constructor(runId: string, events: readonly RunEvent[] = []) {
@@ -228,7 +228,7 @@ export class RunFold {
       }
       case EVENT.forkPointReached: {
         const d = e.data as unknown as ForkPointReachedData;
-        if (d.target === 'input' && d.position.includes('/') && isJsonObject(d.edited)) this.forkInput = { position: d.position, value: d.edited };
+        if (d.target === 'input' && d.position.includes('/') && isJsonObject(d.edited)) this.forkInput = { position: d.position, value: d.edited, seq: e.seq };
         return;
       }
       case EVENT.factOverridden: {
@@ -386,7 +386,7 @@ export class RunFold {
     const last = chain.steps[chain.steps.length - 1];
     if (last && (chain.replayed || last.data.index >= d.index)) chain.replayed = true;
     const edited = this.editedInputOf(d.position);
-    if (edited) chain.forkInput = { index: d.index, value: edited };
+    if (edited) chain.forkInput = { index: d.index, value: edited, seq: this.forkInput!.seq };
     const before = chain.replayed ? replayValue(chain, r.seq, d.index) : edited ?? currentValue(chain);
     const after = applyStepResult(before, d);
     const step: ChainStepRec = { ...r, before, after };

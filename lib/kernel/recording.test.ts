@@ -255,6 +255,11 @@ test("fork with an edited processor input: the fork's inspector shows the edited
   assert.ok(rebuilt && rebuilt.kind === 'processor');
   assert.deepEqual(rebuilt.input, { n: 50, extra: true });
   assert.equal(rebuilt.verified, true, 'the rebuilt input is the one the kernel hashed');
+  // at the fork point, before the step: the chain holds the edit (State at step, and what that event changed)
+  const marker = r.events.find((e) => e.type === EVENT.forkPointReached)!;
+  assert.deepEqual(chainValueAt(fold.post!, marker.seq).value, { n: 50, extra: true });
+  assert.equal(chainValueAt(fold.post!, marker.seq - 1).step?.data.position, '__post__/0');
+  assert.equal(chainValueAt(fold.post!, marker.seq - 1).value.extra, undefined, 'before the point: what step 0 left');
   // the chain's value after it, and at the end, grow from the edit (State at step)
   assert.deepEqual(chainValueAt(fold.post!, step1.seq).value, { n: 51, extra: true, two_saw: 50 });
   assert.equal(currentValue(fold.post!).n, 52);
