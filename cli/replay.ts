@@ -27,7 +27,7 @@ import { shellWord } from '../lib/kernel/shell-word';
 import { checkModelSpec } from '../lib/models';
 import { withHost } from './store';
 import type { Io } from './main';
-import { diffLines, oneLine, printSummary, replayCounts } from './print';
+import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 import { readArgText } from './fs-words';
@@ -196,6 +196,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: positionals[0], forkPoint: outcome.forkPoint, version: outcome.version }));
     else {
       io.out(`fork of run ${positionals[0]} at ${outcome.forkPoint} (version ${short(outcome.version)}):`);
+      io.out(reusedLine(summary.report, positionals[0]));
       printSummary(summary, io);
     }
     return outcome.status === 'completed' ? 0 : 1;

@@ -27,7 +27,7 @@ test('a run failed at a step says `stagecraft fork RUN` reruns it from there; a 
   writeFileSync(code, fixed);
   const rerun = await runCli(['fork', runId], { env });
   assert.equal(rerun.code, 0, rerun.out + rerun.err);
-  assert.match(rerun.out, new RegExp(`^fork of run ${runId} at __post__/1 `));
+  assert.match(rerun.out, new RegExp(`^fork of run ${runId} at __post__/1 \\(version \\w+\\):\\nreused from ${runId}'s recording \\(not run again\\): 2 model turns, 1 processor step; the rest ran live\\n`));
   assert.doesNotMatch(rerun.out, /^next:/m);
   const ok = await runCli(['run', bundle, '--input', path.join(bundle, 'input.json')], { env });
   assert.equal(ok.code, 0, ok.out + ok.err);
