@@ -49,6 +49,13 @@ test('a rerun from the failed step marks what it reused from the recording and w
   await expect(details).toContainText('executed');
   await expect(details).not.toContainText('reused');
 
+  // back on the failed run: its take-on box says a fork from its failed step completed since
+  await page.goto(`/runs/${failed}`);
+  const takeOn = page.getByRole('region', { name: 'Take it on from the failed step' });
+  await expect(takeOn).toContainText('A fork from here has completed since: it is under Replays and forks below.');
+  await expect(takeOn.getByRole('button', { name: 'Rerun from here' })).toBeVisible();
+  await takeOn.screenshot({ path: 'test-results/screens/fork-what-ran-take-on-done.png' });
+
   // a fork handing __post__/1 another value: its Details' Input is that value, not what __post__/0 left
   const edited = { title: 'T', body: 'One two three.', html_rendered: '<p>One two three.</p>' };
   const fork = await forked(request, rerun, { at: '__post__/1/input', value: edited });
