@@ -2,7 +2,7 @@
 // report names them), never the data dir's copy of the bundle, and the traceback once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { printSummary } from './print';
+import { printSummary, reusedLine } from './print';
 import type { RunSummary } from '../lib/server/runs/run-summary';
 
 const COPY = '/home/u/.stagecraft/bundles/72f3ddcbf8be4c3543a2a06c57c358ba1e582ea0c69e90a886768bb260ef1ead';
@@ -82,4 +82,10 @@ test('a run aborted on request while a step ran: the step cut short is named, wi
   assert.match(out, /^outcome: aborted on request by cli \(user dana\): too slow \(does not need attention\)\ncut short: step __post__\/0 had run 5\.8 s \(nothing of it is recorded\)$/m);
   const without = printed({ error: { ...error, cutShort: undefined }, report: { outcome: 'blocked', aborted_by: { by: 'request', requestedBy: 'cli', reason: 'x' } } as unknown as RunSummary['report'] });
   assert.ok(!without.includes('cut short'), without);
+});
+
+test("a fork's reused line names what its recording answered, or that nothing was", () => {
+  assert.equal(reusedLine({ reused: { model: 2, tool: 1, stage: 0, processor: 1 } }, 'run_a'), "reused from run_a's recording (not run again): 2 model turns, 1 tool call, 1 processor step; the rest ran live");
+  assert.equal(reusedLine({ reused: { model: 0, tool: 0, stage: 0, processor: 0 } }, 'run_a'), "nothing was reused from run_a's recording: every step ran live");
+  assert.equal(reusedLine(null, 'run_a'), "nothing was reused from run_a's recording: every step ran live");
 });

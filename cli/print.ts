@@ -40,6 +40,19 @@ export function printSummary(s: RunSummary, io: Io): void {
   if (s.output !== null && s.output !== undefined) io.out(JSON.stringify(s.output, null, 2));
 }
 
+/**
+ * What a fork answered from its parent's recording, not run again (the report's `reused`), and that
+ * the rest ran: `reused from run_a's recording (not run again): 2 model turns, 1 processor step; the rest ran live`.
+ */
+export function reusedLine(report: unknown, parentRunId: string): string {
+  const r = (report as { reused?: Record<'model' | 'tool' | 'stage' | 'processor', number> } | null)?.reused;
+  const parts = r
+    ? [plural(r.model, 'model turn'), plural(r.tool, 'tool call'), plural(r.stage, 'stage'), plural(r.processor, 'processor step')].filter((_, i) => [r.model, r.tool, r.stage, r.processor][i] > 0)
+    : [];
+  if (!parts.length) return `nothing was reused from ${parentRunId}'s recording: every step ran live`;
+  return `reused from ${parentRunId}'s recording (not run again): ${parts.join(', ')}; the rest ran live`;
+}
+
 /** One value on one line, cut at `max` characters. */
 export function oneLine(v: unknown, max = 100): string {
   const s = v === undefined ? '(nothing)' : JSON.stringify(v);

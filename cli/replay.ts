@@ -26,7 +26,7 @@ import { shellWord } from '../lib/kernel/shell-word';
 import { checkModelSpec } from '../lib/models';
 import { withHost, withHostOrApp } from './store';
 import type { Io } from './main';
-import { diffLines, oneLine, printSummary, replayCounts } from './print';
+import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 import { readArgText } from './fs-words';
@@ -195,6 +195,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: positionals[0], forkPoint: outcome.forkPoint, version: outcome.version }));
     else {
       io.out(`fork of run ${positionals[0]} at ${outcome.forkPoint} (version ${short(outcome.version)}):`);
+      io.out(reusedLine(summary.report, positionals[0]));
       printSummary(summary, io);
     }
     return outcome.status === 'completed' ? 0 : 1;
@@ -226,6 +227,8 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   io.out(`${col('duration')}${col(`${counted(Math.round(c.a.durationMs))} ms`)}${counted(Math.round(c.b.durationMs))} ms`);
   const otherSkills = otherSkillsNote(c);
   if (otherSkills) io.out(otherSkills);
+  // one derived from the other: the steps before a fork point are reused, a divergence there is the fork's own
+  if (c.lineage) io.out(c.lineage);
   // a run beside itself is identical by definition: said, above the verdict callers read as before
   if (c.sameRun) io.out(sameRunNote(c.a.runId));
   io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);

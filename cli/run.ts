@@ -14,6 +14,7 @@ import { startSkillRun } from '../lib/server/runs/start-run';
 import { enqueueSkillRun } from '../lib/server/runs/enqueue-run';
 import { closeRunQueues, databaseUrlOf, workersSetting } from '../lib/server/runs/run-source';
 import { summarizeRun } from '../lib/server/runs/run-summary';
+import { rerunPoint } from '../lib/server/runs/failed-step';
 import { warmSkillRun, type WarmRun } from '../lib/server/runs/warm-run';
 import { parse } from './args';
 import { openCliStore, withHost } from './store';
@@ -124,6 +125,19 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
   const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace, ...early });
   const summary = await summarizeRun(host.store, outcome);
   if (values.json) io.out(JSON.stringify(summary));
-  else printSummary(summary, io);
+  else {
+    printSummary(summary, io);
+    const next = takeOnLine(outcome.runId, rerunPoint(outcome.status, await host.store.readEvents(outcome.runId)));
+    if (next) io.out(next);
+  }
   return outcome.status === 'completed' ? 0 : 1;
+}
+
+/**
+ * What to do after a run failed at a point (its failed step, or the phase it stopped in): the one
+ * command that takes it on from there once the cause is fixed, as the run page's Rerun from here does.
+ */
+export function takeOnLine(runId: string, at: string | null): string | null {
+  if (!at) return null;
+  return `next: fix the cause, then \`stagecraft fork ${shellWord(runId)}\` reruns it from ${at}: what came before is answered from this run's recording, so no model is called for it.`;
 }

@@ -13,7 +13,7 @@ import { ForkFromHere } from '@/components/replay/ForkFromHere';
 import { RerunFromHere } from '@/components/replay/RerunFromHere';
 import { ErrorBlock } from './ErrorBlock';
 import { ItemBody } from './ItemBody';
-import { forkPointOf, itemTitle, latencyText, studioHref, type TimelineEntry } from './timeline-index';
+import { forkPointOf, itemTitle, latencyText, recordingResult, studioHref, type TimelineEntry } from './timeline-index';
 import styles from './Inspector.module.css';
 
 type Props = {
@@ -92,6 +92,7 @@ function Summary({ entry }: { entry: TimelineEntry }) {
   const hasError = (e.kind === 'trace' && e.trace.error) || (e.kind === 'step' && e.step.error);
   const text = hasError ? null : e.kind === 'trace' ? e.trace.summary : e.kind === 'step' ? e.step.summary : e.kind === 'model' ? e.turn.summary : e.tool.summary;
   const from = e.kind === 'trace' ? e.trace.answeredFromLog : e.kind === 'step' ? e.step.answeredFromLog : e.kind === 'model' ? e.turn.answeredFromLog : e.tool.answeredFromLog;
+  const recorded = e.kind === 'trace' ? e.trace.fromRecording : e.kind === 'step' ? e.step.fromRecording : e.kind === 'model' ? e.turn.fromRecording : e.tool.fromRecording;
   const ms = e.kind === 'trace' ? e.trace.durationMs : e.kind === 'step' ? e.step.durationMs : e.kind === 'model' ? e.turn.latencyMs : e.tool.durationMs;
   return (
     <dl className={styles.facts}>
@@ -119,7 +120,7 @@ function Summary({ entry }: { entry: TimelineEntry }) {
       {e.seq !== null ? (
         <div>
           <dt>Result</dt>
-          <dd>{from !== null ? `answered from the log (resume at event ${from})` : 'executed'}</dd>
+          <dd>{recorded ? recordingResult(recorded) : from !== null ? `answered from the log (resume at event ${from})` : 'executed'}</dd>
         </div>
       ) : null}
     </dl>

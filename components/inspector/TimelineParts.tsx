@@ -3,7 +3,7 @@
 // list, a chain's `Steps` list. Every item is a button that selects it; the selected item is
 // `aria-current`, the scrubber's item is marked too.
 import type { RunTimelineView } from '@/lib/views';
-import { itemDomId, latencyText, nestedText, stageName, tokensText, usageText } from './timeline-index';
+import { itemDomId, latencyText, nestedText, recordingNote, stageName, tokensText, usageText } from './timeline-index';
 import type { TimelineSelection } from './Timeline';
 import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Inspector.module.css';
@@ -63,6 +63,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
                   {r.model.usage ? `${tokensText(r.model.usage)} · ` : ''}
                   {latencyText(r.model.latencyMs)}
                   {r.model.answeredFromLog !== null ? ' · from the log' : ''}
+                  {recordingNote(r.model.fromRecording)}
                 </span>
               </button>
             </div>
@@ -87,6 +88,7 @@ export function RoundView({ round: r, currency, rungs, ...sel }: { round: Round;
                         <code>{t.op}</code> <span className="status" data-status={t.status}>{t.status}</span>
                       </span>
                       <span className={styles.itemSummary}>{t.summary}</span>
+                      {t.fromRecording ? <span className={styles.dim}>{recordingNote(t.fromRecording).slice(' · '.length)}</span> : null}
                     </button>
                   </li>
                 ))}
@@ -121,6 +123,7 @@ function Lane({ rung, traces, ...sel }: { rung: string; traces: Trace[] } & Time
                   </span>
                 </span>
                 <span className={styles.itemSummary}>{t.summary}</span>
+                {t.fromRecording ? <span className={styles.dim}>{recordingNote(t.fromRecording).slice(' · '.length)}</span> : null}
                 {t.status === 'refused' && t.effects.missing.length ? <span className={styles.missing}>missing grant: {t.effects.missing.join(', ')}</span> : null}
               </button>
             </li>
@@ -156,6 +159,7 @@ export function StepList({ title, chain, ...sel }: { title: string; chain: Chain
                 <span className={styles.dim}>
                   {latencyText(s.durationMs)}
                   {s.answeredFromLog !== null ? ' · from the log' : ''}
+                  {recordingNote(s.fromRecording)}
                   {s.nested ? ` · ${nestedText(s.nested)}` : ''}
                 </span>
               </button>

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, eventOf, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText } from './timeline-index';
+import { costText, eventOf, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText, recordingNote, recordingResult } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -183,4 +183,12 @@ test("an iterate's nested steps: the count, then each kind that did not go ok (a
   assert.equal(nestedText({ steps: 4, failed: 0, skipped: 0, empty: 0 }), '4\u00a0nested steps, all ok');
   assert.equal(nestedText({ steps: 1, failed: 0, skipped: 0, empty: 0 }), '1\u00a0nested step, all ok');
   assert.equal(nestedText({ steps: 0, failed: 0, skipped: 0, empty: 0 }), 'no nested steps');
+});
+
+test("a replay's or fork's card and Details say what the recording answered, and that it was not run here", () => {
+  assert.equal(recordingNote(null), '');
+  assert.equal(recordingNote({ runId: 'run_a', seq: 9, edited: false }), ' · reused from the recording');
+  assert.equal(recordingNote({ runId: 'run_a', seq: 10, edited: true }), ' · edited at the fork point');
+  assert.equal(recordingResult({ runId: 'run_a', seq: 9, edited: false }), 'not run here: reused from the recording (run run_a, event 9)');
+  assert.equal(recordingResult({ runId: 'run_a', seq: 10, edited: true }), "not run: the fork's edited value, in place of the one recorded (run run_a, event 10)");
 });

@@ -242,6 +242,23 @@ export function tokensText(u: { inputTokens: number; outputTokens: number }): st
   return `${u.inputTokens.toLocaleString('en')} → ${u.outputTokens.toLocaleString('en')}${NBSP}tok`;
 }
 
+type FromRecording = Step['fromRecording'];
+
+/**
+ * A card's note on where its record came from, in a replay or a fork: the steps answered from the
+ * parent's recording were not run here; the one at the fork point carries the value it was given.
+ */
+export function recordingNote(from: FromRecording): string {
+  if (!from) return '';
+  return from.edited ? ' · edited at the fork point' : ' · reused from the recording';
+}
+
+/** Details' Result of an item a recording answered: not run in this run, and from where */
+export function recordingResult(from: NonNullable<FromRecording>): string {
+  const where = from.runId ? `run ${from.runId}, event ${from.seq}` : `event ${from.seq}`;
+  return from.edited ? `not run: the fork's edited value, in place of the one recorded (${where})` : `not run here: reused from the recording (${where})`;
+}
+
 export function latencyText(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}${NBSP}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}${NBSP}s`;
 }

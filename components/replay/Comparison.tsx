@@ -113,9 +113,11 @@ type Props = {
   view: CompareView;
   /** A was chosen for B: the last completed run of its skill before it */
   isBaseline?: boolean;
+  /** how A and B are related, when one is a replay or fork of the other */
+  lineage?: string | null;
 };
 
-export function Comparison({ view, isBaseline = false }: Props) {
+export function Comparison({ view, isBaseline = false, lineage = null }: Props) {
   const [showAll, setShowAll] = useState(false);
   // its toggles are disabled until hydrated: on the server's HTML a click reached no handler (the box
   // showed ticked, no step unfolded) (components/common/use-hydrated.ts)
@@ -142,6 +144,7 @@ export function Comparison({ view, isBaseline = false }: Props) {
         )}
         {otherSkills ? <p className={styles.dim}>{otherSkills}</p> : null}
         {isBaseline ? <p className={styles.dim}>A is the last completed run of the skill before B.</p> : null}
+        {lineage ? <p className={styles.dim}>{lineage}</p> : null}
         {view.stoppedAt ? (
           <p className={styles.dim}>
             B stopped at <code>{view.stoppedAt.position}</code>: {view.stoppedAt.message}

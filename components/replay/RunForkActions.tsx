@@ -8,10 +8,10 @@ import Link from 'next/link';
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
 import { ForkFromHere } from './ForkFromHere';
 import { RerunFromHere } from './RerunFromHere';
-import { forkPositions, rerunPointOf, type RerunPoint } from './run-positions';
+import { forkPositions, rerunDoneNote, rerunPointOf, type RerunPoint } from './run-positions';
 import styles from './Replay.module.css';
 
-type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 'rerunFrom' | 'steps' | 'traces'> & Partial<Pick<RunView, 'error' | 'report'>> };
+type Props = { run: Pick<RunView, 'runId' | 'skill' | 'version' | 'status' | 'rerunFrom' | 'steps' | 'traces'> & Partial<Pick<RunView, 'error' | 'report' | 'derivedRuns'>> };
 
 /** the take-on box of a failed run: its words (a failed step's, or a phase's) are data, the box one */
 function TakeOnFailed({ run, point, positions }: Props & { point: RerunPoint; positions: string[] }) {
@@ -28,6 +28,7 @@ function TakeOnFailed({ run, point, positions }: Props & { point: RerunPoint; po
         {stoppedBy || words.why ? ` ${stoppedBy ?? words.why}` : ''} Fix the cause (in <Link href={`/skills/${encodeURIComponent(run.skill)}`}>the studio</Link>), then {words.rerun}: {words.before}{' '}
         answered from this run&apos;s recording, so no model is called for {words.forWhat}.
       </p>
+      {rerunDoneNote(run, at) ? <p className={styles.dim}>{rerunDoneNote(run, at)}</p> : null}
       <div className={styles.actions}>
         <RerunFromHere runId={run.runId} skill={run.skill} version={run.version} position={at} status={run.status} isPrimary />
         <ForkFromHere runId={run.runId} position={forkAt} status={run.status} positions={positions} skill={run.skill} ranVersion={run.version} />

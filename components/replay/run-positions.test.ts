@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { RUN_INPUT_POINT } from '@/lib/kernel/fork-edits';
 import { POST_PHASE } from '@/lib/kernel/plan';
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
-import { forkPositions, rerunPointOf, RERUN_WORDS } from './run-positions';
+import { forkPositions, rerunDoneNote, rerunPointOf, RERUN_WORDS } from './run-positions';
 import { pointFacts } from './fork-words';
 
 type Run = Parameters<typeof rerunPointOf>[0] & Parameters<typeof forkPositions>[0];
@@ -100,4 +100,11 @@ test('a phase stopped on a later visit is named by its place, as the runs list c
   assert.deepEqual([first?.place, first?.visit], ['draft', null]);
   const inStep = rerunPointOf({ ...failed, rerunFrom: 'draft#2/r3/model' });
   assert.deepEqual([inStep?.place, inStep?.visit], ['draft#2/r3/model', null], "a step's position is the point itself");
+});
+
+test("the take-on box says once a fork from its point has completed; not for one still going, failed, or from elsewhere", () => {
+  const d = (forkPoint: string | null, status: string, kind = 'fork') => ({ runId: `run_${status}`, kind, forkPoint, status, createdAt: 1 });
+  assert.equal(rerunDoneNote({ derivedRuns: [d('__post__/1', 'completed')] }, '__post__/1'), 'A fork from here has completed since: it is under Replays and forks below.');
+  assert.equal(rerunDoneNote({ derivedRuns: [d('__post__/1', 'running'), d('__post__/1', 'aborted'), d('__post__/0', 'completed'), d(null, 'completed', 'replay')] }, '__post__/1'), null);
+  assert.equal(rerunDoneNote({}, '__post__/1'), null);
 });

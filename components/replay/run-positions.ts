@@ -93,3 +93,13 @@ export function forkPositions(run: Pick<RunView, 'steps' | 'traces' | 'status'>)
   const post = run.status === 'completed' || run.steps.some((s) => s.phase === FORK_POINT_FINISH) ? [FORK_POINT_FINISH] : [];
   return [FORK_POINT_INPUT, ...phases, ...post, ...steps];
 }
+
+/**
+ * Said in the take-on box once a fork from its point (a rerun, or one with an edit) has completed (newest first in derivedRuns):
+ * the box still offers Rerun, but a user back on the failed run should not pay for it twice. The
+ * rerun itself is linked under Replays and forks, not here (one link per run on the page).
+ */
+export function rerunDoneNote(run: Partial<Pick<RunView, 'derivedRuns'>>, at: string): string | null {
+  const done = (run.derivedRuns ?? []).find((d) => d.kind === 'fork' && d.forkPoint === at && d.status === 'completed');
+  return done ? 'A fork from here has completed since: it is under Replays and forks below.' : null;
+}

@@ -22,6 +22,9 @@ export function currentValue(chain: ChainRec): JsonObject {
 export function chainValueAt(chain: ChainRec, k: number): { value: JsonObject; step: ChainStepRec | null } {
   const n = countAt(chain.steps, k);
   const step = n > 0 ? chain.steps[n - 1] : null;
+  // from a fork's edit of a step's input (its fork_point_reached) until that step, the edit is the chain's value
+  const edit = chain.forkInput;
+  if (edit && edit.seq <= k && (!step || step.data.index < edit.index) && !chain.replayed) return { value: edit.value, step };
   if (!step) return { value: chain.start, step };
   return { value: chain.replayed ? replayValue(chain, k + 1, Number.MAX_SAFE_INTEGER) : step.after, step };
 }
@@ -49,8 +52,10 @@ export function applyStepResult(before: JsonObject, d: ProcessorStepData): JsonO
 export function replayValue(chain: ChainRec, beforeSeq: number, index: number): JsonObject {
   const latest = new Map<number, ChainStepRec>();
   for (const s of chain.steps) if (s.seq < beforeSeq && s.data.index < index) latest.set(s.data.index, s);
-  let value = chain.start;
-  for (const i of [...latest.keys()].sort((a, b) => a - b)) value = applyStepResult(value, latest.get(i)!.data);
+  // a fork's edited input of a step replaces what the steps before it made
+  const edit = chain.forkInput && chain.forkInput.index <= index ? chain.forkInput : null;
+  let value = edit ? edit.value : chain.start;
+  for (const i of [...latest.keys()].sort((a, b) => a - b)) if (!edit || i >= edit.index) value = applyStepResult(value, latest.get(i)!.data);
   return value;
 }
 

@@ -23,7 +23,7 @@
  * Does not: read the store, or hash anything (rebuild.ts verifies rebuilt
  * inputs against the recorded memo keys, on demand).
  */
-import { EVENT, EXECUTES_FROM, type ArtifactPersistedData, type FactOverriddenData, type FinishRejectedData, type ModelStepData, type PhaseCompletedData, type PhaseStartedData, type ProcessorStepData, type ProgramStage, type RequestFrame, type RunEndedData, type RunResumedData, type RunStartedData, type StageStepData, type StepCompletedData, type ToolStepData } from './events';
+import { EVENT, EXECUTES_FROM, type ArtifactPersistedData, type FactOverriddenData, type FinishRejectedData, type ForkPointReachedData, type ModelStepData, type PhaseCompletedData, type PhaseStartedData, type ProcessorStepData, type ProgramStage, type RequestFrame, type RunEndedData, type RunResumedData, type RunStartedData, type StageStepData, type StepCompletedData, type ToolStepData } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE } from './plan';
@@ -64,6 +64,8 @@ export type ChainRec = {
   steps: ChainStepRec[];
   /** a position was recorded again (a resume re-executed a world read, and replayed the steps after it) */
   replayed: boolean;
+  /** a fork edited what step `index` was given (`__post__/1/input`): the value flowing into it from then on */
+  forkInput?: { index: number; value: JsonObject; seq: number };
 };
 
 export type VisitRec = {
@@ -131,6 +133,12 @@ export class RunFold {
   fallbackFrame?: (phase: string) => RequestFrame | null;
   private readonly visitByKey = new Map<string, VisitRec>();
   private readonly chains = new Map<string, ChainRec>();
+  /**
+   * a fork's edited input of a step (`__post__/1/input`, `draft/r1/pre-tool/0`): what that step was
+   * handed, which the log holds nowhere else (an edited phase input or finish artifact is in the
+   * events that carry it)
+   */
+  private forkInput: { position: string; value: JsonObject; seq: number } | null = null;
   private visitCounts: Record<string, number> = {};
 
   constructor(runId: string, events: readonly RunEvent[] = []) {
@@ -154,6 +162,11 @@ export class RunFold {
 
   visitOf(key: string): VisitRec | undefined {
     return this.visitByKey.get(key);
+  }
+
+  /** what a fork handed the step at `position` in place of the value flowing there (its edited input), if it did */
+  editedInputOf(position: string): JsonObject | undefined {
+    return this.forkInput?.position === position ? this.forkInput.value : undefined;
   }
 
   chainOf(prefix: string): ChainRec | undefined {
@@ -211,6 +224,11 @@ export class RunFold {
         if (finish) this.keep({ seq: e.seq, path: d.path, content: finish });
         this.resumeStates.push({ seq: e.seq, value: { currentPhase: POST_PHASE, seq: e.seq, data: { finishPath: d.path } } });
         this.whereAt.push({ seq: e.seq, value: -1 });
+        return;
+      }
+      case EVENT.forkPointReached: {
+        const d = e.data as unknown as ForkPointReachedData;
+        if (d.target === 'input' && d.position.includes('/') && isJsonObject(d.edited)) this.forkInput = { position: d.position, value: d.edited, seq: e.seq };
         return;
       }
       case EVENT.factOverridden: {
@@ -321,6 +339,8 @@ export class RunFold {
 
   /** The args of model call `index` of a round as dispatched: the turn's, rewritten by pre-tool stages. */
   private modelCallArgs(round: RoundRec, index: number, seq: number): JsonObject {
+    const edited = this.editedInputOf(`${round.id}/tool/${index}`);
+    if (edited) return edited;
     if (!round.model) return {};
     return requestsAfterPreTool(round, seq)[index]?.args ?? {};
   }
@@ -330,6 +350,8 @@ export class RunFold {
    * chain's value at that seq. Asked once the step itself is recorded (it holds the template).
    */
   processorArgs(opPosition: string, seq: number): JsonObject {
+    const edited = this.editedInputOf(opPosition);
+    if (edited) return edited;
     const stepPosition = opPosition.slice(0, opPosition.lastIndexOf('/'));
     const step = this.records.get(stepPosition)?.find((r) => r.seq > seq) ?? this.records.get(stepPosition)?.[0];
     const def = step?.data.definition;
@@ -363,7 +385,9 @@ export class RunFold {
     // as the resumed execution had them: the latest record of each, in chain order
     const last = chain.steps[chain.steps.length - 1];
     if (last && (chain.replayed || last.data.index >= d.index)) chain.replayed = true;
-    const before = chain.replayed ? replayValue(chain, r.seq, d.index) : currentValue(chain);
+    const edited = this.editedInputOf(d.position);
+    if (edited) chain.forkInput = { index: d.index, value: edited, seq: this.forkInput!.seq };
+    const before = chain.replayed ? replayValue(chain, r.seq, d.index) : edited ?? currentValue(chain);
     const after = applyStepResult(before, d);
     const step: ChainStepRec = { ...r, before, after };
     chain.steps.push(step);

@@ -2,7 +2,7 @@
 // read: a half-read path ("[[[", "items[", "[0") must never edit another part, or the whole value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { editPath, setAtPath } from './fork-edits';
+import { editPath, modelTurnCheck, setAtPath } from './fork-edits';
 
 test('a path that is not one is refused by name, and nothing is edited', () => {
   const v = { paragraphs: ['a', 'b'], n: 1 };
@@ -25,4 +25,14 @@ test('the paths the grammar names still read as before', () => {
   assert.deepEqual(editPath('/a/b/0'), ['a', 'b', 0]);
   for (const whole of ['', '$', '.', '/']) assert.deepEqual(editPath(whole), []);
   assert.deepEqual(setAtPath({ p: ['a', 'b'] }, 'p[1]', 'B'), { p: ['a', 'B'] });
+});
+
+test("a model turn's edit with a key a turn does not have is refused, not dropped: `--set title=…` at draft/r1/model changed nothing and the fork ran", () => {
+  const turn = { text: 'Drafting.', toolCalls: [], finish: { title: 'Old', body: 'B' } };
+  const edited = setAtPath(turn, 'title', '');
+  assert.deepEqual(modelTurnCheck(edited).errors, ["title is not part of a model turn (text, toolCalls, finish, usage), so editing it would change nothing — the finish artifact's title is finish.title"]);
+  assert.deepEqual(modelTurnCheck(setAtPath(turn, 'note', 1)).errors, ['note is not part of a model turn (text, toolCalls, finish, usage), so editing it would change nothing']);
+  // the turn's own parts are edited as before
+  assert.deepEqual(modelTurnCheck(setAtPath(turn, 'finish.title', 'New')), { value: { text: 'Drafting.', toolCalls: [], finish: { title: 'New', body: 'B' } }, errors: [] });
+  assert.deepEqual(modelTurnCheck({ finish: { n: 1 }, usage: { inputTokens: 1, outputTokens: 2 } }).errors, []);
 });

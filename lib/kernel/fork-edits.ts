@@ -133,10 +133,18 @@ export function objectCheck(what: string, schema?: JsonSchema | null): EditCheck
   return Object.assign(check, { schema: schema ?? null });
 }
 
+const TURN_KEYS = ['text', 'toolCalls', 'finish', 'usage'];
+
 /** A model turn as the user may write it (`{finish: {...}}` alone is a turn): filled in, and checked. */
 export const modelTurnCheck: EditCheck = (value) => {
   if (!isJsonObject(value)) return { value, errors: [`a model turn must be a JSON object ({text, toolCalls, finish}), not ${describe(value)}`] };
   const errors: string[] = [];
+  // a key a turn does not have would be dropped without a word: the edit it holds would change nothing
+  const finishKeys = isJsonObject(value.finish) ? value.finish : {};
+  for (const key of Object.keys(value).filter((k) => !TURN_KEYS.includes(k))) {
+    const hint = Object.prototype.hasOwnProperty.call(finishKeys, key) ? ` — the finish artifact's ${key} is finish.${key}` : '';
+    errors.push(`${key} is not part of a model turn (${TURN_KEYS.join(', ')}), so editing it would change nothing${hint}`);
+  }
   const text = value.text ?? '';
   if (typeof text !== 'string') errors.push('text must be a string');
   const calls = value.toolCalls ?? [];

@@ -49,7 +49,8 @@ export function rebuildStep(fold: RunFold, seq: number): Rebuilt | null {
   if (kind === 'model') return rebuildModel(fold, visit, round, e.data as unknown as ModelStepData, seq);
   if (kind === 'tool') {
     const d = e.data as unknown as ToolStepData;
-    const args = requestsAfterPreTool(round, seq)[d.index ?? -1]?.args ?? {};
+    // a fork's edited arguments were dispatched in place of the ones the turn and pre-tool stages made
+    const args = fold.editedInputOf(d.position) ?? requestsAfterPreTool(round, seq)[d.index ?? -1]?.args ?? {};
     return { kind: 'tool', seq, args, verified: verifies(d, args) };
   }
   if (kind === 'stage') {

@@ -19,6 +19,9 @@ import { probeForkPoint } from './fork-probe';
 import { ForkPointError, ModelError } from './errors';
 import type { Derivation } from './recording';
 import { EVENT } from './events';
+import { RunFold, chainValueAt, currentValue } from './fold';
+import { rebuildStep } from './rebuild';
+import { buildTimeline } from './timeline';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-recording-'));
 writeFileSync(path.join(root, 'notes.txt'), 'the notes');
@@ -209,6 +212,29 @@ test('fork: steps before the point run zero times, the edited value is what the 
   assert.ok(before.every((e) => (e.data.recorded as JsonObject | undefined)?.runId === 'parent'));
 });
 
+test("a fork's timeline says of each item whether it was reused from the recording, edited at the fork point, or run live", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: '__post__/1', target: 'output', value: { n: 100 } } });
+  assert.equal(r.outcome.status, 'completed');
+  const t = buildTimeline(new RunFold(r.outcome.runId, r.events));
+  const parentSeq = (position: string) => stepOf(rec.events, position)!.seq;
+  assert.deepEqual(
+    t.post!.steps.map((s) => [s.position, s.fromRecording]),
+    [
+      ['__post__/0', { runId: 'parent', seq: parentSeq('__post__/0'), edited: false }],
+      ['__post__/1', { runId: 'parent', seq: parentSeq('__post__/1'), edited: true }],
+      ['__post__/2', null],
+    ],
+  );
+  const gather = t.visits[0].rounds[0];
+  assert.deepEqual(gather.model?.fromRecording, { runId: 'parent', seq: parentSeq('gather/r1/model'), edited: false });
+  assert.equal(gather.tools[0].fromRecording?.runId, 'parent');
+  assert.ok(gather.lanes.flatMap((l) => l.traces).every((x) => x.fromRecording?.runId === 'parent'));
+  // the parent ran everything itself
+  const own = buildTimeline(new RunFold('parent', rec.events));
+  assert.ok(own.post!.steps.every((s) => s.fromRecording === null));
+});
+
 test('fork with an edited processor input: the step at the point runs once with it', async () => {
   const rec = await record();
   const r = await derive(rec, skill(), { mode: 'fork', point: { at: '__post__/1', target: 'input', value: { n: 50, extra: true } } });
@@ -216,6 +242,28 @@ test('fork with an edited processor input: the step at the point runs once with 
   assert.deepEqual(['one', 'two', 'three'].map(r.sb.count), [0, 1, 1]);
   assert.deepEqual(r.sb.calls[0].input, { n: 50, extra: true });
   assert.equal((r.outcome.output as JsonObject).n, 52);
+});
+
+test("fork with an edited processor input: the fork's inspector shows the edited value as what the step was handed, and the chain from it", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: '__post__/1', target: 'input', value: { n: 50, extra: true } } });
+  assert.equal(r.outcome.status, 'completed');
+  const fold = new RunFold(r.outcome.runId, r.events);
+  const step1 = stepOf(r.events, '__post__/1')!;
+  // the step's Details: what it was handed is the edit, not the value step 0 left (the parent's)
+  const rebuilt = rebuildStep(fold, step1.seq);
+  assert.ok(rebuilt && rebuilt.kind === 'processor');
+  assert.deepEqual(rebuilt.input, { n: 50, extra: true });
+  assert.equal(rebuilt.verified, true, 'the rebuilt input is the one the kernel hashed');
+  // at the fork point, before the step: the chain holds the edit (State at step, and what that event changed)
+  const marker = r.events.find((e) => e.type === EVENT.forkPointReached)!;
+  assert.deepEqual(chainValueAt(fold.post!, marker.seq).value, { n: 50, extra: true });
+  assert.equal(chainValueAt(fold.post!, marker.seq - 1).step?.data.position, '__post__/0');
+  assert.equal(chainValueAt(fold.post!, marker.seq - 1).value.extra, undefined, 'before the point: what step 0 left');
+  // the chain's value after it, and at the end, grow from the edit (State at step)
+  assert.deepEqual(chainValueAt(fold.post!, step1.seq).value, { n: 51, extra: true, two_saw: 50 });
+  assert.equal(currentValue(fold.post!).n, 52);
+  assert.equal(currentValue(fold.post!).extra, true);
 });
 
 test('rerun from a step (no edit): everything before answered, the step and the rest run live once', async () => {
@@ -459,4 +507,15 @@ test("fork of a fork at a step inside an iterate the first fork answered whole: 
   // and forking the run that recorded it there works
   const direct = await forkOf('nested4', rec.events, 'fork-of-parent');
   assert.equal(direct.status, 'completed', JSON.stringify(direct.error));
+});
+
+test("fork with edited tool-call arguments: the fork's inspector shows them as what the call was handed", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: 'gather/r1/tool/0', target: 'input', value: { path: 'notes.txt', extra: 1 } } });
+  assert.equal(r.outcome.status, 'completed');
+  const call = stepOf(r.events, 'gather/r1/tool/0')!;
+  const rebuilt = rebuildStep(new RunFold(r.outcome.runId, r.events), call.seq);
+  assert.ok(rebuilt && rebuilt.kind === 'tool');
+  assert.deepEqual(rebuilt.args, { path: 'notes.txt', extra: 1 });
+  assert.equal(rebuilt.verified, true, 'the rebuilt args are the ones the kernel hashed');
 });

@@ -31,3 +31,22 @@ test('a failed step says its error with the file named, not clipped inside the b
   assert.equal(stepSummary(d, [ROOT]), "failed (on_error: fail, the run stops): python function sanitize in sanitize.py raised KeyError: 'x' (at sanitize.py:11)");
   assert.equal(eventSummary('step_completed', d as never, [ROOT]), "__post__/0 python failed: failed (on_error: fail, the run stops): python function sanitize in sanitize.py raised KeyError: 'x' (at sanitize.py:11)");
 });
+
+test("a fork's events say what it came from, where it departed, and which steps the recording answered (the scrubber, `stagecraft events`)", () => {
+  const started = eventSummary('run_started', { skill: 'blog', model: 'scripted:model.yaml', kind: 'fork', parentRunId: 'run_a', forkPoint: '__post__/1/input' });
+  assert.equal(started, 'the run started: skill blog, model scripted:model.yaml; a fork of run run_a from __post__/1/input');
+  assert.equal(eventSummary('run_started', { skill: 'blog', model: 'm', kind: 'replay', parentRunId: 'run_a' }), 'the run started: skill blog, model m; a replay of run run_a');
+  // before: the bare type, "fork_point_reached"
+  assert.equal(
+    eventSummary('fork_point_reached', { position: '__post__/1', target: 'input', from: 'run_a', recorded: { n: 1 }, edited: { n: 2 } }),
+    "the fork reached its point, __post__/1/input: the steps before it were answered from run run_a's recording; the edited value goes on in place of the one recorded, and from here on the run is live",
+  );
+  assert.equal(
+    eventSummary('fork_point_reached', { position: '__post__/1', target: 'rerun', from: 'run_a', recorded: null, edited: null }),
+    "the fork reached its point, __post__/1: the steps before it were answered from run run_a's recording; the step there runs again, and from here on the run is live",
+  );
+  const turn = { kind: 'model', position: 'draft/r1/model', output: { text: '', toolCalls: [], finish: { a: 1 } } };
+  assert.equal(eventSummary('step_completed', { ...turn, recorded: { runId: 'run_a', seq: 3 } }), 'draft/r1/model: finished with 1 field (reused from the recording)');
+  assert.equal(eventSummary('step_completed', { ...turn, recorded: { runId: 'run_a', seq: 3 }, edited: true }), "draft/r1/model: finished with 1 field (the fork's edited value)");
+  assert.equal(eventSummary('step_completed', turn), 'draft/r1/model: finished with 1 field');
+});

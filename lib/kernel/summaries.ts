@@ -116,11 +116,30 @@ export function eventSummaryWhole(type: string, data: JsonObject, roots: readonl
   return relativeToBundle(eventWords(type, data, roots, whole), roots);
 }
 
+/** `; a fork of run X from P` / `; a replay of run X`: a derived run's start says what it came from */
+function derivedFrom(d: Record<string, Json>): string {
+  if ((d.kind !== 'fork' && d.kind !== 'replay') || typeof d.parentRunId !== 'string') return '';
+  return `; a ${d.kind} of run ${d.parentRunId}${typeof d.forkPoint === 'string' ? ` from ${d.forkPoint}` : ''}`;
+}
+
+function stepWords(d: Record<string, Json>, data: JsonObject, roots: readonly string[], cut: Cut): string {
+  const at = String(d.position);
+  if (d.kind === 'model') return `${at}: ${turnSummary(d.output as unknown as ModelTurn)}`;
+  if (d.kind === 'stage') return `${at}: ${stageSummary(data as unknown as StageStepData, [], roots, cut)}`;
+  if (d.kind === 'processor') return `${at} ${String(d.type)} ${String(d.status)}: ${stepSummary(data as unknown as ProcessorStepData, roots, cut)}`;
+  return `${at} ${String(d.op)} ${String(d.status)}`;
+}
+
 function eventWords(type: string, data: JsonObject, roots: readonly string[], cut: Cut): string {
   const d = data as Record<string, Json>;
   switch (type) {
     case EVENT.runStarted:
-      return `the run ${d.queued === true ? 'was queued' : 'started'}: skill ${String(d.skill)}, model ${String(d.model)}${byWhom(d.driver)}`;
+      return `the run ${d.queued === true ? 'was queued' : 'started'}: skill ${String(d.skill)}, model ${String(d.model)}${byWhom(d.driver)}${derivedFrom(d)}`;
+    case EVENT.forkPointReached: {
+      const named = d.target === 'input' && String(d.position).includes('/') ? `${String(d.position)}/input` : String(d.position);
+      const what = d.edited !== null && d.edited !== undefined ? 'the edited value goes on in place of the one recorded' : 'the step there runs again';
+      return `the fork reached its point, ${named}: the steps before it were answered from run ${String(d.from)}'s recording; ${what}, and from here on the run is live`;
+    }
     case EVENT.runAdmitted:
       return `the run was admitted after ${Math.round(Number(d.waitedMs) / 100) / 10} s queued${byWhom(d.driver)}`;
     case EVENT.runResumed:
@@ -141,13 +160,8 @@ function eventWords(type: string, data: JsonObject, roots: readonly string[], cu
       return `the run failed: ${cut(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
     case EVENT.runAborted:
       return `the run was aborted: ${cut(errorLineOf(isJsonObject(d.error) ? d.error.message : '', roots))}`;
-    case EVENT.stepCompleted: {
-      const at = String(d.position);
-      if (d.kind === 'model') return `${at}: ${turnSummary(d.output as unknown as ModelTurn)}`;
-      if (d.kind === 'stage') return `${at}: ${stageSummary(data as unknown as StageStepData, [], roots, cut)}`;
-      if (d.kind === 'processor') return `${at} ${String(d.type)} ${String(d.status)}: ${stepSummary(data as unknown as ProcessorStepData, roots, cut)}`;
-      return `${at} ${String(d.op)} ${String(d.status)}`;
-    }
+    case EVENT.stepCompleted:
+      return `${stepWords(d, data, roots, cut)}${isJsonObject(d.recorded) ? (d.edited === true ? " (the fork's edited value)" : ' (reused from the recording)') : ''}`;
   }
   return type;
 }

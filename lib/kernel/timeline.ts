@@ -40,6 +40,18 @@ export { bundleRoots };
  */
 export type Usage = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused: number };
 
+/**
+ * A replay's or fork's step answered from its parent's recording, not run in this run: the run and
+ * the event it came from (`runId` null: a recording of unknown origin); `edited`: the step at the
+ * fork point, answered with the value the fork was given in place of the recorded one.
+ */
+export type FromRecording = { runId: string | null; seq: number; edited: boolean };
+
+/** where a step record came from, when a recording answered it */
+function fromRecordingOf(d: { recorded?: { runId: string | null; seq: number }; edited?: true } | undefined): FromRecording | null {
+  return d?.recorded ? { runId: d.recorded.runId, seq: d.recorded.seq, edited: d.edited === true } : null;
+}
+
 export type TimelineTrace = {
   id: string;
   seq: number | null;
@@ -58,6 +70,7 @@ export type TimelineTrace = {
   line: number | null;
   /** the seq of the resume that answered it from the log (null: executed where it is recorded) */
   answeredFromLog: number | null;
+  fromRecording: FromRecording | null;
 };
 
 export type TimelineToolCall = {
@@ -74,6 +87,7 @@ export type TimelineToolCall = {
   /** the pre-tool stage that denied the call */
   deniedBy: { stage: string; seq: number } | null;
   answeredFromLog: number | null;
+  fromRecording: FromRecording | null;
 };
 
 export type TimelineModelTurn = {
@@ -90,6 +104,7 @@ export type TimelineModelTurn = {
   latencyMs: number;
   cost: number | null;
   answeredFromLog: number | null;
+  fromRecording: FromRecording | null;
 };
 
 export type TimelineLane = { rung: Rung; traces: TimelineTrace[] };
@@ -125,6 +140,7 @@ export type TimelineStep = {
   durationMs: number;
   line: number | null;
   answeredFromLog: number | null;
+  fromRecording: FromRecording | null;
   /** an iterate's steps, counted (they are listed in its detail) */
   nested: { steps: number; failed: number; skipped: number; empty: number } | null;
 };
@@ -265,6 +281,7 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
           latencyMs: m.data.durationMs,
           cost: usage.cost,
           answeredFromLog: ctx.answered.get(m.seq) ?? null,
+          fromRecording: fromRecordingOf(m.data),
         }
       : null,
     tools: (turn?.toolCalls ?? []).map((c, i): TimelineToolCall => {
@@ -283,6 +300,7 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
         durationMs: rec?.data.durationMs ?? null,
         deniedBy: deny.has(i) ? { stage: deny.get(i)!.stage, seq: deny.get(i)!.seq } : null,
         answeredFromLog: rec ? (ctx.answered.get(rec.seq) ?? null) : null,
+        fromRecording: fromRecordingOf(rec?.data),
       };
     }),
     rejected: round.rejected ? { seq: round.rejected.seq, errors: round.rejected.data.errors } : null,
@@ -317,6 +335,7 @@ function traceView(ctx: Ctx, s: Rec<StageStepData>, outcomes: ReturnType<typeof 
     durationMs: d.durationMs,
     line,
     answeredFromLog: ctx.answered.get(s.seq) ?? null,
+    fromRecording: fromRecordingOf(d),
   };
 }
 
@@ -336,6 +355,7 @@ function skippedTrace(round: RoundRec, p: ProgramStage, why: string): TimelineTr
     durationMs: null,
     line: p.line ?? null,
     answeredFromLog: null,
+    fromRecording: null,
   };
 }
 
@@ -376,6 +396,7 @@ function chainView(ctx: Ctx, chain: ChainRec): TimelineChain {
       durationMs: d.durationMs,
       line: d.line ?? null,
       answeredFromLog: ctx.answered.get(s.seq) ?? null,
+      fromRecording: fromRecordingOf(d),
       nested: nested
         ? {
             steps: nested.length,

@@ -88,6 +88,8 @@ export type RunReportView = z.infer<typeof RunReportView>;
 const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number(), cost: z.number().nullable(), reused: int }).strict();
 const tokens = z.object({ inputTokens: z.number(), outputTokens: z.number() }).strict();
 const answeredFromLog = seq.nullable();
+/** a replay's or fork's step answered from its parent's recording (`edited`: with the fork's value at its point) */
+const fromRecording = z.object({ runId: str.nullable(), seq, edited: z.boolean() }).strict().nullable();
 
 export const TimelineTraceView = z
   .object({
@@ -105,6 +107,7 @@ export const TimelineTraceView = z
     durationMs: z.number().nullable(),
     line: int.nullable(),
     answeredFromLog,
+    fromRecording,
   })
   .strict();
 
@@ -121,6 +124,7 @@ export const TimelineToolCallView = z
     durationMs: z.number().nullable(),
     deniedBy: z.object({ stage: str, seq }).strict().nullable(),
     answeredFromLog,
+    fromRecording,
   })
   .strict();
 
@@ -138,6 +142,7 @@ export const TimelineModelTurnView = z
     latencyMs: z.number(),
     cost: z.number().nullable(),
     answeredFromLog,
+    fromRecording,
   })
   .strict();
 
@@ -171,6 +176,7 @@ export const TimelineStepView = z
     durationMs: z.number(),
     line: int.nullable(),
     answeredFromLog,
+    fromRecording,
     nested: z.object({ steps: int, failed: int, skipped: int, empty: int }).strict().nullable(),
   })
   .strict();

@@ -189,6 +189,8 @@ export const CompareView = z
     divergences: z.array(CompareDivergenceView),
     rows: z.array(CompareRowView),
     stoppedAt: StoppedAtView.nullable(),
+    /** how A and B are related when one is a replay or a fork of the other (`B is a fork of A, from …`); null else */
+    lineage: z.string().nullable(),
   })
   .strict();
 export type CompareView = z.infer<typeof CompareView>;

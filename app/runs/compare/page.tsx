@@ -46,7 +46,7 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
       <h1 className={styles.title}>Compare runs</h1>
       {page?.view ? (
         <>
-          <Comparison view={page.view} isBaseline={page.isBaseline} />
+          <Comparison view={page.view} isBaseline={page.isBaseline} lineage={page.lineage} />
           <CompareSuggestions b={page.view.b.runId} suggestions={page.suggestions} />
         </>
       ) : null}

@@ -97,3 +97,24 @@ test("B with no completed run before it: its skill's latest runs are offered to 
   // with an A to show, the suggestions are B's own family as before (here: none)
   assert.deepEqual((await comparePage(host, null, later[0])).suggestions, []);
 });
+
+test("a comparison of a run with its replay or fork says how they are related, either way round, and whether the fork edited its point", async () => {
+  const host = memoryHost({ cwd: workspace });
+  const parent = await startSkillRun(host, { bundle: 'summarize', input });
+  const replay = await replayRun(host, parent.runId);
+  const edited = await forkRun(host, parent.runId, { at: '__post__', set: [{ path: 'paragraphs', value: ['One.'] }] });
+  const rerun = await forkRun(host, parent.runId, { at: '__post__/0' });
+  const other = await startSkillRun(host, { bundle: 'summarize', input });
+  const lineage = async (a: string, b: string) => (await comparePage(host, a, b)).lineage;
+  assert.equal(await lineage(parent.runId, edited.runId), "B is a fork of A, from __post__ with the value there edited: the steps before that point are A's, answered from the recording; from there on B ran live.");
+  assert.equal(await lineage(edited.runId, parent.runId), "A is a fork of B, from __post__ with the value there edited: the steps before that point are B's, answered from the recording; from there on A ran live.");
+  assert.equal(await lineage(parent.runId, rerun.runId), "B is a fork of A, from __post__/0 (that step run again): the steps before that point are A's, answered from the recording; from there on B ran live.");
+  assert.equal(await lineage(parent.runId, replay.replayRunId), "B is a replay of A: its model turns and tool outcomes are A's, answered from the recording; its stages and processor steps ran again.");
+  // B alone: A is its parent, the last completed run before it — said as both
+  const alone = await comparePage(host, null, edited.runId);
+  assert.equal(alone.isBaseline, true);
+  assert.match(alone.lineage ?? '', /^B is a fork of A, from __post__/);
+  // runs not derived one from the other: nothing said
+  assert.equal(await lineage(other.runId, edited.runId), null);
+  assert.equal(await lineage(replay.replayRunId, edited.runId), null);
+});

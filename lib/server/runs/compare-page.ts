@@ -21,6 +21,8 @@ export type ComparePage = {
   view: CompareView | null;
   /** A was not named: it is the last completed run of the skill before B */
   isBaseline: boolean;
+  /** how A and B are related when one was derived from the other (a replay, a fork): said above the comparison */
+  lineage: string | null;
   suggestions: CompareSuggestion[];
 };
 
@@ -39,8 +41,10 @@ export async function comparePage(host: Pick<Host, 'store' | 'skills'>, a: strin
     const recent = (await host.store.listRuns({ skillName: run.skillName, limit: RECENT + named.size })).filter((r) => !named.has(r.id)).slice(0, RECENT);
     for (const r of recent) suggestions.push({ runId: r.id, label: `${r.kind === 'run' ? 'another run' : `a ${r.kind}`} of ${run.skillName} (${r.status})`, isLater: r.createdAt > run.createdAt });
   }
+  const view = left ? await compareRuns(host, left, b) : null;
   return {
-    view: left ? await compareRuns(host, left, b) : null,
+    view,
+    lineage: view?.lineage ?? null,
     isBaseline: a === null && left !== null,
     suggestions: suggestions.filter((s) => s.runId !== left),
   };

@@ -57,6 +57,7 @@ export async function compareRuns(host: Pick<Host, 'store' | 'skills'>, a: strin
     divergences,
     rows: cmp.rows.map(compareRowView),
     stoppedAt: cmp.stoppedAt,
+    lineage: ra.id === rb.id ? null : await lineageNote(host, ra, rb),
   };
 }
 
@@ -79,4 +80,26 @@ export async function divergenceFromLastCompleted(host: Pick<Host, 'store'>, run
 export async function compareOrBaseline(host: Pick<Host, 'store' | 'skills'>, a: string | null, b: string | null): Promise<CompareView | BaselineDivergenceView> {
   if (!b) throw new UsageError('Name the runs to compare: ?a=<run id>&b=<run id>, or ?b=<run id> alone for its first divergence from the last completed run of its skill.');
   return a ? compareRuns(host, a, b) : divergenceFromLastCompleted(host, b);
+}
+
+/**
+ * How A and B are related, when one is a replay or a fork of the other — so that a divergence at
+ * the fork point reads as the fork's own doing, and the steps before it as reused, not as two runs
+ * that happened to agree: `B is a fork of A, from __post__/1/input with the value there edited: …`.
+ */
+export async function lineageNote(host: Pick<Host, 'store'>, aRun: RunRecord, bRun: RunRecord): Promise<string | null> {
+  const a = aRun.id;
+  const [child, parent, childSide, parentSide] = bRun.parentRunId === a ? [bRun, a, 'B', 'A'] : aRun.parentRunId === bRun.id ? [aRun, bRun.id, 'A', 'B'] : [null, null, '', ''];
+  if (!child || !parent) return null;
+  if (child.kind === 'replay') {
+    return `${childSide} is a replay of ${parentSide}: its model turns and tool outcomes are ${parentSide}'s, answered from the recording; its stages and processor steps ran again.`;
+  }
+  if (child.kind !== 'fork') return null;
+  const start = (await host.store.readEvents(child.id, 0, 1))[0];
+  const fork = start?.data.fork as { target?: unknown; value?: unknown } | undefined;
+  const edited = fork !== undefined && fork.target !== 'rerun' && fork.value !== undefined;
+  const how = edited ? ' with the value there edited' : ' (that step run again)';
+  if (child.forkPoint === 'input') return `${childSide} is a fork of ${parentSide}, from the run input${edited ? ' edited' : ''}: ${childSide} ran every step live.`;
+  const from = child.forkPoint ? `, from ${child.forkPoint}${how}` : '';
+  return `${childSide} is a fork of ${parentSide}${from}: the steps before that point are ${parentSide}'s, answered from the recording; from there on ${childSide} ran live.`;
 }
