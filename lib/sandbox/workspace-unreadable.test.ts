@@ -15,7 +15,20 @@ import { attackBundle, pyStep } from '../server/escape/attack-bundle';
 
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
-const skip = isRoot && spawnSync('setpriv', ['--version']).status !== 0 ? 'root without setpriv: no other user to run as' : false;
+const asNobody = (cmd: string[]) => spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...cmd], { encoding: 'utf8' });
+/** as root: whether `nobody` can run the CLI of this checkout (not when it was cloned under a folder only root may enter, as mktemp -d makes) */
+function nobodyCanRunCli(): boolean {
+  // dist/ rebuilt first, if the sources changed, by this user: nobody may not write it
+  spawnSync(process.execPath, ['bin/stagecraft.mjs', '--version']);
+  return asNobody([process.execPath, path.resolve('bin/stagecraft.mjs'), '--version']).status === 0;
+}
+const skip = !isRoot
+  ? false
+  : spawnSync('setpriv', ['--version']).status !== 0
+    ? 'root without setpriv: no other user to run as'
+    : !nobodyCanRunCli()
+      ? `nobody cannot run this checkout's CLI (${process.cwd()} or a folder above it is closed to other users): run the test from a checkout others may read, or as a user that is not root`
+      : false;
 
 /** `stagecraft run` of a skill whose step writes `mb` MB under a folder it then makes unreadable, as a user that is not root */
 function runHiding(mb: number, env: Record<string, string>): { out: { runId: string; status: string; error: { message: string } | null }; status: number | null; root: string } {
@@ -35,8 +48,6 @@ def fill(v):
     steps: pyStep('fill'),
   });
   if (isRoot) {
-    // dist/ rebuilt, if the sources changed, by this user: nobody may not write it
-    spawnSync(process.execPath, ['bin/stagecraft.mjs', '--version']);
     chmodSync(root, 0o755);
     spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, root]);
     chownSync(root, NOBODY, NOBODY);
