@@ -179,8 +179,7 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
         if (name.includes('\uFFFD')) hasUndecodable = true;
         continue;
       }
-      usage.files++;
-      usage.bytes += st.blocks * 512;
+      count(usage, st);
       let isRenamed = false;
       if (isGitName(name)) {
         const p = rel ? `${rel}/${name}` : name;
@@ -193,16 +192,8 @@ async function walk(fd: number | null, dirPath: string, rel: string, depth: numb
           isRenamed = to !== null;
         }
       }
-      if (st.isDirectory() && !isRenamed) {
-        // a folder code took its owner's read or search from (`chmod 000 big`) hid everything in it
-        // from the walk (its open refused, passed over as removed): its owner's access is given back
-        if (MODE_KEEPS_US_OUT && (st.mode & OWNER_READ_SEARCH) !== OWNER_READ_SEARCH) restoreOwnerAccess(at(name), false);
-        folders.push(name);
-      }
-      if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
-        usage.isOver = true;
-        return;
-      }
+      if (!isRenamed && st.isDirectory()) folders.push(openable(st, name, at));
+      if (isPast(usage, quota)) return;
     }
   } finally {
     listing?.closeSync();
@@ -256,21 +247,36 @@ async function countUndecodable(fd: number | null, dirPath: string, usage: Works
       if (++budget.calls >= WALK_SLICE) await nextSlice(budget);
       const st = lstatOrNull(rawWithin(fd, dirPath, raw));
       if (!st) continue; // removed since the listing
-      usage.files++;
-      usage.bytes += st.blocks * 512;
-      if (st.isDirectory()) {
-        if (MODE_KEEPS_US_OUT && (st.mode & OWNER_READ_SEARCH) !== OWNER_READ_SEARCH) restoreOwnerAccess(rawWithin(fd, dirPath, raw), false);
-        folders.push(raw);
-      }
-      if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) {
-        usage.isOver = true;
-        break;
-      }
+      count(usage, st);
+      if (st.isDirectory()) folders.push(openable(st, raw, (n) => rawWithin(fd, dirPath, n)));
+      if (isPast(usage, quota)) break;
     }
   } finally {
     listing.closeSync();
   }
   return folders;
+}
+
+/** One entry, as lstat saw it, counted against the quota: it takes one file, and its blocks on disk. */
+function count(usage: WorkspaceUsage, st: Stats): void {
+  usage.files++;
+  usage.bytes += st.blocks * 512;
+}
+
+/** Whether the walk has passed the quota (then marked so: it stops there). */
+function isPast(usage: WorkspaceUsage, quota: WorkspaceQuota): boolean {
+  if (usage.files > quota.maxFiles || usage.bytes > quota.maxBytes) usage.isOver = true;
+  return usage.isOver;
+}
+
+/**
+ * A folder the walk is to go into (`name`, as lstat saw it, its path by `at`), made openable: one code
+ * took its owner's read or search from (`chmod 000 big`) would hide everything in it from the walk (its
+ * open refused, passed over as removed), so its owner's access is given back first.
+ */
+function openable<N extends string | Buffer>(st: Stats, name: N, at: (n: N) => string | Buffer): N {
+  if (MODE_KEEPS_US_OUT && (st.mode & OWNER_READ_SEARCH) !== OWNER_READ_SEARCH) restoreOwnerAccess(at(name), false);
+  return name;
 }
 
 /** `raw` (a name as bytes) inside the folder the walk holds (`fd`, or the top folder at `dirPath`), as `at` names one. */
