@@ -163,6 +163,8 @@ test('fork refuses what does not fit before anything runs: exit 2, a clear messa
     [['--at', '__post__/1', '--set', '$=3'], /the result of a node step is merged into the current value, so it must be a JSON object, not number/],
     [['--at', '__post__', '--set', 'n="many"'], /the finish artifact does not satisfy its schema: .*n/],
     [['--at', 'main/r1/model', '--set', 'toolCalls=7'], /toolCalls must be an array/],
+    // an edited finish is held to the phase's contract as the model's own is (before, the fork ran, and the kernel asked the model again)
+    [['--at', 'main/r1/model', '--set', 'finish.n="many"'], /The edited value at main\/r1\/model does not fit: finish does not satisfy the output schema of phase main, the contract the model's own finish is held to: \/n must be integer\. Nothing was run\./],
     [['--at', 'main/r7/model'], /has no step at main\/r7\/model .*Positions of the run: input, main, main\/r1\/model, __post__, __post__\/0/],
     [['--at', '__post__/1', '--set', 'n'], /write PATH=JSON/],
     [['--at', '__post__/1', '--set', 'n=abc'], /is not JSON; a string needs quotes/],

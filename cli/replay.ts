@@ -19,7 +19,7 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { bundlePath } from '../lib/server/runs/start-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import type { Host } from '../lib/server/host';
-import { insideAnsweredNote, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
+import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
@@ -233,7 +233,14 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   if (c.sameRun) io.out(sameRunNote(c.a.runId));
   io.out(c.identical ? 'identical: every step and the outcome are the same' : `first divergence: ${c.firstDivergence!.message}`);
   const MARK = { same: ' ', status: '!', output: '~', added: '+', removed: '-', not_reached: '·' } as const;
-  for (const r of c.rows) {
+  // the edited value a fork was handed at its point, before the step rows there: no step row holds it (the rows are steps' outputs)
+  const edit = c.forkEdit;
+  const editAt = edit ? forkEditIndex(c.rows, edit.position) : -1;
+  for (const [i, r] of c.rows.entries()) {
+    if (edit && i === editAt) {
+      io.out(`~ ${edit.position.padEnd(44)} ${forkEditWords(edit)}`);
+      for (const [label, value] of [['A', edit.a], ['B', edit.b]] as const) io.out(`    ${label}: ${oneLine(value, 160)}`);
+    }
     const ms = (s: typeof r.a) => (s ? `${s.status} ${counted(Math.round(s.durationMs))} ms${s.recorded ? ' (recorded)' : ''}` : '—');
     io.out(`${MARK[r.change]} ${r.position.padEnd(44)} ${ms(r.a).padEnd(26)} ${ms(r.b)}`);
   }

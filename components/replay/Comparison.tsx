@@ -6,7 +6,7 @@
 // away (a run of a thousand steps stays readable) and can be shown.
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { insideAnsweredNote, otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
+import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { NameParts } from '@/components/common/NameParts';
 import { changeWords, divergenceNote, DivergenceList } from './DivergenceList';
@@ -14,6 +14,7 @@ import { visibleRows } from './compare-rows';
 import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 import { plural } from '@/lib/kernel/plural';
+import { fullValue, shortValue } from '@/components/inspector/scrubber/state-diff';
 
 const LABELS = ['A', 'B'] as const;
 const ROW_WORDS: Record<CompareRowView['change'], string> = {
@@ -109,6 +110,32 @@ function StepCell({ step }: { step: CompareRowView['a'] }) {
   );
 }
 
+/** the value a fork edited at its point, A's beside B's: no step row holds it (the rows are steps' outputs) */
+function ForkEditRow({ edit }: { edit: NonNullable<CompareView['forkEdit']> }) {
+  const cell = (value: unknown) => (
+    <td>
+      <code className={styles.mono} title={fullValue(value)}>
+        {shortValue(value)}
+      </code>
+    </td>
+  );
+  return (
+    <tr data-change="output" aria-label={`${edit.position}: ${forkEditWords(edit)}`}>
+      <th scope="row">
+        <code>{edit.position}</code>
+      </th>
+      <td className={styles.dim}>input</td>
+      {cell(edit.a)}
+      {cell(edit.b)}
+      <td>
+        <span className={styles.changeTag} data-change="output" title={forkEditWords(edit)}>
+          edited at the fork ({edit.side})
+        </span>
+      </td>
+    </tr>
+  );
+}
+
 type Props = {
   view: CompareView;
   /** A was chosen for B: the last completed run of its skill before it */
@@ -128,6 +155,9 @@ export function Comparison({ view, isBaseline = false, lineage = null }: Props) 
   const first = view.firstDivergence;
   const changed = view.rows.filter((r) => r.change !== 'same').length;
   const otherSkills = otherSkillsNote(view);
+  // the fork's edited input goes before the rows at its point (at the top when those are folded away)
+  const editAt = view.forkEdit ? forkEditIndex(view.rows, view.forkEdit.position) : -1;
+  const editShown = shown.some((s) => s.kind === 'row' && s.index === editAt);
   return (
     <section aria-label="Comparison" className={styles.comparison}>
       <div className={styles.firstDivergence} data-identical={view.identical}>
@@ -177,7 +207,9 @@ export function Comparison({ view, isBaseline = false, lineage = null }: Props) 
           </tr>
         </thead>
         <tbody>
-          {shown.map((s) =>
+          {view.forkEdit && !editShown ? <ForkEditRow edit={view.forkEdit} /> : null}
+          {shown.flatMap((s) => [
+            ...(view.forkEdit && s.kind === 'row' && s.index === editAt ? [<ForkEditRow key="fork-edit" edit={view.forkEdit} />] : []),
             s.kind === 'fold' ? (
               <tr key={`fold-${s.from}`} className={styles.foldRow}>
                 <td colSpan={5}>
@@ -209,7 +241,7 @@ export function Comparison({ view, isBaseline = false, lineage = null }: Props) 
                   </td>
                 </tr>
             ),
-          )}
+          ])}
         </tbody>
       </table>
       {view.divergences.length ? (

@@ -31,3 +31,10 @@ test('a value edited at a fork point: any JSON, or an object where one is needed
   assert.match(wrong.problems[0].message, /^\/total .*integer \(its schema\)$/);
   assert.match(checkJsonText('{}', { what: 'the finish artifact', schema }).problems[0].message, /^\(the finish artifact\) .*total/);
 });
+
+test("a JSON syntax error says its location once: the parser's own 'at position 13 (line 2 column 3)' is left out of the message shown after line:column", () => {
+  const r = checkJsonText('{\n  "a": 1\n  "b": 2}', { what: 'the value' });
+  assert.deepEqual([r.problems[0].line, r.problems[0].column], [3, 3]);
+  assert.match(r.problems[0].message, /^not valid JSON: Expected ',' or '}' after property value$/);
+  assert.doesNotMatch(r.problems[0].message, /position|line \d+|column \d+/);
+});

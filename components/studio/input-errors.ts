@@ -43,7 +43,7 @@ export function checkJsonText(text: string, opts: { what: string; object?: boole
   } catch (e) {
     const msg = (e as Error).message;
     const at = jsonErrorPosition(text) ?? { line: 1, column: 1 };
-    return { value: undefined, problems: [{ ...at, message: `not valid JSON: ${msg.replace(/^JSON\.parse: /, '')}` }] };
+    return { value: undefined, problems: [{ ...at, message: `not valid JSON: ${withoutLocation(msg)}` }] };
   }
   if (opts.object && (value === null || typeof value !== 'object' || Array.isArray(value))) {
     return { value: undefined, problems: [{ line: 1, column: 1, message: `${opts.what} must be a JSON object, not ${describe(value)}` }] };
@@ -52,6 +52,17 @@ export function checkJsonText(text: string, opts: { what: string; object?: boole
   const note = opts.schemaNote ? ` (${opts.schemaNote})` : '';
   const problems = checkInput(opts.schema, value).map((e) => ({ ...locatePointer(text, e.pointer), message: `${e.pointer || `(${opts.what})`} ${e.message}${note}` }));
   return { value, problems };
+}
+
+/**
+ * The parser's message without the location it names: the problem is shown at line:column already
+ * (V8 says 'in JSON at position 13 (line 2 column 3)', Firefox 'at line 2 column 3 of the JSON data').
+ */
+function withoutLocation(msg: string): string {
+  return msg
+    .replace(/^JSON\.parse: /, '')
+    .replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?/, '')
+    .replace(/ at line \d+ column \d+ of the JSON data/, '');
 }
 
 export function checkInputText(text: string, contract: { phase: string; schema: JsonSchema } | null): CheckedInput {

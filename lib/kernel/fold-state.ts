@@ -17,7 +17,7 @@ import type { Json, JsonObject } from './json';
 import { POST_PHASE } from './plan';
 import type { Message, RunStatus, ToolCall } from './ports';
 import { EVENT } from './events';
-import { chainValueAt, countAt, countSeqs, splitRoundPosition, valueAt, workspaceContent, type ChainStepRec, type ResumeState, type RunFold, type VisitRec } from './fold';
+import { chainValueAt, countAt, countSeqs, splitRoundPosition, valueAt, workspaceContent, type ChainRec, type ChainStepRec, type ResumeState, type RunFold, type VisitRec } from './fold';
 import { transcriptAt, type Through } from './fold-transcript';
 
 export type StateMessage = {
@@ -42,6 +42,8 @@ export type StateChain = {
   step: string | null;
   /** inside an iterate: the element being worked on */
   element: { prefix: string; value: JsonObject; step: string } | null;
+  /** the value is a fork's edit of a step's input, made at its point: that step (`__post__/1`); absent when it is what the run made */
+  editedAt?: string;
 };
 
 export type StepCounts = { ok: number; failed: number; refused: number; skipped: number; empty: number; error: number };
@@ -174,7 +176,14 @@ function chainAt(fold: RunFold, visit: VisitRec | null, inPost: boolean, seq: nu
   const chain = inPost ? fold.post : visit?.pre && (visit.transcriptSeq === null || seq < visit.transcriptSeq) ? visit.pre : null;
   if (!chain || chain.startSeq > seq) return null;
   const { value, step } = chainValueAt(chain, seq);
-  return { prefix: chain.prefix, phase: chain.phase, value, step: step?.data.position ?? null, element: elementAt(fold, chain.prefix, seq) };
+  return { prefix: chain.prefix, phase: chain.phase, value, step: step?.data.position ?? null, element: elementAt(fold, chain.prefix, seq), ...editedOf(editedAt(chain, value)) };
+}
+
+const editedOf = (at: string | null): { editedAt?: string } => (at ? { editedAt: at } : {});
+
+/** where the chain's value at seq is a fork's edit: a step's edited input, from the fork point until that step ran */
+function editedAt(chain: ChainRec, value: JsonObject): string | null {
+  return chain.forkInput && !chain.replayed && value === chain.forkInput.value ? `${chain.prefix}/${chain.forkInput.index}` : null;
 }
 
 /** the innermost iterate element in progress at seq (its iterate step not yet recorded) */

@@ -2,7 +2,7 @@
 // read: a half-read path ("[[[", "items[", "[0") must never edit another part, or the whole value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { editPath, modelTurnCheck, setAtPath } from './fork-edits';
+import { editPath, modelTurnCheck, modelTurnCheckFor, setAtPath } from './fork-edits';
 
 test('a path that is not one is refused by name, and nothing is edited', () => {
   const v = { paragraphs: ['a', 'b'], n: 1 };
@@ -35,4 +35,24 @@ test("a model turn's edit with a key a turn does not have is refused, not droppe
   // the turn's own parts are edited as before
   assert.deepEqual(modelTurnCheck(setAtPath(turn, 'finish.title', 'New')), { value: { text: 'Drafting.', toolCalls: [], finish: { title: 'New', body: 'B' } }, errors: [] });
   assert.deepEqual(modelTurnCheck({ finish: { n: 1 }, usage: { inputTokens: 1, outputTokens: 2 } }).errors, []);
+});
+
+test("a model turn's edited finish is held to its phase's contract, as the model's own finish is: before, the fork ran with it and the kernel asked the model again", () => {
+  const schema = {
+    type: 'object',
+    properties: { title: { type: 'string', minLength: 1 }, body: { type: 'string' }, steps: { type: 'integer', 'x-derived': 'stepCount' } },
+    required: ['title', 'body', 'steps'],
+  };
+  const check = modelTurnCheckFor({ phase: 'draft', schema, derived: ['steps'] });
+  const turn = { text: 'Drafting.', toolCalls: [], finish: { title: 'Old', body: 'B' } };
+  // a field the kernel derives itself need not be written (it overrides it)
+  assert.deepEqual(check(turn).errors, []);
+  assert.deepEqual(check(setAtPath(turn, 'finish.title', '')).errors, [
+    "finish does not satisfy the output schema of phase draft, the contract the model's own finish is held to: /title must NOT have fewer than 1 characters",
+  ]);
+  // a turn calling tools does not finish (its finish is not read); one without a finish goes on to another round
+  assert.deepEqual(check({ toolCalls: [{ op: 'file/read', args: {} }], finish: { title: '' } }).errors, []);
+  assert.deepEqual(check({ text: 'Thinking.' }).errors, []);
+  // where a finalize stage may patch the finish first, only the shape is checked
+  assert.deepEqual(modelTurnCheckFor(null)(setAtPath(turn, 'finish.title', '')).errors, []);
 });

@@ -166,6 +166,40 @@ export const modelTurnCheck: EditCheck = (value) => {
   return { value: turn, errors };
 };
 
+/**
+ * What a model turn's finish is held to at its phase: the phase's output schema, less the fields the
+ * kernel derives itself (it overrides what a turn writes there). Null where a finalize stage may still
+ * patch the finish before the kernel checks it: then only the kernel's own check can tell.
+ */
+export type FinishContract = { phase: string; schema: JsonSchema; derived: string[] } | null;
+
+/**
+ * A model turn at a phase's round: its shape, and a finish (a turn that calls no tools) held to the
+ * phase's contract as the model's own finish is — before anything runs, rather than after: the kernel
+ * would reject it and ask the model again, and the edit would be thrown away for a live round.
+ */
+export function modelTurnCheckFor(contract: FinishContract): EditCheck {
+  if (!contract) return modelTurnCheck;
+  return (value) => {
+    const checked = modelTurnCheck(value);
+    const turn = checked.value;
+    if (checked.errors.length || !isJsonObject(turn) || !isJsonObject(turn.finish) || (Array.isArray(turn.toolCalls) && turn.toolCalls.length > 0)) return checked;
+    const finish: JsonObject = { ...turn.finish };
+    for (const field of contract.derived) delete finish[field];
+    const errors = checkSchema(withoutFields(contract.schema, contract.derived), finish);
+    if (errors.length === 0) return checked;
+    return { value: turn, errors: [`finish does not satisfy the output schema of phase ${contract.phase}, the contract the model's own finish is held to: ${formatSchemaErrors(errors)}`] };
+  };
+}
+
+function withoutFields(schema: JsonSchema, fields: string[]): JsonSchema {
+  if (fields.length === 0 || !isJsonObject(schema)) return schema;
+  const out: JsonObject = { ...schema };
+  if (isJsonObject(schema.properties)) out.properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !fields.includes(k)));
+  if (Array.isArray(schema.required)) out.required = schema.required.filter((k) => !fields.includes(String(k)));
+  return out as JsonSchema;
+}
+
 /** The result of a processor step as its chain can take it (merged, stored under `into`, a validate's null). */
 export function processorOutputCheck(definition: Json): EditCheck {
   const d = isJsonObject(definition) ? definition : {};
@@ -176,11 +210,11 @@ export function processorOutputCheck(definition: Json): EditCheck {
   };
 }
 
-/** The check for a step's recorded output, by kind (a stage's value is its contribution). */
-export function stepOutputCheck(kind: string, definition: Json): EditCheck {
+/** The check for a step's recorded output, by kind (a stage's value is its contribution; a model turn's finish, its phase's `contract`). */
+export function stepOutputCheck(kind: string, definition: Json, contract: FinishContract = null): EditCheck {
   switch (kind) {
     case 'model':
-      return modelTurnCheck;
+      return modelTurnCheckFor(contract);
     case 'stage':
       return objectCheck("a stage's contribution");
     case 'processor':

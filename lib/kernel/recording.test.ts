@@ -21,6 +21,7 @@ import type { Derivation } from './recording';
 import { EVENT } from './events';
 import { RunFold, chainValueAt, currentValue } from './fold';
 import { rebuildStep } from './rebuild';
+import { stateAt } from './fold-state';
 import { buildTimeline } from './timeline';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-recording-'));
@@ -264,6 +265,21 @@ test("fork with an edited processor input: the fork's inspector shows the edited
   assert.deepEqual(chainValueAt(fold.post!, step1.seq).value, { n: 51, extra: true, two_saw: 50 });
   assert.equal(currentValue(fold.post!).n, 52);
   assert.equal(currentValue(fold.post!).extra, true);
+});
+
+test("State at step says where the chain's value is the fork's edit: from the fork point until the edited step ran, the chain is the step's input edited at the fork", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: '__post__/1', target: 'input', value: { n: 50, extra: true } } });
+  const fold = new RunFold(r.outcome.runId, r.events);
+  const marker = r.events.find((e) => e.type === EVENT.forkPointReached)!;
+  const step1 = stepOf(r.events, '__post__/1')!;
+  assert.equal(stateAt(fold, marker.seq).chain?.editedAt, '__post__/1', 'at the point: the input of __post__/1, edited');
+  assert.equal(stateAt(fold, marker.seq).chain?.step, '__post__/0');
+  assert.equal(stateAt(fold, marker.seq - 1).chain?.editedAt, undefined, 'before it: what step 0 left');
+  assert.equal(stateAt(fold, step1.seq).chain?.editedAt, undefined, 'after the step: what it made of the edit');
+  // a run's own chain is never said to be edited
+  const own = new RunFold('parent', rec.events);
+  assert.ok(rec.events.every((e) => stateAt(own, e.seq).chain?.editedAt === undefined));
 });
 
 test('rerun from a step (no edit): everything before answered, the step and the rest run live once', async () => {

@@ -47,7 +47,8 @@ import type { MemoEntry, RunEvent } from './ports';
 import type { RunContext } from './context';
 import { canonicalJson, memoEntryOf } from './memo';
 import { appendOnce } from './markers';
-import { RUN_INPUT_POINT, stepOutputCheck, type EditCheck, type ForkPoint } from './fork-edits';
+import { RUN_INPUT_POINT, stepOutputCheck, type EditCheck, type FinishContract, type ForkPoint } from './fork-edits';
+import { derivedFields } from './report';
 
 export type DerivedMode = 'replay' | 'fork';
 
@@ -129,7 +130,7 @@ export function valueOfEntry(e: MemoEntry): Json {
 }
 
 /** `step` (a StepDef) is what step.ts passes: kept structural so that module stays the only one that knows StepDef. */
-type Asked = { kind: string; position: string; definition: Json };
+type Asked = { kind: string; phase?: string; position: string; definition: Json };
 
 /**
  * The recorded answer for a step this run's own memo did not have: a memo entry (answer with it),
@@ -143,7 +144,7 @@ export function consultRecording(ctx: RunContext, step: Asked, key: string, defH
   const point = rec.point;
   if (point && !rec.reached && point.at === step.position && point.target !== 'input') {
     rec.reached = true;
-    if (rec.probe) throw new ForkProbeReached(entry ? valueOfEntry(entry) : null, point.target === 'output' ? stepOutputCheck(step.kind, step.definition) : null, step.kind);
+    if (rec.probe) throw new ForkProbeReached(entry ? valueOfEntry(entry) : null, point.target === 'output' ? stepOutputCheck(step.kind, step.definition, finishContractOf(ctx, step)) : null, step.kind);
     if (point.target === 'output') {
       if (!entry) throw new ForkPointError('fork_point_unknown', `Run ${rec.runId} recorded no step at ${step.position}: there is no value there to edit.`, { position: step.position });
       // a replay of a fork answers with what the fork recorded there: the edited value
@@ -154,6 +155,13 @@ export function consultRecording(ctx: RunContext, step: Asked, key: string, defH
     if (rec.mode === 'fork') return null;
   }
   return rec.mode === 'fork' ? forkPolicy(rec, step, entry, defHash) : replayPolicy(rec, step, entry, key, defHash);
+}
+
+/** What a model turn's finish is held to at its phase (see FinishContract): none for other steps, or where a finalize stage may patch it first. */
+function finishContractOf(ctx: RunContext, step: Asked): FinishContract {
+  const phase = step.kind === 'model' && step.phase ? ctx.plan.phases[step.phase] : undefined;
+  if (!phase || ctx.plan.stageProgram.some((s) => s.rung === 'finalize')) return null;
+  return { phase: phase.name, schema: phase.outputSchema, derived: Object.keys(derivedFields(phase.outputSchema)) };
 }
 
 function forkPolicy(rec: Recording, step: Asked, entry: MemoEntry | undefined, defHash: string): MemoEntry | null {

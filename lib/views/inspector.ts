@@ -272,6 +272,8 @@ export const RunStateView = z
         value: ValueSlotView,
         step: str.nullable(),
         element: z.object({ prefix: str, value: ValueSlotView, step: str }).strict().nullable(),
+        /** the value is a fork's edit of a step's input, made at its point: that step (absent: what the run made) */
+        editedAt: str.optional(),
       })
       .strict()
       .nullable(),

@@ -191,9 +191,35 @@ export const CompareView = z
     stoppedAt: StoppedAtView.nullable(),
     /** how A and B are related when one is a replay or a fork of the other (`B is a fork of A, from …`); null else */
     lineage: z.string().nullable(),
+    /**
+     * the value a fork edited flowing in at its point (`__post__/1/input`, a phase's input, the finish
+     * artifact at `__post__`), A's beside B's; `side` is the fork. Null (or absent) when neither is a
+     * fork of the other with such an edit (an edited step output is that step's own row)
+     */
+    forkEdit: z.object({ position: z.string(), side: z.enum(['A', 'B']), a: json, b: json }).strict().nullable().optional(),
   })
   .strict();
 export type CompareView = z.infer<typeof CompareView>;
+
+/**
+ * Said on compare's row for a fork's edited value flowing in at its point (the CLI's and the page's
+ * words): which side holds the edit and which what was recorded there.
+ */
+export function forkEditWords(edit: { side: 'A' | 'B' }): string {
+  const other = edit.side === 'A' ? 'B' : 'A';
+  return `input, edited at the fork: ${edit.side}'s value is the fork's edit, ${other}'s what ${other} recorded there`;
+}
+
+/**
+ * Where compare's row for a fork's edited input goes among the step rows: before the first row at its
+ * point (the step it was handed to, or the first step after a phase's or the postprocessor's start);
+ * 0 when none is there.
+ */
+export function forkEditIndex(rows: readonly { position: string }[], position: string): number {
+  const at = position.endsWith('/input') ? position.slice(0, -'/input'.length) : position;
+  const i = rows.findIndex((r) => r.position === at || r.position.startsWith(`${at}/`));
+  return i < 0 ? 0 : i;
+}
 
 /**
  * Said of a run set beside itself (the CLI's and the page's words): it is always "identical", which

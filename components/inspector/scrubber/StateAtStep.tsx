@@ -115,7 +115,7 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
               <h4>
                 Processor chain <code>{state.chain.prefix}</code>
               </h4>
-              <p className={styles.dim}>{state.chain.step ? `after ${state.chain.step}` : 'its input'}</p>
+              <p className={styles.dim}>{chainWords(state.chain)}</p>
               <ValueView runId={runId} slot={state.chain.value} label={`value of the chain ${state.chain.prefix}`} />
               {state.chain.element ? (
                 <>
@@ -145,6 +145,12 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
       </div>
     </>
   );
+}
+
+/** what the chain's value is: what a step left, its input — or a fork's edit, made at its point */
+export function chainWords(chain: NonNullable<RunStateView['chain']>): string {
+  if (!chain.editedAt) return chain.step ? `after ${chain.step}` : 'its input';
+  return `the input of ${chain.editedAt}, edited at the fork point — the fork's value, in place of ${chain.step ? `what ${chain.step} left` : 'the one recorded'}`;
 }
 
 function Fact({ name, value }: { name: string; value: string }) {

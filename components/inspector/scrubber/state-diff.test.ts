@@ -81,3 +81,13 @@ test("a change line cut short says the value whole in its title; one shown whole
   // a very wide value is bounded
   assert.equal(fullValue('x'.repeat(10_000))?.length, FULL_VALUE_MAX_CHARS);
 });
+
+test("a chain's value said to be a fork's edit (editedAt) is not a change of its own: the value's change is", () => {
+  const chain = { prefix: '__post__', phase: '__post__', value: { size: 7, value: { n: 1 } }, step: '__post__/0', element: null };
+  const before: RunStateView = { ...base, chain };
+  const after: RunStateView = { ...base, seq: 5, chain: { ...chain, value: { size: 8, value: { n: 50 } }, editedAt: '__post__/1' } };
+  assert.deepEqual(
+    stateChanges(before, after).map((c) => c.path),
+    ['/chain/value/size', '/chain/value/value/n'],
+  );
+});

@@ -130,6 +130,13 @@ describe('replay, fork, compare, regress, export, import over HTTP', () => {
 
     isError(await call('POST', `/api/runs/${runId}/fork`, { at: 'summarize/r9/model' }), 422, 'fork_point_unknown', /Positions of the run: input, summarize/);
     isError(await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', value: 3 }), 422, 'fork_edit_invalid', /must be a JSON object/);
+    // a model turn's edited finish is held to its phase's contract, as the finish artifact is at __post__
+    isError(
+      await call('POST', `/api/runs/${runId}/fork`, { at: 'summarize/r2/model', set: [{ path: 'finish.paragraphs', value: [] }] }),
+      422,
+      'fork_edit_invalid',
+      /does not fit: finish does not satisfy the output schema of phase summarize, the contract the model's own finish is held to: \/paragraphs must NOT have fewer than 1 items/,
+    );
     // the API's words: its field `set`, not the CLI's flag `--set`
     const badPath = await call('POST', `/api/runs/${runId}/fork`, { at: '__post__', set: [{ path: 'paragraphs[', value: 'x' }] });
     isError(badPath, 422, 'fork_edit_invalid', /^set paragraphs\[: not a path/);

@@ -8,7 +8,9 @@
 import { compareLogs, type OutcomeSide } from '../../kernel/compare';
 import { RunNotFoundError, UsageError } from '../../kernel/errors';
 import { relativeErrorValue } from '../../kernel/error-info';
-import type { RunRecord } from '../../kernel/ports';
+import type { RunEvent, RunRecord } from '../../kernel/ports';
+import { EVENT } from '../../kernel/events';
+import type { Json } from '../../kernel/json';
 import type { BaselineDivergenceView, CompareSideView, CompareView } from '../../views';
 import type { Host } from '../host';
 import { compareDivergenceView, compareRowView } from './divergence-views';
@@ -58,6 +60,28 @@ export async function compareRuns(host: Pick<Host, 'store' | 'skills'>, a: strin
     rows: cmp.rows.map(compareRowView),
     stoppedAt: cmp.stoppedAt,
     lineage: ra.id === rb.id ? null : await lineageNote(host, ra, rb),
+    forkEdit: ra.id === rb.id ? null : forkEditOf(ra, rb, ea, eb),
+  };
+}
+
+/**
+ * The value a fork edited flowing in at its point (a step's input, a phase's input, the finish
+ * artifact), A's beside B's, when one of the two is a fork of the other with such an edit: no step
+ * row holds it (the rows are steps' outputs), so compare showed the lineage but not the value.
+ */
+export function forkEditOf(aRun: RunRecord, bRun: RunRecord, aEvents: readonly RunEvent[], bEvents: readonly RunEvent[]): CompareView['forkEdit'] {
+  const [child, events, side] = bRun.parentRunId === aRun.id ? [bRun, bEvents, 'B' as const] : aRun.parentRunId === bRun.id ? [aRun, aEvents, 'A' as const] : [null, [], null];
+  if (!child || !side || child.kind !== 'fork') return null;
+  const marker = events.find((e) => e.type === EVENT.forkPointReached);
+  if (!marker || marker.data.target !== 'input' || marker.data.edited === null || marker.data.edited === undefined) return null;
+  const position = String(marker.data.position);
+  const recorded = (marker.data.recorded ?? null) as Json;
+  const edited = marker.data.edited as Json;
+  return {
+    position: child.forkPoint ?? (position.includes('/') ? `${position}/input` : position),
+    side,
+    a: side === 'B' ? recorded : edited,
+    b: side === 'B' ? edited : recorded,
   };
 }
 
