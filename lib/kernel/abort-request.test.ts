@@ -133,3 +133,38 @@ test('a request made before a step starts stops the run there; the first request
   assert.match(String(out.error?.message), /aborted on request: first/);
   assert.equal(out.error?.via, undefined);
 });
+
+// `stagecraft abort` exited 1 on a loaded machine ("Run … is being driven by another process: seq 7 was
+// already written (run_aborted)"): the driver lets go of its claim in the statement of the run's last
+// commit, so the abort took the claim before that commit was seen, and ended the run itself — while the
+// driver, which had heard the request, ended it first. That is the abort landing
+test('an abort whose driver ends the run on the request while the aborter ends it too lands once, as aborted', async () => {
+  const sb = hangingSandbox();
+  const d = deps(playModel([{ finish: { x: 1 } }]), { sandbox: sb.sandbox });
+  const run = startRun(skill([code(0, 'first'), code(1, 'slow')]), d, { input: {}, skillText: '', runId: 'r' });
+  await sb.slowStarted;
+  const before = await d.store.getRun('r');
+  let reads = 0;
+  // the aborter's view: the claim is free (the driver let go of it with its last commit), and it read
+  // the run and its log just before that commit was seen
+  const store = new Proxy(d.store, {
+    get(target, prop) {
+      if (prop === 'claimRun') return async () => ({ release: async () => {} });
+      if (prop === 'getRun') return async (id: string) => (reads++ < 2 ? before : target.getRun(id));
+      if (prop === 'readEvents')
+        return async (...a: Parameters<typeof target.readEvents>) => {
+          const stale = await target.readEvents(...a);
+          await run;
+          return stale;
+        };
+      const v = target[prop as keyof typeof target];
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  const asked = await abortRun('r', 'not needed', { store, clock: d.clock }, { via: 'cli' });
+  assert.equal(asked.status, 'aborted');
+  assert.match(String((asked as { error: { message?: string } | null }).error?.message), /aborted on request: not needed/);
+  const log = await d.store.readEvents('r');
+  assert.deepEqual(log.filter((e) => e.type === EVENT.runAborted).length, 1, 'one end recorded, the driver’s');
+  assert.equal((await run).status, 'aborted');
+});

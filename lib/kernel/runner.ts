@@ -348,7 +348,14 @@ export async function abortRun(
     // its driver ended it on this request just before we took the claim
     if (now.status === 'aborted') return { runId, status: 'aborted', output: null, error: now.error, report: now.report as RunReport | null };
     if (!isUnfinished(now.status)) throw new RunFinishedError(runId, now.status);
-    return await endAsRequested(runId, deps, request, (await deps.store.readSnapshot(runId))?.currentPhase);
+    return await endAsRequested(runId, deps, request, (await deps.store.readSnapshot(runId))?.currentPhase).catch(async (e) => {
+      // its driver ended it on this request while we did: a driver lets go of its claim in the statement of
+      // the run's last commit (Postgres: the advisory lock is unlocked at once, the commit seen a moment
+      // later), so we could take the claim and read the run as running. Its end is this abort landing
+      const after = e instanceof RunClaimedError ? await deps.store.getRun(runId) : null;
+      if (after?.status !== 'aborted') throw e;
+      return { runId, status: 'aborted' as const, output: null, error: after.error, report: after.report as RunReport | null };
+    });
   } finally {
     await claim.release();
   }
