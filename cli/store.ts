@@ -64,6 +64,21 @@ export async function withHost<T>(
 
 
 /**
+ * The store as the CLI opens it, or — when the embedded store is held by the app — the app's URL
+ * and the `store_locked` error that said so (as it came: `lockedByApp` words it for a command that
+ * then cannot go through the app).
+ */
+export async function openOwnOrApp(): Promise<{ store: OpenedStore } | { appUrl: string; locked: StoreUnavailableError }> {
+  try {
+    return { store: await openOwnStore() };
+  } catch (e) {
+    const appUrl = appHolding(e);
+    if (!appUrl) throw e;
+    return { appUrl, locked: e as StoreUnavailableError };
+  }
+}
+
+/**
  * `withHost`, or — when the embedded store is held by the app (`npm start` in another terminal) —
  * `viaApp` with a client of the app's HTTP API (through-app.ts), said once on stderr. A lock held
  * by any other process, and an app that does not answer, are `store_locked` as before.

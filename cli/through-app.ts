@@ -1,6 +1,7 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
- * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`, `compare`, `versions`. Each answer is what the
+ * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`, `compare`, `versions`, and `run DIR`
+ * (cli/run-through-app.ts). Each answer is what the
  * command reads from the store itself, in the same views, so it prints the same.
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
@@ -11,7 +12,7 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView } from '../lib/views';
+import type { CompareView, EventView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView, StartRunBody } from '../lib/views';
 
 /** how long the app has to answer its first question before the command gives up on it */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -33,6 +34,10 @@ export type AppClient = {
   compare(a: string, b: string): Promise<CompareView>;
   /** a skill's versions and which is the latest, as `skillVersions` gives them */
   versions(name: string): Promise<SkillVersionsView>;
+  /** a run started in the app (of a stored version, or of a bundle's files), once it is recorded */
+  startRun(body: StartRunBody): Promise<string>;
+  /** the run once it has ended (asked every POLL_MS until then) */
+  runEnded(runId: string): Promise<RunView>;
 };
 
 /**
@@ -99,6 +104,14 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
       const { versions } = await call(routes.listVersions, { params: { name } });
       const latest = (await call(routes.getSkill, { params: { name } })).version?.hash ?? null;
       return { skill: name, latest, versions: versions.map((v) => ({ ...v, isLatest: v.hash === latest })) };
+    },
+    startRun: async (body) => (await call(routes.startRun, { body })).runId,
+    async runEnded(runId) {
+      for (;;) {
+        const run = await getRun(runId);
+        if (run.status !== 'running' && run.status !== 'queued') return run;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
     },
   };
 }

@@ -246,8 +246,14 @@ export const StartRunBody = z
     input: z.record(z.string(), json),
     /** `scripted:<bundle path>` (a model script of the bundle), `openai` or `openai:<model>`; default: the bundle's model.yaml */
     model: z.string().min(1).optional(),
+    /**
+     * a bundle's files in place of a stored version (`stagecraft run DIR` beside the app): recorded as a
+     * run records its folder — a version of `skill` (content-addressed: the same files, the same version)
+     */
+    files: Files.optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.files === undefined || b.version === undefined, { error: 'send a version or files, not both', path: ['files'] });
 export type StartRunBody = z.infer<typeof StartRunBody>;
 
 export * from './replay';
