@@ -121,6 +121,17 @@ describe('stagecraft run DIR while the app holds the embedded store', () => {
     assert.match(error.message, /`stagecraft run` cannot go through it here: the app takes no folder of this machine as a run's workspace \(--workspace\)\.$/);
   });
 
+  it('a skill naming run_skill cannot go through the app: its children are the folders beside it here, stored skills there', async () => {
+    const parent = path.join(work, 'parent');
+    cpSync(path.join(ROOT, 'examples/summarize'), parent, { recursive: true });
+    writeFileSync(path.join(parent, 'skill.md'), `${readFileSync(path.join(parent, 'skill.md'), 'utf8')}\nThen run_skill the sibling.\n`);
+    const r = await cli(['run', parent, '--json']);
+    assert.equal(r.code, 1);
+    const { error } = JSON.parse(r.out) as { error: { code: string; message: string } };
+    assert.equal(error.code, 'store_locked');
+    assert.match(error.message, /`stagecraft run` cannot go through it here: its skill\.md names run_skill, /);
+  });
+
   it('Ctrl-C stops following the run, not the run: it goes on in the app, and the command says how to abort it', async () => {
     const child = spawn(process.execPath, [BIN, 'run', sleeper, '--input', path.join(sleeper, 'input.json')], { cwd: ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';

@@ -6,8 +6,9 @@
  * version), and the run is followed to its end and printed as on the store, byte for byte.
  *
  * What the app cannot take stays `store_locked`, saying why: `--workspace DIR` (the app takes no folder
- * of this machine for a run's workspace) and a `--model scripted:FILE` outside the bundle (the app
- * runs only a bundle's own model scripts). Ctrl-C leaves the run going on in the app, and says how to
+ * of this machine for a run's workspace), a `--model scripted:FILE` outside the bundle (the app
+ * runs only a bundle's own model scripts), and a skill that names run_skill (its children are the
+ * folders beside it here, the stored skills there). Ctrl-C leaves the run going on in the app, and says how to
  * abort it.
  */
 import path from 'node:path';
@@ -39,6 +40,8 @@ export async function runThroughApp(url: string, locked: StoreUnavailableError, 
   };
   if (r.workspace !== undefined) throw cannot('the app takes no folder of this machine as a run\'s workspace (--workspace).');
   const { dir, files, problems } = readFolder(process.cwd(), r.bundle);
+  // a run on the store finds its run_skill children as the folders beside this one; the app's, as its stored skills
+  if (/\brun_skill\b/.test(files['skill.md'] ?? '')) throw cannot("its skill.md names run_skill, whose children a run here finds as the folders beside it, and the app's runs as its stored skills.");
   const model = appModelSpec(r.model, dir);
   if (model === null) throw cannot(`--model ${shellWord(r.model!)} names a model script outside the bundle, and the app runs only a bundle's own scripts.`);
   // the findings and the input check of a run on the store, before anything is sent
