@@ -12,7 +12,7 @@
  * abort it.
  */
 import path from 'node:path';
-import { BundleInvalidError, StoreUnavailableError } from '../lib/kernel/errors';
+import { BundleInvalidError, type StoreUnavailableError } from '../lib/kernel/errors';
 import type { JsonObject } from '../lib/kernel/json';
 import type { RunEvent } from '../lib/kernel/ports';
 import { locateModelScript } from '../lib/models';
@@ -21,9 +21,8 @@ import { requireInputFits } from '../lib/skill/input-check';
 import { readFolder } from '../lib/server/runs/start-run';
 import { rerunPoint } from '../lib/server/runs/failed-step';
 import { shellWord } from '../lib/kernel/shell-word';
-import type { ReportView, RunSummaryView } from '../lib/views';
-import { lockedByApp } from './app-holder';
-import { reachApp } from './through-app';
+import { lockedByApp, notThroughApp } from './app-holder';
+import { followRun, reachApp } from './through-app';
 import { printSummary } from './print';
 import { takeOnLine } from './run';
 import type { Io } from './main';
@@ -34,10 +33,7 @@ const QUEUE_IN_THE_APP = '--queue: the app holds the embedded store, which has n
 
 /** The run in the app at `url` (which holds the store: `locked` said so); what the command exits with. */
 export async function runThroughApp(url: string, locked: StoreUnavailableError, r: RunThroughApp, io: Io): Promise<number> {
-  const cannot = (why: string) => {
-    const e = lockedByApp(locked, url);
-    return new StoreUnavailableError('store_locked', `${e.message} \`stagecraft run\` cannot go through it here: ${why}`, e.details);
-  };
+  const cannot = (why: string) => notThroughApp(locked, url, 'run', why);
   if (r.workspace !== undefined) throw cannot('the app takes no folder of this machine as a run\'s workspace (--workspace).');
   const { dir, files, problems } = readFolder(process.cwd(), r.bundle);
   // a run on the store finds its run_skill children as the folders beside this one; the app's, as its stored skills
@@ -53,25 +49,14 @@ export async function runThroughApp(url: string, locked: StoreUnavailableError, 
   io.err(`(through the app at ${url}: it holds the embedded store)`);
   if (r.queue) io.err(`stagecraft: ${QUEUE_IN_THE_APP}`);
   const runId = await app.startRun({ skill: plan.name, files, input: r.input, ...(model ? { model } : {}) });
-  // Ctrl-C stops following the run, not the run: it is the app's
-  const onInterrupt = () => {
-    io.err(`stagecraft: run ${runId} goes on in the app at ${url}; to abort it: stagecraft abort ${shellWord(runId)}`);
-    process.exit(130);
-  };
-  process.once('SIGINT', onInterrupt);
-  try {
-    const run = await app.runEnded(runId);
-    const summary: RunSummaryView = { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps };
-    if (r.json) io.out(JSON.stringify(summary));
-    else {
-      printSummary(summary, io);
-      const next = takeOnLine(runId, rerunPoint(run.status, (await app.events(runId)) as RunEvent[]));
-      if (next) io.out(next);
-    }
-    return run.status === 'completed' ? 0 : 1;
-  } finally {
-    process.off('SIGINT', onInterrupt);
+  const { run, summary } = await followRun(app, runId, io);
+  if (r.json) io.out(JSON.stringify(summary));
+  else {
+    printSummary(summary, io);
+    const next = takeOnLine(runId, rerunPoint(run.status, (await app.events(runId)) as RunEvent[]));
+    if (next) io.out(next);
   }
+  return run.status === 'completed' ? 0 : 1;
 }
 
 /**
@@ -88,14 +73,4 @@ function appModelSpec(spec: string | undefined, dir: string): string | undefined
   const rel = path.relative(dir, file);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return null;
   return `scripted:${rel.split(path.sep).join('/')}`;
-}
-
-/**
- * The report with its keys in the order the run's end gives them on the store (kernel/report.ts: its
- * summary line last): the app's answer comes read back in the view's order, the summary among the rest.
- */
-function summaryLast(report: ReportView | null): ReportView | null {
-  if (!report || report.summary === undefined) return report;
-  const { summary, ...rest } = report;
-  return { ...rest, summary };
 }
