@@ -4,30 +4,12 @@
 // for byte but the new run's id, exit code the same, errors in the CLI's words (--at, --set).
 // --skill DIR, --trust and a model script stay store_locked, saying why.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
-import { callRoute } from '../lib/client/api';
-import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
-import { startApp, type AppServer } from '../lib/server/http/testing/app-server';
-import { runCli, type CliResult } from './testing/spawn-cli';
+import type { CliResult } from './testing/spawn-cli';
+import { besideApp } from './testing/beside-app';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-fork-app-'));
-let app: AppServer | undefined;
-after(async () => {
-  await app?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const cli = (args: string[]): Promise<CliResult> => {
-  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  delete env.STAGECRAFT_TOKEN;
-  return runCli(args, { env });
-};
-const call = <R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>> => callRoute(route, input, { baseUrl: app!.url });
+const { start, app, cli, call, note: said } = besideApp('sc-fork-app-');
 
 async function ended(id: string) {
   for (let i = 0; i < 600; i++) {
@@ -58,8 +40,8 @@ describe('stagecraft fork while the app holds the embedded store', () => {
     missing: ['fork', 'run_nope', '--json'],
   });
   before(async () => {
-    app = await startApp({ dataDir });
-    note = `(through the app at ${app.url}: it holds the embedded store)`;
+    await start();
+    note = said();
     const files = (await call(routes.getSkill, { params: { name: 'blog_writer' } })).version!;
     fixed = files.hash;
     const input = JSON.parse(files.files['input.json']) as Record<string, string>;
@@ -106,7 +88,7 @@ describe('stagecraft fork while the app holds the embedded store', () => {
   });
 
   it('once the app has stopped, the same forks print the same on the store itself', async () => {
-    await app!.stop();
+    await app().stop();
     for (const [name, args] of Object.entries(commands())) {
       const r = await cli(args);
       assert.equal(r.code, viaApp[name].code, `${name}: ${r.err}`);

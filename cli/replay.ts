@@ -62,10 +62,25 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     else if (isPathLike(arg)) throw new UsageError(`No file ${arg}: replay takes run ids and exported run files (stagecraft export); check the path.`);
   }
   const req = { ...choice, trust: values.trust };
-  return withHost(async (host) => {
+  // beside the app that holds the store: each run replayed by the app (POST /api/runs/<id>/replay)
+  const notThroughApp = values.skill !== undefined
+    ? 'the app takes no folder of this machine as the version to replay with (--skill DIR).'
+    : values.trust
+      ? '--trust is for code run here, and the app runs the replay.'
+      : positionals.some(isFile)
+        ? 'an exported run file is imported first, and `stagecraft import` does not go through the app.'
+        : null;
+  return withHostOrApp(
+    io,
+    (host) => replayEach((arg) => replayOne(host, arg, req)),
+    (app) => replayEach((arg) => app.replay(arg, choice.version)),
+    { runsCode: true, notThroughApp: notThroughApp ? { command: 'replay', why: notThroughApp } : null },
+  );
+
+  async function replayEach(replayOne: (arg: string) => Promise<ReplayView>): Promise<number> {
     if (positionals.length === 1) {
       // one run: its error ends the command as any command's does (main.ts: 2 with --check, else 1)
-      const v = await replayOne(host, positionals[0], req);
+      const v = await replayOne(positionals[0]);
       if (values.json) io.out(JSON.stringify(v));
       else printReplay(v, io);
       return values.check && !v.identical ? 1 : 0;
@@ -75,7 +90,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     let isGivenWrong = false;
     for (const arg of positionals) {
       try {
-        const v = await replayOne(host, arg, req);
+        const v = await replayOne(arg);
         results.push(v);
         if (!values.json) printReplay(v, io);
       } catch (e) {
@@ -90,7 +105,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     }
     if (values.json) io.out(JSON.stringify({ identical: results.every((r) => isReplayed(r) && r.identical), replays: results }));
     return isGivenWrong ? 2 : replayExit(results, values.check === true);
-  }, { runsCode: true });
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, ForkBody, ForkedRunView, ReportView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView, StartRunBody } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView, StartRunBody } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 
 /** how long the app has to answer its first question before the command gives up on it */
@@ -39,6 +39,8 @@ export type AppClient = {
   startRun(body: StartRunBody): Promise<string>;
   /** a run as it is now */
   run(runId: string): Promise<RunView>;
+  /** a run replayed by the app (against `version`, else the skill's latest), once the replay has ended */
+  replay(runId: string, version?: string): Promise<ReplayView>;
   /** a fork started in the app, once it is recorded */
   fork(runId: string, body: ForkBody): Promise<ForkedRunView>;
   /** the run once it has ended (asked every POLL_MS until then) */
@@ -140,6 +142,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
     },
     startRun: async (body) => (await call(routes.startRun, { body })).runId,
     run: getRun,
+    replay: (runId, version) => call(routes.replayRun, { params: { id: runId }, body: version === undefined ? {} : { version } }),
     fork: (runId, body) => call(routes.forkRun, { params: { id: runId }, body }),
     async runEnded(runId) {
       for (;;) {
