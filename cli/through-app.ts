@@ -12,7 +12,7 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView, StartRunBody } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 
 /** how long the app has to answer its first question before the command gives up on it */
@@ -37,6 +37,8 @@ export type AppClient = {
   versions(name: string): Promise<SkillVersionsView>;
   /** a run started in the app (of a stored version, or of a bundle's files), once it is recorded */
   startRun(body: StartRunBody): Promise<string>;
+  /** a bundle's files saved as a version of `skill`, as `stagecraft push` saves them (the skill made when new) */
+  push(skill: string, files: Record<string, string>): Promise<SavedVersionView>;
   /** a run as it is now */
   run(runId: string): Promise<RunView>;
   /** a run replayed by the app (against `version`, else the skill's latest), once the replay has ended */
@@ -142,6 +144,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
     },
     startRun: async (body) => (await call(routes.startRun, { body })).runId,
     run: getRun,
+    push: (skill, files) => call(routes.saveVersion, { params: { name: skill }, body: { files, push: true } }),
     replay: (runId, version) => call(routes.replayRun, { params: { id: runId }, body: version === undefined ? {} : { version } }),
     fork: (runId, body) => call(routes.forkRun, { params: { id: runId }, body }),
     async runEnded(runId) {

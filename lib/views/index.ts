@@ -235,6 +235,8 @@ const skillName = z.string().regex(new RegExp(SKILL_NAME_PATTERN), 'a skill name
 export const CreateSkillBody = z.object({ name: skillName, from: z.string().min(1).optional() }).strict();
 export const RenameSkillBody = z.object({ name: skillName }).strict();
 export const FilesBody = z.object({ files: Files }).strict();
+/** saving a version: `push` saves it as `stagecraft push` does (the skill made when there is none of that name; origin push) */
+export const SaveVersionBody = FilesBody.extend({ push: z.literal(true).optional() }).strict();
 /** `skill`: the stored skill these files are (to be) a version of, for the name check */
 export const ValidateBody = z.object({ files: Files, skill: z.string().optional() }).strict();
 /** signing in: the token, and the app path to go on to (a form's field) */
