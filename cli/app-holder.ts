@@ -26,6 +26,12 @@ export function lockedByApp(e: StoreUnavailableError, url: string, unanswered?: 
   const said = unanswered
     ? ` That process is the Stagecraft app at ${url}, and it did not answer (${unanswered}): if it is stuck, stop it and start it again.`
     : ` That process is the Stagecraft app at ${url}: use the app at ${url}, or stop it, or set STAGECRAFT_DATA_DIR or DATABASE_URL as said. ` +
-      '(`stagecraft runs`, `events`, `abort`, `export`, `compare` and `versions` go through the app by themselves.)';
+      '(`stagecraft runs`, `events`, `abort`, `export`, `compare` and `versions` go through the app by themselves.) (`stagecraft run DIR`, `fork`, `replay` and `push` do too.)';
   return new StoreUnavailableError('store_locked', e.message + said, { ...e.details, appUrl: url, ...(unanswered ? { appAnswered: false } : {}) });
+}
+
+/** `store_locked` naming the app, for a command that goes through it but not as asked here (why) */
+export function notThroughApp(e: StoreUnavailableError, url: string, command: string, why: string): StoreUnavailableError {
+  const locked = lockedByApp(e, url);
+  return new StoreUnavailableError('store_locked', `${locked.message} \`stagecraft ${command}\` cannot go through it here: ${why}`, locked.details);
 }

@@ -9,22 +9,25 @@
  * fit); compare 0; regress 0 when no past run would change, else 1.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
+import { AppAnswerError, StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
-import { forkRun } from '../lib/server/runs/fork-run';
+import { CLI_FORK_WORDS, forkRun, noForkPoint } from '../lib/server/runs/fork-run';
+import { failedStepPosition } from '../lib/server/runs/failed-step';
+import type { RunEvent } from '../lib/kernel/ports';
 import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
 import { regressSkill } from '../lib/server/runs/regress-skill';
 import { replayRun } from '../lib/server/runs/replay-run';
 import { bundlePath } from '../lib/server/runs/start-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import type { Host } from '../lib/server/host';
-import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView } from '../lib/views';
+import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView, type RunSummaryView } from '../lib/views';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
 import { checkModelSpec } from '../lib/models';
 import { withHost, withHostOrApp } from './store';
+import type { AppClient } from './through-app';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
@@ -59,10 +62,25 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     else if (isPathLike(arg)) throw new UsageError(`No file ${arg}: replay takes run ids and exported run files (stagecraft export); check the path.`);
   }
   const req = { ...choice, trust: values.trust };
-  return withHost(async (host) => {
+  // beside the app that holds the store: each run replayed by the app (POST /api/runs/<id>/replay)
+  const notThroughApp = values.skill !== undefined
+    ? 'the app takes no folder of this machine as the version to replay with (--skill DIR).'
+    : values.trust
+      ? '--trust is for code run here, and the app runs the replay.'
+      : positionals.some(isFile)
+        ? 'an exported run file is imported first, and `stagecraft import` does not go through the app.'
+        : null;
+  return withHostOrApp(
+    io,
+    (host) => replayEach((arg) => replayOne(host, arg, req)),
+    (app) => replayEach((arg) => app.replay(arg, choice.version)),
+    { runsCode: true, notThroughApp: notThroughApp ? { command: 'replay', why: notThroughApp } : null },
+  );
+
+  async function replayEach(replayOne: (arg: string) => Promise<ReplayView>): Promise<number> {
     if (positionals.length === 1) {
       // one run: its error ends the command as any command's does (main.ts: 2 with --check, else 1)
-      const v = await replayOne(host, positionals[0], req);
+      const v = await replayOne(positionals[0]);
       if (values.json) io.out(JSON.stringify(v));
       else printReplay(v, io);
       return values.check && !v.identical ? 1 : 0;
@@ -72,7 +90,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     let isGivenWrong = false;
     for (const arg of positionals) {
       try {
-        const v = await replayOne(host, arg, req);
+        const v = await replayOne(arg);
         results.push(v);
         if (!values.json) printReplay(v, io);
       } catch (e) {
@@ -87,7 +105,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     }
     if (values.json) io.out(JSON.stringify({ identical: results.every((r) => isReplayed(r) && r.identical), replays: results }));
     return isGivenWrong ? 2 : replayExit(results, values.check === true);
-  }, { runsCode: true });
+  }
 }
 
 /**
@@ -160,6 +178,33 @@ function parseSet(raw: string): { path: string; value: Json } {
   }
 }
 
+/** what `fork` asks for that the app cannot do (null: it goes through the app, when the app holds the store) */
+function forkNotThroughApp(values: { skill?: string; trust?: boolean; model?: string }): { command: string; why: string } | null {
+  const why =
+    values.skill !== undefined
+      ? 'the app takes no folder of this machine as the version to fork with (--skill DIR).'
+      : values.trust
+        ? '--trust is for code run here, and the app runs the fork.'
+        : values.model?.startsWith('scripted:')
+          ? `--model ${shellWord(values.model)} may name a model script of this machine, and the app runs only a version's own scripts.`
+          : null;
+  return why ? { command: 'fork', why } : null;
+}
+
+/** a fork with no point named, of a run that ended with no failed step: said as on the store (its failed step is read from its log, as there) */
+async function requireForkPoint(runId: string, app: AppClient): Promise<void> {
+  const { status } = await app.run(runId);
+  if (status === 'running' || status === 'queued') return; // the app says it has not ended, as the store does
+  if (status === 'completed' || !failedStepPosition((await app.events(runId)) as RunEvent[])) throw noForkPoint(runId, status, CLI_FORK_WORDS);
+}
+
+/** an edit the app refused, named as the flag that made it (`--set PATH: …`), as on the store */
+function inCliForkWords(e: unknown, set: { path: string }[]): unknown {
+  if (!(e instanceof AppAnswerError) || e.code !== 'fork_edit_invalid') return e;
+  const named = set.find((s) => e.message.startsWith(`set ${s.path}: `));
+  return named ? new AppAnswerError(e.code, `--${e.message}`, e.httpStatus, e.details) : e;
+}
+
 async function readValue(spec: string, io: Io): Promise<Json> {
   const text = await readArgText('--value', spec, io, { tooLarge: '', whenEmpty: 'give the value as JSON (a string in quotes), or use --set PATH=JSON.' });
   try {
@@ -189,17 +234,30 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   if (values.model !== undefined) checkModelSpec(values.model);
   const set = (values.set ?? []).map(parseSet);
   const value = values.value !== undefined ? await readValue(values.value, io) : undefined;
-  return withHost(async (host) => {
-    const outcome = await forkRun(host, positionals[0], { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust });
-    const summary = await summarizeRun(host.store, outcome);
-    if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: positionals[0], forkPoint: outcome.forkPoint, version: outcome.version }));
-    else {
-      io.out(`fork of run ${positionals[0]} at ${outcome.forkPoint} (version ${short(outcome.version)}):`);
-      io.out(reusedLine(summary.report, positionals[0]));
-      printSummary(summary, io);
-    }
-    return outcome.status === 'completed' ? 0 : 1;
-  }, { runsCode: true });
+  const parent = positionals[0];
+  const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string }>(
+    io,
+    async (host) => {
+      const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust });
+      return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version };
+    },
+    async (app) => {
+      // the fork point named or not, as on the store: said in the CLI's words (--at), not the API's
+      if (values.at === undefined) await requireForkPoint(parent, app);
+      const f = await app.fork(parent, { at: values.at, set, value: value as Json | undefined, version: choice.version, model: values.model }).catch((e: unknown) => Promise.reject(inCliForkWords(e, set)));
+      const { summary } = await (await import('./through-app')).followRun(app, f.runId, io);
+      return { summary, forkPoint: f.forkPoint, version: f.version };
+    },
+    { runsCode: true, notThroughApp: forkNotThroughApp(values) },
+  );
+  const { summary, forkPoint, version } = forked;
+  if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: parent, forkPoint, version }));
+  else {
+    io.out(`fork of run ${parent} at ${forkPoint} (version ${short(version)}):`);
+    io.out(reusedLine(summary.report, parent));
+    printSummary(summary, io);
+  }
+  return summary.status === 'completed' ? 0 : 1;
 }
 
 export async function compareCommand(argv: string[], io: Io): Promise<number> {

@@ -17,7 +17,7 @@ import { summarizeRun } from '../lib/server/runs/run-summary';
 import { rerunPoint } from '../lib/server/runs/failed-step';
 import { warmSkillRun, type WarmRun } from '../lib/server/runs/warm-run';
 import { parse } from './args';
-import { openCliStore, withHost } from './store';
+import { openOwnOrApp, withHost } from './store';
 import type { Host } from '../lib/server/host';
 import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
@@ -67,10 +67,13 @@ async function runSkill(bundle: string, values: RunValues & { input?: string }, 
   // the store starts opening (PGlite reads and compiles its files off this thread) while the skill
   // compiles here and the run's first worker starts (warm-run.ts); a named workspace or the queue
   // takes the normal path
-  const opening = openCliStore();
+  const opening = openOwnOrApp();
   const warm = values.queue || values.workspace !== undefined ? null : warmSkillRun(process.env, process.cwd(), file);
   let isStarted = false;
   try {
+    const held = await opening;
+    // the app holds the embedded store (`npm start` in another terminal): the run is the app's
+    if ('appUrl' in held) return await (await import('./run-through-app')).runThroughApp(held.appUrl, held.locked, { ...values, bundle: file, input }, io);
     return await withHost(async (host) => {
       try {
         const code = await runHere(host, { file, input, values, io, warm });
@@ -81,7 +84,7 @@ async function runSkill(bundle: string, values: RunValues & { input?: string }, 
         isStarted = !!warm && (await host.store.getRun(warm.runId).catch(() => null)) !== null;
         throw e;
       }
-    }, { runsCode: true, opening });
+    }, { runsCode: true, opening: Promise.resolve(held.store) });
   } finally {
     if (warm && !isStarted) await warm.discard();
   }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { formatDiagnostic } from '../lib/kernel/errors';
 import { skillVersions } from '../lib/server/skills/list-versions';
 import { pullSkill } from '../lib/server/skills/pull-skill';
-import { pushSkill } from '../lib/server/skills/push-skill';
+import { pushSkill, readPush } from '../lib/server/skills/push-skill';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
@@ -24,19 +24,25 @@ export async function pushCommand(argv: string[], io: Io): Promise<number> {
   const { bundleDir } = skillFileOf(positionals[0]);
   // the folder as the user named it, for the messages and the files' names: a relative path stays relative
   const dir = bundleDir === path.resolve(positionals[0]) ? positionals[0] : path.dirname(positionals[0]);
-  return withHost(async (host) => {
-    const r = await pushSkill(host, dir, { as: values.name });
-    if (values.json) {
-      io.out(JSON.stringify(r));
-      return 0;
-    }
-    for (const d of r.validation.diagnostics) io.err(formatDiagnostic({ ...d, file: path.join(dir, d.file) }));
-    io.out(
-      `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${plural(r.version.fileCount, 'file')})` +
-        (r.validation.errors ? ` — skill.md has ${plural(r.validation.errors, 'error')}: runs of it are refused until ${r.validation.errors === 1 ? 'it is' : 'they are'} fixed` : ''),
-    );
+  const r = await withHostOrApp(
+    io,
+    (host) => pushSkill(host, dir, { as: values.name }),
+    async (app) => {
+      // read and checked here, as on the store; saved by the app as `stagecraft push` saves it
+      const { name, files } = readPush(dir, { as: values.name });
+      return { skill: name, ...(await app.push(name, files)) };
+    },
+  );
+  if (values.json) {
+    io.out(JSON.stringify(r));
     return 0;
-  });
+  }
+  for (const d of r.validation.diagnostics) io.err(formatDiagnostic({ ...d, file: path.join(dir, d.file) }));
+  io.out(
+    `${r.skill}: ${r.isNew ? 'saved as version' : 'unchanged, version'} ${short(r.version.hash)} (${plural(r.version.fileCount, 'file')})` +
+      (r.validation.errors ? ` — skill.md has ${plural(r.validation.errors, 'error')}: runs of it are refused until ${r.validation.errors === 1 ? 'it is' : 'they are'} fixed` : ''),
+  );
+  return 0;
 }
 
 /**

@@ -7,7 +7,7 @@ import { sweepWorkspacesIfDue } from '../lib/server/runs/sweep-workspaces';
 import { flushTraces } from '../lib/server/runs/trace-run';
 import { baselineWasmOnly } from './wasm-tier';
 import type { StoreUnavailableError } from '../lib/kernel/errors';
-import { appHolding, lockedByApp } from './app-holder';
+import { appHolding, lockedByApp, notThroughApp } from './app-holder';
 import type { AppClient } from './through-app';
 import type { Io } from './main';
 
@@ -64,20 +64,43 @@ export async function withHost<T>(
 
 
 /**
+ * The store as the CLI opens it, or — when the embedded store is held by the app — the app's URL
+ * and the `store_locked` error that said so (as it came: `lockedByApp` words it for a command that
+ * then cannot go through the app).
+ */
+export async function openOwnOrApp(): Promise<{ store: OpenedStore } | { appUrl: string; locked: StoreUnavailableError }> {
+  try {
+    return { store: await openOwnStore() };
+  } catch (e) {
+    const appUrl = appHolding(e);
+    if (!appUrl) throw e;
+    return { appUrl, locked: e as StoreUnavailableError };
+  }
+}
+
+/**
  * `withHost`, or — when the embedded store is held by the app (`npm start` in another terminal) —
  * `viaApp` with a client of the app's HTTP API (through-app.ts), said once on stderr. A lock held
- * by any other process, and an app that does not answer, are `store_locked` as before.
+ * by any other process, and an app that does not answer, are `store_locked` as before; so is a command
+ * asked for what the app cannot do (`notThroughApp`: which command, and why), saying why.
  */
-export async function withHostOrApp<T>(io: Io, direct: (host: Host & { store: OpenedStore }) => Promise<T>, viaApp: (app: AppClient) => Promise<T>): Promise<T> {
+export async function withHostOrApp<T>(
+  io: Io,
+  direct: (host: Host & { store: OpenedStore }) => Promise<T>,
+  viaApp: (app: AppClient) => Promise<T>,
+  opts: { runsCode?: boolean; notThroughApp?: { command: string; why: string } | null } = {},
+): Promise<T> {
   let store: OpenedStore;
   try {
     store = await openOwnStore();
   } catch (e) {
     const url = appHolding(e);
     if (!url) throw e;
+    // asked for what the app cannot do: store_locked, saying why
+    if (opts.notThroughApp) throw notThroughApp(e as StoreUnavailableError, url, opts.notThroughApp.command, opts.notThroughApp.why);
     const app = await (await import('./through-app')).reachApp(url, (why) => lockedByApp(e as StoreUnavailableError, url, why));
     io.err(`(through the app at ${url}: it holds the embedded store)`);
     return viaApp(app);
   }
-  return withHost(direct, { opening: Promise.resolve(store) });
+  return withHost(direct, { runsCode: opts.runsCode, opening: Promise.resolve(store) });
 }

@@ -1,6 +1,7 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
- * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`, `compare`, `versions`. Each answer is what the
+ * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`, `compare`, `versions`, and `run DIR`
+ * (cli/run-through-app.ts). Each answer is what the
  * command reads from the store itself, in the same views, so it prints the same.
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
@@ -11,7 +12,8 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, RunExportView, RunPageView, RunSummaryView, RunView, SkillVersionsView } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody } from '../lib/views';
+import { shellWord } from '../lib/kernel/shell-word';
 
 /** how long the app has to answer its first question before the command gives up on it */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -33,7 +35,47 @@ export type AppClient = {
   compare(a: string, b: string): Promise<CompareView>;
   /** a skill's versions and which is the latest, as `skillVersions` gives them */
   versions(name: string): Promise<SkillVersionsView>;
+  /** a run started in the app (of a stored version, or of a bundle's files), once it is recorded */
+  startRun(body: StartRunBody): Promise<string>;
+  /** a bundle's files saved as a version of `skill`, as `stagecraft push` saves them (the skill made when new) */
+  push(skill: string, files: Record<string, string>): Promise<SavedVersionView>;
+  /** a run as it is now */
+  run(runId: string): Promise<RunView>;
+  /** a run replayed by the app (against `version`, else the skill's latest), once the replay has ended */
+  replay(runId: string, version?: string): Promise<ReplayView>;
+  /** a fork started in the app, once it is recorded */
+  fork(runId: string, body: ForkBody): Promise<ForkedRunView>;
+  /** the run once it has ended (asked every POLL_MS until then) */
+  runEnded(runId: string): Promise<RunView>;
 };
+
+/**
+ * A run the app drives, followed to its end: the run and its summary as `run --json` prints it on the
+ * store. Ctrl-C stops following, not the run (it is the app's): said, with how to abort it.
+ */
+export async function followRun(app: AppClient, runId: string, io: { err(line: string): void }): Promise<{ run: RunView; summary: RunSummaryView }> {
+  const onInterrupt = () => {
+    io.err(`stagecraft: run ${runId} goes on in the app at ${app.url}; to abort it: stagecraft abort ${shellWord(runId)}`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    const run = await app.runEnded(runId);
+    return { run, summary: { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps } };
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+/**
+ * The report with its keys in the order the run's end gives them on the store (kernel/report.ts: its
+ * summary line last): the app's answer comes read back in the view's order, the summary among the rest.
+ */
+function summaryLast(report: ReportView | null): ReportView | null {
+  if (!report || report.summary === undefined) return report;
+  const { summary, ...rest } = report;
+  return { ...rest, summary };
+}
 
 /**
  * The app at `url`, once it answered; else what `unanswered` makes of why not (the store_locked error,
@@ -99,6 +141,18 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
       const { versions } = await call(routes.listVersions, { params: { name } });
       const latest = (await call(routes.getSkill, { params: { name } })).version?.hash ?? null;
       return { skill: name, latest, versions: versions.map((v) => ({ ...v, isLatest: v.hash === latest })) };
+    },
+    startRun: async (body) => (await call(routes.startRun, { body })).runId,
+    run: getRun,
+    push: (skill, files) => call(routes.saveVersion, { params: { name: skill }, body: { files, push: true } }),
+    replay: (runId, version) => call(routes.replayRun, { params: { id: runId }, body: version === undefined ? {} : { version } }),
+    fork: (runId, body) => call(routes.forkRun, { params: { id: runId }, body }),
+    async runEnded(runId) {
+      for (;;) {
+        const run = await getRun(runId);
+        if (run.status !== 'running' && run.status !== 'queued') return run;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
     },
   };
 }

@@ -30,7 +30,6 @@ import {
   CreateSkillBody,
   EventPageView,
   EventView,
-  FilesBody,
   HealthView,
   RenameSkillBody,
   RestoredVersionView,
@@ -45,6 +44,7 @@ import {
   RunValueView,
   RunView,
   SavedVersionView,
+  SaveVersionBody,
   SessionBody,
   SkillDetailView,
   SkillView,
@@ -132,9 +132,9 @@ export const routes = {
   saveVersion: defineRoute({
     method: 'POST',
     path: '/api/skills/:name/versions',
-    summary: 'save a bundle as the latest version (answers its findings too)',
+    summary: 'save a bundle as the latest version (answers its findings too); `push: true` as `stagecraft push` does: a skill of that name made when there is none',
     params: SkillParams,
-    body: FilesBody,
+    body: SaveVersionBody,
     answer: jsonAnswer(SavedVersionView, 201),
   }),
   getVersion: defineRoute({

@@ -235,6 +235,8 @@ const skillName = z.string().regex(new RegExp(SKILL_NAME_PATTERN), 'a skill name
 export const CreateSkillBody = z.object({ name: skillName, from: z.string().min(1).optional() }).strict();
 export const RenameSkillBody = z.object({ name: skillName }).strict();
 export const FilesBody = z.object({ files: Files }).strict();
+/** saving a version: `push` saves it as `stagecraft push` does (the skill made when there is none of that name; origin push) */
+export const SaveVersionBody = FilesBody.extend({ push: z.literal(true).optional() }).strict();
 /** `skill`: the stored skill these files are (to be) a version of, for the name check */
 export const ValidateBody = z.object({ files: Files, skill: z.string().optional() }).strict();
 /** signing in: the token, and the app path to go on to (a form's field) */
@@ -246,8 +248,14 @@ export const StartRunBody = z
     input: z.record(z.string(), json),
     /** `scripted:<bundle path>` (a model script of the bundle), `openai` or `openai:<model>`; default: the bundle's model.yaml */
     model: z.string().min(1).optional(),
+    /**
+     * a bundle's files in place of a stored version (`stagecraft run DIR` beside the app): recorded as a
+     * run records its folder — a version of `skill` (content-addressed: the same files, the same version)
+     */
+    files: Files.optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.files === undefined || b.version === undefined, { error: 'send a version or files, not both', path: ['files'] });
 export type StartRunBody = z.infer<typeof StartRunBody>;
 
 export * from './replay';

@@ -71,12 +71,17 @@ function forkModel(run: RunRecord, chosen: ChosenVersion, req: ForkRequest): str
   return req.localModelFiles ? run.model : undefined;
 }
 
+/** A fork with no point named of a run with no failed step to rerun from (the CLI beside the app asks it too) */
+export function noForkPoint(runId: string, status: string, words: ForkWords): UsageError {
+  return new UsageError(`Name the fork point of run ${runId} (${words.at}, e.g. a phase name, draft/r2/model or __post__/0): ${status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
+}
+
 async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise<PreparedFork> {
   const run = await endedRun(host, runId);
   const events = await host.store.readEvents(runId);
   const words = req.words ?? CLI_FORK_WORDS;
   const at = req.at ?? (run.status === 'completed' ? null : failedStepPosition(events));
-  if (!at) throw new UsageError(`Name the fork point of run ${runId} (${words.at}, e.g. a phase name, draft/r2/model or __post__/0): ${run.status === 'completed' ? 'it completed, so there is no failed step to rerun from' : 'no failed step is recorded'}.`);
+  if (!at) throw noForkPoint(runId, run.status, words);
   const asked = parseForkPosition(at);
   const hasEdit = req.value !== undefined || (req.set?.length ?? 0) > 0;
   const chosen = await chooseVersion(host, run.skillName, { version: req.version, skillDir: req.skillDir, fallbackVersionId: run.skillVersionId, runBundleDir: run.bundleDir, forRun: run });

@@ -13,6 +13,7 @@ import type { Host } from '../host';
 import { launchAdmittedRun, runAdmission } from './run-admission';
 import { enqueueStoredRun } from './enqueue-run';
 import { workersSetting } from './run-source';
+import { recordFiles } from './start-run';
 
 export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId: string }> {
   // Each start does its work in a turn of the event loop of its own. Requests that arrive together
@@ -20,7 +21,9 @@ export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId
   // this, 200 starts at once would run back to back as one stretch, and no read could be answered
   // until the last of them was recorded.
   await new Promise((resolve) => setImmediate(resolve));
-  const req = { skill: body.skill, version: body.version, input: body.input as never, model: body.model };
+  // a bundle's files (the CLI's `run DIR` beside the app): recorded as a version first, then run as one
+  const version = body.files ? await recordFiles(host, body.skill, body.files) : body.version;
+  const req = { skill: body.skill, version, input: body.input as never, model: body.model };
   if (workersSetting(host).mode === 'external') return { runId: (await enqueueStoredRun(host, req)).runId };
   const { runId, done } = await launchAdmittedRun(host, req, runAdmission(host.env));
   done.then(

@@ -23,7 +23,7 @@ import type { Plan } from '../../kernel/plan';
 import type { CodeSandbox } from '../../kernel/ports';
 import { queueRun, startRun, type RunOutcome } from '../../kernel/runner';
 import { compileSkill } from '../../skill/compile';
-import type { BundleFiles, BundleProblem } from '../../skill/bundle';
+import { checkBundle, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { requireInputFits } from '../../skill/input-check';
 import { kernelDeps, modelFor, type Host } from '../host';
 import { randomIds, systemClock } from '../system';
@@ -107,7 +107,16 @@ export function bundlePath(cwd: string, bundle: string): { given: string; isFold
 /** A bundle folder's files (`read`: as already read), as a version of its skill, with its read-only copy. */
 export async function prepareFolder(host: Host, bundle: string, read?: FolderRead): Promise<Omit<Prepared, 'model'>> {
   if (read) return recordFolder(host, read.dir, read.files);
-  const { given, isFolder } = bundlePath(host.cwd, bundle);
+  const { dir, files, problems } = readFolder(host.cwd, bundle);
+  return recordFolder(host, dir, files, problems);
+}
+
+/**
+ * A bundle folder's files as a run reads them (`bundle`: the folder or its skill.md, relative to `cwd`),
+ * and the problems that would keep it from being kept; a skill.md missing or not UTF-8 is refused here.
+ */
+export function readFolder(cwd: string, bundle: string): { dir: string; files: BundleFiles; problems: BundleProblem[] } {
+  const { given, isFolder } = bundlePath(cwd, bundle);
   const dir = isFolder ? given : path.dirname(given);
   const { files, problems } = readBundleDir(dir);
   const unreadable = problems.find((p) => p.code === 'skill_md_not_utf8');
@@ -119,7 +128,7 @@ export async function prepareFolder(host: Host, bundle: string, read?: FolderRea
   if (problems.some((p) => p.code === 'bundle_no_skill_md')) {
     throw new UsageError(`No skill.md in ${dir}: a skill bundle is a folder holding skill.md (YAML frontmatter, then the prompts). Create it or pass another folder.`, { path: dir });
   }
-  return recordFolder(host, dir, files, problems);
+  return { dir, files, problems };
 }
 
 /** The folder's files checked, recorded as a version (content-addressed) and copied read-only. */
@@ -132,6 +141,22 @@ async function recordFolder(host: Host, dir: string, files: BundleFiles, problem
   const saved = await host.skills.saveVersion(checked.name, files, { mode: 'record', origin: 'run', description: skillMdFacts(files['skill.md']).description });
   const copyDir = materializeVersion(host.bundlesDir, { hash: saved.hash, files });
   return { plan: compileCopy(files, copyDir, shown), files, versionId: saved.versionId, copyDir, origin: dir };
+}
+
+/**
+ * A bundle's files sent in place of a stored version (`POST /api/runs` with `files`: the CLI's `run DIR`
+ * while the app holds the store), recorded as `run DIR` records its folder: checked and compiled first,
+ * then a version of `skill` (content-addressed: a known one is left as it was). Answers its hash.
+ */
+export async function recordFiles(host: Host, skill: string, files: BundleFiles): Promise<string> {
+  const problems = checkBundle(files);
+  if (problems.length) throw new BundleInvalidError(problems, 'run');
+  if (!Object.prototype.hasOwnProperty.call(files, 'skill.md')) throw new UsageError('The files hold no skill.md: a skill bundle is a folder holding skill.md.');
+  const hash = bundleHash(files);
+  const plan = compileCopy(files, materializeVersion(host.bundlesDir, { hash, files }), 'skill.md');
+  if (plan.name !== skill) throw new UsageError(`The files are skill ${plan.name} (the name in their skill.md), not ${skill}.`, { skill, name: plan.name });
+  await host.skills.saveVersion(skill, files, { mode: 'record', origin: 'run', description: skillMdFacts(files['skill.md']).description });
+  return hash;
 }
 
 /** A stored version with its read-only copy. */

@@ -8,12 +8,19 @@ import path from 'node:path';
 import { BundleInvalidError, UsageError } from '../../kernel/errors';
 import type { SavedVersionView } from '../../views';
 import { isSkillName } from '../../skill/schema';
+import type { BundleFiles } from '../../skill/bundle';
 import type { Host } from '../host';
 import { readBundleDir } from './bundle-dir';
 import { saveVersion } from './save-version';
 import { skillMdFacts } from './skill-text';
 
 export async function pushSkill(host: Pick<Host, 'skills'>, dir: string, opts: { as?: string } = {}): Promise<SavedVersionView & { skill: string }> {
+  const { name, files } = readPush(dir, opts);
+  return { skill: name, ...(await saveVersion(host, name, { files, origin: 'push', createIfMissing: true })) };
+}
+
+/** The folder's files and the skill they are pushed as, checked (the CLI beside the app sends them to it). */
+export function readPush(dir: string, opts: { as?: string } = {}): { name: string; files: BundleFiles } {
   // a missing path was node's ENOENT from deep in the read, an "internal error" with its stack
   if (!existsSync(dir)) throw new UsageError(`${dir} does not exist: pass the bundle folder, the one holding skill.md.`);
   if (!statSync(dir).isDirectory()) throw new UsageError(`${dir} is a file, not a folder: pass the bundle folder that holds skill.md.`);
@@ -28,5 +35,5 @@ export async function pushSkill(host: Pick<Host, 'skills'>, dir: string, opts: {
       `Cannot push ${dir} as "${name}": a skill name is a lowercase letter, then lowercase letters, digits or _ (at most 64). Set \`name:\` in skill.md, or pass --name.`,
     );
   }
-  return { skill: name, ...(await saveVersion(host, name, { files, origin: 'push', createIfMissing: true })) };
+  return { name, files };
 }

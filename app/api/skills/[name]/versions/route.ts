@@ -8,4 +8,6 @@ export const dynamic = 'force-dynamic';
 
 export const GET = handle(routes.listVersions, async ({ params }) => ({ versions: await listVersions(await appHost(), params.name) }));
 
-export const POST = handle(routes.saveVersion, async ({ params, body }) => saveVersion(await appHost(), params.name, { files: body.files }));
+export const POST = handle(routes.saveVersion, async ({ params, body }) =>
+  saveVersion(await appHost(), params.name, { files: body.files, ...(body.push ? { origin: 'push', createIfMissing: true } : {}) }),
+);

@@ -1,0 +1,50 @@
+/**
+ * The CLI beside the running app, for the tests of commands that go through it: the built app started
+ * on a data dir of the test's (`start`), the CLI run on that data dir as a second terminal runs it (no
+ * DATABASE_URL, no token), the app's API called directly, and the line the CLI says on stderr when it
+ * goes through the app. The app is stopped and the data dir removed after the test file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after } from 'node:test';
+import type { RouteAnswer, RouteDef, RouteInput } from '../../lib/api/route-def';
+import { callRoute } from '../../lib/client/api';
+import { startApp, type AppServer } from '../../lib/server/http/testing/app-server';
+import { runCli, type CliResult } from './spawn-cli';
+
+export type BesideApp = {
+  dataDir: string;
+  start(): Promise<AppServer>;
+  app(): AppServer;
+  /** the env of a second terminal on the data dir */
+  env(): NodeJS.ProcessEnv;
+  cli(args: string[], stdin?: string): Promise<CliResult>;
+  call<R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>>;
+  /** what the CLI says on stderr when a command goes through the app */
+  note(): string;
+};
+
+export function besideApp(prefix: string): BesideApp {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+  let app: AppServer | undefined;
+  after(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const env = () => {
+    const e: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
+    delete e.DATABASE_URL;
+    delete e.STAGECRAFT_TOKEN;
+    return e;
+  };
+  return {
+    dataDir,
+    start: async () => (app = await startApp({ dataDir })),
+    app: () => app!,
+    env,
+    cli: (args, stdin) => runCli(args, { env: env(), stdin }),
+    call: (route, input) => callRoute(route, input, { baseUrl: app!.url }),
+    note: () => `(through the app at ${app!.url}: it holds the embedded store)`,
+  };
+}
