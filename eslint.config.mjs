@@ -43,7 +43,7 @@ const kernelBans = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.next/**', 'dist/**', '.bench-build/**', '.bench-peers/**', 'lib/store/generated/**', '.stagecraft/**', 'next-env.d.ts', 'test-results/**', '**/fixtures/**', 'examples/**'] },
+  { ignores: ['node_modules/**', '.next/**', 'dist/**', '.bench-build/**', '.test-build/**', '.bench-peers/**', 'lib/store/generated/**', '.stagecraft/**', 'next-env.d.ts', 'test-results/**', '**/fixtures/**', 'examples/**'] },
   ...tseslint.configs.recommended.map((c) => ({ ...c, files: ['**/*.ts', '**/*.tsx', '**/*.mts'] })),
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
