@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
 import type { CliResult } from './testing/spawn-cli';
-import { besideApp } from './testing/beside-app';
+import { besideApp, refusedThroughApp } from './testing/beside-app';
 
 const { start, app, cli, call, note: said } = besideApp('sc-fork-app-');
 
@@ -73,18 +73,11 @@ describe('stagecraft fork while the app holds the embedded store', () => {
   });
 
   it('--skill, --trust and a model script cannot go through the app: store_locked, saying why', async () => {
-    for (const [args, why] of [
-      [['fork', failed, '--skill', 'examples/blog_writer'], /--skill DIR/],
-      [['fork', failed, '--trust'], /--trust is for code run here/],
-      [['fork', failed, '--model', 'scripted:model.yaml'], /names? a model script of this machine/],
-    ] as const) {
-      const r = await cli([...args, '--json']);
-      assert.equal(r.code, 1);
-      const { error } = JSON.parse(r.out) as { error: { code: string; message: string } };
-      assert.equal(error.code, 'store_locked');
-      assert.match(error.message, /`stagecraft fork` cannot go through it here: /);
-      assert.match(error.message, why);
-    }
+    await refusedThroughApp(cli, 'fork', [
+      [[failed, '--skill', 'examples/blog_writer'], /--skill DIR/],
+      [[failed, '--trust'], /--trust is for code run here/],
+      [[failed, '--model', 'scripted:model.yaml'], /names? a model script of this machine/],
+    ]);
   });
 
   it('once the app has stopped, the same forks print the same on the store itself', async () => {

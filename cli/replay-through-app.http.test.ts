@@ -9,7 +9,7 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
 import type { CliResult } from './testing/spawn-cli';
-import { besideApp } from './testing/beside-app';
+import { besideApp, refusedThroughApp } from './testing/beside-app';
 
 const { dataDir, start, app, cli, call, note: said } = besideApp('sc-replay-app-');
 
@@ -65,18 +65,11 @@ describe('stagecraft replay while the app holds the embedded store', () => {
   it('--skill, --trust and an exported run file cannot go through the app: store_locked, saying why', async () => {
     const file = path.join(dataDir, 'exported.json');
     writeFileSync(file, JSON.stringify(await call(routes.exportRun, { params: { id: done } })));
-    for (const [args, why] of [
-      [['replay', done, '--skill', 'examples/summarize'], /--skill DIR/],
-      [['replay', done, '--trust'], /--trust is for code run here/],
-      [['replay', file], /an exported run file is imported first/],
-    ] as const) {
-      const r = await cli([...args, '--json']);
-      assert.equal(r.code, 1, r.out);
-      const { error } = JSON.parse(r.out) as { error: { code: string; message: string } };
-      assert.equal(error.code, 'store_locked');
-      assert.match(error.message, /`stagecraft replay` cannot go through it here: /);
-      assert.match(error.message, why);
-    }
+    await refusedThroughApp(cli, 'replay', [
+      [[done, '--skill', 'examples/summarize'], /--skill DIR/],
+      [[done, '--trust'], /--trust is for code run here/],
+      [[file], /an exported run file is imported first/],
+    ]);
   });
 
   it('once the app has stopped, the same replays print the same on the store itself', async () => {

@@ -10,29 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
-import { callRoute } from '../lib/client/api';
-import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
-import { startApp, type AppServer } from '../lib/server/http/testing/app-server';
-import { BIN, ROOT, runCli, type CliResult } from './testing/spawn-cli';
+import type { RouteInput } from '../lib/api/route-def';
+import { BIN, ROOT, type CliResult } from './testing/spawn-cli';
+import { besideApp } from './testing/beside-app';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-run-app-'));
+const { dataDir, start, app, env, cli, call, note: said } = besideApp('sc-run-app-');
 const work = mkdtempSync(path.join(tmpdir(), 'sc-run-app-work-'));
-let app: AppServer | undefined;
-after(async () => {
-  await app?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
-});
-
-function cliEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  delete env.STAGECRAFT_TOKEN;
-  return env;
-}
-/** the command on the embedded store in `dataDir`, as a second terminal runs it */
-const cli = (args: string[], stdin?: string): Promise<CliResult> => runCli(args, { env: cliEnv(), stdin });
-const call = <R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>> => callRoute(route, input, { baseUrl: app!.url });
+after(() => rmSync(work, { recursive: true, force: true }));
 
 /** what differs from one run to the next: its id, and how long its steps took */
 const same = (out: string) => out.replace(/\brun_[a-z0-9]+/g, 'RUN').replace(/"durationMs":\d+/g, '"durationMs":0');
@@ -64,8 +48,8 @@ describe('stagecraft run DIR while the app holds the embedded store', () => {
     const sleepy = path.join(sleeper, 'rendering.py');
     writeFileSync(sleepy, `${readFileSync(sleepy, 'utf8')}\n\ndef count_words(value):\n    import time\n    time.sleep(120)\n    return {"word_count": 1, "reading_minutes": 1}\n`);
     writeFileSync(broken, '{"question": 7}');
-    app = await startApp({ dataDir });
-    note = `(through the app at ${app.url}: it holds the embedded store)`;
+    await start();
+    note = said();
   });
 
   it('goes through the app, said once on stderr; the folder is recorded as the version a run records', async () => {
@@ -133,7 +117,7 @@ describe('stagecraft run DIR while the app holds the embedded store', () => {
   });
 
   it('Ctrl-C stops following the run, not the run: it goes on in the app, and the command says how to abort it', async () => {
-    const child = spawn(process.execPath, [BIN, 'run', sleeper, '--input', path.join(sleeper, 'input.json')], { cwd: ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', sleeper, '--input', path.join(sleeper, 'input.json')], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
@@ -147,13 +131,13 @@ describe('stagecraft run DIR while the app holds the embedded store', () => {
     await new Promise((r) => setTimeout(r, 1000));
     child.kill('SIGINT');
     assert.equal(await exited, 130, err);
-    assert.match(err, new RegExp(`^stagecraft: run ${runId} goes on in the app at ${app!.url.replace(/[.]/g, '\\.')}; to abort it: stagecraft abort ${runId}$`, 'm'));
+    assert.match(err, new RegExp(`^stagecraft: run ${runId} goes on in the app at ${app().url.replace(/[.]/g, '\\.')}; to abort it: stagecraft abort ${runId}$`, 'm'));
     assert.equal((await call(routes.getRun, { params: { id: runId } })).status, 'running');
     await call(routes.abortRun, { params: { id: runId }, body: {} });
   });
 
   it('once the app has stopped, the same runs print the same on the store itself', async () => {
-    await app!.stop();
+    await app().stop();
     for (const [name, c] of Object.entries(commands)) {
       const r = await cli(c.args, c.stdin);
       assert.equal(r.code, viaApp[name].code, `${name}: ${r.err}`);

@@ -5,38 +5,21 @@
 // process holds, with an app.json that is not its own, is `store_locked` as before; an app that does
 // not answer is `store_locked` saying so.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
-import { callRoute } from '../lib/client/api';
-import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
-import { startApp, freePort, type AppServer } from '../lib/server/http/testing/app-server';
+import { freePort } from '../lib/server/http/testing/app-server';
 import { acquireDataDirLock } from '../lib/store/data-dir-lock';
 import { APP_FILE } from '../lib/store/app-file';
-import { runCli, type CliResult } from './testing/spawn-cli';
+import type { CliResult } from './testing/spawn-cli';
+import { besideApp } from './testing/beside-app';
 
 type Cli = CliResult;
 
-/** the command on `dataDir`'s embedded store, as a second terminal runs it (no DATABASE_URL, no token) */
-function cli(args: string[], dataDir: string): Promise<Cli> {
-  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  delete env.STAGECRAFT_TOKEN;
-  return runCli(args, { env });
-}
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-cli-app-'));
-const elsewhere = mkdtempSync(path.join(tmpdir(), 'sc-cli-other-'));
-let app: AppServer | undefined;
-after(async () => {
-  await app?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(elsewhere, { recursive: true, force: true });
-});
-
-const call = <R extends RouteDef>(route: R, input: RouteInput<R>): Promise<RouteAnswer<R>> => callRoute(route, input, { baseUrl: app!.url });
+const { dataDir, start, app, cli, call, note: said } = besideApp('sc-cli-app-');
+/** a data dir no app of this test holds, with the CLI on it */
+const { dataDir: elsewhere, cli: cliElsewhere } = besideApp('sc-cli-other-');
 
 async function waitForStatus(id: string, done: (s: string) => boolean) {
   for (let i = 0; i < 600; i++) {
@@ -77,8 +60,8 @@ describe('the CLI while the app holds the embedded store', () => {
     versionsNone: ['versions', 'nosuchskill', '--json'],
   });
   before(async () => {
-    app = await startApp({ dataDir });
-    note = `(through the app at ${app.url}: it holds the embedded store)`;
+    await start();
+    note = said();
     done = (await call(routes.startRun, { body: { skill: 'summarize', input: { path: 'report.txt' } } })).runId;
     await waitForStatus(done, (s) => s !== 'running' && s !== 'queued');
     // a run whose postprocessor step sleeps: still running when the CLI aborts it
@@ -91,21 +74,21 @@ describe('the CLI while the app holds the embedded store', () => {
   });
 
   it('abort goes through the app: the run ends aborted, said as the command says it', async () => {
-    const r = await cli(['abort', stopped, '--reason', 'from the other terminal'], dataDir);
+    const r = await cli(['abort', stopped, '--reason', 'from the other terminal']);
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out.split('\n')[0], `run ${stopped}: aborted; it will not be resumed`);
     assert.equal(r.err.trim(), note, 'said once, on stderr');
     const run = await call(routes.getRun, { params: { id: stopped } });
     assert.equal(run.status, 'aborted');
     assert.match(String(run.error?.message), /from the other terminal/);
-    const again = await cli(['abort', stopped, '--json'], dataDir);
+    const again = await cli(['abort', stopped, '--json']);
     assert.equal(again.code, 1);
     assert.equal((JSON.parse(again.out) as { error: { code: string } }).error.code, 'run_finished', 'the app\'s error, as the store would have said it');
   });
 
   it('runs, events, export, compare and versions go through the app, said once on stderr, stdout as it is', async () => {
     for (const [name, args] of Object.entries(commands())) {
-      const r = await cli(args, dataDir);
+      const r = await cli(args);
       viaApp[name] = r;
       assert.ok(r.err.startsWith(`${note}\n`), `${name}: ${r.err}`);
       assert.ok(!r.out.includes('through the app'), name);
@@ -124,21 +107,21 @@ describe('the CLI while the app holds the embedded store', () => {
   });
 
   it('a command that cannot go through the app says which app holds the store, and what to do', async () => {
-    const r = await cli(['pull', 'summarize', path.join(elsewhere, 'pulled'), '--json'], dataDir);
+    const r = await cli(['pull', 'summarize', path.join(elsewhere, 'pulled'), '--json']);
     assert.equal(r.code, 1);
     const { error } = JSON.parse(r.out) as { error: { code: string; message: string; appUrl: string } };
     assert.equal(error.code, 'store_locked');
     assert.ok(error.message.startsWith(`The embedded store in ${dataDir} is in use by another process: pid `), error.message);
-    assert.ok(error.message.includes(`That process is the Stagecraft app at ${app!.url}: use the app at ${app!.url}, or stop it`), error.message);
-    assert.equal(error.appUrl, app!.url);
+    assert.ok(error.message.includes(`That process is the Stagecraft app at ${app().url}: use the app at ${app().url}, or stop it`), error.message);
+    assert.equal(error.appUrl, app().url);
   });
 
   it('once the app has stopped, the same commands print the same on the store itself', async () => {
     assert.ok(existsSync(path.join(dataDir, APP_FILE)), 'the app said where it listens');
-    await app!.stop();
+    await app().stop();
     assert.ok(!existsSync(path.join(dataDir, APP_FILE)), 'and took it back as it stopped');
     for (const [name, args] of Object.entries(commands())) {
-      const r = await cli(args, dataDir);
+      const r = await cli(args);
       assert.equal(r.code, viaApp[name].code, `${name}: ${r.err}`);
       if (name === 'export') assert.deepEqual(exported(r.out), exported(viaApp.export.out));
       else assert.equal(r.out, viaApp[name].out, name);
@@ -151,10 +134,10 @@ describe('a lock the app does not hold', () => {
   it('is store_locked as before, an app.json of a process gone or another process notwithstanding', async () => {
     const lock = acquireDataDirLock(elsewhere);
     try {
-      const before = await cli(['runs', '--json'], elsewhere);
+      const before = await cliElsewhere(['runs', '--json']);
       // an app that died: its app.json names a pid no process has
       writeFileSync(path.join(elsewhere, APP_FILE), JSON.stringify({ url: 'http://127.0.0.1:9', pid: 2 ** 22 + 7, startedAt: Date.now() }));
-      const stale = await cli(['runs', '--json'], elsewhere);
+      const stale = await cliElsewhere(['runs', '--json']);
       for (const r of [before, stale]) {
         assert.equal(r.code, 1);
         const { error } = JSON.parse(r.out) as { error: { code: string; message: string } };
@@ -174,7 +157,7 @@ describe('a lock the app does not hold', () => {
     try {
       const url = `http://127.0.0.1:${await freePort()}`;
       writeFileSync(path.join(elsewhere, APP_FILE), JSON.stringify({ url, pid: process.pid, startedAt: Date.now() }));
-      const r = await cli(['runs', '--json'], elsewhere);
+      const r = await cliElsewhere(['runs', '--json']);
       assert.equal(r.code, 1);
       const { error } = JSON.parse(r.out) as { error: { code: string; message: string } };
       assert.equal(error.code, 'store_locked');

@@ -1,8 +1,13 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
- * store (cli/store.ts `withHostOrApp`): `runs`, `events`, `abort`, `export`, `compare`, `versions`, and `run DIR`
- * (cli/run-through-app.ts). Each answer is what the
- * command reads from the store itself, in the same views, so it prints the same.
+ * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…` and
+ * `fork RUN` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts, which reaches the
+ * app itself once the folder is checked here). Each answer is what the command reads from or writes to
+ * the store itself, in the same views, so it prints the same; a run the app starts for `run` or `fork`
+ * is followed to its end here (`followRun`). What the app cannot do as asked stays `store_locked`,
+ * saying why (cli/app-holder.ts `notThroughApp`): `fork` and `replay` with --skill DIR or --trust,
+ * `fork` with a model script, `replay` of an exported run file, `run` with --workspace, a model script
+ * outside the bundle, or a skill that names run_skill.
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.

@@ -103,21 +103,27 @@ export async function buildTests(files) {
   const dir = path.join(TEST_BUILD, String(process.pid));
   rmSync(dir, { recursive: true, force: true });
   const entryPoints = Object.fromEntries(files.map((f) => [f.replace(/\.tsx?$/, ''), path.join(ROOT, f)]));
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints,
-    outdir: dir,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    splitting: true,
-    keepNames: true,
-    chunkNames: '_chunks/[name]-[hash]',
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'error',
-    plugins: [packagesPlugin(), sourceMetaPlugin()],
-  });
+  try {
+    await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints,
+      outdir: dir,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      splitting: true,
+      keepNames: true,
+      chunkNames: '_chunks/[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+      logLevel: 'error',
+      plugins: [packagesPlugin(), sourceMetaPlugin()],
+    });
+  } finally {
+    // esbuild's service process, idle once built, would sit beside the tests as they run: stopped
+    // (a later build starts it again)
+    await esbuild.stop();
+  }
   return { dir, files: files.map((f) => path.join(dir, `${f.replace(/\.tsx?$/, '')}.mjs`)) };
 }

@@ -1,6 +1,8 @@
 // The node tests run compiled (scripts/build-tests.mjs): a module compiled so says of itself what its
 // source says under tsx — its own URL, folder and file, its classes' names — and a subpath of a package
 // without an `exports` map (`next/server`) loads; a test importing by a computed path is left to tsx.
+// Once built, esbuild's service process is stopped: it does not sit beside the tests as they run.
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
@@ -27,4 +29,10 @@ test('a test that imports by a computed path runs through tsx; one importing by 
   assert.equal(needsTsx('lib/kernel/errors.test.ts'), true);
   assert.equal(needsTsx('next-config.test.ts'), true);
   assert.equal(needsTsx('cli/print.test.ts'), false);
+});
+
+test("the build's esbuild process is stopped once it built: it does not sit beside the tests", () => {
+  // a process of its own, which built nothing before and loads no tsx (whose own esbuild runs beside it)
+  const left = execFileSync(process.execPath, [path.join(ROOT, 'scripts/fixtures/built-leaves.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(left), [], 'no esbuild service left running by the build');
 });

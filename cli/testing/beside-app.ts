@@ -3,7 +3,9 @@
  * on a data dir of the test's (`start`), the CLI run on that data dir as a second terminal runs it (no
  * DATABASE_URL, no token), the app's API called directly, and the line the CLI says on stderr when it
  * goes through the app. The app is stopped and the data dir removed after the test file.
+ * `refusedThroughApp`: a command's uses that cannot go through the app, each `store_locked` saying why.
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,4 +49,19 @@ export function besideApp(prefix: string): BesideApp {
     call: (route, input) => callRoute(route, input, { baseUrl: app!.url }),
     note: () => `(through the app at ${app!.url}: it holds the embedded store)`,
   };
+}
+
+/**
+ * `stagecraft <command> …args --json` for each case, while the app holds the store: each exits 1 with
+ * `store_locked`, saying that the command cannot go through the app here, and why (`why`).
+ */
+export async function refusedThroughApp(cli: BesideApp['cli'], command: string, cases: readonly (readonly [args: readonly string[], why: RegExp])[]): Promise<void> {
+  for (const [args, why] of cases) {
+    const r = await cli([command, ...args, '--json']);
+    assert.equal(r.code, 1, r.out);
+    const { error } = JSON.parse(r.out) as { error: { code: string; message: string } };
+    assert.equal(error.code, 'store_locked');
+    assert.match(error.message, new RegExp(`\`stagecraft ${command}\` cannot go through it here: `));
+    assert.match(error.message, why);
+  }
 }
