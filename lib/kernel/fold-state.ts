@@ -44,6 +44,11 @@ export type StateChain = {
   element: { prefix: string; value: JsonObject; step: string } | null;
   /** the value is a fork's edit of a step's input, made at its point: that step (`__post__/1`); absent when it is what the run made */
   editedAt?: string;
+  /**
+   * where the edit is the chain's own input (the finish artifact at `__post__`, before its first step
+   * ran): the phase visit that made the value it replaced (`write`); absent otherwise
+   */
+  editedOver?: string | null;
 };
 
 export type StepCounts = { ok: number; failed: number; refused: number; skipped: number; empty: number; error: number };
@@ -174,7 +179,7 @@ function stateMessages(fold: RunFold, visit: VisitRec, seq: number, event: { typ
 
 function chainAt(fold: RunFold, visit: VisitRec | null, inPost: boolean, seq: number): StateChain | null {
   const chain = inPost ? fold.post : visit?.pre && (visit.transcriptSeq === null || seq < visit.transcriptSeq) ? visit.pre : null;
-  if (!chain || chain.startSeq > seq) return null;
+  if (!chain || chain.startSeq > seq) return editedStartAt(fold, seq);
   const { value, step } = chainValueAt(chain, seq);
   return { prefix: chain.prefix, phase: chain.phase, value, step: step?.data.position ?? null, element: elementAt(fold, chain.prefix, seq), ...editedOf(editedAt(chain, value)) };
 }
@@ -184,6 +189,19 @@ const editedOf = (at: string | null): { editedAt?: string } => (at ? { editedAt:
 /** where the chain's value at seq is a fork's edit: a step's edited input, from the fork point until that step ran */
 function editedAt(chain: ChainRec, value: JsonObject): string | null {
   return chain.forkInput && !chain.replayed && value === chain.forkInput.value ? `${chain.prefix}/${chain.forkInput.index}` : null;
+}
+
+/**
+ * A fork's edited value flowing in at a chain's start (the finish artifact at `__post__`): from the fork
+ * point until the chain's first step ran, the chain there holds the edit, in place of what the phase
+ * before left. Null where there is none, or no chain there (a postprocessor with no steps).
+ */
+function editedStartAt(fold: RunFold, seq: number): StateChain | null {
+  const edit = fold.forkStart;
+  if (!edit || edit.seq > seq) return null;
+  const chain = fold.post;
+  if (!chain || chain.startSeq <= seq) return null;
+  return { prefix: chain.prefix, phase: chain.phase, value: edit.value, step: null, element: null, editedAt: edit.position, editedOver: lastVisitBefore(fold, edit.seq)?.key ?? null };
 }
 
 /** the innermost iterate element in progress at seq (its iterate step not yet recorded) */

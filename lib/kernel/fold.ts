@@ -139,6 +139,11 @@ export class RunFold {
    * events that carry it)
    */
   private forkInput: { position: string; value: JsonObject; seq: number } | null = null;
+  /**
+   * a fork's edited value flowing in at a start (the finish artifact at `__post__`): from its point the
+   * value the chain there starts from, until its first step ran (the events that carry it say nothing of the edit)
+   */
+  forkStart: { position: string; value: JsonObject; seq: number } | null = null;
   private visitCounts: Record<string, number> = {};
 
   constructor(runId: string, events: readonly RunEvent[] = []) {
@@ -229,6 +234,7 @@ export class RunFold {
       case EVENT.forkPointReached: {
         const d = e.data as unknown as ForkPointReachedData;
         if (d.target === 'input' && d.position.includes('/') && isJsonObject(d.edited)) this.forkInput = { position: d.position, value: d.edited, seq: e.seq };
+        if (d.target === 'input' && d.position === POST_PHASE && isJsonObject(d.edited)) this.forkStart = { position: d.position, value: d.edited, seq: e.seq };
         return;
       }
       case EVENT.factOverridden: {

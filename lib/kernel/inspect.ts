@@ -70,6 +70,7 @@ export function stateView(fold: RunFold, k: number): RunStateView {
           step: s.chain.step,
           element: s.chain.element ? { ...s.chain.element, value: slot(s.chain.element.value, ref('chain', 'element', 'value')) } : null,
           ...(s.chain.editedAt ? { editedAt: s.chain.editedAt } : {}),
+          ...(s.chain.editedOver !== undefined ? { editedOver: s.chain.editedOver } : {}),
         }
       : null,
     workspace: s.workspace.map((w, i) => ({ path: w.path, seq: w.seq, content: slot(w.content, ref('workspace', i, 'content')) })),

@@ -318,6 +318,27 @@ test('fork at __post__ with an edited finish artifact: it is persisted and post-
   assert.deepEqual((await rec.store.readArtifact(r.outcome.runId, '.stagecraft/finish.json'))?.content, { n: 1000, title: 'edited' });
 });
 
+test("State at step at a fork of __post__ with an edited finish: from the fork point until __post__/0 ran, the postprocessor chain holds the edit, in place of what phase write left", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: '__post__', target: 'input', value: { n: 1000, title: 'edited' } } });
+  const fold = new RunFold(r.outcome.runId, r.events);
+  const marker = r.events.find((e) => e.type === EVENT.forkPointReached)!;
+  const step0 = stepOf(r.events, '__post__/0')!;
+  assert.equal(stateAt(fold, marker.seq - 1).chain, null, 'before the point: no chain, as before');
+  for (let seq = marker.seq; seq < step0.seq; seq++) {
+    const chain = stateAt(fold, seq).chain;
+    assert.deepEqual(chain && { ...chain }, { prefix: '__post__', phase: '__post__', value: { n: 1000, title: 'edited' }, step: null, element: null, editedAt: '__post__', editedOver: 'write' }, `at ${seq}`);
+  }
+  // once __post__/0 ran: the chain as the run made it, from the edit
+  assert.equal(stateAt(fold, step0.seq).chain?.editedAt, undefined);
+  assert.equal(stateAt(fold, step0.seq).chain?.editedOver, undefined);
+  assert.equal(stateAt(fold, step0.seq).chain?.value.one_saw, 1000);
+  // a run's own finish is never said to be edited, and before __post__/0 its chain is not shown
+  const own = new RunFold('parent', rec.events);
+  assert.ok(rec.events.every((e) => stateAt(own, e.seq).chain?.editedOver === undefined));
+  assert.equal(stateAt(own, stepOf(rec.events, '__post__/0')!.seq - 1).chain, null);
+});
+
 test('a fork whose skill changed before the point fails, naming the step; a resume of a crashed fork finishes it', async () => {
   const rec = await record();
   const changed = await derive(rec, skill({ prompt: 'changed' }), { mode: 'fork', point: { at: '__post__/1', target: 'rerun' } });

@@ -274,6 +274,8 @@ export const RunStateView = z
         element: z.object({ prefix: str, value: ValueSlotView, step: str }).strict().nullable(),
         /** the value is a fork's edit of a step's input, made at its point: that step (absent: what the run made) */
         editedAt: str.optional(),
+        /** the edit is the chain's own input (the finish artifact): the phase visit that made the value it replaced (null: the run's input; absent: not such an edit) */
+        editedOver: str.nullable().optional(),
       })
       .strict()
       .nullable(),
