@@ -31,6 +31,9 @@ export type StateMessage = {
   toolCallId: string | null;
   op: string | null;
   toolCalls: ToolCall[] | null;
+  /** the phase's input, edited at a fork's point: that phase visit (`write`), and the visit that made the value it replaced (null: the run's input); absent otherwise */
+  editedAt?: string;
+  editedOver?: string | null;
 };
 
 export type StateChain = {
@@ -45,8 +48,9 @@ export type StateChain = {
   /** the value is a fork's edit of a step's input, made at its point: that step (`__post__/1`); absent when it is what the run made */
   editedAt?: string;
   /**
-   * where the edit is the chain's own input (the finish artifact at `__post__`, before its first step
-   * ran): the phase visit that made the value it replaced (`write`); absent otherwise
+   * where the edit is the chain's own input (a phase's input at `write`, the finish artifact at
+   * `__post__`, before the chain's first step ran): the phase visit that made the value it replaced
+   * (`gather`; null: the run's input); absent otherwise
    */
   editedOver?: string | null;
 };
@@ -164,6 +168,8 @@ function stateMessages(fold: RunFold, visit: VisitRec, seq: number, event: { typ
     through = { round: Number(event.data.round), closing: true, edits: true };
   }
   const t = transcriptAt(fold, visit, seq, through);
+  // a phase's input a fork edited at its start goes to the model as the transcript's input (with no preprocessor between)
+  const editedInput = fold.forkStart?.position === visit.key && !visit.pre ? 1 : -1;
   return t.messages.map((m, i) => ({
     id: t.meta[i].id,
     seq: t.meta[i].seq,
@@ -174,6 +180,7 @@ function stateMessages(fold: RunFold, visit: VisitRec, seq: number, event: { typ
     toolCallId: m.role === 'tool' ? m.toolCallId : null,
     op: m.role === 'tool' ? m.op : null,
     toolCalls: m.role === 'assistant' ? (m.toolCalls ?? null) : null,
+    ...(i === editedInput && m.role === 'user' ? editedStartOf(fold) : {}),
   }));
 }
 
@@ -192,16 +199,23 @@ function editedAt(chain: ChainRec, value: JsonObject): string | null {
 }
 
 /**
- * A fork's edited value flowing in at a chain's start (the finish artifact at `__post__`): from the fork
- * point until the chain's first step ran, the chain there holds the edit, in place of what the phase
- * before left. Null where there is none, or no chain there (a postprocessor with no steps).
+ * A fork's edited value flowing in at a chain's start (a phase's input into its preprocessor, the
+ * finish artifact at `__post__`): from the fork point until the chain's first step ran, the chain there
+ * holds the edit, in place of what the phase before left. Null where there is none, or no chain there
+ * (a phase with no preprocessor: its transcript's input says it; a postprocessor with no steps).
  */
 function editedStartAt(fold: RunFold, seq: number): StateChain | null {
   const edit = fold.forkStart;
   if (!edit || edit.seq > seq) return null;
-  const chain = fold.post;
+  const chain = edit.position === POST_PHASE ? fold.post : (fold.visitOf(edit.position)?.pre ?? null);
   if (!chain || chain.startSeq <= seq) return null;
-  return { prefix: chain.prefix, phase: chain.phase, value: edit.value, step: null, element: null, editedAt: edit.position, editedOver: lastVisitBefore(fold, edit.seq)?.key ?? null };
+  return { prefix: chain.prefix, phase: chain.phase, value: edit.value, step: null, element: null, ...editedStartOf(fold) };
+}
+
+/** where a fork edited the value flowing in at a start: there, and the visit that made the value it replaced */
+function editedStartOf(fold: RunFold): { editedAt: string; editedOver: string | null } {
+  const edit = fold.forkStart!;
+  return { editedAt: edit.position, editedOver: lastVisitBefore(fold, edit.seq)?.key ?? null };
 }
 
 /** the innermost iterate element in progress at seq (its iterate step not yet recorded) */

@@ -27,6 +27,7 @@ import { EVENT, EXECUTES_FROM, type ArtifactPersistedData, type FactOverriddenDa
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE } from './plan';
+import { RUN_INPUT_POINT } from './fork-edits';
 import type { RunEvent, RunStatus } from './ports';
 import { getPath, renderTemplate } from './value-path';
 import { applyStepResult, chainValueAt, currentValue, replayValue } from './fold-chains';
@@ -140,8 +141,9 @@ export class RunFold {
    */
   private forkInput: { position: string; value: JsonObject; seq: number } | null = null;
   /**
-   * a fork's edited value flowing in at a start (the finish artifact at `__post__`): from its point the
-   * value the chain there starts from, until its first step ran (the events that carry it say nothing of the edit)
+   * a fork's edited value flowing in at a start (a phase's input at `write`, the finish artifact at
+   * `__post__`): from its point what the phase or the chain there starts from (the events that carry
+   * it say nothing of the edit)
    */
   forkStart: { position: string; value: JsonObject; seq: number } | null = null;
   private visitCounts: Record<string, number> = {};
@@ -234,7 +236,7 @@ export class RunFold {
       case EVENT.forkPointReached: {
         const d = e.data as unknown as ForkPointReachedData;
         if (d.target === 'input' && d.position.includes('/') && isJsonObject(d.edited)) this.forkInput = { position: d.position, value: d.edited, seq: e.seq };
-        if (d.target === 'input' && d.position === POST_PHASE && isJsonObject(d.edited)) this.forkStart = { position: d.position, value: d.edited, seq: e.seq };
+        if (d.target === 'input' && !d.position.includes('/') && d.position !== RUN_INPUT_POINT && isJsonObject(d.edited)) this.forkStart = { position: d.position, value: d.edited, seq: e.seq };
         return;
       }
       case EVENT.factOverridden: {

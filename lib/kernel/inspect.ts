@@ -36,6 +36,9 @@ export type MessageView = {
   toolCallId: string | null;
   op: string | null;
   toolCalls: { id: string; op: string; args: ValueSlot }[] | null;
+  /** the phase's input, edited at a fork's point (fold-state.ts StateMessage) */
+  editedAt?: string;
+  editedOver?: string | null;
 };
 
 export type ChainView = { prefix: string; phase: string; value: ValueSlot; step: string | null; element: { prefix: string; value: ValueSlot; step: string } | null };
@@ -101,6 +104,7 @@ function messageView(m: StateMessage | (Message & { id: string; seq: number | nu
     toolCallId: m.role === 'tool' ? m.toolCallId : null,
     op: m.role === 'tool' ? m.op : null,
     toolCalls: calls ? calls.map((c, i) => ({ id: c.id, op: c.op, args: slot(c.args, ref('toolCalls', i, 'args')) })) : null,
+    ...(sm.editedAt !== undefined ? { editedAt: sm.editedAt, editedOver: sm.editedOver ?? null } : {}),
   };
 }
 

@@ -71,6 +71,7 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
                     {m.op ? <code>{m.op}</code> : null}
                     {m.toolCallId ? <span className={styles.dim}>{m.toolCallId}</span> : null}
                     {m.editedBy ? <span className={styles.edited}>edited by {m.editedBy}</span> : null}
+                    {m.editedAt !== undefined ? <span className={styles.edited}>{editedInputWords(m.editedAt, m.editedOver ?? null)}</span> : null}
                   </div>
                   <ValueView runId={runId} slot={m.content} label={`content of ${m.id}`} />
                   {m.toolCalls?.length ? (
@@ -155,8 +156,9 @@ export function chainWords(chain: NonNullable<RunStateView['chain']>): string {
 }
 
 /**
- * A fork's edit of the value flowing in at a start — the finish artifact at `__post__` — said as a
- * step's edited input is: what was edited, and in place of what (`over`: the phase visit that made it)
+ * A fork's edit of the value flowing in at a start — a phase's input, the finish artifact at
+ * `__post__` — said as a step's edited input is: what was edited, and in place of what (`over`: the
+ * phase visit that made it; null: the run's input)
  */
 export function editedInputWords(at: string, over: string | null): string {
   const what = at === '__post__' ? '__post__ (the finish artifact)' : `phase ${at}`;
