@@ -31,6 +31,9 @@ export type StateMessage = {
   toolCallId: string | null;
   op: string | null;
   toolCalls: ToolCall[] | null;
+  /** the phase's input, edited at a fork's point: that phase visit (`write`), and the visit that made the value it replaced (null: the run's input); absent otherwise */
+  editedAt?: string;
+  editedOver?: string | null;
 };
 
 export type StateChain = {
@@ -44,6 +47,12 @@ export type StateChain = {
   element: { prefix: string; value: JsonObject; step: string } | null;
   /** the value is a fork's edit of a step's input, made at its point: that step (`__post__/1`); absent when it is what the run made */
   editedAt?: string;
+  /**
+   * where the edit is the chain's own input (a phase's input at `write`, the finish artifact at
+   * `__post__`, before the chain's first step ran): the phase visit that made the value it replaced
+   * (`gather`; null: the run's input); absent otherwise
+   */
+  editedOver?: string | null;
 };
 
 export type StepCounts = { ok: number; failed: number; refused: number; skipped: number; empty: number; error: number };
@@ -159,6 +168,8 @@ function stateMessages(fold: RunFold, visit: VisitRec, seq: number, event: { typ
     through = { round: Number(event.data.round), closing: true, edits: true };
   }
   const t = transcriptAt(fold, visit, seq, through);
+  // a phase's input a fork edited at its start goes to the model as the transcript's input (with no preprocessor between)
+  const editedInput = fold.forkStart?.position === visit.key && !visit.pre ? 1 : -1;
   return t.messages.map((m, i) => ({
     id: t.meta[i].id,
     seq: t.meta[i].seq,
@@ -169,12 +180,13 @@ function stateMessages(fold: RunFold, visit: VisitRec, seq: number, event: { typ
     toolCallId: m.role === 'tool' ? m.toolCallId : null,
     op: m.role === 'tool' ? m.op : null,
     toolCalls: m.role === 'assistant' ? (m.toolCalls ?? null) : null,
+    ...(i === editedInput && m.role === 'user' ? editedStartOf(fold) : {}),
   }));
 }
 
 function chainAt(fold: RunFold, visit: VisitRec | null, inPost: boolean, seq: number): StateChain | null {
   const chain = inPost ? fold.post : visit?.pre && (visit.transcriptSeq === null || seq < visit.transcriptSeq) ? visit.pre : null;
-  if (!chain || chain.startSeq > seq) return null;
+  if (!chain || chain.startSeq > seq) return editedStartAt(fold, seq);
   const { value, step } = chainValueAt(chain, seq);
   return { prefix: chain.prefix, phase: chain.phase, value, step: step?.data.position ?? null, element: elementAt(fold, chain.prefix, seq), ...editedOf(editedAt(chain, value)) };
 }
@@ -184,6 +196,26 @@ const editedOf = (at: string | null): { editedAt?: string } => (at ? { editedAt:
 /** where the chain's value at seq is a fork's edit: a step's edited input, from the fork point until that step ran */
 function editedAt(chain: ChainRec, value: JsonObject): string | null {
   return chain.forkInput && !chain.replayed && value === chain.forkInput.value ? `${chain.prefix}/${chain.forkInput.index}` : null;
+}
+
+/**
+ * A fork's edited value flowing in at a chain's start (a phase's input into its preprocessor, the
+ * finish artifact at `__post__`): from the fork point until the chain's first step ran, the chain there
+ * holds the edit, in place of what the phase before left. Null where there is none, or no chain there
+ * (a phase with no preprocessor: its transcript's input says it; a postprocessor with no steps).
+ */
+function editedStartAt(fold: RunFold, seq: number): StateChain | null {
+  const edit = fold.forkStart;
+  if (!edit || edit.seq > seq) return null;
+  const chain = edit.position === POST_PHASE ? fold.post : (fold.visitOf(edit.position)?.pre ?? null);
+  if (!chain || chain.startSeq <= seq) return null;
+  return { prefix: chain.prefix, phase: chain.phase, value: edit.value, step: null, element: null, ...editedStartOf(fold) };
+}
+
+/** where a fork edited the value flowing in at a start: there, and the visit that made the value it replaced */
+function editedStartOf(fold: RunFold): { editedAt: string; editedOver: string | null } {
+  const edit = fold.forkStart!;
+  return { editedAt: edit.position, editedOver: lastVisitBefore(fold, edit.seq)?.key ?? null };
 }
 
 /** the innermost iterate element in progress at seq (its iterate step not yet recorded) */

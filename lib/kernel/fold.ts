@@ -27,6 +27,7 @@ import { EVENT, EXECUTES_FROM, type ArtifactPersistedData, type FactOverriddenDa
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE } from './plan';
+import { RUN_INPUT_POINT } from './fork-edits';
 import type { RunEvent, RunStatus } from './ports';
 import { getPath, renderTemplate } from './value-path';
 import { applyStepResult, chainValueAt, currentValue, replayValue } from './fold-chains';
@@ -139,6 +140,12 @@ export class RunFold {
    * events that carry it)
    */
   private forkInput: { position: string; value: JsonObject; seq: number } | null = null;
+  /**
+   * a fork's edited value flowing in at a start (a phase's input at `write`, the finish artifact at
+   * `__post__`): from its point what the phase or the chain there starts from (the events that carry
+   * it say nothing of the edit)
+   */
+  forkStart: { position: string; value: JsonObject; seq: number } | null = null;
   private visitCounts: Record<string, number> = {};
 
   constructor(runId: string, events: readonly RunEvent[] = []) {
@@ -229,6 +236,7 @@ export class RunFold {
       case EVENT.forkPointReached: {
         const d = e.data as unknown as ForkPointReachedData;
         if (d.target === 'input' && d.position.includes('/') && isJsonObject(d.edited)) this.forkInput = { position: d.position, value: d.edited, seq: e.seq };
+        if (d.target === 'input' && !d.position.includes('/') && d.position !== RUN_INPUT_POINT && isJsonObject(d.edited)) this.forkStart = { position: d.position, value: d.edited, seq: e.seq };
         return;
       }
       case EVENT.factOverridden: {

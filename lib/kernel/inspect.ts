@@ -36,6 +36,9 @@ export type MessageView = {
   toolCallId: string | null;
   op: string | null;
   toolCalls: { id: string; op: string; args: ValueSlot }[] | null;
+  /** the phase's input, edited at a fork's point (fold-state.ts StateMessage) */
+  editedAt?: string;
+  editedOver?: string | null;
 };
 
 export type ChainView = { prefix: string; phase: string; value: ValueSlot; step: string | null; element: { prefix: string; value: ValueSlot; step: string } | null };
@@ -70,6 +73,7 @@ export function stateView(fold: RunFold, k: number): RunStateView {
           step: s.chain.step,
           element: s.chain.element ? { ...s.chain.element, value: slot(s.chain.element.value, ref('chain', 'element', 'value')) } : null,
           ...(s.chain.editedAt ? { editedAt: s.chain.editedAt } : {}),
+          ...(s.chain.editedOver !== undefined ? { editedOver: s.chain.editedOver } : {}),
         }
       : null,
     workspace: s.workspace.map((w, i) => ({ path: w.path, seq: w.seq, content: slot(w.content, ref('workspace', i, 'content')) })),
@@ -100,6 +104,7 @@ function messageView(m: StateMessage | (Message & { id: string; seq: number | nu
     toolCallId: m.role === 'tool' ? m.toolCallId : null,
     op: m.role === 'tool' ? m.op : null,
     toolCalls: calls ? calls.map((c, i) => ({ id: c.id, op: c.op, args: slot(c.args, ref('toolCalls', i, 'args')) })) : null,
+    ...(sm.editedAt !== undefined ? { editedAt: sm.editedAt, editedOver: sm.editedOver ?? null } : {}),
   };
 }
 

@@ -63,11 +63,11 @@ function countingModel(counter: { calls: string[] }, name = 'count', script = tu
 const code = (index: number, fn: string, pure = false): StepSpec =>
   ({ ...base, index, type: 'node', module: './x.mjs', modulePath: '/x.mjs', function: fn, timeoutMs: 1000, pure }) as StepSpec;
 
-function skill(over: { steps?: StepSpec[]; prompt?: string; stages?: boolean } = {}): Plan {
+function skill(over: { steps?: StepSpec[]; prompt?: string; stages?: boolean; writePre?: StepSpec[] } = {}): Plan {
   return plan({
     phases: {
       gather: phase('gather', { tools: ['file/read'], successors: ['write'], isTerminal: false, prompt: over.prompt ?? 'gather' }),
-      write: phase('write', { successors: [], isTerminal: true, outputSchema: { type: 'object', required: ['n'] } }),
+      write: phase('write', { successors: [], isTerminal: true, outputSchema: { type: 'object', required: ['n'] }, ...(over.writePre ? { preprocessor: post(over.writePre) } : {}) }),
     },
     permittedOps: new Set(['file/read']),
     effectGrants: new Set(['fs.read']),
@@ -316,6 +316,69 @@ test('fork at __post__ with an edited finish artifact: it is persisted and post-
   assert.equal(r.outcome.status, 'completed');
   assert.equal((r.outcome.output as JsonObject).n, 1003);
   assert.deepEqual((await rec.store.readArtifact(r.outcome.runId, '.stagecraft/finish.json'))?.content, { n: 1000, title: 'edited' });
+});
+
+test("State at step at a fork of __post__ with an edited finish: from the fork point until __post__/0 ran, the postprocessor chain holds the edit, in place of what phase write left", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: '__post__', target: 'input', value: { n: 1000, title: 'edited' } } });
+  const fold = new RunFold(r.outcome.runId, r.events);
+  const marker = r.events.find((e) => e.type === EVENT.forkPointReached)!;
+  const step0 = stepOf(r.events, '__post__/0')!;
+  assert.equal(stateAt(fold, marker.seq - 1).chain, null, 'before the point: no chain, as before');
+  for (let seq = marker.seq; seq < step0.seq; seq++) {
+    const chain = stateAt(fold, seq).chain;
+    assert.deepEqual(chain && { ...chain }, { prefix: '__post__', phase: '__post__', value: { n: 1000, title: 'edited' }, step: null, element: null, editedAt: '__post__', editedOver: 'write' }, `at ${seq}`);
+  }
+  // once __post__/0 ran: the chain as the run made it, from the edit
+  assert.equal(stateAt(fold, step0.seq).chain?.editedAt, undefined);
+  assert.equal(stateAt(fold, step0.seq).chain?.editedOver, undefined);
+  assert.equal(stateAt(fold, step0.seq).chain?.value.one_saw, 1000);
+  // a run's own finish is never said to be edited, and before __post__/0 its chain is not shown
+  const own = new RunFold('parent', rec.events);
+  assert.ok(rec.events.every((e) => stateAt(own, e.seq).chain?.editedOver === undefined));
+  assert.equal(stateAt(own, stepOf(rec.events, '__post__/0')!.seq - 1).chain, null);
+});
+
+test("State at step at a fork of a phase's input: its transcript's input says it is the phase's input edited at the fork point, in place of what the phase before left", async () => {
+  const rec = await record();
+  const r = await derive(rec, skill(), { mode: 'fork', point: { at: 'write', target: 'input', value: { n: 7, facts: ['edited'] } } });
+  assert.equal(r.outcome.status, 'completed', JSON.stringify(r.outcome.error));
+  const fold = new RunFold(r.outcome.runId, r.events);
+  const model = stepOf(r.events, 'write/r1/model')!;
+  const [system, input] = stateAt(fold, model.seq).transcript;
+  assert.deepEqual([input.role, input.editedAt, input.editedOver], ['user', 'write', 'gather']);
+  assert.match(input.content, /"edited"/);
+  assert.equal(system.editedAt, undefined);
+  // no preprocessor: no chain is made up for it
+  assert.ok(r.events.every((e) => stateAt(fold, e.seq).chain?.editedOver === undefined));
+  // the phase before, and the parent's own transcript: never said to be edited
+  assert.ok(stateAt(fold, stepOf(r.events, 'gather/r2/model')!.seq).transcript.every((m) => m.editedAt === undefined));
+  const own = new RunFold('parent', rec.events);
+  assert.ok(rec.events.every((e) => stateAt(own, e.seq).transcript.every((m) => m.editedAt === undefined)));
+  // the entry phase's input is the run's
+  const entry = await derive(await record(), skill(), { mode: 'fork', point: { at: 'gather', target: 'input', value: { q: 'y' } } });
+  const entryFold = new RunFold(entry.outcome.runId, entry.events);
+  const first = stateAt(entryFold, stepOf(entry.events, 'gather/r1/model')!.seq).transcript[1];
+  assert.deepEqual([first.editedAt, first.editedOver], ['gather', null]);
+});
+
+test("State at step at a fork of a phase's input with a preprocessor: from the fork point until its first step ran, the chain holds the edit, in place of what the phase before left", async () => {
+  const p = skill({ writePre: [code(0, 'pre_one')] });
+  const rec = await record(p);
+  const r = await derive(rec, p, { mode: 'fork', point: { at: 'write', target: 'input', value: { n: 7, facts: ['edited'] } } });
+  assert.equal(r.outcome.status, 'completed', JSON.stringify(r.outcome.error));
+  const fold = new RunFold(r.outcome.runId, r.events);
+  const marker = r.events.find((e) => e.type === EVENT.forkPointReached)!;
+  const pre0 = stepOf(r.events, 'write/pre/0')!;
+  assert.equal(stateAt(fold, marker.seq - 1).chain, null);
+  for (let seq = marker.seq; seq < pre0.seq; seq++) {
+    const chain = stateAt(fold, seq).chain;
+    assert.deepEqual(chain && { ...chain }, { prefix: 'write/pre', phase: 'write', value: { n: 7, facts: ['edited'] }, step: null, element: null, editedAt: 'write', editedOver: 'gather' }, `at ${seq}`);
+  }
+  assert.equal(stateAt(fold, pre0.seq).chain?.editedAt, undefined, 'once the step ran: what it made of the edit');
+  assert.equal(stateAt(fold, pre0.seq).chain?.value.pre_one_saw, 7);
+  // the transcript's input is the preprocessor's result, not the edit: not labelled
+  assert.ok(stateAt(fold, stepOf(r.events, 'write/r1/model')!.seq).transcript.every((m) => m.editedAt === undefined));
 });
 
 test('a fork whose skill changed before the point fails, naming the step; a resume of a crashed fork finishes it', async () => {

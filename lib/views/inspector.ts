@@ -245,6 +245,9 @@ export const MessageView = z
     toolCallId: str.nullable(),
     op: str.nullable(),
     toolCalls: toolCallsView.nullable(),
+    /** the phase's input, edited at a fork's point: that phase visit, and the visit that made the value it replaced (null: the run's input); absent otherwise */
+    editedAt: str.optional(),
+    editedOver: str.nullable().optional(),
   })
   .strict();
 export type MessageView = z.infer<typeof MessageView>;
@@ -274,6 +277,8 @@ export const RunStateView = z
         element: z.object({ prefix: str, value: ValueSlotView, step: str }).strict().nullable(),
         /** the value is a fork's edit of a step's input, made at its point: that step (absent: what the run made) */
         editedAt: str.optional(),
+        /** the edit is the chain's own input (a phase's input, the finish artifact): the phase visit that made the value it replaced (null: the run's input; absent: not such an edit) */
+        editedOver: str.nullable().optional(),
       })
       .strict()
       .nullable(),

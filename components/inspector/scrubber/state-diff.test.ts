@@ -91,3 +91,17 @@ test("a chain's value said to be a fork's edit (editedAt) is not a change of its
     ['/chain/value/size', '/chain/value/value/n'],
   );
 });
+
+test("a chain's value said to be a fork's edit of its own input (editedOver) is not a change of its own either", () => {
+  const chain = { prefix: '__post__', phase: '__post__', value: { size: 7, value: { n: 1 } }, step: null, element: null };
+  const before: RunStateView = { ...base, chain };
+  const after: RunStateView = { ...base, seq: 5, chain: { ...chain, editedAt: '__post__', editedOver: 'write' } };
+  assert.deepEqual(stateChanges(before, after), []);
+});
+
+test("a message said to be a phase's input edited at the fork point (editedAt) is not a change of its own", () => {
+  const before: RunStateView = { ...base, transcript: [] };
+  const after: RunStateView = { ...base, seq: 5, transcript: [{ ...base.transcript[0], editedAt: 'work', editedOver: null }] };
+  assert.doesNotMatch(JSON.stringify(stateChanges(before, after)), /editedAt|editedOver/);
+  assert.deepEqual(stateChanges(before, after).map((c) => c.path), ['/transcript/0']);
+});

@@ -31,8 +31,9 @@ export function comparable(s: RunStateView): Record<string, unknown> {
   const { runId: _r, seq: _s, lastSeq: _l, at: _a, type: _t, item: _i, change: _c, counts, ...rest } = s;
   const { events: _e, ...stepCounts } = counts;
   // where the chain's value came from (a fork's edit) is said beside it, not a change of the state
-  const chain = rest.chain ? (({ editedAt: _edited, ...own }) => own)(rest.chain) : rest.chain;
-  return { ...rest, chain, counts: stepCounts };
+  const chain = rest.chain ? (({ editedAt: _edited, editedOver: _over, ...own }) => own)(rest.chain) : rest.chain;
+  const transcript = rest.transcript.map(({ editedAt: _edited, editedOver: _over, ...own }) => own);
+  return { ...rest, transcript, chain, counts: stepCounts };
 }
 
 /** the value at a JSON pointer (`/transcript/3/content`), or undefined */
