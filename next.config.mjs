@@ -26,7 +26,12 @@ export default {
     '@opentelemetry/exporter-trace-otlp-proto',
     '@opentelemetry/exporter-trace-otlp-http',
   ],
-  turbopack: { resolveAlias: { [OLD_WORKER]: 'monaco-editor/editor/editor.worker.js' } },
+  turbopack: {
+    resolveAlias: { [OLD_WORKER]: 'monaco-editor/editor/editor.worker.js' },
+    // the skill.md frontmatter validator and JSON Schema's meta-schema, compiled by ajv at build time
+    // (scripts/precompiled-loader.cjs), not as the studio opens
+    rules: { '*-precompiled.ts': { loaders: [path.resolve('scripts/precompiled-loader.cjs')], as: '*.js' } },
+  },
   // the build's static files bypass proxy.ts (which sets every other answer's headers): never framed, never sniffed;
   // cross-origin isolated as the pages are (lib/server/http/security.ts ISOLATION_HEADERS): a worker's script is its document
   headers: async () => [

@@ -152,8 +152,12 @@ export function bundledPackageFiles(inputs) {
   return [...files];
 }
 
-/** each stub's module text: its generator, bundled on its own and run; `inputs`, if given, collects what the generators were bundled from */
-export async function precompiledTexts(esbuild, staging, inputs) {
+/**
+ * each stub's module text: its generator, bundled on its own and run; `inputs`, if given, collects what
+ * the generators were bundled from; `requireFrom`: where the text's `require`s resolve from
+ * (lib/skill/standalone-text.ts: default, the module's own location; 'bundler' for the app's build)
+ */
+export async function precompiledTexts(esbuild, staging, inputs, requireFrom) {
   const texts = {};
   for (const { stub, generator, make } of PRECOMPILED) {
     const out = path.join(staging, `${path.basename(generator, '.ts')}.gen.mjs`);
@@ -167,7 +171,7 @@ export async function precompiledTexts(esbuild, staging, inputs) {
     });
     if (inputs) for (const f of Object.keys(built.metafile.inputs)) inputs.add(f);
     try {
-      texts[stub] = (await import(pathToFileURL(out).href))[make]();
+      texts[stub] = (await import(pathToFileURL(out).href))[make](requireFrom);
     } finally {
       rmSync(out, { force: true });
     }

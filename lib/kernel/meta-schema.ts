@@ -7,7 +7,7 @@
  * has an ajv instance use the meta-schema validator the build compiled ahead of time
  * (meta-precompiled.ts) instead, with ajv's own contract: the same verdict, `ajv.errors` set the
  * same way, and, when asked to throw, the same `schema is invalid: …` error. A schema naming another
- * `$schema`, and every instance where no precompiled validator exists (the app, tests under tsx),
+ * `$schema`, and every instance where no precompiled validator exists (the tests),
  * take ajv's own path.
  *
  * Owns: that substitution. Does not: compile or validate anything else (schema-check.ts,

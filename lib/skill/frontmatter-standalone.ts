@@ -7,6 +7,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import type Ajv from 'ajv';
 import type { AnyValidateFunction } from 'ajv/dist/types';
 import { newAjv } from './ajv';
+import { standaloneModuleText, type RequireFrom } from './standalone-text';
 import { skillFrontmatterSchema } from './schema';
 
 type Standalone = (ajv: Ajv, validate: AnyValidateFunction) => string;
@@ -15,12 +16,11 @@ const standaloneCode = ((standaloneModule as unknown as { default?: Standalone }
 
 /**
  * The module's text. The generated code `require`s ajv's run-time helpers; `requireFrom` is where
- * they resolve from (default: the module's own location, inside the checkout).
+ * they resolve from (default: the module's own location, inside the checkout; 'bundler': left to the
+ * app's bundler, standalone-text.ts).
  */
-export function frontmatterValidatorModule(requireFrom?: string): string {
+export function frontmatterValidatorModule(requireFrom?: RequireFrom): string {
   const ajv = newAjv(false, { code: { source: true, esm: true } });
   const validate = ajv.compile(skillFrontmatterSchema);
-  const code = standaloneCode(ajv, validate).replace(/^"use strict";/, '');
-  const base = requireFrom ? JSON.stringify(requireFrom) : 'import.meta.url';
-  return `import { createRequire } from 'node:module';\nconst require = createRequire(${base});\n${code}\nexport const precompiledFrontmatter = validate;\n`;
+  return standaloneModuleText(standaloneCode(ajv, validate), 'precompiledFrontmatter', requireFrom);
 }

@@ -9,17 +9,16 @@ import type Ajv from 'ajv';
 import type { AnyValidateFunction } from 'ajv/dist/types';
 import { META_SCHEMA_2020 } from '../kernel/meta-schema';
 import { newAjv } from './ajv';
+import { standaloneModuleText, type RequireFrom } from './standalone-text';
 
 type Standalone = (ajv: Ajv, validate: AnyValidateFunction) => string;
 // CommonJS: the function is the default export under one loader and the module itself under another
 const standaloneCode = ((standaloneModule as unknown as { default?: Standalone }).default ?? standaloneModule) as unknown as Standalone;
 
 /** The module's text; its `require`s of ajv's helpers resolve from `requireFrom` (default: the module's own location). */
-export function metaValidatorModule(requireFrom?: string): string {
+export function metaValidatorModule(requireFrom?: RequireFrom): string {
   const ajv = newAjv(false, { code: { source: true, esm: true } });
   const validate = ajv.getSchema(META_SCHEMA_2020);
   if (!validate) throw new Error(`ajv has no ${META_SCHEMA_2020}`);
-  const code = standaloneCode(ajv, validate).replace(/^"use strict";/, '');
-  const base = requireFrom ? JSON.stringify(requireFrom) : 'import.meta.url';
-  return `import { createRequire } from 'node:module';\nconst require = createRequire(${base});\n${code}\nexport const precompiledMeta = validate;\n`;
+  return standaloneModuleText(standaloneCode(ajv, validate), 'precompiledMeta', requireFrom);
 }
