@@ -1,13 +1,14 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
- * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…` and
- * `fork RUN` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts, which reaches the
- * app itself once the folder is checked here). Each answer is what the command reads from or writes to
- * the store itself, in the same views, so it prints the same; a run the app starts for `run` or `fork`
- * is followed to its end here (`followRun`). What the app cannot do as asked stays `store_locked`,
- * saying why (cli/app-holder.ts `notThroughApp`): `fork` and `replay` with --skill DIR or --trust,
- * `fork` with a model script, `replay` of an exported run file, `run` with --workspace, a model script
- * outside the bundle, or a skill that names run_skill.
+ * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…`,
+ * `fork RUN` and `resume RUN` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts,
+ * which reaches the app itself once the folder is checked here). Each answer is what the command reads
+ * from or writes to the store itself, in the same views, so it prints the same; a run the app starts
+ * for `run` or `fork`, or resumes for `resume`, is followed to its end here (`followRun`). What the app
+ * cannot do as asked stays `store_locked`, saying why (cli/app-holder.ts `notThroughApp`): `fork` and
+ * `replay` with --skill DIR or --trust, `fork` with a model script, `replay` of an exported run file,
+ * `run` with --workspace, a model script outside the bundle, or a skill that names run_skill, `resume`
+ * of every interrupted run (the app resumes them itself as it starts) or with --model.
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
@@ -17,7 +18,7 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 
 /** how long the app has to answer its first question before the command gives up on it */
@@ -50,6 +51,8 @@ export type AppClient = {
   replay(runId: string, version?: string): Promise<ReplayView>;
   /** a fork started in the app, once it is recorded */
   fork(runId: string, body: ForkBody): Promise<ForkedRunView>;
+  /** an interrupted run resumed by the app, once its resume holds (the app goes on driving it) */
+  resume(runId: string): Promise<ResumedRunView>;
   /** the run once it has ended (asked every POLL_MS until then) */
   runEnded(runId: string): Promise<RunView>;
 };
@@ -66,10 +69,15 @@ export async function followRun(app: AppClient, runId: string, io: { err(line: s
   process.once('SIGINT', onInterrupt);
   try {
     const run = await app.runEnded(runId);
-    return { run, summary: { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps } };
+    return { run, summary: summaryOf(run) };
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/** a run as the app has it, in the summary `run --json` and `resume --json` print on the store */
+export function summaryOf(run: RunView): RunSummaryView {
+  return { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps };
 }
 
 /**
@@ -152,6 +160,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
     push: (skill, files) => call(routes.saveVersion, { params: { name: skill }, body: { files, push: true } }),
     replay: (runId, version) => call(routes.replayRun, { params: { id: runId }, body: version === undefined ? {} : { version } }),
     fork: (runId, body) => call(routes.forkRun, { params: { id: runId }, body }),
+    resume: (runId) => call(routes.resumeRun, { params: { id: runId } }),
     async runEnded(runId) {
       for (;;) {
         const run = await getRun(runId);
