@@ -107,7 +107,8 @@ describe('the CLI while the app holds the embedded store', () => {
   });
 
   it('a command that cannot go through the app says which app holds the store, and what to do', async () => {
-    const r = await cli(['pull', 'summarize', path.join(elsewhere, 'pulled'), '--json']);
+    // (`pull` was this command until it went through the app: pull-through-app.http.test.ts)
+    const r = await cli(['resume', '--json']);
     assert.equal(r.code, 1);
     const { error } = JSON.parse(r.out) as { error: { code: string; message: string; appUrl: string } };
     assert.equal(error.code, 'store_locked');
