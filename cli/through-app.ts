@@ -1,11 +1,12 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
  * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…`,
- * `fork RUN`, `resume RUN` and `pull` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts,
+ * `fork RUN`, `resume RUN`, `pull` and `import` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts,
  * which reaches the app itself once the folder is checked here). Each answer is what the command reads
  * from or writes to the store itself, in the same views, so it prints the same; a run the app starts
  * for `run` or `fork`, or resumes for `resume`, is followed to its end here (`followRun`); the version
- * the app answers `pull` is written out here, as pull writes it (pull-skill.ts `writePulled`). What the app
+ * the app answers `pull` is written out here, as pull writes it (pull-skill.ts `writePulled`); the files
+ * `import` is given are checked here and added by the app one after the other. What the app
  * cannot do as asked stays `store_locked`, saying why (cli/app-holder.ts `notThroughApp`): `fork` and
  * `replay` with --skill DIR or --trust, `fork` with a model script, `replay` of an exported run file,
  * `run` with --workspace, a model script outside the bundle, or a skill that names run_skill, `resume`
@@ -19,7 +20,7 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 
 /** how long the app has to answer its first question before the command gives up on it */
@@ -54,6 +55,8 @@ export type AppClient = {
   fork(runId: string, body: ForkBody): Promise<ForkedRunView>;
   /** a skill's version with its files (`hash`: a hash or a unique prefix of one; none: the latest), as `stagecraft pull` takes it */
   version(name: string, hash?: string): Promise<VersionView>;
+  /** an exported run added by the app (the file's text, checked here already), as `stagecraft import` adds it */
+  importRun(text: string): Promise<ImportView>;
   /** an interrupted run resumed by the app, once its resume holds (the app goes on driving it) */
   resume(runId: string): Promise<ResumedRunView>;
   /** the run once it has ended (asked every POLL_MS until then) */
@@ -170,6 +173,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
       if (!latest) throw new VersionNotFoundError(name, '-', 'it has no version yet');
       return latest;
     },
+    importRun: (text) => call(routes.importRuns, { body: text }),
     resume: (runId) => call(routes.resumeRun, { params: { id: runId } }),
     async runEnded(runId) {
       for (;;) {
