@@ -21,12 +21,12 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { bundlePath } from '../lib/server/runs/start-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import type { Host } from '../lib/server/host';
-import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView, type RunSummaryView } from '../lib/views';
+import { forkEditIndex, forkEditWords, insideAnsweredNote, MAX_REGRESS_LIMIT, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView, type RunSummaryView } from '../lib/views';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
 import { checkModelSpec } from '../lib/models';
-import { withHost, withHostOrApp } from './store';
+import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
@@ -314,17 +314,26 @@ export async function regressCommand(argv: string[], io: Io): Promise<number> {
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number ≥ 1, not ${JSON.stringify(values.limit)}`);
   const version = versionArg(values.version);
-  return withHost(async (host) => {
-    const r = await regressSkill(host, positionals[0], { version, limit, trust: values.trust });
-    if (values.json) io.out(JSON.stringify(r));
-    else {
-      io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${plural(r.checked, 'past run')}: ${r.changed.length ? `${counted(r.changed.length)} would change` : 'none would change'}`);
-      for (const c of r.changed) {
-        io.out(`  run ${c.runId}: ${c.recorded.status === c.now.status ? c.now.status : `${c.recorded.status} → ${c.now.status}`}${c.firstDivergence ? ` — first at ${c.firstDivergence.message}` : ''}`);
-        for (const line of diffLines(c.diff, c.recorded.status === 'completed' ? c.recorded.output : { error: c.recorded.error })) io.out(`       ${line}`);
-      }
-      for (const s of r.skipped) io.err(`  run ${s.runId} skipped: ${s.reason}`);
+  // beside the app that holds the store: checked by the app (POST /api/skills/<name>/regress)
+  const notThroughApp = values.trust
+    ? '--trust is for code run here, and the app runs the check.'
+    : limit !== undefined && limit > MAX_REGRESS_LIMIT
+      ? `--limit ${limit}: the app checks at most ${MAX_REGRESS_LIMIT} past runs at once.`
+      : null;
+  const r = await withHostOrApp(
+    io,
+    (host) => regressSkill(host, positionals[0], { version, limit, trust: values.trust }),
+    (app) => app.regress(positionals[0], { version, limit }),
+    { runsCode: true, notThroughApp: notThroughApp ? { command: 'regress', why: notThroughApp } : null },
+  );
+  if (values.json) io.out(JSON.stringify(r));
+  else {
+    io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${plural(r.checked, 'past run')}: ${r.changed.length ? `${counted(r.changed.length)} would change` : 'none would change'}`);
+    for (const c of r.changed) {
+      io.out(`  run ${c.runId}: ${c.recorded.status === c.now.status ? c.now.status : `${c.recorded.status} → ${c.now.status}`}${c.firstDivergence ? ` — first at ${c.firstDivergence.message}` : ''}`);
+      for (const line of diffLines(c.diff, c.recorded.status === 'completed' ? c.recorded.output : { error: c.recorded.error })) io.out(`       ${line}`);
     }
-    return r.changed.length ? 1 : 0;
-  }, { runsCode: true });
+    for (const s of r.skipped) io.err(`  run ${s.runId} skipped: ${s.reason}`);
+  }
+  return r.changed.length ? 1 : 0;
 }

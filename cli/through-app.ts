@@ -1,7 +1,7 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
  * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…`,
- * `fork RUN`, `resume RUN`, `pull` and `import` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts,
+ * `fork RUN`, `resume RUN`, `pull`, `import` and `regress` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts,
  * which reaches the app itself once the folder is checked here). Each answer is what the command reads
  * from or writes to the store itself, in the same views, so it prints the same; a run the app starts
  * for `run` or `fork`, or resumes for `resume`, is followed to its end here (`followRun`); the version
@@ -10,7 +10,8 @@
  * cannot do as asked stays `store_locked`, saying why (cli/app-holder.ts `notThroughApp`): `fork` and
  * `replay` with --skill DIR or --trust, `fork` with a model script, `replay` of an exported run file,
  * `run` with --workspace, a model script outside the bundle, or a skill that names run_skill, `resume`
- * of every interrupted run (the app resumes them itself as it starts) or with --model.
+ * of every interrupted run (the app resumes them itself as it starts) or with --model, `regress` with
+ * --trust or a --limit over the API's cap.
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
@@ -20,7 +21,7 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, RegressView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 
 /** how long the app has to answer its first question before the command gives up on it */
@@ -57,6 +58,8 @@ export type AppClient = {
   version(name: string, hash?: string): Promise<VersionView>;
   /** an exported run added by the app (the file's text, checked here already), as `stagecraft import` adds it */
   importRun(text: string): Promise<ImportView>;
+  /** a skill's postprocessor (of `version`, else its latest) over its past runs, checked by the app */
+  regress(skill: string, body: { version?: string; limit?: number }): Promise<RegressView>;
   /** an interrupted run resumed by the app, once its resume holds (the app goes on driving it) */
   resume(runId: string): Promise<ResumedRunView>;
   /** the run once it has ended (asked every POLL_MS until then) */
@@ -174,6 +177,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
       return latest;
     },
     importRun: (text) => call(routes.importRuns, { body: text }),
+    regress: (skill, body) => call(routes.regressSkill, { params: { name: skill }, body }),
     resume: (runId) => call(routes.resumeRun, { params: { id: runId } }),
     async runEnded(runId) {
       for (;;) {
