@@ -117,6 +117,13 @@ describe('the CLI while the app holds the embedded store', () => {
     assert.equal(error.appUrl, app().url);
   });
 
+  it('a worker cannot go through the app: store_locked, saying why', async () => {
+    const r = await cli(['worker']);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /That process is the Stagecraft app at /);
+    assert.match(r.err, /`stagecraft worker` cannot go through it here: a worker takes runs from the queue of a Postgres store \(DATABASE_URL\)/);
+  });
+
   it('once the app has stopped, the same commands print the same on the store itself', async () => {
     assert.ok(existsSync(path.join(dataDir, APP_FILE)), 'the app said where it listens');
     await app().stop();

@@ -11,7 +11,7 @@
  * `replay` with --skill DIR or --trust, `fork` with a model script, `replay` of an exported run file,
  * `run` with --workspace, a model script outside the bundle, or a skill that names run_skill, `resume`
  * of every interrupted run (the app resumes them itself as it starts) or with --model, `regress` with
- * --trust or a --limit over the API's cap.
+ * --trust or a --limit over the API's cap; and `worker`, which needs a Postgres store (cli/worker.ts).
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
