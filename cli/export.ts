@@ -12,6 +12,7 @@ import { plural } from '../lib/kernel/plural';
 import { unreadable, unwritable } from './fs-words';
 import { withHostOrApp } from './store';
 import type { Io } from './main';
+import type { AppClient } from './through-app';
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, out: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
@@ -51,7 +52,7 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
     // through the app that holds the store: each file added by it (POST /api/runs/import), one after the other, as here
     async (app) => {
       const imported: ImportView['imported'] = [];
-      for (const f of files) imported.push(...(await app.importRun(f.text).catch((e: unknown) => Promise.reject(namingFile(e, f.source)))).imported);
+      for (const f of files) imported.push(...(await importInApp(app, f)).imported);
       return { imported };
     },
   );
@@ -60,10 +61,17 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-/** the app's import_conflict names the file as the app had it (an upload): said with the file's name here, as on the store */
-function namingFile(e: unknown, source: string): unknown {
-  const runId = e instanceof AppAnswerError && e.code === 'import_conflict' ? e.details.runId : undefined;
-  return typeof runId === 'string' ? logDiffers(runId, source) : e;
+/**
+ * An export file (checked here already) added by the app that holds the store (`import`, `replay FILE`).
+ * Its import_conflict names the file as the app had it (an upload): said with the file's name here, as on the store.
+ */
+export async function importInApp(app: AppClient, f: { source: string; text: string }): Promise<ImportView> {
+  try {
+    return await app.importRun(f.text);
+  } catch (e) {
+    const runId = e instanceof AppAnswerError && e.code === 'import_conflict' ? e.details.runId : undefined;
+    throw typeof runId === 'string' ? logDiffers(runId, f.source) : e;
+  }
 }
 
 /**

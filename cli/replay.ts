@@ -67,13 +67,11 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     ? 'the app takes no folder of this machine as the version to replay with (--skill DIR).'
     : values.trust
       ? '--trust is for code run here, and the app runs the replay.'
-      : positionals.some(isFile)
-        ? 'an exported run file is imported first, and `stagecraft import` does not go through the app.'
-        : null;
+      : null;
   return withHostOrApp(
     io,
     (host) => replayEach((arg) => replayOne(host, arg, req)),
-    (app) => replayEach((arg) => app.replay(arg, choice.version)),
+    (app) => replayEach((arg) => (isFile(arg) ? replayFileInApp(app, arg, choice.version) : app.replay(arg, choice.version))),
     { runsCode: true, notThroughApp: notThroughApp ? { command: 'replay', why: notThroughApp } : null },
   );
 
@@ -144,6 +142,13 @@ async function replayOne(host: Host, arg: string, req: { version?: string; skill
   const { imported } = await importRuns(host, [{ source: arg, text: readFileSync(arg, 'utf8') }]);
   const { runId, version } = imported[0];
   return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
+}
+
+/** an exported run file replayed as replayOne replays it, by the app that holds the store: imported by it, then replayed (against its recorded version unless --version) */
+async function replayFileInApp(app: AppClient, arg: string, version: string | undefined): Promise<ReplayView> {
+  const { importInApp } = await import('./export');
+  const { imported } = await importInApp(app, { source: arg, text: readFileSync(arg, 'utf8') });
+  return app.replay(imported[0].runId, version ?? imported[0].version);
 }
 
 function printReplay(v: ReplayView, io: Io): void {

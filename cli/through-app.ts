@@ -1,17 +1,18 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
  * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…`,
- * `fork RUN`, `resume RUN`, `pull`, `import` and `regress` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts,
- * which reaches the app itself once the folder is checked here). Each answer is what the command reads
- * from or writes to the store itself, in the same views, so it prints the same; a run the app starts
- * for `run` or `fork`, or resumes for `resume`, is followed to its end here (`followRun`); the version
- * the app answers `pull` is written out here, as pull writes it (pull-skill.ts `writePulled`); the files
- * `import` is given are checked here and added by the app one after the other. What the app
- * cannot do as asked stays `store_locked`, saying why (cli/app-holder.ts `notThroughApp`): `fork` and
- * `replay` with --skill DIR or --trust, `fork` with a model script, `replay` of an exported run file,
- * `run` with --workspace, a model script outside the bundle, or a skill that names run_skill, `resume`
- * of every interrupted run (the app resumes them itself as it starts) or with --model, `regress` with
- * --trust or a --limit over the API's cap; and `worker`, which needs a Postgres store (cli/worker.ts).
+ * `fork RUN`, `resume RUN`, `pull`, `import` and `regress` (cli/store.ts `withHostOrApp`), and `run
+ * DIR` (cli/run-through-app.ts, which reaches the app itself once the folder is checked here). Each
+ * answer is what the command reads from or writes to the store itself, in the same views, so it
+ * prints the same; a run the app starts for `run` or `fork`, or resumes for `resume`, is followed to
+ * its end here (`followRun`); the version the app answers `pull` is written out here, as pull writes
+ * it (pull-skill.ts `writePulled`); the files `import` is given are checked here and added by the app
+ * one after the other (`replay FILE` too, then replayed by it). What the app cannot do as asked stays
+ * `store_locked`, saying why (cli/app-holder.ts `notThroughApp`): `fork` and `replay` with --skill
+ * DIR or --trust, `fork` with a model script, `run` with --workspace, a model script outside the
+ * bundle, or a skill that names run_skill, `resume` of every interrupted run (the app resumes them
+ * itself as it starts) or with --model, `regress` with --trust or a --limit over the API's cap; and
+ * `worker`, which needs a Postgres store (cli/worker.ts).
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
