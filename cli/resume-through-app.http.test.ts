@@ -74,6 +74,28 @@ describe('stagecraft resume while the app holds the embedded store', () => {
     assert.equal((JSON.parse(viaApp.missing.out) as { error: { code: string } }).error.code, 'run_not_found');
   });
 
+  it('a run the app drives already: superseded, as a resume on the store says of a run another process holds', async () => {
+    // a run whose postprocessor step sleeps: still running, driven by the app, when the CLI asks
+    await call(routes.createSkill, { body: { name: 'sleeper', from: 'blog_writer' } });
+    const files = (await call(routes.getSkill, { params: { name: 'sleeper' } })).version!.files;
+    const rendering = `${files['rendering.py']}\n\ndef count_words(value):\n    import time\n    time.sleep(120)\n    return {"word_count": 1, "reading_minutes": 1}\n`;
+    await call(routes.saveVersion, { params: { name: 'sleeper' }, body: { files: { ...files, 'rendering.py': rendering } } });
+    const driven = (await call(routes.startRun, { body: { skill: 'sleeper', input: JSON.parse(files['input.json']) as Record<string, string> } })).runId;
+    for (let i = 0; i < 600 && (await call(routes.getRun, { params: { id: driven } })).status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    try {
+      const text = await cli(['resume', driven]);
+      assert.equal(text.code, 0, text.err);
+      assert.equal(text.out, `run ${driven}: another process is resuming it; nothing to do here\n`);
+      const json = await cli(['resume', driven, '--json']);
+      assert.equal(json.code, 0, json.err);
+      const s = JSON.parse(json.out) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(s), ['runId', 'status', 'output', 'error', 'report', 'traces', 'steps']);
+      assert.deepEqual([s.status, s.output, s.error, s.report], ['superseded', null, null, null]);
+    } finally {
+      await call(routes.abortRun, { params: { id: driven }, body: { reason: 'done with it' } });
+    }
+  });
+
   it('resume of every run and resume RUN --model cannot go through the app: store_locked, saying why', async () => {
     await refusedThroughApp(cli, 'resume', [
       [[], /the app resumes every interrupted run itself when it starts/],
