@@ -26,7 +26,7 @@ export function lockedByApp(e: StoreUnavailableError, url: string, unanswered?: 
   const said = unanswered
     ? ` That process is the Stagecraft app at ${url}, and it did not answer (${unanswered}): if it is stuck, stop it and start it again.`
     : ` That process is the Stagecraft app at ${url}: use the app at ${url}, or stop it, or set STAGECRAFT_DATA_DIR or DATABASE_URL as said. ` +
-      '(`stagecraft runs`, `events`, `abort`, `export`, `compare` and `versions` go through the app by themselves.) (`stagecraft run DIR`, `fork`, `replay` and `push` do too.)';
+      '(`stagecraft runs`, `events`, `abort`, `export`, `compare` and `versions` go through the app by themselves.) (`stagecraft run DIR`, `fork`, `replay` and `push` do too.) (`stagecraft resume RUN`, `pull`, `import` and `regress` do as well.)';
   return new StoreUnavailableError('store_locked', e.message + said, { ...e.details, appUrl: url, ...(unanswered ? { appAnswered: false } : {}) });
 }
 

@@ -1,16 +1,18 @@
 /** `stagecraft export RUN [--out FILE]` and `stagecraft import FILE…`: runs as files, with what they ran. */
 import { closeSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { StagecraftError, UsageError } from '../lib/kernel/errors';
+import { AppAnswerError, StagecraftError, UsageError } from '../lib/kernel/errors';
 import { FILE_OPEN, openInside, readOpenedFile } from '../lib/server/open-inside';
 import { replaceFile } from '../lib/server/replace-file';
 import { exportRun } from '../lib/server/runs/export-run';
-import { checkRunExport, importRuns, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
+import { checkRunExport, importRuns, logDiffers, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
+import type { ImportView } from '../lib/views';
 import { parse } from './args';
 import { plural } from '../lib/kernel/plural';
 import { unreadable, unwritable } from './fs-words';
-import { withHost, withHostOrApp } from './store';
+import { withHostOrApp } from './store';
 import type { Io } from './main';
+import type { AppClient } from './through-app';
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, out: { type: 'string' } }, { min: 1, max: 1, names: 'one run id' });
@@ -44,12 +46,32 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
   const files = positionals.map((file) => ({ source: file, text: readExportFile(file) }));
   // every file is checked before the store is opened: a bad one is refused at once, and nothing is written
   for (const f of files) checkRunExport(f.text, f.source);
-  return withHost(async (host) => {
-    const r = await importRuns(host, files);
-    if (values.json) io.out(JSON.stringify(r));
-    else for (const i of r.imported) io.out(`run ${i.runId} (${i.skill}, version ${i.version.slice(0, 12)}): ${i.status}`);
-    return 0;
-  });
+  const r = await withHostOrApp(
+    io,
+    (host) => importRuns(host, files),
+    // through the app that holds the store: each file added by it (POST /api/runs/import), one after the other, as here
+    async (app) => {
+      const imported: ImportView['imported'] = [];
+      for (const f of files) imported.push(...(await importInApp(app, f)).imported);
+      return { imported };
+    },
+  );
+  if (values.json) io.out(JSON.stringify(r));
+  else for (const i of r.imported) io.out(`run ${i.runId} (${i.skill}, version ${i.version.slice(0, 12)}): ${i.status}`);
+  return 0;
+}
+
+/**
+ * An export file (checked here already) added by the app that holds the store (`import`, `replay FILE`).
+ * Its import_conflict names the file as the app had it (an upload): said with the file's name here, as on the store.
+ */
+export async function importInApp(app: AppClient, f: { source: string; text: string }): Promise<ImportView> {
+  try {
+    return await app.importRun(f.text);
+  } catch (e) {
+    const runId = e instanceof AppAnswerError && e.code === 'import_conflict' ? e.details.runId : undefined;
+    throw typeof runId === 'string' ? logDiffers(runId, f.source) : e;
+  }
 }
 
 /**

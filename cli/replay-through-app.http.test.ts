@@ -2,7 +2,8 @@
 // the app holds the embedded store, and each run is replayed by the app (POST /api/runs/<id>/replay),
 // printing what the same replay prints on the store once the app has stopped — stdout byte for byte but
 // the replay's own run id, exit codes the same (--check: 0 identical, 1 diverged, 2 not checked).
-// --skill DIR, --trust and an exported run file stay store_locked, saying why.
+// An exported run file is imported by the app first (POST /api/runs/import), then replayed.
+// --skill DIR and --trust stay store_locked, saying why.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import type { CliResult } from './testing/spawn-cli';
 import { besideApp, refusedThroughApp } from './testing/beside-app';
 
 const { dataDir, start, app, cli, call, note: said } = besideApp('sc-replay-app-');
+const file = path.join(dataDir, 'exported.json');
 
 /** what differs from one replay to the next: the replay's run id (the replayed run's is the same), how long steps took */
 const same = (out: string, kept: string) => out.replace(/\brun_[a-z0-9]+/g, (id) => (id === kept ? id : 'RUN')).replace(/"durationMs":\d+/g, '"durationMs":0');
@@ -29,6 +31,8 @@ describe('stagecraft replay while the app holds the embedded store', () => {
     several: ['replay', done, 'run_nope', '--version', first, '--check'],
     severalJson: ['replay', done, 'run_nope', '--json'],
     missing: ['replay', 'run_nope', '--check', '--json'],
+    file: ['replay', file, '--check'],
+    fileJson: ['replay', file, '--version', first, '--json'],
   });
   before(async () => {
     await start();
@@ -41,6 +45,8 @@ describe('stagecraft replay while the app holds the embedded store', () => {
       if (run.status !== 'running' && run.status !== 'queued') break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    // the run exported: a file the app imports (unchanged: the run is there) and replays
+    writeFileSync(file, JSON.stringify(await call(routes.exportRun, { params: { id: done } })));
     // the latest version redacts otherwise: a replay against it diverges
     await call(routes.saveVersion, { params: { name: 'summarize' }, body: { files: { ...v.files, 'sanitize.py': v.files['sanitize.py'].replace('"[email]"', '"[mail]"') } } });
   });
@@ -58,17 +64,18 @@ describe('stagecraft replay while the app holds the embedded store', () => {
     assert.match(viaApp.identical.out, /: identical — /);
     assert.equal(viaApp.several.code, 2, 'one run not checked');
     assert.equal(viaApp.missing.code, 2);
+    // an exported run file: imported by the app, then replayed against the version it recorded
+    assert.equal(viaApp.file.code, 0, viaApp.file.err);
+    assert.match(viaApp.file.out, new RegExp(`^run ${done} \\(summarize, version ${first.slice(0, 12)}\\): identical — `));
+    assert.equal((JSON.parse(viaApp.fileJson.out) as { identical: boolean }).identical, true);
     const replayId = (JSON.parse(viaApp.identicalJson.out) as { replayRunId: string }).replayRunId;
     assert.equal((await call(routes.getRun, { params: { id: replayId } })).kind, 'replay', 'a replay, recorded in the app');
   });
 
-  it('--skill, --trust and an exported run file cannot go through the app: store_locked, saying why', async () => {
-    const file = path.join(dataDir, 'exported.json');
-    writeFileSync(file, JSON.stringify(await call(routes.exportRun, { params: { id: done } })));
+  it('--skill and --trust cannot go through the app: store_locked, saying why', async () => {
     await refusedThroughApp(cli, 'replay', [
       [[done, '--skill', 'examples/summarize'], /--skill DIR/],
       [[done, '--trust'], /--trust is for code run here/],
-      [[file], /an exported run file is imported first/],
     ]);
   });
 

@@ -21,12 +21,12 @@ import { replayRun } from '../lib/server/runs/replay-run';
 import { bundlePath } from '../lib/server/runs/start-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import type { Host } from '../lib/server/host';
-import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView, type RunSummaryView } from '../lib/views';
+import { forkEditIndex, forkEditWords, insideAnsweredNote, MAX_REGRESS_LIMIT, otherSkillsNote, sameRunNote, type ReplayDivergenceView, type ReplayView, type RunSummaryView } from '../lib/views';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
 import { checkModelSpec } from '../lib/models';
-import { withHost, withHostOrApp } from './store';
+import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
@@ -67,13 +67,11 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     ? 'the app takes no folder of this machine as the version to replay with (--skill DIR).'
     : values.trust
       ? '--trust is for code run here, and the app runs the replay.'
-      : positionals.some(isFile)
-        ? 'an exported run file is imported first, and `stagecraft import` does not go through the app.'
-        : null;
+      : null;
   return withHostOrApp(
     io,
     (host) => replayEach((arg) => replayOne(host, arg, req)),
-    (app) => replayEach((arg) => app.replay(arg, choice.version)),
+    (app) => replayEach((arg) => (isFile(arg) ? replayFileInApp(app, arg, choice.version) : app.replay(arg, choice.version))),
     { runsCode: true, notThroughApp: notThroughApp ? { command: 'replay', why: notThroughApp } : null },
   );
 
@@ -144,6 +142,13 @@ async function replayOne(host: Host, arg: string, req: { version?: string; skill
   const { imported } = await importRuns(host, [{ source: arg, text: readFileSync(arg, 'utf8') }]);
   const { runId, version } = imported[0];
   return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
+}
+
+/** an exported run file replayed as replayOne replays it, by the app that holds the store: imported by it, then replayed (against its recorded version unless --version) */
+async function replayFileInApp(app: AppClient, arg: string, version: string | undefined): Promise<ReplayView> {
+  const { importInApp } = await import('./export');
+  const { imported } = await importInApp(app, { source: arg, text: readFileSync(arg, 'utf8') });
+  return app.replay(imported[0].runId, version ?? imported[0].version);
 }
 
 function printReplay(v: ReplayView, io: Io): void {
@@ -314,17 +319,26 @@ export async function regressCommand(argv: string[], io: Io): Promise<number> {
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number ≥ 1, not ${JSON.stringify(values.limit)}`);
   const version = versionArg(values.version);
-  return withHost(async (host) => {
-    const r = await regressSkill(host, positionals[0], { version, limit, trust: values.trust });
-    if (values.json) io.out(JSON.stringify(r));
-    else {
-      io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${plural(r.checked, 'past run')}: ${r.changed.length ? `${counted(r.changed.length)} would change` : 'none would change'}`);
-      for (const c of r.changed) {
-        io.out(`  run ${c.runId}: ${c.recorded.status === c.now.status ? c.now.status : `${c.recorded.status} → ${c.now.status}`}${c.firstDivergence ? ` — first at ${c.firstDivergence.message}` : ''}`);
-        for (const line of diffLines(c.diff, c.recorded.status === 'completed' ? c.recorded.output : { error: c.recorded.error })) io.out(`       ${line}`);
-      }
-      for (const s of r.skipped) io.err(`  run ${s.runId} skipped: ${s.reason}`);
+  // beside the app that holds the store: checked by the app (POST /api/skills/<name>/regress)
+  const notThroughApp = values.trust
+    ? '--trust is for code run here, and the app runs the check.'
+    : limit !== undefined && limit > MAX_REGRESS_LIMIT
+      ? `--limit ${limit}: the app checks at most ${MAX_REGRESS_LIMIT} past runs at once.`
+      : null;
+  const r = await withHostOrApp(
+    io,
+    (host) => regressSkill(host, positionals[0], { version, limit, trust: values.trust }),
+    (app) => app.regress(positionals[0], { version, limit }),
+    { runsCode: true, notThroughApp: notThroughApp ? { command: 'regress', why: notThroughApp } : null },
+  );
+  if (values.json) io.out(JSON.stringify(r));
+  else {
+    io.out(`${r.skill}: the postprocessor of version ${short(r.version)} over ${plural(r.checked, 'past run')}: ${r.changed.length ? `${counted(r.changed.length)} would change` : 'none would change'}`);
+    for (const c of r.changed) {
+      io.out(`  run ${c.runId}: ${c.recorded.status === c.now.status ? c.now.status : `${c.recorded.status} → ${c.now.status}`}${c.firstDivergence ? ` — first at ${c.firstDivergence.message}` : ''}`);
+      for (const line of diffLines(c.diff, c.recorded.status === 'completed' ? c.recorded.output : { error: c.recorded.error })) io.out(`       ${line}`);
     }
-    return r.changed.length ? 1 : 0;
-  }, { runsCode: true });
+    for (const s of r.skipped) io.err(`  run ${s.runId} skipped: ${s.reason}`);
+  }
+  return r.changed.length ? 1 : 0;
 }

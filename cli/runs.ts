@@ -1,5 +1,6 @@
 /** `stagecraft resume [RUN]`, `stagecraft abort RUN`, `stagecraft events RUN`, `stagecraft runs`. */
-import { RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
+import { AppAnswerError, RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
+import { endedNotResumable } from '../lib/kernel/runner';
 import { RUN_STATUSES, type RunEvent, type RunStatus } from '../lib/kernel/ports';
 import { decodeRunCursor, listRuns } from '../lib/server/runs/list-runs';
 import { RUN_OUTCOMES, type RunCursor, type RunOutcomeWord } from '../lib/store/run-index';
@@ -14,8 +15,8 @@ import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost, withHostOrApp } from './store';
-import type { AppAbort } from './through-app';
-import type { RunPageView } from '../lib/views';
+import type { AppAbort, AppClient } from './through-app';
+import type { RunPageView, RunSummaryView } from '../lib/views';
 import type { Io } from './main';
 import { columns, printSummary } from './print';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
@@ -29,15 +30,20 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     checkModelSpec(values.model);
     if (!positionals[0]) throw new UsageError(`--model applies to one run: name it (stagecraft resume RUN --model ${shellWord(values.model)}); without a run id, each interrupted run resumes with its own model.`);
   }
+  const runId = positionals[0];
+  if (runId) {
+    const summary = await withHostOrApp(
+      io,
+      async (host) => summarizeRun(host.store, await resumeSkillRun(host, runId, { model: values.model })),
+      (app) => resumedInApp(app, runId, io),
+      { runsCode: true, notThroughApp: values.model === undefined ? null : { command: 'resume', why: RESUME_MODEL_IN_THE_APP } },
+    );
+    if (values.json) io.out(JSON.stringify(summary));
+    else if (summary.status === 'superseded') io.out(`run ${runId}: another process is resuming it; nothing to do here`);
+    else printSummary(summary, io);
+    return isDone(summary.status) ? 0 : 1;
+  }
   return withHost(async (host) => {
-    if (positionals[0]) {
-      const outcome = await resumeSkillRun(host, positionals[0], { model: values.model });
-      const summary = await summarizeRun(host.store, outcome);
-      if (values.json) io.out(JSON.stringify(summary));
-      else if (outcome.status === 'superseded') io.out(`run ${outcome.runId}: another process is resuming it; nothing to do here`);
-      else printSummary(summary, io);
-      return isDone(outcome.status) ? 0 : 1;
-    }
     const rowOf = (r: ResumeResult) =>
       r.outcome ? { runId: r.runId, status: r.outcome.status, error: r.outcome.error } : { runId: r.runId, status: 'not_resumed', error: errorToJson(r.error) };
     // each run as it ends (a long list shows progress): the finished on stdout, the others (and why) on stderr
@@ -50,7 +56,34 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     if (values.json) io.out(JSON.stringify({ resumed: rows }));
     else if (rows.length === 0) io.out('no interrupted runs');
     return rows.every((r) => isDone(r.status)) ? 0 : 1;
-  }, { runsCode: true });
+  }, { runsCode: true, notThroughApp: { command: 'resume', why: RESUME_ALL_IN_THE_APP } });
+}
+
+const RESUME_MODEL_IN_THE_APP = '--model: the app resumes a run with the model it ran with; another model is for a resume on the store itself (stop the app first).';
+const RESUME_ALL_IN_THE_APP =
+  'the app resumes every interrupted run itself when it starts (its log says how each went); name one run to resume it through the app: stagecraft resume RUN.';
+
+/**
+ * `resume RUN` through the app that holds the store: the run as a resume on the store ends it — a
+ * completed one as it is; an interrupted one resumed by the app (`POST /api/runs/<id>/resume`) and
+ * followed to its end; a queued one followed, as the app admits it; one the app drives already,
+ * superseded (another process resumes it); one that ended otherwise, refused as the store refuses it.
+ */
+async function resumedInApp(app: AppClient, runId: string, io: Io): Promise<RunSummaryView> {
+  const { followRun, summaryOf } = await import('./through-app');
+  const run = await app.run(runId);
+  if (run.status === 'completed') return summaryOf(run);
+  if (run.status !== 'running' && run.status !== 'queued') throw endedNotResumable(runId, run.status);
+  if (run.status === 'running') {
+    try {
+      await app.resume(runId);
+    } catch (e) {
+      if (!(e instanceof AppAnswerError && e.code === 'run_claimed')) throw e;
+      // the app drives it already: as a resume on the store answers one another process holds
+      return { ...summaryOf(await app.run(runId)), status: 'superseded', output: null, error: null, report: null };
+    }
+  }
+  return (await followRun(app, runId, io)).summary;
 }
 
 export async function abortCommand(argv: string[], io: Io): Promise<number> {

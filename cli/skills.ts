@@ -5,14 +5,14 @@
 import path from 'node:path';
 import { formatDiagnostic } from '../lib/kernel/errors';
 import { skillVersions } from '../lib/server/skills/list-versions';
-import { pullSkill } from '../lib/server/skills/pull-skill';
+import { pullSkill, writePulled } from '../lib/server/skills/pull-skill';
 import { pushSkill, readPush } from '../lib/server/skills/push-skill';
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
 import { columns } from './print';
 import type { Io } from './main';
-import { withHost, withHostOrApp } from './store';
+import { withHostOrApp } from './store';
 import { versionArg } from './version-arg';
 import { skillFileOf } from './validate';
 
@@ -61,20 +61,25 @@ const MAX_EXTRA_SHOWN = 20;
 export async function pullCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, version: { type: 'string' } }, { min: 1, max: 2, names: 'a skill name and, optionally, a folder' });
   const version = versionArg(values.version);
-  return withHost(async (host) => {
-    const r = await pullSkill(host, positionals[0], { dir: positionals[1], version, cwd: host.cwd });
-    if (values.json) {
-      io.out(JSON.stringify(r));
-      return 0;
-    }
-    // quoted as a shell word: `cd` and `push` take it as it is pasted
-    const where = shellWord(shownDir(positionals[1], r.dir, host.cwd));
-    io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${plural(r.written.length, 'file')}) to ${where}`);
-    const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${counted(r.extra.length - MAX_EXTRA_SHOWN)} more`] : r.extra;
-    if (r.isExtraCut) shown.push('more not listed');
-    if (shown.length) io.err(`${where} also holds ${shown.join(', ')}, not in this version (left as they are; a push of the folder would include them)`);
+  const [name, into] = positionals;
+  const cwd = process.cwd();
+  // through the app that holds the store, the version is the app's answer, written out here all the same
+  const r = await withHostOrApp(
+    io,
+    (host) => pullSkill(host, name, { dir: into, version, cwd }),
+    async (app) => writePulled(name, await app.version(name, version), { dir: into, cwd }),
+  );
+  if (values.json) {
+    io.out(JSON.stringify(r));
     return 0;
-  });
+  }
+  // quoted as a shell word: `cd` and `push` take it as it is pasted
+  const where = shellWord(shownDir(into, r.dir, cwd));
+  io.out(`${r.version.skill}: wrote version ${short(r.version.hash)} (${plural(r.written.length, 'file')}) to ${where}`);
+  const shown = r.extra.length > MAX_EXTRA_SHOWN ? [...r.extra.slice(0, MAX_EXTRA_SHOWN), `${counted(r.extra.length - MAX_EXTRA_SHOWN)} more`] : r.extra;
+  if (r.isExtraCut) shown.push('more not listed');
+  if (shown.length) io.err(`${where} also holds ${shown.join(', ')}, not in this version (left as they are; a push of the folder would include them)`);
+  return 0;
 }
 
 /** a description in the table: its first line, cut */

@@ -15,13 +15,17 @@ import type { Io } from './main';
  * The store as the CLI opens it. A command may start opening it early (`run`: while it loads and
  * compiles the skill) and hand the promise to `withHost` as `opening`, which then owns it.
  */
-export function openCliStore(): Promise<OpenedStore> {
-  // held by the app: said so (app-holder.ts), for a command that cannot go through it
+export function openCliStore(refused?: NotThroughApp): Promise<OpenedStore> {
+  // held by the app: said so (app-holder.ts), for a command that cannot go through it (and why, when it says)
   return openOwnStore().catch((e: unknown) => {
     const app = appHolding(e);
-    throw app ? lockedByApp(e as StoreUnavailableError, app) : e;
+    if (!app) throw e;
+    throw refused ? notThroughApp(e as StoreUnavailableError, app, refused.command, refused.why) : lockedByApp(e as StoreUnavailableError, app);
   });
 }
+
+/** a command that cannot go through the app as asked: which (`resume`, `pull`, …), and why */
+export type NotThroughApp = { command: string; why: string };
 
 function openOwnStore(): Promise<OpenedStore> {
   if (!process.env.DATABASE_URL) baselineWasmOnly();
@@ -43,9 +47,9 @@ function openOwnStore(): Promise<OpenedStore> {
  */
 export async function withHost<T>(
   fn: (host: Host & { store: OpenedStore }) => Promise<T>,
-  opts: { runsCode?: boolean; opening?: Promise<OpenedStore> } = {},
+  opts: { runsCode?: boolean; opening?: Promise<OpenedStore>; notThroughApp?: NotThroughApp } = {},
 ): Promise<T> {
-  const store = await (opts.opening ?? openCliStore());
+  const store = await (opts.opening ?? openCliStore(opts.notThroughApp));
   try {
     const host = { ...hostFor({ store, skills: store.skills, env: process.env, cwd: process.cwd(), driver: processDriver('cli') }), store };
     if (opts.runsCode) {
@@ -88,7 +92,7 @@ export async function withHostOrApp<T>(
   io: Io,
   direct: (host: Host & { store: OpenedStore }) => Promise<T>,
   viaApp: (app: AppClient) => Promise<T>,
-  opts: { runsCode?: boolean; notThroughApp?: { command: string; why: string } | null } = {},
+  opts: { runsCode?: boolean; notThroughApp?: NotThroughApp | null } = {},
 ): Promise<T> {
   let store: OpenedStore;
   try {

@@ -107,13 +107,21 @@ describe('the CLI while the app holds the embedded store', () => {
   });
 
   it('a command that cannot go through the app says which app holds the store, and what to do', async () => {
-    const r = await cli(['pull', 'summarize', path.join(elsewhere, 'pulled'), '--json']);
+    // (`pull` was this command until it went through the app: pull-through-app.http.test.ts)
+    const r = await cli(['resume', '--json']);
     assert.equal(r.code, 1);
     const { error } = JSON.parse(r.out) as { error: { code: string; message: string; appUrl: string } };
     assert.equal(error.code, 'store_locked');
     assert.ok(error.message.startsWith(`The embedded store in ${dataDir} is in use by another process: pid `), error.message);
     assert.ok(error.message.includes(`That process is the Stagecraft app at ${app().url}: use the app at ${app().url}, or stop it`), error.message);
     assert.equal(error.appUrl, app().url);
+  });
+
+  it('a worker cannot go through the app: store_locked, saying why', async () => {
+    const r = await cli(['worker']);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.err, /That process is the Stagecraft app at /);
+    assert.match(r.err, /`stagecraft worker` cannot go through it here: a worker takes runs from the queue of a Postgres store \(DATABASE_URL\)/);
   });
 
   it('once the app has stopped, the same commands print the same on the store itself', async () => {

@@ -1,23 +1,28 @@
 /**
  * The app's HTTP API, for the CLI commands that can go through it while the app holds the embedded
- * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…` and
- * `fork RUN` (cli/store.ts `withHostOrApp`), and `run DIR` (cli/run-through-app.ts, which reaches the
- * app itself once the folder is checked here). Each answer is what the command reads from or writes to
- * the store itself, in the same views, so it prints the same; a run the app starts for `run` or `fork`
- * is followed to its end here (`followRun`). What the app cannot do as asked stays `store_locked`,
- * saying why (cli/app-holder.ts `notThroughApp`): `fork` and `replay` with --skill DIR or --trust,
- * `fork` with a model script, `replay` of an exported run file, `run` with --workspace, a model script
- * outside the bundle, or a skill that names run_skill.
+ * store: `runs`, `events`, `abort`, `export`, `compare`, `versions`, `push DIR`, `replay RUN…`,
+ * `fork RUN`, `resume RUN`, `pull`, `import` and `regress` (cli/store.ts `withHostOrApp`), and `run
+ * DIR` (cli/run-through-app.ts, which reaches the app itself once the folder is checked here). Each
+ * answer is what the command reads from or writes to the store itself, in the same views, so it
+ * prints the same; a run the app starts for `run` or `fork`, or resumes for `resume`, is followed to
+ * its end here (`followRun`); the version the app answers `pull` is written out here, as pull writes
+ * it (pull-skill.ts `writePulled`); the files `import` is given are checked here and added by the app
+ * one after the other (`replay FILE` too, then replayed by it). What the app cannot do as asked stays
+ * `store_locked`, saying why (cli/app-holder.ts `notThroughApp`): `fork` and `replay` with --skill
+ * DIR or --trust, `fork` with a model script, `run` with --workspace, a model script outside the
+ * bundle, or a skill that names run_skill, `resume` of every interrupted run (the app resumes them
+ * itself as it starts) or with --model, `regress` with --trust or a --limit over the API's cap; and
+ * `worker`, which needs a Postgres store (cli/worker.ts).
  *
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
  */
-import { AppAnswerError, RunFinishedError, SkillNotFoundError } from '../lib/kernel/errors';
+import { AppAnswerError, RunFinishedError, SkillNotFoundError, VersionNotFoundError } from '../lib/kernel/errors';
 import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, ForkBody, ForkedRunView, ReplayView, ReportView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, RegressView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 
 /** how long the app has to answer its first question before the command gives up on it */
@@ -50,6 +55,14 @@ export type AppClient = {
   replay(runId: string, version?: string): Promise<ReplayView>;
   /** a fork started in the app, once it is recorded */
   fork(runId: string, body: ForkBody): Promise<ForkedRunView>;
+  /** a skill's version with its files (`hash`: a hash or a unique prefix of one; none: the latest), as `stagecraft pull` takes it */
+  version(name: string, hash?: string): Promise<VersionView>;
+  /** an exported run added by the app (the file's text, checked here already), as `stagecraft import` adds it */
+  importRun(text: string): Promise<ImportView>;
+  /** a skill's postprocessor (of `version`, else its latest) over its past runs, checked by the app */
+  regress(skill: string, body: { version?: string; limit?: number }): Promise<RegressView>;
+  /** an interrupted run resumed by the app, once its resume holds (the app goes on driving it) */
+  resume(runId: string): Promise<ResumedRunView>;
   /** the run once it has ended (asked every POLL_MS until then) */
   runEnded(runId: string): Promise<RunView>;
 };
@@ -66,10 +79,15 @@ export async function followRun(app: AppClient, runId: string, io: { err(line: s
   process.once('SIGINT', onInterrupt);
   try {
     const run = await app.runEnded(runId);
-    return { run, summary: { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps } };
+    return { run, summary: summaryOf(run) };
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/** a run as the app has it, in the summary `run --json` and `resume --json` print on the store */
+export function summaryOf(run: RunView): RunSummaryView {
+  return { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps };
 }
 
 /**
@@ -152,6 +170,16 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
     push: (skill, files) => call(routes.saveVersion, { params: { name: skill }, body: { files, push: true } }),
     replay: (runId, version) => call(routes.replayRun, { params: { id: runId }, body: version === undefined ? {} : { version } }),
     fork: (runId, body) => call(routes.forkRun, { params: { id: runId }, body }),
+    async version(name, hash) {
+      if (hash !== undefined) return call(routes.getVersion, { params: { name, hash } });
+      // the skill's latest, as the store gives it; none yet is said as the store says it
+      const latest = (await call(routes.getSkill, { params: { name } })).version;
+      if (!latest) throw new VersionNotFoundError(name, '-', 'it has no version yet');
+      return latest;
+    },
+    importRun: (text) => call(routes.importRuns, { body: text }),
+    regress: (skill, body) => call(routes.regressSkill, { params: { name: skill }, body }),
+    resume: (runId) => call(routes.resumeRun, { params: { id: runId } }),
     async runEnded(runId) {
       for (;;) {
         const run = await getRun(runId);
@@ -163,11 +191,17 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
 }
 
 /**
- * The app's error as it said it; a skill name that names none as the store says it, so that the CLI
- * words it as it does (error-line.ts: `stagecraft push`, not the API's route).
+ * The app's error as it said it; a skill name or a version hash that names none as the store says it,
+ * so that the CLI words it as it does (error-line.ts: `stagecraft push`, `stagecraft versions`, not the API's route).
  */
 function relayed(e: ApiError): Error {
   const details = (e.details ?? {}) as AppAnswerError['details'];
   if (e.code === 'skill_not_found' && typeof details.skill === 'string') return new SkillNotFoundError(details.skill);
+  // its `why` back from its words (`Skill "x": WHY (HASH). …`), so that the CLI says what to do in its own
+  if (e.code === 'version_not_found' && typeof details.skill === 'string' && typeof details.version === 'string') {
+    const head = `Skill ${JSON.stringify(details.skill)}: `;
+    const end = e.message.indexOf(` (${details.version}). `);
+    if (e.message.startsWith(head) && end > head.length) return new VersionNotFoundError(details.skill, details.version, e.message.slice(head.length, end));
+  }
   return new AppAnswerError(e.code, e.message, e.status, details);
 }

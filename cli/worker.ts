@@ -16,6 +16,9 @@ import { parse } from './args';
 import { withHost } from './store';
 import type { EarlyStop, Io } from './main';
 
+/** `store_locked` beside the app that holds the embedded store: why a worker cannot go through it */
+const WORKER_BESIDE_THE_APP = 'a worker takes runs from the queue of a Postgres store (DATABASE_URL), and the embedded store is the app\'s, which drives its own runs.';
+
 /** runs driven at once by one worker unless --concurrency says otherwise */
 export const DEFAULT_WORKER_CONCURRENCY = 4;
 export const MAX_WORKER_CONCURRENCY = 256;
@@ -78,7 +81,7 @@ export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlySto
     }
     log(`${registry.info.id} stopped (${plural(worker.finished, 'run')} driven to an end)`);
     return 0;
-  }, { runsCode: true }).finally(() => {
+  }, { runsCode: true, notThroughApp: { command: 'worker', why: WORKER_BESIDE_THE_APP } }).finally(() => {
     process.off('SIGTERM', onSignalWhileStarting);
     process.off('SIGINT', onSignalWhileStarting);
   });

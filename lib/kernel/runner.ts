@@ -233,6 +233,11 @@ export function completedOutcome(run: RunRecord): RunOutcome | null {
   return { runId: run.id, status: 'completed', output: run.output, error: null, report: run.report as RunReport | null };
 }
 
+/** A run that has ended other than completed, as a resume of it says it: it is never resumed. */
+export function endedNotResumable(runId: string, status: string): RunNotResumableError {
+  return new RunNotResumableError(runId, `it is ${status}${status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
+}
+
 /**
  * `derivation`: for a replay or a fork, its parent's recording (default: read from the store, as the
  * run's first event names it).
@@ -256,7 +261,7 @@ export async function resumeRun(
       const done = completedOutcome(now);
       if (done) return done;
       if (isUnfinished(now.status)) throw new RunNotResumableError(runId, 'it has no snapshot');
-      throw new RunNotResumableError(runId, `it is ${now.status}${now.status === 'aborted' ? ' (an aborted run is never resumed)' : ''}`);
+      throw endedNotResumable(runId, now.status);
     }
     // asked to abort while nobody drove it (its driver died): the run ends as asked, it does not go on
     const request = await deps.store.readAbortRequest(runId);

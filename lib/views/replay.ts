@@ -297,12 +297,15 @@ export const RegressView = z
   .strict();
 export type RegressView = z.infer<typeof RegressView>;
 
+/** the most past runs one regress checks through the API (`stagecraft regress --limit` on the store has no cap) */
+export const MAX_REGRESS_LIMIT = 500;
+
 export const RegressBody = z
   .object({
     version: versionRef.optional(),
     /** unsaved files (the editor's), laid over the version: `{"skill.md": "..."}` is enough */
     files: z.record(z.string(), z.string()).optional(),
-    limit: z.number().int().min(1).max(500).optional(),
+    limit: z.number().int().min(1).max(MAX_REGRESS_LIMIT).optional(),
   })
   .strict();
 export type RegressBody = z.infer<typeof RegressBody>;

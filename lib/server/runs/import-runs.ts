@@ -130,12 +130,17 @@ function requireWholeLog(doc: RunExportView, runId: string, source: string): voi
   for (const a of doc.artifacts as unknown as WorkspaceArtifact[]) if (a.runId !== runId) throw invalid(source, `a workspace artifact (${String(a.path)}) is not of run ${runId}`);
 }
 
+/** A run here whose log is not the one in the file `source` names: it is never overwritten. */
+export function logDiffers(runId: string, source: string): ImportConflictError {
+  return new ImportConflictError(runId, `its log differs from the one in ${source}`);
+}
+
 /** Writes one checked export: its version (idempotent), then its run with its whole log in one commit. */
 async function writeRun(host: Pick<Host, 'store' | 'skills'>, c: CheckedExport): Promise<ImportView['imported'][number]> {
   const { doc, run } = c;
   const existing = await host.store.getRun(run.id);
   if (existing) {
-    if (partHash(await host.store.readEvents(run.id)) !== doc.hashes.events) throw new ImportConflictError(run.id, `its log differs from the one in ${c.source}`);
+    if (partHash(await host.store.readEvents(run.id)) !== doc.hashes.events) throw logDiffers(run.id, c.source);
     return { runId: run.id, skill: doc.skill.name, version: doc.skill.version, status: 'unchanged' };
   }
   // in the skill's history at the run's time, and never after what the skill has now: importing a run

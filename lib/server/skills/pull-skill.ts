@@ -8,24 +8,32 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../kernel/errors';
-import type { VersionSummaryView } from '../../views';
+import type { VersionSummaryView, VersionView } from '../../views';
 import type { Host } from '../host';
 import { listBundleDir } from './bundle-dir';
 import { writeBundleDir } from './write-bundle-dir';
-import { versionSummaryView } from './views';
+import { versionView } from './views';
 
 /** `extra`: files of the folder not in the version; `isExtraCut`: the folder holds more than was listed */
 export type PulledSkill = { dir: string; version: VersionSummaryView; written: string[]; extra: string[]; isExtraCut: boolean };
 
 export async function pullSkill(host: Pick<Host, 'skills'>, name: string, opts: { dir?: string; version?: string; cwd: string }): Promise<PulledSkill> {
-  const v = await host.skills.getVersion(name, opts.version);
+  return writePulled(name, versionView(await host.skills.getVersion(name, opts.version)), opts);
+}
+
+/**
+ * The version `name` named, as the API's view has it (its files with it), written out: what pullSkill
+ * does once it has the version — and `stagecraft pull` with the version the app answered.
+ */
+export function writePulled(name: string, v: VersionView, opts: { dir?: string; cwd: string }): PulledSkill {
+  const { files, ...version } = v;
   const dir = path.resolve(opts.cwd, opts.dir ?? name);
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${opts.dir ?? name} is a file, not a folder: pull into a folder (new or existing).`);
   const listed = existsSync(dir) ? listBundleDir(dir) : { paths: [], isCut: false };
-  const extra = listed.paths.filter((p) => !Object.prototype.hasOwnProperty.call(v.files, p));
+  const extra = listed.paths.filter((p) => !Object.prototype.hasOwnProperty.call(files, p));
   if (!existsSync(dir)) makeFolders(dir, opts.dir ?? name);
-  writeBundleDir(dir, v.files);
-  return { dir, version: versionSummaryView(v), written: Object.keys(v.files).sort(), extra, isExtraCut: listed.isCut };
+  writeBundleDir(dir, files);
+  return { dir, version, written: Object.keys(files).sort(), extra, isExtraCut: listed.isCut };
 }
 
 /**
