@@ -17,7 +17,7 @@
 // dist/manifest.json names the current build and every source it was made from (size and mtime),
 // so bin/stagecraft.mjs can tell when the sources changed since. It is written last, atomically:
 // a command starting during a build still loads the previous, complete one.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { VENDOR_FILE } from './vendor-cache.mjs';
@@ -197,7 +197,8 @@ export async function buildCli({ quiet = false } = {}) {
   requireGeneratedClient();
   const esbuild = await import('esbuild');
   mkdirSync(dist, { recursive: true });
-  const staging = path.join(dist, `staging-${process.pid}-${Date.now()}`);
+  // its own folder: several commands may build at once (the sources changed under each of them)
+  const staging = mkdtempSync(path.join(dist, `staging-${process.pid}-`));
   const precompiled = await precompiledTexts(esbuild, staging);
   const specs = new Set();
   const result = await esbuild.build({
@@ -228,19 +229,42 @@ export async function buildCli({ quiet = false } = {}) {
   });
   const name = `build-${await buildHash(result.metafile.outputs, staging)}`;
   const target = path.join(dist, name);
-  if (existsSync(target)) rmSync(staging, { recursive: true, force: true });
-  else renameSync(staging, target);
+  settle(staging, target);
   const tmp = `${MANIFEST}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify({ build: name, entries: Object.keys(ENTRIES), sources }, null, 1));
   renameSync(tmp, MANIFEST);
-  // builds no command can still be loading
-  for (const d of readdirSync(dist)) {
-    if (d === name || !/^(build|staging)-/.test(d)) continue;
-    const p = path.join(dist, d);
-    if (Date.now() - statSync(p).mtimeMs > OLD_BUILD_MS) rmSync(p, { recursive: true, force: true });
-  }
+  removeOldBuilds(dist, name);
   if (!quiet) console.log(`build:cli: dist/${name} (${sources.length} sources)`);
   return name;
+}
+
+/**
+ * `staging` becomes the build `target`, or goes when another build of the same sources is there
+ * already — found before, or made by a build that finished in between (the rename then fails)
+ */
+export function settle(staging, target) {
+  try {
+    if (!existsSync(target)) return renameSync(staging, target);
+  } catch (e) {
+    if (!existsSync(target)) throw e;
+  }
+  rmSync(staging, { recursive: true, force: true });
+}
+
+/** removes from `dir` the builds (and stagings) no command can still be loading, but `keep`; one another build removes or renames meanwhile is passed over */
+export function removeOldBuilds(dir, keep, now = Date.now(), entries = readdirSync(dir)) {
+  for (const d of entries) {
+    if (d === keep || !/^(build|staging)-/.test(d)) continue;
+    const p = path.join(dir, d);
+    let st;
+    try {
+      st = statSync(p);
+    } catch (e) {
+      if (e?.code === 'ENOENT') continue;
+      throw e;
+    }
+    if (now - st.mtimeMs > OLD_BUILD_MS) rmSync(p, { recursive: true, force: true });
+  }
 }
 
 /** a build's name: the hash of what esbuild wrote (`outputs`, its metafile's, from the root) and of vendor.cjs in `dir` */
