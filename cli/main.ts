@@ -26,6 +26,7 @@ import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
 import { didYouMean } from '../lib/skill/suggest';
+import { forTerminal } from '../lib/kernel/terminal-text';
 // the version installed (bundled into dist/ at build time: no file is read when the command runs)
 import pkg from '../package.json' with { type: 'json' };
 
@@ -150,22 +151,11 @@ function keepGoingWhenClosed(stream: NodeJS.WriteStream): void {
 function writeTo(stream: NodeJS.WriteStream, s: string): void {
   if (closedStreams.has(stream)) return;
   const line = s.endsWith('\n') ? s : `${s}\n`;
+  // on a terminal, a run's own text is shown, never obeyed; to a pipe or a file, byte for byte (--json escapes anyway)
   stream.write(stream.isTTY ? forTerminal(line) : line);
 }
 
-/** C0 controls but tab and newline, DEL, and C1 controls (a lone ESC, CSI, OSC…) */
-const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/**
- * Text bound for a terminal, with the characters that would command it shown as `\x1b`, `\x07`…: what
- * the CLI prints holds a run's own text (a step's error message, the tail of its stderr, a model's
- * words, a value), and an escape sequence in it could clear the screen, retitle the window, write the
- * clipboard (OSC 52), make a link say one thing and open another, or put a line over another (`\r`).
- * Tabs and newlines stay. Output to a pipe or a file is left byte for byte (--json escapes them anyway).
- */
-export function forTerminal(s: string): string {
-  return s.replace(TERMINAL_CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+export { forTerminal };
 
 export const processIo: Io = {
   out: (s) => writeTo(process.stdout, s),

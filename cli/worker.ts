@@ -6,6 +6,7 @@
  */
 import { UsageError } from '../lib/kernel/errors';
 import { plural } from '../lib/kernel/plural';
+import { forTerminal } from '../lib/kernel/terminal-text';
 import { RunQueue } from '../lib/queue/run-queue';
 import { RunWorker } from '../lib/queue/run-worker';
 import { WorkerRegistry, newWorkerInfo } from '../lib/queue/worker-registry';
@@ -55,7 +56,8 @@ export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlySto
     if (!url || !sql) {
       throw new UsageError('stagecraft worker needs a Postgres store: set DATABASE_URL (the embedded store belongs to one process, which drives its own runs).');
     }
-    const log = (line: string) => io.err(`stagecraft worker: ${line}`);
+    // a log file is read on a terminal later: a run's own text in a line (an error it stopped on) is shown, never obeyed
+    const log = (line: string) => io.err(forTerminal(`stagecraft worker: ${line}`));
     const queue = await RunQueue.open(url, { supervise: true, onError: (e) => log(`queue: ${e.message}`) });
     const registry = new WorkerRegistry(sql, newWorkerInfo(concurrency));
     const worker = new RunWorker(queue, registry, (runId, opts) => driveRun(host, runId, opts), {

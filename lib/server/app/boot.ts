@@ -27,6 +27,7 @@ import { startSpawner } from '../../sandbox/spawner';
 import { runQueueOf, workersSetting } from '../runs/run-source';
 import { dataDirOf } from '../host';
 import { counted, plural } from '../../kernel/plural';
+import { serverLog } from '../log';
 
 /** How loading the example skills went: their names, or why it failed (the home page says it). */
 export type ExamplesLoad = { ok: true; names: string[] } | { ok: false; message: string };
@@ -44,18 +45,18 @@ export function boot(): Promise<void> {
   // here (the probe's verdict is kept in the data dir: npm start's own check made it)
   const isolation = isolationFor(sandboxMode(process.env), { cacheDir: dataDirOf(process.env, process.cwd()) });
   const warning = noIsolationWarning(isolation, cgroupStatus());
-  if (warning) console.warn(`stagecraft: ${warning}`);
+  if (warning) serverLog.warn(`stagecraft: ${warning}`);
   // first, while this process is small: from now on sandbox workers are spawned by the spawner, never forked from here
   void startSpawner().then(
-    (spawner) => console.log(`stagecraft: sandbox spawner started (pid ${spawner.pid})`),
-    (e) => console.error(`stagecraft: starting the sandbox spawner failed (${(e as Error).message}); it is tried again on the next request`),
+    (spawner) => serverLog.info(`stagecraft: sandbox spawner started (pid ${spawner.pid})`),
+    (e) => serverLog.error(`stagecraft: starting the sandbox spawner failed (${(e as Error).message}); it is tried again on the next request`),
   );
   let settleExamples!: (load: ExamplesLoad) => void;
   const examples = new Promise<ExamplesLoad>((resolve) => (settleExamples = resolve));
   const done = startUp(settleExamples).catch((e) => {
     const message = (e as Error).message;
     settleExamples({ ok: false, message });
-    console.error(`stagecraft: start-up failed: ${message}`);
+    serverLog.error(`stagecraft: start-up failed: ${message}`);
   });
   g[BOOT] = { examples, done };
   return done;
@@ -71,29 +72,29 @@ async function startUp(settleExamples: (load: ExamplesLoad) => void): Promise<vo
   try {
     const names = await loadExampleSkills(host, examplesDir());
     settleExamples({ ok: true, names });
-    console.log(`stagecraft: store ready (${host.store.backend}), ${names.length} example skills loaded`);
+    serverLog.info(`stagecraft: store ready (${host.store.backend}), ${names.length} example skills loaded`);
   } catch (e) {
     // the app works without them: the home page says why they are missing
     settleExamples({ ok: false, message: (e as Error).message });
-    console.error(`stagecraft: loading the example skills failed: ${(e as Error).message}`);
+    serverLog.error(`stagecraft: loading the example skills failed: ${(e as Error).message}`);
   }
-  scheduleWorkspaceSweeps(host, (e) => console.warn(`stagecraft: removing old workspaces failed: ${(e as Error).message}`));
+  scheduleWorkspaceSweeps(host, (e) => serverLog.warn(`stagecraft: removing old workspaces failed: ${(e as Error).message}`));
   const workers = workersSetting(host);
-  if (workers.notice) console.warn(`stagecraft: ${workers.notice}`);
+  if (workers.notice) serverLog.warn(`stagecraft: ${workers.notice}`);
   if (workers.mode === 'external') {
     // interrupted and queued runs alike have a snapshot: each gets a job
     const pending = await host.store.listResumable();
     const queue = await runQueueOf(host);
     for (const runId of pending) await queue.enqueue(runId);
-    console.log(`stagecraft: runs are driven by \`stagecraft worker\` processes (STAGECRAFT_WORKERS=external); ${plural(pending.length, 'waiting run')} handed to them`);
+    serverLog.info(`stagecraft: runs are driven by \`stagecraft worker\` processes (STAGECRAFT_WORKERS=external); ${plural(pending.length, 'waiting run')} handed to them`);
     return;
   }
   const admission = runAdmission(host.env);
   const { interrupted, queued } = await admitRecordedRuns(host, admission, (r) => {
     const how = r.outcome?.status ?? `not resumed (${String((r.error as Error)?.message)})`;
-    console.log(`stagecraft: resumed ${r.runId}: ${how}`);
+    serverLog.info(`stagecraft: resumed ${r.runId}: ${how}`);
   });
   if (interrupted + queued) {
-    console.log(`stagecraft: resuming ${plural(interrupted + queued, 'run')} (${counted(interrupted)} interrupted, ${counted(queued)} queued), at most ${counted(admission.limit)} at once (STAGECRAFT_MAX_RUNS)`);
+    serverLog.info(`stagecraft: resuming ${plural(interrupted + queued, 'run')} (${counted(interrupted)} interrupted, ${counted(queued)} queued), at most ${counted(admission.limit)} at once (STAGECRAFT_MAX_RUNS)`);
   }
 }

@@ -14,6 +14,7 @@ import { jsonTextDepth } from '../../kernel/json-depth';
 import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../limits';
 import { jsonErrorPosition } from '../../skill/text-position';
 import { isConnectionError, unreachableError } from '../../store/connection-errors';
+import { serverLog } from '../log';
 
 /** the largest request body accepted (8 MB, the --input cap): a bundle at its 5 MB limit, JSON-encoded, fits */
 export const MAX_BODY_BYTES = MAX_INPUT_BYTES;
@@ -30,7 +31,7 @@ export function errorResponse(e: unknown): Response {
   if (!(e instanceof StagecraftError) && isConnectionError(e)) e = unreachableError(null, e);
   // a StagecraftError says its status (4xx: the caller's; 503: the store is away); a plain 500 is a bug
   if (e instanceof StagecraftError && e.httpStatus !== 500) return errorJson(e.httpStatus, e.code, e.message, e.details as Record<string, unknown>);
-  console.error('stagecraft: internal error answering a request:', e);
+  serverLog.error('stagecraft: internal error answering a request:', e);
   return errorJson(500, 'internal', 'An internal error occurred; it was logged by the server. This is a bug: please report it.');
 }
 

@@ -9,6 +9,7 @@
  * (the operation's iterable does).
  */
 import type { z } from 'zod';
+import { serverLog } from '../log';
 
 /** what keeps an idle stream from being dropped by a proxy's idle timeout */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -68,7 +69,7 @@ export function sseResponse(
         if (!checked.success) throw new Error(`the stream's "${m.event}" does not match its view: ${checked.error.message}`);
         controller.enqueue(encoder.encode(frame({ ...m, data: checked.data })));
       } catch (e) {
-        console.error('stagecraft: an event stream stopped:', e);
+        serverLog.error('stagecraft: an event stream stopped:', e);
         stop();
         controller.error(e);
       }

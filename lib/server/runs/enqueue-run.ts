@@ -13,6 +13,7 @@ import type { Host } from '../host';
 import { requireInputFits } from '../../skill/input-check';
 import { prepareFolder, prepareStoredRun, queueStoredRun, type Prepared, type StartRunRequest, type StoredRunRequest } from './start-run';
 import { runQueueOf } from './run-source';
+import { serverLog } from '../log';
 
 export type QueuedRun = { runId: string; status: 'queued' };
 
@@ -20,7 +21,7 @@ async function enqueuePrepared(host: Host, p: Prepared, req: StoredRunRequest | 
   const queue = await runQueueOf(host);
   // recorded as the app's admission records a run it has no slot for: queued, resumable
   const runId = await queueStoredRun(host, p, req);
-  await queue.enqueue(runId).catch((e: Error) => console.error(`stagecraft: run ${runId} is queued; its job will be sent by a worker's sweep (${e.message})`));
+  await queue.enqueue(runId).catch((e: Error) => serverLog.error(`stagecraft: run ${runId} is queued; its job will be sent by a worker's sweep (${e.message})`));
   return { runId, status: 'queued' };
 }
 

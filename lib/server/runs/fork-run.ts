@@ -28,6 +28,7 @@ import { failedStepPosition } from './failed-step';
 import { chooseVersion, endedRun, requireTrustedCode, type ChosenVersion, type VersionChoice } from './derived-version';
 import { runChildSkill } from './child-skill';
 import { childRunFns, storedModelSpec } from './start-run';
+import { serverLog } from '../log';
 
 /** What a fork's errors call its fields: the CLI's flags, or the API's body fields. */
 export type ForkWords = { set: string; at: string };
@@ -145,8 +146,8 @@ export async function launchFork(host: Host, runId: string, req: ForkRequest): P
   const recorded = new Promise<string>((resolve) => (created = resolve));
   const done = execute(host, p, created);
   done.then(
-    (o) => console.log(`stagecraft: fork ${o.runId} of run ${runId} at ${p.forkPoint}: ${o.status}`),
-    (e) => console.error(`stagecraft: fork of run ${runId} at ${p.forkPoint} stopped: ${(e as Error).message}`),
+    (o) => serverLog.info(`stagecraft: fork ${o.runId} of run ${runId} at ${p.forkPoint}: ${o.status}`),
+    (e) => serverLog.error(`stagecraft: fork of run ${runId} at ${p.forkPoint} stopped: ${(e as Error).message}`),
   );
   const forkId = await Promise.race([recorded, done.then((o) => o.runId)]);
   return { runId: forkId, parentRunId: runId, forkPoint: p.forkPoint, version: p.chosen.hash };

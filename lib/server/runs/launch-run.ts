@@ -14,6 +14,7 @@ import { launchAdmittedRun, runAdmission } from './run-admission';
 import { enqueueStoredRun } from './enqueue-run';
 import { workersSetting } from './run-source';
 import { recordFiles } from './start-run';
+import { serverLog } from '../log';
 
 export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId: string }> {
   // Each start does its work in a turn of the event loop of its own. Requests that arrive together
@@ -27,8 +28,8 @@ export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId
   if (workersSetting(host).mode === 'external') return { runId: (await enqueueStoredRun(host, req)).runId };
   const { runId, done } = await launchAdmittedRun(host, req, runAdmission(host.env));
   done.then(
-    (o) => console.log(`stagecraft: run ${runId} of ${body.skill}: ${o.status}`),
-    (e) => console.error(`stagecraft: run ${runId} of ${body.skill} stopped: ${(e as Error).message}`),
+    (o) => serverLog.info(`stagecraft: run ${runId} of ${body.skill}: ${o.status}`),
+    (e) => serverLog.error(`stagecraft: run ${runId} of ${body.skill} stopped: ${(e as Error).message}`),
   );
   return { runId };
 }

@@ -11,6 +11,7 @@ import { RunClaimedError, RunNotFoundError, RunNotResumableError } from '../../k
 import type { ResumedRunView } from '../../views';
 import type { Host } from '../host';
 import { resumeSkillRun } from './resume-run';
+import { serverLog } from '../log';
 
 /** the longest a resume request waits for its run to get past its recorded steps */
 export const RESUME_ANSWER_MS = 2_000;
@@ -28,8 +29,8 @@ export async function requestResume(host: Host, runId: string, opts: { answerMs?
   });
   const done = resumeSkillRun(host, runId);
   done.then(
-    (o) => console.log(`stagecraft: resumed run ${runId}: ${o.status}`),
-    (e) => console.error(`stagecraft: run ${runId} was not resumed: ${(e as Error).message}`),
+    (o) => serverLog.info(`stagecraft: resumed run ${runId}: ${o.status}`),
+    (e) => serverLog.error(`stagecraft: run ${runId} was not resumed: ${(e as Error).message}`),
   );
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {

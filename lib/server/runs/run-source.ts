@@ -16,6 +16,7 @@ import { UsageError } from '../../kernel/errors';
 import type { OpenedStore } from '../../store';
 import type { RunQueue } from '../../queue/run-queue';
 import type { Host } from '../host';
+import { serverLog } from '../log';
 
 export const WORKERS_MODES = ['in-process', 'external'] as const;
 export type WorkersMode = (typeof WORKERS_MODES)[number];
@@ -56,7 +57,7 @@ export function runQueueOf(host: Pick<Host, 'store'>): Promise<RunQueue> {
   let q = queues.get(url);
   if (!q) {
     q = import('../../queue/run-queue').then(({ RunQueue }) =>
-      RunQueue.open(url, { onError: (e) => console.error(`stagecraft: run queue: ${e.message}`) }),
+      RunQueue.open(url, { onError: (e) => serverLog.error(`stagecraft: run queue: ${e.message}`) }),
     );
     queues.set(url, q);
     q.catch(() => queues.delete(url));

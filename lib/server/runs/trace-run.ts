@@ -15,6 +15,7 @@ import type { StorePort } from '../../kernel/ports';
 import { runSpans } from '../../telemetry/run-spans';
 import { exportSpans, shutdownExporters, traceSettings } from '../../telemetry/otlp-export';
 import { runDrivers } from './run-drivers';
+import { forTerminal } from '../../kernel/terminal-text';
 
 const pending = new Set<Promise<void>>();
 let warned = false;
@@ -22,7 +23,7 @@ let warned = false;
 function warnOnce(message: string): void {
   if (warned) return;
   warned = true;
-  process.stderr.write(`stagecraft: traces: ${message}\n`);
+  process.stderr.write(`stagecraft: traces: ${forTerminal(message)}\n`);
 }
 
 /**
