@@ -136,7 +136,9 @@ export class PrismaStore implements StorePort {
   constructor(parts: PrismaStoreParts) {
     this.makeClient = parts.makeClient;
     this.skills = new PrismaSkillRepo(() => this.db(), parts.sql);
-    this.runIndex = new PrismaRunIndex(() => this.db());
+    // the runs list on the embedded store's own line, without Prisma (run-index.ts); on Postgres it stays
+    // on Prisma's pool, not on the driver's two connections kept for a resume's reads
+    this.runIndex = new PrismaRunIndex(() => this.db(), parts.backend === 'pglite' ? parts.sql : undefined);
     this.claims = parts.claims;
     this.releaseInCommit = parts.claims.releaseInCommit?.bind(parts.claims);
     this.backend = parts.backend;
