@@ -1,8 +1,8 @@
 // A command that opens the store loads that backend's drivers and nothing it does not use: run as
 // shipped (bin/stagecraft.mjs → dist/), every module the process resolves recorded. `run` on the
 // embedded store loads PGlite but not pg, and neither Prisma's client nor its query compiler (its
-// reads and writes are plain SQL), nor does `runs` (the runs list is plain SQL on the embedded store);
-// `versions` loads the client when it needs it; a command on Postgres
+// reads and writes are plain SQL), nor do `runs` and `versions` (the runs list and a skill's reads are
+// plain SQL on the embedded store); `export` loads the client when it needs it; a command on Postgres
 // never loads PGlite, and `resume` on Postgres loads neither Prisma's client, its adapter or the
 // migration engine's driver utilities (an up-to-date database), nor zod (the API's views).
 import { test } from 'node:test';
@@ -22,7 +22,7 @@ const QUERY_COMPILER = /query_compiler/;
 // Prisma's client (its runtime) and the adapter that puts it on PGlite
 const PRISMA_CLIENT = /node_modules\/(@prisma\/client|pglite-prisma-adapter)\//;
 
-test('`run` on the embedded store loads PGlite, not pg, and not Prisma\'s client or its query compiler, nor does `runs`; `versions` loads the client', async () => {
+test('`run` on the embedded store loads PGlite, not pg, and not Prisma\'s client or its query compiler, nor do `runs` and `versions`; `export` loads the client', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sc-modules-embedded-'));
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(dir, 'data'), DATABASE_URL: '' };
@@ -40,11 +40,18 @@ test('`run` on the embedded store loads PGlite, not pg, and not Prisma\'s client
     assert.match(runs.out, new RegExp(JSON.parse(r.out).runId));
     assert.deepEqual(runs.modules.filter((m) => QUERY_COMPILER.test(m)), []);
     assert.deepEqual(runs.modules.filter((m) => PRISMA_CLIENT.test(m)), [], 'the runs list is plain SQL');
-    // a skill's versions are Prisma's: the client is imported when first needed, and answers
+    // a skill's versions too (skills.ts `lookups`)
     const versions = await tracedCli(['versions', 'summarize', '--json'], env);
     assert.equal(versions.code, 0, versions.err);
-    assert.ok(versions.modules.some((m) => /node_modules\/pglite-prisma-adapter\//.test(m)), 'the adapter is loaded when the client is needed');
-    assert.ok(versions.modules.some((m) => /node_modules\/@prisma\/client\//.test(m)), "Prisma's client is loaded when needed");
+    assert.match(versions.out, /"versions"/);
+    assert.deepEqual(versions.modules.filter((m) => QUERY_COMPILER.test(m)), []);
+    assert.deepEqual(versions.modules.filter((m) => PRISMA_CLIENT.test(m)), [], "a skill's versions are plain SQL");
+    // a run's export reads it through Prisma's client: imported when first needed, and answers
+    const out = path.join(dir, 'export.json');
+    const exported = await tracedCli(['export', JSON.parse(r.out).runId, '--out', out], env);
+    assert.equal(exported.code, 0, exported.err);
+    assert.ok(exported.modules.some((m) => /node_modules\/pglite-prisma-adapter\//.test(m)), 'the adapter is loaded when the client is needed');
+    assert.ok(exported.modules.some((m) => /node_modules\/@prisma\/client\//.test(m)), "Prisma's client is loaded when needed");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

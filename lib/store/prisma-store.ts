@@ -135,10 +135,13 @@ export class PrismaStore implements StorePort {
 
   constructor(parts: PrismaStoreParts) {
     this.makeClient = parts.makeClient;
-    this.skills = new PrismaSkillRepo(() => this.db(), parts.sql);
+    // the embedded store's reads of skills on its own line, without Prisma (skills.ts `lookups`); on Postgres
+    // they stay on Prisma's pool, as the runs list does
+    const lookups = parts.backend === 'pglite' ? parts.sql : undefined;
+    this.skills = new PrismaSkillRepo(() => this.db(), parts.sql, lookups);
     // the runs list on the embedded store's own line, without Prisma (run-index.ts); on Postgres it stays
     // on Prisma's pool, not on the driver's two connections kept for a resume's reads
-    this.runIndex = new PrismaRunIndex(() => this.db(), parts.backend === 'pglite' ? parts.sql : undefined);
+    this.runIndex = new PrismaRunIndex(() => this.db(), lookups);
     this.claims = parts.claims;
     this.releaseInCommit = parts.claims.releaseInCommit?.bind(parts.claims);
     this.backend = parts.backend;
