@@ -10,7 +10,7 @@ import { LocalClaims } from './claims';
 import { describeStoreContract } from './store-contract';
 import { describeSkillRepoContract } from './skills-contract';
 import { bundleHash } from './skills';
-import { ev, makeRun } from './testing/fixtures';
+import { artifact, ev, makeRun } from './testing/fixtures';
 import { SkillNotFoundError } from '../kernel/errors';
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, tempDir, type TestDatabase } from './testing/pg-test-db';
@@ -347,6 +347,27 @@ describe("PrismaStore's client, made on first use", () => {
     assert.equal((await store.skills.versionHashes([saved.versionId])).get(saved.versionId), saved.hash);
     assert.equal(await store.skills.listVersions(`${name}_none`), null);
     assert.ok(statements.length >= 9, 'each read went to the driver');
+  });
+
+  it("lists runs by any filter and a run's artifacts in plain SQL on the embedded store's line, never making the client (`stagecraft regress`, `export`)", async () => {
+    const opened = await pglite();
+    const parent = makeRun({ skillName: `demo_${randomUUID().slice(0, 8)}` });
+    const child = makeRun({ id: `${parent.id}.1`, skillName: parent.skillName, kind: 'fork', parentRunId: parent.id, createdAt: parent.createdAt + 1 });
+    await opened.createRun(parent, { events: [ev(parent.id, 1)] });
+    await opened.createRun(child, { events: [ev(child.id, 1)] });
+    const kept = [artifact(parent.id, 'b.json', { b: 1 }), artifact(parent.id, 'a.json', { a: [1, 'two'] })];
+    await opened.commit(parent.id, { events: [ev(parent.id, 2)], artifacts: kept });
+    const { store, statements } = onDriverOnly(opened, "a run listing or an artifact list made Prisma's client");
+    const ids = async (filter: Parameters<PrismaStore['listRuns']>[0]) => (await store.listRuns(filter)).map((r) => r.id);
+    assert.deepEqual(await ids({ skillName: parent.skillName }), [child.id, parent.id]);
+    assert.deepEqual(await ids({ skillName: parent.skillName, kind: ['run'] }), [parent.id]);
+    assert.deepEqual(await ids({ skillName: parent.skillName, limit: 1 }), [child.id]);
+    assert.deepEqual(await ids({ parentRunId: parent.id }), [child.id]);
+    assert.deepEqual(await ids({ idPrefix: `${parent.id}.` }), [child.id]);
+    assert.deepEqual(await ids({ skillName: parent.skillName, status: ['completed'] }), []);
+    assert.deepEqual(await store.listArtifacts(parent.id), kept);
+    assert.deepEqual(await store.listArtifacts(child.id), []);
+    assert.ok(statements.length >= 8, 'each read went to the driver');
   });
 
   it('a client made synchronously (Postgres) is made once too, and a maker that throws is tried again', async () => {

@@ -265,8 +265,11 @@ export class PrismaStore implements StorePort {
   async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     return this.read(async () => {
       // by status alone, or no filter at all (a worker's sweep, the resume at start): plain SQL, so a
-      // worker never loads Prisma's client
-      if (this.raw && isByStatusOnly(filter)) return this.raw.listRuns(filter.status ?? null, filter.limit);
+      // worker never loads Prisma's client; on the embedded store, any filter (`stagecraft regress`)
+      if (this.raw && (isByStatusOnly(filter) || this.backend === 'pglite')) {
+        const { status, limit, ...more } = filter;
+        return this.raw.listRuns(status ?? null, limit, more);
+      }
       const rows = await (await this.db()).run.findMany({
         where: runWhere(filter),
         // ties keep creation order, as a stable sort of MemoryStore's insertion order does
@@ -355,6 +358,12 @@ export class PrismaStore implements StorePort {
 
   async listArtifacts(runId: string): Promise<WorkspaceArtifact[]> {
     return this.read(async () => {
+      // plain SQL on the embedded store (`stagecraft export`, `regress`); on Postgres, Prisma's pool
+      if (this.raw && this.backend === 'pglite') {
+        const found = await this.raw.listArtifacts(runId);
+        if (found.length === 0) await this.mustExist(runId);
+        return found;
+      }
       const rows = await (await this.db()).workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
       if (rows.length === 0) await this.mustExist(runId);
       return rows.map(toArtifact);
