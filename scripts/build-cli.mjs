@@ -17,7 +17,7 @@
 // dist/manifest.json names the current build and every source it was made from (size and mtime),
 // so bin/stagecraft.mjs can tell when the sources changed since. It is written last, atomically:
 // a command starting during a build still loads the previous, complete one.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { VENDOR_FILE } from './vendor-cache.mjs';
@@ -193,12 +193,22 @@ export function requireGeneratedClient(dir = root) {
   });
 }
 
+/**
+ * A build's own folder, to be renamed into dist/build-*: several commands may build at once (the
+ * sources changed under each of them). Readable by everyone, as dist/ is: mkdtemp makes it 0700, and
+ * a CLI built by root (npm install's postinstall) could then be run by no other user.
+ */
+export function stagingFolder(distDir) {
+  const staging = mkdtempSync(path.join(distDir, `staging-${process.pid}-`));
+  chmodSync(staging, 0o755);
+  return staging;
+}
+
 export async function buildCli({ quiet = false } = {}) {
   requireGeneratedClient();
   const esbuild = await import('esbuild');
   mkdirSync(dist, { recursive: true });
-  // its own folder: several commands may build at once (the sources changed under each of them)
-  const staging = mkdtempSync(path.join(dist, `staging-${process.pid}-`));
+  const staging = stagingFolder(dist);
   const precompiled = await precompiledTexts(esbuild, staging);
   const specs = new Set();
   const result = await esbuild.build({

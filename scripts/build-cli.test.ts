@@ -1,7 +1,7 @@
 // build:cli without the generated Prisma client: it says what to run (db:generate), where esbuild
 // failed on the client's import and the command's own hint, "run npm run build:cli", could not help.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -54,6 +54,19 @@ test("builds made at once settle: a build already there keeps its folder, and an
     const later = Date.now() + 60 * 60 * 1000;
     removeOldBuilds(dir, 'build-def', later, ['staging-3-gone', ...readdirSync(dir)]);
     assert.deepEqual(readdirSync(dir), ['build-def'], 'the old build went, the kept one stayed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a build's folder is readable and enterable by every user (a CLI built by root's npm install runs for others)", async () => {
+  const { stagingFolder } = (await import(pathToFileURL(path.join(ROOT, 'scripts/build-cli.mjs')).href)) as { stagingFolder: (dist: string) => string };
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-dist-'));
+  try {
+    const staging = stagingFolder(dir);
+    assert.equal(path.dirname(staging), dir);
+    assert.match(path.basename(staging), new RegExp(`^staging-${process.pid}-`));
+    assert.equal(statSync(staging).mode & 0o777, 0o755);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,9 @@ import { LocalClaims } from './claims';
 import { describeStoreContract } from './store-contract';
 import { describeSkillRepoContract } from './skills-contract';
 import { bundleHash } from './skills';
-import { ev, makeRun } from './testing/fixtures';
+import { artifact, ev, makeRun } from './testing/fixtures';
+import { SkillNotFoundError } from '../kernel/errors';
+import { randomUUID } from 'node:crypto';
 import { createTestDatabase, tempDir, type TestDatabase } from './testing/pg-test-db';
 
 const once = <T>(f: () => Promise<T>) => {
@@ -254,6 +256,22 @@ describe('PrismaStore on Postgres: claims across connections', () => {
   });
 });
 
+/** a store of the embedded kind on `opened`'s plain-SQL driver (each statement noted), whose Prisma client fails `why` if made */
+function onDriverOnly(opened: OpenedStore, why: string): { store: PrismaStore; statements: string[] } {
+  const driver = opened.sql;
+  assert.ok(driver, 'the embedded store has its plain-SQL driver');
+  const statements: string[] = [];
+  const store = new PrismaStore({
+    makeClient: () => assert.fail(why),
+    sql: (text, values) => (statements.push(text), driver(text, values)),
+    apply: async () => assert.fail('no writes here'),
+    claims: new LocalClaims(),
+    backend: 'pglite',
+    location: 'test',
+  });
+  return { store, statements };
+}
+
 describe("PrismaStore's client, made on first use", () => {
   it('is made once for callers at the same moment, says a failed load as it is and tries again', async () => {
     const real = await (await pglite()).db();
@@ -300,6 +318,56 @@ describe("PrismaStore's client, made on first use", () => {
       location: 'test',
     });
     assert.deepEqual((await store.listResumable()).filter((id) => ids.includes(id)), [ids[0], ids[2]]);
+  });
+
+  it("lists and counts runs in plain SQL on the embedded store's line, never making the client (`stagecraft runs`: ~0.17 s of CPU)", async () => {
+    const opened = await pglite();
+    const run = makeRun();
+    await opened.createRun(run, { events: [ev(run.id, 1)] });
+    const { store, statements } = onDriverOnly(opened, "the runs list made Prisma's client");
+    const page = await store.runIndex.page({ skill: run.skillName }, { limit: 5 });
+    assert.deepEqual(page.rows.map((r) => r.id), [run.id]);
+    assert.equal(page.rows[0].createdAt, run.createdAt);
+    const stats = await store.runIndex.stats({ skill: run.skillName }, { buckets: 4 });
+    assert.equal(stats.total, 1);
+    assert.equal(stats.byStatus.running, 1);
+    assert.ok(statements.length >= 3, 'the page and the aggregate went to the driver');
+  });
+
+  it("reads skills (names, versions, a version by name or hash, versions' hashes) in plain SQL on the embedded store's line, never making the client (`stagecraft push`, `pull`, `versions`)", async () => {
+    const opened = await pglite();
+    const name = `demo_${randomUUID().slice(0, 8)}`;
+    const saved = await opened.skills.saveVersion(name, { 'skill.md': '---\nname: demo\n---\nSay hello.\n' }, { mode: 'save', origin: 'push', description: 'demo' });
+    const { store, statements } = onDriverOnly(opened, "a skill's read made Prisma's client");
+    assert.ok((await store.skills.skillNames()).includes(name));
+    assert.deepEqual((await store.skills.listVersions(name))?.map((v) => v.hash), [saved.hash]);
+    assert.equal((await store.skills.getVersion(name)).hash, saved.hash);
+    assert.equal((await store.skills.getVersion(name, saved.hash.slice(0, 8))).hash, saved.hash);
+    await assert.rejects(store.skills.getVersion(`${name}_none`), SkillNotFoundError);
+    assert.equal((await store.skills.versionHashes([saved.versionId])).get(saved.versionId), saved.hash);
+    assert.equal(await store.skills.listVersions(`${name}_none`), null);
+    assert.ok(statements.length >= 9, 'each read went to the driver');
+  });
+
+  it("lists runs by any filter and a run's artifacts in plain SQL on the embedded store's line, never making the client (`stagecraft regress`, `export`)", async () => {
+    const opened = await pglite();
+    const parent = makeRun({ skillName: `demo_${randomUUID().slice(0, 8)}` });
+    const child = makeRun({ id: `${parent.id}.1`, skillName: parent.skillName, kind: 'fork', parentRunId: parent.id, createdAt: parent.createdAt + 1 });
+    await opened.createRun(parent, { events: [ev(parent.id, 1)] });
+    await opened.createRun(child, { events: [ev(child.id, 1)] });
+    const kept = [artifact(parent.id, 'b.json', { b: 1 }), artifact(parent.id, 'a.json', { a: [1, 'two'] })];
+    await opened.commit(parent.id, { events: [ev(parent.id, 2)], artifacts: kept });
+    const { store, statements } = onDriverOnly(opened, "a run listing or an artifact list made Prisma's client");
+    const ids = async (filter: Parameters<PrismaStore['listRuns']>[0]) => (await store.listRuns(filter)).map((r) => r.id);
+    assert.deepEqual(await ids({ skillName: parent.skillName }), [child.id, parent.id]);
+    assert.deepEqual(await ids({ skillName: parent.skillName, kind: ['run'] }), [parent.id]);
+    assert.deepEqual(await ids({ skillName: parent.skillName, limit: 1 }), [child.id]);
+    assert.deepEqual(await ids({ parentRunId: parent.id }), [child.id]);
+    assert.deepEqual(await ids({ idPrefix: `${parent.id}.` }), [child.id]);
+    assert.deepEqual(await ids({ skillName: parent.skillName, status: ['completed'] }), []);
+    assert.deepEqual(await store.listArtifacts(parent.id), kept);
+    assert.deepEqual(await store.listArtifacts(child.id), []);
+    assert.ok(statements.length >= 8, 'each read went to the driver');
   });
 
   it('a client made synchronously (Postgres) is made once too, and a maker that throws is tried again', async () => {

@@ -135,8 +135,13 @@ export class PrismaStore implements StorePort {
 
   constructor(parts: PrismaStoreParts) {
     this.makeClient = parts.makeClient;
-    this.skills = new PrismaSkillRepo(() => this.db(), parts.sql);
-    this.runIndex = new PrismaRunIndex(() => this.db());
+    // the embedded store's reads of skills on its own line, without Prisma (skills.ts `lookups`); on Postgres
+    // they stay on Prisma's pool, as the runs list does
+    const lookups = parts.backend === 'pglite' ? parts.sql : undefined;
+    this.skills = new PrismaSkillRepo(() => this.db(), parts.sql, lookups);
+    // the runs list on the embedded store's own line, without Prisma (run-index.ts); on Postgres it stays
+    // on Prisma's pool, not on the driver's two connections kept for a resume's reads
+    this.runIndex = new PrismaRunIndex(() => this.db(), lookups);
     this.claims = parts.claims;
     this.releaseInCommit = parts.claims.releaseInCommit?.bind(parts.claims);
     this.backend = parts.backend;
@@ -260,8 +265,11 @@ export class PrismaStore implements StorePort {
   async listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     return this.read(async () => {
       // by status alone, or no filter at all (a worker's sweep, the resume at start): plain SQL, so a
-      // worker never loads Prisma's client
-      if (this.raw && isByStatusOnly(filter)) return this.raw.listRuns(filter.status ?? null, filter.limit);
+      // worker never loads Prisma's client; on the embedded store, any filter (`stagecraft regress`)
+      if (this.raw && (isByStatusOnly(filter) || this.backend === 'pglite')) {
+        const { status, limit, ...more } = filter;
+        return this.raw.listRuns(status ?? null, limit, more);
+      }
       const rows = await (await this.db()).run.findMany({
         where: runWhere(filter),
         // ties keep creation order, as a stable sort of MemoryStore's insertion order does
@@ -350,6 +358,12 @@ export class PrismaStore implements StorePort {
 
   async listArtifacts(runId: string): Promise<WorkspaceArtifact[]> {
     return this.read(async () => {
+      // plain SQL on the embedded store (`stagecraft export`, `regress`); on Postgres, Prisma's pool
+      if (this.raw && this.backend === 'pglite') {
+        const found = await this.raw.listArtifacts(runId);
+        if (found.length === 0) await this.mustExist(runId);
+        return found;
+      }
       const rows = await (await this.db()).workspaceArtifact.findMany({ where: { runId }, orderBy: { ord: 'asc' } });
       if (rows.length === 0) await this.mustExist(runId);
       return rows.map(toArtifact);

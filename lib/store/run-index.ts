@@ -17,6 +17,7 @@
 import type { RunKind, RunStatus } from '../kernel/ports';
 import { relativeToBundle } from '../kernel/error-info';
 import type { PrismaClient } from './generated/prisma/client';
+import type { SqlQuery } from './run-reads';
 
 export const RUN_OUTCOMES = ['succeeded', 'blocked', 'failed'] as const;
 export type RunOutcomeWord = (typeof RUN_OUTCOMES)[number];
@@ -151,13 +152,21 @@ type PageRow = {
 export class PrismaRunIndex implements RunIndex {
   private readonly client: () => PrismaClient | Promise<PrismaClient>;
 
-  /** `prisma`: the client, or how to make it on first use */
-  constructor(prisma: PrismaClient | (() => PrismaClient | Promise<PrismaClient>)) {
+  /**
+   * `prisma`: the client, or how to make it on first use. `sql`: the database's own driver, when the
+   * list's statements go there instead (the embedded store: a `stagecraft runs` then never imports
+   * Prisma's client nor compiles its query engine's WebAssembly, ~0.1-0.2 s of the command's CPU).
+   */
+  constructor(
+    prisma: PrismaClient | (() => PrismaClient | Promise<PrismaClient>),
+    private readonly sql?: SqlQuery,
+  ) {
     this.client = typeof prisma === 'function' ? prisma : () => prisma;
   }
 
-  private async db(): Promise<PrismaClient> {
-    return this.client();
+  /** one raw statement: on the driver when there is one, else through Prisma */
+  private async raw<T>(text: string, ...values: unknown[]): Promise<T[]> {
+    return this.sql ? ((await this.sql(text, values)) as T[]) : (await this.client()).$queryRawUnsafe<T[]>(text, ...values);
   }
 
   async page(search: RunSearch, opts: { after?: RunCursor; limit: number }): Promise<RunPage> {
@@ -171,7 +180,7 @@ export class PrismaRunIndex implements RunIndex {
     }
     const limit = Math.max(1, Math.floor(opts.limit));
     args.push(limit + 1);
-    const rows = await (await this.db()).$queryRawUnsafe<PageRow[]>(
+    const rows = await this.raw<PageRow>(
       `SELECT r."id", r."skill_name", v."hash" AS version_hash, r."status", r."model", r."kind", r."parent_run_id", r."fork_point", r."created_at", r."updated_at",
               r."outcome", r."error_message", r."bundle_dir", r."failed_at", r."needs_attention", r."duration_ms",
               left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
@@ -188,9 +197,7 @@ export class PrismaRunIndex implements RunIndex {
 
   async stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats> {
     const where = whereOf(search);
-    const [head] = await (await this.db()).$queryRawUnsafe<
-      { total: bigint; attention: bigint; first: Date | null; last: Date | null; ended: bigint; p50: number | null; p95: number | null }[]
-    >(
+    const [head] = await this.raw<{ total: bigint; attention: bigint; first: Date | null; last: Date | null; ended: bigint; p50: number | null; p95: number | null }>(
       `SELECT count(*) AS total, count(*) FILTER (WHERE r."needs_attention") AS attention,
               min(r."created_at") AS first, max(r."created_at") AS last, count(r."duration_ms") AS ended,
               percentile_cont(0.5) WITHIN GROUP (ORDER BY r."duration_ms") AS p50,
@@ -210,16 +217,15 @@ export class PrismaRunIndex implements RunIndex {
     const others = whereOf({ ...search, failedAt: undefined });
     if (total || search.failedAt !== undefined) {
       const n = where.args.length;
-      const prisma = await this.db();
       const [perBucket, points] = await Promise.all([
-        prisma.$queryRawUnsafe<{ b: number; status: string; n: bigint }[]>(
+        this.raw<{ b: number; status: string; n: bigint }>(
           `SELECT floor((extract(epoch FROM r."created_at") * 1000 - $${n + 1}::float8) / $${n + 2}::float8)::int AS b, r."status", count(*) AS n
              FROM "runs" r WHERE ${where.sql} GROUP BY 1, 2`,
           ...where.args,
           start,
           bucketMs,
         ),
-        prisma.$queryRawUnsafe<{ at: string; n: bigint }[]>(
+        this.raw<{ at: string; n: bigint }>(
           `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${others.sql} AND r."failed_at" IS NOT NULL
             GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_FAILURE_POINTS}`,
           ...others.args,
@@ -236,7 +242,7 @@ export class PrismaRunIndex implements RunIndex {
     // none left by the filters: whether they hide some, or no run ever failed
     const anyFailed =
       failures.length > 0 ||
-      (await (await this.db()).$queryRawUnsafe<{ any: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM "runs" r WHERE r."failed_at" IS NOT NULL) AS any`))[0]?.any === true;
+      (await this.raw<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM "runs" r WHERE r."failed_at" IS NOT NULL) AS any`))[0]?.any === true;
     return {
       total,
       needsAttention: Number(head?.attention ?? 0),

@@ -13,7 +13,7 @@
  * SQL NULL → null, json as parsed). Does not: write (wire.ts,
  * the commit functions), or read anything else (prisma-store.ts keeps Prisma for the rest).
  */
-import type { AbortRequest, RunEvent, RunRecord, Snapshot, StageTrace, WorkspaceArtifact } from '../kernel/ports';
+import type { AbortRequest, RunEvent, RunFilter, RunRecord, Snapshot, StageTrace, WorkspaceArtifact } from '../kernel/ports';
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import type { AbortRequestRow, ArtifactRow, EventRow, RunRow, SnapshotRow, TraceRow } from './records';
 
@@ -45,12 +45,22 @@ export class RunReads {
    * The runs in one of `status` (every run when null), newest first, ties in creation order (as
    * Prisma's listRuns orders them). Every listing by status alone comes here: a worker's sweep for
    * queued runs whose job was lost (every 30 s), the resume of running and queued runs at start, and
-   * an unfiltered listing — so a worker never needs Prisma's client.
+   * an unfiltered listing — so a worker never needs Prisma's client. On the embedded store, every
+   * listing (`more`: a skill's runs, by kind, a parent's, by id prefix: `stagecraft regress`).
    */
-  async listRuns(status: readonly string[] | null, limit?: number): Promise<RunRecord[]> {
+  async listRuns(status: readonly string[] | null, limit?: number, more: Omit<RunFilter, 'status' | 'limit'> = {}): Promise<RunRecord[]> {
     const values: unknown[] = [];
-    const where = status ? `WHERE "status" IN (SELECT jsonb_array_elements_text($${values.push(JSON.stringify(status))}::jsonb))` : '';
-    const page = limit !== undefined ? ` LIMIT $${values.push(Math.max(0, limit))}` : '';
+    const arg = (v: unknown) => `$${values.push(v)}`;
+    const conditions: string[] = [];
+    // a list as one JSON parameter: both drivers pass a text as it is (an array parameter is the driver's to encode)
+    const among = (column: string, list: readonly string[]) => conditions.push(`"${column}" IN (SELECT jsonb_array_elements_text(${arg(JSON.stringify(list))}::jsonb))`);
+    if (status) among('status', status);
+    if (more.skillName !== undefined) conditions.push(`"skill_name" = ${arg(more.skillName)}`);
+    if (more.idPrefix !== undefined) conditions.push(`starts_with("id", ${arg(more.idPrefix)})`);
+    if (more.kind) among('kind', more.kind);
+    if (more.parentRunId !== undefined) conditions.push(`"parent_run_id" = ${arg(more.parentRunId)}`);
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const page = limit !== undefined ? ` LIMIT ${arg(Math.max(0, limit))}` : '';
     const rows = await this.sql(`SELECT ${RUN_COLUMNS} FROM "runs" ${where} ORDER BY "created_at" DESC, "ord"${page}`, values);
     return rows.map((r) => toRunRecord(as<RunRow>(r)));
   }
@@ -81,6 +91,15 @@ export class RunReads {
       [runId, path],
     );
     return a ? toArtifact(as<ArtifactRow>(a)) : null;
+  }
+
+  /** a run's artifacts, in the order they were kept */
+  async listArtifacts(runId: string): Promise<WorkspaceArtifact[]> {
+    const rows = await this.sql(
+      'SELECT "run_id" AS "runId", "path", "content", "sha256", "size", "created_at" AS "createdAt" FROM "workspace_artifacts" WHERE "run_id" = $1 ORDER BY "ord"',
+      [runId],
+    );
+    return rows.map((a) => toArtifact(as<ArtifactRow>(a)));
   }
 
   async readTraces(runId: string): Promise<StageTrace[]> {

@@ -165,11 +165,16 @@ export class PrismaSkillRepo implements SkillRepo {
   /**
    * `prisma`: the client, or how to make it on first use. `sql`: the database's own driver, which
    * records a version, lists the skills and reads one by id without Prisma (a CLI `run`, a worker
-   * and the app's first page then never wait for Prisma's engine: run-reads.ts).
+   * and the app's first page then never wait for Prisma's engine: run-reads.ts). `lookups`: the driver
+   * for the reads Prisma's pool answers otherwise (a skill's versions, a version by name, the names,
+   * versions' hashes), given where the driver is the store's only line anyway (the embedded store):
+   * `stagecraft push`, `pull` and `versions` then never import Prisma's client nor compile its query
+   * compiler's WebAssembly.
    */
   constructor(
     prisma: PrismaClient | (() => PrismaClient | Promise<PrismaClient>),
     private readonly sql?: SqlQuery,
+    private readonly lookups?: SqlQuery,
   ) {
     this.client = typeof prisma === 'function' ? prisma : () => prisma;
   }
@@ -181,6 +186,17 @@ export class PrismaSkillRepo implements SkillRepo {
   /** one raw statement: on the driver when there is one, else through Prisma */
   private raw<T>(text: string, ...values: unknown[]): Promise<T[]> {
     return this.sql ? (this.sql(text, values) as Promise<T[]>) : this.db().then((p) => p.$queryRawUnsafe<T[]>(text, ...values));
+  }
+
+  /** one raw read: on `lookups` when given, else through Prisma's pool */
+  private lookup<T>(text: string, ...values: unknown[]): Promise<T[]> {
+    return this.lookups ? (this.lookups(text, values) as Promise<T[]>) : this.db().then((p) => p.$queryRawUnsafe<T[]>(text, ...values));
+  }
+
+  /** the id of the live skill of this name, or null */
+  private async liveSkillId(name: string): Promise<string | null> {
+    const [row] = await this.lookup<{ id: string }>(`SELECT "id"::text AS id FROM "skills" WHERE "name" = $1 AND "deleted_at" IS NULL LIMIT 1`, name);
+    return row?.id ?? null;
   }
 
   async saveVersion(name: string, files: BundleFiles, opts: SaveVersionOptions): Promise<SavedVersion> {
@@ -292,7 +308,7 @@ export class PrismaSkillRepo implements SkillRepo {
   }
 
   async skillNames(): Promise<string[]> {
-    const rows = await (await this.db()).skill.findMany({ where: { deletedAt: null }, select: { name: true }, orderBy: { name: 'asc' } });
+    const rows = await this.lookup<{ name: string }>(`SELECT "name" FROM "skills" WHERE "deleted_at" IS NULL ORDER BY "name" ASC`);
     return rows.map((r) => r.name);
   }
 
@@ -313,11 +329,11 @@ export class PrismaSkillRepo implements SkillRepo {
 
   async listVersions(name: string): Promise<VersionSummary[] | null> {
     if (!isSkillName(name)) return null;
-    const skill = await (await this.db()).skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
-    if (!skill) return null;
-    const rows = await (await this.db()).$queryRawUnsafe<VersionRow[]>(
+    const skillId = await this.liveSkillId(name);
+    if (skillId === null) return null;
+    const rows = await this.lookup<VersionRow>(
       `SELECT ${VERSION_COLUMNS} FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id" WHERE v."skill_id" = $1::uuid ORDER BY v."saved_at" DESC`,
-      skill.id,
+      skillId,
     );
     return rows.map(toSummary);
   }
@@ -342,7 +358,7 @@ export class PrismaSkillRepo implements SkillRepo {
     // one statement on the way every run of the app starts (the skill's row is looked at alone only when none comes back)
     const rows = badHash
       ? []
-      : await (await this.db()).$queryRawUnsafe<VersionRow[]>(
+      : await this.lookup<VersionRow>(
           `SELECT ${VERSION_COLUMNS}, v."files" FROM "skill_versions" v JOIN "skills" s ON s."id" = v."skill_id"
             WHERE s."name" = $1 AND s."deleted_at" IS NULL ${hash === undefined ? '' : `AND v."hash" LIKE $2`}
             ORDER BY v."saved_at" DESC LIMIT 2`,
@@ -350,8 +366,7 @@ export class PrismaSkillRepo implements SkillRepo {
           ...(hash === undefined ? [] : [`${hash.toLowerCase()}%`]),
         );
     if (rows.length === 0) {
-      const skill = await (await this.db()).skill.findFirst({ where: { name, deletedAt: null }, select: { id: true } });
-      if (!skill) throw new SkillNotFoundError(name);
+      if ((await this.liveSkillId(name)) === null) throw new SkillNotFoundError(name);
       if (badHash) throw new VersionNotFoundError(name, hash as string, `a version is named by its hash (hex, at least ${MIN_HASH_PREFIX} characters)`);
       throw hash === undefined ? new VersionNotFoundError(name, '-', 'it has no version yet') : new VersionNotFoundError(name, hash);
     }
@@ -372,7 +387,7 @@ export class PrismaSkillRepo implements SkillRepo {
   async versionHashes(ids: readonly string[]): Promise<Map<string, string>> {
     const valid = [...new Set(ids)].filter((id) => UUID_RE.test(id));
     if (valid.length === 0) return new Map();
-    const rows = await (await this.db()).skillVersion.findMany({ where: { id: { in: valid } }, select: { id: true, hash: true } });
+    const rows = await this.lookup<{ id: string; hash: string }>(`SELECT "id"::text AS id, "hash" FROM "skill_versions" WHERE "id" = ANY($1::uuid[])`, valid);
     return new Map(rows.map((r) => [r.id, r.hash]));
   }
 
