@@ -155,8 +155,6 @@ function writeTo(stream: NodeJS.WriteStream, s: string): void {
   stream.write(stream.isTTY ? forTerminal(line) : line);
 }
 
-export { forTerminal };
-
 export const processIo: Io = {
   out: (s) => writeTo(process.stdout, s),
   err: (s) => writeTo(process.stderr, s),

@@ -1,10 +1,10 @@
 // The app's build turns each `*-precompiled.ts` stub into ajv's standalone code (precompiled-loader.cjs,
 // next.config.mjs): the text it hands the bundler validates as the run-time validators do once bundled,
-// names what it was made from, and leaves any other file as it is.
+// names what it was made from, is made again when that changes, and refuses a stub it has no validator for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +15,9 @@ import { newAjv } from '../lib/skill/ajv';
 import { skillFrontmatterSchema } from '../lib/skill/schema';
 
 const root = path.resolve(import.meta.dirname, '..');
-const loader = createRequire(import.meta.url)('./precompiled-loader.cjs') as (this: unknown, source: string) => void;
+const loader = createRequire(import.meta.url)('./precompiled-loader.cjs') as ((this: unknown, source: string) => void) & {
+  testing: { generations(): number; dependOn(file: string): void };
+};
 
 /** the loader run on `stub` as the bundler runs it: its text and the files it said it depends on */
 function load(stub: string): Promise<{ text: string; deps: string[] }> {
@@ -67,8 +69,32 @@ test("the app build's meta-schema validator, bundled, checks schemas as ajv does
   assert.ok((meta.errors ?? []).length > 0);
 });
 
-test('a file the loader has no validator for is left as it is, and the app build uses the loader for the stubs', async () => {
-  assert.equal((await load('lib/skill/schema.ts')).text, 'export const stub = null;');
+test('the validators are made once for every stub, and again when what they are made from changes (next dev)', async () => {
+  await load('lib/skill/frontmatter-precompiled.ts');
+  const before = loader.testing.generations();
+  await load('lib/kernel/meta-precompiled.ts');
+  assert.equal(loader.testing.generations(), before, "the second stub shares the first one's generation");
+  // a file they were made from (a stand-in: the checkout's own sources stay untouched) changes
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-precompiled-input-'));
+  try {
+    const input = path.join(dir, 'schema.ts');
+    writeFileSync(input, 'export {};');
+    loader.testing.dependOn(input);
+    await load('lib/kernel/meta-precompiled.ts');
+    assert.equal(loader.testing.generations(), before, 'nothing changed: not made again');
+    utimesSync(input, new Date(), new Date(Date.now() + 60_000));
+    await load('lib/kernel/meta-precompiled.ts');
+    assert.equal(loader.testing.generations(), before + 1, 'an input changed: made again');
+    const { text } = await load('lib/skill/frontmatter-precompiled.ts');
+    assert.match(text, /export const precompiledFrontmatter = validate;/);
+    assert.equal(loader.testing.generations(), before + 1, 'the other stub shares the new generation');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a stub the loader has no validator for fails the build, saying where stubs are named; the app build uses the loader for the stubs', async () => {
+  await assert.rejects(load('lib/skill/other-precompiled.ts'), /lib\/skill\/other-precompiled\.ts: no validator is made for this stub — scripts\/build-cli\.mjs PRECOMPILED/);
   const nextConfig = (await import(pathToFileURL(path.join(root, 'next.config.mjs')).href)).default as { turbopack?: { rules?: Record<string, { loaders: string[] }> } };
   const rules = nextConfig.turbopack?.rules ?? {};
   assert.deepEqual(rules['*-precompiled.ts']?.loaders.map((l) => path.relative(root, l)), ['scripts/precompiled-loader.cjs']);
