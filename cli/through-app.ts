@@ -17,7 +17,7 @@
  * Loaded only on that path: it brings the route table and its views (zod), which the command's own
  * path never loads. STAGECRAFT_TOKEN, when set, is sent as the app's bearer token.
  */
-import { AppAnswerError, RunFinishedError, SkillNotFoundError, VersionNotFoundError } from '../lib/kernel/errors';
+import { AppAnswerError, RunFinishedError, RunLeftByAppError, SkillNotFoundError, VersionNotFoundError } from '../lib/kernel/errors';
 import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
@@ -180,14 +180,26 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
     importRun: (text) => call(routes.importRuns, { body: text }),
     regress: (skill, body) => call(routes.regressSkill, { params: { name: skill }, body }),
     resume: (runId) => call(routes.resumeRun, { params: { id: runId } }),
-    async runEnded(runId) {
-      for (;;) {
-        const run = await getRun(runId);
-        if (run.status !== 'running' && run.status !== 'queued') return run;
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
-    },
+    runEnded: (runId) => untilEnded(getRun, runId),
   };
+}
+
+/** polls in a row that see a running run the app does not drive before a follower gives up on it: a second */
+const LEFT_POLLS = 5;
+
+/**
+ * The run once it ended, asked of `getRun` every `pollMs`. A run recorded as running that the app says
+ * it does not drive (`drivenHere: false`), `LEFT_POLLS` polls in a row, was left by its drive without
+ * an end (RunLeftByAppError): the app's log says why, and following it would never end.
+ */
+export async function untilEnded(getRun: (id: string) => Promise<RunView>, runId: string, pollMs = POLL_MS): Promise<RunView> {
+  for (let undriven = 0; ; ) {
+    const run = await getRun(runId);
+    if (run.status !== 'running' && run.status !== 'queued') return run;
+    undriven = run.status === 'running' && run.drivenHere === false ? undriven + 1 : 0;
+    if (undriven >= LEFT_POLLS) throw new RunLeftByAppError(runId);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
 }
 
 /**

@@ -64,3 +64,17 @@ export class AppAnswerError extends StagecraftError {
     super(code, message, { httpStatus, details });
   }
 }
+
+/**
+ * A run a CLI command followed through the app (cli/through-app.ts) is recorded as running, but the
+ * app no longer drives it: its drive stopped without ending it (a resume that failed after the app
+ * answered, a store or sandbox that went away), which the app's log says. Following it would never end.
+ */
+export class RunLeftByAppError extends StagecraftError {
+  constructor(runId: string) {
+    super('run_left_by_app', `Run ${runId} is still recorded as running, but the app stopped driving it without ending it (the app's log says why). To go on with it: stagecraft resume ${runId}.`, {
+      httpStatus: 409,
+      details: { runId },
+    });
+  }
+}
