@@ -17,7 +17,7 @@
 import type { RunKind, RunStatus } from '../kernel/ports';
 import { relativeToBundle } from '../kernel/error-info';
 import type { PrismaClient } from './generated/prisma/client';
-import type { SqlQuery } from './run-reads';
+import { rawRows, type SqlQuery } from './run-reads';
 
 export const RUN_OUTCOMES = ['succeeded', 'blocked', 'failed'] as const;
 export type RunOutcomeWord = (typeof RUN_OUTCOMES)[number];
@@ -165,8 +165,8 @@ export class PrismaRunIndex implements RunIndex {
   }
 
   /** one raw statement: on the driver when there is one, else through Prisma */
-  private async raw<T>(text: string, ...values: unknown[]): Promise<T[]> {
-    return this.sql ? ((await this.sql(text, values)) as T[]) : (await this.client()).$queryRawUnsafe<T[]>(text, ...values);
+  private raw<T>(text: string, ...values: unknown[]): Promise<T[]> {
+    return rawRows<T>(this.sql, this.client, text, values);
   }
 
   async page(search: RunSearch, opts: { after?: RunCursor; limit: number }): Promise<RunPage> {

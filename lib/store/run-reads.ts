@@ -20,6 +20,17 @@ import type { AbortRequestRow, ArtifactRow, EventRow, RunRow, SnapshotRow, Trace
 /** One parameterized query on the driver; its rows as the driver parses them (timestamptz → Date, json → its value). */
 export type SqlQuery = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
 
+/** what rawRows needs of Prisma's client */
+type RawClient = { $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> };
+
+/**
+ * One raw statement's rows: on the driver `sql` when there is one, else through Prisma's client (made
+ * on first use by `client`) — the run index's and the skill repo's reads alike.
+ */
+export async function rawRows<T>(sql: SqlQuery | undefined, client: () => RawClient | Promise<RawClient>, text: string, values: unknown[]): Promise<T[]> {
+  return sql ? ((await sql(text, values)) as T[]) : (await client()).$queryRawUnsafe<T[]>(text, ...values);
+}
+
 // Each read names its columns as Prisma's fields ("skill_name" AS "skillName"), so a row has the
 // shape Prisma reads and records.ts maps it: one mapping for both paths. Both drivers return
 // timestamptz as a Date, int as a number and json parsed, as Prisma does.

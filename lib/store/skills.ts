@@ -22,7 +22,7 @@ import { utf8Bytes } from '../skill/bundle';
 // a name that is not a skill name names no skill, and never reaches a query
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
-import type { SqlQuery } from './run-reads';
+import { rawRows, type SqlQuery } from './run-reads';
 import { runErrorWords, type RunOutcomeWord } from './run-index';
 import type { RunStatus } from '../kernel/ports';
 
@@ -185,12 +185,12 @@ export class PrismaSkillRepo implements SkillRepo {
 
   /** one raw statement: on the driver when there is one, else through Prisma */
   private raw<T>(text: string, ...values: unknown[]): Promise<T[]> {
-    return this.sql ? (this.sql(text, values) as Promise<T[]>) : this.db().then((p) => p.$queryRawUnsafe<T[]>(text, ...values));
+    return rawRows<T>(this.sql, () => this.db(), text, values);
   }
 
   /** one raw read: on `lookups` when given, else through Prisma's pool */
   private lookup<T>(text: string, ...values: unknown[]): Promise<T[]> {
-    return this.lookups ? (this.lookups(text, values) as Promise<T[]>) : this.db().then((p) => p.$queryRawUnsafe<T[]>(text, ...values));
+    return rawRows<T>(this.lookups, () => this.db(), text, values);
   }
 
   /** the id of the live skill of this name, or null */
