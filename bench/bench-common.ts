@@ -34,7 +34,6 @@ function hostBusyMs(): number {
   }
 }
 
-/** CPU of processes whose command starts with `prefix` (postgres server, our sandbox workers). */
 /** a /proc/<pid>/stat (or task stat) line: its comm, and its user + system CPU in ms (fields 14 and 15, at 100 Hz) */
 export function statCpuMs(st: string): { comm: string; cpuMs: number } {
   const close = st.lastIndexOf(')');
@@ -42,11 +41,47 @@ export function statCpuMs(st: string): { comm: string; cpuMs: number } {
   return { comm: st.slice(st.indexOf('(') + 1, close), cpuMs: ((Number(f[11]) + Number(f[12])) * 1000) / 100 };
 }
 
-function procCpu(match: (comm: string, cmdline: string) => boolean): Map<string, number> {
+/** a /proc/<pid>/stat line's parent pid (field 4, the second after the comm) */
+export const statPpid = (st: string): string => st.slice(st.lastIndexOf(')') + 2).split(' ', 2)[1];
+
+/**
+ * The processes below `root` (its children, theirs, …), from each process's parent as /proc has it: a
+ * stat read first, so a process read here is judged by its parent at that moment.
+ */
+export function descendantsOf(root: string, parents: ReadonlyMap<string, string>): Set<string> {
+  const out = new Set<string>();
+  for (const pid of parents.keys()) {
+    const chain: string[] = [];
+    let p: string | undefined = pid;
+    // up to the root (below it), or to a process that is not below it (pid 1, or one gone since)
+    while (p !== undefined && p !== root && !out.has(p) && chain.length < 64) {
+      chain.push(p);
+      p = parents.get(p);
+    }
+    if (p === root || (p !== undefined && out.has(p))) for (const c of chain) out.add(c);
+  }
+  return out;
+}
+
+/**
+ * CPU of the processes `match` takes (by comm and command line), in ms by pid. `below`: only those
+ * under that process (this bench's sandbox workers; not another session's on the same machine).
+ */
+function procCpu(match: (comm: string, cmdline: string) => boolean, below?: string): Map<string, number> {
   const m = new Map<string, number>();
+  const stats = new Map<string, string>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      const { comm, cpuMs } = statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      stats.set(pid, readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      /* gone */
+    }
+  }
+  const within = below === undefined ? null : descendantsOf(below, new Map([...stats].map(([pid, st]) => [pid, statPpid(st)])));
+  for (const [pid, st] of stats) {
+    if (within && !within.has(pid)) continue;
+    try {
+      const { comm, cpuMs } = statCpuMs(st);
       const pg = comm.startsWith('postgres');
       const cmdline = pg ? '' : readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       if (!match(comm, cmdline)) continue;
@@ -154,7 +189,8 @@ export async function measure<T>(fn: () => Promise<T>, db?: string): Promise<Mea
   // the whole (every server process) read before and after the part (this database's backends)
   const p0 = procCpu(isPg);
   const d0 = db ? dbBackendCpu(db) : null;
-  const w0 = procCpu(isWorker);
+  // this process's workers only: on a shared machine other sessions' sandbox workers run meanwhile
+  const w0 = procCpu(isWorker, String(process.pid));
   const th0 = threadCpu();
   const c0 = process.cpuUsage();
   const h0 = hostBusyMs();
@@ -169,7 +205,7 @@ export async function measure<T>(fn: () => Promise<T>, db?: string): Promise<Mea
   let pgMs = 0;
   for (const [pid, v] of procCpu(isPg)) pgMs += v - (p0.get(pid) ?? 0);
   let wMs = 0;
-  for (const [pid, v] of procCpu(isWorker)) wMs += v - (w0.get(pid) ?? 0);
+  for (const [pid, v] of procCpu(isWorker, String(process.pid))) wMs += v - (w0.get(pid) ?? 0);
   return {
     out,
     wallMs: +wallMs.toFixed(1),
