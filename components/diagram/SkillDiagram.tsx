@@ -13,6 +13,7 @@ import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { CardNodes } from './card-nodes';
+import { DiagramLoading } from './DiagramLoading';
 import { drawnBounds, edgeTypes } from './edges';
 import { edgeName } from './edge-names';
 import { useEdgeWrappersUnnamed } from './use-edge-wrappers';
@@ -324,10 +325,15 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   }, [flow, fittedViewport, show, store]);
   const initialized = useNodesInitialized();
   const framed = useRef(false);
+  // until the first view is chosen the pane says it is loading, its picture hidden: React Flow hides
+  // the cards while it measures them (an empty pane under the controls, seconds for 150 cards on a
+  // slow machine), and the first view is chosen only in an effect after it shows them
+  const [isFramed, setIsFramed] = useState(false);
   useEffect(() => {
     if (!initialized || framed.current || !model) return;
     framed.current = true;
     frame();
+    setIsFramed(true);
   }, [initialized, model, frame]);
 
   // The view is chosen again, the way it was, while it is still the one the diagram chose: a view the
@@ -418,7 +424,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   return (
     <SelectDeclaration.Provider value={onSelect}>
       <CardNodesSource.Provider value={cards}>
-        <div className={styles.wrap} data-stale={stale || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
+        <div className={styles.wrap} data-stale={stale || undefined} data-loading={isFramed ? undefined : true} onKeyDown={onKeyDown} ref={wrapRef}>
+          {isFramed ? null : <DiagramLoading className={styles.loading} />}
           {stale ? (
             <div className={styles.staleNote} role="status">
               The frontmatter does not parse right now: this is the last diagram that did.
