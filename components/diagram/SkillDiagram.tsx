@@ -51,8 +51,13 @@ const MIN_ZOOM = 0.02;
 // render to the next: a new function or object there redraws all 150 cards of a large skill.
 const PRO_OPTIONS = { hideAttribution: false };
 const minimapColor = (n: Node): string => (n.type === 'phase' ? '#9aa9e8' : n.type === 'lane' ? '#eef1f6' : '#c6cfdb');
-/** below this zoom a card's text is too small to read */
+/** below this zoom a card's text is too small to read: a skill fitted smaller opens at its entry instead */
 const READABLE_ZOOM = 0.55;
+/**
+ * the zoom a skill too large to fit readably opens at, around its entry: a card's 12 px text drawn at
+ * 9.6 px (at READABLE_ZOOM, 6.6 px: a person could tell the cards apart, not read them)
+ */
+const OPENING_ZOOM = 0.8;
 
 /** the layout remembered for a skill: every node's position, and which ones the user dragged */
 type Remembered = { positions: Map<string, Point>; pinned: Set<string> };
@@ -307,9 +312,13 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   // readable zoom (Fit shows everything; the minimap shows where the view is).
   const wrapRef = useRef<HTMLDivElement>(null);
   useEdgeWrappersUnnamed(wrapRef);
+  // whether the skill is too large to fit readably (it opened at its entry): its minimap shows in a
+  // smaller pane than a skill's that fits (SkillDiagram.module.css)
+  const [isLarge, setIsLarge] = useState(false);
   const frame = useCallback(() => {
     const fitted = fittedViewport();
     if (!fitted) return;
+    setIsLarge(fitted.zoom < READABLE_ZOOM);
     if (fitted.zoom >= READABLE_ZOOM) {
       show(fitted, 'frame');
       return;
@@ -320,8 +329,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     if (!first) return;
     // flow.setCenter's viewport, kept to be told apart from one the user moved to
     const cx = first.position.x + (first.width ?? PHASE_WIDTH) / 2;
-    const cy = first.position.y + (height / 2 - TOP_ROOM_PX) / READABLE_ZOOM;
-    show({ x: width / 2 - cx * READABLE_ZOOM, y: paneHeight / 2 - cy * READABLE_ZOOM, zoom: READABLE_ZOOM }, 'frame');
+    const cy = first.position.y + (height / 2 - TOP_ROOM_PX) / OPENING_ZOOM;
+    show({ x: width / 2 - cx * OPENING_ZOOM, y: paneHeight / 2 - cy * OPENING_ZOOM, zoom: OPENING_ZOOM }, 'frame');
   }, [flow, fittedViewport, show, store]);
   const initialized = useNodesInitialized();
   const framed = useRef(false);
@@ -424,7 +433,7 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   return (
     <SelectDeclaration.Provider value={onSelect}>
       <CardNodesSource.Provider value={cards}>
-        <div className={styles.wrap} data-stale={stale || undefined} data-loading={isFramed ? undefined : true} onKeyDown={onKeyDown} ref={wrapRef}>
+        <div className={styles.wrap} data-stale={stale || undefined} data-loading={isFramed ? undefined : true} data-large={isLarge || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
           {isFramed ? null : <DiagramLoading className={styles.loading} />}
           {stale ? (
             <div className={styles.staleNote} role="status">
