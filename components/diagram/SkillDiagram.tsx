@@ -46,7 +46,12 @@ const LANE_ID = '__lane:postprocessor';
  */
 const TOP_ROOM_PX = 56;
 const FIT = { padding: { top: `${TOP_ROOM_PX}px`, bottom: '32px', x: '32px' }, maxZoom: 1 } as const;
-const MIN_ZOOM = 0.02;
+/**
+ * how far the view zooms out, Fit included: Fit shows every card however many there are (the editor
+ * benchmark's 100 phases and 50 steps stand about 31,000 px tall: at 0.02, the least before, a 440 px
+ * pane showed about half of them, the entry and the contract cut off)
+ */
+const MIN_ZOOM = 0.005;
 // Props React Flow hands to every node (and every minimap node) are kept the same objects from one
 // render to the next: a new function or object there redraws all 150 cards of a large skill.
 const PRO_OPTIONS = { hideAttribution: false };
