@@ -26,6 +26,8 @@ type Props = {
   model: DiagramModel | null;
   /** the frontmatter does not parse right now: the picture is the last good one */
   stale: boolean;
+  /** skill.md's frontmatter does not parse (with no model, the empty state says so) */
+  isUnreadable?: boolean;
   /** the node or item under the editor's cursor */
   highlight: string | null;
   /** where the skill's last run failed: a card and an item inside it, drawn failed */
@@ -495,6 +497,7 @@ export default memo(function SkillDiagram(props: Props) {
   if (!props.model) {
     return (
       <div className={styles.empty}>
+        {props.isUnreadable ? <p className={styles.emptyWhy}>The frontmatter does not parse right now: the diagram is drawn once it does (see Problems).</p> : null}
         <p>
           <b>The diagram appears as you write.</b>
         </p>
