@@ -4,6 +4,7 @@ import { expect, type APIRequestContext } from '@playwright/test';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeLoopBundle } from '../bench/loop-bundle';
+import { benchFiles, skillText } from '../scripts/bench-editor-skill';
 
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures');
 
@@ -87,4 +88,11 @@ export async function itselfFailedRun(request: APIRequestContext, name: string):
   expect([201, 409]).toContain((await request.post('/api/skills', { data: { name, from: 'summarize' } })).status());
   expect((await request.post(`/api/skills/${name}/versions`, { data: { files } })).status()).toBe(201);
   return ranTo(request, name, { path: 'report.txt' }, 'failed');
+}
+
+/** skill `name`: the editor benchmark's large one (100 phases, 50 steps; scripts/bench-editor-skill.ts), saved */
+export async function savedBenchSkill(request: APIRequestContext, name: string): Promise<void> {
+  expect((await request.post('/api/skills', { data: { name } })).status()).toBe(201);
+  const saved = await request.post(`/api/skills/${name}/versions`, { data: { files: benchFiles(skillText(undefined, name)) } });
+  expect(saved.status(), await saved.text()).toBe(201);
 }

@@ -13,6 +13,7 @@ import type { DiagramModel, DiagramNode } from '@/lib/skill/diagram';
 import { itemsOf } from '@/lib/skill/diagram';
 import { PHASE_WIDTH, boundsOf, layoutAll, sizeOf, stablePositions, structureKey, type Point } from './layout';
 import { CardNodes } from './card-nodes';
+import { DiagramLoading } from './DiagramLoading';
 import { drawnBounds, edgeTypes } from './edges';
 import { edgeName } from './edge-names';
 import { useEdgeWrappersUnnamed } from './use-edge-wrappers';
@@ -25,6 +26,8 @@ type Props = {
   model: DiagramModel | null;
   /** the frontmatter does not parse right now: the picture is the last good one */
   stale: boolean;
+  /** skill.md's frontmatter does not parse (with no model, the empty state says so) */
+  isUnreadable?: boolean;
   /** the node or item under the editor's cursor */
   highlight: string | null;
   /** where the skill's last run failed: a card and an item inside it, drawn failed */
@@ -45,13 +48,23 @@ const LANE_ID = '__lane:postprocessor';
  */
 const TOP_ROOM_PX = 56;
 const FIT = { padding: { top: `${TOP_ROOM_PX}px`, bottom: '32px', x: '32px' }, maxZoom: 1 } as const;
-const MIN_ZOOM = 0.02;
+/**
+ * how far the view zooms out, Fit included: Fit shows every card however many there are (the editor
+ * benchmark's 100 phases and 50 steps stand about 31,000 px tall: at 0.02, the least before, a 440 px
+ * pane showed about half of them, the entry and the contract cut off)
+ */
+const MIN_ZOOM = 0.005;
 // Props React Flow hands to every node (and every minimap node) are kept the same objects from one
 // render to the next: a new function or object there redraws all 150 cards of a large skill.
 const PRO_OPTIONS = { hideAttribution: false };
 const minimapColor = (n: Node): string => (n.type === 'phase' ? '#9aa9e8' : n.type === 'lane' ? '#eef1f6' : '#c6cfdb');
-/** below this zoom a card's text is too small to read */
+/** below this zoom a card's text is too small to read: a skill fitted smaller opens at its entry instead */
 const READABLE_ZOOM = 0.55;
+/**
+ * the zoom a skill too large to fit readably opens at, around its entry: a card's 12 px text drawn at
+ * 9.6 px (at READABLE_ZOOM, 6.6 px: a person could tell the cards apart, not read them)
+ */
+const OPENING_ZOOM = 0.8;
 
 /** the layout remembered for a skill: every node's position, and which ones the user dragged */
 type Remembered = { positions: Map<string, Point>; pinned: Set<string> };
@@ -306,9 +319,13 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   // readable zoom (Fit shows everything; the minimap shows where the view is).
   const wrapRef = useRef<HTMLDivElement>(null);
   useEdgeWrappersUnnamed(wrapRef);
+  // whether the skill is too large to fit readably (it opened at its entry): its minimap shows in a
+  // smaller pane than a skill's that fits (SkillDiagram.module.css)
+  const [isLarge, setIsLarge] = useState(false);
   const frame = useCallback(() => {
     const fitted = fittedViewport();
     if (!fitted) return;
+    setIsLarge(fitted.zoom < READABLE_ZOOM);
     if (fitted.zoom >= READABLE_ZOOM) {
       show(fitted, 'frame');
       return;
@@ -319,15 +336,20 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     if (!first) return;
     // flow.setCenter's viewport, kept to be told apart from one the user moved to
     const cx = first.position.x + (first.width ?? PHASE_WIDTH) / 2;
-    const cy = first.position.y + (height / 2 - TOP_ROOM_PX) / READABLE_ZOOM;
-    show({ x: width / 2 - cx * READABLE_ZOOM, y: paneHeight / 2 - cy * READABLE_ZOOM, zoom: READABLE_ZOOM }, 'frame');
+    const cy = first.position.y + (height / 2 - TOP_ROOM_PX) / OPENING_ZOOM;
+    show({ x: width / 2 - cx * OPENING_ZOOM, y: paneHeight / 2 - cy * OPENING_ZOOM, zoom: OPENING_ZOOM }, 'frame');
   }, [flow, fittedViewport, show, store]);
   const initialized = useNodesInitialized();
   const framed = useRef(false);
+  // until the first view is chosen the pane says it is loading, its picture hidden: React Flow hides
+  // the cards while it measures them (an empty pane under the controls, seconds for 150 cards on a
+  // slow machine), and the first view is chosen only in an effect after it shows them
+  const [isFramed, setIsFramed] = useState(false);
   useEffect(() => {
     if (!initialized || framed.current || !model) return;
     framed.current = true;
     frame();
+    setIsFramed(true);
   }, [initialized, model, frame]);
 
   // The view is chosen again, the way it was, while it is still the one the diagram chose: a view the
@@ -418,7 +440,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
   return (
     <SelectDeclaration.Provider value={onSelect}>
       <CardNodesSource.Provider value={cards}>
-        <div className={styles.wrap} data-stale={stale || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
+        <div className={styles.wrap} data-stale={stale || undefined} data-loading={isFramed ? undefined : true} data-large={isLarge || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
+          {isFramed ? null : <DiagramLoading className={styles.loading} />}
           {stale ? (
             <div className={styles.staleNote} role="status">
               The frontmatter does not parse right now: this is the last diagram that did.
@@ -474,6 +497,7 @@ export default memo(function SkillDiagram(props: Props) {
   if (!props.model) {
     return (
       <div className={styles.empty}>
+        {props.isUnreadable ? <p className={styles.emptyWhy}>The frontmatter does not parse right now: the diagram is drawn once it does (see Problems).</p> : null}
         <p>
           <b>The diagram appears as you write.</b>
         </p>

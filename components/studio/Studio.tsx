@@ -84,6 +84,8 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
     analyzeNow.current = analyze;
   }, [analyze]);
   const errors = analysis.diagnostics.filter((d) => d.severity === 'error').length;
+  // nothing drawn yet because skill.md's frontmatter does not parse: the diagram's empty state says so
+  const isUnreadable = analysis.diagnostics.some((d) => d.rule === 'yaml_syntax' && d.file === SKILL_MD);
 
   // The cursor, kept out of the page's state (it moves at every keystroke): what it changes on the
   // page — the card under it, the key it is on — is set when that changes.
@@ -257,7 +259,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
         <Splitter split={split} label="Resize the editor and the diagram" />
         <div className={styles.right}>
           <section aria-label="Skill diagram" className={styles.diagram}>
-            <LiveDiagram source={diagram} stale={stale} highlight={highlight} failure={recent.failure} onSelect={onSelectNode} storageKey={`stagecraft:layout:${name}`} />
+            <LiveDiagram source={diagram} stale={stale} isUnreadable={isUnreadable} highlight={highlight} failure={recent.failure} onSelect={onSelectNode} storageKey={`stagecraft:layout:${name}`} />
           </section>
           <RunPanel
             inputText={inputText}
@@ -292,6 +294,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
 type LiveDiagramProps = {
   source: DiagramSource;
   stale: boolean;
+  isUnreadable: boolean;
   highlight: string | null;
   failure: RunFailure | null;
   onSelect(at: { line: number; column: number }): void;

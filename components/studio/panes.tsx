@@ -1,11 +1,11 @@
 'use client';
 // Monaco and React Flow load in the browser only, after the page has painted.
 import dynamic from 'next/dynamic';
+import { DiagramLoading } from '@/components/diagram/DiagramLoading';
 
-const loading = (what: string) =>
-  function Loading() {
-    return <div style={{ padding: 16, color: 'var(--text-3)' }}>Loading the {what}…</div>;
-  };
+function EditorLoading() {
+  return <div style={{ padding: 16, color: 'var(--text-3)' }}>Loading the editor…</div>;
+}
 
-export const EditorPane = dynamic(() => import('@/components/editor/CodeEditor'), { ssr: false, loading: loading('editor') });
-export const DiagramPane = dynamic(() => import('@/components/diagram/SkillDiagram'), { ssr: false, loading: loading('diagram') });
+export const EditorPane = dynamic(() => import('@/components/editor/CodeEditor'), { ssr: false, loading: EditorLoading });
+export const DiagramPane = dynamic(() => import('@/components/diagram/SkillDiagram'), { ssr: false, loading: () => <DiagramLoading /> });
