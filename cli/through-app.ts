@@ -85,7 +85,7 @@ export async function followRun(app: AppClient, runId: string, io: { err(line: s
   }
 }
 
-/** a run as the app has it, in the summary `run --json` and `resume --json` print on the store */
+/** a run as the app has it, in the summary `run --json`, `resume --json` and `abort --json` print on the store */
 export function summaryOf(run: RunView): RunSummaryView {
   return { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps };
 }
@@ -148,10 +148,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
       for (;;) {
         const run = await getRun(runId);
         const { status } = run;
-        if (status === 'aborted') {
-          const summary: RunSummaryView = { runId: run.runId, status, output: run.output, error: run.error, report: run.report, traces: run.traces, steps: run.steps };
-          return { runId, children: asked.abortedChildren, landed: { status: 'aborted', summary, error: run.error } };
-        }
+        if (status === 'aborted') return { runId, children: asked.abortedChildren, landed: { status: 'aborted', summary: summaryOf(run), error: run.error } };
         if (status !== 'running' && status !== 'queued') throw new RunFinishedError(runId, status);
         if (Date.now() >= giveUpAt) return { runId, children: asked.abortedChildren, landed: { status: 'aborting' } };
         await new Promise((r) => setTimeout(r, POLL_MS));
