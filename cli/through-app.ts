@@ -40,7 +40,8 @@ export type AppClient = {
   skillExists(name: string): Promise<boolean>;
   /** the whole log, page after page (its events' data is JSON, as the store's) */
   events(runId: string): Promise<Omit<RunEvent, 'runId'>[]>;
-  abort(runId: string, reason: string, waitMs: number): Promise<AppAbort>;
+  /** `requestedBy`: who asks from this command line, recorded as the abort on the store records it (via cli) */
+  abort(runId: string, reason: string, waitMs: number, requestedBy: string): Promise<AppAbort>;
   exportRun(runId: string): Promise<RunExportView>;
   compare(a: string, b: string): Promise<CompareView>;
   /** a skill's versions and which is the latest, as `skillVersions` gives them */
@@ -141,9 +142,9 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
         after = page.next;
       }
     },
-    async abort(runId, reason, waitMs) {
+    async abort(runId, reason, waitMs, requestedBy) {
       const giveUpAt = Date.now() + waitMs;
-      const asked = await call(routes.abortRun, { params: { id: runId }, body: { reason } });
+      const asked = await call(routes.abortRun, { params: { id: runId }, body: { reason, via: 'cli', requestedBy } });
       // the app waited a few seconds for the run's driver; the rest of the command's wait is waited here
       for (;;) {
         const run = await getRun(runId);
