@@ -5,14 +5,14 @@
 // STAGECRAFT_FAULT, whose model script was away while the app started, so its own resume failed), one
 // aborted through the app, the other on the store.
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ROOT, runCli } from './testing/spawn-cli';
-import { besideApp } from './testing/beside-app';
+import { besideApp, interruptedRuns } from './testing/beside-app';
 
-const { start, app, env, cli, note: said } = besideApp('sc-abort-app-');
+const beside = besideApp('sc-abort-app-');
+const { app, cli, note: said } = beside;
 const dir = mkdtempSync(path.join(tmpdir(), 'sc-abort-bundle-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -20,25 +20,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const same = (out: string) => out.replace(/\brun_[a-z0-9]+/g, 'RUN').replace(/"durationMs":\d+/g, '"durationMs":0');
 
 describe('stagecraft abort --json while the app holds the embedded store', () => {
-  const bundle = path.join(dir, 'probe');
-  const model = path.join(dir, 'probe-model.yaml');
   let a: string, b: string;
   before(async () => {
-    cpSync(path.join(ROOT, 'lib', 'server', 'crash', 'fixture'), bundle, { recursive: true });
-    copyFileSync(path.join(bundle, 'model.yaml'), model);
-    for (let i = 0; i < 2; i++) {
-      const crashed = await runCli(['run', bundle, '--model', `scripted:${model}`, '--json'], { env: { ...env(), STAGECRAFT_FAULT: 'after-commit:3' } });
-      assert.notEqual(crashed.code, 0, 'the run was killed');
-    }
-    const listed = await cli(['runs', '--status', 'running', '--json']);
-    [a, b] = (JSON.parse(listed.out) as { runs: { runId: string }[] }).runs.map((r) => r.runId);
-    assert.ok(a && b, listed.out + listed.err);
-    // the app's own resume at its start fails without the model script: the runs stay interrupted
-    renameSync(model, `${model}.away`);
-    await start();
-    for (let i = 0; i < 600 && ![a, b].every((id) => app().output().includes(`resumed ${id}: not resumed`)); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok([a, b].every((id) => app().output().includes(`resumed ${id}: not resumed`)), app().output());
-    renameSync(`${model}.away`, model);
+    [a, b] = await interruptedRuns(beside, dir, 2);
   });
 
   it('prints, through the app, the JSON the store prints: keys, their order and values alike', async () => {

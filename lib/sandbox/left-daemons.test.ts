@@ -5,30 +5,13 @@
 // as root the test runs the CLI as `nobody`), they ran on after the run — now they are killed when
 // the run ends, found by the HOME the sandbox gave its workers. Real processes, a real CLI run.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { attackBundle, nodeStep, pyStep } from '../server/escape/attack-bundle';
 import { killPids } from './cgroups';
-
-const NOBODY = 65534;
-const isRoot = process.getuid?.() === 0;
-const asNobody = (cmd: string[]) => spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...cmd], { encoding: 'utf8' });
-/** as root: whether `nobody` can run the CLI of this checkout (not when a folder above it is closed to other users) */
-function nobodyCanRunCli(): boolean {
-  // dist/ rebuilt first, if the sources changed, by this user: nobody may not write it
-  spawnSync(process.execPath, ['bin/stagecraft.mjs', '--version']);
-  return asNobody([process.execPath, path.resolve('bin/stagecraft.mjs'), '--version']).status === 0;
-}
-const skip = !isRoot
-  ? false
-  : spawnSync('setpriv', ['--version']).status !== 0
-    ? 'root without setpriv: no other user to run as'
-    : !nobodyCanRunCli()
-      ? `nobody cannot run this checkout's CLI (${process.cwd()} or a folder above it is closed to other users)`
-      : false;
+import { cliAsNonRoot, skipAsNobody } from './testing/as-nobody';
 
 /** the pids of live processes whose command line is `sleep <seconds>` */
 function sleepers(seconds: string): number[] {
@@ -43,7 +26,7 @@ function sleepers(seconds: string): number[] {
   return out;
 }
 
-test('with the sandbox off, what a step daemonized is killed when its run ends', { skip }, () => {
+test('with the sandbox off, what a step daemonized is killed when its run ends', { skip: skipAsNobody }, () => {
   // seconds no other process sleeps: what the steps start, told apart from everything else
   const py = String(70_000 + (process.pid % 9_000));
   const js = String(80_000 + (process.pid % 9_000));
@@ -71,14 +54,7 @@ export function daemonize(v) {
       },
       steps: `${pyStep('daemonize')}\n${nodeStep('daemonize')}`,
     });
-    if (isRoot) {
-      chmodSync(root, 0o755);
-      spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, root]);
-      chownSync(root, NOBODY, NOBODY);
-    }
-    const cli = [process.execPath, path.resolve('bin/stagecraft.mjs'), 'run', dir, '--json'];
-    const [cmd, ...args] = isRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...cli] : cli;
-    const r = spawnSync(cmd, args, { encoding: 'utf8', input: '{}', env: { ...process.env, HOME: root, STAGECRAFT_DATA_DIR: path.join(root, 'data'), STAGECRAFT_SANDBOX: 'off' } });
+    const r = cliAsNonRoot(['run', dir, '--json'], root, { env: { STAGECRAFT_SANDBOX: 'off' }, input: '{}' });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual((JSON.parse(r.stdout) as { output: unknown }).output, { python: true, node: true }, 'both steps ran');
     assert.deepEqual([...sleepers(py), ...sleepers(js)], [], 'no process of the run outlived it');
