@@ -6,15 +6,16 @@
 // The interrupted runs: CLI runs killed after their third commit (STAGECRAFT_FAULT), whose model script
 // was away while the app started (so the app's own resume at its start failed, leaving them interrupted).
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
-import { ROOT, runCli, type CliResult } from './testing/spawn-cli';
-import { besideApp, refusedThroughApp } from './testing/beside-app';
+import type { CliResult } from './testing/spawn-cli';
+import { besideApp, interruptedRuns, refusedThroughApp } from './testing/beside-app';
 
-const { start, app, env, cli, call, note: said } = besideApp('sc-resume-app-');
+const beside = besideApp('sc-resume-app-');
+const { app, cli, call, note: said } = beside;
 const dir = mkdtempSync(path.join(tmpdir(), 'sc-resume-bundle-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,7 +23,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const same = (out: string) => out.replace(/\brun_[a-z0-9]+/g, 'RUN').replace(/"durationMs":\d+/g, '"durationMs":0');
 
 describe('stagecraft resume while the app holds the embedded store', () => {
-  const bundle = path.join(dir, 'probe');
+  /** the model script of the runs (interruptedRuns) */
   const model = path.join(dir, 'probe-model.yaml');
   /** resumed through the app (a), on the store (b), aborted in the app (c) */
   let a: string, b: string, c: string;
@@ -36,22 +37,8 @@ describe('stagecraft resume while the app holds the embedded store', () => {
     missing: ['resume', 'run_nope', '--json'],
   });
   before(async () => {
-    cpSync(path.join(ROOT, 'lib', 'server', 'crash', 'fixture'), bundle, { recursive: true });
-    copyFileSync(path.join(bundle, 'model.yaml'), model);
-    for (let i = 0; i < 3; i++) {
-      const crashed = await runCli(['run', bundle, '--model', `scripted:${model}`, '--json'], { env: { ...env(), STAGECRAFT_FAULT: 'after-commit:3' } });
-      assert.notEqual(crashed.code, 0, 'the run was killed');
-    }
-    const listed = await cli(['runs', '--status', 'running', '--json']);
-    [a, b, c] = (JSON.parse(listed.out) as { runs: { runId: string }[] }).runs.map((r) => r.runId);
-    assert.ok(a && b && c, listed.out + listed.err);
-    // the app's own resume at its start fails without the model script: the runs stay interrupted
-    renameSync(model, `${model}.away`);
-    await start();
+    [a, b, c] = await interruptedRuns(beside, dir, 3);
     note = said();
-    for (let i = 0; i < 600 && ![a, b, c].every((id) => app().output().includes(`resumed ${id}: not resumed`)); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok([a, b, c].every((id) => app().output().includes(`resumed ${id}: not resumed`)), app().output());
-    renameSync(`${model}.away`, model);
     await call(routes.abortRun, { params: { id: c }, body: { reason: 'not this one' } });
   });
 

@@ -100,7 +100,7 @@ export async function abortCommand(argv: string[], io: Io): Promise<number> {
       const summary = await summarizeRun(host.store, { runId: run.id, status: run.status, output: run.output, error: run.error, report: run.report as RunReport | null });
       return { runId: outcome.runId, children, landed: { status: 'aborted', summary, error: run.error } };
     },
-    (app) => app.abort(positionals[0], reason, CLI_ABORT_WAIT_MS),
+    (app) => app.abort(positionals[0], reason, CLI_ABORT_WAIT_MS, whoAsks()),
   );
   const { runId, children, landed } = aborted;
   if (landed.status === 'aborting') {

@@ -40,7 +40,8 @@ export type AppClient = {
   skillExists(name: string): Promise<boolean>;
   /** the whole log, page after page (its events' data is JSON, as the store's) */
   events(runId: string): Promise<Omit<RunEvent, 'runId'>[]>;
-  abort(runId: string, reason: string, waitMs: number): Promise<AppAbort>;
+  /** `requestedBy`: who asks from this command line, recorded as the abort on the store records it (via cli) */
+  abort(runId: string, reason: string, waitMs: number, requestedBy: string): Promise<AppAbort>;
   exportRun(runId: string): Promise<RunExportView>;
   compare(a: string, b: string): Promise<CompareView>;
   /** a skill's versions and which is the latest, as `skillVersions` gives them */
@@ -85,7 +86,7 @@ export async function followRun(app: AppClient, runId: string, io: { err(line: s
   }
 }
 
-/** a run as the app has it, in the summary `run --json` and `resume --json` print on the store */
+/** a run as the app has it, in the summary `run --json`, `resume --json` and `abort --json` print on the store */
 export function summaryOf(run: RunView): RunSummaryView {
   return { runId: run.runId, status: run.status, output: run.output, error: run.error, report: summaryLast(run.report), traces: run.traces, steps: run.steps };
 }
@@ -141,17 +142,14 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
         after = page.next;
       }
     },
-    async abort(runId, reason, waitMs) {
+    async abort(runId, reason, waitMs, requestedBy) {
       const giveUpAt = Date.now() + waitMs;
-      const asked = await call(routes.abortRun, { params: { id: runId }, body: { reason } });
+      const asked = await call(routes.abortRun, { params: { id: runId }, body: { reason, via: 'cli', requestedBy } });
       // the app waited a few seconds for the run's driver; the rest of the command's wait is waited here
       for (;;) {
         const run = await getRun(runId);
         const { status } = run;
-        if (status === 'aborted') {
-          const summary: RunSummaryView = { runId: run.runId, status, output: run.output, error: run.error, report: run.report, traces: run.traces, steps: run.steps };
-          return { runId, children: asked.abortedChildren, landed: { status: 'aborted', summary, error: run.error } };
-        }
+        if (status === 'aborted') return { runId, children: asked.abortedChildren, landed: { status: 'aborted', summary: summaryOf(run), error: run.error } };
         if (status !== 'running' && status !== 'queued') throw new RunFinishedError(runId, status);
         if (Date.now() >= giveUpAt) return { runId, children: asked.abortedChildren, landed: { status: 'aborting' } };
         await new Promise((r) => setTimeout(r, POLL_MS));

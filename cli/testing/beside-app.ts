@@ -6,14 +6,14 @@
  * `refusedThroughApp`: a command's uses that cannot go through the app, each `store_locked` saying why.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import type { RouteAnswer, RouteDef, RouteInput } from '../../lib/api/route-def';
 import { callRoute } from '../../lib/client/api';
 import { startApp, type AppServer } from '../../lib/server/http/testing/app-server';
-import { runCli, type CliResult } from './spawn-cli';
+import { ROOT, runCli, type CliResult } from './spawn-cli';
 
 export type BesideApp = {
   dataDir: string;
@@ -64,4 +64,31 @@ export async function refusedThroughApp(cli: BesideApp['cli'], command: string, 
     assert.match(error.message, new RegExp(`\`stagecraft ${command}\` cannot go through it here: `));
     assert.match(error.message, why);
   }
+}
+
+/**
+ * `count` runs left interrupted while the app holds the store: CLI runs of the crash fixture (copied
+ * into `dir`) killed after their third commit (STAGECRAFT_FAULT), whose model script was away while
+ * the app started (so its own resume at its start failed), newest first. Starts the app.
+ */
+export async function interruptedRuns(b: BesideApp, dir: string, count: number): Promise<string[]> {
+  const bundle = path.join(dir, 'probe');
+  const model = path.join(dir, 'probe-model.yaml');
+  cpSync(path.join(ROOT, 'lib', 'server', 'crash', 'fixture'), bundle, { recursive: true });
+  copyFileSync(path.join(bundle, 'model.yaml'), model);
+  for (let i = 0; i < count; i++) {
+    const crashed = await runCli(['run', bundle, '--model', `scripted:${model}`, '--json'], { env: { ...b.env(), STAGECRAFT_FAULT: 'after-commit:3' } });
+    assert.notEqual(crashed.code, 0, 'the run was killed');
+  }
+  const listed = await b.cli(['runs', '--status', 'running', '--json']);
+  const ids = (JSON.parse(listed.out) as { runs: { runId: string }[] }).runs.map((r) => r.runId);
+  assert.equal(ids.length, count, listed.out + listed.err);
+  // the app's own resume at its start fails without the model script: the runs stay interrupted
+  renameSync(model, `${model}.away`);
+  await b.start();
+  const said = () => ids.every((id) => b.app().output().includes(`resumed ${id}: not resumed`));
+  for (let i = 0; i < 600 && !said(); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(said(), b.app().output());
+  renameSync(`${model}.away`, model);
+  return ids;
 }

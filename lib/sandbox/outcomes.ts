@@ -11,6 +11,7 @@
  *
  * Does not: talk to processes or decide whether a worker is reused.
  */
+import { constants as osConstants } from 'node:os';
 import { CodeStepError, PayloadTooLargeError, SandboxHostLostError, StepTimeoutError, type ErrorDetails } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import { MAX_REPLY_CHARS, type CallOutcome, type OutputTails, type WorkerReply } from './worker';
@@ -83,6 +84,7 @@ export function errorFor(
     return new CodeStepError(
       `The ${ctx.language} worker ${how} while running ${fn}. ` +
         `User code must return a value, not exit the process.` +
+        signalNote(outcome.code, outcome.signal) +
         stderrNote(outcome.output),
       { ...base, exitCode: outcome.code, signal: outcome.signal },
     );
@@ -159,6 +161,17 @@ function baseDetails(ctx: CallContext, output: OutputTails): ErrorDetails {
     stdoutTail: output.stdout,
     stderrTail: output.stderr,
   };
+}
+
+/**
+ * What an exit code over 128 says of a worker that had no signal reported: bubblewrap (the launcher
+ * of an isolated worker) exits with 128 + the signal that killed its child, so `137` is the SIGKILL
+ * (the kernel's OOM killer, a `kill -9`, the code's own) that the bare code would hide.
+ */
+function signalNote(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal || code === null || code <= 128) return '';
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === code - 128)?.[0];
+  return name ? ` Code ${code} is how a worker killed by ${name} (signal ${code - 128}) exits under bubblewrap.` : '';
 }
 
 function tracebackNote(traceback: string | null): string {

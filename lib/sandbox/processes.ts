@@ -1,6 +1,7 @@
 // Asking the OS about processes: whether one is alive, every live one's command line, and a process's
-// descendants (/proc). Used to sweep what dead servers left behind, to find what a step started where
-// no cgroup lists it (sandbox-worker.ts), and by the tests that prove nothing is left.
+// descendants (/proc), the processes whose environment holds an entry. Used to sweep what dead servers
+// left behind, to find what a step started where no cgroup lists it (sandbox-worker.ts) and what an
+// unsandboxed run's workers left anywhere (sandbox.ts), and by the tests that prove nothing is left.
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Whether a process with this pid exists (one we may not signal counts as alive). */
@@ -50,6 +51,29 @@ export function descendantsOf(root: number): number[] {
     const pid = stack.pop()!;
     out.push(pid);
     stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/**
+ * The live processes (but this one) whose environment, as they were started, holds `entry`
+ * (`HOME=/tmp/stagecraft-sandbox-…`): what an unsandboxed worker started and left, wherever it was
+ * re-parented. A process that rewrote its environment before its exec is not found; one of another
+ * user is not readable (and not ours to kill).
+ */
+export function processesWithEnv(entry: string): number[] {
+  const inner = Buffer.from(`\0${entry}\0`);
+  const first = inner.subarray(1);
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let env: Buffer;
+    try {
+      env = readFileSync(`/proc/${name}/environ`);
+    } catch {
+      continue; // gone since the listing, or not ours
+    }
+    if (env.indexOf(inner) >= 0 || env.subarray(0, first.length).equals(first)) out.push(Number(name));
   }
   return out;
 }

@@ -13,7 +13,8 @@
  * launcher failed to join the folder it is listed from: listingAtReady), the worker's
  * descendants in /proc stand in for the listing (inside bubblewrap that is
  * everything, orphans being re-parented to the sandbox's pid 1; without it a
- * double-forked daemon re-parents outside and escapes — the README says so).
+ * double-forked daemon re-parents outside and escapes the step's end — until its run's: sandbox.ts
+ * killLeftBy finds it by its HOME).
  *
  * Owns: the slot, the cgroup and the keep-list of one worker, the stray kill
  * after each call (one fresh read of the cgroup's listing when nothing was

@@ -46,10 +46,10 @@ import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import { SignalSets } from '../kernel/signal-sets';
 import type { CallOptions, CodeCall, CodeSandbox, CodeWarmUp, PreparedCall } from '../kernel/ports';
-import { DEFAULT_MAX_PROCESSES } from './cgroups';
+import { DEFAULT_MAX_PROCESSES, killPids } from './cgroups';
 import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
-import { isProcessAlive } from './processes';
+import { isProcessAlive, processesWithEnv } from './processes';
 import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from './runtime';
 import { SandboxWorker } from './sandbox-worker';
 import { activeSpawner } from './spawner';
@@ -156,6 +156,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
   const internals: SandboxInternals = {
     killNow() {
       for (const worker of workers) worker.killNow();
+      if (homeDir) killLeftBy(homeDir);
       if (homeDir) rmSync(homeDir, { recursive: true, force: true });
     },
   };
@@ -434,6 +435,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       // bounded: a worker stuck in the kernel must not hold up close() (its cgroup is swept later)
       await Promise.race([Promise.all([...workers].map((w) => w.released)), new Promise((r) => setTimeout(r, 2_000).unref())]);
       liveSandboxes.delete(internals);
+      if (homeDir) killLeftBy(homeDir);
       if (homeDir) await rm(homeDir, { recursive: true, force: true });
       // no code of this run runs any more: a .git made since its last step is renamed now
       await guard?.final().catch(() => {});
@@ -462,6 +464,20 @@ function requestOf(call: CodeCall): WorkerRequest {
 
 const HOME_PREFIX = 'stagecraft-sandbox-';
 let isSwept = false;
+
+/** how many scans the kill of what unsandboxed workers left takes at most (each kills what forked meanwhile) */
+const LEFT_KILL_ROUNDS = 20;
+
+/**
+ * Kills every process an unsandboxed worker of this sandbox started that is still running: one that
+ * left the worker's tree (double-forked, `setsid`, its parent gone: re-parented outside, where
+ * neither the worker's process group nor its descendants reach it, and no cgroup lists it when none
+ * could be made) still carries the HOME it was given, the sandbox's own folder. Under bubblewrap
+ * there is nothing to do: its pid namespace ends with its worker.
+ */
+function killLeftBy(home: string): void {
+  for (let round = 0; round < LEFT_KILL_ROUNDS && killPids(processesWithEnv(`HOME=${home}`)) > 0; round++);
+}
 
 /** a temp home named without its owner's pid (an older layout) is removed once it is a day old */
 const UNOWNED_HOME_MAX_AGE_MS = 24 * 60 * 60 * 1000;

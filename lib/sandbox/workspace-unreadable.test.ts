@@ -7,28 +7,14 @@
 // runs the CLI as `nobody`).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { attackBundle, pyStep } from '../server/escape/attack-bundle';
+import { cliAsNonRoot, skipAsNobody } from './testing/as-nobody';
 
-const NOBODY = 65534;
-const isRoot = process.getuid?.() === 0;
-const asNobody = (cmd: string[]) => spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...cmd], { encoding: 'utf8' });
-/** as root: whether `nobody` can run the CLI of this checkout (not when it was cloned under a folder only root may enter, as mktemp -d makes) */
-function nobodyCanRunCli(): boolean {
-  // dist/ rebuilt first, if the sources changed, by this user: nobody may not write it
-  spawnSync(process.execPath, ['bin/stagecraft.mjs', '--version']);
-  return asNobody([process.execPath, path.resolve('bin/stagecraft.mjs'), '--version']).status === 0;
-}
-const skip = !isRoot
-  ? false
-  : spawnSync('setpriv', ['--version']).status !== 0
-    ? 'root without setpriv: no other user to run as'
-    : !nobodyCanRunCli()
-      ? `nobody cannot run this checkout's CLI (${process.cwd()} or a folder above it is closed to other users): run the test from a checkout others may read, or as a user that is not root`
-      : false;
+const skip = skipAsNobody;
 
 /** `stagecraft run` of a skill whose step writes `mb` MB under a folder it then makes unreadable, as a user that is not root */
 function runHiding(mb: number, env: Record<string, string>): { out: { runId: string; status: string; error: { message: string } | null }; status: number | null; root: string } {
@@ -47,14 +33,7 @@ def fill(v):
     },
     steps: pyStep('fill'),
   });
-  if (isRoot) {
-    chmodSync(root, 0o755);
-    spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, root]);
-    chownSync(root, NOBODY, NOBODY);
-  }
-  const cli = [process.execPath, path.resolve('bin/stagecraft.mjs'), 'run', dir, '--json'];
-  const [cmd, ...args] = isRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...cli] : cli;
-  const r = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, HOME: root, STAGECRAFT_DATA_DIR: path.join(root, 'data'), ...env } });
+  const r = cliAsNonRoot(['run', dir, '--json'], root, { env });
   assert.ok(r.stdout.trim(), r.stderr);
   return { out: JSON.parse(r.stdout), status: r.status, root };
 }

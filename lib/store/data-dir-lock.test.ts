@@ -2,7 +2,7 @@
 // second process is told, and when a lock is stale and taken over.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -99,5 +99,30 @@ describe('data-dir lock', () => {
     } finally {
       await holder.kill();
     }
+  });
+
+  // `cp -a` of a data dir a live process holds (the app's, to try something on a copy): its lock came
+  // along, naming a live owner, so every command on the copy was store_locked — or, with the app's
+  // app.json copied too, went through that app, to the original store
+  it('a lock copied with its dir holds nothing there: the copy is taken, the original stays held', () => {
+    const dir = freshDir();
+    const lock = acquireDataDirLock(dir);
+    const copy = `${dir}-copy`;
+    dirs.push({ remove: () => rmSync(copy, { recursive: true, force: true }) });
+    assert.equal(spawnSync('cp', ['-a', dir, copy]).status, 0);
+    const copied = acquireDataDirLock(copy);
+    assert.equal((JSON.parse(readFileSync(path.join(copy, LOCK_FILE), 'utf8')) as LockOwner).token, copied.owner.token);
+    assert.throws(() => acquireDataDirLock(dir), { code: 'store_locked' }, 'the original is still held');
+    // the same dir by another path (a link), or moved while held, is the same dir: held
+    const link = `${dir}-link`;
+    symlinkSync(dir, link);
+    dirs.push({ remove: () => rmSync(link, { force: true }) });
+    assert.throws(() => acquireDataDirLock(link), { code: 'store_locked' });
+    const moved = `${dir}-moved`;
+    renameSync(dir, moved);
+    dirs.push({ remove: () => rmSync(moved, { recursive: true, force: true }) });
+    assert.throws(() => acquireDataDirLock(moved), { code: 'store_locked' });
+    copied.release();
+    lock.release();
   });
 });

@@ -9,14 +9,16 @@
  * exists). A lock whose owner is gone — same host, and its pid is dead or now
  * belongs to a process that started at another time — is stale and is taken
  * over; the takeover itself is serialised by a second lock file, so two
- * processes finding the same stale lock cannot both win.
+ * processes finding the same stale lock cannot both win. So is a lock copied
+ * with the dir (`cp -a` of a dir a live process holds): it names the dir it
+ * was taken in, by real path and inode, and neither is this one's.
  *
  * Does not: lock across hosts (a lock written on another host is always
  * treated as held), or survive SIGKILL cleanly (the lock is left behind and
  * found stale by the next process).
  */
 import { randomUUID } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StoreUnavailableError } from '../kernel/errors';
@@ -31,6 +33,9 @@ export type LockOwner = {
   command: string;
   /** tells this lock from an earlier one of the same pid */
   token: string;
+  /** the data dir it locks, as its owner found it (its real path, and `dev:ino`): a lock copied with the dir is told by both */
+  dir?: string;
+  dirId?: string;
 };
 
 export type DataDirLock = { lockPath: string; owner: LockOwner; release(): void };
@@ -48,12 +53,13 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
     lockedAt: Date.now(),
     command: process.argv.slice(1).join(' ').slice(0, 300),
     token: randomUUID(),
+    ...dirIdentity(dataDir),
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     if (linkNew(lockPath, me)) return held(lockPath, me);
     const holder = readOwner(lockPath);
     if (holder === 'gone') continue; // released between our link and our read
-    if (holder === 'unreadable' || !isStale(holder)) throw lockedError(dataDir, lockPath, holder);
+    if (holder === 'unreadable' || (!isStale(holder) && !isCopied(holder, dataDir))) throw lockedError(dataDir, lockPath, holder);
     takeOver(lockPath, holder, me);
   }
   throw lockedError(dataDir, lockPath, readOwner(lockPath));
@@ -122,6 +128,29 @@ function readOwner(file: string): LockOwner | 'gone' | 'unreadable' {
   } catch {
     return 'unreadable';
   }
+}
+
+/** the data dir's real path and `dev:ino`, as a lock records them; nothing when it cannot be read */
+function dirIdentity(dataDir: string): { dir?: string; dirId?: string } {
+  try {
+    const st = statSync(dataDir);
+    return { dir: realpathSync(dataDir), dirId: `${st.dev}:${st.ino}` };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Whether the lock was copied here with the data dir (`cp -a` of a dir a live process holds): it names
+ * another dir, by path and by inode both — a dir moved while held keeps its inode, one reached by
+ * another path (a link, a bind mount) its device and inode, and both stay held. A copy's lock holds
+ * nothing: its owner has the original open, not this one. A lock that records no dir (written before
+ * they were recorded) is never taken for a copy.
+ */
+function isCopied(owner: LockOwner, dataDir: string): boolean {
+  if (!owner.dir || !owner.dirId || owner.host !== os.hostname()) return false;
+  const here = dirIdentity(dataDir);
+  return !!here.dir && here.dir !== owner.dir && here.dirId !== owner.dirId;
 }
 
 export function isStale(owner: LockOwner): boolean {

@@ -10,8 +10,13 @@ export const ResumedRunView = z.object({ runId: z.string(), status: z.enum([...R
 export type ResumedRunView = z.infer<typeof ResumedRunView>;
 
 /** `POST /api/runs/<id>/abort`: why (kept in the run's error); the body may be left out */
+/**
+ * `via: "cli"` with `requestedBy`: the request is a `stagecraft abort` that came through the app (the
+ * CLI beside the running app), recorded as the command records it on the store (`cli (user dana)`,
+ * via cli); without them, the app's own.
+ */
 export const AbortRunBody = z
-  .object({ reason: z.string().min(1).max(500).optional() })
+  .object({ reason: z.string().min(1).max(500).optional(), via: z.literal('cli').optional(), requestedBy: z.string().min(1).max(200).optional() })
   .strict()
   .optional();
 export type AbortRunBody = z.infer<typeof AbortRunBody>;

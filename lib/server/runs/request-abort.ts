@@ -7,13 +7,15 @@
  * so the inspector never takes it for an abort a failing step caused. Its
  * running run_skill children are aborted too.
  */
-import type { AbortedRunView } from '../../views';
+import type { AbortRunBody, AbortedRunView } from '../../views';
 import type { Host } from '../host';
 import { awaitAbort } from './await-abort';
 import { abortSkillRun } from './resume-run';
 
-export async function requestAbort(host: Host, runId: string, reason: string | undefined, waitMs?: number): Promise<AbortedRunView> {
-  const { outcome, children } = await abortSkillRun(host, runId, reason ?? 'asked for in the app', { via: 'app', requestedBy: 'the app' });
+/** `body.via: "cli"`: a `stagecraft abort` through the app, recorded as asked by the CLI (`requestedBy`), as on the store */
+export async function requestAbort(host: Host, runId: string, body: AbortRunBody, waitMs?: number): Promise<AbortedRunView> {
+  const asker = body?.via === 'cli' ? { via: 'cli' as const, requestedBy: body.requestedBy ?? 'cli' } : { via: 'app' as const, requestedBy: 'the app' };
+  const { outcome, children } = await abortSkillRun(host, runId, body?.reason ?? 'asked for in the app', asker);
   const landed = await awaitAbort(host, outcome, waitMs);
   return { runId, status: landed.status, error: landed.status === 'aborted' ? (landed.run.error ?? {}) : null, abortedChildren: children };
 }

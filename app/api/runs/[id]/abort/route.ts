@@ -5,4 +5,4 @@ import { requestAbort } from '@/lib/server/runs/request-abort';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = handle(routes.abortRun, async ({ params, body }) => requestAbort(await appHost(), params.id, body?.reason));
+export const POST = handle(routes.abortRun, async ({ params, body }) => requestAbort(await appHost(), params.id, body));
