@@ -24,10 +24,12 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { currentPriority } from './read-priority';
-import { APPLY_SQL, batchParam, type WireOp } from './wire';
+import { APPLY_SQL, batchParam, directStatement, opText, type DirectWrite, type OpSource, type WireOp } from './wire';
 import { batchLength } from './batches';
 
 type Task = () => Promise<void>;
+
+const COMMITTED = { kind: 'committed' } as const;
 
 /** the methods Prisma's PGlite adapter and the migrations call; each holds the database while it runs */
 const EXCLUSIVE = new Set<PropertyKey>(['query', 'exec', 'transaction']);
@@ -93,6 +95,25 @@ export class EmbeddedLine {
       // whatever is written while the batch waits its turn on the line; a write is background work
       queueMicrotask(() => void this.use(() => this.drain(), 'background'));
     });
+  }
+
+  /**
+   * One write sent as plain SQL (wire.ts directStatement), in a statement of its own: a unit whose
+   * payloads are large (commit-route.ts DIRECT_FROM_CHARS). Refused (a recorded seq, a value the
+   * json form cannot take), nothing of it is written and `op` goes through `stagecraft_apply`,
+   * whose answer (a conflict with what is recorded, or its error) is the write's.
+   */
+  applyDirect(direct: DirectWrite, op: OpSource): Promise<unknown> {
+    return this.use(async () => {
+      const { text, values } = directStatement([direct], []);
+      this.statements++;
+      try {
+        await this.db.query(text, values);
+        return COMMITTED;
+      } catch {
+        return (await this.send([opText(op)]))[0];
+      }
+    }, 'background');
   }
 
   private async drain(): Promise<void> {
