@@ -10,7 +10,7 @@ import type { CommitUnit } from '../kernel/ports';
 import { openStore, type OpenedStore } from './open-store';
 import { DIRECT_FROM_CHARS } from './commit-route';
 import { ev, makeRun, T0 } from './testing/fixtures';
-import { tempDir } from './testing/pg-test-db';
+import { createTestDatabase, tempDir, type TestDatabase } from './testing/pg-test-db';
 
 const dataDir = tempDir();
 let store: OpenedStore;
@@ -47,6 +47,19 @@ async function statementsOf(fn: () => Promise<unknown>): Promise<{ text: string;
   return seen;
 }
 
+/** a run's end at `seq` whose run_completed event carries `output` (as the kernel's does) */
+const runEnd = (runId: string, seq: number, output: JsonObject): CommitUnit => ({
+  events: [{ runId, seq, type: 'run_completed', at: T0 + seq, data: { output, report: { steps: 2 } } }],
+  snapshot: 'delete',
+  run: { status: 'completed', output, report: { steps: 2 }, updatedAt: T0 + seq },
+});
+
+/** the runs row's output as the database holds its text */
+async function outputText(runId: string, on: OpenedStore = store): Promise<string> {
+  const rows = await on.sql!('SELECT "output"::text AS o FROM "runs" WHERE "id" = $1', [runId]);
+  return rows[0].o as string;
+}
+
 async function newRun(): Promise<string> {
   const run = makeRun();
   await store.createRun(run, { events: [ev(run.id, 1, 'run_started')] });
@@ -79,6 +92,17 @@ describe('a large payload on the embedded store', () => {
     assert.equal(JSON.stringify(run?.output), JSON.stringify(value));
   });
 
+  it("a run's end sends its output once: the runs row's copy is taken from its run_completed event, the same text", async () => {
+    const runId = await newRun();
+    const value = bigValue(2 * DIRECT_FROM_CHARS);
+    const chars = JSON.stringify(value).length;
+    const end = runEnd(runId, 2, value);
+    const sent = await statementsOf(() => store.commit(runId, end));
+    const total = sent.reduce((n, st) => n + st.chars, 0);
+    assert.ok(total < chars + 4096, `${total} characters sent for an output of ${chars}`);
+    assert.equal(await outputText(runId), JSON.stringify(value));
+  });
+
   it('sent again at a recorded seq, answers a conflict with what is recorded', async () => {
     const runId = await newRun();
     const value = bigValue(2 * DIRECT_FROM_CHARS);
@@ -92,5 +116,29 @@ describe('a large payload on the embedded store', () => {
     const runId = await newRun();
     const sent = await statementsOf(() => store.commit(runId, { events: [ev(runId, 2, 'step_completed', { output: bigValue(DIRECT_FROM_CHARS / 4) })] }));
     assert.ok(sent.some((s) => /stagecraft_apply/.test(s.text)), JSON.stringify(sent.map((s) => s.text.slice(0, 60))));
+  });
+});
+
+describe('a large output at the end of a run on Postgres', () => {
+  let database: TestDatabase;
+  let pg: OpenedStore;
+  before(async () => {
+    database = await createTestDatabase();
+    pg = await openStore({ databaseUrl: database.url });
+  });
+  after(async () => {
+    await pg?.close();
+    await database?.drop();
+  });
+
+  it("is held by the runs row as the run_completed event holds it, the same text as an op's", async () => {
+    const value = bigValue(2 * DIRECT_FROM_CHARS);
+    const run = makeRun();
+    await pg.createRun(run, { events: [ev(run.id, 1, 'run_started')] });
+    assert.deepEqual(await pg.commit(run.id, runEnd(run.id, 2, value)), { kind: 'committed' });
+    assert.equal(await outputText(run.id, pg), JSON.stringify(value));
+    assert.equal(JSON.stringify((await pg.readEvents(run.id))[1].data), JSON.stringify({ output: value, report: { steps: 2 } }));
+    const r = await pg.getRun(run.id);
+    assert.deepEqual([r?.status, r?.report], ['completed', { steps: 2 }]);
   });
 });
