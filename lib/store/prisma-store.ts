@@ -29,6 +29,7 @@ import type {
   RunEvent,
   RunFilter,
   RunRecord,
+  RunStatus,
   Snapshot,
   StageTrace,
   StorePort,
@@ -259,6 +260,14 @@ export class PrismaStore implements StorePort {
       if (this.raw) return this.raw.getRun(runId);
       const r = await (await this.db()).run.findUnique({ where: { id: runId } });
       return r ? toRunRecord(r) : null;
+    });
+  }
+
+  async getRunStatus(runId: string): Promise<RunStatus | null> {
+    return this.read(async () => {
+      if (this.raw) return this.raw.getRunStatus(runId);
+      const r = await (await this.db()).run.findUnique({ where: { id: runId }, select: { status: true } });
+      return r ? (r.status as RunStatus) : null;
     });
   }
 
