@@ -29,14 +29,17 @@ function bigValue(chars: number): JsonObject {
   return { zeta: 'first', rows, alpha: 'last' };
 }
 
-/** the statements PGlite runs while `fn` does, with their parameters' characters */
-async function statementsOf(fn: () => Promise<unknown>): Promise<{ text: string; chars: number }[]> {
-  const seen: { text: string; chars: number }[] = [];
+/** a parameter's characters (one given as its UTF-8 bytes: those of its text) */
+const charsOf = (p: unknown): number => (typeof p === 'string' ? p.length : p instanceof Uint8Array ? new TextDecoder().decode(p).length : JSON.stringify(p ?? null).length);
+
+/** the statements PGlite runs while `fn` does, with their parameters' characters and whether any went as bytes */
+async function statementsOf(fn: () => Promise<unknown>): Promise<{ text: string; chars: number; bytes: boolean }[]> {
+  const seen: { text: string; chars: number; bytes: boolean }[] = [];
   const proto = PGlite.prototype as unknown as { query: (text: unknown, params?: unknown[], ...rest: unknown[]) => Promise<unknown> };
   const query = proto.query;
   proto.query = function (this: unknown, text: unknown, params?: unknown[], ...rest: unknown[]) {
-    const chars = (params ?? []).reduce<number>((n, p) => n + (typeof p === 'string' ? p.length : JSON.stringify(p ?? null).length), 0);
-    seen.push({ text: String(text), chars });
+    const chars = (params ?? []).reduce<number>((n, p) => n + charsOf(p), 0);
+    seen.push({ text: String(text), chars, bytes: (params ?? []).some((p) => p instanceof Uint8Array) });
     return query.call(this, text, params, ...rest);
   };
   try {
@@ -101,6 +104,14 @@ describe('a large payload on the embedded store', () => {
     const total = sent.reduce((n, st) => n + st.chars, 0);
     assert.ok(total < chars + 4096, `${total} characters sent for an output of ${chars}`);
     assert.equal(await outputText(runId), JSON.stringify(value));
+  });
+
+  it('goes to PGlite as its UTF-8 bytes, not as a string PGlite measures a character at a time', async () => {
+    const runId = await newRun();
+    const value = bigValue(2 * DIRECT_FROM_CHARS);
+    const sent = await statementsOf(() => store.commit(runId, { events: [ev(runId, 2, 'step_completed', { output: value })] }));
+    assert.deepEqual(sent.map((s) => s.bytes), [true]);
+    assert.equal(JSON.stringify((await store.readEvents(runId))[1].data), JSON.stringify({ output: value }));
   });
 
   it('sent again at a recorded seq, answers a conflict with what is recorded', async () => {
