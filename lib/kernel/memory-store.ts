@@ -88,6 +88,10 @@ export class MemoryStore implements StorePort {
     return st ? clone(st.run) : null;
   }
 
+  async getRunStatus(runId: string) {
+    return this.runs.get(runId)?.run.status ?? null;
+  }
+
   async listRuns(filter: RunFilter = {}) {
     const out = this.matching(filter);
     out.sort((a, b) => b.createdAt - a.createdAt);

@@ -288,6 +288,13 @@ export type StorePort = {
    */
   holdsClaim?(runId: string): boolean;
   getRun(runId: string): Promise<RunRecord | null>;
+  /**
+   * The run's status alone (null: no such run), its payloads left unread: for a caller that only
+   * asks whether the run exists or has ended, where getRun would read and parse its input, output
+   * and report (a 16 MB output: a second of the embedded store's thread). A store may leave it out
+   * (lib/server/runs/run-status.ts asks getRun then).
+   */
+  getRunStatus?(runId: string): Promise<RunStatus | null>;
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
   /** how many runs `listRuns(filter)` would list, without its limit */
   countRuns(filter?: RunFilter): Promise<number>;

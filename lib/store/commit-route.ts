@@ -18,6 +18,7 @@
  * the lanes: the embedded store runs PrismaStore.commit too, and does not load pg.
  */
 import type { CommitUnit } from '../kernel/ports';
+import { jsonChars } from '../kernel/value-size';
 import { directCommit, noMoves, opCommit, withUnlock, type DirectWrite, type WireOp } from './wire';
 
 /** the run statuses that end it */
@@ -33,6 +34,27 @@ export type RouteOptions = {
   /** the claim's key to let go of in the commit's statement, when this process holds it (ClaimRegistry.releaseInCommit) */
   releaseInCommit?: (runId: string) => string | null;
 };
+
+/**
+ * The payload characters from which a unit goes as a direct write on the embedded store too. Its op
+ * writes each payload as a JSON string inside the batch's jsonb: escaped by JSON.stringify here
+ * (every quote of it), parsed whole as jsonb by the server, unescaped again (`->>`) and parsed a
+ * third time as json; the direct write's json form carries it as its own JSON text, lexed twice
+ * (the `json` parameter, json_to_recordset). A 16 MB step output's commit on PGlite: see
+ * bench/bench-big-value.ts. Below this, the embedded line's batches through `stagecraft_apply`
+ * (group commit) are kept: a small unit's payload costs less than a statement of its own.
+ */
+export const DIRECT_FROM_CHARS = 256 * 1024;
+
+/** whether `unit`'s payloads (its events' data, its snapshot's, its run patch's) pass DIRECT_FROM_CHARS: measured no further than that */
+export function carriesMuch(unit: CommitUnit): boolean {
+  let left = DIRECT_FROM_CHARS;
+  const count = (v: unknown) => (left -= v === undefined ? 0 : jsonChars(v, left)) < 0;
+  if (unit.events.some((e) => count(e.data))) return true;
+  if (unit.snapshot && unit.snapshot !== 'delete' && count(unit.snapshot.data)) return true;
+  const r = unit.run;
+  return !!r && (count(r.output) || count(r.error) || count(r.report));
+}
 
 /** a unit that ends its run: its commit lets go of the run's claim */
 export const endsRun = (unit: CommitUnit): boolean => unit.run?.status !== undefined && TERMINAL.has(unit.run.status);

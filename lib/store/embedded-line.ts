@@ -16,18 +16,37 @@
  *   Postgres): one statement, one transaction for a burst of runs recorded
  *   together. A batch is one transaction, so one failing operation undoes the
  *   others: its operations are then sent again one by one, each getting its
- *   own answer.
+ *   own answer;
+ * - sends a unit with large payloads (a 16 MB step output) as a direct write
+ *   of its own (applyDirect), its payloads as their UTF-8 bytes.
  *
  * Owns: the order of the embedded database's work and the write batches.
  * Does not: decide what is written (prisma-store.ts, wire.ts), or apply to
  * Postgres (its pool and lanes do the same job there).
  */
-import type { PGlite } from '@electric-sql/pglite';
+import { types, type PGlite } from '@electric-sql/pglite';
 import { currentPriority } from './read-priority';
-import { APPLY_SQL, batchParam, type WireOp } from './wire';
+import { APPLY_SQL, batchParam, directStatement, opText, type DirectWrite, type OpSource, type WireOp } from './wire';
 import { batchLength } from './batches';
 
 type Task = () => Promise<void>;
+
+const COMMITTED = { kind: 'committed' } as const;
+
+/**
+ * From this many characters, a direct write's parameter goes to PGlite as its UTF-8 bytes (asBytes)
+ * rather than as a string. PGlite sizes a string parameter by walking it a character at a time in
+ * JavaScript, twice (its protocol writer's byteLength and addString), before encoding it: for a
+ * 16 MB payload, more of this thread's time than TextEncoder takes for the whole of it. Bytes go as
+ * they are, in the binary format, which for json (json_recv) and text (text_recv) is the text itself,
+ * checked by the server as a text parameter is.
+ */
+const BYTES_FROM_CHARS = 64 * 1024;
+const ENCODER = new TextEncoder();
+const asBytes = (v: unknown): unknown => (typeof v === 'string' && v.length >= BYTES_FROM_CHARS ? ENCODER.encode(v) : v);
+/** the types a direct write's large parameters have (json 114, text 25): bytes passed through, anything else as PGlite's own serializer makes it */
+const passBytes = (oid: number) => (v: unknown) => (v instanceof Uint8Array ? v : (types.serializers[oid] as (x: unknown) => unknown)(v));
+const BYTES_AS_THEY_ARE = { 114: passBytes(114), 25: passBytes(25) } as unknown as Record<number, (x: unknown) => string>;
 
 /** the methods Prisma's PGlite adapter and the migrations call; each holds the database while it runs */
 const EXCLUSIVE = new Set<PropertyKey>(['query', 'exec', 'transaction']);
@@ -93,6 +112,25 @@ export class EmbeddedLine {
       // whatever is written while the batch waits its turn on the line; a write is background work
       queueMicrotask(() => void this.use(() => this.drain(), 'background'));
     });
+  }
+
+  /**
+   * One write sent as plain SQL (wire.ts directStatement), in a statement of its own: a unit whose
+   * payloads are large (commit-route.ts DIRECT_FROM_CHARS). Refused (a recorded seq, a value the
+   * json form cannot take), nothing of it is written and `op` goes through `stagecraft_apply`,
+   * whose answer (a conflict with what is recorded, or its error) is the write's.
+   */
+  applyDirect(direct: DirectWrite, op: OpSource): Promise<unknown> {
+    return this.use(async () => {
+      const { text, values } = directStatement([direct], []);
+      this.statements++;
+      try {
+        await this.db.query(text, values.map(asBytes), { serializers: BYTES_AS_THEY_ARE });
+        return COMMITTED;
+      } catch {
+        return (await this.send([opText(op)]))[0];
+      }
+    }, 'background');
   }
 
   private async drain(): Promise<void> {

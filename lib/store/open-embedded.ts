@@ -119,7 +119,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       ? keepUp(line, opened, (e) => console.warn(`stagecraft: the embedded store's upkeep (VACUUM, ANALYZE) failed, tried again in a minute: ${e instanceof Error ? e.message : String(e)}`))
       : null;
     const store = new PrismaStore({
-      apply: (_runId, op) => line.apply(opText(op)),
+      apply: (_runId, op, direct) => (direct ? line.applyDirect(direct, op) : line.apply(opText(op))),
       sql: (text, values) => line.use(async () => (await opened.query<Record<string, unknown>>(text, values)).rows),
       makeClient,
       claims: new LocalClaims(),

@@ -320,6 +320,16 @@ describe("PrismaStore's client, made on first use", () => {
     assert.deepEqual((await store.listResumable()).filter((id) => ids.includes(id)), [ids[0], ids[2]]);
   });
 
+  it("reads a run's status alone in plain SQL on the embedded store's line, its input, output and report left unread (an event page, a stream)", async () => {
+    const opened = await pglite();
+    const run = makeRun({ status: 'queued' });
+    await opened.createRun(run, { events: [ev(run.id, 1)] });
+    const { store, statements } = onDriverOnly(opened, "a run's status made Prisma's client");
+    assert.equal(await store.getRunStatus(run.id), 'queued');
+    assert.equal(await store.getRunStatus('no-such-run'), null);
+    assert.deepEqual(statements.filter((t) => /"output"|"input"|"report"/.test(t)), []);
+  });
+
   it("lists and counts runs in plain SQL on the embedded store's line, never making the client (`stagecraft runs`: ~0.17 s of CPU)", async () => {
     const opened = await pglite();
     const run = makeRun();

@@ -29,6 +29,7 @@ import type {
   RunEvent,
   RunFilter,
   RunRecord,
+  RunStatus,
   Snapshot,
   StageTrace,
   StorePort,
@@ -46,7 +47,7 @@ import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStag
 import { PrismaSkillRepo, type SkillRepo } from './skills';
 import { PrismaRunIndex, type RunIndex } from './run-index';
 import { directCreate, opCreate, opUnlock, type DirectWrite, type OpSource } from './wire';
-import { commitRoute } from './commit-route';
+import { carriesMuch, commitRoute } from './commit-route';
 import { AbortPoll } from './abort-poll';
 import type { WriteStats } from './commit-lanes';
 import { RunReads, type SqlQuery } from './run-reads';
@@ -198,7 +199,7 @@ export class PrismaStore implements StorePort {
   async commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
     if (unit.lazy && !this.lazyCommits) unit = { ...unit, lazy: false };
     // one decision (commit-route.ts): a direct write on the lanes, or the op, which lets go of the claim when it ends the run
-    const route = serialized(() => commitRoute(runId, unit, { direct: this.backend === 'postgres', releaseInCommit: this.releaseInCommit }), runId);
+    const route = serialized(() => commitRoute(runId, unit, { direct: this.backend === 'postgres' || carriesMuch(unit), releaseInCommit: this.releaseInCommit }), runId);
     const result = await this.commitOp(runId, unit, route.op, route.unlock, route.kind === 'direct' ? route.direct : null);
     return this.committed(runId, unit, result);
   }
@@ -259,6 +260,14 @@ export class PrismaStore implements StorePort {
       if (this.raw) return this.raw.getRun(runId);
       const r = await (await this.db()).run.findUnique({ where: { id: runId } });
       return r ? toRunRecord(r) : null;
+    });
+  }
+
+  async getRunStatus(runId: string): Promise<RunStatus | null> {
+    return this.read(async () => {
+      if (this.raw) return this.raw.getRunStatus(runId);
+      const r = await (await this.db()).run.findUnique({ where: { id: runId }, select: { status: true } });
+      return r ? (r.status as RunStatus) : null;
     });
   }
 

@@ -13,7 +13,7 @@
  * SQL NULL → null, json as parsed). Does not: write (wire.ts,
  * the commit functions), or read anything else (prisma-store.ts keeps Prisma for the rest).
  */
-import type { AbortRequest, RunEvent, RunFilter, RunRecord, Snapshot, StageTrace, WorkspaceArtifact } from '../kernel/ports';
+import type { AbortRequest, RunEvent, RunFilter, RunRecord, RunStatus, Snapshot, StageTrace, WorkspaceArtifact } from '../kernel/ports';
 import { toAbortRequest, toArtifact, toRunEvent, toRunRecord, toSnapshot, toStageTrace } from './records';
 import type { AbortRequestRow, ArtifactRow, EventRow, RunRow, SnapshotRow, TraceRow } from './records';
 
@@ -45,6 +45,11 @@ export class RunReads {
 
   async runExists(runId: string): Promise<boolean> {
     return (await this.sql('SELECT 1 FROM "runs" WHERE "id" = $1', [runId])).length > 0;
+  }
+
+  async getRunStatus(runId: string): Promise<RunStatus | null> {
+    const [r] = await this.sql('SELECT "status" FROM "runs" WHERE "id" = $1', [runId]);
+    return r ? (r.status as RunStatus) : null;
   }
 
   async getRun(runId: string): Promise<RunRecord | null> {

@@ -225,9 +225,37 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   }
   if (patch) {
     for (const v of patch) chars += typeof v === 'string' ? v.length + 16 : 16;
+    // an output one of the unit's events carries (a run's end): copied from it by the server, not sent again
+    const from = outputFrom(events, run!.output, patch[3] as string | null);
+    if (from) {
+      chars -= (patch[3] as string).length;
+      (patch as unknown[]).push(from);
+    }
     moves.run = patch;
   }
   return { events: rows, artifacts: files, moves, chars };
+}
+
+/** from this many characters, a run patch's output that an event of its unit carries is sent once (outputFrom) */
+export const SHARED_OUTPUT_FROM_CHARS = 64 * 1024;
+
+/**
+ * Where the run patch's output sits in one of the unit's events: [seq, key] of the first event
+ * whose data holds that very value (by identity) as its member `key` — a run's end carries its
+ * output in its run_completed event too — when its text is SHARED_OUTPUT_FROM_CHARS or more. The
+ * event's data text holds the output's text as it is (dataText reuses it), and the json form
+ * copies it into the runs row from the event written (PARTS.patches: json `->` answers a member's
+ * text as it stands in its object's): one copy of a 16 MB output sent, checked and parsed by the
+ * server rather than two; the row holds the same text.
+ */
+function outputFrom(events: readonly CommitUnit['events'][number][], output: unknown, text: string | null): [number, string] | null {
+  if (text === null || text.length < SHARED_OUTPUT_FROM_CHARS || typeof output !== 'object' || output === null) return null;
+  for (const e of events) {
+    const d = e.data as unknown;
+    if (typeof d !== 'object' || d === null || Array.isArray(d) || typeof (d as { toJSON?: unknown }).toJSON === 'function') continue;
+    for (const k of Object.keys(d)) if ((d as Record<string, unknown>)[k] === output) return [e.seq, k];
+  }
+  return null;
 }
 
 /**
@@ -320,10 +348,12 @@ const PARTS = {
     FROM json_to_recordset($${n}::json) AS a(r text, p text, c json, h text, n int, a float8)
 ${UPSERT_ARTIFACTS.onConflict}
 )`,
-  events: (n: number) => `"written_events" AS (
+  // `returning`: a patch copies its output from an event written (PARTS.patches, `f`)
+  events: (n: number, returning = false) => `"written_events" AS (
   INSERT INTO "events" ("run_id", "seq", "type", "at", "data")
   SELECT e.r, e.s, e.t, ${msToTs('e.a')}, coalesce(e.d, 'null'::json)
-    FROM json_to_recordset($${n}::json) AS e(r text, s int, t text, a float8, d json)
+    FROM json_to_recordset($${n}::json) AS e(r text, s int, t text, a float8, d json)${returning ? `
+  RETURNING "run_id" AS r, "seq" AS s, "data" AS d` : ''}
 )`,
   creates: (n: number) => `"created_runs" AS (
   INSERT INTO "runs" ("id", "skill_name", "skill_hash", "skill_text", "bundle_dir", "skill_version_id",
@@ -359,15 +389,18 @@ ${UPSERT_ARTIFACTS.onConflict}
    USING (SELECT d.r FROM unnest($${n}::text[]) AS d(r) LIMIT cardinality($${n}::text[])) d
    WHERE s."run_id" = d.r
 )`,
-  // the patches in $n (json rows, each with its run's id `r`), their count in $n+1
-  patches: (n: number) => `"patched_runs" AS (
+  // the patches in $n (json rows, each with its run's id `r`), their count in $n+1; `fromEvents`
+  // (`f`): an output may be a member of an event written (k & 8: the event `os`, its member `ok`)
+  patches: (n: number, fromEvents = false) => `"patched_runs" AS (
   UPDATE "runs" r SET
     "status"     = coalesce(p.s, r."status"),
-    "output"     = CASE WHEN p.k & 1 = 0 THEN r."output" ELSE p.o END,
+    "output"     = CASE WHEN p.k & 1 = 0 THEN r."output"${fromEvents ? `
+                        WHEN p.k & 8 <> 0 THEN (SELECT w.d -> p.ok FROM "written_events" w WHERE w.r = p.r AND w.s = p.os)` : ''}
+                        ELSE p.o END,
     "error"      = CASE WHEN p.k & 2 = 0 THEN r."error" ELSE p.e END,
     "report"     = CASE WHEN p.k & 4 = 0 THEN r."report" ELSE p.rp END,
     "updated_at" = coalesce(${msToTs('p.u')}, r."updated_at")
-    FROM (SELECT * FROM (SELECT * FROM json_to_recordset($${n}::json) AS p(r text, s text, u float8, k int, o json, e json, rp json)
+    FROM (SELECT * FROM (SELECT * FROM json_to_recordset($${n}::json) AS p(r text, s text, u float8, k int, o json, e json, rp json${fromEvents ? ', os int, ok text' : ''})
                           LIMIT $${n + 1}::int) p LIMIT $${n + 1}::int) p
    WHERE r."id" = p.r
 )`,
@@ -477,7 +510,8 @@ function rowsSql(nEvents: number, nArtifacts: number, claim: boolean, apply: boo
  * The json form: any batch of direct writes (the rows form takes only events and artifacts, up to
  * its shapes), with the batch's other operations. One prepared statement per set of kinds of rows
  * present (`sc_json_` and their letters: events, artifacts, creations, snapshots, deletions,
- * patches, unlocks, claims (`k`), operations: `sc_json_edpu`), its text built once.
+ * patches, unlocks, claims (`k`), operations: `sc_json_edpu`; `f` after `e`: a patch's output
+ * copied from an event, outputFrom), its text built once.
  */
 function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], claims: readonly string[]): Statement {
   // each kind's rows as JSON text, a write's joined already (its JsonRows)
@@ -488,6 +522,7 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], c
   const creates: string[] = [];
   const events: string[] = [];
   const artifacts: string[] = [];
+  let copies = false;
   for (const w of writes) {
     const rows = w.json ?? jsonRowsOf(w);
     if (rows.e) events.push(rows.e);
@@ -498,6 +533,7 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], c
     if (!moves) continue;
     if (moves.deleteSnapshot) deletes.push(moves.deleteSnapshot);
     if (moves.run) patches.push(rows.p);
+    if (moves.run?.[6]) copies = true;
     if (moves.unlock) unlocks.push(moves.unlock);
   }
   let shape = '';
@@ -507,6 +543,7 @@ function jsonStatement(writes: readonly DirectWrite[], ops: readonly WireOp[], c
     values.push(...vs);
   };
   if (events.length) add('e', `[${events.join(',')}]`);
+  if (copies) shape += 'f';
   if (artifacts.length) add('a', `[${artifacts.join(',')}]`);
   if (creates.length) add('c', `[${creates.join(',')}]`);
   if (snapshots.length) add('s', `[${snapshots.join(',')}]`);
@@ -530,12 +567,13 @@ function jsonSql(shape: string): string {
     parts.push(make(n + 1));
     n += params;
   };
-  part('e', PARTS.events);
+  const copies = shape.includes('f');
+  part('e', (n) => PARTS.events(n, copies));
   part('a', PARTS.artifacts);
   part('c', PARTS.creates);
   part('s', PARTS.snapshots);
   part('d', PARTS.deletes);
-  part('p', PARTS.patches, 2);
+  part('p', (n) => PARTS.patches(n, copies), 2);
   const unlock = shape.includes('u') ? UNLOCKS(++n) : '';
   const claims = shape.includes('k') ? CLAIMS(++n) : '';
   const r = shape.includes('o') ? APPLY(++n) : 'NULL';
@@ -590,11 +628,19 @@ const artifactJson = ([r, p, c, h, n, a]: unknown[], id: RunId): string => `{"r"
 
 const snapshotJson = ([r, p, s, d]: unknown[]): string => `{"r":${q(r)},"p":${q(p)},"s":${q(s)},"d":${raw(d)}}`;
 
-/** `k`: which of output (1), error (2), report (4) the unit sets; only those are sent */
-function patchJson([r, s, u, o, e, rp]: unknown[]): string {
+/**
+ * `k`: which of output (1), error (2), report (4) the unit sets; only those are sent. An output one
+ * of the unit's events carries (`from`: its seq and key, outputFrom) is not: `k` has 8 too, and
+ * `os`, `ok` say where it is.
+ */
+function patchJson([r, s, u, o, e, rp, from]: unknown[]): string {
   let k = 0;
   let set = '';
-  if (o !== null) {
+  if (from) {
+    const [seq, key] = from as [number, string];
+    k |= 1 | 8;
+    set += `,"os":${q(seq)},"ok":${q(key)}`;
+  } else if (o !== null) {
     k |= 1;
     set += `,"o":${raw(o)}`;
   }

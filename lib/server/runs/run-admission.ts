@@ -24,6 +24,7 @@
 import type { RunOutcome } from '../../kernel/runner';
 import type { Host } from '../host';
 import { maxRuns } from '../limits';
+import { runStatusOf } from './run-status';
 import { resumeSkillRun, type ResumeResult } from './resume-run';
 import { SandboxHostLostError } from '../../kernel/errors';
 import { launchStoredRun, prepareStoredRun, queueStoredRun, type StoredRunRequest } from './start-run';
@@ -146,7 +147,7 @@ export function resumeAfterHostLoss(host: Host, runId: string, done: Promise<Run
  */
 export async function admitRecordedRuns(host: Host, admission: RunAdmission, onResult?: (r: ResumeResult) => void): Promise<{ interrupted: number; queued: number; done: Promise<ResumeResult[]> }> {
   const ids = await host.store.listResumable();
-  const runs = await Promise.all(ids.map(async (id) => ({ id, status: (await host.store.getRun(id))?.status })));
+  const runs = await Promise.all(ids.map(async (id) => ({ id, status: (await runStatusOf(host.store, id)) ?? undefined })));
   const ordered = [...runs.filter((r) => r.status !== 'queued'), ...runs.filter((r) => r.status === 'queued')];
   const done = Promise.all(
     ordered.map((r) =>

@@ -17,6 +17,7 @@ import type { RunStatus } from '../../kernel/ports';
 import type { EventView, RunEndView } from '../../views';
 import type { Host } from '../host';
 import { eventView } from './list-run-events';
+import { runStatusOf } from './run-status';
 
 /** how often a stream looks for events another process appended */
 export const POLL_MS = 1_000;
@@ -36,7 +37,7 @@ type StreamOptions = { after?: number; signal?: AbortSignal; pollMs?: number };
 
 /** The stream of a run that exists (RunNotFoundError before anything is sent, so a missing run is a 404). */
 export async function streamRunEvents(host: Pick<Host, 'store'>, runId: string, opts: StreamOptions = {}): Promise<AsyncGenerator<StreamedMessage>> {
-  if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
+  if (!(await runStatusOf(host.store, runId))) throw new RunNotFoundError(runId);
   return follow(host, runId, opts);
 }
 
@@ -65,9 +66,9 @@ async function* follow(host: Pick<Host, 'store'>, runId: string, opts: StreamOpt
       if (page.length === STREAM_PAGE) continue;
       if (page.length === 0) {
         // a cursor at or past the end of an ended run (a reconnect after its last event): say so and stop
-        const run = await host.store.getRun(runId);
-        if (run && run.status !== 'running' && run.status !== 'queued') {
-          yield { event: 'end', data: { runId, status: run.status } };
+        const status = await runStatusOf(host.store, runId);
+        if (status && status !== 'running' && status !== 'queued') {
+          yield { event: 'end', data: { runId, status } };
           return;
         }
       }
