@@ -4,6 +4,12 @@
 // stray kill and the quota walk) and the worker's (its process tree, from /proc). One JSON line per
 // rep (harness `sandbox/call`); then the quota walk alone (`sandbox/walk`), CPU per measurement of an
 // empty workspace and of one holding 99 entries (90 files at its top, 8 in a folder).
+//   --gap MS   wait MS between a reply and the next call (default 0: back to back), as a run's steps do
+//              while their commit is on the wire: the worker then sleeps between calls, and waking it
+//              costs it more than the call (node worker, loaded 2-core machine, CPU per call: 0.13 ms back
+//              to back, 0.21-0.23 ms with 3 ms between calls, 0.34 ms with 10 ms; an echo that only reads
+//              a line and writes one costs 0.10 / 0.23 ms). msPerCall then includes the gap, and the host's
+//              CPU one timer per call.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +21,9 @@ import type { Json } from '../lib/kernel/json';
 import { size } from './tiny';
 import { COMPILED } from './compiled';
 
-const { values: a } = parseArgs({ options: { calls: { type: 'string', default: size('4000', '50') }, reps: { type: 'string', default: size('3', '1') }, tiny: { type: 'boolean' } } });
+const { values: a } = parseArgs({ options: { calls: { type: 'string', default: size('4000', '50') }, reps: { type: 'string', default: size('3', '1') }, gap: { type: 'string', default: '0' }, tiny: { type: 'boolean' } } });
+const GAP_MS = Number(a.gap);
+if (!(GAP_MS >= 0)) throw new Error(`--gap ${a.gap}: milliseconds between calls, 0 or more`);
 const N = Number(a.calls);
 const ROOT = mkdtempSync(path.join(tmpdir(), 'sc-callbench-'));
 const WORK = path.join(ROOT, 'work');
@@ -71,6 +79,7 @@ async function calls(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     const out = (await sandbox.call({ language: 'node', modulePath: mod, exportName: 'step', input: v, timeoutMs: 30_000 })) as { i: number };
     v = { run: 'r', i: out.i };
+    if (GAP_MS > 0) await new Promise((r) => setTimeout(r, GAP_MS));
   }
 }
 
@@ -97,7 +106,7 @@ try {
     const c = process.cpuUsage(c0);
     const w = workerCpuMs() - w0;
     const load1 = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-    console.log(JSON.stringify({ harness: 'sandbox/call', compiled: COMPILED, sandbox: isolation.kind, calls: N, msPerCall: +(wall / N).toFixed(4), hostCpuMsPerCall: +((c.user + c.system) / 1000 / N).toFixed(4), hostSysMsPerCall: +(c.system / 1000 / N).toFixed(4), workerCpuMsPerCall: +(w / N).toFixed(4), load1 }));
+    console.log(JSON.stringify({ harness: 'sandbox/call', compiled: COMPILED, sandbox: isolation.kind, calls: N, gapMs: GAP_MS, msPerCall: +(wall / N).toFixed(4), hostCpuMsPerCall: +((c.user + c.system) / 1000 / N).toFixed(4), hostSysMsPerCall: +(c.system / 1000 / N).toFixed(4), workerCpuMsPerCall: +(w / N).toFixed(4), load1 }));
   }
   await sandbox.close();
   const empty = path.join(ROOT, 'empty');
