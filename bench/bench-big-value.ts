@@ -11,12 +11,14 @@
  *              and the longest commit;
  *   readMs     the longest a small store read (the run's record, issued every 20 ms) waited;
  *   pageMs     after the run: its events read back (what the run page folds).
- * Each process runs it once unwarmed first (not printed). The machine is shared: compare cpuMs and
- * commitCpuMs of interleaved processes, not wall times of different moments.
+ * Each process runs it once unwarmed first (not counted). The machine is shared: compare cpuMs and
+ * commitCpuMs of interleaved processes, not wall times of different moments. Printed as one JSON
+ * line: each run's figures (`each`) and their medians.
  *
- *   tsx bench/bench-big-value.ts [--store embedded|postgres] [--runs 1]
+ *   npm run bench:big-value [-- --store embedded|postgres] [--runs 1] [--tiny]
+ * At the tiny size (`npm test` runs it so) the output is 0.5 MB, from a copy of the fixture.
  */
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -25,12 +27,25 @@ import { openStore } from '../lib/store';
 import { hostFor } from '../lib/server/host';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { createTestDatabase } from '../lib/store/testing/pg-test-db';
+import { TINY } from './tiny';
 
-const { values: a } = parseArgs({ options: { store: { type: 'string', default: 'embedded' }, runs: { type: 'string', default: '1' } } });
+const { values: a } = parseArgs({ options: { store: { type: 'string', default: 'embedded' }, runs: { type: 'string', default: '1' }, tiny: { type: 'boolean' } } });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const BUNDLE = path.join(ROOT, 'bench', 'fixtures', 'big_value');
+const FIXTURE = path.join(ROOT, 'bench', 'fixtures', 'big_value');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sc-bench-big-'));
+// the tiny size: the fixture copied with its output's size set to 0.5 MB (a code step sees no environment of ours)
+const BUNDLE = TINY ? tinyCopy() : FIXTURE;
+function tinyCopy(): string {
+  const dir = path.join(dataDir, 'big_value');
+  cpSync(FIXTURE, dir, { recursive: true });
+  const steps = path.join(dir, 'steps.mjs');
+  const text = readFileSync(steps, 'utf8');
+  const tiny = text.replace(/const MB = .*;/, 'const MB = 0.5;');
+  if (tiny === text) throw new Error(`bench:big-value --tiny: no "const MB = …;" line in ${steps}`);
+  writeFileSync(steps, tiny);
+  return dir;
+}
 const db = a.store === 'postgres' ? await createTestDatabase() : null;
 const url = db?.url;
 const store = await openStore(url ? { databaseUrl: url } : { dataDir: path.join(dataDir, 'db') });
@@ -91,7 +106,15 @@ async function once(warm: boolean) {
 }
 
 await once(false); // warm: the sandbox, the store's first statements
-for (let i = 0; i < Number(a.runs); i++) process.stdout.write(JSON.stringify({ store: a.store, ...(await once(true)) }) + '\n');
+const each: Awaited<ReturnType<typeof once>>[] = [];
+for (let i = 0; i < Number(a.runs); i++) each.push(await once(true));
+const median = (k: 'runMs' | 'cpuMs' | 'commitCpuMs' | 'commitMaxMs' | 'maxStallMs' | 'stallMs' | 'readMs' | 'pageMs') => {
+  const v = each.map((r) => r[k]).sort((x, y) => x - y);
+  return v[Math.floor(v.length / 2)];
+};
+const keys = ['runMs', 'cpuMs', 'commitCpuMs', 'commitMaxMs', 'maxStallMs', 'stallMs', 'readMs', 'pageMs'] as const;
+const failed = each.filter((r) => r.status !== 'completed').length;
+process.stdout.write(JSON.stringify({ bench: 'big-value', store: a.store, tiny: TINY, runs: each.length, failed, ...Object.fromEntries(keys.map((k) => [k, median(k)])), each }) + '\n');
 await store.close();
 await db?.drop();
-process.exit(0);
+process.exit(failed ? 1 : 0);
