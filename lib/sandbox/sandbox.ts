@@ -375,6 +375,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       exportName: call.exportName,
       timeoutMs: call.timeoutMs,
       memoryLimitMb,
+      isolation: isolation.kind,
     };
     const where = { language: call.language, module: call.modulePath, function: call.exportName };
     const badCall = checkCall(call);
