@@ -11,7 +11,7 @@ async function post(body: unknown): Promise<{ status: number; message: string; c
   let called = false;
   const route = handle(routes.abortRun, async ({ params }) => {
     called = true;
-    return { runId: params.id, status: 'aborted', error: {}, abortedChildren: [] };
+    return { runId: params.id, status: 'aborted' as const, error: {}, abortedChildren: [] };
   });
   const res = await route(new Request('http://127.0.0.1/api/runs/r1/abort', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }), {
     params: Promise.resolve({ id: 'r1' }),
