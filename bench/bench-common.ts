@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
+import { descendantsIn } from '../lib/sandbox/processes';
 import { COMPILED } from './compiled';
 
 export const PG_BASE = process.env.PEERS_PG_BASE || 'postgresql://postgres@127.0.0.1:5432';
@@ -48,20 +49,7 @@ export const statPpid = (st: string): string => st.slice(st.lastIndexOf(')') + 2
  * The processes below `root` (its children, theirs, …), from each process's parent as /proc has it: a
  * stat read first, so a process read here is judged by its parent at that moment.
  */
-export function descendantsOf(root: string, parents: ReadonlyMap<string, string>): Set<string> {
-  const out = new Set<string>();
-  for (const pid of parents.keys()) {
-    const chain: string[] = [];
-    let p: string | undefined = pid;
-    // up to the root (below it), or to a process that is not below it (pid 1, or one gone since)
-    while (p !== undefined && p !== root && !out.has(p) && chain.length < 64) {
-      chain.push(p);
-      p = parents.get(p);
-    }
-    if (p === root || (p !== undefined && out.has(p))) for (const c of chain) out.add(c);
-  }
-  return out;
-}
+export const descendantsOf = (root: string, parents: ReadonlyMap<string, string>): Set<string> => new Set(descendantsIn(root, parents));
 
 /**
  * CPU of the processes `match` takes (by comm and command line), in ms by pid. `below`: only those

@@ -9,15 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { besideApp, interruptedRuns } from './testing/beside-app';
+import { besideApp, interruptedRuns, sameOutput as same } from './testing/beside-app';
 
 const beside = besideApp('sc-abort-app-');
 const { app, cli, note: said } = beside;
 const dir = mkdtempSync(path.join(tmpdir(), 'sc-abort-bundle-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** what differs from one abort to the next: the run's id, how long steps took */
-const same = (out: string) => out.replace(/\brun_[a-z0-9]+/g, 'RUN').replace(/"durationMs":\d+/g, '"durationMs":0');
 
 describe('stagecraft abort --json while the app holds the embedded store', () => {
   let a: string, b: string;

@@ -12,15 +12,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
 import type { CliResult } from './testing/spawn-cli';
-import { besideApp, interruptedRuns, refusedThroughApp } from './testing/beside-app';
+import { besideApp, interruptedRuns, refusedThroughApp, sameOutput as same } from './testing/beside-app';
 
 const beside = besideApp('sc-resume-app-');
 const { app, cli, call, note: said } = beside;
 const dir = mkdtempSync(path.join(tmpdir(), 'sc-resume-bundle-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** what differs from one resume to the next: the run's id, how long steps took */
-const same = (out: string) => out.replace(/\brun_[a-z0-9]+/g, 'RUN').replace(/"durationMs":\d+/g, '"durationMs":0');
 
 describe('stagecraft resume while the app holds the embedded store', () => {
   /** the model script of the runs (interruptedRuns) */

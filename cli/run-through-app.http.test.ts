@@ -12,14 +12,12 @@ import { after, before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
 import type { RouteInput } from '../lib/api/route-def';
 import { BIN, ROOT, type CliResult } from './testing/spawn-cli';
-import { besideApp } from './testing/beside-app';
+import { besideApp, sameOutput as same } from './testing/beside-app';
 
 const { dataDir, start, app, env, cli, call, note: said } = besideApp('sc-run-app-');
 const work = mkdtempSync(path.join(tmpdir(), 'sc-run-app-work-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-/** what differs from one run to the next: its id, and how long its steps took */
-const same = (out: string) => out.replace(/\brun_[a-z0-9]+/g, 'RUN').replace(/"durationMs":\d+/g, '"durationMs":0');
 const runIdOf = (r: CliResult) => /^run (run_\w+): /m.exec(r.out)?.[1] ?? (JSON.parse(r.out) as { runId: string }).runId;
 
 const blog = path.join(work, 'blog_writer');

@@ -16,7 +16,7 @@ import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost, withHostOrApp } from './store';
 import type { AppAbort, AppClient } from './through-app';
-import type { RunPageView, RunSummaryView } from '../lib/views';
+import { cliRequester, type RunPageView, type RunSummaryView } from '../lib/views';
 import type { Io } from './main';
 import { columns, printSummary } from './print';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
@@ -121,12 +121,12 @@ export async function abortCommand(argv: string[], io: Io): Promise<number> {
 /** how long `stagecraft abort` waits for the process driving the run to end it */
 const CLI_ABORT_WAIT_MS = 15_000;
 
-/** who aborts from this command line, as the run records it */
+/** who aborts from this command line, as the run records it (and as the app takes it: `AbortRunBody`) */
 function whoAsks(): string {
   try {
-    return `cli (user ${userInfo().username})`;
+    return cliRequester(userInfo().username);
   } catch {
-    return 'cli';
+    return cliRequester(null);
   }
 }
 

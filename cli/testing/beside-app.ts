@@ -4,6 +4,7 @@
  * DATABASE_URL, no token), the app's API called directly, and the line the CLI says on stderr when it
  * goes through the app. The app is stopped and the data dir removed after the test file.
  * `refusedThroughApp`: a command's uses that cannot go through the app, each `store_locked` saying why.
+ * `sameOutput`: what a command prints, with what differs from one run to the next made the same.
  */
 import assert from 'node:assert/strict';
 import { copyFileSync, cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
@@ -26,6 +27,9 @@ export type BesideApp = {
   /** what the CLI says on stderr when a command goes through the app */
   note(): string;
 };
+
+/** a command's output with what differs from one run to the next made the same: the run's id, how long its steps took */
+export const sameOutput = (out: string): string => out.replace(/\brun_[a-z0-9]+/g, 'RUN').replace(/"durationMs":\d+/g, '"durationMs":0');
 
 export function besideApp(prefix: string): BesideApp {
   const dataDir = mkdtempSync(path.join(tmpdir(), prefix));

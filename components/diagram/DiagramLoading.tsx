@@ -1,10 +1,12 @@
 // What the diagram pane says until its first picture is drawn: while its code arrives (the studio's
 // placeholder, studio/panes.tsx) and while React Flow measures the cards and the first view is chosen
-// (SkillDiagram) — the same words in the same place, a status a screen reader announces.
+// (SkillDiagram) — the same words in the same place, a status a screen reader announces
+// (`announce: false`: the words alone, when another status of the pane says what matters).
+import { PANE_LOADING_STYLE } from '@/components/common/pane-loading';
 
-export function DiagramLoading({ className }: { className?: string }) {
+export function DiagramLoading({ className, announce = true }: { className?: string; announce?: boolean }) {
   return (
-    <div role="status" className={className} style={{ padding: 16, color: 'var(--text-3)' }}>
+    <div role={announce ? 'status' : undefined} className={className} style={PANE_LOADING_STYLE}>
       Loading the diagram…
     </div>
   );

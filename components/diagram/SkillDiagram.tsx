@@ -65,6 +65,8 @@ const READABLE_ZOOM = 0.55;
  * 9.6 px (at READABLE_ZOOM, 6.6 px: a person could tell the cards apart, not read them)
  */
 const OPENING_ZOOM = 0.8;
+/** how long the picture stays hidden behind "Loading the diagram…" at most, if React Flow never finishes measuring its cards */
+const SHOW_UNFRAMED_AFTER_MS = 10_000;
 
 /** the layout remembered for a skill: every node's position, and which ones the user dragged */
 type Remembered = { positions: Map<string, Point>; pinned: Set<string> };
@@ -351,6 +353,13 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     frame();
     setIsFramed(true);
   }, [initialized, model, frame]);
+  // a measure that never ends (a pane never laid out) leaves the picture shown as it is, unframed,
+  // rather than hidden behind the loading words for good; the first view is still chosen when it ends
+  useEffect(() => {
+    if (isFramed || !model) return;
+    const shown = setTimeout(() => setIsFramed(true), SHOW_UNFRAMED_AFTER_MS);
+    return () => clearTimeout(shown);
+  }, [isFramed, model]);
 
   // The view is chosen again, the way it was, while it is still the one the diagram chose: a view the
   // user zoomed or panned since is theirs, kept (and from then on until Fit).
@@ -441,7 +450,8 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
     <SelectDeclaration.Provider value={onSelect}>
       <CardNodesSource.Provider value={cards}>
         <div className={styles.wrap} data-stale={stale || undefined} data-loading={isFramed ? undefined : true} data-large={isLarge || undefined} onKeyDown={onKeyDown} ref={wrapRef}>
-          {isFramed ? null : <DiagramLoading className={styles.loading} />}
+          {/* one status at a time: a stale picture's note is the one said while it loads (a draft whose frontmatter does not parse, brought back) */}
+          {isFramed ? null : <DiagramLoading className={styles.loading} announce={!stale} />}
           {stale ? (
             <div className={styles.staleNote} role="status">
               The frontmatter does not parse right now: this is the last diagram that did.

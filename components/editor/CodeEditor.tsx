@@ -13,6 +13,7 @@ import { useEffect, useRef } from 'react';
 import type * as Monaco from 'monaco-editor';
 import { monaco } from './monaco-setup';
 import { OPTIONS } from './editor-options';
+import { EditorLoading } from './EditorLoading';
 import { installTabLeave } from './tab-leave';
 
 export type EditorMarker = { severity: 'error' | 'warning'; message: string; line: number; column: number; endLine?: number; endColumn?: number; rule: string };
@@ -152,7 +153,7 @@ export default function CodeEditor(props: Props) {
       onMount={onMount}
       options={props.readOnly ? READ_ONLY_OPTIONS : OPTIONS}
       theme="vs"
-      loading={<div style={{ padding: 16, color: 'var(--text-3)' }}>Loading the editor…</div>}
+      loading={<EditorLoading />}
     />
   );
 }

@@ -18,6 +18,7 @@ import { itemDomId, totalUsageText, visitKeyOf } from './timeline-index';
 import type { Visit } from './use-run-timeline';
 import { failedOnlyEmptyText, failureCountText, runItselfFailed } from './failure-words';
 import { useHydrated } from '@/components/common/use-hydrated';
+import { centreInBox, keepToolbarInView, shownPart } from './timeline-scroll';
 import styles from './Inspector.module.css';
 
 export type TimelineSelection = {
@@ -84,6 +85,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
     return Math.max(0, px - 80);
   });
   const scroller = useRef<HTMLDivElement>(null);
+  const section = useRef<HTMLElement>(null);
   // the virtualizer re-renders this component itself as it scrolls (this project does not use the React Compiler)
   // eslint-disable-next-line react-hooks/incompatible-library
   const list = useVirtualizer({
@@ -114,14 +116,19 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
     const p = pending.current;
     if (!p) return;
     const el = document.getElementById(itemDomId(p.id));
-    if (el) {
+    const box = scroller.current;
+    if (el && box) {
       const at = el.getBoundingClientRect();
-      const box = scroller.current?.getBoundingClientRect();
-      const isWhole = box !== undefined && at.top >= box.top && at.bottom <= box.bottom;
-      // the first time by the page too (the box may be off screen); after that by the box's own scroll
-      // alone: the page must not move under the reader (or a test measuring it) while the visits settle
-      if (p.checks === 0) el.scrollIntoView({ block: 'center', inline: 'nearest' });
-      else if (!isWhole && box && scroller.current && Date.now() < p.until) scroller.current.scrollTop += at.top - box.top - Math.max(0, (box.height - at.height) / 2);
+      const view = shownPart(box);
+      const isWhole = at.top >= view.top && at.bottom <= view.bottom;
+      // the first time by the page too (the box may be off screen), keeping the toolbar in the window
+      // (centred in the window, a late failure left it above, the count and Next failure out of
+      // view); after that by the box's own scroll alone, in the part of the box on screen: the page
+      // must not move under the reader (or a test measuring it) while the visits settle
+      if (p.checks === 0) {
+        el.scrollIntoView({ block: 'center', inline: 'nearest' });
+        if (section.current) keepToolbarInView(section.current, box, el);
+      } else if (!isWhole && Date.now() < p.until) centreInBox(box, el, view);
       if (++p.checks >= KEEP_SELECTED_RENDERS || Date.now() >= p.until) pending.current = null;
     } else if (p.checks > 0) {
       // it was shown and is no longer drawn: the box was scrolled away from it (by the user, or a
@@ -164,14 +171,11 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
     const el = document.getElementById(itemDomId(p.id));
     if (el) {
       const at = el.getBoundingClientRect();
-      // the part of the box on screen (the page may hold part of it above or below the window)
-      // (all of the box when hardly any of it is: the item is then kept in the box, for when it is scrolled to)
-      const rect = box.getBoundingClientRect();
-      const shown = { top: Math.max(rect.top, 0), bottom: Math.min(rect.bottom, window.innerHeight) };
-      const view = shown.bottom - shown.top >= 80 ? shown : rect;
-      const before = box.scrollTop;
-      if (at.top < view.top || at.bottom > view.bottom) box.scrollTop += at.top - view.top - Math.max(0, (view.bottom - view.top - at.height) / 2);
-      const isMoved = box.scrollTop !== before;
+      // the part of the box on screen (all of the box when hardly any of it is: the item is then kept
+      // in the box, for when it is scrolled to)
+      const shown = shownPart(box);
+      const view = shown.bottom - shown.top >= 80 ? shown : box.getBoundingClientRect();
+      const isMoved = (at.top < view.top || at.bottom > view.bottom) && centreInBox(box, el, view);
       // where the box can take it no further (at its top, with the box's top above the window: the
       // first items on stepping back to event 1), the page shows it: by the least scroll that does,
       // none when it is in the window already; once, so a page the user scrolls on is not pulled back
@@ -192,7 +196,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   });
 
   return (
-    <section className={styles.timeline} aria-labelledby="timeline-title">
+    <section ref={section} className={styles.timeline} aria-labelledby="timeline-title">
       {/* two groups, each kept on one line: the title with what the run holds, and the controls;
           where the box is too narrow for both (1024 px), the controls go under the title together */}
       <div className={styles.timelineHead}>

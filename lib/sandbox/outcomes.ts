@@ -15,6 +15,7 @@ import { constants as osConstants } from 'node:os';
 import { CodeStepError, PayloadTooLargeError, SandboxHostLostError, StepTimeoutError, type ErrorDetails } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import { MAX_REPLY_CHARS, type CallOutcome, type OutputTails, type WorkerReply } from './worker';
+import type { Isolation } from './isolation';
 import type { Language } from './runtime';
 
 export type CallContext = {
@@ -25,6 +26,12 @@ export type CallContext = {
   memoryLimitMb: number;
   /** the worker's memory cgroup OOM-killed a process of it during the call */
   isOomKilled?: boolean;
+  /**
+   * how the worker was isolated (the sandbox always says): with none, an exit code over 128 is the
+   * code's own, not bubblewrap's way of passing on a signal. A context that does not say (a test's)
+   * is read as bubblewrap's.
+   */
+  isolation?: Isolation['kind'];
 };
 
 /** Lines of a traceback kept in the message itself (all of it is in `details.traceback`). */
@@ -84,7 +91,7 @@ export function errorFor(
     return new CodeStepError(
       `The ${ctx.language} worker ${how} while running ${fn}. ` +
         `User code must return a value, not exit the process.` +
-        signalNote(outcome.code, outcome.signal) +
+        signalNote(outcome.code, outcome.signal, ctx.isolation) +
         stderrNote(outcome.output),
       { ...base, exitCode: outcome.code, signal: outcome.signal },
     );
@@ -166,10 +173,11 @@ function baseDetails(ctx: CallContext, output: OutputTails): ErrorDetails {
 /**
  * What an exit code over 128 says of a worker that had no signal reported: bubblewrap (the launcher
  * of an isolated worker) exits with 128 + the signal that killed its child, so `137` is the SIGKILL
- * (the kernel's OOM killer, a `kill -9`, the code's own) that the bare code would hide.
+ * (the kernel's OOM killer, a `kill -9`, the code's own) that the bare code would hide. A worker
+ * that ran without isolation exited with its own code: nothing to add.
  */
-function signalNote(code: number | null, signal: NodeJS.Signals | null): string {
-  if (signal || code === null || code <= 128) return '';
+function signalNote(code: number | null, signal: NodeJS.Signals | null, isolation: Isolation['kind'] | undefined): string {
+  if (isolation === 'none' || signal || code === null || code <= 128) return '';
   const name = Object.entries(osConstants.signals).find(([, n]) => n === code - 128)?.[0];
   return name ? ` Code ${code} is how a worker killed by ${name} (signal ${code - 128}) exits under bubblewrap.` : '';
 }

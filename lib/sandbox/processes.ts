@@ -29,7 +29,7 @@ export function processCommandLines(): string[] {
 
 /** The live (not zombie) descendants of `root`, from each process's parent in /proc/<pid>/stat. */
 export function descendantsOf(root: number): number[] {
-  const children = new Map<number, number[]>();
+  const parents = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
@@ -40,15 +40,30 @@ export function descendantsOf(root: number): number[] {
     }
     // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'
     const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (state === 'Z') continue;
-    const list = children.get(Number(ppid)) ?? [];
-    list.push(Number(name));
-    children.set(Number(ppid), list);
+    if (state !== 'Z') parents.set(Number(name), Number(ppid));
   }
-  const out: number[] = [];
+  return descendantsIn(root, parents);
+}
+
+/**
+ * The processes below `root` (its children, theirs, …) in a listing of each process's parent, read
+ * once (the bench reads its CPU figures from the same stat reads). A listing read process by process
+ * may hold a loop (a pid reused meanwhile): each process is taken once.
+ */
+export function descendantsIn<Pid>(root: Pid, parents: ReadonlyMap<Pid, Pid>): Pid[] {
+  const children = new Map<Pid, Pid[]>();
+  for (const [pid, ppid] of parents) {
+    const list = children.get(ppid) ?? [];
+    list.push(pid);
+    children.set(ppid, list);
+  }
+  const seen = new Set<Pid>([root]);
+  const out: Pid[] = [];
   const stack = [...(children.get(root) ?? [])];
   while (stack.length) {
     const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
     out.push(pid);
     stack.push(...(children.get(pid) ?? []));
   }

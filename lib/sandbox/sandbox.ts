@@ -46,10 +46,11 @@ import { CodeStepError, UsageError } from '../kernel/errors';
 import type { Json } from '../kernel/json';
 import { SignalSets } from '../kernel/signal-sets';
 import type { CallOptions, CodeCall, CodeSandbox, CodeWarmUp, PreparedCall } from '../kernel/ports';
-import { DEFAULT_MAX_PROCESSES, killPids } from './cgroups';
+import { DEFAULT_MAX_PROCESSES } from './cgroups';
 import { bwrapArgs, DEFAULT_TMP_BYTES, isolationFor, sandboxMode, type Isolation } from './isolation';
 import { isWorkerSpent, resultOf, type CallContext } from './outcomes';
-import { isProcessAlive, processesWithEnv } from './processes';
+import { killLeftBy } from './left-processes';
+import { isProcessAlive } from './processes';
 import { flavourFor, launchCommand, runtimeFiles, workerEnv, type Flavour } from './runtime';
 import { SandboxWorker } from './sandbox-worker';
 import { activeSpawner } from './spawner';
@@ -374,6 +375,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       exportName: call.exportName,
       timeoutMs: call.timeoutMs,
       memoryLimitMb,
+      isolation: isolation.kind,
     };
     const where = { language: call.language, module: call.modulePath, function: call.exportName };
     const badCall = checkCall(call);
@@ -464,20 +466,6 @@ function requestOf(call: CodeCall): WorkerRequest {
 
 const HOME_PREFIX = 'stagecraft-sandbox-';
 let isSwept = false;
-
-/** how many scans the kill of what unsandboxed workers left takes at most (each kills what forked meanwhile) */
-const LEFT_KILL_ROUNDS = 20;
-
-/**
- * Kills every process an unsandboxed worker of this sandbox started that is still running: one that
- * left the worker's tree (double-forked, `setsid`, its parent gone: re-parented outside, where
- * neither the worker's process group nor its descendants reach it, and no cgroup lists it when none
- * could be made) still carries the HOME it was given, the sandbox's own folder. Under bubblewrap
- * there is nothing to do: its pid namespace ends with its worker.
- */
-function killLeftBy(home: string): void {
-  for (let round = 0; round < LEFT_KILL_ROUNDS && killPids(processesWithEnv(`HOME=${home}`)) > 0; round++);
-}
 
 /** a temp home named without its owner's pid (an older layout) is removed once it is a day old */
 const UNOWNED_HOME_MAX_AGE_MS = 24 * 60 * 60 * 1000;

@@ -262,9 +262,15 @@ const microRound = (ms: number | null | undefined): number | null => (ms === nul
 /**
  * A run's error message as the runs list (and a skill's last run) says it: the bundle copy the run
  * executed from is an address in the data dir, so its files are named as the report names them.
+ * A run of a folder (`stagecraft run DIR`) records the folder as its bundle dir but executes from
+ * the version's copy, `<data dir>/bundles/<version hash>/`: that copy's address is cut too (one
+ * unbroken by spaces; the recorded message itself is never changed).
  */
-export function runErrorWords(message: string | null, bundleDir: string | null): string | null {
-  return message === null ? null : relativeToBundle(message, bundleDir ? [bundleDir] : []);
+export function runErrorWords(message: string | null, bundleDir: string | null, versionHash: string | null = null): string | null {
+  if (message === null) return null;
+  const words = relativeToBundle(message, bundleDir ? [bundleDir] : []);
+  if (!versionHash || !/^[0-9a-f]+$/.test(versionHash)) return words;
+  return words.replace(new RegExp(`(?<=^|[\\s"'(])(?:file://)?/(?:[^\\s"'()/]+/)*${versionHash}/`, 'gm'), '');
 }
 
 function toRow(r: PageRow): RunIndexRow {
@@ -280,7 +286,7 @@ function toRow(r: PageRow): RunIndexRow {
     createdAt: r.created_at.getTime(),
     updatedAt: r.updated_at.getTime(),
     outcome: r.outcome as RunOutcomeWord | null,
-    errorMessage: runErrorWords(r.error_message, r.bundle_dir),
+    errorMessage: runErrorWords(r.error_message, r.bundle_dir, r.version_hash),
     failedAt: r.failed_at,
     needsAttention: r.needs_attention,
     durationMs: r.duration_ms === null ? null : Number(r.duration_ms),

@@ -264,6 +264,7 @@ export class PrismaSkillRepo implements SkillRepo {
         run_failed_at: string | null;
         run_error_message: string | null;
         run_bundle_dir: string | null;
+        run_version_hash: string | null;
       }
     >(
       `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
@@ -275,7 +276,8 @@ export class PrismaSkillRepo implements SkillRepo {
          ) lv ON true
          LEFT JOIN LATERAL (
            SELECT r."id" AS run_id, r."status" AS run_status, r."created_at" AS run_created_at, r."outcome" AS run_outcome,
-                  r."needs_attention" AS run_needs_attention, r."failed_at" AS run_failed_at, r."error_message" AS run_error_message, r."bundle_dir" AS run_bundle_dir
+                  r."needs_attention" AS run_needs_attention, r."failed_at" AS run_failed_at, r."error_message" AS run_error_message, r."bundle_dir" AS run_bundle_dir,
+                  rv."hash" AS run_version_hash
              FROM "runs" r JOIN "skill_versions" rv ON rv."id" = r."skill_version_id"
             WHERE rv."skill_id" = s."id" ORDER BY r."created_at" DESC, r."ord" DESC LIMIT 1
          ) lr ON true
@@ -297,7 +299,7 @@ export class PrismaSkillRepo implements SkillRepo {
             outcome: r.run_outcome as RunOutcomeWord | null,
             needsAttention: r.run_needs_attention === true,
             failedAt: r.run_failed_at,
-            errorMessage: runErrorWords(r.run_error_message, r.run_bundle_dir),
+            errorMessage: runErrorWords(r.run_error_message, r.run_bundle_dir, r.run_version_hash),
           }
         : null,
     }));

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import type { CommitUnit } from '../kernel/ports';
 import type { JsonObject } from '../kernel/json';
 import { ev, T0 } from './testing/fixtures';
+import { batchLength } from './batches';
 import { directCommit, opCommit } from './wire';
 
 const id = 'run-wire';
@@ -64,4 +65,17 @@ test('an event whose data carries no value of the patch, or is not a plain objec
   };
   const texts = directCommit(id, unit)!.events.map((r) => r[4]);
   assert.deepEqual(texts, unit.events.map((e) => JSON.stringify(e.data)));
+});
+
+// a run's end whose output is copied from its event (outputFrom) sends it once on the direct path,
+// but its op — sent if the direct write is refused — carries it twice, and `chars` is what a batch
+// counts against MAX_BATCH_CHARS: two 15 MB run ends must not share a batch on Postgres
+test("a direct write whose output is copied from its event still counts that output in its size, as its op carries it", () => {
+  const output = { text: 'x'.repeat(15 * 1024 * 1024) };
+  const end = (n: number) => directCommit(`run-${n}`, endOf({ outcome: 'succeeded' }, output))!;
+  const [a, b] = [end(1), end(2)];
+  assert.ok(a.moves!.run![6], 'the output is copied from the event');
+  const opChars = opCommit('run-1', endOf({ outcome: 'succeeded' }, output)).length;
+  assert.ok(a.chars >= opChars * 0.95, `chars ${a.chars} of an op of ${opChars}`);
+  assert.equal(batchLength([{ op: '', chars: a.chars }, { op: '', chars: b.chars }]), 1, 'the two ends are sent apart');
 });

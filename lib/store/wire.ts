@@ -225,12 +225,10 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   }
   if (patch) {
     for (const v of patch) chars += typeof v === 'string' ? v.length + 16 : 16;
-    // an output one of the unit's events carries (a run's end): copied from it by the server, not sent again
+    // an output one of the unit's events carries (a run's end): copied from it by the server, not
+    // sent again — still counted in `chars`, as the op sent if the direct write is refused carries it twice
     const from = outputFrom(events, run!.output, patch[3] as string | null);
-    if (from) {
-      chars -= (patch[3] as string).length;
-      (patch as unknown[]).push(from);
-    }
+    if (from) (patch as unknown[]).push(from);
     moves.run = patch;
   }
   return { events: rows, artifacts: files, moves, chars };

@@ -9,14 +9,32 @@ import { RUN_STATUS_WORDS } from './run-words';
 export const ResumedRunView = z.object({ runId: z.string(), status: z.enum([...RUN_STATUS_WORDS, 'superseded']) }).strict();
 export type ResumedRunView = z.infer<typeof ResumedRunView>;
 
-/** `POST /api/runs/<id>/abort`: why (kept in the run's error); the body may be left out */
+/** a user name as `stagecraft abort` puts it in who asks: no whitespace or parentheses, bounded */
+const CLI_USER = /^[^\s()]{1,64}$/;
+/** who asks, as `stagecraft abort` says it: `cli`, or `cli (user NAME)` */
+const CLI_REQUESTER = /^cli(?: \(user [^\s()]{1,64}\))?$/;
+
+/** Who asks from a command line, as the run records it: `cli (user dana)`, or `cli` when the user has no name that fits. */
+export function cliRequester(username: string | null): string {
+  return username !== null && CLI_USER.test(username) ? `cli (user ${username})` : 'cli';
+}
+
 /**
- * `via: "cli"` with `requestedBy`: the request is a `stagecraft abort` that came through the app (the
- * CLI beside the running app), recorded as the command records it on the store (`cli (user dana)`,
- * via cli); without them, the app's own.
+ * `POST /api/runs/<id>/abort`: why (kept in the run's error); the body may be left out. `via: "cli"`
+ * with `requestedBy`: the request is a `stagecraft abort` that came through the app (the CLI beside
+ * the running app), recorded as the command records it on the store (`cli (user dana)`, via cli);
+ * without them, the app's own. `requestedBy` is only what the CLI sends (`cliRequester`), so a caller
+ * cannot have the run record any other text as who asked.
  */
 export const AbortRunBody = z
-  .object({ reason: z.string().min(1).max(500).optional(), via: z.literal('cli').optional(), requestedBy: z.string().min(1).max(200).optional() })
+  .object({
+    reason: z.string().min(1).max(500).optional(),
+    via: z.literal('cli').optional(),
+    requestedBy: z
+      .string()
+      .regex(CLI_REQUESTER, 'who asks must be "cli" or "cli (user NAME)", as `stagecraft abort` says it (NAME: 1-64 characters, no whitespace or parentheses)')
+      .optional(),
+  })
   .strict()
   .optional();
 export type AbortRunBody = z.infer<typeof AbortRunBody>;

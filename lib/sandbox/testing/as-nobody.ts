@@ -2,6 +2,8 @@
  * The tests that run the CLI as a user that is not root (one who may read only what others may, and
  * make no cgroup): as root, `setpriv` to `nobody`; as anyone else, as they are. `skipAsNobody`: why the
  * test cannot run so here (root without setpriv, or a checkout closed to other users), else false.
+ * `cgroupPlacesAsNonRoot`: where that user's sandbox would make cgroups (a host may delegate some to
+ * users), for the tests of what happens where it may make none.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, chownSync } from 'node:fs';
@@ -24,6 +26,23 @@ export function cliAsNonRoot(args: string[], root: string, opts: { env?: Record<
   const cli = [process.execPath, path.resolve('bin/stagecraft.mjs'), ...args];
   const [cmd, ...rest] = isRoot ? [...SETPRIV, ...cli] : cli;
   return spawnSync(cmd, rest, { encoding: 'utf8', input: opts.input, env: { ...process.env, HOME: root, STAGECRAFT_DATA_DIR: path.join(root, 'data'), ...opts.env } });
+}
+
+const CGROUP_PLACES = path.resolve('lib/sandbox/fixtures/cgroup-places.ts');
+
+/**
+ * The folders where the sandbox, run as the user `cliAsNonRoot` runs as, would make its workers'
+ * cgroups (empty: none); null when that could not be asked (what the probe said on stderr aside).
+ */
+export function cgroupPlacesAsNonRoot(): string[] | null {
+  const probe = [process.execPath, '--import', 'tsx', CGROUP_PLACES];
+  const [cmd, ...rest] = isRoot ? [...SETPRIV, ...probe] : probe;
+  const r = spawnSync(cmd, rest, { encoding: 'utf8', cwd: process.cwd() });
+  try {
+    return r.status === 0 ? (JSON.parse(r.stdout) as string[]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** as root: whether `nobody` can run the CLI of this checkout (not when it was cloned under a folder only root may enter, as mktemp -d makes) */
