@@ -42,13 +42,7 @@ export function canonicalJson(v: unknown): string {
     return s + ']';
   }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o);
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1] > keys[i]) {
-      keys.sort(); // only when they are not in order already
-      break;
-    }
-  }
+  const keys = sortedKeys(o);
   let s = '{';
   let first = true;
   for (let i = 0; i < keys.length; i++) {
@@ -61,10 +55,22 @@ export function canonicalJson(v: unknown): string {
   return s + '}';
 }
 
+/** An object's keys in the order canonicalJson writes them: sorted. */
+export function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1] > keys[i]) {
+      keys.sort(); // only when they are not in order already
+      break;
+    }
+  }
+  return keys;
+}
+
 /** JSON.stringify of a key, remembered: the same few keys recur in every value hashed */
 const QUOTED_KEYS = new Map<string, string>();
 const MAX_QUOTED_KEYS = 10_000;
-function quotedKey(k: string): string {
+export function quotedKey(k: string): string {
   let q = QUOTED_KEYS.get(k);
   if (q === undefined) {
     q = JSON.stringify(k);

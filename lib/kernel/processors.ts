@@ -21,7 +21,8 @@ import type { Json, JsonObject } from './json';
 import { isJsonObject, merged } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
-import { actsOnWorld, beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
+import { isLargeValue } from './memo-large';
+import { actsOnWorld, beginStep, callOptions, lookupLargeMemo, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { atForkInput, pendingForkPoint } from './recording';
 import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
@@ -189,7 +190,8 @@ async function runFused(
   sent?: FusedCall,
   following?: () => CodeStep[],
 ): Promise<{ value: JsonObject; count: number; failed?: boolean; next?: MemoLookup; ahead?: FusedCall }> {
-  const first = lookupMemo(ctx, processorDef(run[0], input, `${prefix}/${run[0].index}`, scope));
+  const firstDef = processorDef(run[0], input, `${prefix}/${run[0].index}`, scope);
+  const first = isLargeValue(input) ? await lookupLargeMemo(ctx, firstDef) : lookupMemo(ctx, firstDef);
   if (first.hit) return { value: input, count: 0, next: first };
   await beginStep(ctx, false); // a fused run is of pure steps
   const started = ctx.deps.clock.now();
@@ -219,7 +221,8 @@ async function runFused(
   for (const output of outputs) {
     const step = run[count];
     const def = processorDef(step, value, `${prefix}/${step.index}`, scope);
-    const look = count === 0 ? first : lookupMemo(ctx, def);
+    // a large value (a step's output near the cap) is keyed across turns: a second of hashing otherwise holds the loop
+    const look = count === 0 ? first : isLargeValue(value) ? await lookupLargeMemo(ctx, def) : lookupMemo(ctx, def);
     if (look.hit) return { value, count, next: look };
     // a result too large for the value is left to the single-step path, which fails that step (on_error applies)
     if (count >= values.length) return { value, count, next: look };
@@ -263,7 +266,7 @@ async function runOneStep(
   known?: MemoLookup,
 ): Promise<JsonObject> {
   const def = processorDef(step, value, position, scope);
-  const look = known ?? lookupMemo(ctx, def);
+  const look = known ?? (isLargeValue(value) ? await lookupLargeMemo(ctx, def) : lookupMemo(ctx, def));
   let status: string;
   let output: Json;
   let merged: JsonObject | undefined;

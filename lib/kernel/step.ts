@@ -28,6 +28,7 @@ import type { Json, JsonObject } from './json';
 import { merged } from './json';
 import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
 import { definitionHash, memoKey } from './memo';
+import { memoKeyTurning } from './memo-large';
 import type { RunContext } from './context';
 import { tooLarge, valueFits } from './value-size';
 import { consultRecording, markStepAtForkPoint } from './recording';
@@ -68,9 +69,9 @@ export type StepResult = { output: Json; status: string; replayed: boolean; seq:
 /** `fromRecording`: the hit is the parent's recorded step, not yet in this run's log (`recordAnswer` writes it there) */
 export type MemoLookup = { hit: MemoEntry | null; key: string; defHash: string; fromRecording?: boolean };
 
-export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
+export function lookupMemo(ctx: RunContext, def: StepDef, known?: string): MemoLookup {
   const defHash = definitionHash(def.definition);
-  const key = memoKey(def.phase, def.position, defHash, def.input);
+  const key = known ?? memoKey(def.phase, def.position, defHash, def.input);
   const rec = ctx.memo.get(def.position);
   if (rec) {
     if (rec.defHash !== defHash) {
@@ -81,6 +82,11 @@ export function lookupMemo(ctx: RunContext, def: StepDef): MemoLookup {
   if (!ctx.recording) return { hit: null, key, defHash };
   const answer = consultRecording(ctx, def, key, defHash);
   return answer ? { hit: answer, key, defHash, fromRecording: true } : { hit: null, key, defHash };
+}
+
+/** lookupMemo of a step whose input is known to be large (isLargeValue): its key made across turns of the event loop, the same key. */
+export async function lookupLargeMemo(ctx: RunContext, def: StepDef): Promise<MemoLookup> {
+  return lookupMemo(ctx, def, await memoKeyTurning(def.phase, def.position, definitionHash(def.definition), def.input));
 }
 
 /**

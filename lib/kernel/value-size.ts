@@ -94,6 +94,12 @@ export const formatChars = (n: number): string => (n >= 1024 * 1024 ? `${(n / (1
  */
 const BOUNDS = new WeakMap<object, number>();
 
+/** A size of `v` already known (an upper bound, or its measure), without measuring: undefined when none is. */
+export function knownChars(v: unknown): number | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  return BOUNDS.get(v) ?? MEASURED.get(v);
+}
+
 /** An upper bound of jsonChars(v) when one is known, else its exact size (up to `limit`). */
 export function valueChars(v: unknown, limit = MAX_VALUE_CHARS): number {
   return (typeof v === 'object' && v !== null ? BOUNDS.get(v) : undefined) ?? jsonChars(v, limit);

@@ -28,6 +28,13 @@ import { spawnDirect, type WorkerChild, type WorkerLaunch } from './worker-child
 
 /** A reply larger than this is refused (and its worker killed) rather than buffered in the server. */
 export const MAX_REPLY_CHARS = 16 * 1024 * 1024;
+/**
+ * A reply line longer than this is read in stages with a turn of the event loop between them (its
+ * join, its depth check, its parse, its handling): each stage of a line near MAX_REPLY_CHARS holds
+ * the loop for 0.1-0.3 s, all of them at once for most of a second, and every request the server
+ * serves waits. A shorter line is read at once, as it costs less than a turn.
+ */
+export const LARGE_REPLY_CHARS = 1024 * 1024;
 /** the most stdout and stderr a worker may write between two calls before it is killed (see onOutput) */
 export const IDLE_OUTPUT_MAX_BYTES = 1024 * 1024;
 /** at most this much is read at once from a stream after a throttled call's reply (more than a pipe or socket buffer holds: a writer that does not stop) */
@@ -105,6 +112,9 @@ export class WorkerProcess {
   private resumeTimer: NodeJS.Timeout | null = null;
   private replyChunks: string[] = [];
   private replyChars = 0;
+  /** while a large line is read (readLargeLine): what arrived after it, handled once it is read */
+  private replyBacklog: string[] | null = null;
+  private replyBacklogChars = 0;
   /** the reply channel passed its cap: the worker is being killed, what it writes is dropped */
   private isFlooded = false;
   /** bytes of stdout and stderr since the last call ended */
@@ -268,6 +278,12 @@ export class WorkerProcess {
   private onReplyData(chunk: string): void {
     // only the new chunk is scanned for the line end, so a multi-megabyte reply stays linear
     if (this.isFlooded) return; // being killed for a reply past the cap: the rest is never kept
+    if (this.replyBacklog) {
+      this.replyBacklog.push(chunk);
+      this.replyBacklogChars += chunk.length;
+      if (this.replyBacklogChars > MAX_REPLY_CHARS) this.onReplyTooLarge();
+      return;
+    }
     let nl = chunk.indexOf('\n');
     if (nl < 0) {
       this.replyChunks.push(chunk);
@@ -280,6 +296,13 @@ export class WorkerProcess {
       this.replyChunks = [];
       this.replyChars = 0;
       chunk = chunk.slice(nl + 1);
+      if (line.length > LARGE_REPLY_CHARS) {
+        // read across turns; what follows it waits its turn, in order
+        this.replyBacklog = chunk ? [chunk] : [];
+        this.replyBacklogChars = chunk.length;
+        void this.readLargeLine(line);
+        return;
+      }
       if (line.trim()) {
         const message = parseMessage(line);
         if (typeof message === 'string') this.breakProtocol(message);
@@ -291,6 +314,20 @@ export class WorkerProcess {
       this.replyChunks.push(chunk);
       this.replyChars = chunk.length;
     }
+  }
+
+  /** A line over LARGE_REPLY_CHARS: parsed in stages (parseLargeMessage) and handled, then what arrived meanwhile. */
+  private async readLargeLine(line: string): Promise<void> {
+    const message = await parseLargeMessage(line);
+    if (this.isFlooded) return;
+    if (typeof message === 'string') this.breakProtocol(message);
+    else this.onMessage(message);
+    const backlog = this.replyBacklog ?? [];
+    this.replyBacklog = null;
+    this.replyBacklogChars = 0;
+    while (backlog.length > 0 && !this.replyBacklog && !this.isFlooded) this.onReplyData(backlog.shift()!);
+    // another large line among them: the rest follows it
+    if (this.replyBacklog) for (const c of backlog) this.onReplyData(c);
   }
 
   private readOutput(stream: Readable, keep: StreamKeep): void {
@@ -348,6 +385,8 @@ export class WorkerProcess {
    */
   private onReplyTooLarge(): void {
     this.isFlooded = true;
+    this.replyBacklog = null;
+    this.replyBacklogChars = 0;
     this.replyChunks = [];
     this.replyChars = 0;
     const pending = this.pending;
@@ -449,7 +488,27 @@ const REPLY_KINDS = new Set(['raised', 'import_failed', 'not_json', 'module_miss
 
 /** A line of the reply channel as a message, or why it is not one (never throws). */
 export function parseMessage(line: string): Message | string {
-  if (jsonTextDepth(line) > MAX_JSON_DEPTH) return `a value nested deeper than ${MAX_JSON_DEPTH} levels`;
+  if (jsonTextDepth(line) > MAX_JSON_DEPTH) return TOO_DEEP;
+  return messageOf(line);
+}
+
+const TOO_DEEP = `a value nested deeper than ${MAX_JSON_DEPTH} levels`;
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * parseMessage of a long line, its stages in turns of their own: a turn after the line was joined,
+ * its depth check, a turn, its parse. Same answers. (The call's timeout may fire in a turn between:
+ * a reply that comes at its deadline may be late, as it may be without these turns.)
+ */
+export async function parseLargeMessage(line: string): Promise<Message | string> {
+  await turn();
+  if (jsonTextDepth(line) > MAX_JSON_DEPTH) return TOO_DEEP;
+  await turn();
+  return messageOf(line); // handled in a turn of its own too: onMessage finishes the call in a setImmediate
+}
+
+/** parseMessage but its depth check */
+function messageOf(line: string): Message | string {
   let m: unknown;
   try {
     m = JSON.parse(line);
