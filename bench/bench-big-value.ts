@@ -28,6 +28,7 @@ import { hostFor } from '../lib/server/host';
 import { startSkillRun } from '../lib/server/runs/start-run';
 import { createTestDatabase } from '../lib/store/testing/pg-test-db';
 import { TINY } from './tiny';
+import { COMPILED } from './compiled';
 
 const { values: a } = parseArgs({ options: { store: { type: 'string', default: 'embedded' }, runs: { type: 'string', default: '1' }, tiny: { type: 'boolean' } } });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -114,7 +115,7 @@ const median = (k: 'runMs' | 'cpuMs' | 'commitCpuMs' | 'commitMaxMs' | 'maxStall
 };
 const keys = ['runMs', 'cpuMs', 'commitCpuMs', 'commitMaxMs', 'maxStallMs', 'stallMs', 'readMs', 'pageMs'] as const;
 const failed = each.filter((r) => r.status !== 'completed').length;
-process.stdout.write(JSON.stringify({ bench: 'big-value', store: a.store, tiny: TINY, runs: each.length, failed, ...Object.fromEntries(keys.map((k) => [k, median(k)])), each }) + '\n');
+process.stdout.write(JSON.stringify({ bench: 'big-value', compiled: COMPILED, store: a.store, tiny: TINY, runs: each.length, failed, ...Object.fromEntries(keys.map((k) => [k, median(k)])), each }) + '\n');
 await store.close();
 await db?.drop();
 process.exit(failed ? 1 : 0);

@@ -219,7 +219,8 @@ export const EventPageView = z.object({ runId: z.string(), events: z.array(Event
 export type EventPageView = z.infer<typeof EventPageView>;
 
 export const StartedRunView = z.object({ runId: z.string() }).strict();
-export { ResumedRunView, AbortRunBody, AbortedRunView, RunEndView, cliRequester } from './run-actions';
+export { ResumedRunView, AbortRunBody, AbortedRunView, RunEndView } from './run-actions';
+export { cliRequester } from './requester';
 
 // ---------------------------------------------------------------- errors
 

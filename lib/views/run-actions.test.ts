@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { routes } from '../api/routes';
 import { handle } from '../server/http/handle';
-import { cliRequester } from './run-actions';
+import { cliRequester } from './requester';
 
 async function post(body: unknown): Promise<{ status: number; message: string; called: boolean }> {
   let called = false;

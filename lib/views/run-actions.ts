@@ -4,20 +4,11 @@
  */
 import { z } from 'zod';
 import { RUN_STATUS_WORDS } from './run-words';
+import { CLI_REQUESTER } from './requester';
 
 /** how a resume asked for from the app stands when it answers: still going (running), or already ended */
 export const ResumedRunView = z.object({ runId: z.string(), status: z.enum([...RUN_STATUS_WORDS, 'superseded']) }).strict();
 export type ResumedRunView = z.infer<typeof ResumedRunView>;
-
-/** a user name as `stagecraft abort` puts it in who asks: no whitespace or parentheses, bounded */
-const CLI_USER = /^[^\s()]{1,64}$/;
-/** who asks, as `stagecraft abort` says it: `cli`, or `cli (user NAME)` */
-const CLI_REQUESTER = /^cli(?: \(user [^\s()]{1,64}\))?$/;
-
-/** Who asks from a command line, as the run records it: `cli (user dana)`, or `cli` when the user has no name that fits. */
-export function cliRequester(username: string | null): string {
-  return username !== null && CLI_USER.test(username) ? `cli (user ${username})` : 'cli';
-}
 
 /**
  * `POST /api/runs/<id>/abort`: why (kept in the run's error); the body may be left out. `via: "cli"`
