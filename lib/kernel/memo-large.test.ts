@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { canonicalJson, memoKey } from './memo';
 import { canonicalPieces, isLargeValue, LARGE_VALUE_CHARS, memoKeyTurning } from './memo-large';
+import { turnCounter } from './testing';
 import { requireMergeFits, requireValueFits } from './value-size';
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `row-${i}`, note: 'a quoted "word", a tab\t and text', ok: i % 2 === 0, skip: undefined }));
@@ -18,16 +19,10 @@ test('canonicalPieces: their concatenation is canonicalJson, for any JSON value 
 
 test('memoKeyTurning: the key memoKey makes, with turns of the event loop while a large value is hashed', async () => {
   const input = { rows: rows(40_000) }; // about 4 MB of JSON
-  let turns = 0;
-  let isOn = true;
-  const next = (): void => {
-    if (!isOn) return;
-    turns++;
-    setImmediate(next);
-  };
-  setImmediate(next);
+  const counter = turnCounter();
   const key = await memoKeyTurning('__post__', '__post__/1', 'abc', input);
-  isOn = false;
+  counter.stop();
+  const turns = counter.turns;
   assert.equal(key, memoKey('__post__', '__post__/1', 'abc', input));
   assert.ok(turns >= 3, `${turns} turns while about 4 MB were hashed`);
   assert.equal(await memoKeyTurning('p', 'p/0', 'd', { a: 'é', b: [1, 2] }), memoKey('p', 'p/0', 'd', { a: 'é', b: [1, 2] }));

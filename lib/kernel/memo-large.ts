@@ -11,6 +11,7 @@
  * known, never a walk), or key small values (memoKey does, at once).
  */
 import { createHash } from 'node:crypto';
+import { setImmediate as turn } from 'node:timers/promises';
 import { canonicalJson, quotedKey, sortedKeys } from './memo';
 import { knownChars } from './value-size';
 
@@ -54,8 +55,6 @@ export function* canonicalPieces(v: unknown, depth = 0): Generator<string> {
   }
   yield '}';
 }
-
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** memoKey(phase, position, defHash, input), hashed in pieces with a turn after each LARGE_VALUE_CHARS. */
 export async function memoKeyTurning(phase: string, position: string, defHash: string, input: unknown): Promise<string> {

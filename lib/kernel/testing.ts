@@ -16,6 +16,19 @@ import { startRun, type RunOutcome } from './runner';
 // the host's file ops, so kernel tests exercise the real ones (testing.ts is outside the kernel's import bans)
 import { createWorkspaceFiles } from '../sandbox/workspace-files';
 
+/** counts turns of the event loop (a setImmediate each) until stopped: a test's proof that work yielded */
+export function turnCounter(): { readonly turns: number; stop: () => void } {
+  let turns = 0;
+  let isOn = true;
+  const next = (): void => {
+    if (!isOn) return;
+    turns++;
+    setImmediate(next);
+  };
+  setImmediate(next);
+  return { get turns() { return turns; }, stop: () => void (isOn = false) };
+}
+
 export function testClock(start = 1_700_000_000_000): Clock {
   let t = start;
   return { now: () => (t += 1) };

@@ -6,20 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { turnCounter } from '../kernel/testing';
 import { LARGE_REPLY_CHARS, parseLargeMessage, parseMessage, WorkerProcess } from './worker';
 
-/** counts turns of the event loop (a setImmediate each) until stopped */
-function turnCounter(): { readonly turns: number; stop: () => void } {
-  let turns = 0;
-  let isOn = true;
-  const next = (): void => {
-    if (!isOn) return;
-    turns++;
-    setImmediate(next);
-  };
-  setImmediate(next);
-  return { get turns() { return turns; }, stop: () => void (isOn = false) };
-}
 
 const big = (value: string): string => `{"id":1,"ok":true,"value":${value}}`;
 const LONG = JSON.stringify('x'.repeat(LARGE_REPLY_CHARS));

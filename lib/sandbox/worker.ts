@@ -20,6 +20,7 @@
  * (outcomes.ts does).
  */
 import type { Readable, Writable } from 'node:stream';
+import { setImmediate as turn } from 'node:timers/promises';
 import type { Json } from '../kernel/json';
 import { jsonTextDepth, MAX_JSON_DEPTH } from '../kernel/json-depth';
 import { drainUnread, streamFd } from './call-bounds';
@@ -493,7 +494,6 @@ export function parseMessage(line: string): Message | string {
 }
 
 const TOO_DEEP = `a value nested deeper than ${MAX_JSON_DEPTH} levels`;
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * parseMessage of a long line, its stages in turns of their own: a turn after the line was joined,

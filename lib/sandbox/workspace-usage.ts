@@ -27,6 +27,7 @@
  * workspace-files.ts) or remove workspaces (workspace-retention.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { setImmediate as turn } from 'node:timers/promises';
 import { closeSync, fstatSync, lstatSync, opendirSync, openSync, renameSync, statSync, type BigIntStats, type Dir, type Stats } from 'node:fs';
 import { StagecraftError, UsageError } from '../kernel/errors';
 import { MAX_KEPT_NAMES, type ListingMemory, type ListingWalk } from './workspace-listings';
@@ -292,7 +293,7 @@ function nextName(listing: Dir | null, known: string[] | null, i: number): strin
 /** Yields to the event loop between two slices of the walk (awaited only then: an await per entry costs more than its lstat saves us). */
 function nextSlice(budget: { calls: number }): Promise<void> {
   budget.calls = 0;
-  return new Promise((r) => setImmediate(r));
+  return turn();
 }
 
 function lstatOrNull(p: string | Buffer) {

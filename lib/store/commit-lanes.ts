@@ -46,6 +46,7 @@
  * Owns: the lanes, their queues and batches. Does not: decide what is written
  * (prisma-store.ts, wire.ts) or what a claim means (claims.ts).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
 import { dbErrorOf } from './errors';
 import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, prepareJsonRows, type DirectWrite, type OpSource, type Statement, type WireOp } from './wire';
@@ -78,7 +79,6 @@ const COMMITTED = { kind: 'committed' } as const;
  * not delayed. Measured at 200 runs × 5 effectful node steps, c=8 (5 interleaved pairs): statements
  * a run 2.2 → 1.5, Postgres CPU a step 0.23 → 0.19 ms, node's main thread 0.55 → 0.53 ms a step.
  */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A lane's session plans each statement once: its generic plan, made at its first execution and

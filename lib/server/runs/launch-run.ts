@@ -8,6 +8,7 @@
  * run (an invalid skill, an input against the entry's contract, an unusable
  * model, an unknown skill or version) is a 4xx before anything is recorded.
  */
+import { setImmediate as turn } from 'node:timers/promises';
 import type { StartRunBody } from '../../views';
 import type { Host } from '../host';
 import { launchAdmittedRun, runAdmission } from './run-admission';
@@ -21,7 +22,7 @@ export async function launchRun(host: Host, body: StartRunBody): Promise<{ runId
   // resume together (in one flush of promise callbacks, after the route's first await); without
   // this, 200 starts at once would run back to back as one stretch, and no read could be answered
   // until the last of them was recorded.
-  await new Promise((resolve) => setImmediate(resolve));
+  await turn();
   // a bundle's files (the CLI's `run DIR` beside the app): recorded as a version first, then run as one
   const version = body.files ? await recordFiles(host, body.skill, body.files) : body.version;
   const req = { skill: body.skill, version, input: body.input as never, model: body.model };
