@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { JsonObject } from '../kernel/json';
 import type { RunRecord, RunStatus } from '../kernel/ports';
-import { openStore, type OpenedStore } from './open-store';
+import type { OpenedStore } from './open-store';
+import { bothBackends } from './testing/both-backends';
 import { bucketWidth, type RunCursor, type RunSearch } from './run-index';
 import { ev, makeRun, T0 } from './testing/fixtures';
-import { createTestDatabase, tempDir, type TestDatabase } from './testing/pg-test-db';
 
 const MIN = 60_000;
 
@@ -31,23 +31,7 @@ async function recordRun(store: OpenedStore, skill: string, at: number, end: End
 
 const report = (outcome: string, extra: JsonObject = {}): JsonObject => ({ outcome, block_reason: null, failed_stage: null, changed_paths: [], step_counts: {}, ...extra });
 
-const dataDir = tempDir();
-let database: TestDatabase | null = null;
-const backends: [string, () => Promise<OpenedStore>][] = [
-  ['PGlite', () => openStore({ dataDir: dataDir.dir })],
-  [
-    'Postgres',
-    async () => {
-      database = await createTestDatabase();
-      return openStore({ databaseUrl: database.url });
-    },
-  ],
-];
-
-after(async () => {
-  await database?.drop();
-  dataDir.remove();
-});
+const backends = bothBackends();
 
 for (const [name, open] of backends) {
   describe(`the runs list on ${name}`, () => {
