@@ -32,7 +32,7 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
-import { readArgText } from './fs-words';
+import { jsonArgWhere, readArgText } from './fs-words';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -215,7 +215,7 @@ async function readValue(spec: string, io: Io): Promise<Json> {
   try {
     return JSON.parse(text) as Json;
   } catch (e) {
-    throw new UsageError(`--value ${spec} is not valid JSON: ${(e as Error).message}`);
+    throw new UsageError(`--value ${spec} is not valid JSON: ${(e as Error).message}${jsonArgWhere(spec, text)}`);
   }
 }
 

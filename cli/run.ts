@@ -23,7 +23,7 @@ import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
 import { printSummary } from './print';
-import { readArgText } from './fs-words';
+import { jsonArgWhere, readArgText } from './fs-words';
 
 async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
   if (spec === undefined) return {};
@@ -36,7 +36,7 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`--input ${spec} is not valid JSON: ${(e as Error).message}`);
+    throw new UsageError(`--input ${spec} is not valid JSON: ${(e as Error).message}${jsonArgWhere(spec, text)}`);
   }
   if (!isJsonObject(v)) throw new UsageError(`--input ${spec} must hold a JSON object (the run's input), not ${Array.isArray(v) ? 'an array' : typeof v}`);
   return v;
