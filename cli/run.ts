@@ -22,7 +22,7 @@ import type { Host } from '../lib/server/host';
 import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
-import { printSummary } from './print';
+import { printSummary, takeOnLine } from './print';
 import { jsonArgWhere, readArgText } from './fs-words';
 
 async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
@@ -134,13 +134,4 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
     if (next) io.out(next);
   }
   return outcome.status === 'completed' ? 0 : 1;
-}
-
-/**
- * What to do after a run failed at a point (its failed step, or the phase it stopped in): the one
- * command that takes it on from there once the cause is fixed, as the run page's Rerun from here does.
- */
-export function takeOnLine(runId: string, at: string | null): string | null {
-  if (!at) return null;
-  return `next: fix the cause, then \`stagecraft fork ${shellWord(runId)}\` reruns it from ${at}: what came before is answered from this run's recording, so no model is called for it.`;
 }
