@@ -62,3 +62,19 @@ test('run --input or fork --value of an empty file, or nothing on standard input
   assert.ok(value.err.includes(`stagecraft: --value ${empty} is empty: `), value.err);
   assert.doesNotMatch(stdin.err + file.err + value.err, /Unexpected end of JSON input/);
 });
+
+test('run --input and fork --value that are not JSON say where, as FILE:line:col (stdin for -), exit 2', async () => {
+  const bad = path.join(dir, 'bad.json');
+  writeFileSync(bad, '{\n  "path": "report.txt"\n  "x": 1\n}\n');
+  const input = await runCli(['run', 'examples/summarize', '--input', bad], { env });
+  assert.equal(input.code, 2, input.err);
+  assert.ok(input.err.includes(`stagecraft: --input ${bad} is not valid JSON: `), input.err);
+  assert.ok(input.err.includes(`(at ${bad}:3:3)`), input.err);
+  const stdin = await runCli(['run', 'examples/summarize', '--input', '-'], { env, stdin: '{"path": }' });
+  assert.equal(stdin.code, 2, stdin.err);
+  assert.ok(stdin.err.includes('(at stdin:1:10)'), stdin.err);
+  const value = await runCli(['fork', 'run_any', '--at', 'input', '--value', bad], { env });
+  assert.equal(value.code, 2, value.err);
+  assert.ok(value.err.includes(`stagecraft: --value ${bad} is not valid JSON: `), value.err);
+  assert.ok(value.err.includes(`(at ${bad}:3:3)`), value.err);
+});

@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../lib/kernel/errors';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
+import { jsonErrorPosition } from '../lib/skill/text-position';
 import { InputTooLarge } from './args';
 import type { Io } from './main';
 
@@ -36,6 +37,15 @@ export async function readArgText(flag: string, spec: string, io: Io, words: { t
   }
   if (text.trim() === '') throw new UsageError(`${shown} ${text === '' ? 'is empty' : 'holds only whitespace'}: ${words.whenEmpty}`);
   return text;
+}
+
+/**
+ * Where a JSON argument's text stops being JSON, to append to its error: ` (at FILE:line:col)` (stdin
+ * for `-`), as an editor takes it — JSON.parse names only a character offset ("at position 11").
+ */
+export function jsonArgWhere(spec: string, text: string): string {
+  const at = jsonErrorPosition(text);
+  return at ? ` (at ${spec === '-' ? 'stdin' : spec}:${at.line}:${at.column})` : '';
 }
 
 /** `what`: how the path was given (`--input examples/x.json`, `the export file runs/a.json`) */

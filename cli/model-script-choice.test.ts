@@ -2,7 +2,7 @@
 // the bundle's is taken (README), and the run says so on stderr, with how to take the other.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, ROOT, tempCliEnv } from './testing/spawn-cli';
 
@@ -19,4 +19,19 @@ test("a script name both the bundle and the working directory hold: the bundle's
   const alone = await runCli(['run', bundle, '--input', path.join(bundle, 'input.json'), '--model', 'scripted:model.yaml'], { env });
   assert.equal(alone.code, 0, alone.err);
   assert.doesNotMatch(alone.err, /took the bundle's/);
+});
+
+test('a folder with no model.yaml and no endpoint: the error names the folder run was given (not its copy in the data dir) and where model scripts are told, exit 2', async () => {
+  const bundle = path.join(root, 'greeter');
+  mkdirSync(bundle, { recursive: true });
+  copyFileSync(path.join(ROOT, 'examples/summarize/skill.md'), path.join(bundle, 'skill.md'));
+  copyFileSync(path.join(ROOT, 'examples/summarize/sanitize.py'), path.join(bundle, 'sanitize.py'));
+  writeFileSync(path.join(bundle, 'report.txt'), 'text');
+  const noEndpoint = { ...env };
+  delete noEndpoint.STAGECRAFT_MODEL_BASE_URL;
+  const r = await runCli(['run', 'greeter'], { env: noEndpoint, cwd: root });
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.ok(r.err.includes(`stagecraft: No model: the bundle ${bundle} has no model.yaml script and STAGECRAFT_MODEL_BASE_URL is not set. Pass --model scripted:FILE or configure an OpenAI-compatible endpoint.`), r.err);
+  assert.ok(r.err.includes('see "Model scripts" in docs/skill-md.md'), r.err);
+  assert.doesNotMatch(r.err, /bundles\//);
 });

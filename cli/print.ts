@@ -4,6 +4,7 @@ import type { RunSummary } from '../lib/server/runs/run-summary';
 import type { Io } from './main';
 import { counted, plural } from '../lib/kernel/plural';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
+import { shellWord } from '../lib/kernel/shell-word';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -102,4 +103,13 @@ export function columns(rows: readonly (readonly string[])[]): string[] {
 /** a replay's steps, as its line says them: `1 step compared, 1 answered from the recording, 0 run again` */
 export function replayCounts(steps: { compared: number; answered: number; executed: number }): string {
   return `${plural(steps.compared, 'step')} compared, ${counted(steps.answered)} answered from the recording, ${counted(steps.executed)} run again`;
+}
+
+/**
+ * What to do after a run failed at a point (its failed step, or the phase it stopped in): the one
+ * command that takes it on from there once the cause is fixed, as the run page's Rerun from here does.
+ */
+export function takeOnLine(runId: string, at: string | null): string | null {
+  if (!at) return null;
+  return `next: fix the cause, then \`stagecraft fork ${shellWord(runId)}\` reruns it from ${at}: what came before is answered from this run's recording, so no model is called for it.`;
 }

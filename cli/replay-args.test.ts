@@ -66,3 +66,14 @@ test('a --skill folder that does not exist is a usage error (exit 2) before any 
     assert.doesNotMatch(r.err, /No run with id/);
   }
 });
+
+// compare given one run said only "expected two run ids, got RUN": it now says which run to name beside it
+test('compare of one run says what to set it beside, exit 2 before any store is opened', async () => {
+  const r = await runCli(['compare', 'run_only'], { env });
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.ok(r.err.includes('stagecraft: expected two run ids, got run_only: name the run to set it beside, first (A): '), r.err);
+  assert.match(r.err, /parentRunId in `stagecraft runs --json`/);
+  const none = await runCli(['compare'], { env });
+  assert.equal(none.code, 2);
+  assert.ok(none.err.includes('stagecraft: expected two run ids, got nothing'), none.err);
+});

@@ -32,7 +32,7 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
-import { readArgText } from './fs-words';
+import { jsonArgWhere, readArgText } from './fs-words';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -215,7 +215,7 @@ async function readValue(spec: string, io: Io): Promise<Json> {
   try {
     return JSON.parse(text) as Json;
   } catch (e) {
-    throw new UsageError(`--value ${spec} is not valid JSON: ${(e as Error).message}`);
+    throw new UsageError(`--value ${spec} is not valid JSON: ${(e as Error).message}${jsonArgWhere(spec, text)}`);
   }
 }
 
@@ -265,8 +265,13 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   return summary.status === 'completed' ? 0 : 1;
 }
 
+/** what to set one run beside, said when compare is given one */
+const COMPARE_WITH_WHAT =
+  "name the run to set it beside, first (A): a replay's or a fork's parent (parentRunId in `stagecraft runs --json`), or another run of its skill (`stagecraft runs --skill SKILL`).";
+
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 2, max: 2, names: 'two run ids' });
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 2, names: 'two run ids' });
+  if (positionals.length === 1) throw new UsageError(`expected two run ids, got ${positionals[0]}: ${COMPARE_WITH_WHAT}`);
   const c = await withHostOrApp(
     io,
     (host) => compareRuns(host, positionals[0], positionals[1]),

@@ -23,8 +23,7 @@ import { rerunPoint } from '../lib/server/runs/failed-step';
 import { shellWord } from '../lib/kernel/shell-word';
 import { lockedByApp, notThroughApp } from './app-holder';
 import { followRun, reachApp } from './through-app';
-import { printSummary } from './print';
-import { takeOnLine } from './run';
+import { printSummary, takeOnLine } from './print';
 import type { Io } from './main';
 
 export type RunThroughApp = { bundle: string; input: JsonObject; json?: boolean; model?: string; workspace?: string; queue?: boolean };

@@ -22,8 +22,8 @@ import type { Host } from '../lib/server/host';
 import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
-import { printSummary } from './print';
-import { readArgText } from './fs-words';
+import { printSummary, takeOnLine } from './print';
+import { jsonArgWhere, readArgText } from './fs-words';
 
 async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
   if (spec === undefined) return {};
@@ -36,7 +36,7 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`--input ${spec} is not valid JSON: ${(e as Error).message}`);
+    throw new UsageError(`--input ${spec} is not valid JSON: ${(e as Error).message}${jsonArgWhere(spec, text)}`);
   }
   if (!isJsonObject(v)) throw new UsageError(`--input ${spec} must hold a JSON object (the run's input), not ${Array.isArray(v) ? 'an array' : typeof v}`);
   return v;
@@ -134,13 +134,4 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
     if (next) io.out(next);
   }
   return outcome.status === 'completed' ? 0 : 1;
-}
-
-/**
- * What to do after a run failed at a point (its failed step, or the phase it stopped in): the one
- * command that takes it on from there once the cause is fixed, as the run page's Rerun from here does.
- */
-export function takeOnLine(runId: string, at: string | null): string | null {
-  if (!at) return null;
-  return `next: fix the cause, then \`stagecraft fork ${shellWord(runId)}\` reruns it from ${at}: what came before is answered from this run's recording, so no model is called for it.`;
 }

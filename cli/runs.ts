@@ -1,5 +1,5 @@
 /** `stagecraft resume [RUN]`, `stagecraft abort RUN`, `stagecraft events RUN`, `stagecraft runs`. */
-import { AppAnswerError, RunNotFoundError, UsageError, errorToJson } from '../lib/kernel/errors';
+import { AppAnswerError, RunNotFoundError, RunNotResumableError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { endedNotResumable } from '../lib/kernel/runner';
 import { RUN_STATUSES, type RunEvent, type RunStatus } from '../lib/kernel/ports';
 import { decodeRunCursor, listRuns } from '../lib/server/runs/list-runs';
@@ -19,7 +19,8 @@ import type { AppAbort, AppClient } from './through-app';
 import type { RunPageView, RunSummaryView } from '../lib/views';
 import { cliRequester } from '../lib/views/requester';
 import type { Io } from './main';
-import { columns, printSummary } from './print';
+import { columns, printSummary, takeOnLine } from './print';
+import { rerunPoint } from '../lib/server/runs/failed-step';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
@@ -33,10 +34,20 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
   }
   const runId = positionals[0];
   if (runId) {
+    const takeOn = values.json ? null : runId;
     const summary = await withHostOrApp(
       io,
-      async (host) => summarizeRun(host.store, await resumeSkillRun(host, runId, { model: values.model })),
-      (app) => resumedInApp(app, runId, io),
+      async (host) =>
+        summarizeRun(
+          host.store,
+          await resumeSkillRun(host, runId, { model: values.model }).catch(async (e: unknown) => {
+            throw await withTakeOnLine(e, takeOn, async () => ({ status: (await host.store.getRun(runId))?.status ?? '', events: await host.store.readEvents(runId) }));
+          }),
+        ),
+      (app) =>
+        resumedInApp(app, runId, io).catch(async (e: unknown) => {
+          throw await withTakeOnLine(e, takeOn, async () => ({ status: (await app.run(runId)).status, events: (await app.events(runId)) as RunEvent[] }));
+        }),
       { runsCode: true, notThroughApp: values.model === undefined ? null : { command: 'resume', why: RESUME_MODEL_IN_THE_APP } },
     );
     if (values.json) io.out(JSON.stringify(summary));
@@ -58,6 +69,19 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     else if (rows.length === 0) io.out('no interrupted runs');
     return rows.every((r) => isDone(r.status)) ? 0 : 1;
   }, { runsCode: true, notThroughApp: { command: 'resume', why: RESUME_ALL_IN_THE_APP } });
+}
+
+/**
+ * A resume refused because the run ended failed, or aborted by a step or a contract: its error ends
+ * with the command that takes it on from where it failed (`run`'s own `next:` line), since a resume
+ * never will. `runId` null (--json): the error as it is.
+ */
+async function withTakeOnLine(e: unknown, runId: string | null, read: () => Promise<{ status: string; events: RunEvent[] }>): Promise<unknown> {
+  if (!(e instanceof RunNotResumableError) || runId === null) return e;
+  const { status, events } = await read();
+  const next = takeOnLine(runId, rerunPoint(status, events));
+  if (next) e.message = `${e.message}\n${next}`;
+  return e;
 }
 
 const RESUME_MODEL_IN_THE_APP = '--model: the app resumes a run with the model it ran with; another model is for a resume on the store itself (stop the app first).';

@@ -121,3 +121,13 @@ test('a mistyped command names the one it is close to; a word near none names no
   assert.equal(await said(['-version']), 'stagecraft: unknown command "-version": did you mean `stagecraft --version`?');
   assert.equal(await said(['--frobnicate']), 'stagecraft: unknown command "--frobnicate"');
 });
+
+// the help named six of the commands that go through the app holding the embedded store (README,
+// "Beside the running app"), so `run DIR` or `fork` beside `npm start` looked as if it would fail
+test('the help names every command that goes through the app holding the store, and the one that cannot', () => {
+  const said = USAGE.replace(/\s+/g, ' ');
+  assert.ok(said.includes('while the app holds that one, runs, events, abort, export, compare and versions go through the app.'), said);
+  const more = said.slice(said.indexOf('go through the app.'));
+  for (const cmd of ['run DIR', 'fork', 'replay', 'resume RUN', 'push', 'pull', 'import', 'regress']) assert.ok(more.includes(cmd), `${cmd}: ${more}`);
+  assert.match(more, /worker cannot/);
+});

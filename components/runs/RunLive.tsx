@@ -4,7 +4,8 @@
  * state); while it is `running` its event stream keeps it current
  * (use-live-run.ts), until it ends. Under its status card the inspector
  * (components/inspector): the report, the ways to take the run on, the
- * timeline and the Details panel; the caller artifact when it completed.
+ * timeline and the Details panel; the caller artifact when it completed. The
+ * run's input is in the status card, folded.
  */
 import Link from 'next/link';
 import type { RunTimelineView, RunView } from '@/lib/views';
@@ -91,6 +92,13 @@ export function RunLive({ initial, initialTimeline, now }: { initial: RunView; i
             </div>
           ) : null}
         </dl>
+        {/* in the run's card, beside what ran it: below the timeline and the scrubber it was a page away */}
+        <details className={styles.input}>
+          <summary>Input</summary>
+          <pre className={styles.json} aria-label="Run input" tabIndex={0}>
+            {JSON.stringify(run.input, null, 2)}
+          </pre>
+        </details>
       </div>
       <span role="status" className="visually-hidden">
         {announcement}
@@ -105,12 +113,6 @@ export function RunLive({ initial, initialTimeline, now }: { initial: RunView; i
         <RunLineage run={run} />
       </RunInspector>
 
-      <details className={styles.input}>
-        <summary>Input</summary>
-        <pre className={styles.json} aria-label="Run input" tabIndex={0}>
-          {JSON.stringify(run.input, null, 2)}
-        </pre>
-      </details>
     </>
   );
 }

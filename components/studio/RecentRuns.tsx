@@ -1,6 +1,6 @@
 'use client';
 // The skill's recent runs, under the run panel: each links to its run page with its status, and
-// says why it needs attention (where it failed) when it does.
+// says why it needs attention (where it failed; blocked, for a completed run a stage blocked) when it does.
 import { memo } from 'react';
 import Link from 'next/link';
 import type { RunListItemView } from '@/lib/views';
@@ -37,7 +37,7 @@ function RecentRunsView({ skill, runs, error, now }: Props) {
                 {attention ? (
                   <span className={styles.recentFailure} title={r.errorMessage ?? undefined}>
                     {' '}
-                    needs attention{r.failedAt ? ` at ${r.failedAt}` : ''}
+                    needs attention{r.failedAt ? ` at ${r.failedAt}` : attention === 'blocked' ? ' (blocked)' : ''}
                   </span>
                 ) : null}{' '}
                 <RelativeTime ms={r.createdAt} now={now} className={styles.muted} />

@@ -34,6 +34,25 @@ export function parseSourceLink(sp: Search): SourceLink {
   return { version: version !== null && VERSION.test(version) ? version : null, line, file, problems };
 }
 
+/**
+ * What the studio reveals of a parsed link in a version's `files`: the file (skill.md when the link
+ * names none, or one the bundle lacks) and the line — none past the file's last line (as the editor
+ * counts them), said rather than the last line marked in its place. `problems`: a sentence for each.
+ */
+export function revealIn(link: Pick<SourceLink, 'line' | 'file'>, files: Record<string, string>): { reveal: { file: string; line: number } | null; problems: string[] } {
+  const problems: string[] = [];
+  const known = link.file !== null && Object.hasOwn(files, link.file);
+  if (link.file && !known) problems.push(`?file=${link.file}: the bundle has no such file; showing skill.md.`);
+  if (link.line === null) return { reveal: null, problems };
+  const file = known ? link.file! : 'skill.md';
+  const lines = (files[file] ?? '').split('\n').length;
+  if (link.line > lines) {
+    problems.push(`?line=${link.line}: ${file} has ${lines} line${lines === 1 ? '' : 's'}. No line is revealed.`);
+    return { reveal: null, problems };
+  }
+  return { reveal: { file, line: link.line }, problems };
+}
+
 /** the studio at a version's line (and file, when it is not skill.md) */
 export function sourceHref(skill: string, at: { version?: string | null; line?: number | null; file?: string | null }): string {
   const sp = new URLSearchParams();

@@ -126,14 +126,21 @@ export function workspaceOf(host: Pick<Host, 'workspacesDir'>, runId: string): s
   return dir;
 }
 
-/** The model a bundle runs with when none is named: its own `model.yaml`, else the configured endpoint. */
-export function defaultModelSpec(bundleDir: string, env: ModelEnv): string {
+/**
+ * The model a bundle runs with when none is named: its own `model.yaml`, else the configured endpoint.
+ * `shown`: the bundle as its author knows it (the folder `stagecraft run` was given), not its copy
+ * under the data dir.
+ */
+export function defaultModelSpec(bundleDir: string, env: ModelEnv, shown = bundleDir): string {
   if (existsSync(path.join(bundleDir, 'model.yaml'))) return `scripted:${path.join(bundleDir, 'model.yaml')}`;
   if (env.STAGECRAFT_MODEL_BASE_URL) return 'openai';
   throw new UsageError(
-    `No model: the bundle ${bundleDir} has no model.yaml script and STAGECRAFT_MODEL_BASE_URL is not set. Pass --model scripted:FILE or configure an OpenAI-compatible endpoint.`,
+    `No model: the bundle ${shown} has no model.yaml script and STAGECRAFT_MODEL_BASE_URL is not set. Pass --model scripted:FILE or configure an OpenAI-compatible endpoint. ${MODEL_SCRIPT_HINT}`,
   );
 }
+
+/** where a model script's format is told */
+const MODEL_SCRIPT_HINT = 'A model script (model.yaml) plays the model offline, turn by turn: see "Model scripts" in docs/skill-md.md (/docs/skill-md#model-scripts in the app).';
 
 /** Resolve a spec so it still means the same thing from another directory (resume, app). */
 export function absoluteModelSpec(spec: string, bundleDir: string, cwd: string): string {
@@ -145,8 +152,9 @@ export function absoluteModelSpec(spec: string, bundleDir: string, cwd: string):
   return `scripted:${locateModelScript(file, bundleDir, cwd).file ?? file}`;
 }
 
-export function modelFor(host: Host, spec: string | undefined, bundleDir: string): ModelPort {
-  const s = absoluteModelSpec(spec ?? defaultModelSpec(bundleDir, host.env), bundleDir, host.cwd);
+/** `shown`: the bundle as its author knows it, for an error about it (default: `bundleDir`) */
+export function modelFor(host: Host, spec: string | undefined, bundleDir: string, shown?: string): ModelPort {
+  const s = absoluteModelSpec(spec ?? defaultModelSpec(bundleDir, host.env, shown), bundleDir, host.cwd);
   return modelFromSpec(s, { bundleDir, env: host.env, cwd: host.cwd });
 }
 

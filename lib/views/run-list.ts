@@ -67,19 +67,29 @@ export const RunStatsView = z
   .strict();
 export type RunStatsView = z.infer<typeof RunStatsView>;
 
+/** a list filter's word, refused in the words of what it takes (zod's own: `Invalid option: expected one of "a"|"b"`) */
+const oneOf = <T extends readonly [string, ...string[]]>(words: T, what: string) =>
+  z.array(z.enum(words, { error: `${what} is one of ${words.join(', ')} (several: comma-separated)` }));
+
+/** epoch ms, refused in those words (zod's own: `Invalid input: expected number, received string`) */
+const epochMs = (what: string) => {
+  const says = `must be epoch ms (a whole number of milliseconds since 1970, 0 or more): ${what}`;
+  return z.number({ error: says }).int({ error: says }).min(0, { error: says });
+};
+
 /** the filters and search the list, its aggregate and `stagecraft runs` share */
 export const RunFilterQuery = z.object({
   skill: z.string().min(1).optional(),
-  status: z.array(z.enum(RUN_STATUS_WORDS)).optional(),
-  outcome: z.array(z.enum(RUN_OUTCOME_WORDS)).optional(),
+  status: oneOf(RUN_STATUS_WORDS, "a run's status").optional(),
+  outcome: oneOf(RUN_OUTCOME_WORDS, "a run's outcome").optional(),
   /** a failure point, as `failedAt` shows it */
   failed: z.string().min(1).optional(),
   /** only runs that need attention (true) or only those that do not (false) */
-  attention: z.boolean().optional(),
+  attention: z.boolean({ error: 'must be true or false (or 1 or 0)' }).optional(),
   /** created at or after, epoch ms */
-  from: z.number().int().min(0).optional(),
+  from: epochMs('the runs created at or after it').optional(),
   /** created before, epoch ms */
-  to: z.number().int().min(0).optional(),
+  to: epochMs('the runs created before it').optional(),
   /** a piece of a run id, an input or an error message */
   q: z.string().min(1).max(200).optional(),
 });

@@ -4,7 +4,7 @@ import { getSkill } from '@/lib/server/skills/get-skill';
 import { getVersion } from '@/lib/server/skills/get-version';
 import { listVersions } from '@/lib/server/skills/list-versions';
 import { Studio } from '@/components/studio/Studio';
-import { parseSourceLink } from '@/components/studio/source-link';
+import { parseSourceLink, revealIn } from '@/components/studio/source-link';
 import { StagecraftError } from '@/lib/kernel/errors';
 
 export const dynamic = 'force-dynamic';
@@ -45,8 +45,8 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
   const [versions, knownSkills] = await Promise.all([listVersions(host, name), host.skills.skillNames()]);
   const openai = { configured: Boolean(process.env.STAGECRAFT_MODEL_BASE_URL), model: process.env.STAGECRAFT_MODEL || null };
   const files = (viewing?.version ?? skill.version)?.files ?? {};
-  const reveal = link.line !== null ? { file: link.file && link.file in files ? link.file : 'skill.md', line: link.line } : null;
-  if (link.file && !(link.file in files)) problems.push(`?file=${link.file}: the bundle has no such file; showing skill.md.`);
+  const { reveal, problems: revealProblems } = revealIn(link, files);
+  problems.push(...revealProblems);
   return (
     <Studio
       key={`${name}@${viewing?.version.hash ?? 'latest'}`}

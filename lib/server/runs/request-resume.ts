@@ -12,6 +12,7 @@ import type { ResumedRunView } from '../../views';
 import type { Host } from '../host';
 import { resumeSkillRun } from './resume-run';
 import { serverLog } from '../log';
+import { rerunPoint } from './failed-step';
 
 /** the longest a resume request waits for its run to get past its recorded steps */
 export const RESUME_ANSWER_MS = 2_000;
@@ -19,7 +20,7 @@ export const RESUME_ANSWER_MS = 2_000;
 export async function requestResume(host: Host, runId: string, opts: { answerMs?: number } = {}): Promise<ResumedRunView> {
   const run = await host.store.getRun(runId);
   if (!run) throw new RunNotFoundError(runId);
-  if (run.status !== 'running') throw new RunNotResumableError(runId, `it has already ended (${run.status}); start a new run instead.`);
+  if (run.status !== 'running') throw new RunNotResumableError(runId, `it has already ended (${run.status}); start a new run instead.${await takeOnNote(host, runId, run.status)}`);
   // the resume's own `run_resumed` is its first append; a second one is new work, past the replay
   let appends = 0;
   let pastReplay!: () => void;
@@ -42,4 +43,13 @@ export async function requestResume(host: Host, runId: string, opts: { answerMs?
     clearTimeout(timer);
     stop?.();
   }
+}
+
+/**
+ * For a run that ended failed, or aborted by a step or a contract: how to take it on from where it
+ * failed, which a resume never does (the run page's Rerun from here). Nothing for any other run.
+ */
+async function takeOnNote(host: Host, runId: string, status: string): Promise<string> {
+  const at = rerunPoint(status, await host.store.readEvents(runId));
+  return at ? ` Or take it on from ${at}, where it failed: POST /api/runs/${runId}/fork with {} (the run page's Rerun from here).` : '';
 }

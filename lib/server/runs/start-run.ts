@@ -194,7 +194,7 @@ function useWorkspace(host: Host, runId: string, dir: string): void {
 }
 
 async function execute(host: Host, p: Prepared, req: Common, onCreated?: (runId: string) => void): Promise<RunOutcome> {
-  const model = modelFor(host, p.model, p.copyDir);
+  const model = modelFor(host, p.model, p.copyDir, p.origin);
   const runId = req.runId ?? randomIds.newId('run');
   if (req.workspace !== undefined) useWorkspace(host, runId, req.workspace);
   const deps = kernelDeps(host, model, { runId, bundleDir: p.copyDir }, {
