@@ -8,12 +8,15 @@
 //   node scripts/test.mjs --unit     only tests that need no database server
 //   node scripts/test.mjs --benches  only the benches at their tiny size (bench:app needs `next build` first)
 //   node scripts/test.mjs FILE...    just those files (an e2e/*.spec.ts goes to Playwright)
+//   TEST_CONCURRENCY=N               N test files at once (else 4 in the unit and database stage, the
+//                                    longest first: scripts/test-order.mjs; 2 for the HTTP tests and given files)
 // Node 20's --test does not expand globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { prepare } from './prepare.mjs';
 import { buildTests, needsTsx } from './build-tests.mjs';
+import { concurrency, longestFirst } from './test-order.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SKIP = new Set(['node_modules', '.next', 'dist', '.git', '.stagecraft', 'e2e', 'generated', 'test-results', '.bench-peers', '.bench-build', '.test-build']);
@@ -40,15 +43,15 @@ if (env.DATABASE_URL) {
   delete env.DATABASE_URL;
 }
 const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env, ...opts }).status ?? 1;
-const nodeTest = (pre, files) => (files.length ? run(process.execPath, [...pre, '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`, ...files]) : 0);
+const nodeTest = (pre, files, atOnce) => (files.length ? run(process.execPath, [...pre, '--test', `--test-concurrency=${atOnce}`, ...files]) : 0);
 /**
  * node's test runner on `files`: compiled to JavaScript first (scripts/build-tests.mjs), but for the
  * few that import by a computed path, which run through tsx; STAGECRAFT_TEST_TSX=1 runs them all
  * through tsx, as they were before.
  */
-async function nodeTests(files) {
+async function nodeTests(files, atOnce = concurrency(2)) {
   if (!files.length) return 0;
-  if (process.env.STAGECRAFT_TEST_TSX === '1') return nodeTest(['--import', 'tsx'], files);
+  if (process.env.STAGECRAFT_TEST_TSX === '1') return nodeTest(['--import', 'tsx'], files, atOnce);
   const viaTsx = files.filter(needsTsx);
   const compiled = files.filter((f) => !viaTsx.includes(f));
   let built;
@@ -59,7 +62,7 @@ async function nodeTests(files) {
     return 1;
   }
   try {
-    return nodeTest([], built.files.map((f) => path.relative(root, f))) | nodeTest(['--import', 'tsx'], viaTsx);
+    return nodeTest([], built.files.map((f) => path.relative(root, f)), atOnce) | nodeTest(['--import', 'tsx'], viaTsx, atOnce);
   } finally {
     rmSync(built.dir, { recursive: true, force: true });
   }
@@ -120,7 +123,8 @@ const all = walk(root, []).sort();
 const http = all.filter((f) => f.endsWith('.http.test.ts'));
 let plain = all.filter((f) => !f.endsWith('.http.test.ts'));
 if (unitOnly) plain = plain.filter((f) => !f.endsWith('.db.test.ts'));
-failed |= await nodeTests(plain);
+// four files at once, the longest first: the stage mostly waits (scripts/test-order.mjs)
+failed |= await nodeTests(longestFirst(plain), concurrency(4));
 stageDone('unit and database tests');
 if (unitOnly) finish();
 

@@ -20,6 +20,8 @@ before(async () => {
   store = await openStore({ dataDir: path.join(dataDir, 'db') });
   host = hostFor({ store, skills: store.skills, env: { ...process.env, DATABASE_URL: undefined, STAGECRAFT_DATA_DIR: dataDir }, cwd: process.cwd() });
   await store.skills.saveVersion('load_probe', SLOW_SKILL(STEP_MS), { mode: 'save', origin: 'app', description: '' });
+  // the queued runs' steps are short: what is tested is that they wait for the slot, not for steps of their own
+  await store.skills.saveVersion('quick_probe', SLOW_SKILL(50, 'quick_probe'), { mode: 'save', origin: 'app', description: '' });
 });
 after(async () => {
   await store?.close();
@@ -32,7 +34,7 @@ describe('launchAdmittedRun on the embedded store', () => {
     const first = await launchAdmittedRun(host, { skill: 'load_probe', input: { n: 1 } }, admission);
     assert.equal(first.queued, false);
     const t0 = performance.now();
-    const ids = await Promise.all([2, 3, 4, 5, 6].map((n) => launchAdmittedRun(host, { skill: 'load_probe', input: { n } }, admission)));
+    const ids = await Promise.all([2, 3, 4, 5, 6].map((n) => launchAdmittedRun(host, { skill: 'quick_probe', input: { n } }, admission)));
     const answeredMs = performance.now() - t0;
     // every answer came while the first run still holds the only slot, its step not over
     assert.equal((await store.getRun(first.runId))!.status, 'running');

@@ -27,8 +27,8 @@ export type LoadFigures = {
 
 type Json = Record<string, unknown>;
 
-export const SLOW_SKILL = (stepMs: number): Record<string, string> => ({
-  'skill.md': `---\nname: load_probe\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object, required: [waited] }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait }\n---\nGo.\n`,
+export const SLOW_SKILL = (stepMs: number, name = 'load_probe'): Record<string, string> => ({
+  'skill.md': `---\nname: ${name}\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object, required: [waited] }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait }\n---\nGo.\n`,
   'wait.mjs': `export async function wait(v) { await new Promise((r) => setTimeout(r, ${stepMs})); return { waited: ${stepMs}, n: v.n ?? null }; }\n`,
   'model.yaml': 'turns:\n  - finish: {}\n',
 });
