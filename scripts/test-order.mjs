@@ -31,6 +31,14 @@ export const LONGEST_FIRST = [
   'lib/store/open-store.db.test.ts',
   'cli/replay-check-exit.test.ts',
   'lib/sandbox/resources.test.ts',
+  // the HTTP tests (a stage of their own, against the built app)
+  'lib/server/http/admission.http.test.ts',
+  'cli/through-app.http.test.ts',
+  'cli/resume-through-app.http.test.ts',
+  'cli/run-through-app.http.test.ts',
+  'cli/replay-through-app.http.test.ts',
+  'bench/bench-inspector.http.test.ts',
+  'lib/server/http/abort-in-flight.http.test.ts',
 ];
 
 /** `files` with those of LONGEST_FIRST first, in its order, then the rest as given */

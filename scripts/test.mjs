@@ -9,7 +9,7 @@
 //   node scripts/test.mjs --benches  only the benches at their tiny size (bench:app needs `next build` first)
 //   node scripts/test.mjs FILE...    just those files (an e2e/*.spec.ts goes to Playwright)
 //   TEST_CONCURRENCY=N               N test files at once (else 4 in the unit and database stage, the
-//                                    longest first: scripts/test-order.mjs; 2 for the HTTP tests and given files)
+//                                    longest first: scripts/test-order.mjs; 2 for the HTTP tests, the longest first, and given files)
 // Node 20's --test does not expand globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -138,7 +138,7 @@ failed |= built;
 stageDone('next build');
 if (built === 0) {
   console.log('\n# HTTP tests against the built app');
-  failed |= await nodeTests(http);
+  failed |= await nodeTests(longestFirst(http));
   stageDone('HTTP tests');
   console.log('\n# every bench:* once, at its tiny size');
   failed |= benches();
