@@ -1,6 +1,7 @@
 // "Back to the source": the studio's URL that opens a skill at a version's text with a line
 // revealed (`/skills/<name>?version=<hash>&line=<n>&file=<path>`), written by the run page and
 // read by the skill page, with a located sentence for each part that is not right.
+import { plural } from '@/lib/kernel/plural';
 
 export type SourceLink = { version: string | null; line: number | null; file: string | null; problems: string[] };
 
@@ -47,7 +48,7 @@ export function revealIn(link: Pick<SourceLink, 'line' | 'file'>, files: Record<
   const file = known ? link.file! : 'skill.md';
   const lines = (files[file] ?? '').split('\n').length;
   if (link.line > lines) {
-    problems.push(`?line=${link.line}: ${file} has ${lines} line${lines === 1 ? '' : 's'}. No line is revealed.`);
+    problems.push(`?line=${link.line}: ${file} has ${plural(lines, 'line')}. No line is revealed.`);
     return { reveal: null, problems };
   }
   return { reveal: { file, line: link.line }, problems };
