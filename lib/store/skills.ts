@@ -136,6 +136,34 @@ type VersionRow = {
 const VERSION_COLUMNS = `v."id"::text AS id, v."skill_id"::text AS skill_id, s."name" AS skill_name, v."hash", v."description", v."origin",
   v."file_count", v."size_bytes", v."created_at", v."saved_at"`;
 
+/**
+ * The newest run of the version `rv` (the last run's order): one probe of runs_skill_version_id_idx,
+ * which holds a version's runs newest first. The skills list takes it for each version of a skill and
+ * keeps the newest: the cost is a probe per version, never a walk over the runs
+ * (*_runs_last_run_by_version; skills-last-run.db.test.ts holds the plan to it).
+ */
+const NEWEST_RUN_OF_VERSION = `SELECT r."id" AS run_id, r."status" AS run_status, r."created_at" AS run_created_at, r."ord" AS run_ord, r."outcome" AS run_outcome,
+         r."needs_attention" AS run_needs_attention, r."failed_at" AS run_failed_at, r."error_message" AS run_error_message, r."bundle_dir" AS run_bundle_dir
+    FROM "runs" r WHERE r."skill_version_id" = rv."id" ORDER BY r."created_at" DESC, r."ord" DESC LIMIT 1`;
+
+/** the skills with their latest version and last run; `where` narrows them (`AND s."name" = $1`) */
+export const skillListSql = (where: string): string =>
+  `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
+          (SELECT count(*) FROM "skill_versions" c WHERE c."skill_id" = s."id") AS version_count,
+          lv.*, lr.*
+     FROM "skills" s
+     LEFT JOIN LATERAL (
+       SELECT ${VERSION_COLUMNS} FROM "skill_versions" v WHERE v."skill_id" = s."id" ORDER BY v."saved_at" DESC LIMIT 1
+     ) lv ON true
+     LEFT JOIN LATERAL (
+       SELECT r.*, rv."hash" AS run_version_hash
+         FROM "skill_versions" rv
+        CROSS JOIN LATERAL (${NEWEST_RUN_OF_VERSION}) r
+        WHERE rv."skill_id" = s."id" ORDER BY r.run_created_at DESC, r.run_ord DESC LIMIT 1
+     ) lr ON true
+    WHERE s."deleted_at" IS NULL ${where}
+    ORDER BY s."name"`;
+
 function toSummary(r: VersionRow): VersionSummary {
   return {
     id: r.id,
@@ -267,22 +295,7 @@ export class PrismaSkillRepo implements SkillRepo {
         run_version_hash: string | null;
       }
     >(
-      `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
-              (SELECT count(*) FROM "skill_versions" c WHERE c."skill_id" = s."id") AS version_count,
-              lv.*, lr.*
-         FROM "skills" s
-         LEFT JOIN LATERAL (
-           SELECT ${VERSION_COLUMNS} FROM "skill_versions" v WHERE v."skill_id" = s."id" ORDER BY v."saved_at" DESC LIMIT 1
-         ) lv ON true
-         LEFT JOIN LATERAL (
-           SELECT r."id" AS run_id, r."status" AS run_status, r."created_at" AS run_created_at, r."outcome" AS run_outcome,
-                  r."needs_attention" AS run_needs_attention, r."failed_at" AS run_failed_at, r."error_message" AS run_error_message, r."bundle_dir" AS run_bundle_dir,
-                  rv."hash" AS run_version_hash
-             FROM "runs" r JOIN "skill_versions" rv ON rv."id" = r."skill_version_id"
-            WHERE rv."skill_id" = s."id" ORDER BY r."created_at" DESC, r."ord" DESC LIMIT 1
-         ) lr ON true
-        WHERE s."deleted_at" IS NULL ${where}
-        ORDER BY s."name"`,
+      skillListSql(where),
       ...args,
     );
     return rows.map((r) => ({
