@@ -11,7 +11,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const RUN_LIMIT = [/\/queue\.spec\.ts$/, /\/driven-here-live\.spec\.ts$/];
 
 function workersOf(given: string | undefined): number {
-  if (given === undefined || given === '') return 3;
+  if (given === undefined || given === '') return 2;
   const n = Number(given);
   if (!Number.isInteger(n) || n < 1) throw new Error(`E2E_WORKERS=${given}: give a whole number of browsers at once, 1 or more`);
   return n;
@@ -21,9 +21,9 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  // three browsers at once against the one server (a spec's own tests still run in order, in one
+  // two browsers at once against the one server (a spec's own tests still run in order, in one
   // worker): a test mostly waits on the app and the browser, so one worker left a 2-core machine
-  // half idle, and two still waited on polls and animations. E2E_WORKERS=1 runs the specs one at a time
+  // half idle. E2E_WORKERS=1 runs the specs one at a time
   workers: workersOf(process.env.E2E_WORKERS),
   reporter: [['list']],
   outputDir: 'test-results/e2e',
