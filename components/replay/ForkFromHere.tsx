@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import { ForkEditor } from './ForkEditor';
+import { forkPointHint } from './run-positions';
 import { Spinner } from '@/components/common/Spinner';
 import { exactTime } from '@/components/common/format';
 import { useHydrated } from '@/components/common/use-hydrated';
@@ -106,7 +107,7 @@ export function ForkFromHere({ runId, position, status, positions, skill, ranVer
                 aria-describedby="fork-point-hint"
               />
               <span id="fork-point-hint" className={styles.labelNote}>
-                input, a phase name, __post__ (the finish artifact), a step (draft/r2/model, __post__/0), or a step&apos;s /input
+                {forkPointHint(positions)}
               </span>
               <datalist id="fork-point-suggestions">
                 {positions.map((p) => (
