@@ -2,7 +2,7 @@
 // their own lines (not one JSON string of `\n` escapes), and the bundle's files named as the run page
 // names them (sanitize.py), never the server's folders (/tmp/…/bundles/<hash>/sanitize.py).
 import { expect, test, type Locator } from '@playwright/test';
-import { exampleFiles, ranTo } from './skill-runs';
+import { ranThenBrokenSummarize } from './skill-runs';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -20,12 +20,8 @@ function expectReadable(text: string) {
 
 test("an error in a diff reads as text on its lines, with the bundle's file names, in Check against past runs, Replay and Compare", async ({ page, request }) => {
   const name = 'err_readable';
-  expect((await request.post('/api/skills', { data: { name, from: 'summarize' } })).status()).toBe(201);
-  const runId = await ranTo(request, name, { path: 'report.txt' }, 'completed');
   // the postprocessor's python step now raises KeyError
-  const files = exampleFiles('summarize', name);
-  files['sanitize.py'] = files['sanitize.py'].replace('    count = 0\n', '    count = value["missing"]\n');
-  expect((await request.post(`/api/skills/${name}/versions`, { data: { files } })).status()).toBe(201);
+  const runId = await ranThenBrokenSummarize(request, name);
 
   await page.goto(`/skills/${name}`);
   await page.getByRole('button', { name: 'Check against past runs' }).click();

@@ -71,6 +71,19 @@ export async function ranTo(request: APIRequestContext, skill: string, input: Re
   return runId;
 }
 
+/**
+ * skill `name`, the summarize example, run to completion; then a version whose postprocessor's python
+ * step raises KeyError, saved: the run's id (a run that version would change)
+ */
+export async function ranThenBrokenSummarize(request: APIRequestContext, name: string): Promise<string> {
+  expect((await request.post('/api/skills', { data: { name, from: 'summarize' } })).status()).toBe(201);
+  const runId = await ranTo(request, name, { path: 'report.txt' }, 'completed');
+  const files = exampleFiles('summarize', name);
+  files['sanitize.py'] = files['sanitize.py'].replace('    count = 0\n', '    count = value["missing"]\n');
+  expect((await request.post(`/api/skills/${name}/versions`, { data: { files } })).status()).toBe(201);
+  return runId;
+}
+
 /** skill `name` from e2e/fixtures/tally, run on its note until its python step fails the run: the run's id */
 export async function failedTallyRun(request: APIRequestContext, name: string): Promise<string> {
   await savedSkill(request, 'tally', name);

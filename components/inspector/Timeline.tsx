@@ -58,6 +58,8 @@ const KEEP_SELECTED_MS = 3_000;
 export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNextFailure, onVisitsInView, moves, followScrubbed = false, ...sel }: Props) {
   const currency = t.price?.currency ?? null;
   const failures = t.failures.length;
+  // denied tool calls are among the failures Next failure visits, but counted apart (failure-words.ts)
+  const denied = t.report.step_counts.tool_by_status?.denied ?? 0;
   const rungs = useMemo(() => new Set(t.program.map((p) => p.rung)), [t.program]);
   const [zoomAt, setZoomAt] = useState(FIT);
   // its tools are disabled until hydrated: a click on the server's HTML reaches no handler and is lost
@@ -207,7 +209,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
           </span>
         </span>
         <span className={styles.timelineTools}>
-          <span className={failures || runItselfFailed(failures, t.selected) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected)}</span>
+          <span className={failures > denied || runItselfFailed(failures - denied, t.selected) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected, denied)}</span>
           <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={!hydrated || failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
             Next failure <kbd aria-hidden="true">n</kbd>
           </button>

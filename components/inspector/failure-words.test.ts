@@ -11,3 +11,11 @@ test('a run that failed outside any item says so; counts read as counts otherwis
   assert.equal(failureCountText(1, '__post__/0'), '1 failure');
   assert.equal(failureCountText(1234, 'run'), '1,234 failures');
 });
+
+test('a denied tool call is said for what it is, not left to read as a failure of the run', () => {
+  assert.equal(failureCountText(1, null, 1), '1 failure (a denied tool call, not a failure of the run)');
+  assert.equal(failureCountText(2, null, 2), '2 failures (all denied tool calls, not failures of the run)');
+  assert.equal(failureCountText(3, 'draft/r1/tool/0', 1), '3 failures (1 of them a denied tool call)');
+  assert.equal(failureCountText(3, null, 2), '3 failures (2 of them denied tool calls)');
+  assert.equal(failureCountText(2, null, 0), '2 failures');
+});

@@ -8,10 +8,17 @@ export const errorLine = (message: string): string => message.split('\n')[0];
 /** `selected`: what the page opened on (`run` when the failure is the run's own, outside any item) */
 export const runItselfFailed = (failures: number, selected: string | null): boolean => failures === 0 && selected === 'run';
 
-/** the count beside `Next failure` */
-export function failureCountText(failures: number, selected: string | null): string {
+/**
+ * the count beside `Next failure`; `denied`: how many of them are tool calls a stage denied — no
+ * failure of the run, so said for what they are after the count ("1 failure (a denied tool call)")
+ */
+export function failureCountText(failures: number, selected: string | null, denied = 0): string {
   if (runItselfFailed(failures, selected)) return 'the run itself failed';
-  return failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`;
+  const text = failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`;
+  const n = Math.min(denied, failures);
+  if (n <= 0) return text;
+  if (n === failures) return `${text} (${n === 1 ? 'a denied tool call, not a failure of the run' : 'all denied tool calls, not failures of the run'})`;
+  return `${text} (${n === 1 ? '1 of them a denied tool call' : `${n.toLocaleString('en')} of them denied tool calls`})`;
 }
 
 /** what `Failed only` shows when no item is left */

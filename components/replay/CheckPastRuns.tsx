@@ -10,7 +10,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { routes } from '@/lib/api/routes';
 import { callRoute } from '@/lib/client/api';
-import { exactTime } from '@/components/common/format';
+import { utcTime } from '@/components/common/format';
 import type { Files, RegressRunView, RegressView } from '@/lib/views';
 import { DeltaView } from './DeltaView';
 import { changeWords, divergenceNote } from './DivergenceList';
@@ -62,7 +62,7 @@ function ChangedRun({ run }: { run: RegressRunView }) {
         <Link href={`/runs/${encodeURIComponent(run.runId)}`} className={styles.mono}>
           {run.runId}
         </Link>
-        <span className={styles.dim}>{exactTime(run.createdAt)}</span>
+        <span className={styles.dim}>{utcTime(run.createdAt)}</span>
         <span className="status" data-status={run.recorded.status}>
           {run.recorded.status}
         </span>

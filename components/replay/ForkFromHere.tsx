@@ -10,8 +10,9 @@ import { useState } from 'react';
 import { routes } from '@/lib/api/routes';
 import { routeQuery } from '@/lib/client/queries';
 import { ForkEditor } from './ForkEditor';
+import { forkPointHint } from './run-positions';
 import { Spinner } from '@/components/common/Spinner';
-import { exactTime } from '@/components/common/format';
+import { utcTime } from '@/components/common/format';
 import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 
@@ -79,7 +80,7 @@ export function ForkFromHere({ runId, position, status, positions, skill, ranVer
               <select id="fork-version" className={`input ${styles.mono}`} value={version} onChange={(e) => setVersion(e.target.value)}>
                 {versions.data!.versions.map((v, i) => (
                   <option key={v.hash} value={i === 0 ? '' : v.hash}>
-                    {v.hash.slice(0, 12)} · {[i === 0 ? 'latest' : `saved ${exactTime(v.savedAt)}`, ...(ranVersion && v.hash.startsWith(ranVersion) ? ["this run's"] : [])].join(' · ')}
+                    {v.hash.slice(0, 12)} · {[i === 0 ? 'latest' : `saved ${utcTime(v.savedAt)}`, ...(ranVersion && v.hash.startsWith(ranVersion) ? ["this run's"] : [])].join(' · ')}
                   </option>
                 ))}
               </select>
@@ -106,7 +107,7 @@ export function ForkFromHere({ runId, position, status, positions, skill, ranVer
                 aria-describedby="fork-point-hint"
               />
               <span id="fork-point-hint" className={styles.labelNote}>
-                input, a phase name, __post__ (the finish artifact), a step (draft/r2/model, __post__/0), or a step&apos;s /input
+                {forkPointHint(positions)}
               </span>
               <datalist id="fork-point-suggestions">
                 {positions.map((p) => (

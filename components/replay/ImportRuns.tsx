@@ -16,6 +16,7 @@ import { Spinner } from '@/components/common/Spinner';
 import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Replay.module.css';
 import { plural } from '@/lib/kernel/plural';
+import { importRefusedText } from './import-words';
 
 const MB = 1024 * 1024;
 
@@ -54,7 +55,7 @@ export function ImportRuns() {
     upload.mutate(await picked.text());
   };
 
-  const error = refused ?? (upload.error ? `${file ?? 'The file'} was not imported: ${upload.error.message}` : null);
+  const error = refused ?? (upload.error ? importRefusedText(file, upload.error.message) : null);
   return (
     <div className={styles.importBox}>
       <button type="button" className="btn" onClick={() => input.current?.click()} disabled={!hydrated || upload.isPending} title="Add a run exported from Stagecraft (a .json file)">

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { RUN_INPUT_POINT } from '@/lib/kernel/fork-edits';
 import { POST_PHASE } from '@/lib/kernel/plan';
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunView } from '@/lib/views';
-import { forkPositions, rerunDoneNote, rerunPointOf, RERUN_WORDS } from './run-positions';
+import { forkPointHint, forkPositions, rerunDoneNote, rerunPointOf, RERUN_WORDS } from './run-positions';
 import { pointFacts } from './fork-words';
 
 type Run = Parameters<typeof rerunPointOf>[0] & Parameters<typeof forkPositions>[0];
@@ -107,4 +107,13 @@ test("the take-on box says once a fork from its point has completed; not for one
   assert.equal(rerunDoneNote({ derivedRuns: [d('__post__/1', 'completed')] }, '__post__/1'), 'A fork from here has completed since: it is under Replays and forks below.');
   assert.equal(rerunDoneNote({ derivedRuns: [d('__post__/1', 'running'), d('__post__/1', 'aborted'), d('__post__/0', 'completed'), d(null, 'completed', 'replay')] }, '__post__/1'), null);
   assert.equal(rerunDoneNote({}, '__post__/1'), null);
+});
+
+// the hint said `draft/r2/model` of every run, one with no `draft` phase too
+test("the fork point's hint takes its step examples from the run's own positions", () => {
+  const summarize = ['input', 'summarize', '__post__', 'summarize/r1/model', 'summarize/r1/model/input', '__post__/0', '__post__/0/input', '__post__/1'];
+  assert.equal(forkPointHint(summarize), "input, a phase name, __post__ (the finish artifact), a step (summarize/r1/model, __post__/0), or a step's /input");
+  assert.doesNotMatch(forkPointHint(summarize), /draft/);
+  assert.equal(forkPointHint(['input', '__post__', '__post__/2/input', '__post__/2']), "input, a phase name, __post__ (the finish artifact), a step (__post__/2), or a step's /input");
+  assert.equal(forkPointHint(['input', 'answer']), "input, a phase name, __post__ (the finish artifact), a step, or a step's /input");
 });

@@ -95,6 +95,17 @@ export function forkPositions(run: Pick<RunView, 'steps' | 'traces' | 'status'>)
 }
 
 /**
+ * The fork point's hint, its examples of a step taken from the run's own positions (a phase's step, a
+ * postprocessor step): `draft/r2/model` was said of runs with no `draft` phase.
+ */
+export function forkPointHint(positions: readonly string[]): string {
+  const isStep = (p: string) => p.includes('/') && !p.endsWith('/input');
+  const post = `${FORK_POINT_FINISH}/`;
+  const examples = [positions.find((p) => isStep(p) && !p.startsWith(post)), positions.find((p) => isStep(p) && p.startsWith(post))].filter((p) => p !== undefined);
+  return `input, a phase name, __post__ (the finish artifact), a step${examples.length ? ` (${examples.join(', ')})` : ''}, or a step's /input`;
+}
+
+/**
  * Said in the take-on box once a fork from its point (a rerun, or one with an edit) has completed (newest first in derivedRuns):
  * the box still offers Rerun, but a user back on the failed run should not pay for it twice. The
  * rerun itself is linked under Replays and forks, not here (one link per run on the page).

@@ -3,7 +3,7 @@
 // tooltip per bucket and keyboard access (recharts' accessibility layer); clicking a bar narrows
 // the list to that bucket's time. The p50/p95 duration of the runs that ended sits above it.
 // Loaded in the browser only (RunsChartPane), after the list has painted.
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type DefaultLegendContentProps } from 'recharts';
 import type { RunStatsView } from '@/lib/views';
 import { RUN_STATUS_WORDS } from '@/lib/views';
 import { CHART_HEIGHT_PX, bucketLabel, chartRows } from './chart-data';
@@ -18,6 +18,30 @@ const COLOURS: Record<(typeof RUN_STATUS_WORDS)[number], string> = {
 };
 
 type Props = { stats: RunStatsView; onPickBucket(from: number, to: number): void };
+
+const LEGEND_ICON_PX = 9;
+
+/**
+ * The legend as recharts draws it (a swatch, then the status in its colour), but its swatches are
+ * hidden from the accessibility tree: recharts names each one ("aborted legend icon"), which a
+ * screen reader read out before every status. The words stay.
+ */
+function StatusLegend({ payload }: DefaultLegendContentProps) {
+  return (
+    <ul className="recharts-default-legend" style={{ padding: 0, margin: 0, textAlign: 'center' }}>
+      {(payload ?? []).map((entry) => (
+        <li key={entry.value} className="recharts-legend-item" style={{ display: 'inline-block', marginRight: 10, whiteSpace: 'nowrap' }}>
+          <svg width={LEGEND_ICON_PX} height={LEGEND_ICON_PX} viewBox="0 0 32 32" aria-hidden="true" style={{ display: 'inline-block', verticalAlign: 'middle', marginRight: 4 }}>
+            <path d="M0,4h32v24h-32z" fill={entry.color} />
+          </svg>
+          <span className="recharts-legend-item-text" style={{ color: entry.color }}>
+            {entry.value}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export default function RunsChart({ stats, onPickBucket }: Props) {
   const rows = chartRows(stats);
@@ -37,7 +61,7 @@ export default function RunsChart({ stats, onPickBucket }: Props) {
           }}
           contentStyle={{ fontSize: 12, borderRadius: 6 }}
         />
-        <Legend iconSize={9} wrapperStyle={{ fontSize: 12 }} />
+        <Legend iconSize={LEGEND_ICON_PX} wrapperStyle={{ fontSize: 12 }} content={StatusLegend} />
         {shown.map((s) => (
           <Bar
             key={s}

@@ -2,13 +2,13 @@
 // Adding a file to the bundle: a code module, a model script, data.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
-import { bundlePathProblem } from '@/lib/skill/bundle';
+import { newFilePathProblem } from './new-file-path';
 
 type Props = { open: boolean; onOpenChange(o: boolean): void; existing: string[]; onCreate(path: string): void };
 
 export function NewFileDialog({ open, onOpenChange, existing, onCreate }: Props) {
   const [path, setPath] = useState('');
-  const problem = path === '' ? null : existing.includes(path) ? `${path} is already in the bundle.` : (bundlePathProblem(path)?.message ?? null);
+  const problem = newFilePathProblem(path, existing);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (!path || problem) return;

@@ -60,6 +60,8 @@ import {
 
 /** the largest exported run an import takes (a run's log and artifacts can be larger than a request) */
 export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+/** what an import's refusal calls the file the app was sent (`<source>: <why>`): the page names it by its own name */
+export const UPLOADED_IMPORT_SOURCE = 'the uploaded file';
 /** the most events one page of a run's log holds */
 export const MAX_EVENT_PAGE = 1000;
 /** visits a timeline window holds at most */

@@ -23,22 +23,26 @@ export type { PositionedRequest } from './visits';
 
 export type ModelEnv = Record<string, string | undefined>;
 
-const SPEC_FORMS =
-  '`scripted:FILE` (a model script file: the bundle folder\'s, else the working directory\'s), ' +
-  '`openai` (model from STAGECRAFT_MODEL) or `openai:MODEL`, both with STAGECRAFT_MODEL_BASE_URL';
+const OPENAI_FORMS = '`openai` (model from STAGECRAFT_MODEL) or `openai:MODEL`, both with STAGECRAFT_MODEL_BASE_URL';
+const SPEC_FORMS = `\`scripted:FILE\` (a model script file: the bundle folder's, else the working directory's), ${OPENAI_FORMS}`;
+/** a stored skill's run (the app's, or the CLI's of a skill by name) takes only the skill's own scripts: no working directory is looked in */
+const STORED_SPEC_FORMS = `\`scripted:FILE\` (a model script file of the skill, e.g. scripted:model.yaml), ${OPENAI_FORMS}`;
+
+/** what a spec is for: a run of a bundle folder, or of a stored skill (its version's files only) */
+export type ModelSpecOf = 'folder' | 'stored';
 
 /**
  * A spec that can name a model at all (its form, not whether the script exists or the endpoint is set):
  * else the usage error modelFromSpec would give — said before anything is looked up, whatever it is for.
  */
-export function checkModelSpec(spec: string): void {
+export function checkModelSpec(spec: string, of: ModelSpecOf = 'folder'): void {
   const [kind, ...rest] = spec.split(':');
   const arg = rest.join(':');
   if ((kind === 'scripted' && arg !== '') || kind === 'openai') return;
   if (kind === 'replay') {
     throw new UsageError(`A replay model is built from a recorded run, not from a spec: replay the run instead (\`stagecraft replay ${arg ? shellWord(arg) : 'RUN'}\`).`, { spec });
   }
-  throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
+  throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${of === 'stored' ? STORED_SPEC_FORMS : SPEC_FORMS}.`, { spec });
 }
 
 /**

@@ -159,6 +159,7 @@ export const ReportView = RunReportView;
 export type ReportView = z.infer<typeof ReportView>;
 
 export { RUN_STATUS_WORDS, type RunStatusWord } from './run-words';
+export { shownModel } from './shown-model';
 export { RUN_OUTCOME_WORDS, RunListItemView, RunPageView, RunStatsView, RunFilterQuery } from './run-list';
 export { isEmptyRange, parseRangeTime, RANGE_TIME_FORMS, untilOf } from './run-time-range';
 

@@ -14,6 +14,7 @@ import type { Json } from '../../kernel/json';
 import type { BaselineDivergenceView, CompareSideView, CompareView } from '../../views';
 import type { Host } from '../host';
 import { compareDivergenceView, compareRowView } from './divergence-views';
+import { shownModel } from '../../views/shown-model';
 
 async function mustGet(host: Pick<Host, 'store'>, runId: string): Promise<RunRecord> {
   const run = await host.store.getRun(runId);
@@ -28,7 +29,7 @@ function sideView(run: RunRecord, o: OutcomeSide, version: string | null): Compa
     version,
     kind: run.kind,
     status: run.status,
-    model: run.model,
+    model: shownModel(run.model),
     output: run.output,
     // its files named as the run page names them: the server's bundle folder never reaches the browser
     error: run.error && (relativeErrorValue(run.error, [run.bundleDir]) as typeof run.error),

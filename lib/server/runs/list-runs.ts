@@ -7,6 +7,7 @@
 import { UsageError } from '../../kernel/errors';
 import type { RunCursor, RunIndex, RunIndexRow, RunSearch } from '../../store/run-index';
 import type { RunFilterQuery, RunListItemView, RunPageView } from '../../views';
+import { shownModel } from '../../views/shown-model';
 
 export type RunIndexHost = { store: { runIndex: RunIndex } };
 
@@ -41,7 +42,7 @@ export function runListItemView(r: RunIndexRow): RunListItemView {
     skill: r.skillName,
     version: r.versionHash,
     status: r.status,
-    model: r.model,
+    model: shownModel(r.model),
     kind: r.kind,
     parentRunId: r.parentRunId,
     forkPoint: r.forkPoint,

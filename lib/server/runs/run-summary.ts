@@ -15,6 +15,7 @@ import type { Host } from '../host';
 import { rerunPoint } from './failed-step';
 import { runDrivers } from './run-drivers';
 import { foldRun } from './run-folds';
+import { shownModel } from '../../views/shown-model';
 
 export type RunSummary = RunSummaryView;
 
@@ -85,7 +86,7 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     ...summaryOf({ runId, status: run.status, output: run.output, error: run.error, report: run.report as RunOutcome['report'] }, traces, events),
     skill: run.skillName,
     version: run.skillVersionId ? (hashes.get(run.skillVersionId) ?? null) : null,
-    model: run.model,
+    model: shownModel(run.model),
     input: run.input,
     kind: run.kind,
     parentRunId: run.parentRunId,

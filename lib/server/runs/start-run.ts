@@ -26,6 +26,7 @@ import { compileSkill } from '../../skill/compile';
 import { checkBundle, type BundleFiles, type BundleProblem } from '../../skill/bundle';
 import { requireInputFits } from '../../skill/input-check';
 import { kernelDeps, modelFor, type Host } from '../host';
+import { checkModelSpec } from '../../models';
 import { randomIds, systemClock } from '../system';
 import { readBundleDir } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
@@ -171,7 +172,12 @@ export async function prepareStored(host: Host, skill: string, version?: string)
  * (never a file of the server), `openai` / `openai:MODEL` the configured endpoint.
  */
 export function storedModelSpec(spec: string | undefined, files: BundleFiles, copyDir: string): string | undefined {
-  if (spec === undefined || !spec.startsWith('scripted:')) return spec;
+  if (spec === undefined) return spec;
+  // an unknown spec is told the forms a stored run takes (the API's "the working directory's" script is none of them)
+  if (!spec.startsWith('scripted:')) {
+    checkModelSpec(spec, 'stored');
+    return spec;
+  }
   const rel = spec.slice('scripted:'.length).replace(/^\.\//, '');
   if (!Object.prototype.hasOwnProperty.call(files, rel)) {
     const scripts = Object.keys(files).filter((p) => /\.ya?ml$/.test(p));

@@ -19,6 +19,17 @@ export async function pushSkill(host: Pick<Host, 'skills'>, dir: string, opts: {
   return { skill: name, ...(await saveVersion(host, name, { files, origin: 'push', createIfMissing: true })) };
 }
 
+/** `, e.g. --name bad_name`: `name` made a skill name, when it can be */
+function nameLike(name: string): string {
+  const like = name
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^[^a-z]+/, '')
+    .slice(0, 64)
+    .replace(/_+$/, '');
+  return isSkillName(like) ? `, e.g. --name ${like}` : '';
+}
+
 /** The folder's files and the skill they are pushed as, checked (the CLI beside the app sends them to it). */
 export function readPush(dir: string, opts: { as?: string } = {}): { name: string; files: BundleFiles } {
   // a missing path was node's ENOENT from deep in the read, an "internal error" with its stack
@@ -31,9 +42,10 @@ export function readPush(dir: string, opts: { as?: string } = {}): { name: strin
   const folder = path.basename(path.resolve(dir));
   const name = opts.as ?? skillMdFacts(files['skill.md']).name ?? folder;
   if (!isSkillName(name)) {
-    throw new UsageError(
-      `Cannot push ${dir} as "${name}": a skill name is a lowercase letter, then lowercase letters, digits or _ (at most 64). Set \`name:\` in skill.md, or pass --name.`,
-    );
+    const what = `Cannot push ${dir} as "${name}": a skill name is a lowercase letter, then lowercase letters, digits or _ (at most 64).`;
+    // the name was --name's own: "pass --name" told the user to do what they had just done
+    if (opts.as !== undefined) throw new UsageError(`${what} Pass --name a name of that form${nameLike(name)}.`);
+    throw new UsageError(`${what} Set \`name:\` in skill.md, or pass --name.`);
   }
   return { name, files };
 }
