@@ -16,7 +16,7 @@ import { StepList } from './TimelineParts';
 import { VisitView, visitEstimatePx } from './TimelineVisit';
 import { itemDomId, totalUsageText, visitKeyOf } from './timeline-index';
 import type { Visit } from './use-run-timeline';
-import { failedOnlyEmptyText, failureCountText, runItselfFailed } from './failure-words';
+import { failedOnlyEmptyText, failureCountText, runEndedBadly, runItselfFailed } from './failure-words';
 import { useHydrated } from '@/components/common/use-hydrated';
 import { centreInBox, keepToolbarInView, shownPart } from './timeline-scroll';
 import styles from './Inspector.module.css';
@@ -209,7 +209,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
           </span>
         </span>
         <span className={styles.timelineTools}>
-          <span className={failures > denied || runItselfFailed(failures - denied, t.selected) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected, denied)}</span>
+          <span className={failures > denied || runItselfFailed(failures - denied, t.selected) || runEndedBadly(t.status) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected, denied, t.status)}</span>
           <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={!hydrated || failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
             Next failure <kbd aria-hidden="true">n</kbd>
           </button>

@@ -18,4 +18,9 @@ test('a denied tool call is said for what it is, not left to read as a failure o
   assert.equal(failureCountText(3, 'draft/r1/tool/0', 1), '3 failures (1 of them a denied tool call)');
   assert.equal(failureCountText(3, null, 2), '3 failures (2 of them denied tool calls)');
   assert.equal(failureCountText(2, null, 0), '2 failures');
+  // a run that failed (max_rounds after a denial) or was aborted with only denials among its failures: its own end is said
+  assert.equal(failureCountText(1, null, 1, 'failed'), '1 failure (a denied tool call; the run itself failed: the run report says why)');
+  assert.equal(failureCountText(2, 'run', 2, 'aborted'), '2 failures (all denied tool calls; the run itself was aborted: the run report says why)');
+  assert.equal(failureCountText(1, null, 1, 'completed'), '1 failure (a denied tool call, not a failure of the run)');
+  assert.equal(failureCountText(3, null, 1, 'failed'), '3 failures (1 of them a denied tool call)');
 });

@@ -10,16 +10,24 @@ export const runItselfFailed = (failures: number, selected: string | null): bool
 
 /**
  * the count beside `Next failure`; `denied`: how many of them are tool calls a stage denied — no
- * failure of the run, so said for what they are after the count ("1 failure (a denied tool call)")
+ * failure of the run, so said for what they are after the count ("1 failure (a denied tool call)").
+ * `runStatus`: a run that failed or was aborted with only denials among its failures is not told
+ * "not a failure of the run": its own failure (max_rounds after a denial, a model error) is said.
  */
-export function failureCountText(failures: number, selected: string | null, denied = 0): string {
+export function failureCountText(failures: number, selected: string | null, denied = 0, runStatus?: string): string {
   if (runItselfFailed(failures, selected)) return 'the run itself failed';
   const text = failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`;
   const n = Math.min(denied, failures);
   if (n <= 0) return text;
+  if (n === failures && runEndedBadly(runStatus)) {
+    return `${text} (${n === 1 ? 'a denied tool call' : 'all denied tool calls'}; the run itself ${runStatus === 'aborted' ? 'was aborted' : 'failed'}: the run report says why)`;
+  }
   if (n === failures) return `${text} (${n === 1 ? 'a denied tool call, not a failure of the run' : 'all denied tool calls, not failures of the run'})`;
   return `${text} (${n === 1 ? '1 of them a denied tool call' : `${n.toLocaleString('en')} of them denied tool calls`})`;
 }
+
+/** a run that ended failed or aborted: its failure count is drawn as failures even when all its failed items are denials */
+export const runEndedBadly = (runStatus: string | undefined): boolean => runStatus === 'failed' || runStatus === 'aborted';
 
 /** what `Failed only` shows when no item is left */
 export function failedOnlyEmptyText(failures: number, selected: string | null): string {
