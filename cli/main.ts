@@ -80,11 +80,12 @@ an invalid skill for run), before anything ran.
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft); while the app holds that one, runs,
-events, abort, export, compare and versions go through the app. So do run DIR,
-fork, replay, resume RUN, push, pull, import and regress (a few of their flags
-cannot, and say why); worker cannot. With STAGECRAFT_WORKERS=external the
+events, abort, export, compare and versions go through the app. With STAGECRAFT_WORKERS=external the
 app queues its runs for \`stagecraft worker\` processes. With
-OTEL_EXPORTER_OTLP_ENDPOINT set, every run is exported as OpenTelemetry spans.`;
+OTEL_EXPORTER_OTLP_ENDPOINT set, every run is exported as OpenTelemetry spans.
+Beside the running app, run DIR, fork, replay, resume RUN, push, pull, import
+and regress go through it too (a few of their flags cannot, and say why);
+worker cannot.`;
 
 /**
  * The usage a mistake in one command is met with: that command's lines of USAGE (its name line and
