@@ -103,12 +103,13 @@ for (const [name, open] of backends) {
         return performance.now() - t0;
       };
       const [now, before] = [[], []] as [number[], number[]];
-      for (let i = 0; i < 3; i++) {
+      // interleaved, the least of five each, and a wide margin (measured 0.35–0.46): four test files run at once beside it
+      for (let i = 0; i < 5; i++) {
         now.push(await time('stagecraft_'));
         before.push(await time('stagecraft_test_prev_'));
       }
       const [n, b] = [Math.min(...now), Math.min(...before)];
-      assert.ok(n < b * 0.6, `both columns: ${n.toFixed(1)} ms now vs ${b.toFixed(1)} ms by the rules before, 10 rows`);
+      assert.ok(n < b * 0.75, `both columns: ${n.toFixed(1)} ms now vs ${b.toFixed(1)} ms by the rules before, 10 rows`);
     });
   });
 }
