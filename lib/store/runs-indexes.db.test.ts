@@ -1,5 +1,5 @@
 // The indexes of "runs" over a column most runs leave empty hold only the runs that fill it
-// (prisma/migrations/*_runs_sparse_indexes, *_runs_skill_version_sparse): a run that leaves it
+// (prisma/migrations/*_runs_sparse_indexes, *_runs_last_run_by_version): a run that leaves it
 // empty writes no entry there at its creation nor at its end; and the queries that ask for a value
 // are still answered by the index, in a generic plan too (a prepared statement's, the foreign key's).
 import assert from 'node:assert/strict';

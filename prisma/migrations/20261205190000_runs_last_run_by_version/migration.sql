@@ -16,6 +16,15 @@
 -- (`skill_version_id = $1`, runs-indexes.db.test.ts). No index is added: a run writes as many
 -- entries as before, each 16 bytes wider. Now 1.6 ms and 9 ms. Writing 10k runs at 100k (insert,
 -- then their end's update): 466 vs 457 ms and 616 vs 677 ms, medians of 10 pairs, 6/10 each way.
+--
+-- And it holds only the runs that name a skill version (WHERE skill_version_id IS NOT NULL). A run
+-- started from a skill folder, a bundle or a bench (`stagecraft run ./dir`, startRun without a saved
+-- version) has none, and each of its two writes (its creation, and its end's update, never a HOT
+-- update) put a NULL entry in the index that no query reads: every query of the column asks for a
+-- value — the foreign key's ON DELETE SET NULL of a skill version (`skill_version_id = $1`), and the
+-- skills list's last run (`r.skill_version_id = rv.id`) — and the planner proves that such a strict
+-- comparison implies IS NOT NULL, in a generic plan too (runs-indexes.db.test.ts). As
+-- *_runs_sparse_indexes did for four others.
 
 DROP INDEX "runs_skill_version_id_idx";
 CREATE INDEX "runs_skill_version_id_idx" ON "runs" ("skill_version_id", "created_at" DESC, "ord" DESC) WHERE "skill_version_id" IS NOT NULL;
