@@ -15,6 +15,7 @@
  * point runs again, live — the one click after a fix. On a failed or aborted
  * run with no point given, the point is its failed step.
  */
+import { shownModel } from '../../views/shown-model';
 import { ForkPointError, UsageError } from '../../kernel/errors';
 import { forkPointName, forkPointOf, parseForkPosition, setAtPath, RUN_INPUT_POINT, type ForkPoint } from '../../kernel/fork-edits';
 import { probeForkPoint } from '../../kernel/fork-probe';
@@ -54,7 +55,7 @@ export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
 type PreparedFork = { run: RunRecord; chosen: ChosenVersion; events: RunEvent[]; point: ForkPoint; forkPoint: string; input: JsonObject; model: string | undefined };
 
 /** The model a fork runs with: the one asked for, else the parent's (a script: this version's copy of it). */
-function forkModel(run: RunRecord, chosen: ChosenVersion, req: ForkRequest): string | undefined {
+export function forkModel(run: Pick<RunRecord, 'model'>, chosen: Pick<ChosenVersion, 'files' | 'copyDir'>, req: Pick<ForkRequest, 'model' | 'localModelFiles'>): string | undefined {
   const inBundle = (spec: string) => {
     const file = spec.slice('scripted:'.length).replace(/^\.\//, '');
     return Object.prototype.hasOwnProperty.call(chosen.files, file);
@@ -66,9 +67,14 @@ function forkModel(run: RunRecord, chosen: ChosenVersion, req: ForkRequest): str
   }
   if (run.model.startsWith('openai')) return run.model;
   if (!run.model.startsWith('scripted:')) return undefined; // a replay's: the bundle's default
-  // the parent's script: this version's copy of it, where the version has one of that name
+  // the parent's script: this version's copy of it — by its path in the skill where the parent ran a
+  // version's copy (scripts/good.yaml), else where the version has one of that file name
+  const shown = shownModel(run.model);
+  const inSkill = shown === run.model ? null : shown.slice('scripted:'.length);
   const name = run.model.slice('scripted:'.length).split('/').pop() ?? '';
-  if (Object.prototype.hasOwnProperty.call(chosen.files, name)) return storedModelSpec(`scripted:${name}`, chosen.files, chosen.copyDir);
+  for (const file of [inSkill, name]) {
+    if (file && Object.prototype.hasOwnProperty.call(chosen.files, file)) return storedModelSpec(`scripted:${file}`, chosen.files, chosen.copyDir);
+  }
   return req.localModelFiles ? run.model : undefined;
 }
 
