@@ -197,48 +197,29 @@ export class PrismaRunIndex implements RunIndex {
 
   async stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats> {
     const where = whereOf(search);
-    const [head] = await this.raw<{ total: bigint; attention: bigint; first: Date | null; last: Date | null; ended: bigint; p50: number | null; p95: number | null }>(
-      `SELECT count(*) AS total, count(*) FILTER (WHERE r."needs_attention") AS attention,
-              min(r."created_at") AS first, max(r."created_at") AS last, count(r."duration_ms") AS ended,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY r."duration_ms") AS p50,
-              percentile_cont(0.95) WITHIN GROUP (ORDER BY r."duration_ms") AS p95
-         FROM "runs" r WHERE ${where.sql}`,
-      ...where.args,
-    );
-    const total = Number(head?.total ?? 0);
-    const start = search.from ?? head?.first?.getTime() ?? 0;
-    const end = search.to ?? (head?.last ? head.last.getTime() + 1 : start + 1);
-    const bucketMs = bucketWidth(end - start, opts.buckets);
-    const count = Math.max(1, Math.ceil((end - start) / bucketMs));
-    const byStatus = zeroCounts();
-    const buckets = Array.from({ length: total ? count : 0 }, (_, i) => ({ start: start + i * bucketMs, counts: zeroCounts() }));
-    let failures: RunStats['failures'] = [];
     // the failure points are those of the runs every other filter selects: picking one still offers the rest
     const others = whereOf({ ...search, failedAt: undefined });
-    if (total || search.failedAt !== undefined) {
-      const n = where.args.length;
-      const [perBucket, points] = await Promise.all([
-        this.raw<{ b: number; status: string; n: bigint }>(
-          `SELECT floor((extract(epoch FROM r."created_at") * 1000 - $${n + 1}::float8) / $${n + 2}::float8)::int AS b, r."status", count(*) AS n
-             FROM "runs" r WHERE ${where.sql} GROUP BY 1, 2`,
-          ...where.args,
-          start,
-          bucketMs,
-        ),
-        this.raw<{ at: string; n: bigint }>(
-          `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${others.sql} AND r."failed_at" IS NOT NULL
-            GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_FAILURE_POINTS}`,
-          ...others.args,
-        ),
-      ]);
-      for (const row of perBucket) {
-        const status = row.status as RunStatus;
-        byStatus[status] += Number(row.n);
-        const b = buckets[Math.min(Math.max(0, row.b), buckets.length - 1)];
-        b.counts[status] += Number(row.n);
-      }
-      failures = points.map((p) => ({ at: p.at, count: Number(p.n) }));
+    const [rows, points] = await Promise.all([
+      this.raw<StatsRow>(statsSql(where.sql, where.args.length), ...where.args, search.from ?? null, search.to ?? null, opts.buckets, NICE_BUCKETS_MS),
+      this.raw<{ at: string; n: bigint }>(
+        `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${others.sql} AND r."failed_at" IS NOT NULL
+          GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_FAILURE_POINTS}`,
+        ...others.args,
+      ),
+    ]);
+    const head = rows[0];
+    const total = Number(head?.total ?? 0);
+    const start = Number(head?.start ?? 0);
+    const bucketMs = Number(head?.bucket_ms ?? 1000);
+    const byStatus = zeroCounts();
+    const buckets = Array.from({ length: total ? Number(head.buckets) : 0 }, (_, i) => ({ start: start + i * bucketMs, counts: zeroCounts() }));
+    for (const row of total ? rows : []) {
+      const status = row.status as RunStatus;
+      byStatus[status] += Number(row.n);
+      const b = buckets[Math.min(Math.max(0, Number(row.b)), buckets.length - 1)];
+      b.counts[status] += Number(row.n);
     }
+    const failures = points.map((p) => ({ at: p.at, count: Number(p.n) }));
     // none left by the filters: whether they hide some, or no run ever failed
     const anyFailed =
       failures.length > 0 ||
@@ -254,6 +235,51 @@ export class PrismaRunIndex implements RunIndex {
       anyFailed,
     };
   }
+}
+
+type StatsRow = {
+  total: bigint;
+  attention: bigint;
+  ended: bigint;
+  p50: number | null;
+  p95: number | null;
+  start: number;
+  bucket_ms: number;
+  buckets: number;
+  b: number | null;
+  status: string | null;
+  n: bigint | null;
+};
+
+/**
+ * The chart's figures in one statement, from one read of the runs the search selects (`f`, its
+ * four columns kept aside, its time as epoch ms: float8 arithmetic, exact for whole ms, where
+ * numeric's was half the cost of the buckets): the totals and percentiles (`h`), the buckets' span and width (`w`: from
+ * `from`, else the first run; to `to`, else just after the last; the width as bucketWidth chooses it),
+ * and the counts per bucket and status, one row each (none when no run matched: the totals' row alone).
+ * Reading the runs twice (the totals, then the buckets from their span) cost as much again:
+ * each read is of every row of "runs", ~1.5 kB apiece in a busy store. Parameters: the search's,
+ * then `from`, `to` (epoch ms or null), the number of buckets and NICE_BUCKETS_MS.
+ */
+export function statsSql(where: string, n: number): string {
+  const [from, to, count, nice] = [n + 1, n + 2, n + 3, n + 4].map((i) => `$${i}`);
+  return `WITH f AS MATERIALIZED (SELECT round(date_part('epoch', r."created_at") * 1000) AS at, r."status", r."needs_attention", r."duration_ms" FROM "runs" r WHERE ${where}),
+    h AS (SELECT count(*) AS total, count(*) FILTER (WHERE f."needs_attention") AS attention, count(f."duration_ms") AS ended,
+                 percentile_cont(0.5) WITHIN GROUP (ORDER BY f."duration_ms") AS p50,
+                 percentile_cont(0.95) WITHIN GROUP (ORDER BY f."duration_ms") AS p95,
+                 coalesce(${from}::float8, min(f."at"), 0) AS start,
+                 max(f."at") + 1 AS last
+            FROM f),
+    s AS (SELECT h.*, greatest(1, coalesce(${to}::float8, h.last, h.start + 1) - h.start) / greatest(1, ${count}::float8) AS wanted FROM h),
+    w AS (SELECT s.*, coalesce((SELECT min(x) FROM unnest(${nice}::float8[]) AS x WHERE x >= s.wanted),
+                               ceil(s.wanted / (${nice}::float8[])[array_length(${nice}::float8[], 1)]) * (${nice}::float8[])[array_length(${nice}::float8[], 1)]) AS bucket_ms
+            FROM s)
+    SELECT w."total", w."attention", w."ended", w."p50", w."p95", w."start", w."bucket_ms",
+           greatest(1, ceil((coalesce(${to}::float8, w.last, w.start + 1) - w.start) / w."bucket_ms"))::int AS buckets, g."b", g."status", g."n"
+      FROM w LEFT JOIN (
+        SELECT floor((f."at" - w."start") / w."bucket_ms")::int AS b, f."status", count(*) AS n
+          FROM f, w GROUP BY 1, 2
+      ) g ON true`;
 }
 
 /** a percentile in ms, without the float noise of its interpolation */

@@ -1,0 +1,21 @@
+-- The runs chart (/runs, over all time by default; GET /api/runs/stats; lib/store/run-index.ts
+-- statsSql) counts the runs a search selects by status per time bucket, with how many need
+-- attention and the p50/p95 of their durations: it reads each selected run's created_at, status,
+-- needs_attention and duration_ms. Over all time those came from the heap, every row of "runs"
+-- (~1.5 kB a row in a busy store: its input, output and report; 156 MB at 100k runs), while
+-- runs_status_created_at_idx held two of the four columns.
+--
+-- runs_status_created_at_idx now carries the other two after its keys (so every query that used
+-- it finds its rows as before; keys rather than INCLUDE, which Prisma's schema cannot say), and the
+-- chart over all time, or of some statuses, reads that index only (~5.6 MB at 100k runs) where its
+-- pages are all-visible: autovacuum on a server, embedded-upkeep.ts for PGlite. Same name; no index
+-- added: a run writes as many entries as before, one of them 16 bytes wider. needs_attention was
+-- indexed already; duration_ms changes only as a run ends, when its status changes too, so which
+-- updates can be HOT is unchanged. One skill's chart and needs attention's still read the heap:
+-- widening their indexes too measured as a cost on writing runs (bench:store pure).
+-- At 100k runs (lib/store/testing/fill-runs.ts, vacuumed; a loaded 2-core machine; medians of 8
+-- interleaved pairs, with the chart's one statement of the commit before): all time 171 -> 90 ms on
+-- Postgres 15 and 383 -> 263 ms on PGlite. Writing runs (bench:store many, c=8, 22 interleaved
+-- pairs): effectful 1.84 vs 1.80 ms a step, pure 0.69 vs 0.62, 12/22 pairs each way: noise.
+DROP INDEX "runs_status_created_at_idx";
+CREATE INDEX "runs_status_created_at_idx" ON "runs" ("status", "created_at" DESC, "needs_attention", "duration_ms");
