@@ -4,37 +4,21 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
+import { writeOneStepSkill } from './testing/one-step-skill';
 
 const t = tempCliEnv('sc-stop-says-');
 after(t.cleanup);
-const bundle = path.join(t.dir, 'napper');
 const workspace = path.join(t.dir, 'ws');
-mkdirSync(bundle);
 mkdirSync(workspace);
-writeFileSync(
-  path.join(bundle, 'skill.md'),
-  `---
-name: napper
-entry: greet
-graph:
-  greet: []
-output_schema: { type: object, required: [greeting] }
-postprocessor:
-  output_schema: { type: object }
-  steps:
-    - { type: node, module: ./nap.mjs, function: nap }
----
-Greet.
-`,
-);
 // the first call marks the workspace and naps long; a resume's call finds the mark and returns at once
-writeFileSync(
-  path.join(bundle, 'nap.mjs'),
+const bundle = writeOneStepSkill(
+  t.dir,
+  'napper',
   `import { existsSync, writeFileSync } from 'node:fs';
-export async function nap() {
+export async function step() {
   if (existsSync('napping')) return { napped: true };
   writeFileSync('napping', '');
   await new Promise((r) => setTimeout(r, 60000));
@@ -42,7 +26,6 @@ export async function nap() {
 }
 `,
 );
-writeFileSync(path.join(bundle, 'model.yaml'), 'turns:\n  - phase: greet\n    finish: { greeting: hi }\n');
 
 function runUntilNapping(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
   const child = spawn(process.execPath, [BIN, 'run', bundle, '--workspace', workspace], { cwd: ROOT, env: t.env, stdio: ['ignore', 'pipe', 'pipe'] });
