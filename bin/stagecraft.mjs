@@ -24,5 +24,9 @@ const earlyStop = {
 const { importBuilt } = await import('../scripts/built.mjs');
 const { main } = await importBuilt('cli');
 const code = await main(process.argv.slice(2), undefined, worker ? { earlyStop } : {});
+// what is still queued for a pipe that its reader has not taken yet (`stagecraft events RUN --json | jq`:
+// a pipe holds 64 KB) is written before the exit, which would drop it; a reader gone drops it at once
+const drained = (stream) => new Promise((resolve) => (stream.destroyed || stream.writableLength === 0 ? resolve() : stream.write('', () => resolve())));
+await Promise.all([drained(process.stdout), drained(process.stderr)]);
 // the embedded database and the Wasm migration engine may leave timers behind: exit explicitly
 process.exit(code);

@@ -77,6 +77,8 @@ run uses the bundle's model.yaml (a scripted model, offline) unless --model says
 Exit codes: 0 done; 1 a run failed or was aborted, validate found errors, or replay --check
 saw a divergence; 2 what the command was given does not fit (a usage error, a missing file,
 an invalid skill for run), before anything ran.
+regress exits 1 when a past run would change; replay --check exits 2 when a run could not
+be checked (no divergence seen).
 
 The store is DATABASE_URL (Postgres) when set, else an embedded database in
 STAGECRAFT_DATA_DIR (default ./.stagecraft); while the app holds that one, runs,

@@ -114,7 +114,9 @@ describe('stagecraft run DIR while the app holds the embedded store', () => {
     assert.match(error.message, /`stagecraft run` cannot go through it here: its skill\.md names run_skill, /);
   });
 
-  it('Ctrl-C stops following the run, not the run: it goes on in the app, and the command says how to abort it', async () => {
+  async function stoppedWhileFollowing(signal: NodeJS.Signals, exitCode: number) {
+    const running = async () => (await call(routes.listRuns, { query: { skill: 'blog_writer', status: ['running'] } })).runs.map((r) => r.runId);
+    const before = new Set(await running());
     const child = spawn(process.execPath, [BIN, 'run', sleeper, '--input', path.join(sleeper, 'input.json')], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
@@ -122,16 +124,24 @@ describe('stagecraft run DIR while the app holds the embedded store', () => {
     let runId: string | undefined;
     for (let i = 0; i < 600 && !runId; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const page = await call(routes.listRuns, { query: { skill: 'blog_writer', status: ['running'] } });
-      runId = page.runs[0]?.runId;
+      runId = (await running()).find((id) => !before.has(id));
     }
     assert.ok(runId, 'the run started in the app');
     await new Promise((r) => setTimeout(r, 1000));
-    child.kill('SIGINT');
-    assert.equal(await exited, 130, err);
+    child.kill(signal);
+    assert.equal(await exited, exitCode, err);
     assert.match(err, new RegExp(`^stagecraft: run ${runId} goes on in the app at ${app().url.replace(/[.]/g, '\\.')}; to abort it: stagecraft abort ${runId}$`, 'm'));
     assert.equal((await call(routes.getRun, { params: { id: runId } })).status, 'running');
     await call(routes.abortRun, { params: { id: runId }, body: {} });
+  }
+
+  it('Ctrl-C stops following the run, not the run: it goes on in the app, and the command says how to abort it', async () => {
+    await stoppedWhileFollowing('SIGINT', 130);
+  });
+
+  // a cancelled CI job: before, SIGTERM killed the command silently, the run's id nowhere
+  it('SIGTERM stops following the run the same way, saying so, with its own exit code', async () => {
+    await stoppedWhileFollowing('SIGTERM', 143);
   });
 
   it('once the app has stopped, the same runs print the same on the store itself', async () => {

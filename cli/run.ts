@@ -4,6 +4,7 @@
  * and exits 0 at once (`{"runId", "status": "queued"}`); the embedded store has no workers, so there it
  * runs here, and says so.
  */
+import path from 'node:path';
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_JSON_DEPTH } from '../lib/server/limits';
 import { BundleInvalidError, SkillValidationError, UsageError } from '../lib/kernel/errors';
@@ -24,6 +25,8 @@ import { skillFileOf } from './validate';
 import type { Io } from './main';
 import { printSummary, takeOnLine } from './print';
 import { jsonArgWhere, readArgText } from './fs-words';
+import { sayHowToResumeOnStop } from './stop-words';
+import { randomIds } from '../lib/server/system';
 
 async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
   if (spec === undefined) return {};
@@ -53,10 +56,16 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     // the run's error names the first of them; validate lists them all
     const all = `All of them: stagecraft validate ${shellWord(positionals[0])}`;
-    if (e instanceof SkillValidationError) throw new SkillValidationError(e.diagnostics, all);
+    // located as `validate` locates them: from here when the skill was named by a relative path
+    if (e instanceof SkillValidationError) throw new SkillValidationError(e.diagnostics.map((d) => ({ ...d, file: shownFile(positionals[0], d.file) })), all);
     if (e instanceof BundleInvalidError) throw new BundleInvalidError(e.problems, e.doing, all);
     throw e;
   }
+}
+
+/** a finding's file as `stagecraft validate` shows it: relative to here when the skill was named by a relative path */
+function shownFile(named: string, file: string): string {
+  return path.isAbsolute(named) || !path.isAbsolute(file) ? file : path.relative(process.cwd(), file) || file;
 }
 
 async function runSkill(bundle: string, values: RunValues & { input?: string }, io: Io): Promise<number> {
@@ -124,8 +133,9 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
   }
   // said in the words of what was asked (--queue), not of STAGECRAFT_WORKERS, which the caller may not have set
   if (values.queue && !setting.notice) process.stderr.write(`stagecraft: ${QUEUE_NEEDS_POSTGRES}\n`);
-  const early = warm ? { runId: warm.runId, sandbox: warm.sandbox, read: warm.read } : {};
-  const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace, ...early });
+  const early = warm ? { runId: warm.runId, sandbox: warm.sandbox, read: warm.read } : { runId: randomIds.newId('run') };
+  const unsay = sayHowToResumeOnStop(early.runId, io);
+  const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace, ...early }).finally(unsay);
   const summary = await summarizeRun(host.store, outcome);
   if (values.json) io.out(JSON.stringify(summary));
   else {

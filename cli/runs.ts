@@ -22,6 +22,7 @@ import type { Io } from './main';
 import { columns, printSummary, takeOnLine } from './print';
 import { rerunPoint } from '../lib/server/runs/failed-step';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
+import { sayHowToResumeOnStop } from './stop-words';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
@@ -40,9 +41,11 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
       async (host) =>
         summarizeRun(
           host.store,
-          await resumeSkillRun(host, runId, { model: values.model }).catch(async (e: unknown) => {
-            throw await withTakeOnLine(e, takeOn, async () => ({ status: (await host.store.getRun(runId))?.status ?? '', events: await host.store.readEvents(runId) }));
-          }),
+          await resumeSkillRun(host, runId, { model: values.model })
+            .catch(async (e: unknown) => {
+              throw await withTakeOnLine(e, takeOn, async () => ({ status: (await host.store.getRun(runId))?.status ?? '', events: await host.store.readEvents(runId) }));
+            })
+            .finally(sayHowToResumeOnStop(runId, io)),
         ),
       (app) =>
         resumedInApp(app, runId, io).catch(async (e: unknown) => {

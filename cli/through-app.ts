@@ -70,19 +70,22 @@ export type AppClient = {
 
 /**
  * A run the app drives, followed to its end: the run and its summary as `run --json` prints it on the
- * store. Ctrl-C stops following, not the run (it is the app's): said, with how to abort it.
+ * store. Ctrl-C (or SIGTERM) stops following, not the run (it is the app's): said, with how to abort it.
  */
 export async function followRun(app: AppClient, runId: string, io: { err(line: string): void }): Promise<{ run: RunView; summary: RunSummaryView }> {
-  const onInterrupt = () => {
+  // Ctrl-C, or SIGTERM (a cancelled CI job): the same words, the exit code of that signal
+  const onInterrupt = (signal: NodeJS.Signals) => {
     io.err(`stagecraft: run ${runId} goes on in the app at ${app.url}; to abort it: stagecraft abort ${shellWord(runId)}`);
-    process.exit(130);
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
   };
   process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
   try {
     const run = await app.runEnded(runId);
     return { run, summary: summaryOf(run) };
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
   }
 }
 

@@ -1,5 +1,6 @@
 // An error as the views carry it: its code and message, where in the bundle it was raised (a link
-// to that file and line in the studio, at the version the run ran), and its stack in monospace.
+// to that file and line in the studio, at the version the run ran), and its stack in monospace;
+// then what the code printed on stderr last, when it printed any.
 import Link from 'next/link';
 import type { ErrorInfoView } from '@/lib/views';
 import { studioHref } from './timeline-index';
@@ -23,6 +24,14 @@ export function ErrorBlock({ error, skill, version }: { error: ErrorInfoView; sk
         <pre className={styles.stack} aria-label="Stack" tabIndex={0}>
           {error.stack}
         </pre>
+      ) : null}
+      {error.stderr ? (
+        <>
+          <p className={styles.where}>Last stderr</p>
+          <pre className={styles.stack} aria-label="Last stderr" tabIndex={0}>
+            {error.stderr}
+          </pre>
+        </>
       ) : null}
     </div>
   );

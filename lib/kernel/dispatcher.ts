@@ -128,8 +128,11 @@ export function requireNoCrashedStage(results: readonly StageResult[], phase: st
   const failed = results.find((r) => r.trace.status === 'failed');
   if (!failed) return;
   const t = failed.trace;
+  // the advice ends the error's first line: after its stack and last stderr it read as the code's own output
+  const [said, ...more] = String(t.error?.message).split('\n');
   throw new StageCrashedError(
-    `stage "${t.stage}" (capability ${t.capability}) crashed on the ${t.rung} rung of phase ${phase}, round ${t.round}: ${t.error?.message}. Fix the capability's handler; the run stops here.`,
+    `stage "${t.stage}" (capability ${t.capability}) crashed on the ${t.rung} rung of phase ${phase}, round ${t.round}: ${said}. Fix the capability's handler; the run stops here.` +
+      (more.length ? `\n${more.join('\n')}` : ''),
     { phase, rung: t.rung, stage: t.stage, capability: t.capability, round: t.round },
   );
 }

@@ -7,7 +7,8 @@
  * The kernel records errors as it meets them: a stage's `{ message, stack }`,
  * a step's `errorToJson` (a code step's message carries its traceback and the
  * stderr tail as well, for the CLI; `details.traceback` holds the traceback
- * alone). This reads any of them into the same shape.
+ * alone). This reads any of them into the same shape, the stderr the code
+ * printed last kept apart (`stderr`) so the run page can show it.
  *
  * Owns: that reading. Does not: decide which error matters (report.ts does).
  */
@@ -22,7 +23,19 @@ export type ErrorInfo = {
   stack: string | null;
   /** the bundle file and line it was raised at, when known */
   where: { file: string; line: number } | null;
+  /** what the code printed on stderr last before it raised (a code step's or a user capability's), when it printed any */
+  stderr?: string;
 };
+
+/** how the sandbox appends a failed call's stderr tail to its message (lib/sandbox/outcomes.ts) */
+const STDERR_MARK = '\nLast stderr:\n';
+
+/** the stderr a recorded error carries: a code step's `stderrTail`, else the tail its message ends with */
+function stderrOf(e: JsonObject, message: string, roots: readonly string[]): string | null {
+  if (typeof e.stderrTail === 'string' && e.stderrTail.trim()) return relativeToBundle(e.stderrTail.replace(/\n$/, ''), roots);
+  const at = message.lastIndexOf(STDERR_MARK);
+  return at >= 0 && message.slice(at + STDERR_MARK.length).trim() ? message.slice(at + STDERR_MARK.length) : null;
+}
 
 /** Paths under any of `roots` (the bundle folders a run executed from) shown relative to it. */
 export function relativeToBundle(text: string, roots: readonly string[]): string {
@@ -77,5 +90,12 @@ export function errorInfo(recorded: Json | undefined, roots: readonly string[]):
   // a JS stack opens with the message it was thrown with: it is shown once, above
   if (stack && stack.split('\n')[0].endsWith(message)) stack = stack.split('\n').slice(1).join('\n') || null;
   const hint = typeof e.where === 'string' ? relativeToBundle(e.where, roots) : null;
-  return { code: typeof e.code === 'string' ? e.code : null, message, stack: stack && stack !== message ? stack : null, where: whereIn(stack, hint) };
+  const stderr = stderrOf(e, raw, roots);
+  return {
+    code: typeof e.code === 'string' ? e.code : null,
+    message,
+    stack: stack && stack !== message ? stack : null,
+    where: whereIn(stack, hint),
+    ...(stderr ? { stderr } : {}),
+  };
 }

@@ -11,7 +11,7 @@
  * stages (lib/kernel).
  */
 import type { BuiltinDef } from '../kernel/builtins/catalog';
-import { BUILTINS, RUNG_EFFECT } from '../kernel/builtins/catalog';
+import { BUILTINS, KNOWN_EFFECTS, RUNG_EFFECT } from '../kernel/builtins/catalog';
 import type { Rung } from '../kernel/plan';
 import { checkModulePath } from './bundle-paths';
 import type { CheckContext } from './check-context';
@@ -79,7 +79,8 @@ export function checkCapabilities(ctx: CheckContext): void {
     const effects = stageEffects(cap);
     const listed = has(cap, 'effects');
     effects.forEach((effect) => {
-      if (granted.includes(effect)) return;
+      // an effect Stagecraft does not know is `unknown_effect` already: granting it would be a second error
+      if (granted.includes(effect) || !KNOWN_EFFECTS.includes(effect)) return;
       ctx.findings.add(
         'effect_not_granted',
         `Capability \`${name ?? i}\` needs effect \`${effect}\`, which \`permissions.effects\` does not grant: ` +

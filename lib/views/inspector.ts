@@ -36,7 +36,7 @@ export const ValueSlotView = z.union([
 export type ValueSlotView = z.infer<typeof ValueSlotView>;
 
 export const ErrorInfoView = z
-  .object({ code: str.nullable(), message: str, stack: str.nullable(), where: z.object({ file: str, line: int }).strict().nullable() })
+  .object({ code: str.nullable(), message: str, stack: str.nullable(), where: z.object({ file: str, line: int }).strict().nullable(), stderr: str.optional() })
   .strict();
 export type ErrorInfoView = z.infer<typeof ErrorInfoView>;
 

@@ -1,0 +1,25 @@
+/**
+ * A command that drives a run on the store (`run`, `resume RUN`) stopped by SIGINT (Ctrl-C) or SIGTERM
+ * (a CI job cancelled): the run stays recorded as it was — its finished steps kept, the one in flight
+ * run again — and the command says so on stderr, with how to take it up or end it, before it dies of
+ * the signal as before (exit 130 / 143). Before, it died saying nothing: the run id was nowhere.
+ */
+import { shellWord } from '../lib/kernel/shell-word';
+
+const STOPS = ['SIGINT', 'SIGTERM'] as const;
+
+/** says how to resume `runId` if the process is stopped; the returned function takes that back */
+export function sayHowToResumeOnStop(runId: string, io: { err(line: string): void }): () => void {
+  const handlers = STOPS.map((signal) => {
+    const handler = () => {
+      io.err(`stagecraft: stopped by ${signal}: run ${runId} stays as it was, its finished steps kept; take it up with \`stagecraft resume ${shellWord(runId)}\`, or end it with \`stagecraft abort ${shellWord(runId)}\`.`);
+      // the store's own hook (lib/store/open-store.ts) closes it and raises the signal again; without it, raise it here
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.prependOnceListener(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
+}
