@@ -33,6 +33,7 @@ import type { RunContext } from './context';
 import { tooLarge, valueFits } from './value-size';
 import { consultRecording, markStepAtForkPoint } from './recording';
 import { SignalSets } from './signal-sets';
+import { stepHead, withTail, type StepHead } from './data-text';
 
 export type StepDef = {
   kind: StepKind;
@@ -216,12 +217,22 @@ export function callOptions(ctx: Pick<RunContext, 'abort'>): { signal?: AbortSig
   return ctx.abort ? { signal: ctx.abort.signal } : {};
 }
 
+/**
+ * The members of `def`'s record that precede its result, and their JSON text (data-text.ts): built
+ * while its call is in flight, handed to recordStep with the result (for that `def` and `look` only).
+ */
+export function recordHead(def: StepDef, look: Pick<MemoLookup, 'key' | 'defHash'>): StepHead | null {
+  return stepHead(merged(def.label ?? {}, { kind: def.kind, phase: def.phase, position: def.position, key: look.key, defHash: look.defHash, definition: def.definition }));
+}
+
+/** `head`: recordHead(def, look), made while the step ran */
 export async function recordStep(
   ctx: RunContext,
   def: StepDef,
   look: Pick<MemoLookup, 'key' | 'defHash'>,
   r: StepExecution,
   durationMs: number,
+  head?: StepHead | null,
 ): Promise<StepResult> {
   const status = r.status ?? 'ok';
   // processor steps were checked where on_error could apply; a tool's, a stage's or a model turn's output is checked here
@@ -229,7 +240,7 @@ export async function recordStep(
   // (checked here, not in the callee: this is every step's path, and an await costs a promise)
   if (ctx.recording?.point?.at === def.position) await markStepAtForkPoint(ctx, def.position);
   // the label's fields first (merged: a spread then these members is slow when labels differ in shape)
-  const data: JsonObject = merged(def.label ?? {}, {
+  const data: JsonObject = (head && withTail(head, status, r.output, durationMs)) ?? merged(def.label ?? {}, {
     kind: def.kind,
     phase: def.phase,
     position: def.position,
