@@ -74,3 +74,32 @@ test('no head for a label that holds a member of the record\'s tail; no text for
   const d = withTail(head, 'ok', null, Number.NaN)!;
   assert.equal(knownText(d), JSON.stringify(d));
 });
+
+test("a code step's result is encoded once: its JSON text measures it and is its record's", async () => {
+  let reads = 0;
+  const atCommit: number[] = [];
+  class Counting extends MemoryStore {
+    override commit(runId: string, unit: CommitUnit): Promise<CommitResult> {
+      if (unit.events.some((e) => e.type === EVENT.stepCompleted && (e.data as { kind?: string }).kind === 'processor')) atCommit.push(reads);
+      return super.commit(runId, unit);
+    }
+  }
+  const sandbox: CodeSandbox = {
+    async call() {
+      throw new Error('a sandbox that prepares is not called');
+    },
+    prepare() {
+      return {
+        async start() {
+          // a member whose every read is counted: each encoding or measure of the result reads it once
+          return Object.defineProperty({}, 'big', { enumerable: true, get: () => (reads++, 'x'.repeat(100)) });
+        },
+      };
+    },
+    async close() {},
+  };
+  const out = await runWith(plan({ postprocessor: post([code(0, false)]) }), deps(playModel([{ finish: {} }]), { store: new Counting(), sandbox }));
+  assert.equal(out.status, 'completed', JSON.stringify(out));
+  // its text (measure and record), and its merge into the value
+  assert.deepEqual(atCommit, [2]);
+});

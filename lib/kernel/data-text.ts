@@ -17,8 +17,12 @@ const TEXTS = new WeakMap<object, string>();
 /** the JSON text built with `data` (exactly JSON.stringify(data)), if any */
 export const knownText = (data: unknown): string | undefined => (typeof data === 'object' && data !== null ? TEXTS.get(data) : undefined);
 
-/** The members of a step's record that come before its result, and their JSON text without its closing brace. */
-export type StepHead = { fields: JsonObject; text: string };
+/**
+ * The members of a step's record that come before its result, and their JSON text without its
+ * closing brace; `output`: the step's result with its JSON text, once the step has returned it
+ * and it was measured by that text (processors.ts), so that the record does not encode it again.
+ */
+export type StepHead = { fields: JsonObject; text: string; output?: { value: unknown; text: string } };
 
 /** the members a step's record ends with: a label that holds one of them would put it elsewhere in the text */
 const TAIL = ['status', 'output', 'durationMs'];
@@ -32,12 +36,15 @@ export function stepHead(fields: JsonObject): StepHead | null {
 
 /**
  * The record `head` makes with its tail, its text remembered: the same object and text as
- * JSON.stringify(merged(head.fields, { status, output, durationMs })) (null without a head, or an
- * output JSON cannot encode: the caller builds it as before).
+ * JSON.stringify(merged(head.fields, { status, output, durationMs })). Null for an output JSON
+ * cannot encode, or whose text passes `maxOutputChars` (jsonChars counts the same characters): the
+ * caller then builds the record as before, and refuses it.
  */
-export function withTail(head: StepHead, status: string, output: unknown, durationMs: number): JsonObject | null {
+export function withTail(head: StepHead, status: string, output: unknown, durationMs: number, maxOutputChars = Infinity): JsonObject | null {
   if (output === undefined || typeof output === 'function' || typeof output === 'symbol') return null;
+  const out = head.output?.value === output ? head.output.text : JSON.stringify(output);
+  if (out.length > maxOutputChars) return null;
   const data = merged(head.fields, { status, output: output as JsonObject, durationMs });
-  TEXTS.set(data, `${head.text},"status":${JSON.stringify(status)},"output":${JSON.stringify(output)},"durationMs":${JSON.stringify(durationMs)}}`);
+  TEXTS.set(data, `${head.text},"status":${JSON.stringify(status)},"output":${out},"durationMs":${JSON.stringify(durationMs)}}`);
   return data;
 }

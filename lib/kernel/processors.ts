@@ -28,7 +28,7 @@ import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { executeProcessorStep, isPureStep, prepareCodeCall, readsWorld, stepDefinition } from './processor-steps';
-import { requireMergeFits, requireValueFits, valueFits } from './value-size';
+import { MAX_VALUE_CHARS, requireMergeFits, requireValueFits, tooLarge, valueFits } from './value-size';
 import type { StepHead } from './data-text';
 
 export type ChainScope = {
@@ -292,9 +292,13 @@ async function runOneStep(
       if (call) head = recordHead(def, look);
       output = await untilAbortRequested(ctx, work, def, started);
       requireMergeable(step, output);
-      requireValueFits(output, 'it returned');
+      // a code step's result (a worker's reply: at most MAX_REPLY_CHARS) measured by its JSON text, which its record reuses
+      const text = head ? JSON.stringify(output) : undefined;
+      if (text === undefined) requireValueFits(output, 'it returned');
+      else if (text.length > MAX_VALUE_CHARS) throw tooLarge('it returned');
+      else head!.output = { value: output, text };
       merged = merge(step, value, output, scope);
-      requireMergeFits(value, output, merged, step.into?.length ?? 4);
+      requireMergeFits(value, output, merged, step.into?.length ?? 4, text?.length);
       status = 'ok';
     } catch (err) {
       if (isInfrastructureError(err)) throw err;
