@@ -45,6 +45,7 @@ import type { EventDataMap, EventType } from './events';
 import type { Faults } from './faults';
 import type { Clock, CommitResult, CommitUnit, RunEvent, Snapshot, StageTrace, StorePort, WorkspaceArtifact } from './ports';
 import { jsonChars, MAX_VALUE_CHARS } from './value-size';
+import { knownText } from './data-text';
 
 /**
  * - `now`: committed before append returns (the end of a run);
@@ -357,7 +358,7 @@ function withFirst(first: CommitUnit, pending: CommitUnit): CommitUnit {
 
 /** What an event adds to its unit: its data and what travels with it (the size of the wire form, give or take its scalars). */
 function unitChars(data: JsonObject, att: Attachments): number {
-  let n = jsonChars(data, MAX_UNIT_CHARS) + 64;
+  let n = (knownText(data)?.length ?? jsonChars(data, MAX_UNIT_CHARS)) + 64;
   if (att.traces?.length) n += jsonChars(att.traces, MAX_UNIT_CHARS);
   if (att.artifacts?.length) n += jsonChars(att.artifacts, MAX_UNIT_CHARS);
   if (att.snapshot && att.snapshot !== 'delete') n += jsonChars(att.snapshot.data, MAX_UNIT_CHARS);

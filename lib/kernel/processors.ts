@@ -22,13 +22,14 @@ import { isJsonObject, merged } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { RunContext } from './context';
 import { isLargeValue } from './memo-large';
-import { actsOnWorld, beginStep, callOptions, lookupLargeMemo, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
+import { actsOnWorld, beginStep, callOptions, lookupLargeMemo, lookupMemo, recordAnswer, recordHead, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { atForkInput, pendingForkPoint } from './recording';
 import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
 import { executeProcessorStep, isPureStep, prepareCodeCall, readsWorld, stepDefinition } from './processor-steps';
-import { requireMergeFits, requireValueFits, valueFits } from './value-size';
+import { MAX_VALUE_CHARS, requireMergeFits, requireValueFits, tooLarge, valueFits } from './value-size';
+import type { StepHead } from './data-text';
 
 export type ChainScope = {
   /** the phase name, or `__post__` */
@@ -284,12 +285,20 @@ async function runOneStep(
     const call = prepareCodeCall(ctx, step, value);
     await beginStep(ctx, actsOnWorld(def));
     const started = ctx.deps.clock.now();
+    let head: StepHead | null = null;
     try {
-      output = await untilAbortRequested(ctx, call ? call.start() : executeProcessorStep(ctx, step, value, position, scope), def, started);
+      const work = call ? call.start() : executeProcessorStep(ctx, step, value, position, scope);
+      // a code step's record but its result, built while its worker runs it (data-text.ts)
+      if (call) head = recordHead(def, look);
+      output = await untilAbortRequested(ctx, work, def, started);
       requireMergeable(step, output);
-      requireValueFits(output, 'it returned');
+      // a code step's result (a worker's reply: at most MAX_REPLY_CHARS) measured by its JSON text, which its record reuses
+      const text = head ? JSON.stringify(output) : undefined;
+      if (text === undefined) requireValueFits(output, 'it returned');
+      else if (text.length > MAX_VALUE_CHARS) throw tooLarge('it returned');
+      else head!.output = { value: output, text };
       merged = merge(step, value, output, scope);
-      requireMergeFits(value, output, merged, step.into?.length ?? 4);
+      requireMergeFits(value, output, merged, step.into?.length ?? 4, text?.length);
       status = 'ok';
     } catch (err) {
       if (isInfrastructureError(err)) throw err;
@@ -309,7 +318,7 @@ async function runOneStep(
       await recordStep(ctx, recorded, look, { output, status }, ctx.deps.clock.now() - started);
       return applyPolicy(step, value, status);
     }
-    await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started);
+    await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started, head);
   }
   if (status === 'skipped' || status === 'empty') return applyPolicy(step, value, status);
   return merged ?? merge(step, value, output, scope);

@@ -30,9 +30,10 @@ import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
 import { definitionHash, memoKey } from './memo';
 import { memoKeyTurning } from './memo-large';
 import type { RunContext } from './context';
-import { tooLarge, valueFits } from './value-size';
+import { MAX_VALUE_CHARS, tooLarge, valueFits } from './value-size';
 import { consultRecording, markStepAtForkPoint } from './recording';
 import { SignalSets } from './signal-sets';
+import { stepHead, withTail, type StepHead } from './data-text';
 
 export type StepDef = {
   kind: StepKind;
@@ -216,20 +217,32 @@ export function callOptions(ctx: Pick<RunContext, 'abort'>): { signal?: AbortSig
   return ctx.abort ? { signal: ctx.abort.signal } : {};
 }
 
+/**
+ * The members of `def`'s record that precede its result, and their JSON text (data-text.ts): built
+ * while its call is in flight, handed to recordStep with the result (for that `def` and `look` only).
+ */
+export function recordHead(def: StepDef, look: Pick<MemoLookup, 'key' | 'defHash'>): StepHead | null {
+  return stepHead(merged(def.label ?? {}, { kind: def.kind, phase: def.phase, position: def.position, key: look.key, defHash: look.defHash, definition: def.definition }));
+}
+
+/** `head`: recordHead(def, look), made while the step ran */
 export async function recordStep(
   ctx: RunContext,
   def: StepDef,
   look: Pick<MemoLookup, 'key' | 'defHash'>,
   r: StepExecution,
   durationMs: number,
+  head?: StepHead | null,
 ): Promise<StepResult> {
   const status = r.status ?? 'ok';
+  // with a head, the record is made now (its text measures the output); without, or with an output too large, as ever
+  const built = head ? withTail(head, status, r.output, durationMs, MAX_VALUE_CHARS) : null;
   // processor steps were checked where on_error could apply; a tool's, a stage's or a model turn's output is checked here
-  if (!valueFits(r.output)) throw tooLarge(`the ${def.kind} step at ${def.position}: its output holds`);
+  if (!built && !valueFits(r.output)) throw tooLarge(`the ${def.kind} step at ${def.position}: its output holds`);
   // (checked here, not in the callee: this is every step's path, and an await costs a promise)
   if (ctx.recording?.point?.at === def.position) await markStepAtForkPoint(ctx, def.position);
   // the label's fields first (merged: a spread then these members is slow when labels differ in shape)
-  const data: JsonObject = merged(def.label ?? {}, {
+  const data: JsonObject = built ?? merged(def.label ?? {}, {
     kind: def.kind,
     phase: def.phase,
     position: def.position,

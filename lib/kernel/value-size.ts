@@ -142,10 +142,11 @@ export function requireValueFits(v: unknown, what: string): void {
 /**
  * `merged` is `base` with `added` merged in (shallow, or under a key of `keyChars` characters):
  * throws ValueTooLargeError when it is over the cap, and remembers a bound of its size otherwise.
+ * `addedChars`: jsonChars(added), when its caller knows it (the length of its JSON text).
  */
-export function requireMergeFits(base: object, added: unknown, merged: object, keyChars: number): void {
+export function requireMergeFits(base: object, added: unknown, merged: object, keyChars: number, addedChars?: number): void {
   if (merged === base) return;
-  let bound = valueChars(base) + valueChars(added) + keyChars + 4;
+  let bound = valueChars(base) + (addedChars ?? valueChars(added)) + keyChars + 4;
   if (bound > MAX_VALUE_CHARS) {
     bound = jsonChars(merged, MAX_VALUE_CHARS);
     if (bound > MAX_VALUE_CHARS) throw tooLarge('with its result merged in, the value would hold');

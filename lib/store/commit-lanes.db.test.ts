@@ -122,6 +122,44 @@ describe('commit lanes on Postgres', () => {
     }
   });
 
+  it("a lone run's step commit is on the wire as it is applied, answered from pg's callback; one refused goes again through the commit function; what queues behind it follows", async () => {
+    const lanes = new CommitLanes(db.url);
+    try {
+      const other = await newRun(lanes);
+      const run = await newRun(lanes);
+      const lane = lanes.laneFor(run.id);
+      const step = (seq: number, r = run) => {
+        const unit: CommitUnit = { events: [ev(r.id, seq)] };
+        return lanes.apply(r.id, () => opCommit(r.id, unit), undefined, directCommit(r.id, unit));
+      };
+      // another run's write than the last statement's waits a microtask: what else this tick issues may join it
+      let before = lane.statements;
+      const joined = [step(2, other), step(2)];
+      assert.equal(lane.statements, before);
+      await Promise.all(joined);
+      assert.equal(lane.statements, before + 1, 'both in one statement');
+      await step(3, other);
+      before = lane.statements;
+      const first = step(4, other);
+      assert.equal(lane.statements, before + 1, 'its statement was sent before apply returned (no microtask first)');
+      // queued while it travels: sent after it, in the next statement
+      const second = step(5, other);
+      assert.equal(lane.statements, before + 1);
+      assert.deepEqual(await first, { kind: 'committed' });
+      assert.deepEqual(await second, { kind: 'committed' });
+      assert.equal(lane.statements, before + 2);
+      // a recorded seq: refused as a direct write, answered by the commit function with what is recorded
+      const again = (await step(5, other)) as { kind: string; recorded: { seq: number }[] };
+      assert.equal(again.kind, 'conflict');
+      assert.deepEqual(again.recorded.map((e) => e.seq), [5]);
+      assert.deepEqual(await step(6, other), { kind: 'committed' });
+      assert.deepEqual((await store.readEvents(other.id)).map((e) => e.seq), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual((await store.readEvents(run.id)).map((e) => e.seq), [1, 2]);
+    } finally {
+      await lanes.close();
+    }
+  });
+
   it('counts each prepared statement sent once, however often it is sent (the shapes its connection planned)', async () => {
     const lanes = new CommitLanes(db.url);
     try {

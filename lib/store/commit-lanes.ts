@@ -62,7 +62,7 @@ export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
  * `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way (`op` is then built only if they are refused).
  * `claimKey`: set for a claim only (`op` is opClaim(claimKey)): its lock key, taken in a direct statement's main query.
  */
-type Pending = { op: OpSource; chars?: number; claimKey?: string; direct?: DirectWrite | null; resolve: (r: unknown) => void; reject: (e: unknown) => void };
+type Pending = { op: OpSource; chars?: number; claimKey?: string; direct?: DirectWrite | null; runId?: string; resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
 /** the op's JSON text (built once, when a direct write's op is needed after all) */
 const opOf = (p: Pending): WireOp => (typeof p.op === 'string' ? p.op : (p.op = opText(p.op)));
@@ -100,6 +100,8 @@ export class Lane {
   private queue: Pending[] = [];
   /** how many operations the last statement carried: more than one, and runs are committing side by side */
   private lastBatch = 0;
+  /** the run whose operation the last statement carried alone, if any (`alone`) */
+  private lastRun: string | null = null;
   /** the running drain, if any: it sends batches until the queue is empty */
   private draining: Promise<void> | null = null;
 
@@ -122,17 +124,58 @@ export class Lane {
   /**
    * Queues one operation; its element of the batch's result comes back. `direct`: the same write
    * as plain INSERTs (wire.ts directCommit), sent instead of `op` (which may then be a builder).
+   * `runId`: the run it writes (a run committing alone is sent at once: `alone`).
    */
-  apply(op: OpSource, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
+  apply(op: OpSource, claimKey?: string, direct?: DirectWrite | null, runId?: string): Promise<unknown> {
     // its rows in the json form, encoded now rather than when the statement is built (wire.ts prepareJsonRows): a write with
     // moves always goes in that form; one without does too unless its whole batch is without, and while a statement is in
     // flight it will share the next one with what else is queued
     if (direct && (direct.moves || this.draining)) prepareJsonRows(direct);
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, chars: direct?.chars, claimKey, direct, resolve, reject });
+      const p: Pending = { op, chars: direct?.chars, claimKey, direct, runId, resolve, reject };
+      if (direct && !direct.moves && runId !== undefined && runId === this.lastRun && !this.draining && this.connected) return void (this.draining = this.alone(p, this.connected));
+      this.queue.push(p);
       // started a microtask later, so that what this tick queues goes in the same batch
       this.draining ??= Promise.resolve().then(() => this.drain());
     });
+  }
+
+  /**
+   * A lone run's commit: a direct write of its events and artifacts (an effectful step's commit) by
+   * the run whose write the lane's last statement carried alone, the lane idle since — one run
+   * committing step after step, no other writing beside it. Its statement is written now rather
+   * than a microtask later (when nothing else is issued in the same tick to join it: any other run's
+   * write, or a batch of several, takes the queue), and its answer given from pg's callback rather
+   * than through the batch's promises. What is queued meanwhile is drained after it, as after any
+   * batch; a refused or lost statement takes the batch's path (afterRefusal).
+   */
+  private async alone(p: Pending, client: pg.Client): Promise<void> {
+    try {
+      const statement = directStatement([p.direct!], []);
+      this.statements++;
+      this.shapes.add(statement.name);
+      this.lastBatch = 1;
+      this.lastRun = p.runId!;
+      const t0 = performance.now();
+      const err = await new Promise<Error | null>((settle) => {
+        const query = new pg.Query(statement.text, statement.values, (e) => {
+          if (e) return settle(e);
+          this.ops++;
+          this.busyMs += performance.now() - t0;
+          p.resolve(COMMITTED);
+          settle(null);
+        });
+        (query as unknown as { name: string }).name = statement.name;
+        client.query(query);
+      });
+      if (err) {
+        if (!isStatementError(err)) p.reject(err);
+        else await this.afterRefusal([p], err);
+      }
+    } catch (e) {
+      p.reject(e);
+    }
+    await this.drain();
   }
 
   private async drain(): Promise<void> {
@@ -151,6 +194,7 @@ export class Lane {
         const t0 = performance.now();
         try {
           this.lastBatch = batch.length;
+          this.lastRun = batch.length === 1 ? (batch[0].runId ?? null) : null;
           const rows = await this.sendBatch(batch);
           this.ops += batch.length;
           this.busyMs += performance.now() - t0;
@@ -307,7 +351,7 @@ export class CommitLanes {
   }
 
   apply(runId: string, op: OpSource, claimKey?: string, direct?: DirectWrite | null): Promise<unknown> {
-    return this.laneFor(runId).apply(op, claimKey, direct);
+    return this.laneFor(runId).apply(op, claimKey, direct, runId);
   }
 
   /** Statements sent, the operations they carried, the time they were in flight and their shapes, over every lane (benchmarks). */

@@ -25,6 +25,7 @@
  * Does not: validate the records (the port's types and the table CHECKs do).
  */
 import type { CommitUnit, RunRecord } from '../kernel/ports';
+import { knownText } from '../kernel/data-text';
 
 const text = (v: unknown): string => JSON.stringify(v ?? null);
 
@@ -46,6 +47,9 @@ function payloadText(v: unknown, known: Known): string {
  * own enumerable keys, in the same order), skipped where it skips them.
  */
 function dataText(data: unknown, known: Known): string {
+  // built with the data (a step's record: kernel/data-text.ts)
+  const built = knownText(data);
+  if (built !== undefined) return built;
   if (!known?.size || typeof data !== 'object' || data === null || Array.isArray(data) || typeof (data as { toJSON?: unknown }).toJSON === 'function') return text(data);
   const o = data as Record<string, unknown>;
   let s = '';
