@@ -234,8 +234,9 @@ export async function prepareStoredRun(host: Host, req: StoredRunRequest): Promi
   const prepared = await prepareStored(host, req.skill, req.version);
   requireInputFits(prepared.plan, req.input);
   const model = storedModelSpec(req.model, prepared.files, prepared.copyDir);
-  // an unusable model is refused now, not recorded as a failed run
-  modelFor(host, model, prepared.copyDir);
+  // an unusable model is refused now, not recorded as a failed run; a skill without a script is named
+  // as its caller named it, not by its version's copy under the data dir
+  modelFor(host, model, prepared.copyDir, `of skill ${req.skill}`);
   return { ...prepared, model };
 }
 
