@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { turnCounter } from '../kernel/testing';
+import { FAKE_WORKER_PRELUDE, onEachRequest } from './testing/fake-worker';
 import { LARGE_REPLY_CHARS, parseLargeMessage, parseMessage, WorkerProcess } from './worker';
 
 
@@ -53,23 +54,12 @@ const FAKE = path.join(dir, 'large_worker.cjs');
 // the same write: it waits its turn
 writeFileSync(
   FAKE,
-  `const fs = require('fs');
-fs.writeSync(4, '{"type":"ready"}\\n');
-const write = (b) => { let off = 0; while (off < b.length) { try { off += fs.writeSync(4, b, off, b.length - off); } catch (e) { if (e.code !== 'EAGAIN') throw e; } } };
-let buf = '';
-fs.createReadStream(null, { fd: 3, encoding: 'utf8' }).on('data', (d) => {
-  buf += d;
-  const nl = buf.indexOf('\\n');
-  if (nl < 0) return;
-  const { id, input } = JSON.parse(buf.slice(0, nl));
-  buf = buf.slice(nl + 1);
-  const s = 'y'.repeat(input.n);
+  FAKE_WORKER_PRELUDE +
+    onEachRequest(`  const s = 'y'.repeat(input.n);
   const value = input.deep ? '['.repeat(200) + JSON.stringify(s) + ']'.repeat(200) : JSON.stringify({ s });
   const line = (i, v) => '{"id":' + i + ',"ok":true,"value":' + v + '}\\n';
-  write(Buffer.from(input.late ? line(id + 7, value) + line(id, '"second"') : line(id, value)));
-});
-setInterval(() => {}, 1000);
-`,
+  write(Buffer.from(input.late ? line(id + 7, value) + line(id, '"second"') : line(id, value)));`) +
+    'setInterval(() => {}, 1000);\n',
 );
 
 test('a worker: a large reply arrives whole, one nested too deep is refused as before, and a line after a large one is read after it', async () => {

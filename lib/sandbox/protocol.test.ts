@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { WorkerProcess, MAX_REPLY_CHARS, type CallOutcome } from './worker';
 import { errorFor } from './outcomes';
+import { FAKE_WORKER_PRELUDE, onEachRequest } from './testing/fake-worker';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sc-protocol-'));
 const FAKE = path.join(dir, 'fake_worker.cjs');
@@ -95,26 +96,17 @@ test('fuzz: random bytes and mangled frames on the reply channel never throw in 
 const PACED = path.join(dir, 'paced_worker.cjs');
 writeFileSync(
   PACED,
-  `const fs = require('fs');
-const mode = process.argv[2];
-fs.writeSync(4, '{"type":"ready"}\\n');
-const write = (b) => { let off = 0; while (off < b.length) { try { off += fs.writeSync(4, b, off, b.length - off); } catch (e) { if (e.code !== 'EAGAIN') throw e; } } };
+  FAKE_WORKER_PRELUDE +
+    `const mode = process.argv[2];
 if (mode !== 'deaf') {
-  let buf = '';
-  fs.createReadStream(null, { fd: 3, encoding: 'utf8' }).on('data', (d) => {
-    buf += d;
-    const nl = buf.indexOf('\\n');
-    if (nl < 0) return;
-    const { id, input } = JSON.parse(buf.slice(0, nl));
-    buf = buf.slice(nl + 1);
-    const reply = Buffer.from(JSON.stringify({ id, ok: true, value: mode === 'big' ? { s: 'é'.repeat(input.n) } : { echo: input } }) + '\\n');
+` +
+    onEachRequest(`    const reply = Buffer.from(JSON.stringify({ id, ok: true, value: mode === 'big' ? { s: 'é'.repeat(input.n) } : { echo: input } }) + '\\n');
     if (mode === 'big') return write(reply);
     // in pieces, each its own read on the host: cut inside a key, inside a two-byte character, before the newline
     const cuts = [5, reply.indexOf(0xc3) + 1, reply.length - 1];
     let from = 0;
-    cuts.forEach((cut, i) => setTimeout(() => { write(reply.subarray(from, cut)); from = cut; if (i === cuts.length - 1) setTimeout(() => write(reply.subarray(from)), 30); }, 30 * (i + 1)));
-  });
-}
+    cuts.forEach((cut, i) => setTimeout(() => { write(reply.subarray(from, cut)); from = cut; if (i === cuts.length - 1) setTimeout(() => write(reply.subarray(from)), 30); }, 30 * (i + 1)));`) +
+    `}
 setInterval(() => {}, 1000);
 `,
 );
