@@ -158,15 +158,13 @@ export class Lane {
       this.lastRun = p.runId!;
       const t0 = performance.now();
       const err = await new Promise<Error | null>((settle) => {
-        const query = new pg.Query(statement.text, statement.values, (e) => {
+        submit(client, statement, (e) => {
           if (e) return settle(e);
           this.ops++;
           this.busyMs += performance.now() - t0;
           p.resolve(COMMITTED);
           settle(null);
         });
-        (query as unknown as { name: string }).name = statement.name;
-        client.query(query);
       });
       if (err) {
         if (!isStatementError(err)) p.reject(err);
@@ -304,11 +302,14 @@ export class Lane {
  * connection), its stack the socket's rather than the caller's.
  */
 function execute(client: pg.Client, statement: Statement): Promise<pg.QueryResult> {
-  return new Promise((resolve, reject) => {
-    const query = new pg.Query(statement.text, statement.values, (err, res) => (err ? reject(err) : resolve(res as unknown as pg.QueryResult)));
-    (query as unknown as { name: string }).name = statement.name;
-    client.query(query);
-  });
+  return new Promise((resolve, reject) => submit(client, statement, (err, res) => (err ? reject(err) : resolve(res as pg.QueryResult))));
+}
+
+/** the statement sent as pg's own Query (execute's way), `done` called from pg's callback (a lone run's commit answers there: Lane.alone) */
+function submit(client: pg.Client, statement: Statement, done: (err: Error | undefined, res?: unknown) => void): void {
+  const query = new pg.Query(statement.text, statement.values, done);
+  (query as unknown as { name: string }).name = statement.name;
+  client.query(query);
 }
 
 /**
