@@ -78,6 +78,45 @@ function openInsideByRealPath(abs: string, flags: number, isInside: (real: strin
   return null;
 }
 
+/** A folder held open while names in it are made, replaced and renamed (`holdFolder`). */
+export type HeldFolder = {
+  /** `name` in the folder held: through its descriptor with /proc, else through its path */
+  at(name: string): string;
+  /** whether `at` goes through the descriptor (with /proc), so that nothing looked up through it can land elsewhere */
+  byDescriptor: boolean;
+  close(): void;
+};
+
+/**
+ * `folder` (a real path: no link in it) held open, checked to be that folder when opened; null when
+ * something else was there (a link swapped in at any part of the path, or nothing). With /proc, names
+ * looked up through `at` land in the folder held even if running code then renames it or puts a link at
+ * its name — which a path cannot promise: rename(2) looks its two paths up apart, so a temporary file and
+ * the name it replaces, both given by path, can be found in two folders, and the file moved into the one a
+ * link led to. Without /proc: its path (the caller checks what it opens, as `openInside` does).
+ */
+export function holdFolder(folder: string): HeldFolder | null {
+  if (!HAS_PROC_FD) return { at: (name) => path.join(folder, name), byDescriptor: false, close() {} };
+  let fd: number;
+  try {
+    fd = openSync(folder, DIR_OPEN | O.O_NOFOLLOW); // ELOOP: a link at its own name
+  } catch (e) {
+    if (['ELOOP', 'ENOTDIR', 'ENOENT'].includes((e as NodeJS.ErrnoException).code ?? '')) return null;
+    throw e;
+  }
+  let real: string | null = null;
+  try {
+    real = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    // gone since
+  }
+  if (real !== folder) {
+    closeSync(fd);
+    return null;
+  }
+  return { at: (name) => `/proc/self/fd/${fd}/${name}`, byDescriptor: true, close: () => closeSync(fd) };
+}
+
 /** The bytes of the opened file, `{ size }` when over `cap` (read up to one byte past it, never more), null when it is not a regular file. */
 export function readOpenedFile(fd: number, cap: number): Buffer | { size: number } | null {
   const st = fstatSync(fd);

@@ -10,6 +10,8 @@
  * (the link itself goes, never its target); a file is written beside its name
  * and renamed over it, a link there replaced, not followed (replace-file.ts).
  * The folder named itself is taken as given (the user's choice), resolved once.
+ * Each folder is held open while a name in it is made or replaced (open-inside.ts
+ * `holdFolder`), so a link swapped in at its name meanwhile leads nowhere.
  *
  * Owns: how each file lands. Does not: choose the files (pull-skill.ts,
  * materialize.ts) or read folders (bundle-dir.ts).
@@ -18,7 +20,8 @@ import { lstatSync, mkdirSync, realpathSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { BundleInvalidError, UsageError } from '../../kernel/errors';
 import { bundlePathProblem, type BundleFiles } from '../../skill/bundle';
-import { replaceFile } from '../replace-file';
+import { holdFolder } from '../open-inside';
+import { linkSwappedIn, replaceFile } from '../replace-file';
 
 /** Writes a bundle into `dir` (created if needed): each file at its path. Files already there and not in the bundle are left alone. */
 export function writeBundleDir(dir: string, files: BundleFiles, mode?: number): void {
@@ -38,14 +41,21 @@ export function writeBundleDir(dir: string, files: BundleFiles, mode?: number): 
 /** `folder/name` as a real folder: made when missing, a link there replaced by a folder; a file there is an error. */
 function ensureFolder(folder: string, name: string, p: string, dir: string): string {
   const at = path.join(folder, name);
-  const st = lstatSync(at, { throwIfNoEntry: false });
-  if (st?.isDirectory()) return at;
-  if (st?.isSymbolicLink()) unlinkSync(at);
-  else if (st) throw new UsageError(`${p} cannot be written in ${dir}: ${path.relative(dir, at) || name} is a file there, not a folder. Move it away and pull again.`, { path: p });
+  const held = holdFolder(folder); // looked up, unlinked and made in `folder` itself, not wherever its path leads meanwhile
+  if (!held) throw linkSwappedIn(`${p} in ${dir}`);
   try {
-    mkdirSync(at);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !lstatSync(at).isDirectory()) throw e;
+    const here = held.at(name);
+    const st = lstatSync(here, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return at;
+    if (st?.isSymbolicLink()) unlinkSync(here);
+    else if (st) throw new UsageError(`${p} cannot be written in ${dir}: ${path.relative(dir, at) || name} is a file there, not a folder. Move it away and pull again.`, { path: p });
+    try {
+      mkdirSync(here);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !lstatSync(here).isDirectory()) throw e;
+    }
+    return at;
+  } finally {
+    held.close();
   }
-  return at;
 }
