@@ -42,6 +42,12 @@ test('breakdown puts each sample in the first category any frame of its stack be
   const { total, shares } = breakdown(text, moduleLines(dir));
   assert.equal(total, 5);
   const by = Object.fromEntries(shares.map((s) => [s.category, [s.samples, s.inKernel]]));
+  // each sample also counted for the innermost function of ours on its stack (a syscall: the sandbox's run), or its leaf
+  const fns = Object.fromEntries(shares.map((s) => [s.category, Object.fromEntries(s.functions)]));
+  assert.deepEqual(fns['sandbox call (lib/sandbox)'], { 'lib/sandbox/worker.ts run': 1 });
+  assert.deepEqual(fns['encode for the wire (wire.ts)'], { 'lib/store/wire.ts jsonRowsOf': 1 });
+  assert.deepEqual(fns.GC, { 'v8::internal::Heap::Scavenge': 1 });
+  assert.deepEqual(fns['node: event loop, streams, promises'], { uv__io_poll: 1 });
   assert.deepEqual(by, {
     'encode for the wire (wire.ts)': [1, 0],
     'sandbox call (lib/sandbox)': [1, 1],

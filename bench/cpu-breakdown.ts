@@ -15,7 +15,15 @@
  *     --concurrency 8 --kind pure --warm 200 &
  *   sleep 6; perf record -F 4000 -g -t <its pid> -o perf.data -- sleep 8   # the main thread, at steady state
  *   perf script -i perf.data > perf.txt
- *   node bench/run-compiled.mjs bench/cpu-breakdown.ts perf.txt $(dirname $OURS) [main-thread CPU ms per run]
+ *   node bench/run-compiled.mjs bench/cpu-breakdown.ts perf.txt $(dirname $OURS) [main-thread CPU ms per run] [--functions N]
+ *
+ * `--functions N`: under each category, its N functions with the most samples — each sample counted
+ * for the innermost function of ours on its stack (the bundle's `module fn`), or its leaf where it has
+ * none (pg's, node's, native). A function is named by perf's map of the JIT's code, which names an
+ * address by the first code put there: code freed and its address reused (V8 moves and flushes code)
+ * keeps the first name, so a name in an odd place (pg's getStreamFuncs between node's socket write
+ * frames) is some other code's — cross-check a function's share with a .cpuprofile (V8 names its own
+ * samples) before cutting it.
  *
  * Prints each category's share of the samples, and with a CPU figure per run (the bench line's
  * nodeMainCpuMs / workflows) its ms per run, and how much of it is in the OS kernel (syscalls,
@@ -80,7 +88,15 @@ export const CATEGORIES: [string, (f: Frame) => boolean][] = [
 ];
 const GC = /Heap::|Scavenge|MarkCompact|Sweeper|GarbageCollect/;
 
-export type Share = { category: string; samples: number; inKernel: number };
+/** `functions`: the category's samples by function (see the header's `--functions`) */
+export type Share = { category: string; samples: number; inKernel: number; functions: Map<string, number> };
+
+/** the innermost function of ours on a stack (its module and name), or its leaf */
+function functionOf(parsed: Frame[]): string {
+  const ours = parsed.find((f) => /^(lib|bench|cli|scripts|vendored)\//.test(f.module));
+  const f = ours ?? parsed[0];
+  return f.module === '(native)' ? f.fn : `${f.module} ${f.fn || '(anonymous)'}`;
+}
 
 /** `perf script` text → samples per category (most first), and how many of each were in the OS kernel. */
 export function breakdown(perfText: string, lines: Map<string, string[]>): { total: number; shares: Share[] } {
@@ -99,8 +115,10 @@ export function breakdown(perfText: string, lines: Map<string, string[]>): { tot
     const category =
       CATEGORIES.find(([, has]) => parsed.some(has))?.[0] ??
       (parsed.some((f) => f.module === '(native)' && GC.test(f.fn)) ? 'GC' : 'node: event loop, streams, promises');
-    const share = by.get(category) ?? { category, samples: 0, inKernel: 0 };
+    const share = by.get(category) ?? { category, samples: 0, inKernel: 0, functions: new Map<string, number>() };
     share.samples++;
+    const fn = functionOf(parsed);
+    share.functions.set(fn, (share.functions.get(fn) ?? 0) + 1);
     if (frames[0][2].includes('kernel')) share.inKernel++;
     by.set(category, share);
   }
@@ -108,9 +126,12 @@ export function breakdown(perfText: string, lines: Map<string, string[]>): { tot
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('cpu-breakdown.mjs')) {
-  const [perfFile, bundleDir, perRun] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--functions');
+  const topFunctions = at < 0 ? 0 : Number(args.splice(at, 2)[1]);
+  const [perfFile, bundleDir, perRun] = args;
   if (!perfFile || !bundleDir) {
-    process.stderr.write('usage: cpu-breakdown PERF_SCRIPT_TEXT BUNDLE_DIR [main-thread CPU ms per run] (see the header of bench/cpu-breakdown.ts)\n');
+    process.stderr.write('usage: cpu-breakdown PERF_SCRIPT_TEXT BUNDLE_DIR [main-thread CPU ms per run] [--functions N] (see the header of bench/cpu-breakdown.ts)\n');
     process.exit(2);
   }
   const { total, shares } = breakdown(readFileSync(perfFile, 'utf8'), moduleLines(bundleDir));
@@ -119,5 +140,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   for (const s of shares) {
     const pct = (100 * s.samples) / total;
     console.log(`${pct.toFixed(1).padStart(5)}%${ms === null ? '' : `  ${((ms * s.samples) / total).toFixed(3)} ms`}  ${s.category}  (OS kernel ${Math.round((100 * s.inKernel) / s.samples)}%)`);
+    const top = [...s.functions].sort((a, b) => b[1] - a[1]).slice(0, topFunctions);
+    for (const [fn, n] of top) console.log(`         ${((100 * n) / total).toFixed(1).padStart(5)}%  ${fn}`);
   }
 }
