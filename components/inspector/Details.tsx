@@ -13,7 +13,7 @@ import { ForkFromHere } from '@/components/replay/ForkFromHere';
 import { RerunFromHere } from '@/components/replay/RerunFromHere';
 import { ErrorBlock } from './ErrorBlock';
 import { ItemBody } from './ItemBody';
-import { forkPointOf, itemTitle, latencyText, recordingResult, studioHref, type TimelineEntry } from './timeline-index';
+import { forkPointOf, latencyText, titleParts, recordingResult, studioHref, type TimelineEntry } from './timeline-index';
 import styles from './Inspector.module.css';
 
 type Props = {
@@ -54,12 +54,7 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
   return (
     <>
       <div className={styles.itemHead}>
-        <p className={styles.itemTitle}>
-          <span className="status" data-status={entry.status}>
-            {entry.status}
-          </span>{' '}
-          <code>{itemTitle(entry)}</code>
-        </p>
+        <ItemTitle entry={entry} />
         <Summary entry={entry} />
         {/* one row of full-size actions, the ones that take the run on first: where the row is too
             narrow for all (1024 px), the studio link wraps, not the fork away from the rerun */}
@@ -83,6 +78,25 @@ function DetailsBody({ runId, status, skill, version, selected, entry, report, p
       </div>
       {entry.seq === null ? <NotRun entry={entry} /> : <Recorded runId={runId} seq={entry.seq} skill={skill} version={version} entry={entry} />}
     </>
+  );
+}
+
+/** the item's title with its status badge: in place of the title's last word where that is the status, so it shows once */
+function ItemTitle({ entry }: { entry: TimelineEntry }) {
+  const { name, isStatusLast } = titleParts(entry);
+  const badge = (
+    <span className="status" data-status={entry.status}>
+      {entry.status}
+    </span>
+  );
+  return isStatusLast ? (
+    <p className={styles.itemTitle}>
+      <code>{name}</code> {badge}
+    </p>
+  ) : (
+    <p className={styles.itemTitle}>
+      {badge} <code>{name}</code>
+    </p>
   );
 }
 

@@ -60,6 +60,8 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
   const failures = t.failures.length;
   // denied tool calls are among the failures Next failure visits, but counted apart (failure-words.ts)
   const denied = t.report.step_counts.tool_by_status?.denied ?? 0;
+  // and so are the stages refused for a missing grant: they never ran, so they did not fail
+  const refused = t.report.step_counts.stage_by_status?.refused ?? 0;
   const rungs = useMemo(() => new Set(t.program.map((p) => p.rung)), [t.program]);
   const [zoomAt, setZoomAt] = useState(FIT);
   // its tools are disabled until hydrated: a click on the server's HTML reaches no handler and is lost
@@ -209,7 +211,7 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
           </span>
         </span>
         <span className={styles.timelineTools}>
-          <span className={failures > denied || runItselfFailed(failures - denied, t.selected) || runEndedBadly(t.status) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected, denied, t.status)}</span>
+          <span className={failures > denied + refused || runItselfFailed(failures - denied, t.selected) || runEndedBadly(t.status) ? styles.failCount : styles.dim}>{failureCountText(failures, t.selected, denied, t.status, refused)}</span>
           <button type="button" className="btn btn-sm" onClick={onNextFailure} disabled={!hydrated || failures === 0} aria-keyshortcuts="n" title="Next failure (n)">
             Next failure <kbd aria-hidden="true">n</kbd>
           </button>

@@ -13,17 +13,35 @@ export const runItselfFailed = (failures: number, selected: string | null): bool
  * failure of the run, so said for what they are after the count ("1 failure (a denied tool call)").
  * `runStatus`: a run that failed or was aborted with only denials among its failures is not told
  * "not a failure of the run": its own failure (max_rounds after a denial, a model error) is said.
+ * `refused`: how many of them are stages refused for a missing grant — they never ran, so they did not
+ * fail either, and are said as the denials are (a completed run with 6 refused stages read "7 failures
+ * (1 of them a denied tool call)", in red, as if six things had broken).
  */
-export function failureCountText(failures: number, selected: string | null, denied = 0, runStatus?: string): string {
+export function failureCountText(failures: number, selected: string | null, denied = 0, runStatus?: string, refused = 0): string {
   if (runItselfFailed(failures, selected)) return 'the run itself failed';
   const text = failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`;
-  const n = Math.min(denied, failures);
+  const r = Math.min(refused, failures);
+  const n = Math.min(denied, failures - r);
+  if (r > 0) return `${text} (${notFailuresText(failures, r, n, runStatus)})`;
   if (n <= 0) return text;
   if (n === failures && runEndedBadly(runStatus)) {
     return `${text} (${n === 1 ? 'a denied tool call' : 'all denied tool calls'}; the run itself ${runStatus === 'aborted' ? 'was aborted' : 'failed'}: the run report says why)`;
   }
   if (n === failures) return `${text} (${n === 1 ? 'a denied tool call, not a failure of the run' : 'all denied tool calls, not failures of the run'})`;
   return `${text} (${n === 1 ? '1 of them a denied tool call' : `${n.toLocaleString('en')} of them denied tool calls`})`;
+}
+
+/** the refused stages (`refused` > 0) and denied calls among `failures`, said for what they are */
+function notFailuresText(failures: number, refused: number, denied: number, runStatus?: string): string {
+  const count = (k: number, one: string, many: string) => (k === 1 ? `1 ${one}` : `${k.toLocaleString('en')} ${many}`);
+  const parts = [count(refused, 'refused stage', 'refused stages'), ...(denied > 0 ? [count(denied, 'denied tool call', 'denied tool calls')] : [])];
+  if (refused + denied < failures) {
+    const first = refused === 1 ? '1 of them a refused stage' : `${refused.toLocaleString('en')} of them refused stages`;
+    return denied > 0 ? `${first}, ${parts[1]}` : first;
+  }
+  const all = parts.join(' and ');
+  if (runEndedBadly(runStatus)) return `${all}; the run itself ${runStatus === 'aborted' ? 'was aborted' : 'failed'}: the run report says why`;
+  return `${all}, ${failures === 1 ? 'not a failure of the run' : 'not failures of the run'}`;
 }
 
 /** a run that ended failed or aborted: its failure count is drawn as failures even when all its failed items are denials */

@@ -8,7 +8,7 @@ import { RunFold } from '@/lib/kernel/fold';
 import { buildTimeline } from '@/lib/kernel/timeline';
 import { richRun } from '@/lib/kernel/testing-fold-scenario';
 import { RunTimelineView } from '@/lib/views';
-import { costText, eventOf, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText, recordingNote, recordingResult } from './timeline-index';
+import { costText, eventOf, titleParts, failureScope, forkPointOf, indexTimeline, itemTitle, selectedInScope, countParts, countText, nestedText, reusedCounts, nextFailure, reusedNote, runUsageText, studioHref, timelinePositions, totalUsageText, usageText, recordingNote, recordingResult } from './timeline-index';
 
 async function timeline(): Promise<RunTimelineView> {
   const r = await richRun();
@@ -41,6 +41,19 @@ test("Details' title names a stage once where its capability and stage share the
   assert.equal(itemTitle(sneaky), 'pre-tool sneaky refused');
   const step = [...index.values()].find((e) => e.kind === 'step')!;
   assert.equal(itemTitle(step), step.label);
+});
+
+test("Details' title says an item's status once: where the title ends with it, the badge takes its place", async () => {
+  const index = indexTimeline(await timeline());
+  const sneaky = index.get('gather/r1/pre-tool/sneaky')!;
+  assert.deepEqual(titleParts(sneaky), { name: 'pre-tool sneaky', isStatusLast: true });
+  for (const e of index.values()) {
+    const { name, isStatusLast } = titleParts(e);
+    // drawn as name, then the badge (or the badge, then the name): the status word shows once
+    const drawn = isStatusLast ? `${name} ${e.status}` : `${e.status} ${name}`;
+    assert.equal(drawn.split(' ').filter((w) => w === e.status).length, 1, `${e.id}: "${drawn}"`);
+    if (isStatusLast) assert.equal(`${name} ${e.status}`, itemTitle(e), 'the text reads as the title did');
+  }
 });
 
 test('under Failed only, a selection the filter hides is replaced: by what the page opened on, else the first failure', () => {

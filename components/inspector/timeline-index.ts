@@ -66,6 +66,17 @@ export const stageName = (t: { capability: string; stage: string }): string => (
 /** the Details title of an item: its label, with a stage named once (stageName) */
 export const itemTitle = (e: TimelineEntry): string => (e.kind === 'trace' ? `${e.trace.rung} ${stageName(e.trace)} ${e.status}` : e.label);
 
+/**
+ * The Details title split for drawing: its name, and its status when the title ends with it (a stage,
+ * a step, a tool call), so the status badge takes that word's place instead of saying it a second time
+ * ("ok pre-tool path_guard ok"); a model turn's title does not say its status: the badge goes first.
+ */
+export function titleParts(e: TimelineEntry): { name: string; isStatusLast: boolean } {
+  const title = itemTitle(e);
+  const end = ` ${e.status}`;
+  return title.endsWith(end) ? { name: title.slice(0, -end.length), isStatusLast: true } : { name: title, isStatusLast: false };
+}
+
 /** the visit key an item id starts with (`work#12` for `work#12/r2/model`; `__post__` for a postprocessor step) */
 export const visitKeyOf = (id: string): string => id.split('/', 1)[0];
 

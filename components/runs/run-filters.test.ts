@@ -29,8 +29,12 @@ test('a value that is not one is named where it stands, and that filter is left 
   assert.match(problems[2], /^\?attention=maybe: say attention=1/);
   assert.match(problems[3], /^\?range=2w: a range is one of 1h, 24h, 7d, 30d/);
   // in the words `stagecraft runs --since` uses for the same text (one RANGE_TIME_FORMS)
-  assert.equal(problems[4], `?from=yesterday: not a time — give ${RANGE_TIME_FORMS}.`);
+  assert.ok(problems[4].startsWith(`?from=yesterday: not a time — give ${RANGE_TIME_FORMS}.`));
   assert.match(problems[4], /a year \(2026, four digits\) or epoch milliseconds \(any other whole number\), from 1970 on/);
+  // each says what the list shows instead, as the others do ("Showing every status.")
+  assert.match(problems[2], / Showing every run, whether it needs attention or not\.$/);
+  assert.match(problems[4], / Showing every time from the first run on\.$/);
+  assert.match(parseRunFilters(new URLSearchParams('to=soon')).problems[0], /^\?to=soon: not a time — .* Showing every time up to now\.$/);
   const empty = parseRunFilters(new URLSearchParams(`from=${T}&to=${T}`));
   assert.deepEqual(empty.filters, {});
   assert.match(empty.problems[0], /not before \?to=/);

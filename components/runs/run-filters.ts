@@ -81,7 +81,7 @@ export function parseRunFilters(sp: Search): { filters: RunFilters; problems: st
   if (failed) filters.failed = failed;
   const attention = get('attention');
   if (attention === '1' || attention === 'true') filters.attention = true;
-  else if (attention && attention !== '0' && attention !== 'false') problems.push(`?attention=${attention}: say attention=1 to show only the runs that need attention.`);
+  else if (attention && attention !== '0' && attention !== 'false') problems.push(`?attention=${attention}: say attention=1 to show only the runs that need attention. Showing every run, whether it needs attention or not.`);
   const range = get('range');
   if (range) {
     if (isIn(Object.keys(RUN_RANGES) as RunRange[], range)) filters.range = range;
@@ -92,7 +92,7 @@ export function parseRunFilters(sp: Search): { filters: RunFilters; problems: st
     if (!raw) continue;
     // read as `stagecraft runs --since/--until` reads it (2026 is a year, not epoch ms)
     const ms = parseRangeTime(raw);
-    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give ${RANGE_TIME_FORMS}.`);
+    if (ms === undefined) problems.push(`?${k}=${raw}: not a time — give ${RANGE_TIME_FORMS}. Showing every time${k === 'from' ? ' from the first run on' : ' up to now'}.`);
     // a date alone as the end is that whole day, a year-month that whole month, a year that whole year, as for `stagecraft runs --until`
     else filters[k] = k === 'to' ? untilOf(raw, ms) : ms;
   }
