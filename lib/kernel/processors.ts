@@ -332,8 +332,10 @@ async function runOneStep(
       await recordStep(ctx, recorded, look, { output, status, printed }, ctx.deps.clock.now() - started);
       return applyPolicy(step, value, status);
     }
-    // what the code printed, kept on its record (set by the sandbox with the value: PreparedCall.printed)
-    await recordStep(ctx, def, look, { output, status, printed: call?.printed }, ctx.deps.clock.now() - started, head);
+    // what the code printed, kept on its record (set by the sandbox with the value: PreparedCall.printed);
+    // a step that printed nothing hands recordStep what it always did (one shape on the usual path)
+    const printed = call?.printed;
+    await recordStep(ctx, def, look, printed ? { output, status, printed } : { output, status }, ctx.deps.clock.now() - started, head);
   }
   if (status === 'skipped' || status === 'empty') return applyPolicy(step, value, status);
   return merged ?? merge(step, value, output, scope);
