@@ -5,6 +5,7 @@ import type { Io } from './main';
 import { counted, plural } from '../lib/kernel/plural';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 import { shellWord } from '../lib/kernel/shell-word';
+import { relativeToBundle } from '../lib/kernel/error-info';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -112,4 +113,23 @@ export function replayCounts(steps: { compared: number; answered: number; execut
 export function takeOnLine(runId: string, at: string | null): string | null {
   if (!at) return null;
   return `next: fix the cause, then \`stagecraft fork ${shellWord(runId)}\` reruns it from ${at}: what came before is answered from this run's recording, so no model is called for it.`;
+}
+
+/** how deep a step's printed lines sit under its event line in `stagecraft events`: past the seq, so no printed line reads as an event */
+const PRINTED_INDENT = ' '.repeat(9);
+
+/**
+ * What a code step printed (its record's `stdout`, `stderr`), as lines to go under its event: each
+ * stream named, then its lines indented, the bundle folders cut from them as from the event's words.
+ * None for a step that printed nothing. (A terminal is shown the controls in them, never sent them: main.ts writeTo.)
+ */
+export function printedLines(data: Record<string, unknown>, roots: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const text = data[stream];
+    if (typeof text !== 'string' || !text) continue;
+    lines.push(`${PRINTED_INDENT}${stream}:`);
+    for (const line of relativeToBundle(text.replace(/\n$/, ''), roots).split('\n')) lines.push(`${PRINTED_INDENT}  ${line}`);
+  }
+  return lines;
 }

@@ -19,7 +19,7 @@ import type { AppAbort, AppClient } from './through-app';
 import type { RunPageView, RunSummaryView } from '../lib/views';
 import { cliRequester } from '../lib/views/requester';
 import type { Io } from './main';
-import { columns, printSummary, takeOnLine } from './print';
+import { columns, printSummary, printedLines, takeOnLine } from './print';
 import { rerunPoint } from '../lib/server/runs/failed-step';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 import { sayHowToResumeOnStop } from './stop-words';
@@ -180,7 +180,11 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   }
   // the bundle folders the run executed from, cut from the words as the report cuts them
   const roots = events.flatMap((e) => ((e.type === 'run_started' || e.type === 'run_resumed') && typeof e.data.bundleDir === 'string' ? [e.data.bundleDir] : []));
-  for (const e of events) io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data, roots)}`);
+  for (const e of events) {
+    io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data, roots)}`);
+    // what a code step printed, under its line
+    if (e.type === 'step_completed' && (e.data.stdout !== undefined || e.data.stderr !== undefined)) for (const line of printedLines(e.data, roots)) io.out(line);
+  }
   return 0;
 }
 

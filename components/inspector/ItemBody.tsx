@@ -1,6 +1,6 @@
 // The body of the Details panel for one recorded item, by kind: a stage (its context, contribution,
 // keys not applied, effects), a model turn (messages sent, response, usage), a tool call (args,
-// outcome), a processor step (input, output, definition), or any other event (its data).
+// outcome), a processor step (input, output, what a code step printed, definition), or any other event (its data).
 import type { ReactNode } from 'react';
 import type { RunItemView, ValueSlotView } from '@/lib/views';
 import { ErrorBlock } from './ErrorBlock';
@@ -8,6 +8,7 @@ import { MessageList } from './MessageList';
 import { ValueView } from './ValueView';
 import type { TimelineEntry } from './timeline-index';
 import styles from './Inspector.module.css';
+import valueStyles from './ValueView.module.css';
 
 type Props = { runId: string; item: RunItemView; skill: string; version: string | null; entry: TimelineEntry };
 
@@ -30,6 +31,19 @@ export function isErrorOnly(slot: ValueSlotView): boolean {
   if (!('value' in slot)) return false;
   const v = slot.value;
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && 'error' in v;
+}
+
+/** one stream a code step printed, in a box as its output is (the step's own text: React escapes it) */
+function PrintedBox({ name, text }: { name: 'stdout' | 'stderr'; text: string | null }) {
+  if (text === null) return null;
+  return (
+    <>
+      <h4>{name}</h4>
+      <pre className={valueStyles.value} aria-label={name} tabIndex={0}>
+        {text}
+      </pre>
+    </>
+  );
 }
 
 export function ItemBody({ runId, item, skill, version }: Props) {
@@ -195,6 +209,12 @@ export function ItemBody({ runId, item, skill, version }: Props) {
           <Part title="Output">
             {isErrorOnly(item.output) ? <p className={styles.dim}>None: it raised the error above.</p> : <ValueView runId={runId} slot={item.output} label="Output" />}
           </Part>
+          {item.stdout !== null || item.stderr !== null ? (
+            <Part title="Printed output">
+              <PrintedBox name="stdout" text={item.stdout} />
+              <PrintedBox name="stderr" text={item.stderr} />
+            </Part>
+          ) : null}
           <Part title="Definition" isOpen={false}>
             <ValueView runId={runId} slot={item.definition} label="Definition" />
           </Part>

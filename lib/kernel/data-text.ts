@@ -11,6 +11,7 @@
  */
 import type { JsonObject } from './json';
 import { merged } from './json';
+import type { PrintedOutput } from './ports';
 
 const TEXTS = new WeakMap<object, string>();
 
@@ -25,7 +26,20 @@ export const knownText = (data: unknown): string | undefined => (typeof data ===
 export type StepHead = { fields: JsonObject; text: string; output?: { value: unknown; text: string } };
 
 /** the members a step's record ends with: a label that holds one of them would put it elsewhere in the text */
-const TAIL = ['status', 'output', 'durationMs'];
+const TAIL = ['status', 'output', 'durationMs', 'stdout', 'stderr'];
+
+/**
+ * A code step's printed output as the members its record ends with: `stdout` and `stderr`, each only
+ * when that stream had something; nothing (null) when the step printed nothing, so that the record
+ * of a step that prints nothing is what it always was.
+ */
+export function printedFields(printed: PrintedOutput | undefined): { stdout?: string; stderr?: string } | null {
+  if (!printed || (!printed.stdout && !printed.stderr)) return null;
+  const out: { stdout?: string; stderr?: string } = {};
+  if (printed.stdout) out.stdout = printed.stdout;
+  if (printed.stderr) out.stderr = printed.stderr;
+  return out;
+}
 
 /** `fields` (a step's record but its tail) with its text, or null when its label holds a member of the tail */
 export function stepHead(fields: JsonObject): StepHead | null {
@@ -36,15 +50,17 @@ export function stepHead(fields: JsonObject): StepHead | null {
 
 /**
  * The record `head` makes with its tail, its text remembered: the same object and text as
- * JSON.stringify(merged(head.fields, { status, output, durationMs })). Null for an output JSON
- * cannot encode, or whose text passes `maxOutputChars` (jsonChars counts the same characters): the
- * caller then builds the record as before, and refuses it.
+ * JSON.stringify(merged(head.fields, { status, output, durationMs, ...printedFields(printed) })).
+ * Null for an output JSON cannot encode, or whose text passes `maxOutputChars` (jsonChars counts the
+ * same characters): the caller then builds the record as before, and refuses it.
  */
-export function withTail(head: StepHead, status: string, output: unknown, durationMs: number, maxOutputChars = Infinity): JsonObject | null {
+export function withTail(head: StepHead, status: string, output: unknown, durationMs: number, maxOutputChars = Infinity, printed?: PrintedOutput): JsonObject | null {
   if (output === undefined || typeof output === 'function' || typeof output === 'symbol') return null;
   const out = head.output?.value === output ? head.output.text : JSON.stringify(output);
   if (out.length > maxOutputChars) return null;
-  const data = merged(head.fields, { status, output: output as JsonObject, durationMs });
-  TEXTS.set(data, `${head.text},"status":${JSON.stringify(status)},"output":${out},"durationMs":${JSON.stringify(durationMs)}}`);
+  const shown = printed && printedFields(printed);
+  const data = shown ? merged(head.fields, { status, output: output as JsonObject, durationMs, ...shown }) : merged(head.fields, { status, output: output as JsonObject, durationMs });
+  const text = `${head.text},"status":${JSON.stringify(status)},"output":${out},"durationMs":${JSON.stringify(durationMs)}`;
+  TEXTS.set(data, shown ? `${text},${JSON.stringify(shown).slice(1)}` : `${text}}`);
   return data;
 }

@@ -227,6 +227,15 @@ export type ProcessorStepData = StepCommon & {
   definition: Json;
   status: 'ok' | 'failed' | 'skipped' | 'empty';
   output: Json;
+  /**
+   * since the printed output: what a python or node step printed on stdout and on stderr, when it
+   * returned a value (a call that failed carries them in its error, as `stdoutTail` / `stderrTail`).
+   * Each stream's first and last 4 KiB, with a line saying how many bytes were left out between them
+   * (lib/sandbox/call-output.ts); absent for a stream it left empty. The code's own text, untrusted;
+   * never compared (a replay's steps print what they print: compare.ts compares status and output).
+   */
+  stdout?: string;
+  stderr?: string;
 };
 
 export type StepCompletedData = ModelStepData | ToolStepData | StageStepData | ProcessorStepData;

@@ -20,7 +20,7 @@ import { changedPaths, itemOf, stateAt, type RunState, type StateMessage } from 
 import { outcomesAt } from './fold-transcript';
 import { rebuildStep, type Rebuilt } from './rebuild';
 import { eventSummary, eventSummaryWhole } from './summaries';
-import { errorInfo, type ErrorInfo } from './error-info';
+import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
 import { bundleRoots } from './timeline';
 import { costOf, type AppliedPrice } from './prices';
 import { pointer, resolvePointer, slot, type ValueSlot } from './values';
@@ -134,7 +134,23 @@ export type RunItemView =
   | { kind: 'stage'; seq: number; id: string; status: string; definition: ValueSlot; context: StageContextView; contribution: ValueSlot; notApplied: { key: string; reason: string }[]; effects: { asked: string[]; granted: string[]; missing: string[] }; error: ErrorInfo | null; durationMs: number; rebuilt: Rebuild }
   | { kind: 'model'; seq: number; id: string; request: { messages: MessageView[]; tools: ValueSlot; responseFormat: ValueSlot }; response: TurnView; latencyMs: number; cost: number | null; rebuilt: Rebuild }
   | { kind: 'tool'; seq: number; id: string; op: string; status: string; args: ValueSlot; output: ValueSlot; outcome: ValueSlot | null; error: ErrorInfo | null; durationMs: number; rebuilt: Rebuild }
-  | { kind: 'processor'; seq: number; id: string; type: string; status: string; onError: string | null; definition: ValueSlot; input: ValueSlot; output: ValueSlot; error: ErrorInfo | null; durationMs: number; rebuilt: Rebuild }
+  | {
+      kind: 'processor';
+      seq: number;
+      id: string;
+      type: string;
+      status: string;
+      onError: string | null;
+      definition: ValueSlot;
+      input: ValueSlot;
+      output: ValueSlot;
+      error: ErrorInfo | null;
+      /** what a code step printed (its record's `stdout` / `stderr`), bundle paths relative; null for a stream it left empty */
+      stdout: string | null;
+      stderr: string | null;
+      durationMs: number;
+      rebuilt: Rebuild;
+    }
   | { kind: 'event'; seq: number; id: string; type: string; summary: string; data: ValueSlot };
 
 /** The raw document of the item recorded at seq (what `item/…` pointers point into). */
@@ -238,12 +254,19 @@ export function itemView(fold: RunFold, seq: number, opts: { price?: AppliedPric
         input: slot(r?.kind === 'processor' ? r.input : null, ref('input')),
         output: slot(p.output, ref('output')),
         error: errOf(p.output),
+        stdout: printedText(p.stdout, roots),
+        stderr: printedText(p.stderr, roots),
         durationMs: p.durationMs,
         rebuilt,
       };
     }
   }
   return null;
+}
+
+/** A stream a code step printed, as its error's stderr is shown (error-info.ts): bundle paths relative, its last newline off; null when it printed nothing there. */
+function printedText(text: string | undefined, roots: readonly string[]): string | null {
+  return text ? relativeToBundle(text.replace(/\n$/, ''), roots) : null;
 }
 
 /** One value in full: `state/…` at seq, `item/…` of the item at seq, or `event/…` (values.ts). */

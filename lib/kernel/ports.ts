@@ -81,8 +81,20 @@ export type CodeCall = {
 /** The code a run is about to call (`CodeSandbox.warm`): its language and module. */
 export type CodeWarmUp = Pick<CodeCall, 'language' | 'modulePath'>;
 
-/** A call worked out and not started (`CodeSandbox.prepare`): `start` does what `call` would have done. */
-export type PreparedCall = { start(): Promise<Json> };
+/**
+ * What a code call printed on stdout and stderr, when it printed anything: of each stream its head and
+ * tail (lib/sandbox/call-output.ts: at most 4 KiB each, what was left out between them said on a line
+ * of its own, as a failed call's error carries them), '' for a stream it left empty. The code's own
+ * text: untrusted wherever it is shown.
+ */
+export type PrintedOutput = { stdout: string; stderr: string };
+
+/**
+ * A call worked out and not started (`CodeSandbox.prepare`): `start` does what `call` would have done.
+ * `printed`: set by the sandbox before `start`'s promise resolves with the call's value, when the call
+ * printed anything (a call that failed carries its output in its error instead).
+ */
+export type PreparedCall = { start(): Promise<Json>; printed?: PrintedOutput };
 
 /** Runs user code out of process, with a timeout, a memory limit and a clean environment. */
 export type CodeSandbox = {

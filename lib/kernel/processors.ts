@@ -20,6 +20,7 @@ import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedErro
 import type { Json, JsonObject } from './json';
 import { isJsonObject, merged } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
+import type { CodeCall, PreparedCall } from './ports';
 import type { RunContext } from './context';
 import { isLargeValue } from './memo-large';
 import { actsOnWorld, beginStep, callOptions, lookupLargeMemo, lookupMemo, recordAnswer, recordHead, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
@@ -133,12 +134,12 @@ function fusibleRun(steps: readonly StepSpec[], k: number, forkPoint: string | n
   return run;
 }
 
-/** A fused request sent: its steps, the value it was given and the worker's reply to come. */
-type FusedCall = { run: CodeStep[]; input: JsonObject; reply: Promise<unknown> };
+/** A fused request sent: its steps, the value it was given and the worker's reply to come (`prepared`: what it printed, once it replied). */
+type FusedCall = { run: CodeStep[]; input: JsonObject; reply: Promise<unknown>; prepared?: PreparedCall };
 
 /** Sends `run` to a worker as one request; a reply no one reads (a request sent ahead, then not needed) rejects unheard. */
 function sendFused(ctx: RunContext, run: CodeStep[], input: JsonObject): FusedCall {
-  const reply = ctx.deps.sandbox.call({
+  const call: CodeCall = {
     language: run[0].type,
     modulePath: run[0].modulePath,
     exportName: run[0].function,
@@ -149,9 +150,12 @@ function sendFused(ctx: RunContext, run: CodeStep[], input: JsonObject): FusedCa
       FUSED_TIMEOUT_FACTOR * Math.max(...run.map((s) => s.timeoutMs)),
     ),
     chain: run.map((s) => ({ exportName: s.function, into: s.into ?? null })),
-  }, callOptions(ctx));
+  };
+  // prepared, where the sandbox can: what the request printed is known once it replies
+  const prepared = ctx.deps.sandbox.prepare?.(call, callOptions(ctx));
+  const reply = prepared ? prepared.start() : ctx.deps.sandbox.call(call, callOptions(ctx));
   reply.catch(() => undefined);
-  return { run, input, reply };
+  return { run, input, reply, prepared };
 }
 
 /**
@@ -181,6 +185,10 @@ function maySendAhead(ctx: RunContext, next: CodeStep[], prefix: string): boolea
  * commits) these; `sent` is such a request for this run, made by the run
  * before. A step's duration is its share of the time the chain waited for its
  * request (for a request sent ahead, the wait left at its turn).
+ *
+ * A request that printed anything (stdout, stderr) is treated as one that
+ * failed as a whole: what it printed cannot be told apart by step, so its steps
+ * run again alone and each records its own. Only a printing chain pays that.
  */
 async function runFused(
   ctx: RunContext,
@@ -197,13 +205,17 @@ async function runFused(
   await beginStep(ctx, false); // a fused run is of pure steps
   const started = ctx.deps.clock.now();
   let outputs: Json[];
+  const request = sent ?? sendFused(ctx, run, input);
   try {
-    const r = await untilAbortRequested(ctx, (sent ?? sendFused(ctx, run, input)).reply, { position: `${prefix}/${run[0].index}`, kind: 'processor' }, started);
+    const r = await untilAbortRequested(ctx, request.reply, { position: `${prefix}/${run[0].index}`, kind: 'processor' }, started);
     outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
   } catch (err) {
     if (isInfrastructureError(err)) throw err;
     return { value: input, count: 0, failed: true, next: first };
   }
+  // what the request printed is the whole request's: the pipe does not say which step wrote it. Each step
+  // is run again alone (they are pure), so that its record holds what it printed itself
+  if (request.prepared?.printed) return { value: input, count: 0, failed: true, next: first };
   const each = (ctx.deps.clock.now() - started) / Math.max(1, outputs.length);
   // the values the outputs make, merged in turn, up to the first that is too large (left to the single-step path)
   const values: JsonObject[] = [];
@@ -303,8 +315,10 @@ async function runOneStep(
     } catch (err) {
       if (isInfrastructureError(err)) throw err;
       const e = errorToJson(err);
+      // a call that returned, then was refused here (a result that cannot be merged, too large), printed what it printed; a call that failed has none (its error carries it)
+      const printed = call?.printed;
       if (step.onError === 'fail') {
-        await recordStep(ctx, { ...def, pure: false }, look, { output: { error: e }, status: 'failed' }, ctx.deps.clock.now() - started);
+        await recordStep(ctx, { ...def, pure: false }, look, { output: { error: e }, status: 'failed', printed }, ctx.deps.clock.now() - started);
         throw new WorkflowAbortedError(
           `${stepWhere(step, scope)} failed: ${e.message}`,
           stepLocation(step, scope, position),
@@ -315,10 +329,13 @@ async function runOneStep(
       output = { error: e };
       // the value `empty` wrote is the plan's (its schema's empty value): the log keeps it for the fold
       const recorded = status === 'empty' ? { ...def, label: { ...def.label, empty: step.emptyValue } } : def;
-      await recordStep(ctx, recorded, look, { output, status }, ctx.deps.clock.now() - started);
+      await recordStep(ctx, recorded, look, { output, status, printed }, ctx.deps.clock.now() - started);
       return applyPolicy(step, value, status);
     }
-    await recordStep(ctx, def, look, { output, status }, ctx.deps.clock.now() - started, head);
+    // what the code printed, kept on its record (set by the sandbox with the value: PreparedCall.printed);
+    // a step that printed nothing hands recordStep what it always did (one shape on the usual path)
+    const printed = call?.printed;
+    await recordStep(ctx, def, look, printed ? { output, status, printed } : { output, status }, ctx.deps.clock.now() - started, head);
   }
   if (status === 'skipped' || status === 'empty') return applyPolicy(step, value, status);
   return merged ?? merge(step, value, output, scope);

@@ -26,14 +26,14 @@ import { DeterminismError, RunReleasedError } from './errors';
 import { EVENT, type StepCompletedData, type StepKind } from './events';
 import type { Json, JsonObject } from './json';
 import { merged } from './json';
-import type { MemoEntry, StageTrace, WorkspaceArtifact } from './ports';
+import type { MemoEntry, PrintedOutput, StageTrace, WorkspaceArtifact } from './ports';
 import { definitionHash, memoKey } from './memo';
 import { memoKeyTurning } from './memo-large';
 import type { RunContext } from './context';
 import { MAX_VALUE_CHARS, tooLarge, valueFits } from './value-size';
 import { consultRecording, markStepAtForkPoint } from './recording';
 import { SignalSets } from './signal-sets';
-import { stepHead, withTail, type StepHead } from './data-text';
+import { printedFields, stepHead, withTail, type StepHead } from './data-text';
 
 export type StepDef = {
   kind: StepKind;
@@ -63,6 +63,8 @@ export type StepExecution = {
   status?: string;
   traces?: StageTrace[];
   artifacts?: WorkspaceArtifact[];
+  /** what a code step printed (PreparedCall.printed): recorded as `stdout` / `stderr` after its other members */
+  printed?: PrintedOutput;
 };
 
 export type StepResult = { output: Json; status: string; replayed: boolean; seq: number };
@@ -236,13 +238,13 @@ export async function recordStep(
 ): Promise<StepResult> {
   const status = r.status ?? 'ok';
   // with a head, the record is made now (its text measures the output); without, or with an output too large, as ever
-  const built = head ? withTail(head, status, r.output, durationMs, MAX_VALUE_CHARS) : null;
+  const built = head ? withTail(head, status, r.output, durationMs, MAX_VALUE_CHARS, r.printed) : null;
   // processor steps were checked where on_error could apply; a tool's, a stage's or a model turn's output is checked here
   if (!built && !valueFits(r.output)) throw tooLarge(`the ${def.kind} step at ${def.position}: its output holds`);
   // (checked here, not in the callee: this is every step's path, and an await costs a promise)
   if (ctx.recording?.point?.at === def.position) await markStepAtForkPoint(ctx, def.position);
   // the label's fields first (merged: a spread then these members is slow when labels differ in shape)
-  const data: JsonObject = built ?? merged(def.label ?? {}, {
+  let data: JsonObject = built ?? merged(def.label ?? {}, {
     kind: def.kind,
     phase: def.phase,
     position: def.position,
@@ -253,6 +255,9 @@ export async function recordStep(
     output: r.output,
     durationMs,
   });
+  // what a code step printed ends its record (withTail put it there already); a step that printed nothing has no such member
+  const shown = !built && r.printed ? printedFields(r.printed) : null;
+  if (shown) data = merged(data, shown);
   const durability = !def.pure ? 'step' : def.worldPurity ? 'observed' : 'group';
   // the label's fields are the kind's (events.ts); lib/views/events.test.ts parses every recorded step
   const ev = await ctx.journal.append(EVENT.stepCompleted, data as unknown as StepCompletedData, durability, {

@@ -54,3 +54,15 @@ test('a character cut by the head’s end or the tail’s start is left out whol
   keep.add(meeting);
   assert.equal(keep.text(), meeting.toString('utf8'));
 });
+
+test('a NUL in the output is kept as the text \\x00 (a store refuses NUL in JSON); output without one is as it came', () => {
+  const keep = new StreamKeep();
+  keep.add(Buffer.from('a\0b\0\n'));
+  assert.equal(keep.text(), 'a\\x00b\\x00\n');
+  const big = new StreamKeep();
+  big.add(Buffer.from(`\0${'x'.repeat(OUTPUT_HEAD_BYTES + OUTPUT_TAIL_BYTES)}\0`));
+  assert.ok(big.text().startsWith('\\x00x') && big.text().endsWith('x\\x00'), 'head and tail of a cut output too');
+  const plain = new StreamKeep();
+  plain.add(Buffer.from('plain\n'));
+  assert.equal(plain.text(), 'plain\n');
+});

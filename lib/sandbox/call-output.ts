@@ -17,7 +17,8 @@
  * fills, and the step's next write waits. A chatty step is slowed there,
  * never failed for it (its own timeout still applies).
  *
- * Owns: the head, the tail, the count, and the throttle's arithmetic. Does not:
+ * Owns: the head, the tail, the count (and the text made of them: a NUL, which
+ * no record may hold, shown as `\x00`), and the throttle's arithmetic. Does not:
  * own the streams (worker.ts pauses and resumes them) or count output between
  * calls (worker.ts kills a worker that writes too much then).
  */
@@ -76,12 +77,21 @@ export class StreamKeep {
     const headAll = Buffer.concat(this.head);
     const tailAll = Buffer.concat(this.tail);
     let tail = tailAll.subarray(Math.max(0, tailAll.length - OUTPUT_TAIL_BYTES));
-    if (this.total === headAll.length + tail.length) return Buffer.concat([headAll, tail]).toString('utf8');
+    if (this.total === headAll.length + tail.length) return withoutNul(Buffer.concat([headAll, tail]).toString('utf8'));
     const head = headAll.subarray(0, wholeCharsEnd(headAll));
     tail = tail.subarray(wholeCharsStart(tail));
     const left = this.total - head.length - tail.length;
-    return `${head.toString('utf8')}\n[… ${left} bytes of output left out …]\n${tail.toString('utf8')}`;
+    return withoutNul(`${head.toString('utf8')}\n[… ${left} bytes of output left out …]\n${tail.toString('utf8')}`);
   }
+}
+
+/**
+ * `text` with each NUL shown as `\x00` (as a terminal is shown a control: terminal-text.ts): the text
+ * goes into the run's records, and Postgres refuses a NUL in JSON — a step that printed one had its
+ * record, and its run's end, refused by the store.
+ */
+export function withoutNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '\\x00') : text;
 }
 
 /** Where `bytes` ends without a UTF-8 character cut at its end: before the last character's lead byte when its continuation bytes are not all there. */

@@ -104,6 +104,8 @@ type Job = {
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   lane?: { cancel(job: Job): void };
+  /** the prepared call it started: told what the call printed, when it returns a value (PreparedCall.printed) */
+  prepared: PreparedCall;
 };
 
 /** The calls in flight of each abort signal (a run's), cancelled in the order they were made (signal-sets.ts). */
@@ -296,7 +298,10 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
       if (breach) throw breach;
       await guard?.after(who);
       if (isClosed && outcome.kind !== 'reply') throw closedError(ctx);
-      return resultOf(outcome, ctx, isOomKilled);
+      const value = resultOf(outcome, ctx, isOomKilled);
+      // what a call that returned printed goes back with it (a failure's is in its error); the usual call prints nothing
+      if (outcome.output.stdout || outcome.output.stderr) job.prepared.printed = outcome.output;
+      return value;
     }
 
     private async spawn(ctx: CallContext): Promise<SandboxWorker> {
@@ -391,7 +396,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     } catch (error) {
       return refused(ctx, error); // an input JSON cannot carry: its call fails, as it did when its request was made on the worker
     }
-    return { start: start.bind(null, call, ctx, flavour, request, opts.signal) };
+    const prepared: PreparedCall = { start: () => start(call, ctx, flavour, request, opts.signal, prepared) };
+    return prepared;
   }
 
   /** a call `start` refuses (a closed sandbox says so first, as it always has) */
@@ -399,14 +405,14 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     return { start: () => Promise.reject(isClosed ? closedError(ctx) : error) };
   }
 
-  function start(call: CodeCall, ctx: CallContext, flavour: Flavour, request: WorkerRequest, signal: AbortSignal | undefined): Promise<Json> {
+  function start(call: CodeCall, ctx: CallContext, flavour: Flavour, request: WorkerRequest, signal: AbortSignal | undefined, prepared: PreparedCall): Promise<Json> {
     if (isClosed) return Promise.reject(closedError(ctx));
     if (signal?.aborted) return Promise.reject(signal.reason);
     ensureExitHook();
     liveSandboxes.add(internals);
     return new Promise<Json>((resolve, reject) => {
       const lane = laneFor(flavour);
-      const job: Job = signal ? { call, request, ctx, resolve, reject, signal, lane } : { call, request, ctx, resolve, reject };
+      const job: Job = signal ? { call, request, ctx, resolve, reject, signal, lane, prepared } : { call, request, ctx, resolve, reject, prepared };
       if (signal) SIGNAL_JOBS.add(signal, job);
       lane.push(job);
     });

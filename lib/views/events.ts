@@ -179,6 +179,8 @@ const ProcessorStepData = z.object({
   definition: json,
   status: z.enum(['ok', 'failed', 'skipped', 'empty']),
   output: json,
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
 });
 
 export const StepCompletedDataView = z.discriminatedUnion('kind', [ModelStepData, ToolStepData, StageStepData, ProcessorStepData]);

@@ -371,6 +371,8 @@ export const RunItemView = z.discriminatedUnion('kind', [
       input: ValueSlotView,
       output: ValueSlotView,
       error: ErrorInfoView.nullable(),
+      stdout: str.nullable(),
+      stderr: str.nullable(),
       durationMs: z.number(),
       rebuilt,
     })
