@@ -25,6 +25,7 @@ import { memoEntryOf } from './memo';
 import { AppendListeners } from './append-listeners';
 import { AbortWatchers } from './abort-watchers';
 import { RunNotFoundError } from './errors';
+import { readableInRow, unreadableInRow } from './row-readable';
 
 type RunState = {
   run: RunRecord;
@@ -36,6 +37,12 @@ type RunState = {
 
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** a run patch's error and report as a runs row holds them (row-readable.ts), as every store reads them back */
+function inRow<T extends Partial<RunRecord>>(r: T): T {
+  for (const k of ['error', 'report'] as const) if (r[k] != null && unreadableInRow(JSON.stringify(r[k]))) r[k] = readableInRow(r[k]) as never;
+  return r;
+}
+
 export class MemoryStore implements StorePort {
   private readonly runs = new Map<string, RunState>();
   private readonly claims = new Set<string>();
@@ -45,7 +52,7 @@ export class MemoryStore implements StorePort {
 
   async createRun(run: RunRecord, first: CommitUnit): Promise<void> {
     if (this.runs.has(run.id)) throw new Error(`run ${run.id} exists`);
-    this.runs.set(run.id, { run: clone(run), events: [], traces: [], snapshot: null, artifacts: new Map() });
+    this.runs.set(run.id, { run: inRow(clone(run)), events: [], traces: [], snapshot: null, artifacts: new Map() });
     const r = await this.commit(run.id, first);
     if (r.kind !== 'committed') throw new Error('first commit of a new run conflicted');
   }
@@ -68,7 +75,7 @@ export class MemoryStore implements StorePort {
     if (unit.snapshot === 'delete') st.snapshot = null;
     else if (unit.snapshot) st.snapshot = clone(unit.snapshot);
     for (const a of unit.artifacts ?? []) st.artifacts.set(a.path, clone(a));
-    if (unit.run) Object.assign(st.run, clone(unit.run));
+    if (unit.run) Object.assign(st.run, inRow(clone(unit.run)));
     if (unit.events.length) this.appends.notify(runId, unit.events[unit.events.length - 1].seq);
     return { kind: 'committed' };
   }

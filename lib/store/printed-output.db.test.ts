@@ -20,7 +20,9 @@ writeFileSync(
   path.join(dir, 'steps.py'),
   'import sys\ndef loud(v):\n    print("python says", len(v))\n    print("and warns", file=sys.stderr)\n    return {"c": 3}\n' +
     'def nul(v):\n    print("a\\0b")\n    return {"d": 4}\n' +
-    'def nul_fails(v):\n    print("c\\0d", file=sys.stderr)\n    raise ValueError("no")\n',
+    'def nul_fails(v):\n    print("c\\0d", file=sys.stderr)\n    raise ValueError("no")\n' +
+    'def nul_raises(v):\n    raise ValueError("e\\0f")\n' +
+    'def nul_value(v):\n    return {"s": "g\\0h"}\n',
 );
 const sandbox = createCodeSandbox({ isolation: { kind: 'none', reason: 'the test asks for plain child processes' } });
 let database: TestDatabase | null = null;
@@ -67,4 +69,18 @@ test("a NUL in a failed step's stderr: the run is recorded aborted, the NUL in i
   assert.equal((await store!.getRun(out.runId))?.status, 'aborted');
   const [d] = (await store!.readEvents(out.runId)).filter((e) => e.type === EVENT.stepCompleted && e.data.kind === 'processor').map((e) => e.data);
   assert.equal((d.output as { error: { stderrTail: string } }).error.stderrTail, 'c\\x00d\n');
+});
+
+test('a NUL in what a step raised: the run is recorded aborted, not refused by the store', async () => {
+  assert.ok(store, 'the store of the test before');
+  const out = await startRun(plan({ postprocessor: post([step(0, 'python', 'nul_raises')]) }), deps(playModel([{ finish: {} }]), { store, sandbox }), { input: {}, skillText: '', runId: 'nul_raise_run' });
+  assert.equal(out.status, 'aborted', JSON.stringify(out.error));
+  assert.equal((await store!.getRun(out.runId))?.status, 'aborted');
+});
+
+test('a NUL in the value a step returned: the run completes with it, read back as returned', async () => {
+  assert.ok(store, 'the store of the test before');
+  const out = await startRun(plan({ postprocessor: post([step(0, 'python', 'nul_value')]) }), deps(playModel([{ finish: {} }]), { store, sandbox }), { input: {}, skillText: '', runId: 'nul_value_run' });
+  assert.equal(out.status, 'completed', JSON.stringify(out.error));
+  assert.equal((await store!.getRun(out.runId))?.status, 'completed');
 });

@@ -340,6 +340,22 @@ export function describeStoreContract(name: string, makeStore: StoreFactory, opt
       if (conflict.kind === 'conflict') same(conflict.recorded[0].data, odd);
     });
 
+    it("a run's error and report holding a NUL or an unpaired surrogate: its end is recorded (not refused), those two read \\x00 and U+FFFD, its events as written", async () => {
+      const error: JsonObject = { code: 'step_failed', message: 'ValueError: e\u0000f', details: { stderrTail: 'x \ud800 y' } };
+      const report: JsonObject = { outcome: 'blocked', needs_attention: true, blocked_by: { stage: 'guard', reason: 'no \u0000 here', why: 'half \udc00' } };
+      const run = await runWith(store, 1);
+      const committed = await store.commit(run.id, { events: [ev(run.id, 2, 'run_failed', { error, report })], run: { status: 'failed', error, report } });
+      assert.equal(committed.kind, 'committed', JSON.stringify(committed));
+      const got = await store.getRun(run.id);
+      assert.equal(got?.status, 'failed');
+      assert.deepEqual(got?.error, { code: 'step_failed', message: 'ValueError: e\\x00f', details: { stderrTail: 'x \ufffd y' } });
+      assert.deepEqual(got?.report, { outcome: 'blocked', needs_attention: true, blocked_by: { stage: 'guard', reason: 'no \\x00 here', why: 'half \ufffd' } });
+      assert.equal(JSON.stringify((await store.readEvents(run.id, 1))[0].data), JSON.stringify({ error, report }), 'the event keeps what was recorded');
+      // a run made with them (an imported run's row) is written the same way
+      const made = await runWith(store, 1, { status: 'completed', error, report });
+      assert.equal((await store.getRun(made.id))?.error?.message, 'ValueError: e\\x00f');
+    });
+
     it('JSON values round-trip: unicode, escapes, numbers, nesting, empty containers', async () => {
       const data: JsonObject = {
         text: 'line1\nline2\t"quoted" \\ back ✓ 日本語 emoji 🎉',

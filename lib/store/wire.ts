@@ -26,6 +26,7 @@
  */
 import type { CommitUnit, RunRecord } from '../kernel/ports';
 import { knownText } from '../kernel/data-text';
+import { readableInRow, unreadableInRow } from '../kernel/row-readable';
 
 const text = (v: unknown): string => JSON.stringify(v ?? null);
 
@@ -46,6 +47,12 @@ function payloadText(v: unknown, known: Known): string {
  * and each was encoded once for each. Members in JSON.stringify's order (Object.keys: the same
  * own enumerable keys, in the same order), skipped where it skips them.
  */
+/** `v`'s JSON text for the runs row's `error` or `report`: see kernel/row-readable.ts (`known` is given the text as recorded, which an event carrying the same value reuses) */
+function rowText(v: unknown, known: Known): string {
+  const t = payloadText(v, known);
+  return unreadableInRow(t) ? text(readableInRow(JSON.parse(t))) : t;
+}
+
 function dataText(data: unknown, known: Known): string {
   // built with the data (a step's record: kernel/data-text.ts)
   const built = knownText(data);
@@ -69,7 +76,8 @@ function wireUnit(unit: CommitUnit): string {
     const r = unit.run;
     if (r.status !== undefined) patch.status = r.status;
     if (r.updatedAt !== undefined) patch.updatedAt = r.updatedAt;
-    for (const k of ['output', 'error', 'report'] as const) if (r[k] !== undefined) patch[k] = payloadText(r[k], known);
+    if (r.output !== undefined) patch.output = payloadText(r.output, known);
+    for (const k of ['error', 'report'] as const) if (r[k] !== undefined) patch[k] = rowText(r[k], known);
   }
   const wire: Record<string, unknown> = {
     events: unit.events.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: dataText(e.data, known) })),
@@ -117,8 +125,8 @@ function wireRun(run: RunRecord): string {
     ...run,
     input: text(run.input),
     output: text(run.output),
-    error: text(run.error),
-    report: text(run.report),
+    error: rowText(run.error, null),
+    report: rowText(run.report, null),
   });
 }
 
@@ -209,7 +217,8 @@ export function directCommit(runId: string, unit: CommitUnit): DirectWrite | nul
   // the run patch's payloads first: an event that carries them reuses their text (dataText)
   const known: Known = run ? new Map() : null;
   const payload = (v: unknown) => (v === undefined ? null : payloadText(v, known));
-  const patch = run && [runId, run.status ?? null, run.updatedAt ?? null, payload(run.output), payload(run.error), payload(run.report)];
+  const rowPayload = (v: unknown) => (v === undefined ? null : rowText(v, known));
+  const patch = run && [runId, run.status ?? null, run.updatedAt ?? null, payload(run.output), rowPayload(run.error), rowPayload(run.report)];
   const rows = events.map((e) => {
     const data = dataText(e.data, known);
     chars += data.length + e.type.length + 64;
@@ -288,8 +297,8 @@ export function directCreate(run: RunRecord, first: CommitUnit): DirectWrite | n
     run.model,
     run.status,
     text(run.output),
-    text(run.error),
-    text(run.report),
+    rowText(run.error, null),
+    rowText(run.report, null),
     run.kind ?? null,
     run.parentRunId ?? null,
     run.forkPoint ?? null,
