@@ -60,34 +60,34 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
 }
 
 /**
- * Removes a workspace, whatever its code made there. Node's recursive rm goes by full paths, so a tree
- * nested thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with
- * ENAMETOOLONG — and a failure here stopped the sweep, every workspace after it kept for ever. So such
- * a tree is handed to the system's `rm -rf`, which walks by descriptors at any depth (and, like Node's,
- * never follows a link), and one code made unreadable to its owner is given back its owner's access
- * first; whether it went or not, the sweep goes on. (regress removes its scratch
- * workspace with it too.)
+ * Removes a workspace, whatever its code made there, with the system's `rm -rf`: it walks by
+ * descriptors, at any depth, entering each folder below the one it holds open (never through a link)
+ * and removing each name in the folder it holds. Node's recursive rm goes by full paths: a tree nested
+ * thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with ENAMETOOLONG — and
+ * a failure here stopped the sweep, every workspace after it kept for ever — and each name is looked up
+ * again from the top, so a folder that code swaps for a link after rm found it a folder (were any of its
+ * processes left) has rm list the link's target and unlink the host files there by the same names
+ * (sweep-workspaces.test's race lost hundreds of a host folder's files). Node's is used only where
+ * there is no `rm` to run. One code made unreadable to its owner is given back its owner's access
+ * first; whether it went or not, the sweep goes on. (regress removes its scratch workspace with it too.)
  */
 export async function removeTree(place: string): Promise<boolean> {
   try {
-    await rm(place, { recursive: true, force: true });
+    await run('rm', ['-rf', '--', place]);
+    return true;
+  } catch (e) {
+    // no `rm` here to run (a failed one's code is its exit status, a number): Node's, by paths
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return rm(place, { recursive: true, force: true }).then(() => true, () => false);
+  }
+  // a folder whose owner's write, read or search code took (`chmod 000`: code runs as this user)
+  // cannot be entered or emptied: the owner gets them back (chmod -R follows no link it meets in
+  // the tree), and the tree goes — before, such a workspace stayed on disk for ever
+  await run('chmod', ['-R', 'u+rwx', '--', place]).catch(() => undefined);
+  try {
+    await run('rm', ['-rf', '--', place]);
     return true;
   } catch {
-    try {
-      await run('rm', ['-rf', '--', place]);
-      return true;
-    } catch {
-      // a folder whose owner's write, read or search code took (`chmod 000`: code runs as this user)
-      // cannot be entered or emptied: the owner gets them back (chmod -R follows no link it meets in
-      // the tree), and the tree goes — before, such a workspace stayed on disk for ever
-      await run('chmod', ['-R', 'u+rwx', '--', place]).catch(() => undefined);
-      try {
-        await run('rm', ['-rf', '--', place]);
-        return true;
-      } catch {
-        return false;
-      }
-    }
+    return false;
   }
 }
 
