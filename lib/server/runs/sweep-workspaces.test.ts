@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { durationFromEnv, gitBaselineOf } from '../host';
 import { memoryHost } from '../testing';
 import { startSkillRun } from './start-run';
+import { removeWithin } from '../../sandbox/remove-within';
 import { removeTree, SWEPT_MARKER, sweepWorkspaces, sweepWorkspacesIfDue } from './sweep-workspaces';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-sweep-'));
@@ -175,6 +176,11 @@ while True:
 
 test('a folder swapped for a link to a host folder while its workspace is removed: no host file goes', async () => {
   const { lost, tried } = await removeWhileSwapped(removeTree, 6, false);
+  assert.equal(lost, 0, `host files unlinked through the link: ${lost} in ${tried} removals`);
+});
+
+test('the same race against the descriptor walk alone (no rm -rf after it): no host file goes', async () => {
+  const { lost, tried } = await removeWhileSwapped((ws) => removeWithin(ws).catch(() => undefined), 6, false);
   assert.equal(lost, 0, `host files unlinked through the link: ${lost} in ${tried} removals`);
 });
 

@@ -21,6 +21,7 @@ import { execFile } from 'node:child_process';
 import { lstat, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CAN_REMOVE_WITHIN, removeWithin } from '../../sandbox/remove-within';
 import { gitBaselineOf, type Host } from '../host';
 
 const FINISHED = new Set<string>(['completed', 'failed', 'aborted']);
@@ -60,18 +61,28 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
 }
 
 /**
- * Removes a workspace, whatever its code made there, with the system's `rm -rf`: it walks by
- * descriptors, at any depth, entering each folder below the one it holds open (never through a link)
- * and removing each name in the folder it holds. Node's recursive rm goes by full paths: a tree nested
- * thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with ENAMETOOLONG — and
- * a failure here stopped the sweep, every workspace after it kept for ever — and each name is looked up
- * again from the top, so a folder that code swaps for a link after rm found it a folder (were any of its
- * processes left) has rm list the link's target and unlink the host files there by the same names
- * (sweep-workspaces.test's race lost hundreds of a host folder's files). Node's is used only where
- * there is no `rm` to run. One code made unreadable to its owner is given back its owner's access
- * first; whether it went or not, the sweep goes on. (regress removes its scratch workspace with it too.)
+ * Removes a workspace, whatever its code made there, never through a link code made: by descriptors
+ * (remove-within.ts: each folder held open, each name removed in the folder held), in this process —
+ * the app's server must not fork (spawner.ts). Node's recursive rm looks each name up again by its full
+ * path, so a folder that code swaps for a link after rm found it a folder (were any of its processes
+ * left) had rm list the link's target and unlink the host files there by the same names
+ * (sweep-workspaces.test's race lost hundreds of a host folder's files); and it fails with ENAMETOOLONG
+ * on a tree nested thousands of folders deep (code can make one: a loop of mkdir and chdir) — a failure
+ * here stopped the sweep, every workspace after it kept for ever. What the descriptor walk leaves (a tree
+ * too deep for it, no /proc) goes to the system's `rm -rf`, which walks by descriptors at any depth (and
+ * Node's rm only where there is no `rm` to run); one code made unreadable to its owner is given back its
+ * owner's access first. Whether it went or not, the sweep goes on. (regress removes its scratch
+ * workspace with it too.)
  */
 export async function removeTree(place: string): Promise<boolean> {
+  if (CAN_REMOVE_WITHIN) {
+    try {
+      await removeWithin(place);
+      return true;
+    } catch {
+      // too deep for it, or changed as it went: the system's rm below
+    }
+  }
   try {
     await run('rm', ['-rf', '--', place]);
     return true;
