@@ -10,7 +10,7 @@
  * the sandbox. Where no sandbox works, the CLI runs it only when told to
  * (`--trust`); the app never does (it never passes `trust`).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Plan, StepSpec } from '../../kernel/plan';
 import type { RunRecord } from '../../kernel/ports';
@@ -19,6 +19,7 @@ import type { BundleFiles } from '../../skill/bundle';
 import { bundleHash } from '../../store/skills';
 import type { VersionOrigin } from '../../store/skills';
 import type { Host } from '../host';
+import { readSkillMdIn } from '../skills/bundle-dir';
 import { materializeVersion } from '../skills/materialize';
 import { skillMdFacts } from '../skills/skill-text';
 import { asSkill, compileCopy } from './compiled-copies';
@@ -111,13 +112,15 @@ async function requireSameSkill(
   versionId: string | null | undefined,
   isRunFolder: boolean,
 ): Promise<void> {
-  let text: string;
+  let text: string | null;
   try {
     const given = path.resolve(host.cwd, dir);
-    text = readFileSync(statSync(given).isDirectory() ? path.join(given, 'skill.md') : given, 'utf8');
+    // read as the bundle is (readSkillMdIn): a FIFO code made there held the host in its open, then gave it code's text
+    text = statSync(given).isDirectory() ? readSkillMdIn(given, path.join(given, 'skill.md')) : readSkillMdIn(path.dirname(given), given);
   } catch {
     return;
   }
+  if (text === null) return;
   const name = skillMdFacts(text).name;
   if (name === null || name === skill || name === skillMdFacts(run.skillText).name) return;
   const recorded = versionId ? await host.skills.getVersionById(versionId) : null;

@@ -4,7 +4,8 @@
 // first divergence from the last completed run of its skill.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startRun } from '../../kernel/runner';
@@ -126,6 +127,29 @@ test("a run's own folder that now holds another skill is refused without --skill
   await host.skills.renameSkill('summarize', 'digest');
   writeFileSync(md, text.replace(/^name: summarize$/m, 'name: digest'));
   assert.equal((await replayRun(host, parent.runId)).verdict, 'identical');
+});
+
+test("a run's own folder whose skill.md code made a FIFO: the check of its skill neither waits on it nor reads through it", async () => {
+  const host = memoryHost({ cwd: workspace });
+  const own = path.join(workspace, 'fifo-folder');
+  cpSync(path.join(workspace, 'summarize'), own, { recursive: true });
+  const parent = await startSkillRun(host, { bundle: own, input });
+  const md = path.join(own, 'skill.md');
+  const other = readFileSync(md, 'utf8').replace(/^name: summarize$/m, 'name: elsewhere');
+  unlinkSync(md);
+  assert.equal(spawnSync('mkfifo', [md]).status, 0);
+  // a writer at the FIFO's other end (code's): a host that opens it to read waits for one, then reads another skill
+  const writer = spawn('python3', ['-c', `import os
+fd = os.open(${JSON.stringify(md)}, os.O_WRONLY)
+os.write(fd, ${JSON.stringify(other)}.encode())`], { stdio: 'ignore' });
+  try {
+    await assert.rejects(replayRun(host, parent.runId), (e: Error & { code?: string }) => {
+      assert.notEqual(e.code, 'skill_mismatch', `the FIFO was read as the folder's skill.md: ${e.message}`);
+      return true;
+    });
+  } finally {
+    writer.kill('SIGKILL');
+  }
 });
 
 test("a run's own folder of another skill, with no version of the run on record, names its skill's versions as the way out", async () => {

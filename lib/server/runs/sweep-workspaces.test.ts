@@ -1,15 +1,17 @@
 // Workspaces of finished runs go after the retention period; a running run keeps its own, and a folder
 // the user named with --workspace is never removed (only Stagecraft's link to it).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { durationFromEnv, gitBaselineOf } from '../host';
 import { memoryHost } from '../testing';
 import { startSkillRun } from './start-run';
-import { SWEPT_MARKER, sweepWorkspaces, sweepWorkspacesIfDue } from './sweep-workspaces';
+import { removeWithin } from '../../sandbox/remove-within';
+import { removeTree, SWEPT_MARKER, sweepWorkspaces, sweepWorkspacesIfDue } from './sweep-workspaces';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sc-sweep-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -118,4 +120,71 @@ test('a workspace nested 20,000 folders deep (code can make one) is removed, and
   assert.deepEqual(removed.sort(), ['run-deep', 'run-plain']);
   assert.equal(existsSync(deep), false);
   assert.equal(existsSync(plain), false);
+});
+
+/**
+ * A workspace whose folder `d` a process left over keeps swapping for a link to a host folder holding
+ * files of the same names (`d` a real folder, then a link, and back): removing it must never unlink a
+ * host file. Each attempt waits until the swap has been seen both ways, then removes the workspace.
+ */
+async function removeWhileSwapped(remove: (place: string) => Promise<unknown>, attempts: number, stopWhenLost: boolean): Promise<{ lost: number; tried: number }> {
+  const base = mkdtempSync(path.join(root, 'swap-'));
+  const host = path.join(base, 'host');
+  mkdirSync(host);
+  const N = 500;
+  for (let i = 0; i < N; i++) writeFileSync(path.join(host, `f${i}`), 'keep');
+  let tried = 0;
+  for (; tried < attempts && !(stopWhenLost && readdirSync(host).length < N); tried++) {
+    const ws = path.join(base, `ws${tried}`);
+    mkdirSync(path.join(ws, 'd'), { recursive: true });
+    for (let i = 0; i < N; i++) writeFileSync(path.join(ws, 'd', `f${i}`), 'x');
+    const flipper = spawn(
+      'python3',
+      [
+        '-c',
+        `import os, time
+os.chdir(${JSON.stringify(ws)})
+while True:
+    try:
+        os.rename("d", "real"); os.symlink(${JSON.stringify(host)}, "d"); time.sleep(0.0003)
+        os.unlink("d"); os.rename("real", "d"); time.sleep(0.0003)
+    except OSError:
+        pass
+`,
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      // met both ways before the removal starts: `d` seen as the link, and as the real folder (bounded: 10,000 looks a millisecond apart)
+      const seen = { link: false, real: false };
+      for (let k = 0; k < 10_000 && !(seen.link && seen.real); k++) {
+        const st = lstatSync(path.join(ws, 'd'), { throwIfNoEntry: false });
+        if (st?.isSymbolicLink()) seen.link = true;
+        else if (st?.isDirectory()) seen.real = true;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      assert.ok(seen.link && seen.real, `the swap was never seen both ways: ${JSON.stringify(seen)}`);
+      await remove(ws);
+    } finally {
+      flipper.kill('SIGKILL');
+    }
+  }
+  const lost = N - readdirSync(host).length;
+  rmSync(base, { recursive: true, force: true });
+  return { lost, tried };
+}
+
+test('a folder swapped for a link to a host folder while its workspace is removed: no host file goes', async () => {
+  const { lost, tried } = await removeWhileSwapped(removeTree, 6, false);
+  assert.equal(lost, 0, `host files unlinked through the link: ${lost} in ${tried} removals`);
+});
+
+test('the same race against the descriptor walk alone (no rm -rf after it): no host file goes', async () => {
+  const { lost, tried } = await removeWhileSwapped((ws) => removeWithin(ws).catch(() => undefined), 6, false);
+  assert.equal(lost, 0, `host files unlinked through the link: ${lost} in ${tried} removals`);
+});
+
+test('the same race unlinks host files through Node’s recursive rm (so the test above can fail)', async () => {
+  const { lost } = await removeWhileSwapped((ws) => rm(ws, { recursive: true, force: true }).catch(() => undefined), 40, true);
+  assert.ok(lost > 0, 'Node’s rm never went through the link: the race is not exercised here');
 });

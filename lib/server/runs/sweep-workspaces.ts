@@ -21,6 +21,7 @@ import { execFile } from 'node:child_process';
 import { lstat, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CAN_REMOVE_WITHIN, removeWithin } from '../../sandbox/remove-within';
 import { gitBaselineOf, type Host } from '../host';
 
 const FINISHED = new Set<string>(['completed', 'failed', 'aborted']);
@@ -60,34 +61,44 @@ export async function sweepWorkspaces(host: Host, now: number = Date.now()): Pro
 }
 
 /**
- * Removes a workspace, whatever its code made there. Node's recursive rm goes by full paths, so a tree
- * nested thousands of folders deep (code can make one: a loop of mkdir and chdir) fails with
- * ENAMETOOLONG — and a failure here stopped the sweep, every workspace after it kept for ever. So such
- * a tree is handed to the system's `rm -rf`, which walks by descriptors at any depth (and, like Node's,
- * never follows a link), and one code made unreadable to its owner is given back its owner's access
- * first; whether it went or not, the sweep goes on. (regress removes its scratch
+ * Removes a workspace, whatever its code made there, never through a link code made: by descriptors
+ * (remove-within.ts: each folder held open, each name removed in the folder held), in this process —
+ * the app's server must not fork (spawner.ts). Node's recursive rm looks each name up again by its full
+ * path, so a folder that code swaps for a link after rm found it a folder (were any of its processes
+ * left) had rm list the link's target and unlink the host files there by the same names
+ * (sweep-workspaces.test's race lost hundreds of a host folder's files); and it fails with ENAMETOOLONG
+ * on a tree nested thousands of folders deep (code can make one: a loop of mkdir and chdir) — a failure
+ * here stopped the sweep, every workspace after it kept for ever. What the descriptor walk leaves (a tree
+ * too deep for it, no /proc) goes to the system's `rm -rf`, which walks by descriptors at any depth (and
+ * Node's rm only where there is no `rm` to run); one code made unreadable to its owner is given back its
+ * owner's access first. Whether it went or not, the sweep goes on. (regress removes its scratch
  * workspace with it too.)
  */
 export async function removeTree(place: string): Promise<boolean> {
-  try {
-    await rm(place, { recursive: true, force: true });
-    return true;
-  } catch {
+  if (CAN_REMOVE_WITHIN) {
     try {
-      await run('rm', ['-rf', '--', place]);
+      await removeWithin(place);
       return true;
     } catch {
-      // a folder whose owner's write, read or search code took (`chmod 000`: code runs as this user)
-      // cannot be entered or emptied: the owner gets them back (chmod -R follows no link it meets in
-      // the tree), and the tree goes — before, such a workspace stayed on disk for ever
-      await run('chmod', ['-R', 'u+rwx', '--', place]).catch(() => undefined);
-      try {
-        await run('rm', ['-rf', '--', place]);
-        return true;
-      } catch {
-        return false;
-      }
+      // too deep for it, or changed as it went: the system's rm below
     }
+  }
+  try {
+    await run('rm', ['-rf', '--', place]);
+    return true;
+  } catch (e) {
+    // no `rm` here to run (a failed one's code is its exit status, a number): Node's, by paths
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return rm(place, { recursive: true, force: true }).then(() => true, () => false);
+  }
+  // a folder whose owner's write, read or search code took (`chmod 000`: code runs as this user)
+  // cannot be entered or emptied: the owner gets them back (chmod -R follows no link it meets in
+  // the tree), and the tree goes — before, such a workspace stayed on disk for ever
+  await run('chmod', ['-R', 'u+rwx', '--', place]).catch(() => undefined);
+  try {
+    await run('rm', ['-rf', '--', place]);
+    return true;
+  } catch {
+    return false;
   }
 }
 

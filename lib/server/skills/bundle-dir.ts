@@ -157,6 +157,21 @@ export function readBundleDir(dir: string): ReadBundle {
  * by path; what is read is what an open gave, checked on its descriptor (open-inside.ts).
  */
 
+/**
+ * The text of a bundle's skill.md at `file` (in the bundle folder `dir`), read as readBundleDir reads a
+ * file: opened without waiting (code can make it a FIFO), from inside the folder (a link counts when it
+ * leads there), a regular file of at most MAX_SKILL_BYTES, UTF-8; null when it is none of these.
+ */
+export function readSkillMdIn(dir: string, file: string): string | null {
+  try {
+    const root = realpathSync(dir);
+    const bytes = readInside(file, MAX_SKILL_BYTES, (real) => real === root || real.startsWith(root + path.sep), () => undefined);
+    return Buffer.isBuffer(bytes) ? utf8.decode(bytes) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The bytes of the regular file at `abs`, `{ size }` when over `cap`, null when it is not a regular file (or is outside: `onOutside`). */
 function readInside(abs: string, cap: number, isInside: (real: string) => boolean, onOutside: (real: string) => void): Buffer | { size: number } | null {
   const opened = openInside(abs, FILE_OPEN, isInside);
