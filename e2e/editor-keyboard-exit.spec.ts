@@ -32,11 +32,20 @@ test('Esc then Tab leaves the editor for the next control; a plain Tab still ind
     });
     expect(after).toMatchObject({ inEditor: false, following: true });
     await expect(hint).toBeHidden();
-    // tabbing on reaches the run's input and Run
-    await expect(async () => {
-      await page.keyboard.press('Tab');
-      await expect(page.getByRole('textbox', { name: /Input/ })).toBeFocused({ timeout: 100 });
-    }).toPass({ timeout: 10_000 });
+    // tabbing on reaches the run's input and Run: Tab after Tab, each checked as soon as it is pressed
+    // (the focus moves with the key). As a toPass of press-then-toBeFocused, each control passed on the
+    // way waited out that check's 100 ms and then toPass's growing pause, up to 1 s
+    const input = page.getByRole('textbox', { name: /Input/ });
+    await expect
+      .poll(
+        async () => {
+          await page.keyboard.press('Tab');
+          return input.evaluate((el) => el === document.activeElement);
+        },
+        { timeout: 10_000, intervals: [0] },
+      )
+      .toBe(true);
+    await expect(input).toBeFocused();
     // back into the editor, then Esc, Shift+Tab: to a control before it
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Escape');

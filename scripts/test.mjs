@@ -17,6 +17,7 @@ import path from 'node:path';
 import { prepare } from './prepare.mjs';
 import { buildTests, needsTsx } from './build-tests.mjs';
 import { concurrency, longestFirst } from './test-order.mjs';
+import { slowestLine } from './e2e-slowest.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SKIP = new Set(['node_modules', '.next', 'dist', '.git', '.stagecraft', 'e2e', 'generated', 'test-results', '.bench-peers', '.bench-build', '.test-build']);
@@ -67,7 +68,10 @@ async function nodeTests(files, atOnce = concurrency(2)) {
     rmSync(built.dir, { recursive: true, force: true });
   }
 }
-const playwright = (files) => run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...files]);
+const playwright = (files, report) =>
+  report
+    ? run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--reporter=list,json', ...files], { env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report } })
+    : run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...files]);
 
 /**
  * Every `bench:*` script of package.json, once each at its tiny size (`npm run <name> -- --tiny` with
@@ -151,8 +155,13 @@ if (built === 0) {
     // the specs that fill the app's run slots run after the others, alone (playwright.config.ts), with
     // an output folder of their own: a run empties its folder first, and the first run's screenshots,
     // failures and traces are kept
-    failed |= playwright(['--project=chromium']);
-    failed |= playwright(['--project=run-limit', '--output=test-results/e2e-run-limit']);
+    // each writes a json report too, from which the specs the stage's time went to are named
+    const reports = ['test-results/e2e-chromium.json', 'test-results/e2e-run-limit.json'];
+    for (const r of reports) rmSync(path.join(root, r), { force: true });
+    failed |= playwright(['--project=chromium'], reports[0]);
+    failed |= playwright(['--project=run-limit', '--output=test-results/e2e-run-limit'], reports[1]);
+    const written = reports.map((r) => path.join(root, r)).filter((r) => existsSync(r));
+    if (written.length) console.log(`\n# browser tests: ${slowestLine(written.map((r) => JSON.parse(readFileSync(r, 'utf8'))))}`);
   }
   stageDone('browser tests');
 }
