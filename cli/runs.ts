@@ -18,6 +18,7 @@ import { withHost, withHostOrApp } from './store';
 import type { AppAbort, AppClient } from './through-app';
 import type { RunPageView, RunSummaryView } from '../lib/views';
 import { cliRequester } from '../lib/views/requester';
+import { blockedByWords } from '../lib/views/blocked-by';
 import type { Io } from './main';
 import { columns, printSummary, printedLines, takeOnLine } from './print';
 import { rerunPoint } from '../lib/server/runs/failed-step';
@@ -269,9 +270,19 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     // each column as wide as its widest value, under a header (FAILED when a run has failed somewhere;
     // nothing above no runs). The header goes to stderr, as the "more:" line does: stdout stays one
     // line per run for what reads it (`| wc -l`, `| head -1`), and a terminal shows the table whole.
+    // BLOCKED (last: its reason is the longest cell) when a completed run was blocked: by what, and why
     const failedAt = page.runs.some((r) => r.failedAt);
-    const rows = page.runs.map((r) => [r.runId, r.status, r.skill, new Date(r.createdAt).toISOString(), r.outcome ?? '-', ...(failedAt ? [r.failedAt ? `at ${r.failedAt}` : ''] : [])]);
-    const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED'] : [])];
+    const blocked = page.runs.some((r) => r.blockedBy);
+    const rows = page.runs.map((r) => [
+      r.runId,
+      r.status,
+      r.skill,
+      new Date(r.createdAt).toISOString(),
+      r.outcome ?? '-',
+      ...(failedAt ? [r.failedAt ? `at ${r.failedAt}` : ''] : []),
+      ...(blocked ? [r.blockedBy ? blockedCell(r.blockedBy) : ''] : []),
+    ]);
+    const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED'] : []), ...(blocked ? ['BLOCKED'] : [])];
     if (rows.length) {
       const [head, ...lines] = columns([header, ...rows]);
       io.err(head);
@@ -284,6 +295,20 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     if (unknownSkill) io.err(`no skill is named ${values.skill} now: check its spelling (names are exact), or it was deleted and none of its runs match`);
   }
   return 0;
+}
+
+/** characters of a denial's reason a `stagecraft runs` line shows (`--json` carries its first 300, the run page's report all of it) */
+const BLOCKED_CELL_REASON_CHARS = 80;
+
+/**
+ * A blocked run's BLOCKED cell, `by stage path_guard: denied call 2 (…)` under the header: the row's
+ * words with the reason on one line (a newline in it would break the line per run) and cut short.
+ * The reason is a capability's own text: on a terminal its controls are shown escaped, as all output is.
+ */
+function blockedCell(b: NonNullable<RunPageView['runs'][number]['blockedBy']>): string {
+  const reason = b.reason.replace(/\s+/g, ' ').trim();
+  const cut = reason.length > BLOCKED_CELL_REASON_CHARS ? `${reason.slice(0, BLOCKED_CELL_REASON_CHARS - 1)}…` : reason;
+  return blockedByWords({ ...b, reason: cut }).replace(/^blocked /, '');
 }
 
 /** --cursor decoded once, here: one `stagecraft runs` could not have printed is a usage error in the CLI's words */

@@ -1,13 +1,19 @@
 'use client';
 // The skill's recent runs, under the run panel: each links to its run page with its status, and
-// says why it needs attention (where it failed; blocked, for a completed run a stage blocked) when it does.
+// says why it needs attention (where it failed; blocked, for a completed run a stage blocked, and by
+// which stage and why) when it does.
 import { memo } from 'react';
 import Link from 'next/link';
 import type { RunListItemView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
 import { attentionOf } from '@/components/runs/run-words';
+import { blockedByWords } from '@/lib/views/blocked-by';
 import styles from './Studio.module.css';
+
+/** characters of a denial's reason this short list shows (the title has the row's whole) */
+const REASON_CHARS = 120;
+const shortReason = (reason: string) => (reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS - 1)}…` : reason);
 
 type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number };
 
@@ -28,6 +34,7 @@ function RecentRunsView({ skill, runs, error, now }: Props) {
         <ul aria-label="Recent runs" className={styles.recentList}>
           {runs.map((r) => {
             const attention = attentionOf(r);
+            const blocked = attention === 'blocked' ? r.blockedBy : null;
             return (
               <li key={r.runId} data-attention={attention ?? undefined}>
                 <Link href={`/runs/${encodeURIComponent(r.runId)}`} className={styles.recentId}>
@@ -35,9 +42,11 @@ function RecentRunsView({ skill, runs, error, now }: Props) {
                 </Link>{' '}
                 <StatusPill status={r.status} />
                 {attention ? (
-                  <span className={styles.recentFailure} title={r.errorMessage ?? undefined}>
+                  <span className={styles.recentFailure} title={r.errorMessage ?? (blocked ? blockedByWords(blocked) : undefined)}>
                     {' '}
                     needs attention{r.failedAt ? ` at ${r.failedAt}` : attention === 'blocked' ? ' (blocked)' : ''}
+                    {/* what blocked it, as the report's summary says it ("Completed, but blocked: stage … denied call …") */}
+                    {blocked && !r.failedAt ? `: stage ${blocked.stage} denied call ${blocked.call} (${shortReason(blocked.reason)})` : null}
                   </span>
                 ) : null}{' '}
                 <RelativeTime ms={r.createdAt} now={now} className={styles.muted} />

@@ -60,11 +60,26 @@ export type RunIndexRow = {
   failedAt: string | null;
   needsAttention: boolean;
   durationMs: number | null;
+  /** what blocked a completed run (its report's `blocked_by`, the reason cut to BLOCKED_REASON_CHARS); null for any other run */
+  blockedBy: RunBlockedBy | null;
   /** the first characters of its input as JSON */
   inputPreview: string;
   /** the run's place among runs created in the same millisecond (the cursor's tie-break) */
   ord: string;
 };
+
+/** the stage that denied a tool call of a completed run, which call (its index in the round) and the stage's reason */
+export type RunBlockedBy = { stage: string; call: number; reason: string };
+
+/** characters of a denial's reason a list row carries (the run page's report has it whole) */
+export const BLOCKED_REASON_CHARS = 300;
+
+/**
+ * A page row's `blocked_by`: read from the report of the rows of the page alone, and only of a run
+ * that completed blocked (the generated `outcome` says so without reading the report): the report of
+ * every other run is never parsed for it, and no column is stored for it. Of `runs r`.
+ */
+export const BLOCKED_BY_SQL = `CASE WHEN r."outcome" = 'blocked' AND r."status" = 'completed' THEN r."report" -> 'blocked_by' END`;
 
 export type RunPage = { rows: RunIndexRow[]; next: RunCursor | null };
 
@@ -145,6 +160,7 @@ type PageRow = {
   failed_at: string | null;
   needs_attention: boolean;
   duration_ms: number | null;
+  blocked_by: unknown;
   input_preview: string;
   ord: string;
 };
@@ -183,7 +199,7 @@ export class PrismaRunIndex implements RunIndex {
     const rows = await this.raw<PageRow>(
       `SELECT r."id", r."skill_name", v."hash" AS version_hash, r."status", r."model", r."kind", r."parent_run_id", r."fork_point", r."created_at", r."updated_at",
               r."outcome", r."error_message", r."bundle_dir", r."failed_at", r."needs_attention", r."duration_ms",
-              left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
+              ${BLOCKED_BY_SQL} AS blocked_by, left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
          FROM "runs" r LEFT JOIN "skill_versions" v ON v."id" = r."skill_version_id"
         WHERE ${where.sql}${keyset}
         ORDER BY r."created_at" DESC, r."ord" ASC
@@ -316,7 +332,25 @@ function toRow(r: PageRow): RunIndexRow {
     failedAt: r.failed_at,
     needsAttention: r.needs_attention,
     durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
+    blockedBy: blockedByOf(r.blocked_by),
     inputPreview: r.input_preview,
     ord: r.ord,
   };
+}
+
+/** a report's `blocked_by` as a row carries it (the driver's parsed JSON, or its text), its reason cut; null when it is not one */
+export function blockedByOf(v: unknown): RunBlockedBy | null {
+  let b = v;
+  if (typeof b === 'string') {
+    try {
+      b = JSON.parse(b);
+    } catch {
+      return null;
+    }
+  }
+  if (!b || typeof b !== 'object') return null;
+  const { stage, call, reason } = b as Record<string, unknown>;
+  if (typeof stage !== 'string' || typeof reason !== 'string' || !Number.isInteger(Number(call))) return null;
+  const cut = reason.length > BLOCKED_REASON_CHARS ? `${reason.slice(0, BLOCKED_REASON_CHARS - 1)}…` : reason;
+  return { stage, call: Number(call), reason: cut };
 }

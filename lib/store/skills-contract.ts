@@ -192,6 +192,25 @@ export function describeSkillRepoContract(label: string, open: () => Promise<Ope
       assert.deepEqual(imported, ['completed', 'blocked', true, null, null]);
     });
 
+    it('a blocked last run says which stage blocked it and why (as its runs list row does); a failed or succeeded one says none', async () => {
+      const { repo, store } = await open();
+      const lastOf = async (name: string, end: { type: string; status: RunRecord['status']; error: JsonObject | null; report: JsonObject }) => {
+        const v = await save(repo, name, bundle(name));
+        const run = makeRun({ skillVersionId: v.versionId, skillName: name, bundleDir: '/data/bundles/ab12' });
+        await store.createRun(run, { events: [ev(run.id, 1)] });
+        await store.commit(run.id, { events: [ev(run.id, 2, end.type, { error: end.error, report: end.report })], run: { status: end.status, error: end.error, report: end.report } });
+        return (await repo.getSkill(name))?.lastRun?.blockedBy;
+      };
+      const blockedBy = { stage: 'path_guard', position: 'gather/r2/pre-tool/path_guard', call: 2, reason: 'reading secrets/keys.txt is not allowed by path_guard' };
+      const blocked = await lastOf(fresh('bb_blocked'), { type: 'run_completed', status: 'completed', error: null, report: { outcome: 'blocked', failed_stage: null, blocked_by: blockedBy, needs_attention: true, attention: 'blocked' } });
+      assert.deepEqual(blocked, { stage: 'path_guard', call: 2, reason: 'reading secrets/keys.txt is not allowed by path_guard' });
+      const ok = await lastOf(fresh('bb_ok'), { type: 'run_completed', status: 'completed', error: null, report: { outcome: 'succeeded', blocked_by: null, needs_attention: false } });
+      assert.equal(ok, null);
+      const error = { code: 'model_error', message: 'the model gave up', phase: 'draft' };
+      const failed = await lastOf(fresh('bb_failed'), { type: 'run_failed', status: 'failed', error, report: { outcome: 'failed', blocked_by: null, needs_attention: true, attention: 'failed' } });
+      assert.equal(failed, null);
+    });
+
     it("delete: the skill leaves the list, its versions stay readable by id, and its name is free for a new skill", async () => {
       const { repo, store } = await open();
       const name = fresh('gone');

@@ -23,7 +23,7 @@ import { utf8Bytes } from '../skill/bundle';
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
 import { rawRows, type SqlQuery } from './run-reads';
-import { runErrorWords, type RunOutcomeWord } from './run-index';
+import { BLOCKED_BY_SQL, blockedByOf, runErrorWords, type RunBlockedBy, type RunOutcomeWord } from './run-index';
 import type { RunStatus } from '../kernel/ports';
 
 export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore', 'import'] as const;
@@ -45,7 +45,17 @@ export type VersionSummary = {
 export type VersionRecord = VersionSummary & { files: BundleFiles };
 
 /** the run as the runs list says how it went (run-index.ts): its status, outcome, whether it needs attention, where and why it failed */
-export type LastRun = { id: string; status: RunStatus; createdAt: number; outcome: RunOutcomeWord | null; needsAttention: boolean; failedAt: string | null; errorMessage: string | null };
+export type LastRun = {
+  id: string;
+  status: RunStatus;
+  createdAt: number;
+  outcome: RunOutcomeWord | null;
+  needsAttention: boolean;
+  failedAt: string | null;
+  errorMessage: string | null;
+  /** what blocked it, when it completed blocked (as a runs list row carries it) */
+  blockedBy: RunBlockedBy | null;
+};
 
 export type SkillRecord = {
   id: string;
@@ -143,7 +153,8 @@ const VERSION_COLUMNS = `v."id"::text AS id, v."skill_id"::text AS skill_id, s."
  * (*_runs_last_run_by_version; skills-last-run.db.test.ts holds the plan to it).
  */
 const NEWEST_RUN_OF_VERSION = `SELECT r."id" AS run_id, r."status" AS run_status, r."created_at" AS run_created_at, r."ord" AS run_ord, r."outcome" AS run_outcome,
-         r."needs_attention" AS run_needs_attention, r."failed_at" AS run_failed_at, r."error_message" AS run_error_message, r."bundle_dir" AS run_bundle_dir
+         r."needs_attention" AS run_needs_attention, r."failed_at" AS run_failed_at, r."error_message" AS run_error_message, r."bundle_dir" AS run_bundle_dir,
+         ${BLOCKED_BY_SQL} AS run_blocked_by
     FROM "runs" r WHERE r."skill_version_id" = rv."id" ORDER BY r."created_at" DESC, r."ord" DESC LIMIT 1`;
 
 /** the skills with their latest version and last run; `where` narrows them (`AND s."name" = $1`) */
@@ -292,6 +303,7 @@ export class PrismaSkillRepo implements SkillRepo {
         run_failed_at: string | null;
         run_error_message: string | null;
         run_bundle_dir: string | null;
+        run_blocked_by: unknown;
         run_version_hash: string | null;
       }
     >(
@@ -313,6 +325,7 @@ export class PrismaSkillRepo implements SkillRepo {
             needsAttention: r.run_needs_attention === true,
             failedAt: r.run_failed_at,
             errorMessage: runErrorWords(r.run_error_message, r.run_bundle_dir, r.run_version_hash),
+            blockedBy: blockedByOf(r.run_blocked_by),
           }
         : null,
     }));

@@ -16,7 +16,7 @@ import { RunReportView } from './inspector';
 import { RunDriverView } from './ops';
 import { versionRef } from './replay';
 import { RUN_STATUS_WORDS } from './run-words';
-import { RUN_OUTCOME_WORDS } from './run-list';
+import { RUN_OUTCOME_WORDS, RunListItemView } from './run-list';
 
 export * from './events';
 export * from './inspector';
@@ -91,6 +91,8 @@ export const LastRunView = z
     needsAttention: z.boolean(),
     failedAt: z.string().nullable(),
     errorMessage: z.string().nullable(),
+    /** what blocked it, when it completed blocked: as a runs list row's `blockedBy` */
+    blockedBy: RunListItemView.shape.blockedBy,
   })
   .strict();
 

@@ -37,6 +37,12 @@ export const RunListItemView = z
     errorMessage: z.string().nullable(),
     /** start to end, once it has ended */
     durationMs: z.number().nullable(),
+    /**
+     * what blocked a completed run (its report's `blocked_by`): the stage that denied a tool call,
+     * the call's index in its round, and the stage's reason (its first 300 characters); null for any
+     * other run. Optional: a row from before it was added has none.
+     */
+    blockedBy: z.object({ stage: z.string(), call: z.number().int(), reason: z.string() }).strict().nullable().optional(),
     /** the first characters of its input, as JSON */
     inputPreview: z.string(),
   })

@@ -53,6 +53,7 @@ export function runListItemView(r: RunIndexRow): RunListItemView {
     failedAt: r.failedAt,
     errorMessage: r.errorMessage,
     durationMs: r.durationMs,
+    blockedBy: r.blockedBy,
     inputPreview: r.inputPreview,
   };
 }

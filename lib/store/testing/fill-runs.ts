@@ -9,7 +9,7 @@
  * span; the last skill was just created and never ran. Each run used the version of its skill that
  * was current when it started; one run in ten names no version (a folder's run); one in fifty is a
  * replay of the run before it. Statuses as a busy store has them: 80% completed (succeeded, some
- * blocked or failed by a stage), 10% failed at a step, 5% aborted by the user, 5% aborted by a
+ * blocked — a stage denied a tool call — or failed by a stage), 10% failed at a step, 5% aborted by the user, 5% aborted by a
  * step; the newest few are running or queued. Reports, errors and inputs are a few hundred bytes.
  * Deterministic: the same arguments make the same rows. Then ANALYZE, as autovacuum would.
  */
@@ -80,6 +80,7 @@ export async function fillRuns(exec: Execute, opts: FillOptions): Promise<void> 
               'rounds', 1 + g % 3, 'phases', json_build_array('draft', 'check', '__post__'),
               'failed_stage', CASE WHEN status = 'completed' AND h2 >= 0.78 THEN json_build_object('capability', 'lint', 'stage', 'check') END,
               'aborted_by', CASE WHEN status = 'aborted' AND h2 < 0.95 THEN json_build_object('by', 'request') END,
+              'blocked_by', CASE WHEN status = 'completed' AND h2 >= 0.76 AND h2 < 0.78 THEN json_build_object('stage', 'path_guard', 'position', 'draft/r1/pre-tool/0', 'call', g % 3, 'reason', 'reading secrets/keys.txt is not allowed by path_guard') END,
               'summary', repeat('Drafted, checked against the rubric, revised. ', 3)) END,
             CASE WHEN g % 50 = 7 THEN 'replay' ELSE 'run' END,
             CASE WHEN g % 50 = 7 THEN 'run_fill_' || lpad((g - 1)::text, 7, '0') END,

@@ -8,7 +8,7 @@ import { SkillExistsError, SkillNotFoundError, VersionNotFoundError } from '../.
 import type { StorePort } from '../../kernel/ports';
 import type { BundleFiles } from '../../skill/bundle';
 import { MIN_HASH_PREFIX, bundleHash, bundleSize, type SaveVersionOptions, type SavedVersion, type SkillRecord, type SkillRepo, type VersionRecord, type VersionSummary } from '../skills';
-import { runErrorWords, type RunOutcomeWord } from '../run-index';
+import { blockedByOf, runErrorWords, type RunOutcomeWord } from '../run-index';
 import { runFailedAt, runNeedsAttention } from './run-columns';
 
 type Skill = { id: string; name: string; createdAt: number; deleted: boolean; versions: VersionRecord[] };
@@ -91,6 +91,7 @@ export class MemorySkillRepo implements SkillRepo {
             needsAttention: runNeedsAttention(last),
             failedAt: runFailedAt(last),
             errorMessage: runErrorWords(typeof last.error?.message === 'string' ? last.error.message : null, last.bundleDir),
+            blockedBy: last.status === 'completed' && last.report?.outcome === 'blocked' ? blockedByOf(last.report.blocked_by) : null,
           }
         : null,
     };
