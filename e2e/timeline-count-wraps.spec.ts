@@ -1,6 +1,6 @@
 // The Timeline's failure count reads whole in an 800 px window: a blocked run whose stages are refused
-// for missing grants says "7 failures (6 refused stages and 1 denied tool call, not failures of the
-// run)"; kept on one line, its end ran out of the Timeline's box and was cut off.
+// for missing grants says "7 failures (1 of them a denied tool call), the other 6 refused stages, not failures of the
+// run"; kept on one line, its end ran out of the Timeline's box and was cut off.
 import { expect, test } from '@playwright/test';
 import { exampleFiles, ranTo } from './skill-runs';
 
@@ -17,7 +17,7 @@ test('a long failure count wraps inside the Timeline at 800 px', async ({ page, 
   await page.setViewportSize({ width: 800, height: 900 });
   await page.goto(`/runs/${runId}`);
   const timeline = page.getByRole('region', { name: 'Timeline' });
-  const count = timeline.getByText(/^7 failures \(6 refused stages and 1 denied tool call, not failures of the run\)$/);
+  const count = timeline.getByText(/^7 failures \(1 of them a denied tool call\), the other 6 refused stages, not failures of the run$/);
   await expect(count).toBeVisible();
   const box = (await timeline.boundingBox())!;
   const countBox = (await count.boundingBox())!;

@@ -14,34 +14,32 @@ export const runItselfFailed = (failures: number, selected: string | null): bool
  * `runStatus`: a run that failed or was aborted with only denials among its failures is not told
  * "not a failure of the run": its own failure (max_rounds after a denial, a model error) is said.
  * `refused`: how many of them are stages refused for a missing grant — they never ran, so they did not
- * fail either, and are said as the denials are (a completed run with 6 refused stages read "7 failures
- * (1 of them a denied tool call)", in red, as if six things had broken).
+ * fail either, and are said after the denials' words, which stay as they were (a completed run with 6
+ * refused stages read only "7 failures (1 of them a denied tool call)", in red, as if six things had broken).
  */
 export function failureCountText(failures: number, selected: string | null, denied = 0, runStatus?: string, refused = 0): string {
+  const n = Math.min(denied, failures);
+  const r = Math.min(refused, failures - n);
+  const text = deniedCountText(failures, selected, n, runStatus);
+  if (r <= 0 || runItselfFailed(failures, selected)) return text;
+  // the refused stages after what was said before of the denials (kept whole)
+  const stages = r === 1 ? '1 refused stage' : `${r.toLocaleString('en')} refused stages`;
+  const none = r + n === failures; // nothing else failed
+  const end = !none ? '' : runEndedBadly(runStatus) ? `; the run itself ${runStatus === 'aborted' ? 'was aborted' : 'failed'}: the run report says why` : `, ${failures === 1 ? 'not a failure' : 'not failures'} of the run`;
+  if (n > 0) return `${text}, ${none ? `the other ${stages}` : stages}${end}`;
+  return `${text} (${none ? stages : r === 1 ? '1 of them a refused stage' : `${r.toLocaleString('en')} of them refused stages`}${end})`;
+}
+
+/** the count and its denied calls (`n` of them), as said before refused stages were told apart */
+function deniedCountText(failures: number, selected: string | null, n: number, runStatus?: string): string {
   if (runItselfFailed(failures, selected)) return 'the run itself failed';
   const text = failures === 1 ? '1 failure' : `${failures.toLocaleString('en')} failures`;
-  const r = Math.min(refused, failures);
-  const n = Math.min(denied, failures - r);
-  if (r > 0) return `${text} (${notFailuresText(failures, r, n, runStatus)})`;
   if (n <= 0) return text;
   if (n === failures && runEndedBadly(runStatus)) {
     return `${text} (${n === 1 ? 'a denied tool call' : 'all denied tool calls'}; the run itself ${runStatus === 'aborted' ? 'was aborted' : 'failed'}: the run report says why)`;
   }
   if (n === failures) return `${text} (${n === 1 ? 'a denied tool call, not a failure of the run' : 'all denied tool calls, not failures of the run'})`;
   return `${text} (${n === 1 ? '1 of them a denied tool call' : `${n.toLocaleString('en')} of them denied tool calls`})`;
-}
-
-/** the refused stages (`refused` > 0) and denied calls among `failures`, said for what they are */
-function notFailuresText(failures: number, refused: number, denied: number, runStatus?: string): string {
-  const count = (k: number, one: string, many: string) => (k === 1 ? `1 ${one}` : `${k.toLocaleString('en')} ${many}`);
-  const parts = [count(refused, 'refused stage', 'refused stages'), ...(denied > 0 ? [count(denied, 'denied tool call', 'denied tool calls')] : [])];
-  if (refused + denied < failures) {
-    const first = refused === 1 ? '1 of them a refused stage' : `${refused.toLocaleString('en')} of them refused stages`;
-    return denied > 0 ? `${first}, ${parts[1]}` : first;
-  }
-  const all = parts.join(' and ');
-  if (runEndedBadly(runStatus)) return `${all}; the run itself ${runStatus === 'aborted' ? 'was aborted' : 'failed'}: the run report says why`;
-  return `${all}, ${failures === 1 ? 'not a failure of the run' : 'not failures of the run'}`;
 }
 
 /** a run that ended failed or aborted: its failure count is drawn as failures even when all its failed items are denials */
