@@ -350,7 +350,7 @@ export function blockedByOf(v: unknown): RunBlockedBy | null {
   }
   if (!b || typeof b !== 'object') return null;
   const { stage, call, reason } = b as Record<string, unknown>;
-  if (typeof stage !== 'string' || typeof reason !== 'string' || !Number.isInteger(Number(call))) return null;
+  if (typeof stage !== 'string' || typeof reason !== 'string' || typeof call !== 'number' || !Number.isInteger(call)) return null;
   const cut = reason.length > BLOCKED_REASON_CHARS ? `${reason.slice(0, BLOCKED_REASON_CHARS - 1)}…` : reason;
-  return { stage, call: Number(call), reason: cut };
+  return { stage, call, reason: cut };
 }
