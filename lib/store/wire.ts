@@ -40,6 +40,12 @@ function payloadText(v: unknown, known: Known): string {
   return t;
 }
 
+/** `v`'s JSON text for the runs row's `error` or `report`: see kernel/row-readable.ts (`known` is given the text as recorded, which an event carrying the same value reuses) */
+function rowText(v: unknown, known: Known): string {
+  const t = payloadText(v, known);
+  return unreadableInRow(t) ? text(readableInRow(JSON.parse(t))) : t;
+}
+
 /**
  * An event's data as JSON text, exactly JSON.stringify(data): a member that is a value the unit's
  * run patch writes too (by identity, its text in `known`) is that text, not encoded again. A run's
@@ -47,12 +53,6 @@ function payloadText(v: unknown, known: Known): string {
  * and each was encoded once for each. Members in JSON.stringify's order (Object.keys: the same
  * own enumerable keys, in the same order), skipped where it skips them.
  */
-/** `v`'s JSON text for the runs row's `error` or `report`: see kernel/row-readable.ts (`known` is given the text as recorded, which an event carrying the same value reuses) */
-function rowText(v: unknown, known: Known): string {
-  const t = payloadText(v, known);
-  return unreadableInRow(t) ? text(readableInRow(JSON.parse(t))) : t;
-}
-
 function dataText(data: unknown, known: Known): string {
   // built with the data (a step's record: kernel/data-text.ts)
   const built = knownText(data);
