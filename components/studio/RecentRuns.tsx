@@ -9,11 +9,12 @@ import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
 import { attentionOf } from '@/components/runs/run-words';
 import { blockedByWords, deniedCallWords } from '@/lib/views/blocked-by';
+import { cutText } from '@/lib/kernel/cut-text';
 import styles from './Studio.module.css';
 
 /** characters of a denial's reason this short list shows (the title has the row's whole) */
 const REASON_CHARS = 120;
-const shortReason = (reason: string) => (reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS - 1)}…` : reason);
+const shortReason = (reason: string) => cutText(reason, REASON_CHARS);
 
 type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number };
 

@@ -21,10 +21,11 @@ import { EVENT } from './events';
 import { errorLineOf, relativeToBundle } from './error-info';
 import { counted, plural } from './plural';
 import { deniedCall } from './denied-words';
+import { cutText } from './cut-text';
 
 /** how words quoted from a record (an error line, a reason) are cut: to a few words, or kept whole */
 type Cut = (s: string, n?: number) => string;
-const clip: Cut = (s, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const clip: Cut = (s, n = 80) => cutText(s, n);
 const whole: Cut = (s) => s;
 
 /** What a stage did, in a few words. `outcomes`: its round's tool outcomes before post-tool (for trims). */
