@@ -2,7 +2,8 @@
 // report names them), never the data dir's copy of the bundle, and the traceback once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { printSummary, reusedLine } from './print';
+import { printedLines, printSummary, reusedLine } from './print';
+import { printedText } from '../lib/kernel/error-info';
 import type { RunSummary } from '../lib/server/runs/run-summary';
 
 const COPY = '/home/u/.stagecraft/bundles/72f3ddcbf8be4c3543a2a06c57c358ba1e582ea0c69e90a886768bb260ef1ead';
@@ -88,4 +89,14 @@ test("a fork's reused line names what its recording answered, or that nothing wa
   assert.equal(reusedLine({ reused: { model: 2, tool: 1, stage: 0, processor: 1 } }, 'run_a'), "reused from run_a's recording (not run again): 2 model turns, 1 tool call, 1 processor step; the rest ran live");
   assert.equal(reusedLine({ reused: { model: 0, tool: 0, stage: 0, processor: 0 } }, 'run_a'), "nothing was reused from run_a's recording: every step ran live");
   assert.equal(reusedLine(null, 'run_a'), "nothing was reused from run_a's recording: every step ran live");
+});
+
+test("a code step's printed lines under its event: each stream as the inspector shows it (printedText), its last newline off, bundle paths relative, indented", () => {
+  const roots = ['/var/lib/stagecraft/bundles/ab12'];
+  const data = { stdout: 'at /var/lib/stagecraft/bundles/ab12/caps.mjs:12:5\nhi\n\n', stderr: '', other: 'x' };
+  assert.deepEqual(printedLines(data, roots), ['         stdout:', '           at caps.mjs:12:5', '           hi', '           ']);
+  assert.equal(printedText(data.stdout, roots), 'at caps.mjs:12:5\nhi\n');
+  assert.equal(printedText(data.stderr, roots), null);
+  assert.equal(printedText(undefined, roots), null);
+  assert.deepEqual(printedLines({ stdout: 7 }, roots), []);
 });

@@ -5,7 +5,7 @@ import type { Io } from './main';
 import { counted, plural } from '../lib/kernel/plural';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 import { shellWord } from '../lib/kernel/shell-word';
-import { relativeToBundle } from '../lib/kernel/error-info';
+import { printedText } from '../lib/kernel/error-info';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -126,10 +126,10 @@ const PRINTED_INDENT = ' '.repeat(9);
 export function printedLines(data: Record<string, unknown>, roots: readonly string[]): string[] {
   const lines: string[] = [];
   for (const stream of ['stdout', 'stderr'] as const) {
-    const text = data[stream];
-    if (typeof text !== 'string' || !text) continue;
+    const text = printedText(data[stream], roots);
+    if (text === null) continue;
     lines.push(`${PRINTED_INDENT}${stream}:`);
-    for (const line of relativeToBundle(text.replace(/\n$/, ''), roots).split('\n')) lines.push(`${PRINTED_INDENT}  ${line}`);
+    for (const line of text.split('\n')) lines.push(`${PRINTED_INDENT}  ${line}`);
   }
   return lines;
 }

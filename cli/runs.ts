@@ -18,12 +18,13 @@ import { withHost, withHostOrApp } from './store';
 import type { AppAbort, AppClient } from './through-app';
 import type { RunPageView, RunSummaryView } from '../lib/views';
 import { cliRequester } from '../lib/views/requester';
-import { blockedByWords } from '../lib/views/blocked-by';
+import { byStageWords } from '../lib/views/blocked-by';
 import type { Io } from './main';
 import { columns, printSummary, printedLines, takeOnLine } from './print';
 import { rerunPoint } from '../lib/server/runs/failed-step';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 import { sayHowToResumeOnStop } from './stop-words';
+import { cutText } from '../lib/kernel/cut-text';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
@@ -307,8 +308,7 @@ const BLOCKED_CELL_REASON_CHARS = 80;
  */
 function blockedCell(b: NonNullable<RunPageView['runs'][number]['blockedBy']>): string {
   const reason = b.reason.replace(/\s+/g, ' ').trim();
-  const cut = reason.length > BLOCKED_CELL_REASON_CHARS ? `${reason.slice(0, BLOCKED_CELL_REASON_CHARS - 1)}…` : reason;
-  return blockedByWords({ ...b, reason: cut }).replace(/^blocked /, '');
+  return byStageWords({ ...b, reason: cutText(reason, BLOCKED_CELL_REASON_CHARS) });
 }
 
 /** --cursor decoded once, here: one `stagecraft runs` could not have printed is a usage error in the CLI's words */

@@ -8,12 +8,13 @@ import type { RunListItemView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
 import { attentionOf } from '@/components/runs/run-words';
-import { blockedByWords } from '@/lib/views/blocked-by';
+import { blockedByWords, deniedCallWords } from '@/lib/views/blocked-by';
+import { cutText } from '@/lib/kernel/cut-text';
 import styles from './Studio.module.css';
 
 /** characters of a denial's reason this short list shows (the title has the row's whole) */
 const REASON_CHARS = 120;
-const shortReason = (reason: string) => (reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS - 1)}…` : reason);
+const shortReason = (reason: string) => cutText(reason, REASON_CHARS);
 
 type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number };
 
@@ -46,7 +47,7 @@ function RecentRunsView({ skill, runs, error, now }: Props) {
                     {' '}
                     needs attention{r.failedAt ? ` at ${r.failedAt}` : attention === 'blocked' ? ' (blocked)' : ''}
                     {/* what blocked it, as the report's summary says it ("Completed, but blocked: stage … denied call …") */}
-                    {blocked && !r.failedAt ? `: stage ${blocked.stage} denied call ${blocked.call} (${shortReason(blocked.reason)})` : null}
+                    {blocked && !r.failedAt ? `: ${deniedCallWords({ ...blocked, reason: shortReason(blocked.reason) })}` : null}
                   </span>
                 ) : null}{' '}
                 <RelativeTime ms={r.createdAt} now={now} className={styles.muted} />

@@ -48,6 +48,14 @@ export function relativeToBundle(text: string, roots: readonly string[]): string
   return out;
 }
 
+/**
+ * A stream a code step printed, as its error's stderr is shown: bundle paths relative, its last newline
+ * off; null when it printed nothing there. The inspector's step detail and `stagecraft events` both show it so.
+ */
+export function printedText(text: unknown, roots: readonly string[]): string | null {
+  return typeof text === 'string' && text ? relativeToBundle(text.replace(/\n$/, ''), roots) : null;
+}
+
 /** an error message's first line (not its traceback), with the bundle paths in it relative (relativeToBundle) */
 export function errorLineOf(message: unknown, roots: readonly string[]): string {
   return relativeToBundle(String(message ?? '').split('\n')[0], roots);

@@ -20,7 +20,7 @@ import { changedPaths, itemOf, stateAt, type RunState, type StateMessage } from 
 import { outcomesAt } from './fold-transcript';
 import { rebuildStep, type Rebuilt } from './rebuild';
 import { eventSummary, eventSummaryWhole } from './summaries';
-import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
+import { errorInfo, printedText, type ErrorInfo } from './error-info';
 import { bundleRoots } from './timeline';
 import { costOf, type AppliedPrice } from './prices';
 import { pointer, resolvePointer, slot, type ValueSlot } from './values';
@@ -262,11 +262,6 @@ export function itemView(fold: RunFold, seq: number, opts: { price?: AppliedPric
     }
   }
   return null;
-}
-
-/** A stream a code step printed, as its error's stderr is shown (error-info.ts): bundle paths relative, its last newline off; null when it printed nothing there. */
-function printedText(text: string | undefined, roots: readonly string[]): string | null {
-  return text ? relativeToBundle(text.replace(/\n$/, ''), roots) : null;
 }
 
 /** One value in full: `state/…` at seq, `item/…` of the item at seq, or `event/…` (values.ts). */

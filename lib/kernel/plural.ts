@@ -4,7 +4,7 @@
  *
  * Owns: the number's form — plain digits, ungrouped, as the kernel's recorded words and the CLI's lines
  * always wrote them (scripts and recorded summaries match `\d+`) — and the noun's. The studio says its
- * counts with these too (the one kernel module browser code imports: keep it free of imports), but
+ * counts with these too (a kernel module browser code imports, as cut-text.ts: keep it free of imports), but
  * where it groups thousands for reading (`1,204 visits`).
  * Does not: pick words (the caller names the singular and, when it is not the singular + s, the plural).
  */

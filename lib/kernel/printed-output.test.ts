@@ -1,7 +1,8 @@
 // What a code step printed is kept on its record (`stdout`, `stderr` after its other members) when
 // its call returned; a step that printed nothing records what it always did, byte for byte. A fused
-// run of pure steps that printed runs its steps again alone, so that each record holds its own
-// output. A replay's steps print what they print: it is never a divergence.
+// run of pure steps that printed is sent once more: printing nothing then, what it printed was the
+// module's import's, recorded on the first step; printing again, its steps run again alone, so that
+// each record holds its own output. A replay's steps print what they print: it is never a divergence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { knownText } from './data-text';
@@ -111,7 +112,32 @@ test('a fused run of pure steps that printed runs them again alone: each record 
   const { out, events } = await runSteps([code(0, 'one', { pure: true }), code(1, 'two', { pure: true }), code(2, 'three', { pure: true })], sandbox);
   assert.equal(out.status, 'completed');
   assert.deepEqual(processorSteps(events).map((e) => e.data.stdout), ['one saw 0\n', 'two saw 1\n', 'three saw 2\n']);
-  assert.deepEqual(calls.map((c) => (c.chain ? 'fused' : c.exportName)), ['fused', 'one', 'two', 'three']);
+  // sent once more first: it printed again, so the steps print themselves
+  assert.deepEqual(calls.map((c) => (c.chain ? 'fused' : c.exportName)), ['fused', 'fused', 'one', 'two', 'three']);
+});
+
+test("a module that prints as it is imported: what its first fused request printed is the first step's, the steps are not run again alone", async () => {
+  let imported = false;
+  const { sandbox, calls } = printingSandbox(({ exportName }) => {
+    const printed = imported ? undefined : { stdout: 'DeprecationWarning: imported\n', stderr: '' };
+    imported = true;
+    return { value: { [exportName]: true }, printed };
+  });
+  const { out, events } = await runSteps([code(0, 'one', { pure: true }), code(1, 'two', { pure: true }), code(2, 'three', { pure: true })], sandbox);
+  assert.equal(out.status, 'completed');
+  assert.deepEqual(processorSteps(events).map((e) => e.data.stdout), ['DeprecationWarning: imported\n', undefined, undefined]);
+  assert.deepEqual(processorSteps(events).map((e) => e.data.output), [{ one: true }, { two: true }, { three: true }]);
+  assert.deepEqual(calls.map((c) => (c.chain ? 'fused' : c.exportName)), ['fused', 'fused']);
+});
+
+test('a module whose steps print: only its first fused request is sent twice in a run, its later runs go alone at once', async () => {
+  const { sandbox, calls } = printingSandbox(({ exportName }) => ({ value: { [exportName]: true }, printed: { stdout: `${exportName}\n`, stderr: '' } }));
+  const other = { pure: true, modulePath: '/bundle/y.mjs' };
+  const steps = [code(0, 'a', { pure: true }), code(1, 'b', { pure: true }), code(2, 'c', other), code(3, 'd', { pure: true }), code(4, 'e', { pure: true })];
+  const { out, events } = await runSteps(steps, sandbox);
+  assert.equal(out.status, 'completed');
+  assert.deepEqual(processorSteps(events).map((e) => e.data.stdout), ['a\n', 'b\n', 'c\n', 'd\n', 'e\n']);
+  assert.deepEqual(calls.map((c) => (c.chain ? 'fused' : c.exportName)), ['fused', 'fused', 'a', 'b', 'c', 'fused', 'd', 'e']);
 });
 
 test('a fused run of pure steps that printed nothing is one request, its records without printed output', async () => {

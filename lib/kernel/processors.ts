@@ -20,7 +20,7 @@ import { DeterminismError, StagecraftError, StepFailedError, WorkflowAbortedErro
 import type { Json, JsonObject } from './json';
 import { isJsonObject, merged } from './json';
 import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
-import type { CodeCall, PreparedCall } from './ports';
+import type { CodeCall, PreparedCall, PrintedOutput } from './ports';
 import type { RunContext } from './context';
 import { isLargeValue } from './memo-large';
 import { actsOnWorld, beginStep, callOptions, lookupLargeMemo, lookupMemo, recordAnswer, recordHead, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
@@ -186,9 +186,16 @@ function maySendAhead(ctx: RunContext, next: CodeStep[], prefix: string): boolea
  * before. A step's duration is its share of the time the chain waited for its
  * request (for a request sent ahead, the wait left at its turn).
  *
- * A request that printed anything (stdout, stderr) is treated as one that
- * failed as a whole: what it printed cannot be told apart by step, so its steps
- * run again alone and each records its own. Only a printing chain pays that.
+ * A request that printed anything (stdout, stderr) is sent once more (its
+ * steps are pure): the first call on a fresh worker imports the module, and a
+ * module that prints as it is imported (a top-level print, a Python warning)
+ * printed then, not in any step. When the second request prints nothing, what
+ * the first printed was the import's: it is recorded on the first step, as a
+ * step run alone records what its call's import printed, and the second's
+ * results are recorded. When it prints too, the steps print themselves: what
+ * they printed cannot be told apart by step, so they run again alone and each
+ * records its own — and the module's later runs in this run go alone at once
+ * (`printingModules`). Only a printing chain pays either.
  */
 async function runFused(
   ctx: RunContext,
@@ -213,9 +220,26 @@ async function runFused(
     if (isInfrastructureError(err)) throw err;
     return { value: input, count: 0, failed: true, next: first };
   }
-  // what the request printed is the whole request's: the pipe does not say which step wrote it. Each step
-  // is run again alone (they are pure), so that its record holds what it printed itself
-  if (request.prepared?.printed) return { value: input, count: 0, failed: true, next: first };
+  // what the request printed is the whole request's: the pipe does not say which step wrote it
+  let atImport: PrintedOutput | undefined;
+  if (request.prepared?.printed) {
+    const printing = printingModules(ctx);
+    const again = printing.has(run[0].modulePath) ? null : sendFused(ctx, run, input);
+    let replied: unknown;
+    try {
+      replied = again && (await untilAbortRequested(ctx, again.reply, { position: `${prefix}/${run[0].index}`, kind: 'processor' }, started));
+    } catch (err) {
+      if (isInfrastructureError(err)) throw err;
+      return { value: input, count: 0, failed: true, next: first };
+    }
+    // printed again (or not asked): the steps print themselves. Each is run again alone (they are pure), so that its record holds what it printed itself
+    if (!again?.prepared || again.prepared.printed) {
+      printing.add(run[0].modulePath);
+      return { value: input, count: 0, failed: true, next: first };
+    }
+    atImport = request.prepared.printed;
+    outputs = isJsonObject(replied) && Array.isArray(replied.outputs) ? replied.outputs : [];
+  }
   const each = (ctx.deps.clock.now() - started) / Math.max(1, outputs.length);
   // the values the outputs make, merged in turn, up to the first that is too large (left to the single-step path)
   const values: JsonObject[] = [];
@@ -239,11 +263,20 @@ async function runFused(
     if (look.hit) return { value, count, next: look };
     // a result too large for the value is left to the single-step path, which fails that step (on_error applies)
     if (count >= values.length) return { value, count, next: look };
-    await recordStep(ctx, def, look, { output, status: 'ok' }, each);
+    // what the module's import printed: the first step's, the step whose call imported it
+    await recordStep(ctx, def, look, count === 0 && atImport ? { output, status: 'ok', printed: atImport } : { output, status: 'ok' }, each);
     value = values[count];
     count++;
   }
   return { value, count, ahead };
+}
+
+/** the modules whose fused requests printed again when sent twice (their steps print): their later runs in the run go alone at once */
+const PRINTING = new WeakMap<RunContext, Set<string>>();
+function printingModules(ctx: RunContext): Set<string> {
+  let s = PRINTING.get(ctx);
+  if (!s) PRINTING.set(ctx, (s = new Set()));
+  return s;
 }
 
 /** What a processor step is, for the memo and the log. */

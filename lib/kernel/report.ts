@@ -34,6 +34,7 @@ import { EVENT, EXECUTES_FROM, type AbortCause } from './events';
 import type { RunEvent } from './ports';
 import { errorInfo, relativeToBundle, type ErrorInfo } from './error-info';
 import { partOf, plural } from './plural';
+import { deniedCallWords } from './denied-words';
 
 export type RunReport = {
   outcome: 'succeeded' | 'blocked' | 'failed';
@@ -291,7 +292,7 @@ function summarize(r: Omit<RunReport, 'summary'>, reused: ReusedCounts): string 
     case 'running':
       return `Running: ${did} so far.`;
     case 'completed':
-      if (r.blocked_by) return `Completed, but blocked: stage ${r.blocked_by.stage} denied call ${r.blocked_by.call} (${r.blocked_by.reason}).`;
+      if (r.blocked_by) return `Completed, but blocked: ${deniedCallWords(r.blocked_by)}.`;
       return `Completed: ${did}.`;
     case 'failed':
       if (r.failed_stage) {

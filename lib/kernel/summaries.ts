@@ -20,10 +20,12 @@ import type { ToolOutcome } from './stage-types';
 import { EVENT } from './events';
 import { errorLineOf, relativeToBundle } from './error-info';
 import { counted, plural } from './plural';
+import { deniedCall } from './denied-words';
+import { cutText } from './cut-text';
 
 /** how words quoted from a record (an error line, a reason) are cut: to a few words, or kept whole */
 type Cut = (s: string, n?: number) => string;
-const clip: Cut = (s, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const clip: Cut = (s, n = 80) => cutText(s, n);
 const whole: Cut = (s) => s;
 
 /** What a stage did, in a few words. `outcomes`: its round's tool outcomes before post-tool (for trims). */
@@ -36,7 +38,7 @@ export function stageSummary(d: StageStepData, outcomes: readonly (ToolOutcome |
   if (typeof c.system === 'string' && c.system) parts.push(`added a system message (${plural(c.system.length, 'character')})`);
   if (Array.isArray(c.messages) && c.messages.length) parts.push(`added ${plural(c.messages.length, 'message')}`);
   if (Array.isArray(c.annotations)) parts.push(c.annotations.length ? `added ${plural(c.annotations.length, 'annotation')}` : '');
-  if (isJsonObject(c.deny)) for (const [i, why] of Object.entries(c.deny)) parts.push(`denied call ${i} (${cut(String(why), 60)})`);
+  if (isJsonObject(c.deny)) for (const [i, why] of Object.entries(c.deny)) parts.push(deniedCall(i, cut(String(why), 60)));
   if (isJsonObject(c.args)) for (const i of Object.keys(c.args)) parts.push(`rewrote the args of call ${i}`);
   if (isJsonObject(c.outcomes)) {
     for (const [i, r] of Object.entries(c.outcomes)) parts.push(outcomeRewrite(Number(i), isJsonObject(r) ? r.content : undefined, outcomes[Number(i)]?.content));

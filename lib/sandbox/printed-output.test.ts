@@ -83,3 +83,29 @@ test('a step that failed has nothing printed beside its error: the error carries
   assert.equal(e.details?.stdoutTail, 'before the raise\n');
   assert.equal(p.printed, undefined);
 });
+
+// A module that prints as it is imported prints on the first call of a fresh worker only: the kernel
+// sends a fused request that printed once more (processors.ts runFused), and one that prints nothing
+// then printed at the import — so the second request must print nothing here.
+const IMPORT_PY = path.join(dir, 'loud_import.py');
+const IMPORT_JS = path.join(dir, 'loud-import.mjs');
+writeFileSync(IMPORT_PY, `import warnings\nprint("loading the table")\nwarnings.warn("old api")\ndef one(v):\n    return {"one": True}\ndef two(v):\n    return {"two": True}\n`);
+writeFileSync(IMPORT_JS, `console.log('loading the table');\nexport function one() { return { one: true }; }\nexport function two() { return { two: true }; }\n`);
+
+for (const modulePath of [IMPORT_PY, IMPORT_JS]) {
+  test(`a ${path.extname(modulePath)} module that prints as it is imported: its first fused request on a fresh worker prints that, the next prints nothing`, async () => {
+    const fresh: CodeSandbox = createCodeSandbox({ isolation: { kind: 'none', reason: 'the test asks for plain child processes' } });
+    try {
+      const fused = (): CodeCall => ({ ...callOf(modulePath, 'one'), chain: [{ exportName: 'one', into: null }, { exportName: 'two', into: null }] });
+      const first = fresh.prepare!(fused());
+      assert.deepEqual(await first.start(), { outputs: [{ one: true }, { two: true }] });
+      assert.match(first.printed?.stdout ?? '', /^loading the table\n$/);
+      if (modulePath.endsWith('.py')) assert.match(first.printed?.stderr ?? '', /UserWarning: old api/);
+      const second = fresh.prepare!(fused());
+      assert.deepEqual(await second.start(), { outputs: [{ one: true }, { two: true }] });
+      assert.equal(second.printed, undefined);
+    } finally {
+      await fresh.close();
+    }
+  });
+}

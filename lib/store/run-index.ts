@@ -18,6 +18,7 @@ import type { RunKind, RunStatus } from '../kernel/ports';
 import { relativeToBundle } from '../kernel/error-info';
 import type { PrismaClient } from './generated/prisma/client';
 import { rawRows, type SqlQuery } from './run-reads';
+import { cutText } from '../kernel/cut-text';
 
 export const RUN_OUTCOMES = ['succeeded', 'blocked', 'failed'] as const;
 export type RunOutcomeWord = (typeof RUN_OUTCOMES)[number];
@@ -351,6 +352,5 @@ export function blockedByOf(v: unknown): RunBlockedBy | null {
   if (!b || typeof b !== 'object') return null;
   const { stage, call, reason } = b as Record<string, unknown>;
   if (typeof stage !== 'string' || typeof reason !== 'string' || typeof call !== 'number' || !Number.isInteger(call)) return null;
-  const cut = reason.length > BLOCKED_REASON_CHARS ? `${reason.slice(0, BLOCKED_REASON_CHARS - 1)}…` : reason;
-  return { stage, call, reason: cut };
+  return { stage, call, reason: cutText(reason, BLOCKED_REASON_CHARS) };
 }

@@ -28,6 +28,12 @@ export function cliAsNonRoot(args: string[], root: string, opts: { env?: Record<
   return spawnSync(cmd, rest, { encoding: 'utf8', input: opts.input, env: { ...process.env, HOME: root, STAGECRAFT_DATA_DIR: path.join(root, 'data'), ...opts.env } });
 }
 
+/** `argv` run to its end as the user `cliAsNonRoot` runs as (what it may read aside: nothing is given to it here) */
+export function asNonRoot(argv: string[]): SpawnSyncReturns<string> {
+  const [cmd, ...rest] = isRoot ? [...SETPRIV, ...argv] : argv;
+  return spawnSync(cmd, rest, { encoding: 'utf8', cwd: process.cwd() });
+}
+
 const CGROUP_PLACES = path.resolve('lib/sandbox/fixtures/cgroup-places.ts');
 
 /**

@@ -46,17 +46,40 @@ test('a bundle flipped between links while it is read: 2000 reads, none holds th
     const leaks: string[] = [];
     let reads = 0;
     for (let i = 0; i < 2000; i++) {
-      let got;
-      try {
-        got = readBundleDir(b);
-      } catch {
-        continue; // an entry gone between the listing and its lstat: an error, nothing read
-      }
+      const got = readBundleDir(b); // an entry gone between the listing and its lstat is skipped, not an error
       reads++;
       for (const [p, text] of Object.entries(got.files)) if (text.includes('sk-host-only')) leaks.push(p);
     }
     assert.deepEqual(leaks, [], 'files of the bundle read held the host’s file');
     assert.ok(reads > 100, `only ${reads} reads ended without an error`);
+  } finally {
+    child.kill();
+  }
+});
+
+const CHURNER = `
+import os, sys
+b = sys.argv[1]
+print("ready", flush=True)
+while True:
+    for i in range(100):
+        p = b + "/churn-%03d.txt" % i
+        if os.path.exists(p): os.unlink(p)
+        else: open(p, "w").write("x")
+`;
+
+test('files code deletes while the bundle is read: 500 reads, each ends (a file gone between the listing and its lstat was not there), never a raw ENOENT', async () => {
+  const b = path.join(root, 'churned');
+  mkdirSync(b);
+  writeFileSync(path.join(b, 'skill.md'), '---\nname: churned\n---\nHi.\n');
+  const child = spawn('python3', ['-c', CHURNER, b], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    for (let i = 0; i < 500; i++) {
+      const got = readBundleDir(b);
+      assert.equal(got.files['skill.md'], '---\nname: churned\n---\nHi.\n');
+      for (const [p, text] of Object.entries(got.files)) if (p !== 'skill.md') assert.ok(text === 'x' || text === '', p); // read as it was written, or before
+    }
   } finally {
     child.kill();
   }

@@ -100,7 +100,9 @@ export function readBundleDir(dir: string): ReadBundle {
       if (isOver) return;
       const p = rel ? `${rel}/${name}` : name;
       const full = path.join(abs, name);
-      let st = lstatSync(full);
+      // an entry gone since the listing (code deleting while the folder is read) was not there: skipped
+      let st = lstatSync(full, { throwIfNoEntry: false });
+      if (!st) continue;
       if (st.isSymbolicLink()) {
         let real: string;
         try {
@@ -113,7 +115,8 @@ export function readBundleDir(dir: string): ReadBundle {
           escaped(p, real);
           continue;
         }
-        st = statSync(full);
+        st = statSync(full, { throwIfNoEntry: false });
+        if (!st) continue; // the link gone since it was resolved
       }
       if (st.isDirectory()) {
         walk(full, p);
