@@ -53,5 +53,8 @@ test('a queued run is shown queued, then followed live to its end', async ({ pag
   };
   await expect.poll(goWhereMade, { timeout: 90_000 }).toBe(0);
   await expect(status).toContainText('completed', { timeout: 90_000 });
+  // and the rest of the page with it: the report and the timeline of what ran, not of the queued run
+  await expect(page.getByRole('region', { name: 'Run report' })).toContainText('Completed: 1 model round, 0 tool calls, 0 stages, 1 processor step.');
+  await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('1 visit');
   await page.screenshot({ path: 'test-results/e2e/queue-run-completed.png' });
 });
