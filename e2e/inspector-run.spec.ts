@@ -6,6 +6,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { gatedWait, go, workspaceOf } from './run-gate';
 
 // runs and a browser on a loaded machine (2 cores shared with builds) take their time
 test.describe.configure({ timeout: 240_000 });
@@ -179,31 +180,40 @@ test('a stage lacking its grant is refused: amber, naming the grant; Next failur
 });
 
 const SLOW_STEPS = 8;
-const slowSkill = (name: string, waitMs: number) => ({
-  'skill.md': `---\nname: ${name}\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n${Array.from({ length: SLOW_STEPS }, () => '    - { type: node, module: ./wait.mjs, function: wait }').join('\n')}\n---\nGo.\n\n## go\nGo.\n`,
-  'wait.mjs': `export async function wait(v) { await new Promise((r) => setTimeout(r, ${waitMs})); return { ...v, waited: (v.waited ?? 0) + 1 }; }\n`,
+// each step waits for the test's go (e2e/run-gate.ts), given one step at a time
+const slowSkill = (name: string) => ({
+  'skill.md': `---\nname: ${name}\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n${Array.from({ length: SLOW_STEPS }, () => '    - { type: node, module: ./wait.mjs, function: wait, timeout_ms: 180000 }').join('\n')}\n---\nGo.\n\n## go\nGo.\n`,
+  'wait.mjs': gatedWait,
   'model.yaml': 'turns:\n  - finish: {}\n',
 });
 
 test('a running run updates live and becomes the finished page with no reload', async ({ page, request }) => {
   const errors = watchErrors(page);
-  await skillWith(request, 'slow_live', slowSkill('slow_live', 9000));
+  await skillWith(request, 'slow_live', slowSkill('slow_live'));
   const runId = await started(request, 'slow_live', {});
+  const workspace = await workspaceOf(runId);
   // on a loaded machine the browser can take many seconds to load: the page is read as soon as it is served
   await page.goto(`/runs/${runId}`, { waitUntil: 'domcontentloaded' });
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
-  await expect(page.getByRole('region', { name: 'Run status' })).toContainText('running');
+  const status = page.getByRole('region', { name: 'Run status' });
+  await expect(status).toContainText('running');
   const steps = page.getByRole('region', { name: 'Timeline' }).getByRole('list', { name: 'Steps' });
-  // steps arrive while it runs
-  await expect(steps.getByRole('listitem', { name: '__post__/0 node ok' })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('region', { name: 'Run status' })).toContainText('running');
-  // a step is recorded when it ends: during the next 9 s one the page says how long nothing was recorded, ticking
   const outcome = page.getByRole('region', { name: 'Outcome' });
-  await expect(outcome).toContainText(/Nothing recorded for \d+ s \(since event \d+\): a step is recorded only when it ends/, { timeout: 20_000 });
-  const first = Number((await outcome.textContent())!.match(/for (\d+) s/)![1]);
-  await expect(outcome).toContainText(new RegExp(`Nothing recorded for (?!${first} s)\\d+ s`), { timeout: 12_000 });
-  await shot(page, '63-inspector-live');
-  await expect(page.getByRole('region', { name: 'Run status' })).toContainText('completed', { timeout: 150_000 });
+  // steps arrive while it runs, each in its turn: the next one waits for the test's go
+  for (let n = 0; n < SLOW_STEPS - 1; n++) {
+    go(workspace, n);
+    await expect(steps.getByRole('listitem', { name: `__post__/${n} node ok` })).toBeVisible({ timeout: 30_000 });
+    await expect(steps.getByRole('listitem')).toHaveCount(n + 1);
+    await expect(status).toContainText('running');
+    if (n > 0) continue;
+    // a step is recorded when it ends: while the next one waits, the page says how long nothing was recorded, ticking
+    await expect(outcome).toContainText(/Nothing recorded for \d+ s \(since event \d+\): a step is recorded only when it ends/, { timeout: 30_000 });
+    const first = Number((await outcome.textContent())!.match(/for (\d+) s/)![1]);
+    await expect(outcome).toContainText(new RegExp(`Nothing recorded for (?!${first} s)\\d+ s`), { timeout: 30_000 });
+    await shot(page, '63-inspector-live');
+  }
+  go(workspace, SLOW_STEPS - 1);
+  await expect(status).toContainText('completed', { timeout: 60_000 });
   await expect(steps.getByRole('listitem')).toHaveCount(SLOW_STEPS);
   await expect(page.getByRole('region', { name: 'Run report' })).toContainText('completed');
   await expect(page.getByRole('region', { name: 'Caller artifact' })).toContainText(`"waited": ${SLOW_STEPS}`);
@@ -212,11 +222,11 @@ test('a running run updates live and becomes the finished page with no reload', 
   expect(errors).toEqual([]);
 });
 
-// A run the app itself is driving, aborted from its page while a 9 s code step is in flight: the step
-// is cut short, and the page turns `aborted` live, saying who asked and why.
+// A run the app itself is driving, aborted from its page while a code step is in flight (it waits for
+// a go that never comes): the step is cut short, and the page turns `aborted` live, saying who asked and why.
 test("a run aborted on request while it is driven: its page turns aborted live and says who asked, apart from a step's abort", async ({ page, request }) => {
   const errors = watchErrors(page);
-  await skillWith(request, 'slow_abort', slowSkill('slow_abort', 9000));
+  await skillWith(request, 'slow_abort', slowSkill('slow_abort'));
   const runId = await started(request, 'slow_abort', {});
   // the server's HTML draws Abort disabled: a click before the page hydrates reached no handler and
   // was lost (the run ran on); Playwright's click waits for it to be enabled, as a user sees it grey
@@ -229,7 +239,7 @@ test("a run aborted on request while it is driven: its page turns aborted live a
   const clicked = Date.now();
   await page.getByRole('button', { name: 'Abort' }).click();
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('aborted', { timeout: 60_000 });
-  // cut short: not after the step in flight (9 s), nor the seven after it
+  // cut short: not when the step in flight timed out (180 s), nor after the seven after it
   expect(Date.now() - clicked).toBeLessThan(30_000);
   const steps = page.getByRole('region', { name: 'Timeline' }).getByRole('list', { name: 'Steps' });
   await expect(steps.getByRole('listitem', { name: `__post__/${SLOW_STEPS - 1} node ok` })).toHaveCount(0);

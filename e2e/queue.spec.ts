@@ -1,12 +1,14 @@
 // Runs past STAGECRAFT_MAX_RUNS wait their turn, and the pages say so: the runs list shows them
 // `queued`, a queued run's page says it is waiting and follows it live until it completes.
-// Each run waits 12 s, so the last queued one still waits (two rounds: 24 s) when its page opens on a loaded
-// machine; its page is opened first, the runs list after, in a second tab (once, with 8 s, a slow page load outlasted the wait).
+// Each run's step waits for the test's go (e2e/run-gate.ts), so the last queued one still waits when its
+// page opens, however loaded the machine (a 12 s sleep once ran out first); its page is opened first, the
+// runs list after, in a second tab, and only then does every run get its go.
 import { expect, test } from '@playwright/test';
+import { gatedWait, go, workspaceIfMade } from './run-gate';
 
 const SLOW = {
-  'skill.md': `---\nname: queue_probe\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait, timeout_ms: 30000 }\n---\nGo.\n`,
-  'wait.mjs': 'export async function wait() { await new Promise((r) => setTimeout(r, 12000)); return { waited: true }; }\n',
+  'skill.md': `---\nname: queue_probe\nentry: go\ngraph:\n  go: []\noutput_schema: { type: object }\npostprocessor:\n  output_schema: { type: object }\n  steps:\n    - { type: node, module: ./wait.mjs, function: wait, timeout_ms: 180000 }\n---\nGo.\n`,
+  'wait.mjs': gatedWait,
   'model.yaml': 'turns:\n  - finish: {}\n',
 };
 
@@ -16,10 +18,12 @@ test('a queued run is shown queued, then followed live to its end', async ({ pag
   expect((await request.post('/api/skills/queue_probe/versions', { data: { files: SLOW }, headers })).status()).toBe(201);
   // start runs until a whole round of them has to wait (the limit is twice this machine's CPUs): the last waits for two rounds
   const waiting: string[] = [];
+  const all: string[] = [];
   let started = 0;
   for (let i = 0; i < 60 && (waiting.length === 0 || waiting.length < started - waiting.length); i++) {
     const { runId } = (await (await request.post('/api/runs', { data: { skill: 'queue_probe', input: { i } }, headers })).json()) as { runId: string };
     started++;
+    all.push(runId);
     if (((await (await request.get(`/api/runs/${runId}`)).json()) as { status: string }).status === 'queued') waiting.push(runId);
   }
   const queued = waiting.at(-1) ?? '';
@@ -36,6 +40,21 @@ test('a queued run is shown queued, then followed live to its end', async ({ pag
   await expect(list.locator('[data-status="queued"]').first()).toBeVisible();
   await list.screenshot({ path: 'test-results/e2e/queue-runs-list.png' });
   await list.close();
+  // every run's go: at once to those with a workspace, to a queued one when its own is made
+  const pending = new Set(all);
+  const goWhereMade = () => {
+    for (const id of pending) {
+      const workspace = workspaceIfMade(id);
+      if (!workspace) continue;
+      go(workspace, 0);
+      pending.delete(id);
+    }
+    return pending.size;
+  };
+  await expect.poll(goWhereMade, { timeout: 90_000 }).toBe(0);
   await expect(status).toContainText('completed', { timeout: 90_000 });
+  // and the rest of the page with it: the report and the timeline of what ran, not of the queued run
+  await expect(page.getByRole('region', { name: 'Run report' })).toContainText('Completed: 1 model round, 0 tool calls, 0 stages, 1 processor step.');
+  await expect(page.getByRole('region', { name: 'Timeline' })).toContainText('1 visit');
   await page.screenshot({ path: 'test-results/e2e/queue-run-completed.png' });
 });
