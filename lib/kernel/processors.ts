@@ -211,34 +211,24 @@ async function runFused(
   if (first.hit) return { value: input, count: 0, next: first };
   await beginStep(ctx, false); // a fused run is of pure steps
   const started = ctx.deps.clock.now();
-  let outputs: Json[];
   const request = sent ?? sendFused(ctx, run, input);
-  try {
-    const r = await untilAbortRequested(ctx, request.reply, { position: `${prefix}/${run[0].index}`, kind: 'processor' }, started);
-    outputs = isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
-  } catch (err) {
-    if (isInfrastructureError(err)) throw err;
-    return { value: input, count: 0, failed: true, next: first };
-  }
+  const replied = await fusedOutputs(ctx, request, prefix, started);
+  if (!replied) return { value: input, count: 0, failed: true, next: first };
+  let outputs: Json[] = replied;
   // what the request printed is the whole request's: the pipe does not say which step wrote it
   let atImport: PrintedOutput | undefined;
   if (request.prepared?.printed) {
     const printing = printingModules(ctx);
     const again = printing.has(run[0].modulePath) ? null : sendFused(ctx, run, input);
-    let replied: unknown;
-    try {
-      replied = again && (await untilAbortRequested(ctx, again.reply, { position: `${prefix}/${run[0].index}`, kind: 'processor' }, started));
-    } catch (err) {
-      if (isInfrastructureError(err)) throw err;
-      return { value: input, count: 0, failed: true, next: first };
-    }
+    const repliedAgain = again && (await fusedOutputs(ctx, again, prefix, started));
+    if (again && !repliedAgain) return { value: input, count: 0, failed: true, next: first };
     // printed again (or not asked): the steps print themselves. Each is run again alone (they are pure), so that its record holds what it printed itself
-    if (!again?.prepared || again.prepared.printed) {
+    if (!again?.prepared || again.prepared.printed || !repliedAgain) {
       printing.add(run[0].modulePath);
       return { value: input, count: 0, failed: true, next: first };
     }
     atImport = request.prepared.printed;
-    outputs = isJsonObject(replied) && Array.isArray(replied.outputs) ? replied.outputs : [];
+    outputs = repliedAgain;
   }
   const each = (ctx.deps.clock.now() - started) / Math.max(1, outputs.length);
   // the values the outputs make, merged in turn, up to the first that is too large (left to the single-step path)
@@ -269,6 +259,17 @@ async function runFused(
     count++;
   }
   return { value, count, ahead };
+}
+
+/** The outputs a fused request replied with; null when it failed (its steps then go alone, where the failing one says why). */
+async function fusedOutputs(ctx: RunContext, request: FusedCall, prefix: string, started: number): Promise<Json[] | null> {
+  try {
+    const r = await untilAbortRequested(ctx, request.reply, { position: `${prefix}/${request.run[0].index}`, kind: 'processor' }, started);
+    return isJsonObject(r) && Array.isArray(r.outputs) ? r.outputs : [];
+  } catch (err) {
+    if (isInfrastructureError(err)) throw err;
+    return null;
+  }
 }
 
 /** the modules whose fused requests printed again when sent twice (their steps print): their later runs in the run go alone at once */
