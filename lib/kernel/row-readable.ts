@@ -21,9 +21,17 @@ export function unreadableInRow(json: string): boolean {
   return json.includes('\\u0000') || LONE_SURROGATE_ESCAPE.test(json);
 }
 
+/**
+ * `text` with each NUL shown as the text `\x00` (as a terminal is shown a control: terminal-text.ts):
+ * also what a code step printed (lib/sandbox/call-output.ts), which its record and its error carry.
+ */
+export function withoutNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '\\x00') : text;
+}
+
 /** `v` (a JSON value) with each NUL as the text `\x00` and each lone surrogate as U+FFFD, in keys and strings. */
 export function readableInRow(v: unknown): unknown {
-  if (typeof v === 'string') return v.replaceAll('\0', '\\x00').replace(LONE_SURROGATES, '\uFFFD');
+  if (typeof v === 'string') return withoutNul(v).replace(LONE_SURROGATES, '\uFFFD');
   if (Array.isArray(v)) return v.map(readableInRow);
   if (typeof v !== 'object' || v === null) return v;
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [readableInRow(k), readableInRow(x)]));

@@ -22,6 +22,7 @@
  * own the streams (worker.ts pauses and resumes them) or count output between
  * calls (worker.ts kills a worker that writes too much then).
  */
+import { withoutNul } from '../kernel/row-readable';
 
 /** The first bytes of a call's stdout (and of its stderr) kept for its error message. */
 export const OUTPUT_HEAD_BYTES = 4096;
@@ -83,15 +84,6 @@ export class StreamKeep {
     const left = this.total - head.length - tail.length;
     return withoutNul(`${head.toString('utf8')}\n[… ${left} bytes of output left out …]\n${tail.toString('utf8')}`);
   }
-}
-
-/**
- * `text` with each NUL shown as `\x00` (as a terminal is shown a control: terminal-text.ts): the text
- * goes into the run's records, and Postgres refuses a NUL in JSON — a step that printed one had its
- * record, and its run's end, refused by the store.
- */
-export function withoutNul(text: string): string {
-  return text.includes('\0') ? text.replaceAll('\0', '\\x00') : text;
 }
 
 /** Where `bytes` ends without a UTF-8 character cut at its end: before the last character's lead byte when its continuation bytes are not all there. */
