@@ -1,6 +1,6 @@
 // A damaged embedded data dir is refused, named, and left as it was: never taken for a new one.
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openStore } from './open-store';
@@ -53,4 +53,15 @@ describe('a damaged embedded data dir', () => {
     assert.deepEqual(listing(pgdata), before, 'the refused data dir is left as it was');
   });
 
+  it("one PGlite aborts on says so without emscripten's build advice", async () => {
+    const { dir } = await storeWithARun('garbage-control');
+    writeFileSync(path.join(dir, PGLITE_SUBDIR, 'global', 'pg_control'), Buffer.alloc(100, 7));
+    await assert.rejects(openStore({ dataDir: dir }), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'store_unavailable');
+      assert.match(e.message, new RegExp(`Cannot open the embedded store in ${dir}`));
+      assert.doesNotMatch(e.message, /ASSERTIONS|\.\./);
+      assert.match(e.message, /move it aside \(STAGECRAFT_DATA_DIR\) and start afresh/);
+      return true;
+    });
+  });
 });

@@ -146,8 +146,17 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     // an install missing a module of the store: said as it is, not as a migration that failed
     if (e instanceof ModulesUnavailable) throw e.cause;
     if (db) throw migrationFailed(dataDir, e);
-    throw damaged(dataDir, (e as Error).message);
+    throw damaged(dataDir, pgliteWords((e as Error).message));
   }
+}
+
+/**
+ * PGlite's refusal without what its WebAssembly runtime adds for the people who build it (`Aborted().
+ * Build with -sASSERTIONS for more info.`) and without a closing full stop (the sentence goes on).
+ */
+function pgliteWords(message: string): string {
+  const said = message.replace(/\s*Build with -sASSERTIONS for more info\.?/, '').trim().replace(/\.$/, '');
+  return /^Aborted\(\)$/.test(said) ? 'PGlite aborted as it read its files' : said;
 }
 
 /** a data dir PGlite cannot open (or must not): what was found, and what to do */
