@@ -254,16 +254,17 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   };
   // a --skill no skill has (a typo, a deleted skill), asked while the store is open: said below, as the runs page says it
   const unknown = async (page: RunPageView, exists: (name: string) => Promise<boolean>) => page.runs.length === 0 && !!values.skill && !(await exists(values.skill));
-  const { page, unknownSkill } = await withHostOrApp(
+  const { page, unknownSkill, holdsStore } = await withHostOrApp(
     io,
     async (host) => {
       // the run views the API answers (lib/views: RunPageView), never the store's records
       const page = await listRuns(host, { ...filter, limit, cursor: after });
-      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))) };
+      // the embedded store is this process's alone while it lists: no other process can be driving a run of it
+      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))), holdsStore: host.store.backend === 'pglite' };
     },
     async (app) => {
       const page = await app.runsPage({ ...filter, limit, cursor: values.cursor });
-      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)) };
+      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)), holdsStore: false };
     },
   );
   if (values.json) io.out(JSON.stringify(page));
@@ -294,8 +295,24 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
     if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
     if (unknownSkill) io.err(`no skill is named ${values.skill} now: check its spelling (names are exact), or it was deleted and none of its runs match`);
+    if (holdsStore) {
+      const left = page.runs.filter((r) => r.status === 'running').map((r) => r.runId);
+      if (left.length) io.err(undrivenWords(left));
+    }
   }
   return 0;
+}
+
+/**
+ * Runs recorded as running that no process drives — their command was killed outright (SIGKILL, a
+ * runner lost), which leaves no word behind — named, with the ways on.
+ */
+function undrivenWords(runIds: string[]): string {
+  if (runIds.length === 1) {
+    const id = shellWord(runIds[0]);
+    return `run ${runIds[0]} is recorded as running, but no process drives it: the embedded store is this command's, so whatever ran it stopped. Take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`.`;
+  }
+  return `${runIds.length} runs listed are recorded as running, but no process drives them: the embedded store is this command's, so whatever ran them stopped. Take them up with \`stagecraft resume\` (all of them) or \`stagecraft resume RUN\`, or end one with \`stagecraft abort RUN\`.`;
 }
 
 /** characters of a denial's reason a `stagecraft runs` line shows (`--json` carries its first 300, the run page's report all of it) */
