@@ -28,6 +28,9 @@ import { cutText } from '../lib/kernel/cut-text';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
+/** what `superseded` (the kernel's word) means to whoever reads `resume`'s line: the run was not interrupted */
+const SUPERSEDED_WORDS = ' — another process drives it (its own run command, a worker or the app); nothing to do here';
+
 export async function resumeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, model: { type: 'string' } }, { min: 0, max: 1, names: 'at most one run id' });
   // what the command was given, checked before the store opens and whatever state the run is in
@@ -67,7 +70,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     const all = await resumeAllRuns(host, undefined, (r) => {
       if (values.json) return;
       const row = rowOf(r);
-      (isDone(row.status) ? io.out : io.err)(`${row.runId}: ${row.status}${row.error ? ` — ${String((row.error as { message?: string }).message)}` : ''}`);
+      (isDone(row.status) ? io.out : io.err)(`${row.runId}: ${row.status}${row.error ? ` — ${String((row.error as { message?: string }).message)}` : ''}${row.status === 'superseded' ? SUPERSEDED_WORDS : ''}`);
     });
     const rows = all.map(rowOf);
     if (values.json) io.out(JSON.stringify({ resumed: rows }));
