@@ -175,12 +175,13 @@ export function isAlive(pid: number): boolean {
   return !isZombie(pid);
 }
 
+/** a zombie through and through: its main thread's state Z (or X), and no other thread of it still running */
 function isZombie(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the state is the field after the command name, which may hold spaces and parentheses
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const state = /^State:\s+(\S)/m.exec(status)?.[1];
+    const threads = Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? '1');
+    return (state === 'Z' || state === 'X') && threads <= 1;
   } catch {
     return false;
   }
