@@ -1,7 +1,8 @@
 // A `stagecraft run` killed outright (SIGKILL: the OOM killer, a CI runner lost) says nothing, and its
 // run stays recorded as `running`. On the embedded store `stagecraft runs` holds the store itself, so
 // no process can be driving such a run: the list said `running` and nothing more, as if it went on.
-// It now says, on stderr under the table, that nobody drives it and how to take it up or end it.
+// It now says, on stderr under the table (and under the run's `events`), that nobody drives it and how
+// to take it up or end it.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -45,6 +46,11 @@ test('runs on the embedded store says a run left running is driven by no process
     listed.err,
     new RegExp(`^run ${runId} is recorded as running, but no process drives it: the embedded store is this command's, so whatever ran it stopped\\. Take it up with \`stagecraft resume ${runId}\`, or end it with \`stagecraft abort ${runId}\`\\.$`, 'm'),
   );
+  // its log stops mid-run: `events` says why nothing follows, under it (its lines stay on stdout)
+  const log = await runCli(['events', runId], { env: t.env });
+  assert.equal(log.code, 0, log.err);
+  assert.match(log.out, /step_completed/);
+  assert.ok(log.err.includes(`run ${runId} is recorded as running, but no process drives it`), log.err);
   // --json stays the API's run views, nothing added to stdout
   const json = await runCli(['runs', '--json'], { env: t.env });
   assert.equal(JSON.parse(json.out).runs[0].status, 'running');
@@ -60,4 +66,5 @@ test('runs on the embedded store says a run left running is driven by no process
   }
   const ended = await runCli(['runs'], { env: t.env });
   assert.doesNotMatch(ended.err, /no process drives/);
+  assert.doesNotMatch((await runCli(['events', runId], { env: t.env })).err, /no process drives/);
 });

@@ -166,13 +166,15 @@ function whoAsks(): string {
 export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
   const runId = positionals[0];
-  const events: Omit<RunEvent, 'runId'>[] = await withHostOrApp(
+  const { events, isUndriven } = await withHostOrApp<{ events: Omit<RunEvent, 'runId'>[]; isUndriven: boolean }>(
     io,
     async (host) => {
-      if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
-      return (await host.store.readEvents(runId)).map(({ runId: _r, ...e }) => e);
+      const run = await host.store.getRun(runId);
+      if (!run) throw new RunNotFoundError(runId);
+      // running on the embedded store this command holds: nobody drives it (as `runs` says)
+      return { events: (await host.store.readEvents(runId)).map(({ runId: _r, ...e }) => e), isUndriven: run.status === 'running' && host.store.backend === 'pglite' };
     },
-    (app) => app.events(runId),
+    async (app) => ({ events: await app.events(runId), isUndriven: false }),
   );
   // the API's event views (lib/views), as `GET /api/runs/<id>/events` pages them
   if (values.json) {
@@ -190,6 +192,8 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
     // what a code step printed, under its line
     if (e.type === 'step_completed' && (e.data.stdout !== undefined || e.data.stderr !== undefined)) for (const line of printedLines(e.data, roots)) io.out(line);
   }
+  // a log that stops mid-run: why nothing follows, and the ways on
+  if (isUndriven) io.err(undrivenWords([runId]));
   return 0;
 }
 
