@@ -3,25 +3,13 @@
 // the other: its step is cut short (its worker killed), the run ends aborted on request within
 // seconds, and nothing runs after it.
 import { slowPythonBundle } from '../lib/queue/testing/slow-bundle';
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { BIN, ROOT, runCli } from './testing/spawn-cli';
-import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
-import { openStore, type OpenedStore } from '../lib/store';
+import { usePgTestStore } from './testing/pg-store';
 
-let db: TestDatabase;
-let store: OpenedStore;
-before(async () => {
-  db = await createTestDatabase();
-  process.env.DATABASE_URL = db.url;
-  store = await openStore({ databaseUrl: db.url });
-});
-after(async () => {
-  await store?.close();
-  delete process.env.DATABASE_URL;
-  await db?.drop();
-});
+const pg = usePgTestStore();
 
 const slowBundle = () => slowPythonBundle('slow_python', { stepAfter: true });
 
@@ -45,8 +33,8 @@ test('abort from another process: the run driven by `stagecraft run` ends aborte
   child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
   const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? 1)));
   // the slow step is in flight once the quick one before it is committed (it is effectful)
-  const run = await until('the run', async () => (await store.listRuns({ skillName: 'slow_python' }))[0]);
-  await until('the first step', async () => (await store.readEvents(run.id)).some((e) => e.type === 'step_completed' && e.data.position === '__post__/0'));
+  const run = await until('the run', async () => (await pg.store().listRuns({ skillName: 'slow_python' }))[0]);
+  await until('the first step', async () => (await pg.store().readEvents(run.id)).some((e) => e.type === 'step_completed' && e.data.position === '__post__/0'));
   await new Promise((r) => setTimeout(r, 700));
 
   const started = Date.now();
@@ -63,15 +51,15 @@ test('abort from another process: the run driven by `stagecraft run` ends aborte
   const summary = JSON.parse(out);
   assert.deepEqual([summary.status, summary.error.code, summary.error.requestedBy, summary.error.via], ['aborted', 'workflow_aborted', 'user', 'cli']);
 
-  const log = await store.readEvents(run.id);
+  const log = await pg.store().readEvents(run.id);
   assert.equal(log.at(-1)?.type, 'run_aborted');
   assert.deepEqual(log.map((e) => e.seq), log.map((_, i) => i + 1), 'gap-free');
   const steps = log.filter((e) => e.type === 'step_completed' && String(e.data.position).startsWith('__post__'));
   assert.deepEqual(steps.map((e) => e.data.position), ['__post__/0'], 'the step cut short recorded nothing, and none ran after it');
-  assert.equal((await store.getRun(run.id))?.status, 'aborted');
-  assert.equal(await store.readSnapshot(run.id), null);
-  assert.equal((await store.readAbortRequest(run.id))?.via, 'cli');
-  assert.deepEqual((await store.listResumable()).filter((id) => id === run.id), [], 'never resumed');
+  assert.equal((await pg.store().getRun(run.id))?.status, 'aborted');
+  assert.equal(await pg.store().readSnapshot(run.id), null);
+  assert.equal((await pg.store().readAbortRequest(run.id))?.via, 'cli');
+  assert.deepEqual((await pg.store().listResumable()).filter((id) => id === run.id), [], 'never resumed');
 });
 
 test('`stagecraft run` of a run aborted on request: its outcome line says so, in the app’s words, and that it needs no attention', async () => {
@@ -82,9 +70,9 @@ test('`stagecraft run` of a run aborted on request: its outcome line says so, in
   child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
   child.stderr.resume();
   const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? 1)));
-  const known = new Set((await store.listRuns({ skillName: 'slow_python' })).map((r) => r.id));
-  const run = await until('the run', async () => (await store.listRuns({ skillName: 'slow_python' })).find((r) => !known.has(r.id) && r.status === 'running'));
-  await until('the first step', async () => (await store.readEvents(run.id)).some((e) => e.type === 'step_completed' && e.data.position === '__post__/0'));
+  const known = new Set((await pg.store().listRuns({ skillName: 'slow_python' })).map((r) => r.id));
+  const run = await until('the run', async () => (await pg.store().listRuns({ skillName: 'slow_python' })).find((r) => !known.has(r.id) && r.status === 'running'));
+  await until('the first step', async () => (await pg.store().readEvents(run.id)).some((e) => e.type === 'step_completed' && e.data.position === '__post__/0'));
   const aborted = await runCli(['abort', run.id, '--reason', 'not needed']);
   assert.equal(aborted.code, 0, aborted.err);
   assert.equal(await exited, 1, 'an aborted run exits 1');

@@ -60,3 +60,23 @@ test('export --out counts in words that agree with the number: 1 artifact, not 1
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /\(\d+ events, 1 artifact, skill blog_writer /);
 });
+
+// `stagecraft export RUN | stagecraft import -` (two stores, or an export fetched by curl in CI) was
+// refused as "the export file - does not exist", where `run --input -` and `fork --value -` read stdin
+test('import - reads the export from standard input; an empty one is said so (exit 2)', async () => {
+  const from: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data-stdin-from') };
+  const to: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data-stdin-to') };
+  delete from.DATABASE_URL;
+  delete to.DATABASE_URL;
+  const ran = await runCli(['run', path.join(ROOT, 'examples/summarize'), '--json'], { env: from });
+  assert.equal(ran.code, 0, ran.err);
+  const runId = (JSON.parse(ran.out) as { runId: string }).runId;
+  const exported = await runCli(['export', runId], { env: from });
+  assert.equal(exported.code, 0, exported.err);
+  const imported = await runCli(['import', '-', '--json'], { env: to, stdin: exported.out });
+  assert.equal(imported.code, 0, imported.err);
+  assert.deepEqual((JSON.parse(imported.out) as { imported: { runId: string; status: string }[] }).imported.map((i) => [i.runId, i.status]), [[runId, 'imported']]);
+  const empty = await runCli(['import', '-'], { env: to, stdin: '' });
+  assert.equal(empty.code, 2, empty.err);
+  assert.match(empty.err, /^stagecraft: the export file - \(standard input\) is empty: pipe an export into it \(stagecraft export RUN \| stagecraft import -\), or name the file\./m);
+});

@@ -7,7 +7,7 @@ import { replaceFile } from '../lib/server/replace-file';
 import { exportRun } from '../lib/server/runs/export-run';
 import { checkRunExport, importRuns, logDiffers, MAX_IMPORT_BYTES } from '../lib/server/runs/import-runs';
 import type { ImportView } from '../lib/views';
-import { parse } from './args';
+import { InputTooLarge, parse } from './args';
 import { plural } from '../lib/kernel/plural';
 import { unreadable, unwritable } from './fs-words';
 import { withHostOrApp } from './store';
@@ -43,7 +43,8 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
 
 export async function importCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: Infinity, names: 'exported run files' });
-  const files = positionals.map((file) => ({ source: file, text: readExportFile(file) }));
+  if (positionals.filter((f) => f === '-').length > 1) throw new UsageError('- (standard input) is named twice: it holds one export.');
+  const files = await Promise.all(positionals.map(async (file) => ({ source: file, text: file === '-' ? await readExportStdin(io) : readExportFile(file) })));
   // every file is checked before the store is opened: a bad one is refused at once, and nothing is written
   for (const f of files) checkRunExport(f.text, f.source);
   const r = await withHostOrApp(
@@ -72,6 +73,19 @@ export async function importInApp(app: AppClient, f: { source: string; text: str
     const runId = e instanceof AppAnswerError && e.code === 'import_conflict' ? e.details.runId : undefined;
     throw typeof runId === 'string' ? logDiffers(runId, f.source) : e;
   }
+}
+
+/** `import -`: the export piped in (`stagecraft export RUN | stagecraft import -`, a file fetched in CI), as a file is read */
+async function readExportStdin(io: Io): Promise<string> {
+  let text: string;
+  try {
+    text = await io.stdin(MAX_IMPORT_BYTES);
+  } catch (e) {
+    if (e instanceof InputTooLarge) throw new UsageError(`the export file - (standard input) is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
+    throw e;
+  }
+  if (text.trim() === '') throw new UsageError('the export file - (standard input) is empty: pipe an export into it (stagecraft export RUN | stagecraft import -), or name the file.');
+  return text;
 }
 
 /**

@@ -35,3 +35,14 @@ test('a folder with no model.yaml and no endpoint: the error names the folder ru
   assert.ok(r.err.includes('see "Model scripts" in docs/skill-md.md'), r.err);
   assert.doesNotMatch(r.err, /bundles\//);
 });
+
+// `run DIR --model scripted:NAME` naming no file said where it looked as the bundle's copy in the data dir
+// (`looked at <data dir>/bundles/<hash>/NAME and …`), a folder its author never wrote to, and not what to do
+test('a script name no file has: the error names the folder run was given (not its copy in the data dir) and what to pass, exit 2', async () => {
+  const bundle = path.join(ROOT, 'examples/summarize');
+  const r = await runCli(['run', bundle, '--input', path.join(bundle, 'input.json'), '--model', 'scripted:nope.yaml'], { env, cwd: root });
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.ok(r.err.includes(`stagecraft: Model script nope.yaml not found; looked at nope.yaml in the bundle ${bundle} and ${path.join(root, 'nope.yaml')}. `), r.err);
+  assert.match(r.err, /Name a file that is there: a path from the bundle folder or the working directory, or an absolute one\./);
+  assert.doesNotMatch(r.err, /bundles\//);
+});

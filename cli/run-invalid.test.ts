@@ -63,3 +63,18 @@ test('run with an input its entry phase refuses: exit 2, the located contract er
   const runs = await runCli(['runs', '--json'], { env });
   assert.deepEqual(JSON.parse(runs.out).runs.filter((x: { skill: string }) => x.skill === 'research_brief'), [], 'no run of it was recorded');
 });
+
+// the contract error named its JSON pointer alone: a CI log said `/question must be string`, with no
+// file:line:col to jump to, where the studio's input editor marks the line and column of the value
+test('run with an input its entry phase refuses: each error also at FILE:line:col of the --input text (stdin for -)', async () => {
+  const input = path.join(tmp, 'bad-input-lines.json');
+  writeFileSync(input, '{\n  "question": 7\n}\n');
+  const r = await runCli(['run', 'examples/research_brief', '--input', input], { env });
+  assert.equal(r.code, 2, r.err);
+  assert.ok(r.err.includes(`stagecraft: The input does not satisfy the input contract of the entry phase gather: /question must be string. Fix the input, or the phase's input_schema.\n${input}:2:15: /question must be string\n`), r.err);
+  const piped = await runCli(['run', 'examples/research_brief', '--input', '-', '--json'], { env, stdin: '{"other": 1,\n "question": [1]}' });
+  assert.equal(piped.code, 2, piped.err);
+  const { error } = JSON.parse(piped.out) as { error: { code: string; message: string } };
+  assert.equal(error.code, 'input_invalid');
+  assert.match(error.message, /\nstdin:2:14: \/question must be string$/);
+});

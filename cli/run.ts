@@ -7,7 +7,8 @@
 import path from 'node:path';
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_JSON_DEPTH } from '../lib/server/limits';
-import { BundleInvalidError, SkillValidationError, UsageError } from '../lib/kernel/errors';
+import { BundleInvalidError, InputInvalidError, SkillValidationError, UsageError } from '../lib/kernel/errors';
+import { locatePointer } from '../lib/skill/pointer-position';
 import { shellWord } from '../lib/kernel/shell-word';
 import { locateModelScript } from '../lib/models';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
@@ -28,12 +29,16 @@ import { jsonArgWhere, readArgText } from './fs-words';
 import { sayHowToResumeOnStop } from './stop-words';
 import { randomIds } from '../lib/server/system';
 
+/** the --input text as read (for locating its errors), keyed by the spec it was read for */
+const inputTexts = new Map<string, string>();
+
 async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
   if (spec === undefined) return {};
   const text = await readArgText('--input', spec, io, {
     tooLarge: "a run's input is a small JSON object; put large data in the run's workspace (--workspace DIR) and read it with file/read.",
     whenEmpty: "give the run's input as a JSON object (at least {}), or leave --input out.",
   });
+  inputTexts.set(spec, text);
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`--input ${spec} nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   let v: unknown;
   try {
@@ -59,8 +64,21 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     // located as `validate` locates them: from here when the skill was named by a relative path
     if (e instanceof SkillValidationError) throw new SkillValidationError(e.diagnostics.map((d) => ({ ...d, file: shownFile(positionals[0], d.file) })), all);
     if (e instanceof BundleInvalidError) throw new BundleInvalidError(e.problems, e.doing, all);
+    if (e instanceof InputInvalidError && values.input !== undefined) throw inputLocated(e, values.input);
     throw e;
   }
+}
+
+/** a contract error on the input, each also at FILE:line:col of the --input text (stdin for `-`), as an editor takes it */
+function inputLocated(e: InputInvalidError, spec: string): InputInvalidError {
+  const text = inputTexts.get(spec);
+  if (text === undefined) return e;
+  const where = spec === '-' ? 'stdin' : spec;
+  const lines = e.errors.slice(0, 5).map((x) => {
+    const at = locatePointer(text, x.pointer);
+    return `${where}:${at.line}:${at.column}: ${x.pointer || '(the input)'} ${x.message}`;
+  });
+  return new InputInvalidError(e.phase, e.errors, lines);
 }
 
 /** a finding's file as `stagecraft validate` shows it: relative to here when the skill was named by a relative path */

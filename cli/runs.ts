@@ -28,6 +28,9 @@ import { cutText } from '../lib/kernel/cut-text';
 
 const isDone = (status: string) => status === 'completed' || status === 'superseded';
 
+/** what `superseded` (the kernel's word) means to whoever reads `resume`'s line: the run was not interrupted */
+const SUPERSEDED_WORDS = ' — another process drives it (its own run command, a worker or the app); nothing to do here';
+
 export async function resumeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, model: { type: 'string' } }, { min: 0, max: 1, names: 'at most one run id' });
   // what the command was given, checked before the store opens and whatever state the run is in
@@ -67,7 +70,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
     const all = await resumeAllRuns(host, undefined, (r) => {
       if (values.json) return;
       const row = rowOf(r);
-      (isDone(row.status) ? io.out : io.err)(`${row.runId}: ${row.status}${row.error ? ` — ${String((row.error as { message?: string }).message)}` : ''}`);
+      (isDone(row.status) ? io.out : io.err)(`${row.runId}: ${row.status}${row.error ? ` — ${String((row.error as { message?: string }).message)}` : ''}${row.status === 'superseded' ? SUPERSEDED_WORDS : ''}`);
     });
     const rows = all.map(rowOf);
     if (values.json) io.out(JSON.stringify({ resumed: rows }));
@@ -163,13 +166,15 @@ function whoAsks(): string {
 export async function eventsCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
   const runId = positionals[0];
-  const events: Omit<RunEvent, 'runId'>[] = await withHostOrApp(
+  const { events, isUndriven } = await withHostOrApp<{ events: Omit<RunEvent, 'runId'>[]; isUndriven: boolean }>(
     io,
     async (host) => {
-      if (!(await host.store.getRun(runId))) throw new RunNotFoundError(runId);
-      return (await host.store.readEvents(runId)).map(({ runId: _r, ...e }) => e);
+      const run = await host.store.getRun(runId);
+      if (!run) throw new RunNotFoundError(runId);
+      // running on the embedded store this command holds: nobody drives it (as `runs` says)
+      return { events: (await host.store.readEvents(runId)).map(({ runId: _r, ...e }) => e), isUndriven: run.status === 'running' && host.store.backend === 'pglite' };
     },
-    (app) => app.events(runId),
+    async (app) => ({ events: await app.events(runId), isUndriven: false }),
   );
   // the API's event views (lib/views), as `GET /api/runs/<id>/events` pages them
   if (values.json) {
@@ -187,6 +192,8 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
     // what a code step printed, under its line
     if (e.type === 'step_completed' && (e.data.stdout !== undefined || e.data.stderr !== undefined)) for (const line of printedLines(e.data, roots)) io.out(line);
   }
+  // a log that stops mid-run: why nothing follows, and the ways on
+  if (isUndriven) io.err(undrivenWords([runId]));
   return 0;
 }
 
@@ -254,16 +261,17 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   };
   // a --skill no skill has (a typo, a deleted skill), asked while the store is open: said below, as the runs page says it
   const unknown = async (page: RunPageView, exists: (name: string) => Promise<boolean>) => page.runs.length === 0 && !!values.skill && !(await exists(values.skill));
-  const { page, unknownSkill } = await withHostOrApp(
+  const { page, unknownSkill, holdsStore } = await withHostOrApp(
     io,
     async (host) => {
       // the run views the API answers (lib/views: RunPageView), never the store's records
       const page = await listRuns(host, { ...filter, limit, cursor: after });
-      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))) };
+      // the embedded store is this process's alone while it lists: no other process can be driving a run of it
+      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))), holdsStore: host.store.backend === 'pglite' };
     },
     async (app) => {
       const page = await app.runsPage({ ...filter, limit, cursor: values.cursor });
-      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)) };
+      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)), holdsStore: false };
     },
   );
   if (values.json) io.out(JSON.stringify(page));
@@ -294,8 +302,24 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
     if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
     if (unknownSkill) io.err(`no skill is named ${values.skill} now: check its spelling (names are exact), or it was deleted and none of its runs match`);
+    if (holdsStore) {
+      const left = page.runs.filter((r) => r.status === 'running').map((r) => r.runId);
+      if (left.length) io.err(undrivenWords(left));
+    }
   }
   return 0;
+}
+
+/**
+ * Runs recorded as running that no process drives — their command was killed outright (SIGKILL, a
+ * runner lost), which leaves no word behind — named, with the ways on.
+ */
+function undrivenWords(runIds: string[]): string {
+  if (runIds.length === 1) {
+    const id = shellWord(runIds[0]);
+    return `run ${runIds[0]} is recorded as running, but no process drives it: the embedded store is this command's, so whatever ran it stopped. Take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`.`;
+  }
+  return `${runIds.length} runs listed are recorded as running, but no process drives them: the embedded store is this command's, so whatever ran them stopped. Take them up with \`stagecraft resume\` (all of them) or \`stagecraft resume RUN\`, or end one with \`stagecraft abort RUN\`.`;
 }
 
 /** characters of a denial's reason a `stagecraft runs` line shows (`--json` carries its first 300, the run page's report all of it) */

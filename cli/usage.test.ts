@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { main, USAGE, usageFor } from './main';
-import { runCli } from './testing/spawn-cli';
+import path from 'node:path';
+import { ROOT, runCli } from './testing/spawn-cli';
 
 function io() {
   const out: string[] = [];
@@ -130,4 +131,28 @@ test('the help names every command that goes through the app holding the store, 
   const more = said.slice(said.indexOf('go through the app.'));
   for (const cmd of ['run DIR', 'fork', 'replay', 'resume RUN', 'push', 'pull', 'import', 'regress']) assert.ok(more.includes(cmd), `${cmd}: ${more}`);
   assert.match(more, /worker cannot/);
+});
+
+// README's command-line block left out flags the commands take (`validate --json`, `export --json`,
+// `regress --trust`, fork's --value/--version/--skill/--model, …): a reader of the README alone, as
+// in CI, could not know they exist
+test("README's command-line block names every option each command takes", async () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('## The command line');
+  const block = readme.slice(readme.indexOf('```sh', start), readme.indexOf('```\n', readme.indexOf('```sh', start) + 5));
+  const commands = ['validate', 'run', 'worker', 'resume', 'abort', 'events', 'runs', 'push', 'pull', 'versions', 'replay', 'fork', 'compare', 'regress', 'export', 'import'];
+  for (const cmd of commands) {
+    // the command's lines: those that start with it, and the comment lines that continue one
+    const lines: string[] = [];
+    let mine = false;
+    for (const line of block.split('\n')) {
+      if (line.startsWith('npx stagecraft ')) mine = line.startsWith(`npx stagecraft ${cmd} `);
+      if (mine) lines.push(line);
+    }
+    assert.ok(lines.length, `README's block has no line for ${cmd}`);
+    const t = io();
+    assert.equal(await main([cmd, '--zzz-not-an-option'], t.io), 2, cmd);
+    const takes = /this command takes ([^.\n]+)\./.exec(t.err.join('\n'));
+    for (const opt of takes?.[1].match(/--[a-z-]+/g) ?? []) assert.ok(lines.join('\n').includes(opt), `${cmd} takes ${opt}, and README's command-line block does not say so:\n${lines.join('\n')}`);
+  }
 });

@@ -3,31 +3,13 @@
 // syntax error where the parser stopped, a contract error at the value its
 // JSON pointer names (YAML's parser reads JSON with source ranges). The fork
 // editor checks the value it edits the same way (checkJsonText).
-import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { checkInput } from '@/lib/skill/input-check';
 import { jsonErrorPosition } from '@/lib/skill/text-position';
+import { locatePointer } from '@/lib/skill/pointer-position';
 import type { JsonSchema } from '@/lib/kernel/json';
 
 export type InputProblem = { line: number; column: number; message: string };
 export type CheckedInput = { value: Record<string, unknown> | null; problems: InputProblem[] };
-
-function locatePointer(text: string, pointer: string): { line: number; column: number } {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc });
-  let node: unknown = doc.contents;
-  for (const raw of pointer.split('/').slice(1)) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (isMap(node)) {
-      const pair = node.items.find((p) => String((p.key as { value?: unknown })?.value ?? p.key) === seg);
-      if (!pair) break;
-      node = pair.value;
-    } else if (isSeq(node)) node = node.items[Number(seg)];
-    else break;
-  }
-  const range = (node as YamlNode | null)?.range ?? (doc.contents as YamlNode | null)?.range;
-  const at = lc.linePos(range ? range[0] : 0);
-  return { line: at.line, column: at.col };
-}
 
 const describe = (v: unknown) => (Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v);
 

@@ -67,7 +67,7 @@ export function locateModelScript(name: string, bundleDir: string, cwd: string):
 
 export function modelFromSpec(
   spec: string,
-  opts: { bundleDir: string; env: ModelEnv; cwd?: string; fetch?: typeof fetch },
+  opts: { bundleDir: string; env: ModelEnv; cwd?: string; fetch?: typeof fetch; shown?: string },
 ): ModelPort {
   const [kind, ...rest] = spec.split(':');
   const arg = rest.join(':');
@@ -83,7 +83,13 @@ export function modelFromSpec(
         { spec },
       );
     }
-    throw new UsageError(`Model script ${arg} not found; looked at ${at.candidates.join(' and ')}.`, { spec });
+    // the bundle's place as its author knows it (`shown`: the folder `run` was given), not its copy in the data dir
+    const bundleCandidate = path.resolve(opts.bundleDir, arg);
+    const looked = at.candidates.map((c) => (opts.shown && c === bundleCandidate ? `${arg} in the bundle ${opts.shown}` : c));
+    throw new UsageError(
+      `Model script ${arg} not found; looked at ${looked.join(' and ')}. Name a file that is there: a path from the bundle folder or the working directory, or an absolute one.`,
+      { spec },
+    );
   }
 
   if (kind === 'openai') {

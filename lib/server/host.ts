@@ -155,7 +155,7 @@ export function absoluteModelSpec(spec: string, bundleDir: string, cwd: string):
 /** `shown`: the bundle as its author knows it, for an error about it (default: `bundleDir`) */
 export function modelFor(host: Host, spec: string | undefined, bundleDir: string, shown?: string): ModelPort {
   const s = absoluteModelSpec(spec ?? defaultModelSpec(bundleDir, host.env, shown), bundleDir, host.cwd);
-  return modelFromSpec(s, { bundleDir, env: host.env, cwd: host.cwd });
+  return modelFromSpec(s, { bundleDir, env: host.env, cwd: host.cwd, shown: shown === bundleDir ? undefined : shown });
 }
 
 /** Where the `.git` entries a run's workspace had before its code ran are recorded, beside the workspaces (no run id starts with a dot). */

@@ -1,7 +1,7 @@
 // The embedded store's data-dir lock, without a database: who holds it, what a
 // second process is told, and when a lock is stale and taken over.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,6 +54,27 @@ describe('data-dir lock', () => {
     assert.equal(lock.owner.pid, process.pid);
     assert.equal((JSON.parse(readFileSync(lock.lockPath, 'utf8')) as LockOwner).token, lock.owner.token);
     lock.release();
+  });
+
+  // a holder SIGKILLed whose parent does not reap it (a container's PID 1 that is not an init, a
+  // supervisor gone) stays a zombie: kill(pid, 0) still answers, and the data dir was "in use by
+  // another process" for as long as the zombie stayed, though it holds nothing and never runs again
+  it('a lock whose pid is a zombie (dead, not yet reaped) is taken over', { skip: processStartedAt(process.pid) === null && 'no /proc' }, async () => {
+    // the shell's background child exits at once; the shell has become `sleep 30`, which never reaps it
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (b: Buffer) => resolve(b.toString()))));
+      const state = () => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0];
+      for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(state(), 'Z', 'the child is a zombie');
+      const dir = freshDir();
+      writeLock(dir, { pid: zombie, startedAt: processStartedAt(zombie) ?? 0 });
+      const lock = acquireDataDirLock(dir);
+      assert.equal(lock.owner.pid, process.pid);
+      lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('a live pid that started at another time (a reused pid) is stale; the real owner is not', { skip: processStartedAt(process.pid) === null && 'no /proc' }, () => {

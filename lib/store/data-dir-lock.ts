@@ -6,7 +6,7 @@
  * Owns: `<dataDir>/store.lock`, a JSON file naming its owner (pid, host,
  * process start time, command). It is created complete and atomically (written
  * to a temp file, then hard-linked into place, which fails if the lock
- * exists). A lock whose owner is gone — same host, and its pid is dead or now
+ * exists). A lock whose owner is gone — same host, and its pid is dead (a zombie too) or now
  * belongs to a process that started at another time — is stale and is taken
  * over; the takeover itself is serialised by a second lock file, so two
  * processes finding the same stale lock cannot both win. So is a lock copied
@@ -161,13 +161,29 @@ export function isStale(owner: LockOwner): boolean {
   return started !== null && Math.abs(started - owner.startedAt) > START_TIME_TOLERANCE_MS;
 }
 
-/** whether a process of this pid is there (on this host) */
+/**
+ * Whether a process of this pid is there (on this host) and can still hold the store. A zombie — dead,
+ * its exit not yet collected by a parent that may never collect it (a container's PID 1 that is no init)
+ * — answers kill(pid, 0) but holds nothing: it is not alive (Linux's /proc says so; elsewhere it counts).
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+  }
+  return !isZombie(pid);
+}
+
+/** a zombie through and through: its main thread's state Z (or X), and no other thread of it still running */
+function isZombie(pid: number): boolean {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const state = /^State:\s+(\S)/m.exec(status)?.[1];
+    const threads = Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? '1');
+    return (state === 'Z' || state === 'X') && threads <= 1;
+  } catch {
+    return false;
   }
 }
 

@@ -80,6 +80,9 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     const pgdata = path.join(dataDir, PGLITE_SUBDIR);
     removeAbandonedSeeds(pgdata);
     if (existsSync(pgdata) && readdirSync(pgdata).length === 0) rmdirSync(pgdata);
+    // PGlite takes a folder without PG_VERSION for a new one and runs initdb over what it holds:
+    // a damaged data dir would open empty (its runs gone, `runs` saying "no runs yet", exit 0)
+    if (existsSync(pgdata) && !existsSync(path.join(pgdata, 'PG_VERSION'))) throw damaged(dataDir, `${pgdata} holds files but no PG_VERSION, so PGlite would make a new, empty database over them`);
     let seeded: string[] | null = null;
     if (!existsSync(pgdata)) {
       opts.onProgress?.(`creating the embedded database in ${dataDir}`);
@@ -143,13 +146,27 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     // an install missing a module of the store: said as it is, not as a migration that failed
     if (e instanceof ModulesUnavailable) throw e.cause;
     if (db) throw migrationFailed(dataDir, e);
-    throw new StoreUnavailableError(
-      'store_unavailable',
-      `Cannot open the embedded store in ${dataDir}: ${(e as Error).message}. If the directory was written by ` +
-        'another PGlite/Postgres version or is damaged, move it aside (STAGECRAFT_DATA_DIR) and start afresh.',
-      { dataDir },
-    );
+    throw damaged(dataDir, pgliteWords((e as Error).message));
   }
+}
+
+/**
+ * PGlite's refusal without what its WebAssembly runtime adds for the people who build it (`Aborted().
+ * Build with -sASSERTIONS for more info.`) and without a closing full stop (the sentence goes on).
+ */
+function pgliteWords(message: string): string {
+  const said = message.replace(/\s*Build with -sASSERTIONS for more info\.?/, '').trim().replace(/\.$/, '');
+  return /^Aborted\(\)$/.test(said) ? 'PGlite aborted as it read its files' : said;
+}
+
+/** a data dir PGlite cannot open (or must not): what was found, and what to do */
+function damaged(dataDir: string, why: string): StoreUnavailableError {
+  return new StoreUnavailableError(
+    'store_unavailable',
+    `Cannot open the embedded store in ${dataDir}: ${why}. If the directory was written by ` +
+      'another PGlite/Postgres version or is damaged, move it aside (STAGECRAFT_DATA_DIR) and start afresh.',
+    { dataDir },
+  );
 }
 
 class ModulesUnavailable extends Error {

@@ -13,9 +13,27 @@ export function unreachable(where: string, e: unknown, embeddedDir = path.resolv
   return new StoreUnavailableError(
     'store_unreachable',
     `Cannot open the Postgres store at ${where} (${why}). Check that the server is running and DATABASE_URL ` +
-      `is right, or unset DATABASE_URL to use the embedded store in ${embeddedDir}.`,
+      `is right, or unset DATABASE_URL to use the embedded store in ${embeddedDir}.${err?.code === '3D000' ? createIt(where) : ''}`,
     { url: where },
   );
+}
+
+/**
+ * The one case of those where the server is running and the URL right (3D000, a database not created
+ * yet: a fresh CI service container): the command that creates it, from the URL's parts.
+ */
+function createIt(where: string): string {
+  let u: URL;
+  try {
+    u = new URL(where);
+  } catch {
+    return '';
+  }
+  const name = decodeURIComponent(u.pathname.slice(1));
+  if (!name) return '';
+  const shell = (s: string) => (/^[\w.-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const flags = [u.hostname && `-h ${shell(u.hostname.replace(/^\[|\]$/g, ''))}`, u.port && `-p ${u.port}`, u.username && `-U ${shell(decodeURIComponent(u.username))}`].filter(Boolean);
+  return ` The server answered, and has no database ${name}: create it (\`${['createdb', ...flags, shell(name)].join(' ')}\`), and Stagecraft makes its tables in it on first use.`;
 }
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', '3D000', '28P01', '28000']);

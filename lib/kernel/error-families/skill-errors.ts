@@ -150,16 +150,25 @@ export class BundleInvalidError extends StagecraftError {
   }
 }
 
-/** A run's input that breaks the entry phase's input contract; `errors` locates each by JSON pointer. */
+/**
+ * A run's input that breaks the entry phase's input contract; `errors` locates each by JSON pointer.
+ * `located`: lines that place them in the text the input was read from (`FILE:line:col: …`), when the
+ * caller has it (`stagecraft run --input FILE`), one per line after the sentence.
+ */
 export class InputInvalidError extends StagecraftError {
-  constructor(phase: string, errors: { pointer: string; message: string }[]) {
+  readonly phase: string;
+  readonly errors: { pointer: string; message: string }[];
+  constructor(phase: string, errors: { pointer: string; message: string }[], located: string[] = []) {
     super(
       'input_invalid',
       `The input does not satisfy the input contract of the entry phase ${phase}: ${errors
         .slice(0, 5)
         .map((e) => `${e.pointer || '(the input)'} ${e.message}`)
-        .join('; ')}${errors.length > 5 ? ` (and ${errors.length - 5} more)` : ''}. Fix the input, or the phase's input_schema.`,
+        .join('; ')}${errors.length > 5 ? ` (and ${errors.length - 5} more)` : ''}. Fix the input, or the phase's input_schema.` +
+        located.map((l) => `\n${l}`).join(''),
       { httpStatus: 422, details: { phase, errors } },
     );
+    this.phase = phase;
+    this.errors = errors;
   }
 }
