@@ -1,5 +1,5 @@
 // The body of the Details panel for one recorded item, by kind: a stage (its context, contribution,
-// keys not applied, effects), a model turn (messages sent, response, usage), a tool call (args,
+// keys not applied, effects, what a user capability printed), a model turn (messages sent, response, usage), a tool call (args,
 // outcome), a processor step (input, output, what a code step printed, definition), or any other event (its data).
 import type { ReactNode } from 'react';
 import type { RunItemView, ValueSlotView } from '@/lib/views';
@@ -46,6 +46,17 @@ function PrintedBox({ name, text }: { name: 'stdout' | 'stderr'; text: string | 
   );
 }
 
+/** what a code step or a user capability printed, a box per stream; nothing for one that printed nothing */
+function PrintedPart({ stdout, stderr }: { stdout: string | null; stderr: string | null }) {
+  if (stdout === null && stderr === null) return null;
+  return (
+    <Part title="Printed output">
+      <PrintedBox name="stdout" text={stdout} />
+      <PrintedBox name="stderr" text={stderr} />
+    </Part>
+  );
+}
+
 export function ItemBody({ runId, item, skill, version }: Props) {
   const error = 'error' in item && item.error ? <ErrorBlock error={item.error} skill={skill} version={version} /> : null;
   switch (item.kind) {
@@ -80,6 +91,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
               </ul>
             ) : null}
           </Part>
+          <PrintedPart stdout={item.stdout} stderr={item.stderr} />
           <Part title={`Context it was handed (${c.rung}, round ${c.round})${item.rebuilt.verified ? '' : ' — rebuilt, not verified'}`}>
             <h4>with</h4>
             <ValueView runId={runId} slot={c.with} label="with" />
@@ -209,12 +221,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
           <Part title="Output">
             {isErrorOnly(item.output) ? <p className={styles.dim}>None: it raised the error above.</p> : <ValueView runId={runId} slot={item.output} label="Output" />}
           </Part>
-          {item.stdout !== null || item.stderr !== null ? (
-            <Part title="Printed output">
-              <PrintedBox name="stdout" text={item.stdout} />
-              <PrintedBox name="stderr" text={item.stderr} />
-            </Part>
-          ) : null}
+          <PrintedPart stdout={item.stdout} stderr={item.stderr} />
           <Part title="Definition" isOpen={false}>
             <ValueView runId={runId} slot={item.definition} label="Definition" />
           </Part>
