@@ -3,6 +3,7 @@
 // outcome), a processor step (input, output, what a code step printed, definition), or any other event (its data).
 import type { ReactNode } from 'react';
 import type { RunItemView, ValueSlotView } from '@/lib/views';
+import { readableText } from '@/lib/kernel/terminal-text';
 import { ErrorBlock } from './ErrorBlock';
 import { MessageList } from './MessageList';
 import { ValueView } from './ValueView';
@@ -33,14 +34,17 @@ export function isErrorOnly(slot: ValueSlotView): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && 'error' in v;
 }
 
-/** one stream a code step printed, in a box as its output is (the step's own text: React escapes it) */
+/**
+ * one stream a code step printed, in a box as its output is (the step's own text: React escapes it),
+ * readable: a tool's colour codes dropped, any other control shown as `\x1b`… (the record keeps the bytes)
+ */
 function PrintedBox({ name, text }: { name: 'stdout' | 'stderr'; text: string | null }) {
   if (text === null) return null;
   return (
     <>
       <h4>{name}</h4>
       <pre className={valueStyles.value} aria-label={name} tabIndex={0}>
-        {text}
+        {readableText(text)}
       </pre>
     </>
   );
