@@ -5,7 +5,9 @@
 // process and a model whose script is parsed once. What it prints is this process's CPU per run
 // (`nodeCpuMsPerRun`): the kernel, plus the little these stand-ins add. `--events` prints the
 // recorded units of one run instead (deterministic clock and ids), for comparing two versions.
-//   --kind pure|effectful   --step node|op   --runs 5000   --steps 5   --concurrency 8   --events
+// `--caps N` adds N user capabilities on the post-model rung (each a sandbox call answering nothing,
+// prepared as the real sandbox prepares every call): the capability path.
+//   --kind pure|effectful   --step node|op   --runs 5000   --steps 5   --caps 0   --concurrency 8   --events
 //   --tiny (or BENCH_TINY=1): 20 runs, to check the script works
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { compileSkill } from '../lib/skill';
 import { startRun } from '../lib/kernel/runner';
 import type { KernelDeps } from '../lib/kernel/context';
-import type { CommitUnit, RunRecord, StorePort } from '../lib/kernel/ports';
+import type { CodeSandbox, CommitUnit, RunRecord, StorePort } from '../lib/kernel/ports';
 import type { JsonObject } from '../lib/kernel/json';
 import { NO_FAULTS } from '../lib/kernel/faults';
 import { createScriptedModel } from '../lib/models';
@@ -32,6 +34,7 @@ const { values: a } = parseArgs({
     runs: { type: 'string', default: TINY ? '20' : '5000' },
     tiny: { type: 'boolean' },
     steps: { type: 'string', default: '5' },
+    caps: { type: 'string', default: '0' },
     concurrency: { type: 'string', default: '8' },
     events: { type: 'boolean', default: false },
   },
@@ -40,6 +43,7 @@ const { values: a } = parseArgs({
 const KIND = a.kind === 'effectful' ? 'effectful' : 'pure';
 const STEP = a.step === 'op' ? 'op' : 'node';
 const N = Number(a.steps);
+const CAPS = Number(a.caps);
 
 /** the bench's step function (bench-store.ts STEP_MODULE), here in process */
 function stepResult(runId: unknown, i: number) {
@@ -54,7 +58,10 @@ const step = (v: JsonObject): JsonObject => {
 };
 
 /** a worker's answer, as sandbox-worker gives it: a fused chain's outputs, each step fed the value merged so far */
-const sandbox = inProcessSandbox(step);
+const steps = inProcessSandbox(step);
+/** with --caps, every call prepared (as the real sandbox does), a capability's answering nothing (no contribution) */
+const answer: CodeSandbox['call'] = (c, o) => (c.exportName.startsWith('cap') ? Promise.resolve(null) : steps.call(c, o));
+const sandbox: CodeSandbox = CAPS ? { ...steps, call: answer, prepare: (c, o) => ({ start: () => answer(c, o) }) } : steps;
 
 /** keeps nothing but, with `--events`, what it was given (as JSON: the bytes a store would be handed) */
 const recorded: string[] = [];
@@ -76,11 +83,12 @@ const store = {
   },
 } as unknown as StorePort;
 
-const text = benchSkillText(KIND, N, STEP);
+const text = benchSkillText(KIND, N, STEP, CAPS);
 // the bundle folder: the compiler wants the step's module there (its function runs here, not from it)
 const DIR = path.join(tmpdir(), 'sc-bench-kernel');
 mkdirSync(DIR, { recursive: true });
 writeFileSync(path.join(DIR, 'step.mjs'), 'export function step() {}\n');
+writeFileSync(path.join(DIR, 'caps.mjs'), Array.from({ length: CAPS }, (_, i) => `export function cap${i}() {}\n`).join(''));
 const plan = compileSkill(text, { file: path.join(DIR, 'skill.md'), bundleDir: DIR }).plan;
 const script = 'turns:\n  - finish: { run: bench, i: 0 }\n';
 const deps = (deterministic: boolean): KernelDeps => ({
@@ -110,5 +118,5 @@ if (a.events) {
   const wallMs = performance.now() - t0;
   const c1 = process.cpuUsage(c0);
   const cpuMs = (c1.user + c1.system) / 1000;
-  console.log(JSON.stringify({ harness: 'kernel', compiled: COMPILED, kind: KIND, step: STEP, runs: R, steps: N, concurrency: C, nodeCpuMsPerRun: +(cpuMs / R).toFixed(4), wallMsPerRun: +(wallMs / R).toFixed(4) }));
+  console.log(JSON.stringify({ harness: 'kernel', compiled: COMPILED, kind: KIND, step: STEP, runs: R, steps: N, caps: CAPS, concurrency: C, nodeCpuMsPerRun: +(cpuMs / R).toFixed(4), wallMsPerRun: +(wallMs / R).toFixed(4) }));
 }

@@ -6,6 +6,7 @@ import { counted, plural } from '../lib/kernel/plural';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 import { shellWord } from '../lib/kernel/shell-word';
 import { printedText } from '../lib/kernel/error-info';
+import { readableText } from '../lib/kernel/terminal-text';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -122,6 +123,9 @@ const PRINTED_INDENT = ' '.repeat(9);
  * What a code step printed (its record's `stdout`, `stderr`), as lines to go under its event: each
  * stream named, then its lines indented, the bundle folders cut from them as from the event's words.
  * None for a step that printed nothing. (A terminal is shown the controls in them, never sent them: main.ts writeTo.)
+ * The lines are readable text, as the run page shows them, to a terminal or a pipe alike (a pager, `head`
+ * show them on one): colour codes and other CSI sequences dropped, any other control shown as `\x1b`…
+ * (`--json` carries the bytes as recorded).
  */
 export function printedLines(data: Record<string, unknown>, roots: readonly string[]): string[] {
   const lines: string[] = [];
@@ -129,7 +133,7 @@ export function printedLines(data: Record<string, unknown>, roots: readonly stri
     const text = printedText(data[stream], roots);
     if (text === null) continue;
     lines.push(`${PRINTED_INDENT}${stream}:`);
-    for (const line of text.split('\n')) lines.push(`${PRINTED_INDENT}  ${line}`);
+    for (const line of readableText(text).split('\n')) lines.push(`${PRINTED_INDENT}  ${line}`);
   }
   return lines;
 }

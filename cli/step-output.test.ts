@@ -22,6 +22,11 @@ const bundle = writeOneStepSkill(
 `,
 );
 const clock = writeOneStepSkill(t.dir, 'clock', "export function step() { console.log('at ' + Date.now() + ' ' + Math.random()); return { counted: 1 }; }\n");
+const colours = writeOneStepSkill(
+  t.dir,
+  'colours',
+  "export function step() { console.log('\\x1b[1;31mFAIL\\x1b[0m 2 of 9 \\x1b[32mok\\x1b[m'); console.log('50%\\r\\x1b[2K100%\\x1b[?25h'); return { counted: 9 }; }\n",
+);
 const quiet = writeOneStepSkill(t.dir, 'quiet', 'export function step() { return { counted: 0 }; }\n');
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -43,9 +48,23 @@ test("events: a code step's printed lines are under its event, indented, the bun
     '           rows: 3',
     '           from step.mjs',
     '         stderr:',
-    '           careful \x1b]0;retitled\x07\x1b[2J',
+    // readable, as the run page shows it, to a pipe too: the screen clear (a CSI sequence) dropped, the title's ESC and BEL shown as text
+    '           careful \\x1b]0;retitled\\x07',
   ]);
   assert.ok(!r.out.includes(t.dataDir), 'the folder the run executed from is cut from the printed lines');
+});
+
+test("events: a step's colour codes and cursor moves are dropped from its printed lines, other controls shown as text; --json keeps the bytes", async () => {
+  const runId = await runOf(colours);
+  const r = await runCli(['events', runId], { env: t.env });
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.split('\n');
+  const at = lines.findIndex((l) => /step_completed +__post__\/0 node ok/.test(l));
+  assert.deepEqual(lines.slice(at + 1, at + 4), ['         stdout:', '           FAIL 2 of 9 ok', '           50%\\x0d100%']);
+  assert.ok(!/[\x00-\x08\x0b-\x1f\x7f]/.test(r.out), JSON.stringify(r.out));
+  const j = await runCli(['events', runId, '--json'], { env: t.env });
+  const step = (JSON.parse(j.out) as { events: { type: string; data: Record<string, unknown> }[] }).events.find((e) => e.type === 'step_completed' && e.data.kind === 'processor')!;
+  assert.equal(step.data.stdout, '\x1b[1;31mFAIL\x1b[0m 2 of 9 \x1b[32mok\x1b[m\n50%\r\x1b[2K100%\x1b[?25h\n');
 });
 
 test('events --json: the step carries stdout and stderr as recorded; a step that printed nothing carries neither', async () => {
@@ -68,7 +87,7 @@ test("events on a terminal: a step's printed escape sequences are shown, not obe
   const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} events ${runId}`, '/dev/null'], { encoding: 'utf8', env: t.env, cwd: ROOT });
   assert.match(r.stdout, /stderr:/, r.stdout + r.stderr);
   assert.ok(!/[\x1b\x07]/.test(r.stdout), `an ESC or BEL reached the terminal: ${JSON.stringify(r.stdout)}`);
-  assert.ok(r.stdout.includes('careful \\x1b]0;retitled\\x07\\x1b[2J'), r.stdout);
+  assert.ok(r.stdout.includes('careful \\x1b]0;retitled\\x07'), r.stdout);
 });
 
 test('replay --check of a run whose step prints another time each run: identical (exit 0), the replay recording what it printed', async () => {

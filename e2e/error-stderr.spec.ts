@@ -30,3 +30,16 @@ test("a failed code step's last stderr is shown under its error", async ({ page,
   await expect(error.getByLabel('Last stderr')).toHaveText('loud: the rows file has 0 rows');
   await error.screenshot({ path: 'test-results/screens/error-stderr.png' });
 });
+
+test("a failed code step's last stderr is readable: its colour codes dropped, any other control shown as text", async ({ page, request }) => {
+  const colour = "export function loud() {\n  console.error('\\x1b[33mhint:\\x1b[0m the rows file is empty \\x1b]0;retitled\\x07');\n  throw new Error('no rows to sum');\n}\n";
+  const skillMd = SKILL_MD.replace('name: error_stderr', 'name: error_stderr_colour');
+  expect([201, 409]).toContain((await request.post('/api/skills', { data: { name: 'error_stderr_colour' } })).status());
+  const files = { 'skill.md': skillMd, 'model.yaml': 'turns:\n  - phase: answer\n    finish: { n: 1 }\n', 'loud.mjs': colour };
+  expect((await request.post('/api/skills/error_stderr_colour/versions', { data: { files } })).status()).toBe(201);
+  const runId = await ranTo(request, 'error_stderr_colour', {}, 'aborted');
+  await page.goto(`/runs/${runId}`);
+  const error = page.getByRole('region', { name: 'Details' }).getByRole('group', { name: 'Error' });
+  await expect(error.getByLabel('Last stderr')).toHaveText('hint: the rows file is empty \\x1b]0;retitled\\x07');
+  await error.screenshot({ path: 'test-results/screens/error-stderr-colour.png' });
+});

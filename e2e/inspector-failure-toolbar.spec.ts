@@ -3,6 +3,7 @@
 // scroll centred the failed step in the window, which put the toolbar under the header at 1024x768.
 import { expect, test, type Page } from '@playwright/test';
 import { ranTo, savedLoopSkill } from './skill-runs';
+import { timelineSettled } from './timeline-settled';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -37,8 +38,8 @@ test('a long failed run opens with its failure and the timeline toolbar both in 
     const step = timeline.getByRole('list', { name: 'Steps' }).getByRole('listitem', { name: FAILED_STEP });
     await expect(step).toHaveAttribute('aria-current', 'true');
     await expect(step).toBeInViewport();
-    // the visits about it settle (measured as drawn) before the page is measured
-    await page.waitForTimeout(3_500);
+    // the visits about it settle (read, measured as drawn, the step kept in view) before the page is measured
+    await timelineSettled(timeline, step);
     await page.screenshot({ path: `test-results/screens/failure-toolbar-${width}.png` });
     expect(await hiddenBy(page, FAILED_STEP)).toEqual({ toolsAbove: 0, stepAbove: 0, stepBelow: 0 });
     await expect(timeline.getByRole('button', { name: 'Next failure' })).toBeInViewport({ ratio: 1 });

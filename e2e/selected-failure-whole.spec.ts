@@ -5,6 +5,7 @@
 // The run is the loop skill of the benchmarks, 60 loops, failing at its 50th visit of work (~740 events).
 import { expect, test, type Locator } from '@playwright/test';
 import { ranTo, savedLoopSkill } from './skill-runs';
+import { timelineSettled } from './timeline-settled';
 import { atEachWidth } from './widths';
 
 test.describe.configure({ timeout: 240_000 });
@@ -24,7 +25,7 @@ test('a run opened on its late failure shows the failed step whole in the timeli
     const step = timeline.getByRole('list', { name: 'Steps' }).getByRole('listitem', { name: 'work#50/pre/0 validate failed' });
     await expect(step).toHaveAttribute('aria-current', 'true');
     // the visits about it are read and drawn, and measured, after it is first scrolled to
-    await page.waitForTimeout(2_500);
+    await timelineSettled(timeline, step);
     await page.screenshot({ path: `test-results/screens/selected-failure-whole-${width}.png` });
     expect(await isWholeIn(step, timeline.locator('[data-zoom]'), 900), `the failed step whole in the box at ${width} px`).toBe(true);
   });

@@ -2,6 +2,8 @@
 // input and output and nothing of its print()s — only a failed step's stderr was kept ("Last stderr").
 // The step's Details now has a "Printed output" part, its stdout and its stderr each in a box of its
 // own, shown as text (an escape sequence the code printed is not obeyed); a quiet step has none.
+// Readable text, too: a tool's colour codes (ESC [ 31 m) showed as a box glyph and `[31m`; they are
+// dropped, and any other control is shown as text (`\x1b`, `\x07`) — the record keeps the bytes.
 import { expect, test } from '@playwright/test';
 import { ranTo } from './skill-runs';
 
@@ -21,6 +23,7 @@ const CHATTY = [
   "  console.log('rows: 3');",
   "  console.log('<b>not bold</b> \\x1b[31mnot red\\x1b[0m');",
   "  console.error('warning: the third row has no date');",
+  "  console.error('\\x1b]0;retitled\\x07done');",
   '  return { counted: 3 };',
   '}',
   'export function quiet() {',
@@ -39,8 +42,8 @@ test("a code step's printed stdout and stderr are shown in its Details; a quiet 
   await timeline.getByRole('listitem', { name: '__post__/0 node ok' }).getByRole('button').click();
   const details = page.getByRole('region', { name: 'Details' });
   await expect(details.getByText('Printed output')).toBeVisible();
-  await expect(details.getByLabel('stdout', { exact: true })).toHaveText('rows: 3\n<b>not bold</b> \u001b[31mnot red\u001b[0m');
-  await expect(details.getByLabel('stderr', { exact: true })).toHaveText('warning: the third row has no date');
+  await expect(details.getByLabel('stdout', { exact: true })).toHaveText('rows: 3\n<b>not bold</b> not red');
+  await expect(details.getByLabel('stderr', { exact: true })).toHaveText('warning: the third row has no date\n\\x1b]0;retitled\\x07done');
   // the markup it printed is text, not markup
   await expect(details.locator('b')).toHaveCount(0);
   await details.screenshot({ path: 'test-results/screens/step-output.png' });

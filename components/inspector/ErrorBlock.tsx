@@ -1,7 +1,9 @@
 // An error as the views carry it: its code and message, where in the bundle it was raised (a link
 // to that file and line in the studio, at the version the run ran), and its stack in monospace;
-// then what the code printed on stderr last, when it printed any.
+// then what the code printed on stderr last, when it printed any (readable: its colour codes dropped,
+// its other controls shown as `\x1b`…).
 import Link from 'next/link';
+import { readableText } from '@/lib/kernel/terminal-text';
 import type { ErrorInfoView } from '@/lib/views';
 import { studioHref } from './timeline-index';
 import styles from './Inspector.module.css';
@@ -29,7 +31,7 @@ export function ErrorBlock({ error, skill, version }: { error: ErrorInfoView; sk
         <>
           <p className={styles.where}>Last stderr</p>
           <pre className={styles.stack} aria-label="Last stderr" tabIndex={0}>
-            {error.stderr}
+            {readableText(error.stderr)}
           </pre>
         </>
       ) : null}

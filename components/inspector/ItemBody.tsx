@@ -1,8 +1,9 @@
 // The body of the Details panel for one recorded item, by kind: a stage (its context, contribution,
-// keys not applied, effects), a model turn (messages sent, response, usage), a tool call (args,
+// keys not applied, effects, what a user capability printed), a model turn (messages sent, response, usage), a tool call (args,
 // outcome), a processor step (input, output, what a code step printed, definition), or any other event (its data).
 import type { ReactNode } from 'react';
 import type { RunItemView, ValueSlotView } from '@/lib/views';
+import { readableText } from '@/lib/kernel/terminal-text';
 import { ErrorBlock } from './ErrorBlock';
 import { MessageList } from './MessageList';
 import { ValueView } from './ValueView';
@@ -33,16 +34,30 @@ export function isErrorOnly(slot: ValueSlotView): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && 'error' in v;
 }
 
-/** one stream a code step printed, in a box as its output is (the step's own text: React escapes it) */
+/**
+ * one stream a code step printed, in a box as its output is (the step's own text: React escapes it),
+ * readable: a tool's colour codes dropped, any other control shown as `\x1b`… (the record keeps the bytes)
+ */
 function PrintedBox({ name, text }: { name: 'stdout' | 'stderr'; text: string | null }) {
   if (text === null) return null;
   return (
     <>
       <h4>{name}</h4>
       <pre className={valueStyles.value} aria-label={name} tabIndex={0}>
-        {text}
+        {readableText(text)}
       </pre>
     </>
+  );
+}
+
+/** what a code step or a user capability printed, a box per stream; nothing for one that printed nothing */
+function PrintedPart({ stdout, stderr }: { stdout: string | null; stderr: string | null }) {
+  if (stdout === null && stderr === null) return null;
+  return (
+    <Part title="Printed output">
+      <PrintedBox name="stdout" text={stdout} />
+      <PrintedBox name="stderr" text={stderr} />
+    </Part>
   );
 }
 
@@ -80,6 +95,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
               </ul>
             ) : null}
           </Part>
+          <PrintedPart stdout={item.stdout} stderr={item.stderr} />
           <Part title={`Context it was handed (${c.rung}, round ${c.round})${item.rebuilt.verified ? '' : ' — rebuilt, not verified'}`}>
             <h4>with</h4>
             <ValueView runId={runId} slot={c.with} label="with" />
@@ -209,12 +225,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
           <Part title="Output">
             {isErrorOnly(item.output) ? <p className={styles.dim}>None: it raised the error above.</p> : <ValueView runId={runId} slot={item.output} label="Output" />}
           </Part>
-          {item.stdout !== null || item.stderr !== null ? (
-            <Part title="Printed output">
-              <PrintedBox name="stdout" text={item.stdout} />
-              <PrintedBox name="stderr" text={item.stderr} />
-            </Part>
-          ) : null}
+          <PrintedPart stdout={item.stdout} stderr={item.stderr} />
           <Part title="Definition" isOpen={false}>
             <ValueView runId={runId} slot={item.definition} label="Definition" />
           </Part>

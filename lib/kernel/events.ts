@@ -210,6 +210,13 @@ export type StageStepData = StepCommon & {
   notApplied?: { key: string; reason: string }[];
   /** the applied contribution, or the error of a failed stage */
   output: { contribution: JsonObject } | { error: { message: string; stack: string | null } };
+  /**
+   * since a capability's printed output: what a module capability printed on stdout and on stderr when
+   * its call returned, as a code step's (ProcessorStepData.stdout); absent for a stream it left empty
+   * and for a builtin. Never compared, nor part of the stage's key.
+   */
+  stdout?: string;
+  stderr?: string;
 };
 
 export type ProcessorStepData = StepCommon & {

@@ -131,7 +131,23 @@ export type StageContextView = {
 };
 
 export type RunItemView =
-  | { kind: 'stage'; seq: number; id: string; status: string; definition: ValueSlot; context: StageContextView; contribution: ValueSlot; notApplied: { key: string; reason: string }[]; effects: { asked: string[]; granted: string[]; missing: string[] }; error: ErrorInfo | null; durationMs: number; rebuilt: Rebuild }
+  | {
+      kind: 'stage';
+      seq: number;
+      id: string;
+      status: string;
+      definition: ValueSlot;
+      context: StageContextView;
+      contribution: ValueSlot;
+      notApplied: { key: string; reason: string }[];
+      effects: { asked: string[]; granted: string[]; missing: string[] };
+      error: ErrorInfo | null;
+      /** what a module capability printed (its record's `stdout` / `stderr`), as a code step's; null for a stream it left empty */
+      stdout: string | null;
+      stderr: string | null;
+      durationMs: number;
+      rebuilt: Rebuild;
+    }
   | { kind: 'model'; seq: number; id: string; request: { messages: MessageView[]; tools: ValueSlot; responseFormat: ValueSlot }; response: TurnView; latencyMs: number; cost: number | null; rebuilt: Rebuild }
   | { kind: 'tool'; seq: number; id: string; op: string; status: string; args: ValueSlot; output: ValueSlot; outcome: ValueSlot | null; error: ErrorInfo | null; durationMs: number; rebuilt: Rebuild }
   | {
@@ -202,6 +218,8 @@ export function itemView(fold: RunFold, seq: number, opts: { price?: AppliedPric
         notApplied: s.notApplied ?? [],
         effects: { asked: s.definition.effects, granted: s.granted ?? s.definition.effects.filter((x) => !missing.includes(x)), missing },
         error: 'error' in s.output ? errorInfo(s.output.error, roots) : null,
+        stdout: printedText(s.stdout, roots),
+        stderr: printedText(s.stderr, roots),
         durationMs: s.durationMs,
         rebuilt,
       };

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { knownText } from './data-text';
 import { MemoryStore } from './memory-store';
 import { EVENT } from './events';
-import type { CodeCall, CodeSandbox, PrintedOutput, RunEvent } from './ports';
+import type { CodeSandbox, PrintedOutput, RunEvent } from './ports';
 import type { StepSpec } from './plan';
 import type { JsonObject } from './json';
-import { deps, playModel, plan, post } from './testing';
+import { deps, playModel, plan, post, printingSandbox as preparingSandbox, replayOf } from './testing';
 import { startRun } from './runner';
 import { compareLogs } from './compare';
 
@@ -24,40 +24,19 @@ const code = (index: number, fn: string, over: Partial<StepSpec> = {}): StepSpec
  * printed. A fused chain is answered as a worker answers it, its output the whole request's.
  */
 function printingSandbox(fn: (c: { exportName: string; input: JsonObject }) => { value: unknown; printed?: PrintedOutput }) {
-  const calls: CodeCall[] = [];
-  const sandbox: CodeSandbox = {
-    async call() {
-      throw new Error('a sandbox that prepares is not called');
-    },
-    prepare(c) {
-      const p = {
-        printed: undefined as PrintedOutput | undefined,
-        async start() {
-          calls.push(c);
-          await new Promise((r) => setTimeout(r, 1));
-          if (!c.chain) {
-            const r = fn({ exportName: c.exportName, input: c.input as JsonObject });
-            if (r.printed) p.printed = r.printed;
-            return r.value as never;
-          }
-          const outputs: unknown[] = [];
-          let v = c.input as JsonObject;
-          let out = '';
-          for (const s of c.chain) {
-            const r = fn({ exportName: s.exportName, input: v });
-            out += r.printed?.stdout ?? '';
-            outputs.push(r.value);
-            v = { ...v, ...(r.value as JsonObject) };
-          }
-          if (out) p.printed = { stdout: out, stderr: '' };
-          return { outputs } as never;
-        },
-      };
-      return p;
-    },
-    async close() {},
-  };
-  return { sandbox, calls };
+  return preparingSandbox((c) => {
+    if (!c.chain) return fn({ exportName: c.exportName, input: c.input as JsonObject });
+    const outputs: unknown[] = [];
+    let v = c.input as JsonObject;
+    let out = '';
+    for (const s of c.chain) {
+      const r = fn({ exportName: s.exportName, input: v });
+      out += r.printed?.stdout ?? '';
+      outputs.push(r.value);
+      v = { ...v, ...(r.value as JsonObject) };
+    }
+    return { value: { outputs }, printed: out ? { stdout: out, stderr: '' } : undefined };
+  });
 }
 
 const processorSteps = (events: RunEvent[]) => events.filter((e) => e.type === EVENT.stepCompleted && e.data.kind === 'processor');
@@ -154,14 +133,8 @@ test("a replay whose steps print other text (a time, a count) is identical: prin
   const steps = [code(0, 'one'), code(1, 'two')];
   const rec = await runSteps(steps, sandbox);
   assert.equal(rec.out.status, 'completed');
-  const replay = await startRun(plan({ postprocessor: post(steps) }), deps(playModel([]), { store: rec.store, sandbox }), {
-    input: {},
-    skillText: '',
-    runId: 'the_replay',
-    derivation: { mode: 'replay', parentRunId: rec.out.runId, events: rec.events },
-  });
+  const { out: replay, events } = await replayOf(plan({ postprocessor: post(steps) }), rec.store, { runId: rec.out.runId, events: rec.events }, sandbox);
   assert.equal(replay.status, 'completed', JSON.stringify(replay.error));
-  const events = await rec.store.readEvents(replay.runId);
   // the replay ran its steps: its records hold what they printed this time, not the recording's
   assert.deepEqual(processorSteps(events).map((e) => String(e.data.stdout).split(' at ')[0]), ['call 3', 'call 4']);
   assert.deepEqual(processorSteps(events).map((e) => e.data.stderr), ['odd\n', undefined]);

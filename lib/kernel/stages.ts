@@ -10,6 +10,9 @@
  *
  * Builtin stages are pure functions and group-commit; a module capability is
  * user code we cannot prove pure, so its step commits before the next one.
+ * What a module capability printed when its call returned ends its record
+ * (`stdout` / `stderr`, as a code step's): never part of its output, its key
+ * or a replay's comparison, and absent when it printed nothing.
  *
  * Owns: the per-rung glue between the dispatcher and the run. Does not: apply
  * contributions (the phase runner does) or decide grants (the plan does; they
@@ -23,6 +26,7 @@ import { StageDispatcher, requireNoCrashedStage, type StageResult } from './disp
 import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
+import type { CodeCall, PrintedOutput } from './ports';
 import { actsOnWorld, beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { isInfrastructureError } from './faults';
 import { hashJson } from './memo';
@@ -48,6 +52,8 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
   if (!hasRung(ctx, call.rung)) return [];
   const program = ctx.plan.stageProgram;
   const looks = new Map<string, { def: StepDef; look: MemoLookup }>();
+  // what a module capability printed, by stage: its call's, set once the call returned (record() ends its record with it)
+  const printedBy = new Map<string, PrintedOutput>();
   // The memo input of a stage is its context; the growing parts (transcript,
   // messages, evidence) are hashed once per rung rather than once per stage.
   const digest = digestContext(call.context);
@@ -88,7 +94,7 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       return (out.contribution ?? {}) as Contribution;
     }
     await beginStep(ctx, actsOnWorld(def));
-    return untilAbortRequested(ctx, invokeHandler(ctx, stage, sctx), def, startedAt);
+    return untilAbortRequested(ctx, invokeHandler(ctx, stage, sctx, printedBy), def, startedAt);
   };
   // each stage is recorded before the next one is entered: a module capability is user code with
   // possible effects, so a crash on the rung must not lose a stage that already ran
@@ -116,12 +122,10 @@ export async function runRung(ctx: RunContext, call: RungCall): Promise<StageRes
       await recordAnswer(ctx, { ...entry.def, label }, entry.look, { traces: [r.trace], artifacts });
       return;
     }
-    await recordStep(ctx, { ...entry.def, label, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, {
-      output,
-      status: r.trace.status,
-      traces: [r.trace],
-      artifacts,
-    }, r.trace.durationMs);
+    const executed = { output, status: r.trace.status, traces: [r.trace], artifacts };
+    // a stage that printed has its own shape; one that did not hands what it always did
+    const printed = printedBy.get(r.stage.name);
+    await recordStep(ctx, { ...entry.def, label, pure: entry.def.pure && r.trace.status === 'ok' }, entry.look, printed ? { ...executed, printed } : executed, r.trace.durationMs);
   };
   const dispatcher = new StageDispatcher(invoke, ctx.deps.clock, ctx.deps.ids);
   const results = await dispatcher.runPhase(program, call.rung, contextFor, ctx.plan.effectGrants, {
@@ -164,7 +168,8 @@ export function digestContext(c: Partial<StageContext>): JsonObject {
   return out;
 }
 
-async function invokeHandler(ctx: RunContext, stage: StageSpec, sctx: StageContext): Promise<Contribution | undefined> {
+/** `printedBy`: told what a module capability printed, by stage name, when its call returned and printed anything */
+async function invokeHandler(ctx: RunContext, stage: StageSpec, sctx: StageContext, printedBy: Map<string, PrintedOutput>): Promise<Contribution | undefined> {
   const overlay = ctx.deps.handlers?.[stage.name];
   if (overlay) return (await overlay(sctx)) ?? undefined;
   const b = stage.binding;
@@ -173,13 +178,17 @@ async function invokeHandler(ctx: RunContext, stage: StageSpec, sctx: StageConte
     if (!h) throw new StepFailedError('unknown_builtin', `builtin capability "${b.name}" does not exist`);
     return (await h(sctx)) ?? undefined;
   }
-  const out = await ctx.deps.sandbox.call({
+  const call: CodeCall = {
     language: 'node',
     modulePath: b.modulePath,
     exportName: b.exportName,
     input: sctx as unknown as Json,
     timeoutMs: CAPABILITY_TIMEOUT_MS,
-  }, callOptions(ctx));
+  };
+  // prepared, where the sandbox can: what the call printed is known once it returns (PreparedCall.printed)
+  const prepared = ctx.deps.sandbox.prepare?.(call, callOptions(ctx));
+  const out = await (prepared ? prepared.start() : ctx.deps.sandbox.call(call, callOptions(ctx)));
+  if (prepared?.printed) printedBy.set(stage.name, prepared.printed);
   if (out === null || out === undefined) return undefined;
   if (typeof out !== 'object' || Array.isArray(out)) {
     throw new Error(`capability ${b.module}#${b.exportName} returned ${Array.isArray(out) ? 'an array' : typeof out}; return an object (the contribution) or nothing`);

@@ -8,7 +8,7 @@
  */
 import type { Json, JsonObject, JsonSchema } from './json';
 import type { Plan, PhasePlan, StageSpec, StepSpec } from './plan';
-import type { Clock, CodeSandbox, IdSource, ModelPort, ModelRequest, ModelTurn, StorePort } from './ports';
+import type { Clock, CodeCall, CodeSandbox, IdSource, ModelPort, ModelRequest, ModelTurn, PrintedOutput, RunEvent, StorePort } from './ports';
 import { EVENT } from './events';
 import type { KernelDeps } from './context';
 import { MemoryStore } from './memory-store';
@@ -85,6 +85,35 @@ export function inProcessSandbox(fn: (input: JsonObject) => Json): CodeSandbox {
   };
 }
 
+/**
+ * A sandbox that prepares its calls, as the real one does (it refuses `call`): `answer` gives a call's
+ * value and what it printed, which the prepared call holds once it returned (PreparedCall.printed).
+ * `calls`: every call started, in order.
+ */
+export function printingSandbox(answer: (c: CodeCall) => { value: unknown; printed?: PrintedOutput }): { sandbox: CodeSandbox; calls: CodeCall[] } {
+  const calls: CodeCall[] = [];
+  const sandbox: CodeSandbox = {
+    async call() {
+      throw new Error('a sandbox that prepares is not called');
+    },
+    prepare(c) {
+      const p = {
+        printed: undefined as PrintedOutput | undefined,
+        async start() {
+          calls.push(c);
+          await new Promise((r) => setTimeout(r, 1));
+          const r = answer(c);
+          if (r.printed) p.printed = r.printed;
+          return r.value as never;
+        },
+      };
+      return p;
+    },
+    async close() {},
+  };
+  return { sandbox, calls };
+}
+
 export function phase(name: string, over: Partial<PhasePlan> = {}): PhasePlan {
   return {
     name,
@@ -153,4 +182,15 @@ export async function recordedRun(store: StorePort): Promise<void> {
 
 export async function runWith(p: Plan, d: KernelDeps, input: JsonObject = {}): Promise<RunOutcome> {
   return startRun(p, d, { input, skillText: '' });
+}
+
+/** A replay (`the_replay`) of run `parentRunId`, recorded in `store` with its `events`, by `sandbox` with no model: its outcome and its events. */
+export async function replayOf(p: Plan, store: MemoryStore, parent: { runId: string; events: RunEvent[] }, sandbox: CodeSandbox): Promise<{ out: RunOutcome; events: RunEvent[] }> {
+  const out = await startRun(p, deps(playModel([]), { store, sandbox }), {
+    input: {},
+    skillText: '',
+    runId: 'the_replay',
+    derivation: { mode: 'replay', parentRunId: parent.runId, events: parent.events },
+  });
+  return { out, events: await store.readEvents(out.runId) };
 }

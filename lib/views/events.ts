@@ -164,6 +164,8 @@ const StageStepData = z.object({
     z.object({ contribution: jsonObject }),
     z.object({ error: z.object({ message: z.string(), stack: z.string().nullable() }) }),
   ]),
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
 });
 
 const ProcessorStepData = z.object({

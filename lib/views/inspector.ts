@@ -328,6 +328,8 @@ export const RunItemView = z.discriminatedUnion('kind', [
       notApplied: z.array(z.object({ key: str, reason: str }).strict()),
       effects: z.object({ asked: z.array(str), granted: z.array(str), missing: z.array(str) }).strict(),
       error: ErrorInfoView.nullable(),
+      stdout: str.nullable(),
+      stderr: str.nullable(),
       durationMs: z.number(),
       rebuilt,
     })
