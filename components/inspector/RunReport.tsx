@@ -18,7 +18,7 @@ type Props = {
   version: string | null;
   drivers: RunDriverView[];
   /** `reused`: how many of the turns counted were answered from a recording (the model was not called for them) */
-  usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number };
+  usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number; tokensNotReported?: { turns: number; of: number; reportedCost: number | null } };
   currency: string | null;
   /** the step a user's abort cut short (from the run's error): a step is recorded when it ends, so nothing else names it */
   cutShort?: CutShortView | null;

@@ -8,11 +8,10 @@
  * Read from the turn as recorded and the model that answered it (the model step's `model`), so old
  * logs fold the same way: nothing new is recorded for it.
  *
- * Owns: that decision, one place for the timeline's totals and compare's. Does not: sum or word
- * them (timeline.ts, compare.ts, the views), or price them (prices.ts).
+ * Owns: that decision, one place for the timeline's totals and compare's, and the words for it the
+ * run page and the CLI share (so it imports nothing: browser code may import it, as plural.ts).
+ * Does not: sum them (timeline.ts, compare.ts), or price them (prices.ts).
  */
-import { isJsonObject } from './json';
-
 /** a model spec that names an endpoint, which may leave its usage out */
 export function isEndpointModel(model: unknown): boolean {
   return typeof model === 'string' && (model === 'openai' || model.startsWith('openai:'));
@@ -20,5 +19,18 @@ export function isEndpointModel(model: unknown): boolean {
 
 /** a turn an endpoint answered without saying how many tokens it used */
 export function isUsageUnreported(model: unknown, turn: { usage?: unknown } | null | undefined): boolean {
-  return turn !== null && turn !== undefined && !isJsonObject(turn.usage) && isEndpointModel(model);
+  const usage = turn?.usage;
+  const hasUsage = typeof usage === 'object' && usage !== null && !Array.isArray(usage);
+  return turn !== null && turn !== undefined && !hasUsage && isEndpointModel(model);
+}
+
+/**
+ * The words for turns that did not report, as the run page and `stagecraft compare` say them:
+ * `tokens not reported by the model endpoint for 2 of 3 turns`; all of them: `… for all 3 turns`;
+ * a single turn: `tokens not reported by the model endpoint`.
+ */
+export function notReportedText(turns: number, of: number): string {
+  const words = 'tokens not reported by the model endpoint';
+  if (turns < of) return `${words} for ${turns} of ${of} turns`;
+  return of > 1 ? `${words} for all ${of} turns` : words;
 }
