@@ -8,6 +8,7 @@ import { RunFold } from './fold';
 import { buildTimeline } from './timeline';
 import { priceFor } from './prices';
 import { isUsageUnreported } from './turn-usage';
+import { compareLogs } from './compare';
 import type { RunEvent } from './ports';
 import { EVENT } from './events';
 import { RunTimelineView } from '../views/inspector';
@@ -75,4 +76,17 @@ test('what counts as not reported: an endpoint turn without usage', () => {
   assert.equal(isUsageUnreported('scripted:model.yaml', {}), false);
   assert.equal(isUsageUnreported('openai-like', {}), false);
   assert.equal(isUsageUnreported('openai:m', undefined), false);
+});
+
+test('compare: each side sums the reported turns and says how many did not report; a turn that did not is marked', () => {
+  const a = log([{ model: 'openai:m', usage: { inputTokens: 1000, outputTokens: 100 } }, { model: 'openai:m' }, { model: 'openai:m' }]);
+  const b = log([{ model: 'scripted:model.yaml', usage: { inputTokens: 5, outputTokens: 1 } }, { model: 'scripted:model.yaml' }, { model: 'scripted:model.yaml' }]);
+  const c = compareLogs(a, b);
+  assert.deepEqual([c.a.tokens, c.a.tokensNotReported], [{ input: 1000, output: 100 }, { turns: 2, of: 3 }]);
+  assert.deepEqual([c.b.tokens, c.b.tokensNotReported], [{ input: 5, output: 1 }, undefined]);
+  assert.deepEqual(c.rows.map((r) => [r.a?.tokens ?? null, r.a?.tokensNotReported ?? false, r.b?.tokensNotReported ?? false]), [
+    [{ input: 1000, output: 100 }, false, false],
+    [null, true, false],
+    [null, true, false],
+  ]);
 });
