@@ -6,11 +6,9 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { runCli, tempCliEnv } from './testing/spawn-cli';
 
-const { dir, env, cleanup } = tempCliEnv('sc-compare-tokens-');
+const { env, cleanup } = tempCliEnv('sc-compare-tokens-');
 let answered = 0;
 const server = http.createServer((req, res) => {
   req.resume();
@@ -30,43 +28,24 @@ after(async () => {
   cleanup();
 });
 
-const SKILL = `---
-name: answer
-description: One phase, one answer
-entry: main
-graph:
-  main: []
-output_schema:
-  type: object
-  properties:
-    n: { type: integer }
-  required: [n]
----
-You answer.
-
-## main
-Answer with {"n": 1}.
-`;
-
+/** a run of three phases of one answer each (the browser test's skill) */
 async function run(): Promise<string> {
-  const bundle = path.join(dir, 'answer');
-  mkdirSync(bundle, { recursive: true });
-  writeFileSync(path.join(bundle, 'skill.md'), SKILL);
-  const r = await runCli(['run', bundle, '--model', 'openai:mock', '--json'], { env, stdin: '{}' });
+  const r = await runCli(['run', 'e2e/fixtures/tokens_unreported', '--model', 'openai:mock', '--json'], { env, stdin: '{}' });
   assert.equal(r.code, 0, r.out + r.err);
   return JSON.parse(r.out).runId as string;
 }
 
 test('compare says how many turns did not report their tokens, beside the reported figures', async () => {
-  const a = await run(); // the endpoint's first answer: usage reported
-  const b = await run(); // none
+  const a = await run(); // the endpoint's first answer reported usage: 1 of A's 3 turns
+  const b = await run(); // none of B's
   const text = await runCli(['compare', a, b], { env });
   assert.equal(text.code, 0, text.err);
-  assert.match(text.out, /^tokens in \/ out\s+11 \/ 3\s+0 \/ 0$/m);
-  assert.match(text.out, /^\s+B: tokens not reported by the model endpoint$/m);
-  assert.doesNotMatch(text.out, /A: tokens not reported/);
+  // B has no figure to give: not "0 / 0", as if it used none
+  assert.match(text.out, /^tokens in \/ out\s+11 \/ 3\s+not reported$/m);
+  assert.match(text.out, /^\s+A: tokens not reported by the model endpoint for 2 of 3 turns\n\s+B: tokens not reported by the model endpoint for all 3 turns$/m);
   const json = JSON.parse((await runCli(['compare', a, b, '--json'], { env })).out);
-  assert.deepEqual([json.a.tokensNotReported, json.b.tokensNotReported], [undefined, { turns: 1, of: 1 }]);
-  const model = (side: 'a' | 'b') => json.rows.find((r: { kind: string }) => r.kind === 'model')[side];
-  assert.deepEqual([model('a').tokens, model('a').tokensNotReported, model('b').tokens, model('b').tokensNotReported], [{ input: 11, output: 3 }, undefined, null, true]);
+  assert.deepEqual([json.a.tokensNotReported, json.b.tokensNotReported], [{ turns: 2, of: 3 }, { turns: 3, of: 3 }]);
+  const model = (side: 'a' | 'b') => json.rows.map((r: Record<'a' | 'b', { tokens: unknown; tokensNotReported?: true }>) => [r[side].tokens, r[side].tokensNotReported ?? false]);
+  assert.deepEqual(model('a'), [[{ input: 11, output: 3 }, false], [null, true], [null, true]]);
+  assert.deepEqual(model('b'), [[null, true], [null, true], [null, true]]);
 });

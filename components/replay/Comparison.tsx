@@ -74,10 +74,17 @@ function SideCard({ side, label, other }: { side: CompareSideView; label: (typeo
         <div>
           <dt>Tokens</dt>
           <dd>
-            {tokens.toLocaleString('en-US')}
-            <span className={styles.delta2}>
-              {side.tokens.input.toLocaleString('en-US')} in · {side.tokens.output.toLocaleString('en-US')} out
-            </span>
+            {/* no turn reported: no figure to give (a 0 would read as none used) */}
+            {side.tokensNotReported && side.tokensNotReported.turns === side.tokensNotReported.of ? (
+              'not reported'
+            ) : (
+              <>
+                {tokens.toLocaleString('en-US')}
+                <span className={styles.delta2}>
+                  {side.tokens.input.toLocaleString('en-US')} in · {side.tokens.output.toLocaleString('en-US')} out
+                </span>
+              </>
+            )}
             {/* the figures are of the turns that reported: said so, and no difference made of two partial sums */}
             {side.tokensNotReported ? <span className={styles.delta2}>{notReportedText(side.tokensNotReported.turns, side.tokensNotReported.of)}</span> : null}
             {other ? <span className={styles.delta2}>vs A: {side.tokensNotReported || other.tokensNotReported ? 'unknown (tokens not reported)' : signed(tokens - (other.tokens.input + other.tokens.output), 'tokens')}</span> : null}
