@@ -242,7 +242,8 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
             <CountFigure count={c.processor} reused={reused.processor} statuses={counted(c.processor_by_status)} />
           </dd>
         </div>
-        <div>
+        {/* the words for turns whose endpoint reported no tokens are long: two columns, as Version */}
+        <div className={usage.tokensNotReported ? styles.twoColumns : undefined}>
           <dt>Usage</dt>
           <dd>{runUsageText(usage, currency)}</dd>
         </div>
