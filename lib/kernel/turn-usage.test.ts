@@ -9,6 +9,9 @@ import { buildTimeline } from './timeline';
 import { priceFor } from './prices';
 import { isUsageUnreported } from './turn-usage';
 import { compareLogs } from './compare';
+import { deps, plan } from './testing';
+import { startRun } from './runner';
+import type { ModelPort } from './ports';
 import type { RunEvent } from './ports';
 import { EVENT } from './events';
 import { RunTimelineView } from '../views/inspector';
@@ -89,4 +92,17 @@ test('compare: each side sums the reported turns and says how many did not repor
     [null, true, false],
     [null, true, false],
   ]);
+});
+
+test("a replay's turns reused from the recording keep the model that answered them: an endpoint's unreported turn reads so in the replay too", async () => {
+  const endpoint: ModelPort = { name: 'openai:m', invoke: async () => ({ text: '', toolCalls: [], finish: { n: 1 } }) };
+  const d = deps(endpoint);
+  const parent = await startRun(plan(), d, { input: {}, skillText: '', runId: 'parent' });
+  assert.equal(parent.status, 'completed');
+  const events = await d.store.readEvents('parent');
+  const replayPort: ModelPort = { name: 'replay:parent', invoke: async () => assert.fail('a replay calls no model') };
+  const replay = await startRun(plan(), { ...d, model: replayPort }, { input: {}, skillText: '', derivation: { mode: 'replay', parentRunId: 'parent', events } });
+  assert.equal(replay.status, 'completed');
+  const t = buildTimeline(new RunFold(replay.runId, await d.store.readEvents(replay.runId)));
+  assert.deepEqual(t.usage, { inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1, tokensNotReported: { turns: 1, of: 1, reportedCost: null } });
 });
