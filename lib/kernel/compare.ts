@@ -123,7 +123,7 @@ export function stepsOf(events: readonly RunEvent[]): Step[] {
       tokens: tokensOf(String(d.kind), d.output as Json),
       recorded: isJsonObject(d.recorded),
       edited: d.edited === true,
-      ...(d.kind === 'model' && isUsageUnreported(d.model, isJsonObject(d.output) ? d.output : null) ? { tokensNotReported: true as const } : {}),
+      ...(d.kind === 'model' && isUsageUnreported(d, isJsonObject(d.output) ? d.output : null) ? { tokensNotReported: true as const } : {}),
     });
   }
   return [...byPosition.values()].sort((x, y) => x.first - y.first);

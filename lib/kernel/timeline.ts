@@ -278,7 +278,7 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
   // a turn answered from the recording was run (and paid for) by the run it was recorded in
   const reused = m !== null && m !== undefined && isJsonObject(m.data.recorded) ? 1 : 0;
   const usage: Usage = { inputTokens: turn?.usage?.inputTokens ?? 0, outputTokens: turn?.usage?.outputTokens ?? 0, latencyMs: m?.data.durationMs ?? 0, cost: costOf(turn?.usage, ctx.price), reused };
-  if (isUsageUnreported(m?.data.model, turn)) usage.tokensNotReported = { turns: 1, of: 1, reportedCost: ctx.price ? 0 : null };
+  if (isUsageUnreported(m?.data, turn)) usage.tokensNotReported = { turns: 1, of: 1, reportedCost: ctx.price ? 0 : null };
   const deny = denialsAt(round, fold.lastSeq);
   return {
     id: round.id,

@@ -16,7 +16,7 @@ import type { RunEvent } from './ports';
 import { EVENT } from './events';
 import { RunTimelineView } from '../views/inspector';
 
-type Turn = { model: string; usage?: { inputTokens: number; outputTokens: number } };
+type Turn = { model: string; usage?: { inputTokens: number; outputTokens: number }; edited?: true };
 
 /** one visit of phase draft, a round per turn, the last one finishing */
 function log(turns: Turn[]): RunEvent[] {
@@ -31,6 +31,7 @@ function log(turns: Turn[]): RunEvent[] {
         position: `draft/r${i + 1}/model`,
         round: i + 1,
         model: t.model,
+        ...(t.edited ? { edited: true, recorded: { runId: 'parent', seq: 3 } } : {}),
         status: 'ok',
         durationMs: 100,
         output: { text: '', toolCalls: [], finish: i === turns.length - 1 ? { ok: true } : null, ...(t.usage ? { usage: t.usage } : {}) },
@@ -72,13 +73,22 @@ test('every turn reported, or a script that gives no usage: the usage reads as i
   assert.deepEqual(scripted.usage, { inputTokens: 0, outputTokens: 0, latencyMs: 200, cost: null, reused: 0 });
 });
 
+test("a fork's turn edited at its point, without usage, is no endpoint's: its tokens read as before", () => {
+  const t = timelineOf([{ model: 'openai:m', edited: true }, { model: 'openai:m', usage: { inputTokens: 7, outputTokens: 1 } }]);
+  assert.equal(t.usage.tokensNotReported, undefined);
+  assert.deepEqual([t.usage.inputTokens, t.usage.outputTokens], [7, 1]);
+  assert.equal(compareLogs(log([{ model: 'openai:m', edited: true }]), log([{ model: 'openai:m', edited: true }])).a.tokensNotReported, undefined);
+});
+
 test('what counts as not reported: an endpoint turn without usage', () => {
-  assert.equal(isUsageUnreported('openai:gpt-4o-mini', {}), true);
-  assert.equal(isUsageUnreported('openai', {}), true);
-  assert.equal(isUsageUnreported('openai:m', { usage: { inputTokens: 0, outputTokens: 0 } }), false);
-  assert.equal(isUsageUnreported('scripted:model.yaml', {}), false);
-  assert.equal(isUsageUnreported('openai-like', {}), false);
-  assert.equal(isUsageUnreported('openai:m', undefined), false);
+  assert.equal(isUsageUnreported({ model: 'openai:gpt-4o-mini' }, {}), true);
+  assert.equal(isUsageUnreported({ model: 'openai' }, {}), true);
+  assert.equal(isUsageUnreported({ model: 'openai:m' }, { usage: { inputTokens: 0, outputTokens: 0 } }), false);
+  assert.equal(isUsageUnreported({ model: 'scripted:model.yaml' }, {}), false);
+  assert.equal(isUsageUnreported({ model: 'openai-like' }, {}), false);
+  assert.equal(isUsageUnreported({ model: 'openai:m' }, undefined), false);
+  // the turn a fork was handed at its point: no model answered it
+  assert.equal(isUsageUnreported({ model: 'openai:m', edited: true }, {}), false);
 });
 
 test('compare: each side sums the reported turns and says how many did not report; a turn that did not is marked', () => {

@@ -17,11 +17,14 @@ export function isEndpointModel(model: unknown): boolean {
   return typeof model === 'string' && (model === 'openai' || model.startsWith('openai:'));
 }
 
-/** a turn an endpoint answered without saying how many tokens it used */
-export function isUsageUnreported(model: unknown, turn: { usage?: unknown } | null | undefined): boolean {
+/**
+ * a turn an endpoint answered without saying how many tokens it used; `step`: its model step's data
+ * (a turn edited at a fork point is the fork's value, which no model answered)
+ */
+export function isUsageUnreported(step: { model?: unknown; edited?: unknown } | null | undefined, turn: { usage?: unknown } | null | undefined): boolean {
   const usage = turn?.usage;
   const hasUsage = typeof usage === 'object' && usage !== null && !Array.isArray(usage);
-  return turn !== null && turn !== undefined && !hasUsage && isEndpointModel(model);
+  return turn !== null && turn !== undefined && !hasUsage && step?.edited !== true && isEndpointModel(step?.model);
 }
 
 /**
