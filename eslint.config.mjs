@@ -93,12 +93,13 @@ export default tseslint.config(
             { group: ['node:*', 'fs', 'path', 'child_process', 'crypto', 'os'], message: 'Browser code cannot use Node modules.' },
             { group: ['@/lib/server', '@/lib/server/*', '**/lib/server/*', '@/lib/store', '@/lib/store/*', '**/lib/store', '**/lib/store/*', '@prisma/*', '**/generated/prisma/**'], message: 'Browser code reaches the server through the HTTP API (lib/client/api.ts: callRoute, routeQuery), never its modules.' },
             // …but for the kernel's words for a count (plural.ts: no imports, nothing of Node), which the
-            // studio says as the kernel and the CLI do; and terminal-text.ts (no imports), which makes
-            // printed output readable on the run page as `stagecraft events` shows it
+            // studio says as the kernel and the CLI do; terminal-text.ts (no imports), which makes
+            // printed output readable on the run page as `stagecraft events` shows it; and turn-usage.ts
+            // (no imports), for tokens a model endpoint did not report
             {
-              group: ['@/lib/kernel/*', '**/lib/kernel/*', '!@/lib/kernel/plural', '!@/lib/kernel/cut-text', '!@/lib/kernel/terminal-text'],
+              group: ['@/lib/kernel/*', '**/lib/kernel/*', '!@/lib/kernel/plural', '!@/lib/kernel/cut-text', '!@/lib/kernel/terminal-text', '!@/lib/kernel/turn-usage'],
               allowTypeImports: true,
-              message: 'Browser code imports kernel types only (import type …), and plural.ts, cut-text.ts and terminal-text.ts.',
+              message: 'Browser code imports kernel types only (import type …), and plural.ts, cut-text.ts, terminal-text.ts and turn-usage.ts.',
             },
           ],
         },

@@ -25,6 +25,7 @@ import { forkEditIndex, forkEditWords, insideAnsweredNote, MAX_REGRESS_LIMIT, ot
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
+import { notReportedText } from '../lib/kernel/turn-usage';
 import { checkModelSpec } from '../lib/models';
 import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
@@ -291,7 +292,13 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     const note = insideAnsweredNote(side, other);
     if (note) io.out(`${col('')}${label}: ${note}`);
   }
-  io.out(`${col('tokens in / out')}${col(`${counted(c.a.tokens.input)} / ${counted(c.a.tokens.output)}`)}${counted(c.b.tokens.input)} / ${counted(c.b.tokens.output)}`);
+  // a side none of whose turns reported its tokens has no figure to give: "0 / 0" would read as none used
+  const tokens = (s: typeof c.a) => (s.tokensNotReported && s.tokensNotReported.turns === s.tokensNotReported.of ? 'not reported' : `${counted(s.tokens.input)} / ${counted(s.tokens.output)}`);
+  io.out(`${col('tokens in / out')}${col(tokens(c.a))}${tokens(c.b)}`);
+  // a side's endpoint that did not report some turns' tokens: the figures above are of the turns that did
+  for (const [label, side] of [['A', c.a], ['B', c.b]] as const) {
+    if (side.tokensNotReported) io.out(`${col('')}${label}: ${notReportedText(side.tokensNotReported.turns, side.tokensNotReported.of)}`);
+  }
   io.out(`${col('duration')}${col(`${counted(Math.round(c.a.durationMs))} ms`)}${counted(Math.round(c.b.durationMs))} ms`);
   const otherSkills = otherSkillsNote(c);
   if (otherSkills) io.out(otherSkills);

@@ -6,9 +6,10 @@
 // window; and, on a server of its own started with STAGECRAFT_TOKEN, signing in, renaming and
 // deleting a skill, and the empty lists. Screenshots go to test-results/screens/.
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { ownServer } from './own-server';
 
 // a loaded machine can take many seconds to bring Monaco and React Flow in: wait for them longer
 const expect = baseExpect.configure({ timeout: 45_000 });
@@ -263,17 +264,7 @@ test.describe('a Stagecraft started with a token, from nothing', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    server = spawn(process.execPath, ['e2e/serve.mjs', String(PORT)], { stdio: 'ignore', env: { ...process.env, E2E_SERVE_TOKEN: TOKEN } });
-    const deadline = Date.now() + 170_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${BASE}/signin`)).ok) break;
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline) throw new Error(`the token server on ${PORT} did not start`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    server = await ownServer(PORT, { E2E_SERVE_TOKEN: TOKEN }, { ready: '/signin' });
   });
   test.afterAll(() => {
     server?.kill('SIGTERM');

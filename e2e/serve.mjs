@@ -14,6 +14,8 @@ const env = { ...process.env, STAGECRAFT_DATA_DIR: dataDir, NEXT_TELEMETRY_DISAB
 for (const k of ['DATABASE_URL', 'STAGECRAFT_MODEL_BASE_URL', 'STAGECRAFT_MODEL', 'STAGECRAFT_TOKEN', 'STAGECRAFT_HOST']) delete env[k];
 // a spec that needs a signed-in app starts its own server with E2E_SERVE_TOKEN (e2e/inspector-list.spec.ts)
 if (process.env.E2E_SERVE_TOKEN) env.STAGECRAFT_TOKEN = process.env.E2E_SERVE_TOKEN;
+// …and one that needs a model endpoint, with E2E_SERVE_MODEL_BASE_URL (e2e/tokens-not-reported.spec.ts)
+if (process.env.E2E_SERVE_MODEL_BASE_URL) env.STAGECRAFT_MODEL_BASE_URL = process.env.E2E_SERVE_MODEL_BASE_URL;
 const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', port, '-H', '127.0.0.1'], { stdio: 'inherit', env });
 const stop = (sig) => {
   child.kill(sig);

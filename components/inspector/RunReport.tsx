@@ -18,7 +18,7 @@ type Props = {
   version: string | null;
   drivers: RunDriverView[];
   /** `reused`: how many of the turns counted were answered from a recording (the model was not called for them) */
-  usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number };
+  usage: { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number; tokensNotReported?: { turns: number; of: number; reportedCost: number | null } };
   currency: string | null;
   /** the step a user's abort cut short (from the run's error): a step is recorded when it ends, so nothing else names it */
   cutShort?: CutShortView | null;
@@ -242,7 +242,8 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
             <CountFigure count={c.processor} reused={reused.processor} statuses={counted(c.processor_by_status)} />
           </dd>
         </div>
-        <div>
+        {/* the words for turns whose endpoint reported no tokens are long: two columns, as Version */}
+        <div className={usage.tokensNotReported ? styles.twoColumns : undefined}>
           <dt>Usage</dt>
           <dd>{runUsageText(usage, currency)}</dd>
         </div>

@@ -205,3 +205,16 @@ test("a replay's or fork's card and Details say what the recording answered, and
   assert.equal(recordingResult({ runId: 'run_a', seq: 9, edited: false }), 'not run here: reused from the recording (run run_a, event 9)');
   assert.equal(recordingResult({ runId: 'run_a', seq: 10, edited: true }), "not run: the fork's edited value, in place of the one recorded (run run_a, event 10)");
 });
+
+test("turns whose endpoint did not report their tokens are said so, never as 'no model tokens used'; the cost is unknown", () => {
+  const mixed = { inputTokens: 1204, outputTokens: 88, latencyMs: 1234, cost: null, reused: 0, tokensNotReported: { turns: 2, of: 3, reportedCost: 0.0031 } };
+  assert.equal(runUsageText(mixed, 'USD'), '1,204 → 88\u00a0tok from 1 reported turn · tokens not reported by the model endpoint for 2 of 3 turns · 1.2\u00a0s · at least 0.0031\u00a0USD');
+  assert.equal(totalUsageText(mixed, null), '1,204 → 88\u00a0tok from 1 reported turn · tokens not reported by the model endpoint for 2 of 3 turns · 1.2\u00a0s model latency in total');
+  const none = { inputTokens: 0, outputTokens: 0, latencyMs: 12, cost: null, reused: 0, tokensNotReported: { turns: 3, of: 3, reportedCost: 0 } };
+  assert.equal(runUsageText(none, 'EUR'), 'tokens not reported by the model endpoint for all 3 turns · 12\u00a0ms · cost unknown');
+  assert.equal(totalUsageText(none, null), 'tokens not reported by the model endpoint for all 3 turns · 12\u00a0ms model latency in total');
+  // a round: its one turn
+  assert.equal(usageText({ ...none, tokensNotReported: { turns: 1, of: 1, reportedCost: null } }, null), 'tokens not reported by the model endpoint · 12\u00a0ms');
+  // a run that made no model call, or whose turns all reported 0, reads as before
+  assert.equal(runUsageText({ inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 0 }, null), 'no model tokens used · 0\u00a0ms');
+});

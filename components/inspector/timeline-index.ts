@@ -7,6 +7,7 @@
  */
 import { FORK_POINT_FINISH, FORK_POINT_INPUT, type RunTimelineView } from '@/lib/views';
 import { partOf, plural } from '@/lib/kernel/plural';
+import { notReportedText } from '@/lib/kernel/turn-usage';
 
 type Visit = RunTimelineView['visits'][number];
 type Round = Visit['rounds'][number];
@@ -162,24 +163,36 @@ export function forkPointOf(e: TimelineEntry): string | null {
   return e.id;
 }
 
-type UsageFigures = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number };
+type NotReported = { turns: number; of: number; reportedCost: number | null };
+type UsageFigures = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused?: number; tokensNotReported?: NotReported };
 
 /**
  * The figures of a usage, in order: tokens (or `noTokens`' words when none were used and it is
  * given), latency (as `latency` says it; left out where reused turns alone took no time), cost, and
  * how many of the turns counted were answered from a recording (run and paid for by the run that
- * recorded them).
+ * recorded them). Turns whose endpoint did not report their tokens are said so, never as none used:
+ * the reported turns' tokens, then how many did not report, and the cost as unknown (at least what
+ * the reported turns cost).
  */
 function usageParts(u: UsageFigures, currency: string | null, latency: (ms: number) => string, noTokens?: string): string[] {
   const reused = u.reused ?? 0;
   const hasTokens = u.inputTokens > 0 || u.outputTokens > 0;
+  const missing = u.tokensNotReported;
   const parts: string[] = [];
-  if (hasTokens) parts.push(tokensText(u));
+  if (missing) parts.push(...notReportedParts(u, missing));
+  else if (hasTokens) parts.push(tokensText(u));
   else if (noTokens) parts.push(noTokens);
   if (!(reused && !u.latencyMs)) parts.push(latency(u.latencyMs));
-  if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
+  if (missing && currency) parts.push(missing.turns < missing.of && missing.reportedCost !== null ? `at least ${costText(missing.reportedCost, currency)}` : 'cost unknown');
+  else if (u.cost !== null && currency) parts.push(costText(u.cost, currency));
   if (reused) parts.push(`incl. ${plural(reused, 'turn')} reused from the recording`);
   return parts;
+}
+
+/** `1,204 → 88 tok from 1 reported turn`, `tokens not reported by the model endpoint for 2 of 3 turns` */
+function notReportedParts(u: UsageFigures, missing: NotReported): string[] {
+  const reported = missing.of - missing.turns;
+  return [...(reported > 0 ? [`${tokensText(u)} from ${plural(reported, 'reported turn')}`] : []), notReportedText(missing.turns, missing.of)];
 }
 
 /**
@@ -231,6 +244,7 @@ export function usageText(u: UsageFigures, currency: string | null): string {
 /**
  * The run report's Usage: usageText, led by the plain words when the run used no model tokens (code
  * steps only, or its turns answered from a recording) — a bare latency there read as a broken figure.
+ * A run whose endpoint did not report some turns' tokens says that instead, with the reported part.
  */
 export function runUsageText(u: UsageFigures, currency: string | null): string {
   return usageParts(u, currency, latencyText, 'no model tokens used').join(' · ');

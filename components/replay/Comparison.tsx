@@ -6,6 +6,7 @@
 // away (a run of a thousand steps stays readable) and can be shown.
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
+import { notReportedText } from '@/lib/kernel/turn-usage';
 import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { NameParts } from '@/components/common/NameParts';
@@ -73,11 +74,20 @@ function SideCard({ side, label, other }: { side: CompareSideView; label: (typeo
         <div>
           <dt>Tokens</dt>
           <dd>
-            {tokens.toLocaleString('en-US')}
-            <span className={styles.delta2}>
-              {side.tokens.input.toLocaleString('en-US')} in · {side.tokens.output.toLocaleString('en-US')} out
-            </span>
-            {other ? <span className={styles.delta2}>vs A: {signed(tokens - (other.tokens.input + other.tokens.output), 'tokens')}</span> : null}
+            {/* no turn reported: no figure to give (a 0 would read as none used) */}
+            {side.tokensNotReported && side.tokensNotReported.turns === side.tokensNotReported.of ? (
+              'not reported'
+            ) : (
+              <>
+                {tokens.toLocaleString('en-US')}
+                <span className={styles.delta2}>
+                  {side.tokens.input.toLocaleString('en-US')} in · {side.tokens.output.toLocaleString('en-US')} out
+                </span>
+              </>
+            )}
+            {/* the figures are of the turns that reported: said so, and no difference made of two partial sums */}
+            {side.tokensNotReported ? <span className={styles.delta2}>{notReportedText(side.tokensNotReported.turns, side.tokensNotReported.of)}</span> : null}
+            {other ? <span className={styles.delta2}>vs A: {side.tokensNotReported || other.tokensNotReported ? 'unknown (tokens not reported)' : signed(tokens - (other.tokens.input + other.tokens.output), 'tokens')}</span> : null}
           </dd>
         </div>
         <div>
@@ -105,6 +115,7 @@ function StepCell({ step }: { step: CompareRowView['a'] }) {
       </span>{' '}
       <span className={styles.dim}>{formatDuration(step.durationMs)}</span>
       {step.tokens ? <span className={styles.dim}> · {step.tokens.input + step.tokens.output} tok</span> : null}
+      {step.tokensNotReported ? <span className={styles.dim}> · tokens not reported</span> : null}
       {step.recorded ? <span className={styles.recordedTag} title="answered from another run's recording, not executed">recorded</span> : null}
     </td>
   );

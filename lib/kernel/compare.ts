@@ -32,6 +32,7 @@ import type { RunEvent } from './ports';
 import { canonicalJson } from './memo';
 import { errorLineOf, relativeErrorValue, relativeToBundle } from './error-info';
 import { bundleRootsOf } from './provenance';
+import { isUsageUnreported } from './turn-usage';
 
 export type StepSide = {
   seq: number;
@@ -40,6 +41,8 @@ export type StepSide = {
   durationMs: number;
   /** model turns: what the provider counted */
   tokens: { input: number; output: number } | null;
+  /** a model turn whose endpoint did not say what it used (turn-usage.ts): its tokens are unknown, not none */
+  tokensNotReported?: true;
   /** answered from another run's recording, not executed */
   recorded: boolean;
 };
@@ -72,7 +75,10 @@ export type OutcomeSide = {
   insideAnswered: number;
   /** those steps by the step of the other run that holds them: its position, how many, and which of them this run edited (a fork point) */
   insideParents: InsideParent[];
+  /** the tokens of the model turns that reported them */
   tokens: { input: number; output: number };
+  /** only when some model turn's endpoint did not report its tokens: how many, of how many turns */
+  tokensNotReported?: { turns: number; of: number };
   /** from the run's first event to its last */
   durationMs: number;
 };
@@ -117,6 +123,7 @@ export function stepsOf(events: readonly RunEvent[]): Step[] {
       tokens: tokensOf(String(d.kind), d.output as Json),
       recorded: isJsonObject(d.recorded),
       edited: d.edited === true,
+      ...(d.kind === 'model' && isUsageUnreported(d, isJsonObject(d.output) ? d.output : null) ? { tokensNotReported: true as const } : {}),
     });
   }
   return [...byPosition.values()].sort((x, y) => x.first - y.first);
@@ -145,7 +152,7 @@ type Roots = { a: readonly string[]; b: readonly string[] };
 const sameValue = (a: Json, b: Json, roots: Roots) => canonicalJson(comparable(a, roots.a)) === canonicalJson(comparable(b, roots.b));
 
 function side(s: Step): StepSide {
-  return { seq: s.seq, status: s.status, output: s.output, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded };
+  return { seq: s.seq, status: s.status, output: s.output, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded, ...(s.tokensNotReported ? { tokensNotReported: true as const } : {}) };
 }
 
 function outcomeOf(events: readonly RunEvent[], steps: readonly Step[], { compared, parents }: Outside): OutcomeSide {
@@ -158,6 +165,7 @@ function outcomeOf(events: readonly RunEvent[], steps: readonly Step[], { compar
     tokens.input += s.tokens.input;
     tokens.output += s.tokens.output;
   }
+  const unreported = steps.filter((s) => s.tokensNotReported).length;
   return {
     status,
     output: (end?.data.output ?? null) as Json,
@@ -166,6 +174,7 @@ function outcomeOf(events: readonly RunEvent[], steps: readonly Step[], { compar
     insideAnswered: steps.length - compared.length,
     insideParents: parents,
     tokens,
+    ...(unreported ? { tokensNotReported: { turns: unreported, of: steps.filter((s) => s.kind === 'model').length } } : {}),
     durationMs: events.length ? events[events.length - 1].at - events[0].at : 0,
   };
 }

@@ -77,6 +77,12 @@ export type Recording = {
   failure: JsonObject | null;
   /** the parent's steps it answered from its own parent's recording, with that run's id: nothing inside them is recorded */
   answeredFrom: Map<string, string>;
+  /**
+   * the model that answered each of the parent's model turns, by position: a turn answered from the
+   * recording is recorded as that model's (not the replay's port), so whether its tokens were
+   * reported (turn-usage.ts) reads the same in the replay or fork as where it ran
+   */
+  models: Map<string, string>;
 };
 
 /** ops whose effects stay in the run's own workspace: a replay runs them there */
@@ -89,19 +95,21 @@ export function recordingOf(d: Derivation, ownLog: readonly RunEvent[]): Recordi
   let input: Json = null;
   let failure: JsonObject | null = null;
   const answeredFrom = new Map<string, string>();
+  const models = new Map<string, string>();
   for (const e of d.events) {
     if (e.type === EVENT.runStarted) input = (e.data.input ?? null) as Json;
     if (e.type === EVENT.runFailed && isJsonObject(e.data.error) && typeof e.data.error.position === 'string') failure = e.data.error;
     const m = memoEntryOf(e);
     if (!m) continue;
     if (isJsonObject(e.data.recorded) && typeof e.data.recorded.runId === 'string') answeredFrom.set(m.position, e.data.recorded.runId);
+    if (m.kind === 'model' && typeof e.data.model === 'string') models.set(m.position, e.data.model);
     const list = steps.get(m.position);
     if (list) list.push(m);
     else steps.set(m.position, [m]);
   }
   const point = d.point ?? null;
   const reached = point !== null && (point.at === RUN_INPUT_POINT || ownLog.some((e) => e.data.marker === FORK_MARKER));
-  return { mode: d.mode, runId: d.parentRunId, steps, input, point, reached, probe: d.probe === true, failure, answeredFrom };
+  return { mode: d.mode, runId: d.parentRunId, steps, input, point, reached, probe: d.probe === true, failure, answeredFrom, models };
 }
 
 /** The fork point was reached in a probe: the value there and its check (not an error anyone sees). */

@@ -100,7 +100,9 @@ export async function recordAnswer(ctx: RunContext, def: StepDef, look: MemoLook
   const h = look.hit!;
   const point = ctx.recording?.point;
   const edited = point?.at === def.position && point.target === 'output';
-  const label: JsonObject = merged(def.label ?? {}, { recorded: { runId: ctx.recording?.runId ?? null, seq: h.seq }, ...(edited ? { edited: true } : {}) });
+  // a model turn reused as recorded keeps the model that answered it (an edited one is the fork's own)
+  const answeredBy = def.kind === 'model' && !edited ? ctx.recording?.models.get(def.position) : undefined;
+  const label: JsonObject = merged(def.label ?? {}, { recorded: { runId: ctx.recording?.runId ?? null, seq: h.seq }, ...(edited ? { edited: true } : {}), ...(answeredBy ? { model: answeredBy } : {}) });
   const r = await recordStep(
     ctx,
     { ...def, pure: true, worldPurity: false, label },

@@ -28,6 +28,7 @@ import { branchOf, stageSummary, stepSummary, toolSummary, turnSummary } from '.
 import { costOf, type AppliedPrice } from './prices';
 import { pointer, slot, type ValueSlot } from './values';
 import { isJsonObject } from './json';
+import { isUsageUnreported } from './turn-usage';
 import { answeredFromLog, bundleRoots } from './provenance';
 
 export { bundleRoots };
@@ -38,7 +39,23 @@ export { bundleRoots };
  * count them; `reused` says how many of the turns were such (they took no time and were paid for
  * by the run that recorded them).
  */
-export type Usage = { inputTokens: number; outputTokens: number; latencyMs: number; cost: number | null; reused: number };
+export type Usage = {
+  /** the tokens of the turns that said what they used (a turn that did not is in `tokensNotReported`) */
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  /** null without a price, and when some turn did not report its tokens (a price times unknown tokens is unknown) */
+  cost: number | null;
+  reused: number;
+  /**
+   * Only when some turn's endpoint answered without its usage (turn-usage.ts): how many turns did
+   * not report, of how many counted, and the cost of those that did (null without a price). Absent
+   * when every turn reported, so a run's usage reads as it always did.
+   */
+  tokensNotReported?: TokensNotReported;
+};
+
+export type TokensNotReported = { turns: number; of: number; reportedCost: number | null };
 
 /**
  * A replay's or fork's step answered from its parent's recording, not run in this run: the run and
@@ -199,7 +216,7 @@ export function buildTimeline(fold: RunFold, opts: TimelineOptions = {}): RunTim
   const visits = fold.visits.map((v) => visitView(ctx, v));
   const post = fold.post ? chainView(ctx, fold.post) : null;
   const failures = failuresOf(visits, post);
-  const usage = sum(visits.map((v) => v.usage));
+  const usage = sum(visits.map((v) => v.usage), turnsOf(visits.flatMap((v) => v.rounds)));
   return {
     runId: fold.runId,
     lastSeq: fold.lastSeq,
@@ -237,7 +254,7 @@ function visitView(ctx: Ctx, v: VisitRec): TimelineVisit {
     rounds,
     finish: done ? { seq: done.seq, artifact: slot(done.data.artifact, { seq: done.seq, path: pointer('event', 'data', 'artifact') }), next: done.data.next } : null,
     overrides: v.overrides.map((o) => ({ seq: o.seq, field: o.data.field, fact: o.data.fact })),
-    usage: sum(rounds.map((r) => r.usage)),
+    usage: sum(rounds.map((r) => r.usage), turnsOf(rounds)),
   };
 }
 
@@ -261,6 +278,7 @@ function roundView(ctx: Ctx, v: VisitRec, round: RoundRec): TimelineRound {
   // a turn answered from the recording was run (and paid for) by the run it was recorded in
   const reused = m !== null && m !== undefined && isJsonObject(m.data.recorded) ? 1 : 0;
   const usage: Usage = { inputTokens: turn?.usage?.inputTokens ?? 0, outputTokens: turn?.usage?.outputTokens ?? 0, latencyMs: m?.data.durationMs ?? 0, cost: costOf(turn?.usage, ctx.price), reused };
+  if (isUsageUnreported(m?.data, turn)) usage.tokensNotReported = { turns: 1, of: 1, reportedCost: ctx.price ? 0 : null };
   const deny = denialsAt(round, fold.lastSeq);
   return {
     id: round.id,
@@ -438,13 +456,20 @@ function selectedOf(report: RunReport, failures: string[]): string | null {
   return null;
 }
 
-const sum = (us: Usage[]): Usage => {
-  const costs = us.map((u) => u.cost).filter((c): c is number => c !== null);
+/** the model turns of these rounds: what a sum's `tokensNotReported.of` counts */
+const turnsOf = (rounds: TimelineRound[]): number => rounds.filter((r) => r.model !== null).length;
+
+/** usages summed over `turns` model turns; a turn that did not report its tokens makes the cost unknown */
+const sum = (us: Usage[], turns: number): Usage => {
+  const costs = us.map((u) => (u.tokensNotReported ? u.tokensNotReported.reportedCost : u.cost)).filter((c): c is number => c !== null);
+  const cost = costs.length ? costs.reduce((a, b) => a + b, 0) : null;
+  const unreported = us.reduce((n, u) => n + (u.tokensNotReported?.turns ?? 0), 0);
   return {
     inputTokens: us.reduce((n, u) => n + u.inputTokens, 0),
     outputTokens: us.reduce((n, u) => n + u.outputTokens, 0),
     latencyMs: us.reduce((n, u) => n + u.latencyMs, 0),
-    cost: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    cost: unreported ? null : cost,
     reused: us.reduce((n, u) => n + u.reused, 0),
+    ...(unreported ? { tokensNotReported: { turns: unreported, of: turns, reportedCost: cost } } : {}),
   };
 };

@@ -6,6 +6,10 @@ import { createOpenAiModel, toFunctionName } from './openai';
 import type { ModelRequest, ToolSpec } from '../kernel/ports';
 import type { JsonObject } from '../kernel/json';
 import { rejectsWith } from './testing';
+import { deps, phase, plan, runWith } from '../kernel/testing';
+import { RunFold } from '../kernel/fold';
+import { buildTimeline } from '../kernel/timeline';
+import { priceFor } from '../kernel/prices';
 
 // ---------------------------------------------------------------- a chat-completions server on 127.0.0.1
 
@@ -307,4 +311,33 @@ test('openai: function names', () => {
   assert.equal(toFunctionName('file/read'), 'file__read');
   assert.equal(toFunctionName('mcp/github/search.issues'), 'mcp__github__search_issues');
   assert.equal(toFunctionName('x'.repeat(80)).length, 64);
+});
+
+// ---------------------------------------------------------------- an endpoint that reports no usage
+
+test('openai: an endpoint that leaves `usage` out: the run counts those turns as not reported, not as 0 tokens', async () => {
+  let answered = 0;
+  await withServer(
+    // three phases of one turn each; only the first answer says what it used
+    () => completion({ content: '{"n": 1}' }, ++answered === 1 ? { prompt_tokens: 40, completion_tokens: 2, total_tokens: 42 } : undefined),
+    async (baseUrl) => {
+      const model = createOpenAiModel({ baseUrl, model: 'm' });
+      const p = plan({
+        phases: {
+          a: phase('a', { successors: ['b'], isTerminal: false }),
+          b: phase('b', { successors: ['c'], isTerminal: false }),
+          c: phase('c'),
+        },
+      });
+      const d = deps(model);
+      const outcome = await runWith(p, d);
+      assert.equal(outcome.status, 'completed', JSON.stringify(outcome.error));
+      const t = buildTimeline(new RunFold(outcome.runId, await d.store.readEvents(outcome.runId)), { price: priceFor({ currency: 'USD', models: { m: { input: 1, output: 1 } } }, model.name) });
+      assert.deepEqual(t.visits.map((v) => v.rounds[0].model?.usage ?? null), [{ inputTokens: 40, outputTokens: 2 }, null, null]);
+      assert.deepEqual(
+        { ...t.usage, latencyMs: 0 },
+        { inputTokens: 40, outputTokens: 2, latencyMs: 0, cost: null, reused: 0, tokensNotReported: { turns: 2, of: 3, reportedCost: 42 / 1e6 } },
+      );
+    },
+  );
 });

@@ -85,7 +85,9 @@ export type RunReportView = z.infer<typeof RunReportView>;
 // ---------------------------------------------------------------- the timeline
 
 /** `reused`: how many of the model turns counted were answered from another run's recording (run and paid for there) */
-const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number(), cost: z.number().nullable(), reused: int }).strict();
+/** `tokensNotReported`: only when some turn's endpoint did not say what it used (lib/kernel/turn-usage.ts); `cost` is then null (unknown) */
+const tokensNotReported = z.object({ turns: int, of: int, reportedCost: z.number().nullable() }).strict();
+const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), latencyMs: z.number(), cost: z.number().nullable(), reused: int, tokensNotReported: tokensNotReported.optional() }).strict();
 const tokens = z.object({ inputTokens: z.number(), outputTokens: z.number() }).strict();
 const answeredFromLog = seq.nullable();
 /** a replay's or fork's step answered from its parent's recording (`edited`: with the fork's value at its point) */

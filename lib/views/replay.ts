@@ -157,7 +157,10 @@ export const CompareSideView = z
     insideAnswered: int,
     /** those steps by the step of the other run that holds them (answered whole there), and which of them this run edited */
     insideParents: z.array(z.object({ position: z.string(), steps: int, edited: z.array(z.string()) }).strict()).optional(),
+    /** the tokens of its model turns that reported them */
     tokens,
+    /** only when some model turn's endpoint did not report its tokens (unknown, not none): how many, of how many turns */
+    tokensNotReported: z.object({ turns: int, of: int }).strict().optional(),
     /** from its first event to its last */
     durationMs: z.number(),
     createdAt: ms,
@@ -166,7 +169,7 @@ export const CompareSideView = z
 export type CompareSideView = z.infer<typeof CompareSideView>;
 
 export const CompareStepView = z
-  .object({ seq: int, status: z.string(), durationMs: z.number(), tokens: tokens.nullable(), recorded: z.boolean() })
+  .object({ seq: int, status: z.string(), durationMs: z.number(), tokens: tokens.nullable(), recorded: z.boolean(), tokensNotReported: z.literal(true).optional() })
   .strict();
 
 export const COMPARE_ROW_CHANGES = ['same', 'status', 'output', 'added', 'removed', 'not_reached'] as const;

@@ -37,6 +37,7 @@ function sideView(run: RunRecord, o: OutcomeSide, version: string | null): Compa
     insideAnswered: o.insideAnswered,
     insideParents: o.insideParents,
     tokens: o.tokens,
+    ...(o.tokensNotReported ? { tokensNotReported: o.tokensNotReported } : {}),
     durationMs: o.durationMs,
     createdAt: run.createdAt,
   };

@@ -12,7 +12,7 @@ export function replayDivergenceView(d: Divergence): ReplayDivergenceView {
 }
 
 export function compareRowView(r: CompareRow): CompareRowView {
-  const step = (s: CompareRow['a']) => (s ? { seq: s.seq, status: s.status, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded } : null);
+  const step = (s: CompareRow['a']) => (s ? { seq: s.seq, status: s.status, durationMs: s.durationMs, tokens: s.tokens, recorded: s.recorded, ...(s.tokensNotReported ? { tokensNotReported: true as const } : {}) } : null);
   return { position: r.position, kind: r.kind, change: r.change, a: step(r.a), b: step(r.b) };
 }
 
