@@ -1,6 +1,7 @@
 // The code sandbox against real python3 and node child processes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +48,28 @@ async function waitUntilGone(pid: number, withinMs = 2_000): Promise<boolean> {
   while (isGroupAlive(pid)) {
     if (Date.now() > until) return false;
     await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+/** whether a process is named `name` (its /proc comm: a fixture sets it, to be found from the host whatever its pid inside the sandbox) */
+function isNamed(name: string): boolean {
+  return readdirSync('/proc').some((pid) => {
+    if (!/^\d+$/.test(pid)) return false;
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+    } catch {
+      return false; // gone while listed
+    }
+  });
+}
+
+/** Waits (up to `withinMs`) until no process is named `name`; whether none is. */
+async function waitUntilNoneNamed(name: string, withinMs: number): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (isNamed(name)) {
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 50));
   }
   return true;
 }
@@ -291,11 +314,16 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
   });
 
   test('a thread a step left writing to the reply channel between calls (no call to fail) does not fill the server: the worker goes, the next call works', async () => {
-    const flooder = (await sandbox.call(callOf(PY, 'flood_later'))) as number;
+    const name = `fl-${process.pid % 100000}-r`;
+    const flooder = (await sandbox.call(callOf(PY, 'flood_later', { name }))) as number;
+    assert.ok(isNamed(name), `no process is named ${name}: the fixture could not name its worker`);
     const rss = process.memoryUsage().rss;
     await new Promise((r) => setTimeout(r, 2_500));
     const grew = process.memoryUsage().rss - rss;
     assert.ok(grew < 200 * 1024 * 1024, `the server grew ${Math.round(grew / 2 ** 20)} MB while the worker wrote`);
+    // the worker goes once its flood passes the reply limit: under load that may take longer than the
+    // window above (the pipe passes 64 KB a wake-up), and a call sent before then meets the flood's bytes
+    assert.ok(await waitUntilNoneNamed(name, 60_000), `the flooding worker (${name}) was not stopped`);
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
     if (unisolated) assert.equal(await waitUntilGone(flooder), true, 'the flooding worker was not killed');
   });
@@ -331,13 +359,16 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
   });
 
   test('a thread a step left printing without end between calls is stopped: the worker goes (not the server’s main thread, reading it), the next call works', async () => {
-    const flooder = (await sandbox.call(callOf(PY, 'flood_later', { fd: 1 }))) as number;
+    const name = `fl-${process.pid % 100000}-o`;
+    const flooder = (await sandbox.call(callOf(PY, 'flood_later', { fd: 1, name }))) as number;
+    assert.ok(isNamed(name), `no process is named ${name}: the fixture could not name its worker`);
     const cpu = process.cpuUsage();
     const t = performance.now();
     await new Promise((r) => setTimeout(r, 2_000));
     const used = process.cpuUsage(cpu);
     const share = (used.user + used.system) / 1000 / (performance.now() - t);
     assert.ok(share < 0.35, `the server spent ${Math.round(share * 100)}% of a core reading the worker's output`);
+    assert.ok(await waitUntilNoneNamed(name, 60_000), `the printing worker (${name}) was not stopped`);
     if (unisolated) assert.equal(await waitUntilGone(flooder), true, 'the printing worker was not killed');
     assert.deepEqual(await sandbox.call(callOf(PY, 'echo', 'ok')), 'ok');
   });
