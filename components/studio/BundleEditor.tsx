@@ -112,7 +112,10 @@ export function BundleEditor(p: Props) {
       <div className={styles.keyInfo} role="note" aria-label="The key under the cursor">
         {p.keyInfo ? (
           <>
-            <code>{p.keyInfo.path}</code> — {p.keyInfo.description}{' '}
+            {/* two whole lines at most (the whole on hover); the link beside them, always in view */}
+            <span className={styles.keyText} title={`${p.keyInfo.path} — ${p.keyInfo.description}`}>
+              <code>{p.keyInfo.path}</code> — {p.keyInfo.description}
+            </span>{' '}
             <a href={`/docs/skill-md#${p.keyInfo.anchor}`} target="_blank" rel="noreferrer">
               reference
             </a>

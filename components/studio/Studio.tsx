@@ -33,6 +33,7 @@ import { useRecentRuns } from './hooks/use-recent-runs';
 import { useScriptNote } from './hooks/use-script-note';
 import { CheckPastRuns } from '@/components/replay/CheckPastRuns';
 import styles from './Studio.module.css';
+import { isOutOfDate } from './stale-page';
 
 export type StudioProps = {
   skill: SkillDetailView;
@@ -55,6 +56,10 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
   // an older version is shown as it was: its text cannot be edited or saved over (it can be run, or restored)
   const readOnly = viewing !== null && !viewing.isLatest;
   const [openedFiles] = useState<Files>(() => opened?.files ?? { [SKILL_MD]: '' });
+  // drawn from the browser's cache after this tab saved a newer version (Back from a run): load it afresh
+  useEffect(() => {
+    if (!viewing && isOutOfDate(name, skill.version?.hash ?? null, skill.version?.savedAt ?? null)) window.location.reload();
+  }, [name, skill.version, viewing]);
   const [notice, setNotice] = useState<Notice>(null);
   const versionsPanel = useVersionsPanel('versions-panel');
   const [newFile, setNewFile] = useState(false);

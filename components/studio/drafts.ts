@@ -4,32 +4,68 @@
 import type { Files } from '@/lib/views';
 import { readStored, writeStored } from '@/components/common/use-stored';
 
-export type Draft = { files: Files; base: string | null; at: number };
+/** `tab`: the page that wrote it (one id per studio page opened), so two tabs on one skill keep both drafts */
+export type Draft = { files: Files; base: string | null; at: number; tab?: string };
+
+/**
+ * The drafts a page may write over or clear: its own and the one it took back when it opened
+ * (a reload is a new page that carries on the old one's draft). Any other is another tab's.
+ */
+export type DraftOwner = { tab: string; took: Set<string> };
+
+export function newDraftOwner(): DraftOwner {
+  return { tab: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`, took: new Set() };
+}
 
 const key = (skill: string) => `stagecraft:draft:${skill}`;
+/** another tab's draft, put aside when this one wrote over it: offered once the first one is saved or thrown away */
+const asideKey = (skill: string) => `stagecraft:draft:${skill}:other-tab`;
 
-export function readDraft(skill: string): Draft | null {
+const mine = (d: Draft, owner: DraftOwner | undefined) => !owner || d.tab === undefined || d.tab === owner.tab || owner.took.has(d.tab);
+
+function read(k: string): Draft | null {
   try {
-    const raw = localStorage.getItem(key(skill));
+    const raw = localStorage.getItem(k);
     return raw ? (JSON.parse(raw) as Draft) : null;
   } catch {
     return null;
   }
 }
 
-/** false when the browser would not keep it (storage full or disabled): then the page warns before leaving */
-export function writeDraft(skill: string, draft: Draft): boolean {
+export function readDraft(skill: string): Draft | null {
+  return read(key(skill));
+}
+
+/** another tab's unsaved draft of this skill, kept aside (null when there is none) */
+export function readAsideDraft(skill: string): Draft | null {
+  return read(asideKey(skill));
+}
+
+/**
+ * false when the browser would not keep it (storage full or disabled): then the page warns before leaving.
+ * With `owner`, another tab's different draft is put aside rather than written over.
+ */
+export function writeDraft(skill: string, draft: Draft, owner?: DraftOwner): boolean {
   try {
-    localStorage.setItem(key(skill), JSON.stringify(draft));
+    const stored = readDraft(skill);
+    if (stored && !mine(stored, owner) && !sameFiles(stored.files, draft.files)) localStorage.setItem(asideKey(skill), JSON.stringify(stored));
+    localStorage.setItem(key(skill), JSON.stringify(owner ? { ...draft, tab: owner.tab } : draft));
     return true;
   } catch {
     return false;
   }
 }
 
-export function clearDraft(skill: string): void {
+/** With `owner`, only its own draft is cleared (another tab's stays), and a draft put aside takes its place. */
+export function clearDraft(skill: string, owner?: DraftOwner): void {
   try {
-    localStorage.removeItem(key(skill));
+    const stored = readDraft(skill);
+    if (stored && !mine(stored, owner)) return;
+    const aside = localStorage.getItem(asideKey(skill));
+    if (aside) {
+      localStorage.setItem(key(skill), aside);
+      localStorage.removeItem(asideKey(skill));
+    } else localStorage.removeItem(key(skill));
   } catch {
     // nothing kept, nothing to clear
   }

@@ -13,15 +13,16 @@ export type ModelChoice = { value: string; label: string; disabled: boolean };
 export type OpenAiSetting = { configured: boolean; model: string | null };
 
 /** The draft to give back when the page opens, and what to tell the user; null when there is none worth it. */
-export function draftOffer(draft: Draft | null, opened: Files, openedHash: string | null, when: (ms: number) => string): { files: Files; note: string } | null {
+export function draftOffer(draft: Draft | null, opened: Files, openedHash: string | null, when: (ms: number) => string, aside: Draft | null = null): { files: Files; note: string } | null {
   if (!draft || sameFiles(draft.files, opened)) return null;
   const at = when(draft.at);
+  const also = aside && !sameFiles(aside.files, draft.files) ? ` Another tab's unsaved changes from ${when(aside.at)} are kept too: they are offered here when the skill next opens, once these are saved or discarded.` : '';
   return {
     files: draft.files,
     note:
-      draft.base === openedHash
+      (draft.base === openedHash
         ? `Your unsaved changes from ${at} are back.`
-        : `Your unsaved changes from ${at} are back; they were made on an older version than the latest.`,
+        : `Your unsaved changes from ${at} are back; they were made on an older version than the latest.`) + also,
   };
 }
 

@@ -10,7 +10,8 @@
  * `postprocessor…` → the caller contract, `capabilities[i]…` → that stage,
  * `entry` → the entry phase, `final_output`/`output_schema` (and a missing
  * LLM contract) → the terminal phases, plus the caller contract when there is
- * no postprocessor (it is then the LLM contract), `artifacts.A…` → every
+ * no postprocessor (it is then the LLM contract), no terminal phase → the
+ * caller contract (no phase reaches it), `artifacts.A…` → every
  * phase, contract and validate step that names A. Whatever attaches nowhere
  * is returned as unplaced. Does not: judge severity (a warning is listed but
  * marks nothing invalid; diagram.ts decides that).
@@ -37,6 +38,8 @@ function stepAt(b: Build, head: string, path: KeyPath, from: number): string | u
 function targetsOf(b: Build, d: Diagnostic): string[] {
   const contractIfLlm = b.hasPostprocessor ? [] : ['contract'];
   if (d.rule === 'missing_final_output') return [...b.terminalIds, ...contractIfLlm];
+  // no phase ends the run: the caller contract is the card no phase reaches
+  if (d.rule === 'no_terminal_phase') return ['contract'];
   const path = parsePath(d.path);
   const [top, key] = path;
   switch (top) {

@@ -275,6 +275,14 @@ describe('invalid parts', () => {
     assert.equal(phase(m, 'answer').invalid, false);
   });
 
+  it('a graph with no terminal phase marks the caller contract, which no phase reaches (the finding was unplaced: the diagram said nothing)', () => {
+    const m = diagram(TEXT.replace('  answer: []\n  escalate: []\n', '  answer: [triage]\n  escalate: [triage]\n'));
+    assert.deepEqual(m.unplaced.map((p) => p.rule), []);
+    const c = m.nodes.find((n) => n.id === 'contract')!;
+    assert.equal(c.invalid, true);
+    assert.match(c.problems.map((p) => p.message).join(' '), /^No phase reachable from `triage` is terminal/);
+  });
+
   it('body findings are unplaced', () => {
     const m = diagram(TEXT.replace('## triage', '## traige'));
     assert.deepEqual(m.unplaced.map((p) => p.rule), ['heading_not_phase']);

@@ -247,6 +247,25 @@ describe('YAML errors', () => {
     );
     assert.match(ds[0].message, /^YAML syntax error: Nested mappings are not allowed in compact mappings\. Fix the YAML here/);
   });
+
+  it('an over-indented line names itself, the key it fell under and both fixes, the finding staying where the parser put it', () => {
+    const ds = validate('---\nname: demo\nentry: draft\ngraph:\n  draft: []\noutput_schema:\n  type: object\n\n   properties:\n    a: { type: string }\n---\n');
+    assert.deepEqual(
+      ds.map((d) => `${d.rule}@${d.line}:${d.column}`),
+      ['yaml_syntax@7:9'],
+      show(ds),
+    );
+    assert.match(ds[0].message, /^YAML syntax error: Nested mappings are not allowed in compact mappings\. Fix the YAML here/);
+    assert.ok(
+      ds[0].message.endsWith(
+        ' Line 9 (`properties:`) is indented deeper than `type:` on line 7, which already has a value: start it at column 3, as `type:` is, to make it a key beside it, or leave `type:` with nothing after it to nest it.',
+      ),
+      ds[0].message,
+    );
+    // a list item's key: its column is the key's, after the `- `
+    const item = validate('---\nname: demo\nentry: draft\ngraph:\n  draft: []\ncapabilities:\n  - name: r\n      stage: finalize\n---\n');
+    assert.match(item[0].message, /Line 8 \(`stage: finalize`\) is indented deeper than `name:` on line 7, which already has a value: start it at column 5/);
+  });
 });
 
 describe('missing_key', () => {

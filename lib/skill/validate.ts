@@ -30,6 +30,7 @@ import { isAlias, isMap, isScalar, isSeq } from 'yaml';
 import type { FrontmatterSource, ParsedFrontmatter, SkillSplit } from './source';
 import { parseFrontmatter, splitSkill } from './source';
 import { checkStructure } from './structure';
+import { overIndentHint } from './yaml-indent-hint';
 
 export const MAX_SKILL_BYTES = 1_000_000;
 
@@ -181,7 +182,8 @@ function reportYamlErrors(doc: Document.Parsed, source: FrontmatterSource, repea
     const message =
       e.code === 'DUPLICATE_KEY'
         ? 'A key appears twice in the same mapping: YAML keeps only one. Remove or merge the repeat.'
-        : `YAML syntax error: ${e.message.replace(/\.?$/, '.')} Fix the YAML here (indent with spaces; quote values containing ": " or " #").`;
+        : `YAML syntax error: ${e.message.replace(/\.?$/, '.')} Fix the YAML here (indent with spaces; quote values containing ": " or " #").` +
+          (e.code === 'BLOCK_AS_IMPLICIT_KEY' ? overIndentHint(source.text, start, (a, b) => source.spanOf(a, b)) : '');
     findings.addAt(e.code === 'DUPLICATE_KEY' ? 'duplicate_key' : 'yaml_syntax', message + more, source.spanOf(start, Math.max(end, start + 1)));
   });
 }

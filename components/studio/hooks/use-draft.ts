@@ -9,7 +9,7 @@
 // editor's models then anyway. Until it has been looked at, nothing is written over it.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Files } from '@/lib/views';
-import { clearDraft, readDraft, writeDraft } from '../drafts';
+import { clearDraft, newDraftOwner, readAsideDraft, readDraft, writeDraft } from '../drafts';
 import { draftOffer } from '../studio-logic';
 
 /** the pause after an edit before the draft is written */
@@ -34,6 +34,8 @@ export function useDraft(name: string, working: { files: Files; base: string | n
   const [note, setNote] = useState<string | null>(null);
   const [checked, setChecked] = useState(false);
   const kept = useRef(true);
+  // this page's drafts, told apart from another tab's on the same skill (neither writes over nor clears the other's)
+  const [owner] = useState(newDraftOwner);
   const latest = useRef({ ...working, checked, isEnabled });
   useEffect(() => {
     latest.current = { ...working, checked, isEnabled };
@@ -41,26 +43,29 @@ export function useDraft(name: string, working: { files: Files; base: string | n
 
   const offerBack = useCallback((): Files | null => {
     if (latest.current.checked || !latest.current.isEnabled) return null;
-    const offer = draftOffer(readDraft(name), latest.current.files, latest.current.base, (ms) => new Date(ms).toLocaleString());
+    const stored = readDraft(name);
+    const offer = draftOffer(stored, latest.current.files, latest.current.base, (ms) => new Date(ms).toLocaleString(), readAsideDraft(name));
     if (offer) setNote(offer.note);
+    // the draft taken back is this page's to carry on (a reload, or a tab opened on it)
+    if (offer && stored?.tab) owner.took.add(stored.tab);
     setChecked(true);
     return offer?.files ?? null;
-  }, [name]);
+  }, [name, owner]);
 
   const forget = useCallback(() => {
-    if (latest.current.isEnabled) clearDraft(name);
+    if (latest.current.isEnabled) clearDraft(name, owner);
     setNote(null);
-  }, [name]);
+  }, [name, owner]);
 
   const { files, base, dirty } = working;
   useEffect(() => {
     if (!checked || !isEnabled) return;
     const t = setTimeout(() => {
-      if (dirty) kept.current = writeDraft(name, { files, base, at: Date.now() });
-      else clearDraft(name);
+      if (dirty) kept.current = writeDraft(name, { files, base, at: Date.now() }, owner);
+      else clearDraft(name, owner);
     }, DRAFT_WRITE_MS);
     return () => clearTimeout(t);
-  }, [files, dirty, base, name, checked, isEnabled]);
+  }, [files, dirty, base, name, checked, isEnabled, owner]);
 
   // leaving the page (a reload, closing the tab, a link to another page of the app) keeps the draft at once
   useEffect(() => {
@@ -68,7 +73,7 @@ export function useDraft(name: string, working: { files: Files; base: string | n
     const keep = () => {
       const d = latest.current;
       const w = now();
-      if (w.dirty && d.checked && d.isEnabled) kept.current = writeDraft(name, { files: w.files, base: d.base, at: Date.now() });
+      if (w.dirty && d.checked && d.isEnabled) kept.current = writeDraft(name, { files: w.files, base: d.base, at: Date.now() }, owner);
     };
     const warn = (e: BeforeUnloadEvent) => {
       keep();
@@ -81,7 +86,7 @@ export function useDraft(name: string, working: { files: Files; base: string | n
       window.removeEventListener('pagehide', keep);
       window.removeEventListener('beforeunload', warn);
     };
-  }, [name]);
+  }, [name, owner]);
 
   return useMemo(() => ({ note, offerBack, forget }), [note, offerBack, forget]);
 }

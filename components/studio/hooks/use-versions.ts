@@ -8,6 +8,7 @@ import { routes } from '@/lib/api/routes';
 import { callRoute } from '@/lib/client/api';
 import { routeKey, routeQuery } from '@/lib/client/queries';
 import type { Files, RestoredVersionView, VersionSummaryView } from '@/lib/views';
+import { noteMade } from '../stale-page';
 import { savedNotice, type Notice } from '../studio-logic';
 
 export type Saved = { hash: string | null; files: Files; at: number | null };
@@ -22,6 +23,7 @@ export function useVersions(name: string, opened: { saved: Saved; versions: Vers
     mutationFn: (files: Files) => callRoute(routes.saveVersion, { params: { name }, body: { files } }),
     onSuccess: (r, files) => {
       setSaved({ hash: r.version.hash, files, at: r.version.savedAt });
+      noteMade(name, r.version.hash, r.version.savedAt);
       notify(savedNotice(r));
       refresh();
     },
@@ -48,6 +50,7 @@ export function useVersions(name: string, opened: { saved: Saved; versions: Vers
     mutationFn: (hash: string) => callRoute(routes.restoreVersion, { params: { name, hash } }),
     onSuccess: (r: RestoredVersionView, hash) => {
       setSaved({ hash: r.version.hash, files: r.version.files, at: r.version.savedAt });
+      noteMade(name, r.version.hash, r.version.savedAt);
       notify({ kind: 'ok', text: `Restored version ${hash.slice(0, 8)}: it is the latest again.` });
       refresh();
     },

@@ -1,0 +1,54 @@
+// Two tabs on one skill: each keeps its own unsaved draft. Before, the last tab to write took the
+// one localStorage key and the other tab's unsaved text was gone once that tab was closed.
+import { test, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { clearDraft, newDraftOwner, readAsideDraft, readDraft, writeDraft } from './drafts';
+import { draftOffer } from './studio-logic';
+
+const store = new Map<string, string>();
+(globalThis as { localStorage?: unknown }).localStorage = {
+  getItem: (k: string) => store.get(k) ?? null,
+  setItem: (k: string, v: string) => void store.set(k, String(v)),
+  removeItem: (k: string) => void store.delete(k),
+};
+beforeEach(() => store.clear());
+
+const files = (text: string) => ({ 'skill.md': text });
+const saved = files('saved');
+
+test('two tabs typing into one skill: the tab written over keeps its draft aside, offered once the other is saved', () => {
+  const one = newDraftOwner();
+  const two = newDraftOwner();
+  writeDraft('s', { files: files('saved + one'), base: 'h1', at: 1 }, one);
+  writeDraft('s', { files: files('saved + two'), base: 'h1', at: 2 }, two);
+  // tab one closes (its draft written at once), then tab two types on
+  writeDraft('s', { files: files('saved + one'), base: 'h1', at: 3 }, one);
+  writeDraft('s', { files: files('saved + two more'), base: 'h1', at: 4 }, two);
+  assert.equal(readDraft('s')?.files['skill.md'], 'saved + two more');
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'saved + one');
+
+  // a third tab opens on the newest and is told the other is kept
+  const offer = draftOffer(readDraft('s'), saved, 'h1', (ms) => `@${ms}`, readAsideDraft('s'));
+  assert.equal(offer?.note, "Your unsaved changes from @4 are back. Another tab's unsaved changes from @3 are kept too: they are offered here when the skill next opens, once these are saved or discarded.");
+  const three = newDraftOwner();
+  three.took.add(readDraft('s')!.tab!);
+  writeDraft('s', { files: files('saved + two more!'), base: 'h1', at: 5 }, three);
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'saved + one', 'carrying on the draft it took back puts nothing aside');
+
+  // saving there clears its draft, and tab one's takes its place
+  clearDraft('s', three);
+  assert.equal(readDraft('s')?.files['skill.md'], 'saved + one');
+  assert.equal(readAsideDraft('s'), null);
+  // a tab with nothing unsaved does not clear another tab's draft
+  clearDraft('s', two);
+  assert.equal(readDraft('s')?.files['skill.md'], 'saved + one');
+});
+
+test('one tab alone writes over and clears its own draft, as before', () => {
+  const one = newDraftOwner();
+  writeDraft('s', { files: files('a'), base: 'h1', at: 1 }, one);
+  writeDraft('s', { files: files('b'), base: 'h1', at: 2 }, one);
+  assert.equal(readAsideDraft('s'), null);
+  clearDraft('s', one);
+  assert.equal(readDraft('s'), null);
+});
