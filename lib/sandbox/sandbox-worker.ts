@@ -94,6 +94,11 @@ export class SandboxWorker {
     return this.process.isAlive;
   }
 
+  /** alive and not being killed: one to send a call to (WorkerProcess.isUsable) */
+  get isUsable(): boolean {
+    return this.process.isUsable;
+  }
+
   /** Resolves when the worker is ready; from then on what runs in its cgroup is "the worker itself". */
   ready(): Promise<void> | void {
     if (this.keep || this.itself) return; // ready before: no promise to wait on (one per call)

@@ -131,6 +131,21 @@ for (const [mode, isolation] of MODES) describe(`code sandbox, ${mode}`, () => {
     }
   });
 
+  test('a call that comes while its idle worker is being stopped (the cap gave its slot to another language) runs on a fresh worker, not the dying one', async () => {
+    const slots = new WorkerSlots(1);
+    const own = createCodeSandbox({ isolation, slots });
+    try {
+      const before = (await workerOf(own, PY)).token; // python's worker, idle now: the one the cap may stop
+      // node's call takes the only slot: the idle python worker is sent its kill, and its exit is not seen
+      // yet when python's next call comes, in the same turn; sent there, that call died with it ("killed by SIGKILL")
+      const [node, python] = await Promise.all([own.call(callOf(JS, 'echo', 'n')), workerOf(own, PY)]);
+      assert.equal(node, 'n');
+      assert.notEqual(python.token, before, 'the call ran on a fresh worker');
+    } finally {
+      await own.close();
+    }
+  });
+
   test('a worker imports a module once and is reused across calls', async () => {
     for (const [file, fn] of [[PY, 'count'], [JS, 'count']] as const) {
       const first = (await sandbox.call(callOf(file, fn))) as { calls: number };

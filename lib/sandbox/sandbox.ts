@@ -211,12 +211,12 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
 
     /** Starts this lane's worker now, if it has none: its first call then finds it up (or starting). */
     warm(ctx: CallContext): void {
-      if (isClosed || this.starting || this.isBusy || this.worker?.isAlive) return;
+      if (isClosed || this.starting || this.isBusy || this.worker?.isUsable) return;
       this.starting = this.spawn(ctx).then(
         (worker) => {
           this.starting = null;
           if (isClosed) return void worker.kill();
-          if (this.worker?.isAlive) return void worker.kill(); // a call started one meanwhile
+          if (this.worker?.isUsable) return void worker.kill(); // a call started one meanwhile
           this.worker = worker;
           if (!this.isBusy && !this.queue.length) this.markIdle(worker);
         },
@@ -263,7 +263,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
         this.current = null;
         this.isBusy = false;
         const worker = this.worker;
-        if (!this.queue.length && worker?.isAlive && !isClosed) this.markIdle(worker);
+        if (!this.queue.length && worker?.isUsable && !isClosed) this.markIdle(worker);
         void this.pump();
       }
     }
@@ -271,8 +271,8 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     private async runOnWorker(job: Job): Promise<Json> {
       const { ctx } = job;
       if (isClosed) throw closedError(ctx);
-      if (this.starting && !this.worker?.isAlive) await this.starting; // warmed: it is starting already
-      if (!this.worker?.isAlive) this.worker = await this.spawn(ctx);
+      if (this.starting && !this.worker?.isUsable) await this.starting; // warmed: it is starting already
+      if (!this.worker?.isUsable) this.worker = await this.spawn(ctx); // none, gone, or being killed
       const worker = this.worker;
       try {
         const starting = worker.ready(); // nothing to wait on once it is up (the usual call)
@@ -359,7 +359,7 @@ export function createCodeSandbox(opts: CodeSandboxOptions = {}): CodeSandbox {
     if (!pool) lanes.set(flavour, (pool = []));
     // an idle warm worker first (its module cache is hot), then a new lane, then the shortest queue
     const idle = pool.filter((l) => l.load === 0);
-    const pick = idle.find((l) => l.worker?.isAlive) ?? idle[0];
+    const pick = idle.find((l) => l.worker?.isUsable) ?? idle[0];
     if (pick) return pick;
     if (pool.length < maxWorkers) {
       const lane = new Lane(flavour);

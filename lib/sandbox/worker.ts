@@ -118,6 +118,8 @@ export class WorkerProcess {
   private replyBacklogChars = 0;
   /** the reply channel passed its cap: the worker is being killed, what it writes is dropped */
   private isFlooded = false;
+  /** killNow was called: the worker goes, whether or not its exit has been seen yet */
+  private isKillSent = false;
   /** bytes of stdout and stderr since the last call ended */
   private idleOutputBytes = 0;
   private nextId = 1;
@@ -200,6 +202,15 @@ export class WorkerProcess {
     return this.exitInfo === null;
   }
 
+  /**
+   * Alive and not being killed: a worker to send a call to. Between a kill sent and its exit seen
+   * (a flood past the reply cap between calls, the idle cap) it is alive, but a call sent then would
+   * be killed with it — a step failed for nothing it did.
+   */
+  get isUsable(): boolean {
+    return this.exitInfo === null && !this.isKillSent;
+  }
+
   /** Sends one request; the outcome is a reply, a timeout (the worker is then dead) or the worker's exit. */
   run(request: WorkerRequest): Promise<CallOutcome> {
     if (this.pending) throw new Error('WorkerProcess.run called while a call is in flight');
@@ -273,7 +284,9 @@ export class WorkerProcess {
 
   /** Synchronous kill, for `process.on('exit')`. */
   killNow(): void {
-    if (this.isAlive) this.child.killGroup();
+    if (!this.isAlive) return;
+    this.isKillSent = true;
+    this.child.killGroup();
   }
 
   private onReplyData(chunk: string): void {
