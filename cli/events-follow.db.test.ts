@@ -1,0 +1,168 @@
+// A CI job that queued a run (`stagecraft run DIR --queue`) had nothing to wait on but a loop over
+// `stagecraft runs`. `stagecraft events RUN --follow` prints the log as `events` does, then each event as
+// it is committed, until the run ends, and exits as `run` would have for that end. On the embedded
+// store, which the command holds while it follows, a run nobody drives is said and the command ends.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
+import { BIN, ROOT, runCli, tempCliEnv, type CliResult } from './testing/spawn-cli';
+import { writeOneStepSkill } from './testing/one-step-skill';
+import { killedRun } from './testing/killed-run';
+
+const t = tempCliEnv('sc-events-follow-');
+let db: TestDatabase;
+let pg: NodeJS.ProcessEnv;
+before(async () => {
+  db = await createTestDatabase();
+  pg = { ...t.env, DATABASE_URL: db.url };
+});
+after(async () => {
+  await db?.drop();
+  t.cleanup();
+});
+
+const napper = `import { writeFileSync } from 'node:fs';
+export async function step() {
+  writeFileSync('napping', '');
+  await new Promise((r) => setTimeout(r, Number(process.env.NAP_MS ?? 800)));
+  return { napped: true };
+}
+`;
+const nap = writeOneStepSkill(t.dir, 'napper', napper.replace('process.env.NAP_MS ?? 800', '800'));
+const longNap = writeOneStepSkill(t.dir, 'long_napper', napper.replace('process.env.NAP_MS ?? 800', '60000'));
+const broken = writeOneStepSkill(t.dir, 'broken', 'export function step() { throw new Error("no luck"); }\n');
+
+/** a command run in the background, its output gathered, its end awaited */
+function started(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): {
+  result: Promise<CliResult>;
+  isRunning(): boolean;
+  kill(signal: NodeJS.Signals): void;
+} {
+  const child = spawn(process.execPath, [BIN, ...argv], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let isRunning = true;
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+  const result = new Promise<CliResult>((resolve) =>
+    child.on('close', (code, signal) => {
+      isRunning = false;
+      resolve({ code: code ?? (signal ? 128 : 1), out, err });
+    }),
+  );
+  return {
+    result,
+    isRunning: () => isRunning,
+    kill: (signal) => child.kill(signal),
+  };
+}
+
+async function queued(bundle: string): Promise<string> {
+  const r = await runCli(['run', bundle, '--queue', '--json'], { env: pg });
+  assert.equal(r.code, 0, r.err);
+  return (JSON.parse(r.out) as { runId: string }).runId;
+}
+
+test('on Postgres, --follow waits on queued runs, prints each event as a worker commits it, and exits as run exits for their end', async () => {
+  await runCli(['--version'], { env: pg }); // dist/ current first
+  const good = await queued(nap);
+  const bad = await queued(broken);
+  const follows = [started(['events', good, '--follow'], pg), started(['events', bad, '--follow'], pg)];
+  // queued, nobody drives them yet: the followers wait (a worker may take them at any time)
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(
+    follows.every((f) => f.isRunning()),
+    'a follower of a queued run waits for it',
+  );
+  const worker = started(['worker', '--concurrency', '2'], pg);
+  try {
+    const [ok, failed] = await Promise.all(follows.map((f) => f.result));
+    // the same lines `events` prints of the ended run, the last its end; the exit code is run's: 0 completed, 1 not
+    for (const [runId, r, code, end] of [
+      [good, ok, 0, 'run_completed'],
+      [bad, failed, 1, 'run_aborted'],
+    ] as const) {
+      assert.equal(r.code, code, r.err);
+      assert.match(r.out.trim().split('\n').at(-1)!, new RegExp(`^\\s+\\d+  \\S+  ${end} `));
+      assert.match(r.out, /run_admitted/);
+      assert.equal(r.out, (await runCli(['events', runId], { env: pg })).out);
+      // an ended run: printed whole, at once, the same exit
+      const again = await runCli(['events', runId, '--follow'], { env: pg });
+      assert.equal(again.code, code, again.err);
+      assert.equal(again.out, r.out);
+    }
+  } finally {
+    worker.kill('SIGTERM');
+    await worker.result;
+  }
+  // --follow --json: one event view a line (JSON Lines), each as `events --json` lists it
+  const lines = await runCli(['events', good, '--follow', '--json'], {
+    env: pg,
+  });
+  assert.equal(lines.code, 0, lines.err);
+  const whole = JSON.parse((await runCli(['events', good, '--json'], { env: pg })).out) as { events: unknown[] };
+  assert.deepEqual(
+    lines.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown),
+    whole.events,
+  );
+});
+
+test('on Postgres, Ctrl-C stops following and leaves the run alone', async () => {
+  const runId = await queued(nap);
+  const follow = started(['events', runId, '--follow'], pg);
+  await new Promise((r) => setTimeout(r, 1500));
+  follow.kill('SIGINT');
+  const r = await follow.result;
+  assert.equal(r.code, 130, r.err);
+  assert.match(r.err, new RegExp(`stopped following run ${runId}; it goes on as it was \\(to abort it: stagecraft abort ${runId}\\)`));
+  const listed = JSON.parse((await runCli(['runs', '--json'], { env: pg })).out) as { runs: { runId: string; status: string }[] };
+  assert.equal(listed.runs.find((x) => x.runId === runId)?.status, 'queued');
+});
+
+test('an unknown run id: the error events gives, on either store', async () => {
+  for (const env of [pg, t.env]) {
+    const events = await runCli(['events', 'run_nosuch'], { env });
+    const follow = await runCli(['events', 'run_nosuch', '--follow'], { env });
+    assert.equal(follow.code, events.code);
+    assert.equal(follow.code, 1);
+    // (the first command on a new embedded store also says it creates it)
+    assert.equal(follow.err.trim().split('\n').at(-1), events.err.trim().split('\n').at(-1));
+    assert.match(follow.err, /No run with id run_nosuch/);
+  }
+});
+
+test('on the embedded store, an ended run is printed whole and the command exits as run did; a run nobody drives is said, exit 1', async () => {
+  const ran = await runCli(['run', nap], { env: t.env });
+  assert.equal(ran.code, 0, ran.err);
+  const runId = /^run (run_\w+): /m.exec(ran.out)![1];
+  const r = await runCli(['events', runId, '--follow'], { env: t.env });
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, (await runCli(['events', runId], { env: t.env })).out);
+  assert.match(r.out, /run_completed/);
+
+  // left running by a command killed outright: this command holds the store, so nothing can drive it
+  await killedRun(longNap, path.join(t.dir, 'killed'), t.env);
+  const listed = JSON.parse((await runCli(['runs', '--json', '--status', 'running'], { env: t.env })).out) as { runs: { runId: string }[] };
+  const left = listed.runs[0].runId;
+  const undriven = await runCli(['events', left, '--follow'], { env: t.env });
+  assert.equal(undriven.code, 1, undriven.err);
+  assert.equal(undriven.out, (await runCli(['events', left], { env: t.env })).out);
+  assert.ok(
+    undriven.err.includes(
+      `run ${left} is recorded as running, but no process drives it: the embedded store is this command's, so whatever ran it stopped. Take it up with \`stagecraft resume ${left}\`, or end it with \`stagecraft abort ${left}\`. Following it stops here (exit 1): nothing can drive it while this command holds the store.`,
+    ),
+    undriven.err,
+  );
+});
