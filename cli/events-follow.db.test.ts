@@ -23,31 +23,22 @@ after(async () => {
   t.cleanup();
 });
 
-const napper = `import { writeFileSync } from 'node:fs';
+const napper = (ms: number) => `import { writeFileSync } from 'node:fs';
 export async function step() {
   writeFileSync('napping', '');
-  await new Promise((r) => setTimeout(r, Number(process.env.NAP_MS ?? 800)));
+  await new Promise((r) => setTimeout(r, ${ms}));
   return { napped: true };
 }
 `;
-const nap = writeOneStepSkill(t.dir, 'napper', napper.replace('process.env.NAP_MS ?? 800', '800'));
-const longNap = writeOneStepSkill(t.dir, 'long_napper', napper.replace('process.env.NAP_MS ?? 800', '60000'));
+const nap = writeOneStepSkill(t.dir, 'napper', napper(800));
+const longNap = writeOneStepSkill(t.dir, 'long_napper', napper(60000));
 const broken = writeOneStepSkill(t.dir, 'broken', 'export function step() { throw new Error("no luck"); }\n');
 
+type Started = { result: Promise<CliResult>; isRunning(): boolean; err(): string; kill(signal: NodeJS.Signals): void };
+
 /** a command run in the background, its output gathered, its end awaited */
-function started(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-): {
-  result: Promise<CliResult>;
-  isRunning(): boolean;
-  kill(signal: NodeJS.Signals): void;
-} {
-  const child = spawn(process.execPath, [BIN, ...argv], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+function started(argv: string[], env: NodeJS.ProcessEnv): Started {
+  const child = spawn(process.execPath, [BIN, ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let isRunning = true;
@@ -59,11 +50,14 @@ function started(
       resolve({ code: code ?? (signal ? 128 : 1), out, err });
     }),
   );
-  return {
-    result,
-    isRunning: () => isRunning,
-    kill: (signal) => child.kill(signal),
-  };
+  return { result, isRunning: () => isRunning, err: () => err, kill: (signal) => child.kill(signal) };
+}
+
+/** once `said` is on the command's stderr (it goes on running), or its end: the test then fails on what it said */
+async function untilSaid(cmd: Started, said: string): Promise<void> {
+  for (let i = 0; i < 300 && cmd.isRunning() && !cmd.err().includes(said); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(cmd.err().includes(said), cmd.err());
+  assert.ok(cmd.isRunning(), 'it goes on following');
 }
 
 async function queued(bundle: string): Promise<string> {
@@ -72,17 +66,16 @@ async function queued(bundle: string): Promise<string> {
   return (JSON.parse(r.out) as { runId: string }).runId;
 }
 
+const lastLine = (out: string) => out.trim().split('\n').at(-1)!;
+
 test('on Postgres, --follow waits on queued runs, prints each event as a worker commits it, and exits as run exits for their end', async () => {
   await runCli(['--version'], { env: pg }); // dist/ current first
   const good = await queued(nap);
   const bad = await queued(broken);
   const follows = [started(['events', good, '--follow'], pg), started(['events', bad, '--follow'], pg)];
-  // queued, nobody drives them yet: the followers wait (a worker may take them at any time)
-  await new Promise((r) => setTimeout(r, 1500));
-  assert.ok(
-    follows.every((f) => f.isRunning()),
-    'a follower of a queued run waits for it',
-  );
+  // queued, nobody drives them yet: the followers say so and wait (a worker may take them at any time)
+  await untilSaid(follows[0], `stagecraft: run ${good} is queued, and no \`stagecraft worker\` was seen in the last minute: it starts when one (or an app that drives its runs) takes it. Still following.`);
+  await untilSaid(follows[1], `run ${bad} is queued`);
   const worker = started(['worker', '--concurrency', '2'], pg);
   try {
     const [ok, failed] = await Promise.all(follows.map((f) => f.result));
@@ -92,7 +85,7 @@ test('on Postgres, --follow waits on queued runs, prints each event as a worker 
       [bad, failed, 1, 'run_aborted'],
     ] as const) {
       assert.equal(r.code, code, r.err);
-      assert.match(r.out.trim().split('\n').at(-1)!, new RegExp(`^\\s+\\d+  \\S+  ${end} `));
+      assert.match(lastLine(r.out), new RegExp(`^\\s+\\d+  \\S+  ${end} `));
       assert.match(r.out, /run_admitted/);
       assert.equal(r.out, (await runCli(['events', runId], { env: pg })).out);
       // an ended run: printed whole, at once, the same exit
@@ -105,9 +98,7 @@ test('on Postgres, --follow waits on queued runs, prints each event as a worker 
     await worker.result;
   }
   // --follow --json: one event view a line (JSON Lines), each as `events --json` lists it
-  const lines = await runCli(['events', good, '--follow', '--json'], {
-    env: pg,
-  });
+  const lines = await runCli(['events', good, '--follow', '--json'], { env: pg });
   assert.equal(lines.code, 0, lines.err);
   const whole = JSON.parse((await runCli(['events', good, '--json'], { env: pg })).out) as { events: unknown[] };
   assert.deepEqual(
@@ -122,13 +113,30 @@ test('on Postgres, --follow waits on queued runs, prints each event as a worker 
 test('on Postgres, Ctrl-C stops following and leaves the run alone', async () => {
   const runId = await queued(nap);
   const follow = started(['events', runId, '--follow'], pg);
-  await new Promise((r) => setTimeout(r, 1500));
+  await untilSaid(follow, `run ${runId} is queued`);
   follow.kill('SIGINT');
   const r = await follow.result;
   assert.equal(r.code, 130, r.err);
   assert.match(r.err, new RegExp(`stopped following run ${runId}; it goes on as it was \\(to abort it: stagecraft abort ${runId}\\)`));
   const listed = JSON.parse((await runCli(['runs', '--json'], { env: pg })).out) as { runs: { runId: string; status: string }[] };
   assert.equal(listed.runs.find((x) => x.runId === runId)?.status, 'queued');
+});
+
+test('on Postgres, a run left running by a command killed outright is said to be driven by nobody, and followed on to its end', async () => {
+  await killedRun(longNap, path.join(t.dir, 'killed-pg'), pg);
+  const listed = JSON.parse((await runCli(['runs', '--json', '--status', 'running'], { env: pg })).out) as { runs: { runId: string }[] };
+  const left = listed.runs[0].runId;
+  const follow = started(['events', left, '--follow'], pg);
+  await untilSaid(
+    follow,
+    `stagecraft: run ${left} is recorded as running, but no process drives it now (none holds its claim): a worker's run is taken up by another worker once its lease ends; else take it up with \`stagecraft resume ${left}\`, or end it with \`stagecraft abort ${left}\`. Still following.`,
+  );
+  const aborted = await runCli(['abort', left], { env: pg });
+  assert.equal(aborted.code, 0, aborted.err);
+  const r = await follow.result;
+  assert.equal(r.code, 1, r.err);
+  assert.match(lastLine(r.out), /^\s+\d+  \S+  run_aborted /);
+  assert.equal(r.err.split('no process drives it now').length, 2, 'said once');
 });
 
 test('an unknown run id: the error events gives, on either store', async () => {
@@ -138,7 +146,7 @@ test('an unknown run id: the error events gives, on either store', async () => {
     assert.equal(follow.code, events.code);
     assert.equal(follow.code, 1);
     // (the first command on a new embedded store also says it creates it)
-    assert.equal(follow.err.trim().split('\n').at(-1), events.err.trim().split('\n').at(-1));
+    assert.equal(lastLine(follow.err), lastLine(events.err));
     assert.match(follow.err, /No run with id run_nosuch/);
   }
 });
