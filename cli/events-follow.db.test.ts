@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../lib/store/testing/pg-test-db';
-import { BIN, ROOT, runCli, tempCliEnv, type CliResult } from './testing/spawn-cli';
+import { BIN, ROOT, jsonLinesOf, runCli, tempCliEnv, type CliResult } from './testing/spawn-cli';
 import { writeOneStepSkill } from './testing/one-step-skill';
 import { killedRun } from './testing/killed-run';
 
@@ -101,13 +101,7 @@ test('on Postgres, --follow waits on queued runs, prints each event as a worker 
   const lines = await runCli(['events', good, '--follow', '--json'], { env: pg });
   assert.equal(lines.code, 0, lines.err);
   const whole = JSON.parse((await runCli(['events', good, '--json'], { env: pg })).out) as { events: unknown[] };
-  assert.deepEqual(
-    lines.out
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as unknown),
-    whole.events,
-  );
+  assert.deepEqual(jsonLinesOf(lines.out), whole.events);
 });
 
 test('on Postgres, Ctrl-C stops following and leaves the run alone', async () => {
