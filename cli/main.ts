@@ -40,7 +40,10 @@ usage:
   stagecraft resume [RUN [--model SPEC]] [--json]
                                             resume one run, or every interrupted run (--model: another model than the one it ran with)
   stagecraft abort RUN [--reason T] [--json] end a run (and its running child runs) as aborted, even one another process drives
-  stagecraft events RUN [--json]            print a run's event log
+  stagecraft events RUN [--json] [--follow] print a run's event log
+                                            (--follow: then each new event as it is committed, until the
+                                            run ends; exit as run exits for that end: 0 completed, 1 failed
+                                            or aborted; --follow --json prints one event a line, JSON Lines)
   stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
                                             list runs, newest first (--attention: failed, aborted by

@@ -7,6 +7,8 @@ import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 import { shellWord } from '../lib/kernel/shell-word';
 import { printedText } from '../lib/kernel/error-info';
 import { readableText } from '../lib/kernel/terminal-text';
+import { eventSummary } from '../lib/kernel/summaries';
+import type { JsonObject } from '../lib/kernel/json';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -136,4 +138,18 @@ export function printedLines(data: Record<string, unknown>, roots: readonly stri
     for (const line of readableText(text).split('\n')) lines.push(`${PRINTED_INDENT}  ${line}`);
   }
   return lines;
+}
+
+/**
+ * One event of `stagecraft events` (and `--follow`): its line — seq, time, type, what it did — and what a
+ * code step printed under it. `roots`: the bundle folders the run executed from, cut from the words.
+ */
+export function printEvent(e: { seq: number; at: number; type: string; data: JsonObject }, roots: readonly string[], io: Io): void {
+  io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data, roots)}`);
+  if (e.type === 'step_completed' && (e.data.stdout !== undefined || e.data.stderr !== undefined)) for (const line of printedLines(e.data, roots)) io.out(line);
+}
+
+/** the bundle folder a run started or resumed from, as `roots` of printEvent takes them */
+export function bundleRootOf(e: { type: string; data: Record<string, unknown> }): string[] {
+  return (e.type === 'run_started' || e.type === 'run_resumed') && typeof e.data.bundleDir === 'string' ? [e.data.bundleDir] : [];
 }

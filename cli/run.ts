@@ -143,7 +143,7 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
     try {
       const queued = await enqueueSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace });
       if (values.json) io.out(JSON.stringify(queued));
-      else io.out(`run ${queued.runId}: queued; a \`stagecraft worker\` drives it (follow it with \`stagecraft events ${queued.runId}\`)`);
+      else io.out(`run ${queued.runId}: queued; a \`stagecraft worker\` drives it (follow it with \`stagecraft events ${queued.runId}\`; with --follow it waits for the run's end and exits as run does)`);
       return 0;
     } finally {
       await closeRunQueues();

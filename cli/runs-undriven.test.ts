@@ -5,10 +5,9 @@
 // to take it up or end it.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
+import { killedRun as killedRunOf } from './testing/killed-run';
 import { writeOneStepSkill } from './testing/one-step-skill';
 
 const t = tempCliEnv('sc-runs-undriven-');
@@ -23,16 +22,7 @@ export async function step() {
 const bundle = writeOneStepSkill(t.dir, 'napper', napper);
 
 /** a run of the napper (in a workspace of its own), its command SIGKILLed mid-step */
-async function killedRun(name: string): Promise<void> {
-  const workspace = path.join(t.dir, name);
-  mkdirSync(workspace);
-  const child = spawn(process.execPath, [BIN, 'run', bundle, '--workspace', workspace], { cwd: ROOT, env: t.env, stdio: 'ignore' });
-  const poll = setInterval(() => {
-    if (existsSync(path.join(workspace, 'napping'))) child.kill('SIGKILL');
-  }, 50);
-  await new Promise((resolve) => child.on('close', resolve));
-  clearInterval(poll);
-}
+const killedRun = (name: string) => killedRunOf(bundle, path.join(t.dir, name), t.env);
 
 test('runs on the embedded store says a run left running is driven by no process, and how to resume or abort it', async () => {
   await killedRun('first');

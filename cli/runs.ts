@@ -8,7 +8,6 @@ import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from 
 import { summarizeRun } from '../lib/server/runs/run-summary';
 import { awaitAbort } from '../lib/server/runs/await-abort';
 import type { RunReport } from '../lib/kernel/report';
-import { eventSummary } from '../lib/kernel/summaries';
 import { isEmptyRange, parseRangeTime, RANGE_TIME_FORMS, untilOf } from '../lib/views/run-time-range';
 import { checkModelSpec } from '../lib/models';
 import { shellWord } from '../lib/kernel/shell-word';
@@ -20,7 +19,7 @@ import type { RunPageView, RunSummaryView } from '../lib/views';
 import { cliRequester } from '../lib/views/requester';
 import { byStageWords } from '../lib/views/blocked-by';
 import type { Io } from './main';
-import { columns, printSummary, printedLines, takeOnLine } from './print';
+import { bundleRootOf, columns, printEvent, printSummary, takeOnLine } from './print';
 import { rerunPoint } from '../lib/server/runs/failed-step';
 import { cutShortOf, cutShortWords } from '../lib/views/cut-short';
 import { sayHowToResumeOnStop } from './stop-words';
@@ -164,8 +163,9 @@ function whoAsks(): string {
 }
 
 export async function eventsCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, follow: { type: 'boolean' } }, { min: 1, max: 1, names: 'one run id' });
   const runId = positionals[0];
+  if (values.follow) return (await import('./follow-events')).followEvents(runId, { json: values.json === true }, io);
   const { events, isUndriven } = await withHostOrApp<{ events: Omit<RunEvent, 'runId'>[]; isUndriven: boolean }>(
     io,
     async (host) => {
@@ -186,12 +186,9 @@ export async function eventsCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   // the bundle folders the run executed from, cut from the words as the report cuts them
-  const roots = events.flatMap((e) => ((e.type === 'run_started' || e.type === 'run_resumed') && typeof e.data.bundleDir === 'string' ? [e.data.bundleDir] : []));
-  for (const e of events) {
-    io.out(`${String(e.seq).padStart(5)}  ${new Date(e.at).toISOString()}  ${e.type.padEnd(18)} ${eventSummary(e.type, e.data, roots)}`);
-    // what a code step printed, under its line
-    if (e.type === 'step_completed' && (e.data.stdout !== undefined || e.data.stderr !== undefined)) for (const line of printedLines(e.data, roots)) io.out(line);
-  }
+  const roots = events.flatMap(bundleRootOf);
+  // each line, and what a code step printed under it
+  for (const e of events) printEvent(e, roots, io);
   // a log that stops mid-run: why nothing follows, and the ways on
   if (isUndriven) io.err(undrivenWords([runId]));
   return 0;
@@ -314,10 +311,12 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
  * Runs recorded as running that no process drives — their command was killed outright (SIGKILL, a
  * runner lost), which leaves no word behind — named, with the ways on.
  */
-function undrivenWords(runIds: string[]): string {
+export function undrivenWords(runIds: string[], status: 'running' | 'queued' = 'running'): string {
   if (runIds.length === 1) {
     const id = shellWord(runIds[0]);
-    return `run ${runIds[0]} is recorded as running, but no process drives it: the embedded store is this command's, so whatever ran it stopped. Take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`.`;
+    // a queued run was never started: nothing stopped, nothing admitted it (the app admits it as it starts)
+    const why = status === 'running' ? 'whatever ran it stopped' : 'nothing here admits it (the app does as it starts)';
+    return `run ${runIds[0]} is recorded as ${status}, but no process drives it: the embedded store is this command's, so ${why}. Take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`.`;
   }
   return `${runIds.length} runs listed are recorded as running, but no process drives them: the embedded store is this command's, so whatever ran them stopped. Take them up with \`stagecraft resume\` (all of them) or \`stagecraft resume RUN\`, or end one with \`stagecraft abort RUN\`.`;
 }

@@ -38,8 +38,8 @@ export type AppClient = {
   url: string;
   runsPage(query: RunsQuery): Promise<RunPageView>;
   skillExists(name: string): Promise<boolean>;
-  /** the whole log, page after page (its events' data is JSON, as the store's) */
-  events(runId: string): Promise<Omit<RunEvent, 'runId'>[]>;
+  /** the log after `after` (default 0: the whole log), page after page (its events' data is JSON, as the store's) */
+  events(runId: string, after?: number): Promise<Omit<RunEvent, 'runId'>[]>;
   /** `requestedBy`: who asks from this command line, recorded as the abort on the store records it (via cli) */
   abort(runId: string, reason: string, waitMs: number, requestedBy: string): Promise<AppAbort>;
   exportRun(runId: string): Promise<RunExportView>;
@@ -64,15 +64,20 @@ export type AppClient = {
   regress(skill: string, body: { version?: string; limit?: number }): Promise<RegressView>;
   /** an interrupted run resumed by the app, once its resume holds (the app goes on driving it) */
   resume(runId: string): Promise<ResumedRunView>;
-  /** the run once it has ended (asked every POLL_MS until then) */
-  runEnded(runId: string): Promise<RunView>;
+  /** the run once it has ended (asked every POLL_MS until then; `seen` is handed it each time, its end too) */
+  runEnded(runId: string, seen?: (run: RunView) => Promise<void>): Promise<RunView>;
 };
 
 /**
  * A run the app drives, followed to its end: the run and its summary as `run --json` prints it on the
  * store. Ctrl-C (or SIGTERM) stops following, not the run (it is the app's): said, with how to abort it.
  */
-export async function followRun(app: AppClient, runId: string, io: { err(line: string): void }): Promise<{ run: RunView; summary: RunSummaryView }> {
+export async function followRun(
+  app: AppClient,
+  runId: string,
+  io: { err(line: string): void },
+  seen?: (run: RunView) => Promise<void>,
+): Promise<{ run: RunView; summary: RunSummaryView }> {
   // Ctrl-C, or SIGTERM (a cancelled CI job): the same words, the exit code of that signal
   const onInterrupt = (signal: NodeJS.Signals) => {
     io.err(`stagecraft: run ${runId} goes on in the app at ${app.url}; to abort it: stagecraft abort ${shellWord(runId)}`);
@@ -81,7 +86,7 @@ export async function followRun(app: AppClient, runId: string, io: { err(line: s
   process.once('SIGINT', onInterrupt);
   process.once('SIGTERM', onInterrupt);
   try {
-    const run = await app.runEnded(runId);
+    const run = await app.runEnded(runId, seen);
     return { run, summary: summaryOf(run) };
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -136,9 +141,9 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
         () => true,
         (e: unknown) => (e instanceof SkillNotFoundError ? false : Promise.reject(e)),
       ),
-    async events(runId) {
+    async events(runId, from = 0) {
       const all: EventView[] = [];
-      for (let after = 0; ; ) {
+      for (let after = from; ; ) {
         const page = await call(routes.listRunEvents, { params: { id: runId }, query: { after, limit: MAX_EVENT_PAGE } });
         all.push(...page.events);
         if (page.next === null) return all as Omit<RunEvent, 'runId'>[];
@@ -181,7 +186,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
     importRun: (text) => call(routes.importRuns, { body: text }),
     regress: (skill, body) => call(routes.regressSkill, { params: { name: skill }, body }),
     resume: (runId) => call(routes.resumeRun, { params: { id: runId } }),
-    runEnded: (runId) => untilEnded(getRun, runId),
+    runEnded: (runId, seen) => untilEnded(getRun, runId, POLL_MS, seen),
   };
 }
 
@@ -191,11 +196,14 @@ const LEFT_POLLS = 5;
 /**
  * The run once it ended, asked of `getRun` every `pollMs`. A run recorded as running that the app says
  * it does not drive (`drivenHere: false`), `LEFT_POLLS` polls in a row, was left by its drive without
- * an end (RunLeftByAppError): the app's log says why, and following it would never end.
+ * an end (RunLeftByAppError): the app's log says why, and following it would never end. `seen` gets
+ * each answer before it is acted on (`events --follow` reads the log past what it printed then, so the
+ * answer that says the run ended is followed by its last events).
  */
-export async function untilEnded(getRun: (id: string) => Promise<RunView>, runId: string, pollMs = POLL_MS): Promise<RunView> {
+export async function untilEnded(getRun: (id: string) => Promise<RunView>, runId: string, pollMs = POLL_MS, seen?: (run: RunView) => Promise<void>): Promise<RunView> {
   for (let undriven = 0; ; ) {
     const run = await getRun(runId);
+    await seen?.(run);
     if (run.status !== 'running' && run.status !== 'queued') return run;
     undriven = run.status === 'running' && run.drivenHere === false ? undriven + 1 : 0;
     if (undriven >= LEFT_POLLS) throw new RunLeftByAppError(runId);

@@ -49,3 +49,10 @@ export function tempCliEnv(prefix: string): TempCliEnv {
   delete env.DATABASE_URL;
   return { dir, dataDir, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** what a command printed as JSON Lines (`events --follow --json`): each line parsed */
+export const jsonLinesOf = (out: string): unknown[] =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);

@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import type { RunClaim } from '../kernel/ports';
 import type { CommitLanes, Lane } from './commit-lanes';
 import { opClaim, opUnlock } from './wire';
+import type { SqlQuery } from './run-reads';
 
 export type ClaimRegistry = {
   claim(runId: string): Promise<RunClaim | null>;
@@ -158,4 +159,19 @@ export class LaneClaims implements ClaimRegistry {
     this.held.delete(runId);
     return !lane.lost;
   }
+}
+
+/**
+ * Whether any session of the database holds `runId`'s claim now (some process drives it), read from
+ * `pg_locks` — never by taking the claim, which would keep its driver from taking it at that moment. A
+ * bigint advisory key is listed split: its high 32 bits in `classid`, its low in `objid`, `objsubid` 1.
+ */
+export async function isClaimHeldAnywhere(sql: SqlQuery, runId: string): Promise<boolean> {
+  const key = BigInt.asUintN(64, BigInt(claimKey(runId)));
+  const rows = await sql(
+    `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1 LIMIT 1`,
+    [String(key >> 32n), String(key & 0xffffffffn)],
+  );
+  return rows.length > 0;
 }
