@@ -52,3 +52,16 @@ test('one tab alone writes over and clears its own draft, as before', () => {
   clearDraft('s', one);
   assert.equal(readDraft('s'), null);
 });
+
+test("a tab that saves while its draft is put aside clears that one too: it does not come back as unsaved when the other tab is done", () => {
+  const one = newDraftOwner();
+  const two = newDraftOwner();
+  writeDraft('s', { files: files('saved + one'), base: 'h1', at: 1 }, one);
+  writeDraft('s', { files: files('saved + two'), base: 'h1', at: 2 }, two);
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'saved + one');
+  clearDraft('s', one); // tab one saves: its text is a version now
+  assert.equal(readAsideDraft('s'), null);
+  assert.equal(readDraft('s')?.files['skill.md'], 'saved + two', "tab two's draft stays");
+  clearDraft('s', two); // then tab two saves
+  assert.equal(readDraft('s'), null, 'nothing offered back: both were saved');
+});

@@ -56,9 +56,15 @@ export function writeDraft(skill: string, draft: Draft, owner?: DraftOwner): boo
   }
 }
 
-/** With `owner`, only its own draft is cleared (another tab's stays), and a draft put aside takes its place. */
+/**
+ * With `owner`, only its own draft is cleared (another tab's stays), and a draft put aside takes its place.
+ * Its own draft put aside by another tab is cleared too: saved or thrown away now, it must not come back
+ * as "unsaved" when the other tab is done.
+ */
 export function clearDraft(skill: string, owner?: DraftOwner): void {
   try {
+    const ownAside = read(asideKey(skill));
+    if (owner && ownAside?.tab !== undefined && (ownAside.tab === owner.tab || owner.took.has(ownAside.tab))) localStorage.removeItem(asideKey(skill));
     const stored = readDraft(skill);
     if (stored && !mine(stored, owner)) return;
     const aside = localStorage.getItem(asideKey(skill));
