@@ -1,6 +1,6 @@
 // A damaged embedded data dir is refused, named, and left as it was: never taken for a new one.
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openStore } from './open-store';
@@ -51,6 +51,22 @@ describe('a damaged embedded data dir', () => {
       assert.equal(opened, null, `the damaged data dir was opened${lost ? ', without its run: initdb ran over it' : ''}`);
     }
     assert.deepEqual(listing(pgdata), before, 'the refused data dir is left as it was');
+  });
+
+  it('one whose first initdb never finished (killed while it ran, no template) starts afresh: nothing was ever stored there', async () => {
+    const dir = path.join(dataDir.dir, 'initdb-killed');
+    const pgdata = path.join(dir, PGLITE_SUBDIR);
+    mkdirSync(path.join(pgdata, 'base'), { recursive: true }); // what initdb had written when it was killed: no PG_VERSION yet
+    writeFileSync(path.join(pgdata, 'postgresql.conf'), '# half written\n');
+    writeFileSync(`${pgdata}.initdb-unfinished`, 'initdb started by 1: not finished while this file is here\n');
+    const store = await openStore({ dataDir: dir });
+    try {
+      assert.equal(await store.getRun('run-none'), null);
+      assert.ok(existsSync(path.join(pgdata, 'PG_VERSION')), 'a new database was made');
+      assert.ok(!existsSync(`${pgdata}.initdb-unfinished`), 'its mark is gone once the database is there');
+    } finally {
+      await store.close();
+    }
   });
 
   it("one PGlite aborts on says so without emscripten's build advice", async () => {

@@ -4,7 +4,7 @@
  * Prisma's client imported and made on first use. Imported only when no database URL is given, so an embedded
  * process never loads pg.
  */
-import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { StoreUnavailableError } from '../kernel/errors';
@@ -80,6 +80,12 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     const pgdata = path.join(dataDir, PGLITE_SUBDIR);
     removeAbandonedSeeds(pgdata);
     if (existsSync(pgdata) && readdirSync(pgdata).length === 0) rmdirSync(pgdata);
+    // initdb (below, without a template) that never finished: nothing was ever stored there, start afresh
+    const initdbMark = `${pgdata}.initdb-unfinished`;
+    if (existsSync(initdbMark)) {
+      rmSync(pgdata, { recursive: true, force: true });
+      rmSync(initdbMark, { force: true });
+    }
     // PGlite takes a folder without PG_VERSION for a new one and runs initdb over what it holds:
     // a damaged data dir would open empty (its runs gone, `runs` saying "no runs yet", exit 0)
     if (existsSync(pgdata) && !existsSync(path.join(pgdata, 'PG_VERSION'))) throw damaged(dataDir, `${pgdata} holds files but no PG_VERSION, so PGlite would make a new, empty database over them`);
@@ -92,6 +98,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       if (Array.isArray(r)) seeded = r;
       else {
         opts.onProgress?.(`the database template could not be used (${r.reason}); running initdb instead, which takes longer`);
+        writeFileSync(initdbMark, `initdb started by ${process.pid}: not finished while this file is here\n`);
         mkdirSync(pgdata);
       }
     }
@@ -103,6 +110,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     const [created, loaded] = await Promise.allSettled([creating, loading]);
     if (created.status === 'rejected') throw created.reason;
     db = created.value;
+    rmSync(initdbMark, { force: true }); // initdb (if it ran) is done: from now on a missing PG_VERSION is damage
     if (loaded.status === 'rejected') throw new ModulesUnavailable(loaded.reason);
     const { PrismaStore, EmbeddedLine, LocalClaims, keepUp } = loaded.value;
     const deployed = await deployToPglite(db, opts.migrationPaths);
