@@ -25,7 +25,7 @@ import { forkEditIndex, forkEditWords, insideAnsweredNote, MAX_REGRESS_LIMIT, ot
 import { parse } from './args';
 import { counted, plural } from '../lib/kernel/plural';
 import { shellWord } from '../lib/kernel/shell-word';
-import { notReportedText } from '../lib/kernel/turn-usage';
+import { noneReported, notReportedText } from '../lib/kernel/turn-usage';
 import { checkModelSpec } from '../lib/models';
 import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
@@ -293,7 +293,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     if (note) io.out(`${col('')}${label}: ${note}`);
   }
   // a side none of whose turns reported its tokens has no figure to give: "0 / 0" would read as none used
-  const tokens = (s: typeof c.a) => (s.tokensNotReported && s.tokensNotReported.turns === s.tokensNotReported.of ? 'not reported' : `${counted(s.tokens.input)} / ${counted(s.tokens.output)}`);
+  const tokens = (s: typeof c.a) => (noneReported(s.tokensNotReported) ? 'not reported' : `${counted(s.tokens.input)} / ${counted(s.tokens.output)}`);
   io.out(`${col('tokens in / out')}${col(tokens(c.a))}${tokens(c.b)}`);
   // a side's endpoint that did not report some turns' tokens: the figures above are of the turns that did
   for (const [label, side] of [['A', c.a], ['B', c.b]] as const) {

@@ -6,7 +6,7 @@
 // away (a run of a thousand steps stays readable) and can be shown.
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { notReportedText } from '@/lib/kernel/turn-usage';
+import { noneReported, notReportedText } from '@/lib/kernel/turn-usage';
 import { forkEditIndex, forkEditWords, insideAnsweredNote, otherSkillsNote, type CompareRowView, type CompareSideView, type CompareView } from '@/lib/views';
 import { formatDuration, modelLabel } from '@/components/common/format';
 import { NameParts } from '@/components/common/NameParts';
@@ -75,7 +75,7 @@ function SideCard({ side, label, other }: { side: CompareSideView; label: (typeo
           <dt>Tokens</dt>
           <dd>
             {/* no turn reported: no figure to give (a 0 would read as none used) */}
-            {side.tokensNotReported && side.tokensNotReported.turns === side.tokensNotReported.of ? (
+            {noneReported(side.tokensNotReported) ? (
               'not reported'
             ) : (
               <>

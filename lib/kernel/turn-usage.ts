@@ -37,3 +37,8 @@ export function notReportedText(turns: number, of: number): string {
   if (turns < of) return `${words} for ${turns} of ${of} turns`;
   return of > 1 ? `${words} for all ${of} turns` : words;
 }
+
+/** no turn of them reported its tokens: there is no figure to give (a 0 would read as none used) */
+export function noneReported(notReported: { turns: number; of: number } | null | undefined): boolean {
+  return !!notReported && notReported.turns === notReported.of;
+}
