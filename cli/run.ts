@@ -29,16 +29,13 @@ import { jsonArgWhere, readArgText } from './fs-words';
 import { sayHowToResumeOnStop } from './stop-words';
 import { randomIds } from '../lib/server/system';
 
-/** the --input text as read (for locating its errors), keyed by the spec it was read for */
-const inputTexts = new Map<string, string>();
-
-async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> {
-  if (spec === undefined) return {};
+/** the run's input, and the --input text it was read from (to locate its errors in) */
+async function readInput(spec: string | undefined, io: Io): Promise<{ input: JsonObject; text?: string }> {
+  if (spec === undefined) return { input: {} };
   const text = await readArgText('--input', spec, io, {
     tooLarge: "a run's input is a small JSON object; put large data in the run's workspace (--workspace DIR) and read it with file/read.",
     whenEmpty: "give the run's input as a JSON object (at least {}), or leave --input out.",
   });
-  inputTexts.set(spec, text);
   if (jsonTextDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`--input ${spec} nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels: flatten it.`);
   let v: unknown;
   try {
@@ -47,7 +44,7 @@ async function readInput(spec: string | undefined, io: Io): Promise<JsonObject> 
     throw new UsageError(`--input ${spec} is not valid JSON: ${(e as Error).message}${jsonArgWhere(spec, text)}`);
   }
   if (!isJsonObject(v)) throw new UsageError(`--input ${spec} must hold a JSON object (the run's input), not ${Array.isArray(v) ? 'an array' : typeof v}`);
-  return v;
+  return { input: v, text };
 }
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
@@ -64,15 +61,12 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     // located as `validate` locates them: from here when the skill was named by a relative path
     if (e instanceof SkillValidationError) throw new SkillValidationError(e.diagnostics.map((d) => ({ ...d, file: shownFile(positionals[0], d.file) })), all);
     if (e instanceof BundleInvalidError) throw new BundleInvalidError(e.problems, e.doing, all);
-    if (e instanceof InputInvalidError && values.input !== undefined) throw inputLocated(e, values.input);
     throw e;
   }
 }
 
 /** a contract error on the input, each also at FILE:line:col of the --input text (stdin for `-`), as an editor takes it */
-function inputLocated(e: InputInvalidError, spec: string): InputInvalidError {
-  const text = inputTexts.get(spec);
-  if (text === undefined) return e;
+function inputLocated(e: InputInvalidError, spec: string, text: string): InputInvalidError {
   const where = spec === '-' ? 'stdin' : spec;
   const lines = e.errors.slice(0, 5).map((x) => {
     const at = locatePointer(text, x.pointer);
@@ -90,7 +84,7 @@ async function runSkill(bundle: string, values: RunValues & { input?: string }, 
   const { file, bundleDir } = skillFileOf(bundle);
   const took = scriptTaken(values.model, bundleDir);
   if (took) io.err(`stagecraft: ${took}`);
-  const input = await readInput(values.input, io);
+  const { input, text: inputText } = await readInput(values.input, io);
   // the store starts opening (PGlite reads and compiles its files off this thread) while the skill
   // compiles here and the run's first worker starts (warm-run.ts); a named workspace or the queue
   // takes the normal path
@@ -112,6 +106,8 @@ async function runSkill(bundle: string, values: RunValues & { input?: string }, 
         throw e;
       }
     }, { runsCode: true, opening: Promise.resolve(held.store) });
+  } catch (e) {
+    throw e instanceof InputInvalidError && values.input !== undefined && inputText !== undefined ? inputLocated(e, values.input, inputText) : e;
   } finally {
     if (warm && !isStarted) await warm.discard();
   }
