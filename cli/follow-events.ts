@@ -32,6 +32,7 @@ import { undrivenWords } from './runs';
 import { isClaimHeldAnywhere } from '../lib/store/claims';
 import { listWorkersSeen } from '../lib/queue/worker-registry';
 import type { Io } from './main';
+import { onStop } from './stop-words';
 
 /** how often the store is asked for what was committed past the last event printed */
 export const FOLLOW_POLL_MS = 250;
@@ -80,13 +81,11 @@ async function followOnStore(host: Host & { store: OpenedStore }, runId: string,
   }
   const stop = new AbortController();
   let stoppedBy = 0;
-  const onStop = (signal: NodeJS.Signals) => {
-    stoppedBy = signal === 'SIGTERM' ? 143 : 130;
+  const unstop = onStop((_signal, exitCode) => {
+    stoppedBy = exitCode;
     io.err(`stagecraft: stopped following run ${runId}; it goes on as it was (to abort it: stagecraft abort ${shellWord(runId)})`);
     stop.abort();
-  };
-  process.once('SIGINT', onStop);
-  process.once('SIGTERM', onStop);
+  });
   const unwatch = watchDriver(host, runId, io);
   try {
     for await (const m of await streamRunEvents(host, runId, { pollMs: FOLLOW_POLL_MS, signal: stop.signal })) {
@@ -97,8 +96,7 @@ async function followOnStore(host: Host & { store: OpenedStore }, runId: string,
     return { stoppedBy };
   } finally {
     unwatch();
-    process.off('SIGINT', onStop);
-    process.off('SIGTERM', onStop);
+    unstop();
   }
 }
 

@@ -7,19 +7,34 @@
 import { shellWord } from '../lib/kernel/shell-word';
 
 const STOPS = ['SIGINT', 'SIGTERM'] as const;
+type Stop = (typeof STOPS)[number];
+
+/**
+ * Calls `handler` once if the process is stopped by SIGINT (Ctrl-C) or SIGTERM (a cancelled CI job),
+ * with the signal and the exit code a command stopped by it ends with (130, 143); the returned function
+ * takes that back. `first`: before the listeners already there (the store's own closes it and raises
+ * the signal again).
+ */
+export function onStop(handler: (signal: Stop, exitCode: 130 | 143) => void, { first = false } = {}): () => void {
+  const handlers = STOPS.map((signal) => {
+    const h = () => handler(signal, signal === 'SIGTERM' ? 143 : 130);
+    if (first) process.prependOnceListener(signal, h);
+    else process.once(signal, h);
+    return [signal, h] as const;
+  });
+  return () => {
+    for (const [signal, h] of handlers) process.off(signal, h);
+  };
+}
 
 /** says how to resume `runId` if the process is stopped; the returned function takes that back */
 export function sayHowToResumeOnStop(runId: string, io: { err(line: string): void }): () => void {
-  const handlers = STOPS.map((signal) => {
-    const handler = () => {
+  return onStop(
+    (signal) => {
       io.err(`stagecraft: stopped by ${signal}: run ${runId} stays as it was, its finished steps kept; take it up with \`stagecraft resume ${shellWord(runId)}\`, or end it with \`stagecraft abort ${shellWord(runId)}\`.`);
       // the store's own hook (lib/store/open-store.ts) closes it and raises the signal again; without it, raise it here
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    process.prependOnceListener(signal, handler);
-    return [signal, handler] as const;
-  });
-  return () => {
-    for (const [signal, handler] of handlers) process.off(signal, handler);
-  };
+    },
+    { first: true },
+  );
 }

@@ -24,6 +24,7 @@ import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
 import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, RegressView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
+import { onStop } from './stop-words';
 
 /** how long the app has to answer its first question before the command gives up on it */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -79,18 +80,15 @@ export async function followRun(
   seen?: (run: RunView) => Promise<void>,
 ): Promise<{ run: RunView; summary: RunSummaryView }> {
   // Ctrl-C, or SIGTERM (a cancelled CI job): the same words, the exit code of that signal
-  const onInterrupt = (signal: NodeJS.Signals) => {
+  const unstop = onStop((_signal, exitCode) => {
     io.err(`stagecraft: run ${runId} goes on in the app at ${app.url}; to abort it: stagecraft abort ${shellWord(runId)}`);
-    process.exit(signal === 'SIGTERM' ? 143 : 130);
-  };
-  process.once('SIGINT', onInterrupt);
-  process.once('SIGTERM', onInterrupt);
+    process.exit(exitCode);
+  });
   try {
     const run = await app.runEnded(runId, seen);
     return { run, summary: summaryOf(run) };
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
+    unstop();
   }
 }
 
