@@ -29,8 +29,7 @@ import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import { bundleRootOf, printEvent } from './print';
 import { undrivenWords } from './runs';
-import { isClaimHeldAnywhere } from '../lib/store/claims';
-import { listWorkersSeen } from '../lib/queue/worker-registry';
+import { undrivenLook } from '../lib/server/runs/run-driver';
 import type { Io } from './main';
 import { onStop } from './stop-words';
 
@@ -108,17 +107,15 @@ async function followOnStore(host: Host & { store: OpenedStore }, runId: string,
  * Returns the function that stops watching.
  */
 function watchDriver(host: Host & { store: OpenedStore }, runId: string, io: Io): () => void {
-  const sql = host.store.sql;
-  if (host.store.backend !== 'postgres' || !sql) return () => {};
+  if (host.store.backend !== 'postgres' || !host.store.sql) return () => {};
   let said: 'running' | 'queued' | null = null;
   let unclaimed = 0;
   let timer: NodeJS.Timeout | undefined;
   let isStopped = false;
   const check = async () => {
-    const status = await runStatusOf(host.store, runId);
-    unclaimed = status === 'running' && !(await isClaimHeldAnywhere(sql, runId)) ? unclaimed + 1 : 0;
-    const isQueuedForNobody = status === 'queued' && (await listWorkersSeen(sql)).every((w) => w.stoppedAt !== null);
-    const undriven = unclaimed >= 2 ? 'running' : isQueuedForNobody ? 'queued' : null;
+    const look = await undrivenLook(host.store, runId);
+    unclaimed = look === 'unclaimed' ? unclaimed + 1 : 0;
+    const undriven = unclaimed >= 2 ? 'running' : look === 'no-worker' ? 'queued' : null;
     if (undriven && undriven !== said && !isStopped) io.err(`stagecraft: ${undrivenOnPostgres(runId, undriven)}`);
     // a first unclaimed check keeps what was said: only a driven check forgets it
     if (undriven || unclaimed === 0) said = undriven;
