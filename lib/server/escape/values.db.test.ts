@@ -3,6 +3,8 @@
 // length", leave the run `running`, make the CLI call the store unreachable and repeat it all on
 // every resume. Now the step fails at the cap (on_error applies), the run ends recorded, a resume
 // has nothing to do, and a value the store cannot write is that run's failure, not the store's.
+// The blob step may take its time (timeout_ms 600000): building and sending 15 MB took over the
+// default 10 s on a machine at load 15, and the test is about the cap, not the clock.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,7 +46,7 @@ postprocessor:
       into: blobs
       on_error: ${onError}
       steps:
-        - { type: node, module: ./big.mjs, function: blob, pure: true }
+        - { type: node, module: ./big.mjs, function: blob, pure: true, timeout_ms: 600000 }
     - { type: node, module: ./big.mjs, function: done }
 ---
 Go.
