@@ -325,7 +325,8 @@ export function diagramOf(analysis: SkillAnalysis): DiagramModel | null {
   }
 
   const nodes: DiagramNode[] = [...phaseNodes, ...postSteps.map((s): StepDiagramNode => ({ ...s, kind: 'step' })), contract];
-  return { skill: str(fm.name) ?? null, entry, nodes, edges, stages, unplaced, regions: b.regions };
+  const entryAmiss = entry === null && graph.phases.length ? { named: graph.entry ?? null } : null;
+  return { skill: str(fm.name) ?? null, entry, entryAmiss, nodes, edges, stages, unplaced, regions: b.regions };
 }
 
 const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
