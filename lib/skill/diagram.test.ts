@@ -258,6 +258,8 @@ describe('invalid parts', () => {
     // the diagram is told why every phase is greyed
     assert.deepEqual(m.entryAmiss, { named: 'triag' });
     assert.deepEqual(diagram(TEXT.replace('entry: triage\n', '')).entryAmiss, { named: null });
+    assert.deepEqual(diagram(TEXT.replace('entry: triage', 'entry: [triage]')).entryAmiss, { named: '["triage"]' });
+    assert.deepEqual(diagram(TEXT.replace('entry: triage', 'entry: 5')).entryAmiss, { named: '5' });
     assert.equal(diagram(TEXT).entryAmiss, null);
   });
 

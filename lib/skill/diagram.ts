@@ -325,7 +325,9 @@ export function diagramOf(analysis: SkillAnalysis): DiagramModel | null {
   }
 
   const nodes: DiagramNode[] = [...phaseNodes, ...postSteps.map((s): StepDiagramNode => ({ ...s, kind: 'step' })), contract];
-  const entryAmiss = entry === null && graph.phases.length ? { named: graph.entry ?? null } : null;
+  // `entry: 5` or `entry: [a]` names no phase either (the schema says what it must be): said as written
+  const named = graph.entry ?? (has(fm, 'entry') && fm.entry !== null ? JSON.stringify(fm.entry) : null);
+  const entryAmiss = entry === null && graph.phases.length ? { named } : null;
   return { skill: str(fm.name) ?? null, entry, entryAmiss, nodes, edges, stages, unplaced, regions: b.regions };
 }
 
