@@ -456,6 +456,10 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
             <div className={styles.staleNote} role="status">
               The frontmatter does not parse right now: this is the last diagram that did.
             </div>
+          ) : model?.entryAmiss ? (
+            <div className={styles.staleNote} role="status">
+              {entryAmissWords(model.entryAmiss.named)}
+            </div>
           ) : null}
           <ReactFlow
             className={styles.flow}
@@ -500,6 +504,11 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
       </CardNodesSource.Provider>
     </SelectDeclaration.Provider>
   );
+}
+
+/** why every phase is greyed when `entry` names none (the Problems list says it too) */
+function entryAmissWords(named: string | null): string {
+  return `${named === null ? 'skill.md has no `entry`' : `\`entry: ${named}\` names no phase`}, so no phase is reached: every phase is greyed until \`entry\` names one of them (see Problems).`;
 }
 
 /** Redrawn only when what it is given changes (the studio re-renders on every keystroke). */

@@ -160,7 +160,7 @@ export function ItemBody({ runId, item, skill, version }: Props) {
           <dl className={styles.facts}>
             <div>
               <dt>Tokens</dt>
-              <dd>{item.response.usage ? `${item.response.usage.inputTokens} in, ${item.response.usage.outputTokens} out` : 'not reported'}</dd>
+              <dd>{item.response.usage ? `${item.response.usage.inputTokens} in, ${item.response.usage.outputTokens} out` : item.tokensNotReported ? 'not reported by the model endpoint' : 'no model tokens used'}</dd>
             </div>
             {item.cost !== null ? (
               <div>

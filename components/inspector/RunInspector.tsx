@@ -118,14 +118,18 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
     <>
       <ReportPart report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} cutShort={cutShort} onSelect={selectItem} />
       {children}
+      {/* the keyboard goes as the page reads, row by row: the timeline, then Details beside it (the
+          selected item's), then the scrubber under the timeline with the state at its step */}
       <div className={styles.grid}>
         <div className={styles.main}>
           <TimelinePart timeline={head} visits={visits} isFailedOnly={isFailedOnly} onFailedOnly={onFailedOnly} onNextFailure={next} onVisitsInView={setInView} moves={moves} selected={selected} scrubbed={scrubbed} followScrubbed={isScrubbing} onSelect={selectItem} scope={scope} />
-          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setCursor} onItem={onScrubbedItem} onStep={onScrubStep} />
         </div>
         <aside className={styles.side}>
           <DetailsPart runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />
         </aside>
+        <div className={styles.under}>
+          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setCursor} onItem={onScrubbedItem} onStep={onScrubStep} />
+        </div>
       </div>
     </>
   );

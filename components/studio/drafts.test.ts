@@ -2,7 +2,7 @@
 // one localStorage key and the other tab's unsaved text was gone once that tab was closed.
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { clearDraft, newDraftOwner, readAsideDraft, readDraft, writeDraft } from './drafts';
+import { clearDraft, countAsideDrafts, newDraftOwner, readAsideDraft, readDraft, writeDraft } from './drafts';
 import { draftOffer } from './studio-logic';
 
 const store = new Map<string, string>();
@@ -64,4 +64,48 @@ test("a tab that saves while its draft is put aside clears that one too: it does
   assert.equal(readDraft('s')?.files['skill.md'], 'saved + two', "tab two's draft stays");
   clearDraft('s', two); // then tab two saves
   assert.equal(readDraft('s'), null, 'nothing offered back: both were saved');
+});
+
+test('three tabs typing into one skill: each tab written over keeps its draft aside, offered one at a time as each is saved', () => {
+  const one = newDraftOwner();
+  const two = newDraftOwner();
+  const three = newDraftOwner();
+  writeDraft('s', { files: files('saved + one'), base: 'h1', at: 1 }, one);
+  writeDraft('s', { files: files('saved + two'), base: 'h1', at: 2 }, two);
+  writeDraft('s', { files: files('saved + three'), base: 'h1', at: 3 }, three);
+  // before, tab two's put aside wrote over tab one's: 'saved + one' was gone
+  assert.equal(readDraft('s')?.files['skill.md'], 'saved + three');
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'saved + one');
+  assert.equal(countAsideDrafts('s'), 2);
+  const offer = draftOffer(readDraft('s'), saved, 'h1', (ms) => `@${ms}`, readAsideDraft('s'), countAsideDrafts('s') - 1);
+  assert.equal(
+    offer?.note,
+    "Your unsaved changes from @3 are back. Another tab's unsaved changes from @1 are kept too: they are offered here when the skill next opens, once these are saved or discarded. Unsaved changes from 1 more tab are kept as well, offered one at a time after those.",
+  );
+
+  // tab two types on: its newer text is the draft, its older one is no longer aside, tab three's is
+  writeDraft('s', { files: files('saved + two more'), base: 'h1', at: 4 }, two);
+  assert.deepEqual(
+    [readDraft('s')?.files['skill.md'], countAsideDrafts('s')],
+    ['saved + two more', 2],
+  );
+  // each save hands the draft on to the next tab's, none lost
+  clearDraft('s', two);
+  assert.equal(readDraft('s')?.files['skill.md'], 'saved + one');
+  const reopened = newDraftOwner();
+  reopened.took.add(readDraft('s')!.tab!);
+  clearDraft('s', reopened);
+  assert.equal(readDraft('s')?.files['skill.md'], 'saved + three');
+  assert.equal(readAsideDraft('s'), null);
+  clearDraft('s', three);
+  assert.equal(readDraft('s'), null);
+});
+
+test('a draft put aside by an older page (one draft, not a list) is still offered', () => {
+  store.set('stagecraft:draft:s:other-tab', JSON.stringify({ files: files('old aside'), base: 'h1', at: 1, tab: 'x' }));
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'old aside');
+  const one = newDraftOwner();
+  writeDraft('s', { files: files('mine'), base: 'h1', at: 2 }, one);
+  clearDraft('s', one);
+  assert.equal(readDraft('s')?.files['skill.md'], 'old aside');
 });

@@ -18,10 +18,15 @@ export function newDraftOwner(): DraftOwner {
 }
 
 const key = (skill: string) => `stagecraft:draft:${skill}`;
-/** another tab's draft, put aside when this one wrote over it: offered once the first one is saved or thrown away */
+/**
+ * other tabs' drafts, put aside when this one wrote over them (a list, oldest put aside first; one draft
+ * alone as an older page stored it): offered one at a time once the first one is saved or thrown away
+ */
 const asideKey = (skill: string) => `stagecraft:draft:${skill}:other-tab`;
 
 const mine = (d: Draft, owner: DraftOwner | undefined) => !owner || d.tab === undefined || d.tab === owner.tab || owner.took.has(d.tab);
+/** a draft put aside that this page wrote (its newer text is the current draft, or saved) */
+const ownAside = (d: Draft, owner: DraftOwner) => d.tab !== undefined && (d.tab === owner.tab || owner.took.has(d.tab));
 
 function read(k: string): Draft | null {
   try {
@@ -32,23 +37,48 @@ function read(k: string): Draft | null {
   }
 }
 
+function readAside(skill: string): Draft[] {
+  try {
+    const raw = localStorage.getItem(asideKey(skill));
+    const v = raw ? (JSON.parse(raw) as Draft | Draft[]) : [];
+    return Array.isArray(v) ? v : [v];
+  } catch {
+    return [];
+  }
+}
+
+function writeAside(skill: string, drafts: Draft[]): void {
+  if (drafts.length) localStorage.setItem(asideKey(skill), JSON.stringify(drafts));
+  else localStorage.removeItem(asideKey(skill));
+}
+
 export function readDraft(skill: string): Draft | null {
   return read(key(skill));
 }
 
-/** another tab's unsaved draft of this skill, kept aside (null when there is none) */
+/** another tab's unsaved draft of this skill, kept aside: the next one offered (null when there is none) */
 export function readAsideDraft(skill: string): Draft | null {
-  return read(asideKey(skill));
+  return readAside(skill)[0] ?? null;
+}
+
+/** how many other tabs' drafts are kept aside */
+export function countAsideDrafts(skill: string): number {
+  return readAside(skill).length;
 }
 
 /**
  * false when the browser would not keep it (storage full or disabled): then the page warns before leaving.
- * With `owner`, another tab's different draft is put aside rather than written over.
+ * With `owner`, another tab's different draft is put aside rather than written over (each tab's newest
+ * one: three tabs keep three), and this page's own older one put aside is dropped.
  */
 export function writeDraft(skill: string, draft: Draft, owner?: DraftOwner): boolean {
   try {
     const stored = readDraft(skill);
-    if (stored && !mine(stored, owner) && !sameFiles(stored.files, draft.files)) localStorage.setItem(asideKey(skill), JSON.stringify(stored));
+    if (owner) {
+      const aside = readAside(skill).filter((d) => !ownAside(d, owner) && !(stored && d.tab !== undefined && d.tab === stored.tab));
+      if (stored && !mine(stored, owner) && !sameFiles(stored.files, draft.files)) aside.push(stored);
+      writeAside(skill, aside);
+    } else if (stored && !mine(stored, owner) && !sameFiles(stored.files, draft.files)) writeAside(skill, [stored]);
     localStorage.setItem(key(skill), JSON.stringify(owner ? { ...draft, tab: owner.tab } : draft));
     return true;
   } catch {
@@ -57,21 +87,22 @@ export function writeDraft(skill: string, draft: Draft, owner?: DraftOwner): boo
 }
 
 /**
- * With `owner`, only its own draft is cleared (another tab's stays), and a draft put aside takes its place.
+ * With `owner`, only its own draft is cleared (another tab's stays), and the first draft put aside takes its place.
  * Its own draft put aside by another tab is cleared too: saved or thrown away now, it must not come back
  * as "unsaved" when the other tab is done.
  */
 export function clearDraft(skill: string, owner?: DraftOwner): void {
   try {
-    const ownAside = read(asideKey(skill));
-    if (owner && ownAside?.tab !== undefined && (ownAside.tab === owner.tab || owner.took.has(ownAside.tab))) localStorage.removeItem(asideKey(skill));
+    const aside = owner ? readAside(skill).filter((d) => !ownAside(d, owner)) : readAside(skill);
     const stored = readDraft(skill);
-    if (stored && !mine(stored, owner)) return;
-    const aside = localStorage.getItem(asideKey(skill));
-    if (aside) {
-      localStorage.setItem(key(skill), aside);
-      localStorage.removeItem(asideKey(skill));
-    } else localStorage.removeItem(key(skill));
+    if (stored && !mine(stored, owner)) {
+      writeAside(skill, aside);
+      return;
+    }
+    const [next, ...rest] = aside;
+    if (next) localStorage.setItem(key(skill), JSON.stringify(next));
+    else localStorage.removeItem(key(skill));
+    writeAside(skill, rest);
   } catch {
     // nothing kept, nothing to clear
   }

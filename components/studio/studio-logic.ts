@@ -13,10 +13,11 @@ export type ModelChoice = { value: string; label: string; disabled: boolean };
 export type OpenAiSetting = { configured: boolean; model: string | null };
 
 /** The draft to give back when the page opens, and what to tell the user; null when there is none worth it. */
-export function draftOffer(draft: Draft | null, opened: Files, openedHash: string | null, when: (ms: number) => string, aside: Draft | null = null): { files: Files; note: string } | null {
+export function draftOffer(draft: Draft | null, opened: Files, openedHash: string | null, when: (ms: number) => string, aside: Draft | null = null, asideMore = 0): { files: Files; note: string } | null {
   if (!draft || sameFiles(draft.files, opened)) return null;
   const at = when(draft.at);
-  const also = aside && !sameFiles(aside.files, draft.files) ? ` Another tab's unsaved changes from ${when(aside.at)} are kept too: they are offered here when the skill next opens, once these are saved or discarded.` : '';
+  const more = asideMore > 0 ? ` Unsaved changes from ${asideMore === 1 ? '1 more tab are' : `${asideMore} more tabs are`} kept as well, offered one at a time after those.` : '';
+  const also = aside && !sameFiles(aside.files, draft.files) ? ` Another tab's unsaved changes from ${when(aside.at)} are kept too: they are offered here when the skill next opens, once these are saved or discarded.${more}` : '';
   return {
     files: draft.files,
     note:

@@ -23,6 +23,7 @@ import { eventSummary, eventSummaryWhole } from './summaries';
 import { errorInfo, printedText, type ErrorInfo } from './error-info';
 import { bundleRoots } from './timeline';
 import { costOf, type AppliedPrice } from './prices';
+import { isUsageUnreported } from './turn-usage';
 import { pointer, resolvePointer, slot, type ValueSlot } from './values';
 
 export type MessageView = {
@@ -148,7 +149,18 @@ export type RunItemView =
       durationMs: number;
       rebuilt: Rebuild;
     }
-  | { kind: 'model'; seq: number; id: string; request: { messages: MessageView[]; tools: ValueSlot; responseFormat: ValueSlot }; response: TurnView; latencyMs: number; cost: number | null; rebuilt: Rebuild }
+  | {
+      kind: 'model';
+      seq: number;
+      id: string;
+      request: { messages: MessageView[]; tools: ValueSlot; responseFormat: ValueSlot };
+      response: TurnView;
+      latencyMs: number;
+      cost: number | null;
+      /** an endpoint answered without its usage: tokens spent, not said (a script's turn without usage spent none) */
+      tokensNotReported: boolean;
+      rebuilt: Rebuild;
+    }
   | { kind: 'tool'; seq: number; id: string; op: string; status: string; args: ValueSlot; output: ValueSlot; outcome: ValueSlot | null; error: ErrorInfo | null; durationMs: number; rebuilt: Rebuild }
   | {
       kind: 'processor';
@@ -239,6 +251,7 @@ export function itemView(fold: RunFold, seq: number, opts: { price?: AppliedPric
         response: turnView(m.output, (...p) => ref('response', ...p)),
         latencyMs: m.durationMs,
         cost: costOf(m.output.usage, opts.price ?? null),
+        tokensNotReported: isUsageUnreported(m, m.output),
         rebuilt,
       };
     }

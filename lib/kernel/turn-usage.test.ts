@@ -14,7 +14,8 @@ import { startRun } from './runner';
 import type { ModelPort } from './ports';
 import type { RunEvent } from './ports';
 import { EVENT } from './events';
-import { RunTimelineView } from '../views/inspector';
+import { RunItemView, RunTimelineView } from '../views/inspector';
+import { itemView } from './inspect';
 
 type Turn = { model: string; usage?: { inputTokens: number; outputTokens: number }; edited?: true };
 
@@ -115,4 +116,20 @@ test("a replay's turns reused from the recording keep the model that answered th
   assert.equal(replay.status, 'completed');
   const t = buildTimeline(new RunFold(replay.runId, await d.store.readEvents(replay.runId)));
   assert.deepEqual(t.usage, { inputTokens: 0, outputTokens: 0, latencyMs: 0, cost: null, reused: 1, tokensNotReported: { turns: 1, of: 1, reportedCost: null } });
+});
+
+test("a turn's Details say its tokens as the totals do: an endpoint's without usage not reported, a script's or an edited turn's none used", () => {
+  const turnOf = (turns: Turn[]) => {
+    // as a recorded step holds it: its definition (what the request is rebuilt from)
+    const events = log(turns).map((e) => (e.seq === 3 ? { ...e, data: { ...e.data, definition: { tools: [] } } } : e));
+    const fold = new RunFold('r', events);
+    const item = itemView(fold, 3);
+    assert.ok(item?.kind === 'model');
+    RunItemView.parse(item);
+    return item;
+  };
+  assert.equal(turnOf([{ model: 'openai:m' }]).tokensNotReported, true);
+  assert.equal(turnOf([{ model: 'scripted:model.yaml' }]).tokensNotReported, false);
+  assert.equal(turnOf([{ model: 'openai:m', edited: true }]).tokensNotReported, false);
+  assert.equal(turnOf([{ model: 'openai:m', usage: { inputTokens: 3, outputTokens: 1 } }]).tokensNotReported, false);
 });

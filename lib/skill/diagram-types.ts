@@ -99,6 +99,11 @@ export type DiagramModel = {
   skill: string | null;
   /** the entry phase, when `entry` names a phase */
   entry: string | null;
+  /**
+   * when there are phases and `entry` names none of them (`named`: what it says, null when there is no
+   * `entry`): no phase is reached, every one is drawn unreachable, and the diagram says why
+   */
+  entryAmiss?: { named: string | null } | null;
   /** phases (breadth-first from entry, then the unreachable ones), postprocessor steps, the caller contract */
   nodes: DiagramNode[];
   edges: DiagramEdge[];

@@ -255,6 +255,12 @@ describe('invalid parts', () => {
     assert.deepEqual(labels(m).slice(0, 3), ['phase triage', 'phase answer', 'phase escalate']);
     assert.ok(m.nodes.filter((n) => n.kind === 'phase').every((n) => n.kind === 'phase' && !n.isReachable));
     assert.deepEqual(m.unplaced.map((p) => [p.rule, p.path]), [['unknown_phase', 'entry']]);
+    // the diagram is told why every phase is greyed
+    assert.deepEqual(m.entryAmiss, { named: 'triag' });
+    assert.deepEqual(diagram(TEXT.replace('entry: triage\n', '')).entryAmiss, { named: null });
+    assert.deepEqual(diagram(TEXT.replace('entry: triage', 'entry: [triage]')).entryAmiss, { named: '["triage"]' });
+    assert.deepEqual(diagram(TEXT.replace('entry: triage', 'entry: 5')).entryAmiss, { named: '5' });
+    assert.equal(diagram(TEXT).entryAmiss, null);
   });
 
   it('a missing LLM contract marks the terminal phases (and the contract, without a postprocessor)', () => {

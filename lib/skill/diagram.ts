@@ -325,7 +325,10 @@ export function diagramOf(analysis: SkillAnalysis): DiagramModel | null {
   }
 
   const nodes: DiagramNode[] = [...phaseNodes, ...postSteps.map((s): StepDiagramNode => ({ ...s, kind: 'step' })), contract];
-  return { skill: str(fm.name) ?? null, entry, nodes, edges, stages, unplaced, regions: b.regions };
+  // `entry: 5` or `entry: [a]` names no phase either (the schema says what it must be): said as written
+  const named = graph.entry ?? (has(fm, 'entry') && fm.entry !== null ? JSON.stringify(fm.entry) : null);
+  const entryAmiss = entry === null && graph.phases.length ? { named } : null;
+  return { skill: str(fm.name) ?? null, entry, entryAmiss, nodes, edges, stages, unplaced, regions: b.regions };
 }
 
 const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);

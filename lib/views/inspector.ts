@@ -345,6 +345,7 @@ export const RunItemView = z.discriminatedUnion('kind', [
       response: turnView,
       latencyMs: z.number(),
       cost: z.number().nullable(),
+      tokensNotReported: z.boolean(),
       rebuilt,
     })
     .strict(),

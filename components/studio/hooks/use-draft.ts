@@ -9,7 +9,7 @@
 // editor's models then anyway. Until it has been looked at, nothing is written over it.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Files } from '@/lib/views';
-import { clearDraft, newDraftOwner, readAsideDraft, readDraft, writeDraft } from '../drafts';
+import { clearDraft, countAsideDrafts, newDraftOwner, readAsideDraft, readDraft, writeDraft } from '../drafts';
 import { draftOffer } from '../studio-logic';
 
 /** the pause after an edit before the draft is written */
@@ -44,7 +44,7 @@ export function useDraft(name: string, working: { files: Files; base: string | n
   const offerBack = useCallback((): Files | null => {
     if (latest.current.checked || !latest.current.isEnabled) return null;
     const stored = readDraft(name);
-    const offer = draftOffer(stored, latest.current.files, latest.current.base, (ms) => new Date(ms).toLocaleString(), readAsideDraft(name));
+    const offer = draftOffer(stored, latest.current.files, latest.current.base, (ms) => new Date(ms).toLocaleString(), readAsideDraft(name), countAsideDrafts(name) - 1);
     if (offer) setNote(offer.note);
     // the draft taken back is this page's to carry on (a reload, or a tab opened on it)
     if (offer && stored?.tab) owner.took.add(stored.tab);
