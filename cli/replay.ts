@@ -33,7 +33,7 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
-import { jsonArgWhere, readArgText } from './fs-words';
+import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -211,13 +211,29 @@ function inCliForkWords(e: unknown, set: { path: string }[]): unknown {
   return named ? new AppAnswerError(e.code, `--${e.message}`, e.httpStatus, e.details) : e;
 }
 
-async function readValue(spec: string, io: Io): Promise<Json> {
+/** the --value FILE's value, and its text (to locate a schema's errors in) */
+async function readValue(spec: string, io: Io): Promise<{ value: Json; text: string }> {
   const text = await readArgText('--value', spec, io, { tooLarge: '', whenEmpty: 'give the value as JSON (a string in quotes), or use --set PATH=JSON.' });
   try {
-    return JSON.parse(text) as Json;
+    return { value: JSON.parse(text) as Json, text };
   } catch (e) {
     throw new UsageError(`--value ${spec} is not valid JSON: ${(e as Error).message}${jsonArgWhere(spec, text)}`);
   }
+}
+
+/**
+ * An edited value its schema refused, each error also at FILE:line:col of the --value text (stdin for `-`),
+ * as `run --input FILE` locates its input's: on the store and through the app alike (the error's
+ * `schemaErrors` point into the value). Not with --set: the value checked is then not the file's text.
+ */
+function valueLocated(e: unknown, spec: string | undefined, read: { text: string } | undefined, hasSet: boolean): unknown {
+  if (spec === undefined || !read || hasSet || !(e instanceof StagecraftError) || e.code !== 'fork_edit_invalid') return e;
+  const schemaErrors = (e.details as { schemaErrors?: { pointer: string; message: string }[] }).schemaErrors;
+  if (!Array.isArray(schemaErrors) || schemaErrors.length === 0) return e;
+  e.message += jsonArgErrorLines(spec, read.text, schemaErrors, '(the value)')
+    .map((l) => `\n${l}`)
+    .join('');
+  return e;
 }
 
 export async function forkCommand(argv: string[], io: Io): Promise<number> {
@@ -239,7 +255,8 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   // a spec that can name no model is the caller's mistake before the run is looked up (resume's order too)
   if (values.model !== undefined) checkModelSpec(values.model);
   const set = (values.set ?? []).map(parseSet);
-  const value = values.value !== undefined ? await readValue(values.value, io) : undefined;
+  const read = values.value !== undefined ? await readValue(values.value, io) : undefined;
+  const value = read?.value;
   const parent = positionals[0];
   const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string }>(
     io,
@@ -255,7 +272,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
       return { summary, forkPoint: f.forkPoint, version: f.version };
     },
     { runsCode: true, notThroughApp: forkNotThroughApp(values) },
-  );
+  ).catch((e: unknown) => Promise.reject(valueLocated(e, values.value, read, set.length > 0)));
   const { summary, forkPoint, version } = forked;
   if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: parent, forkPoint, version }));
   else {
