@@ -32,8 +32,8 @@ export function validateFolder(dir: string, shownFile: string): ValidationView {
   const extra: Diagnostic[] = problems
     .filter((p) => !inFiles.some((q) => q.code === p.code && q.path === p.path))
     .map((p) => bundleProblemDiagnostic(p, (at) => (at ? path.join(shownDir, at) : shownDir)));
-  // a skill.md that could not be read as text is that finding, not also a missing skill.md
-  const unreadable = problems.some((p) => p.code === 'skill_md_not_utf8');
+  // a skill.md that could not be read as text (not UTF-8, over its size limit) is that finding, not also a missing skill.md
+  const unreadable = problems.some((p) => p.path === 'skill.md' && p.code !== 'bundle_no_skill_md');
   const own = unreadable ? view.diagnostics.filter((d) => d.rule !== 'bundle_no_skill_md') : view.diagnostics;
   return extra.length ? validationView([...extra, ...own], shownFile) : view;
 }
