@@ -21,6 +21,21 @@ test('replay names a path that is no file as one, not as an unknown run id', asy
   assert.match(id.err, /No run with id run_nope\./);
 });
 
+// `replay --check fixtures/replay` (the folder of exported runs, not its files) said "No file fixtures/replay:
+// … check the path" of a folder that is there, and a folder named without a slash was looked up as a run
+// id ("No run with id replays"). A folder is said to be one, with the command that names its files (exit 2).
+test('replay names a folder as a folder, with the command that replays its exported runs', async () => {
+  for (const [arg, files] of [
+    ['fixtures/replay', 'fixtures/replay/*.json'],
+    ['fixtures/replay/', 'fixtures/replay/*.json'],
+    ['fixtures', 'fixtures/*.json'],
+  ]) {
+    const r = await runCli(['replay', '--check', arg], { env });
+    assert.equal(r.code, 2, r.out + r.err);
+    assert.ok(r.err.startsWith(`stagecraft: ${arg} is a folder: replay takes run ids and exported run files (stagecraft export); name the files in it: stagecraft replay --check ${files}\n`), r.err);
+  }
+});
+
 // `replay --check` exits 1 only on a divergence: a --version that could never name a version is the
 // caller's mistake (a usage error, exit 2, as the API's 400), told before any store is opened — in the CLI's
 // words: where a hash is found from the command line, not the API route that lists them

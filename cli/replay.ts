@@ -39,6 +39,8 @@ const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
 /** an argument naming an export file (it exists as a file) rather than a run id */
 const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
+/** an argument naming a folder: a folder of exported runs is given as its files (`runs/*.json`) */
+const isFolder = (arg: string) => existsSync(arg) && statSync(arg).isDirectory();
 /** an argument that can only be a path (a run id holds no slash and no .json), so it is no run id when no such file exists */
 const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
 
@@ -59,6 +61,11 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   // export files are checked before the store is opened (and imported, checked again, inside)
   for (const arg of positionals) {
     if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+    // `replay --check fixtures/replay`: the folder, not its files — said as a folder, not as a missing file or a run id
+    else if (isFolder(arg)) {
+      const files = `${arg.replace(/[/\\]+$/, '')}/*.json`;
+      throw new UsageError(`${arg} is a folder: replay takes run ids and exported run files (stagecraft export); name the files in it: stagecraft replay ${values.check ? '--check ' : ''}${files}`);
+    }
     // a mistyped path, or a glob that matched nothing (`replay --check runs/*.json`), is not a run id to look up
     else if (isPathLike(arg)) throw new UsageError(`No file ${arg}: replay takes run ids and exported run files (stagecraft export); check the path.`);
   }
