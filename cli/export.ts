@@ -94,7 +94,7 @@ async function readExportStdin(io: Io): Promise<string> {
  * regular file, and never more than MAX_IMPORT_BYTES + 1 bytes (a file growing after a size check is not
  * read whole). Any place the user names is inside.
  */
-function readExportFile(file: string): string {
+export function readExportFile(file: string): string {
   let bytes: Buffer | { size: number } | null;
   try {
     const opened = openInside(file, FILE_OPEN, () => true);

@@ -8,7 +8,7 @@
  * (0 completed, 1 failed or aborted, 2 a fork point or edit that does not
  * fit); compare 0; regress 0 when no past run would change, else 1.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { AppAnswerError, StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
@@ -34,6 +34,7 @@ import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './pr
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
+import { readExportFile } from './export';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
@@ -60,7 +61,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   const choice = versionChoice(values);
   // export files are checked before the store is opened (and imported, checked again, inside)
   for (const arg of positionals) {
-    if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+    if (isFile(arg)) checkRunExport(readExportFile(arg), arg);
     // `replay --check fixtures/replay`: the folder, not its files — said as a folder, not as a missing file or a run id
     else if (isFolder(arg)) {
       const files = `${arg.replace(/[/\\]+$/, '')}/*.json`;
@@ -147,7 +148,7 @@ const isReplayed = (r: ReplayResult): r is ReplayView => !('error' in r);
 /** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
 async function replayOne(host: Host, arg: string, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {
   if (!isFile(arg)) return replayRun(host, arg, req);
-  const { imported } = await importRuns(host, [{ source: arg, text: readFileSync(arg, 'utf8') }]);
+  const { imported } = await importRuns(host, [{ source: arg, text: readExportFile(arg) }]);
   const { runId, version } = imported[0];
   return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
 }
@@ -155,7 +156,7 @@ async function replayOne(host: Host, arg: string, req: { version?: string; skill
 /** an exported run file replayed as replayOne replays it, by the app that holds the store: imported by it, then replayed (against its recorded version unless --version) */
 async function replayFileInApp(app: AppClient, arg: string, version: string | undefined): Promise<ReplayView> {
   const { importInApp } = await import('./export');
-  const { imported } = await importInApp(app, { source: arg, text: readFileSync(arg, 'utf8') });
+  const { imported } = await importInApp(app, { source: arg, text: readExportFile(arg) });
   return app.replay(imported[0].runId, version ?? imported[0].version);
 }
 
