@@ -23,9 +23,14 @@ export function siblingSkills(dir: string): string[] {
   }
 }
 
+/** what readBundleDir says of a file it found and would not take */
+const REFUSED_READS = new Set(['bundle_file_binary', 'bundle_unreadable', 'bundle_file_too_large']);
+
 export function validateFolder(dir: string, shownFile: string): ValidationView {
   const { files, problems } = readBundleDir(dir);
-  const view = validateFiles(files, { file: shownFile, knownSkills: siblingSkills(dir) });
+  // a file the folder holds but reading refused (binary, unreadable, too large) is that problem, not a module named that is missing
+  const refused = new Set(problems.filter((p) => REFUSED_READS.has(p.code)).map((p) => p.path));
+  const view = validateFiles(files, { file: shownFile, knownSkills: siblingSkills(dir), refused });
   // what the analysis cannot see: the files reading the folder left out (binary, symlinked out, too large)
   const inFiles = checkBundle(files);
   const shownDir = path.dirname(shownFile);
