@@ -49,3 +49,13 @@ test("a module file that is not there is still said to be missing", () => {
     ["module_not_found"],
   );
 });
+
+// `validate bin1` of a code file holding a NUL (UTF-8, but binary) located it at `sanitize.py:1:1`, where
+// every other finding of the folder says `bin1/…`: a CI annotation pointed at no file. It is located under
+// the folder as named, as the problems only the folder's reading finds are.
+test("a binary file's problem is located under the folder as named", () => {
+  const dir = summarizeWith('nul', Buffer.from('def sanitize(v):\0\n    return v\n'));
+  const shown = path.join('shown', 'nul', 'skill.md');
+  const binary = validateFolder(dir, shown).diagnostics.find((d) => d.rule === 'bundle_file_binary');
+  assert.equal(binary?.file, path.join('shown', 'nul', 'sanitize.py'));
+});

@@ -39,6 +39,8 @@ export function validateFolder(dir: string, shownFile: string): ValidationView {
     .map((p) => bundleProblemDiagnostic(p, (at) => (at ? path.join(shownDir, at) : shownDir)));
   // a skill.md that could not be read as text (not UTF-8, over its size limit) is that finding, not also a missing skill.md
   const unreadable = problems.some((p) => p.path === 'skill.md' && p.code !== 'bundle_no_skill_md');
-  const own = unreadable ? view.diagnostics.filter((d) => d.rule !== 'bundle_no_skill_md') : view.diagnostics;
-  return extra.length ? validationView([...extra, ...own], shownFile) : view;
+  const kept = unreadable ? view.diagnostics.filter((d) => d.rule !== 'bundle_no_skill_md') : view.diagnostics;
+  // the analysis locates a bundle file's problem by its bundle path (`sanitize.py`): here, under the folder as named, as `extra`'s are
+  const own = kept.map((d) => (inFiles.some((q) => q.code === d.rule && q.path === d.file && q.path !== 'skill.md') ? { ...d, file: path.join(shownDir, d.file) } : d));
+  return extra.length || own.some((d, i) => d !== kept[i]) ? validationView([...extra, ...own], shownFile) : view;
 }
