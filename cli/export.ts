@@ -22,7 +22,8 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     (app) => app.exportRun(positionals[0]),
   );
   const text = `${JSON.stringify(doc, null, 1)}\n`;
-  if (values.out === undefined) {
+  // `--out -` is standard output, as `import -` is standard input (a file named - is `--out ./-`)
+  if (values.out === undefined || values.out === '-') {
     io.out(text);
     return 0;
   }
