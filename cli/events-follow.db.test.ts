@@ -2,6 +2,7 @@
 // `stagecraft runs`. `stagecraft events RUN --follow` prints the log as `events` does, then each event as
 // it is committed, until the run ends, and exits as `run` would have for that end. On the embedded
 // store, which the command holds while it follows, a run nobody drives is said and the command ends.
+// A follower whose reader has gone (`| head -3`) stops.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -112,6 +113,43 @@ test('on Postgres, Ctrl-C stops following and leaves the run alone', async () =>
   const r = await follow.result;
   assert.equal(r.code, 130, r.err);
   assert.match(r.err, new RegExp(`stopped following run ${runId}; it goes on as it was \\(to abort it: stagecraft abort ${runId}\\)`));
+  const listed = JSON.parse((await runCli(['runs', '--json'], { env: pg })).out) as { runs: { runId: string; status: string }[] };
+  assert.equal(listed.runs.find((x) => x.runId === runId)?.status, 'queued');
+});
+
+/** how long a follower whose reader has gone is given before the test says it did not stop (it would follow forever) */
+const GIVE_UP_MS = 60_000;
+
+/** the command with its stdout's reader gone from the start: its end, or null if it was still following at GIVE_UP_MS */
+function withStdoutClosed(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; err: string } | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...argv], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+    const giveUp = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(null);
+    }, GIVE_UP_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(giveUp);
+      resolve({ code, err });
+    });
+  });
+}
+
+// `stagecraft events RUN --follow | head -3`: once the reader had gone, the command went on following for
+// nobody (its lines dropped) until the run ended — forever, for a run no worker takes. It stops at its next
+// line, quietly, exit 0 (as node CLIs that handle a closed pipe do: cli/reader-gone.ts), the run left as it was.
+test('on Postgres, --follow whose reader has gone stops at once, quietly, exit 0, and leaves the queued run alone', async () => {
+  const runId = await queued(nap);
+  for (const argv of [['events', runId, '--follow'], ['events', runId, '--follow', '--json']]) {
+    const r = await withStdoutClosed(argv, pg);
+    assert.ok(r, `${argv.join(' ')}: still following ${GIVE_UP_MS} ms after its reader had gone`);
+    assert.doesNotMatch(r.err, /EPIPE|Unhandled 'error'|\n\s+at |stopped following/, r.err);
+    assert.equal(r.code, 0, r.err);
+  }
   const listed = JSON.parse((await runCli(['runs', '--json'], { env: pg })).out) as { runs: { runId: string; status: string }[] };
   assert.equal(listed.runs.find((x) => x.runId === runId)?.status, 'queued');
 });

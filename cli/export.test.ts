@@ -80,3 +80,24 @@ test('import - reads the export from standard input; an empty one is said so (ex
   assert.equal(empty.code, 2, empty.err);
   assert.match(empty.err, /^stagecraft: the export file - \(standard input\) is empty: pipe an export into it \(stagecraft export RUN \| stagecraft import -\), or name the file\./m);
 });
+
+// `stagecraft export RUN --out - | gzip` (as `import -` reads standard input) wrote a file named `-` in
+// the working folder and printed "exported to -" to the pipe: `--out -` is standard output now, the
+// export itself (--json too, as without --out), and no file is made
+test('export --out - writes the export to standard output, not to a file named -', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, STAGECRAFT_DATA_DIR: path.join(root, 'data-out-dash') };
+  delete env.DATABASE_URL;
+  const ran = await runCli(['run', path.join(ROOT, 'examples/summarize'), '--json'], { env });
+  assert.equal(ran.code, 0, ran.err);
+  const runId = (JSON.parse(ran.out) as { runId: string }).runId;
+  const cwd = mkdtempSync(path.join(root, 'cwd-'));
+  for (const argv of [['export', runId, '--out', '-'], ['export', runId, '--out', '-', '--json']]) {
+    const r = await runCli(argv, { env, cwd });
+    assert.equal(r.code, 0, r.err);
+    // the export alone on stdout, as `export RUN` prints it: one JSON document, the run's
+    const doc = JSON.parse(r.out) as { format: string; run: { id: string } };
+    assert.equal(doc.format, 'stagecraft.run-export', argv.join(' '));
+    assert.equal(doc.run.id, runId);
+  }
+  assert.throws(() => lstatSync(path.join(cwd, '-')), /ENOENT/, 'a file named - was made');
+});

@@ -22,7 +22,8 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     (app) => app.exportRun(positionals[0]),
   );
   const text = `${JSON.stringify(doc, null, 1)}\n`;
-  if (values.out === undefined) {
+  // `--out -` is standard output, as `import -` is standard input (a file named - is `--out ./-`)
+  if (values.out === undefined || values.out === '-') {
     io.out(text);
     return 0;
   }
@@ -94,7 +95,7 @@ async function readExportStdin(io: Io): Promise<string> {
  * regular file, and never more than MAX_IMPORT_BYTES + 1 bytes (a file growing after a size check is not
  * read whole). Any place the user names is inside.
  */
-function readExportFile(file: string): string {
+export function readExportFile(file: string): string {
   let bytes: Buffer | { size: number } | null;
   try {
     const opened = openInside(file, FILE_OPEN, () => true);

@@ -16,7 +16,8 @@
  * - On the embedded store this command holds: nothing else can drive a run while it follows, so a run
  *   still running or queued is printed as it is, said on stderr (with how to take it up), exit 1.
  *
- * Ctrl-C (or SIGTERM) stops following and leaves the run alone: it only ever reads.
+ * Ctrl-C (or SIGTERM) stops following and leaves the run alone: it only ever reads. So does stdout's
+ * reader going away (`| head -3`), quietly, exit 0 (reader-gone.ts).
  */
 import { RunNotFoundError } from '../lib/kernel/errors';
 import { streamRunEvents } from '../lib/server/runs/stream-run-events';
@@ -32,6 +33,7 @@ import { undrivenWords } from './runs';
 import { undrivenLook } from '../lib/server/runs/run-driver';
 import type { Io } from './main';
 import { onStop } from './stop-words';
+import { onReaderGone } from './reader-gone';
 
 /** how often the store is asked for what was committed past the last event printed */
 export const FOLLOW_POLL_MS = 250;
@@ -85,6 +87,8 @@ async function followOnStore(host: Host & { store: OpenedStore }, runId: string,
     io.err(`stagecraft: stopped following run ${runId}; it goes on as it was (to abort it: stagecraft abort ${shellWord(runId)})`);
     stop.abort();
   });
+  // stdout's reader gone (`| head -3`): nobody reads what follows; stop at once, quietly, exit 0 (reader-gone.ts)
+  const ungone = onReaderGone(() => stop.abort());
   const unwatch = watchDriver(host, runId, io);
   try {
     for await (const m of await streamRunEvents(host, runId, { pollMs: FOLLOW_POLL_MS, signal: stop.signal })) {
@@ -95,6 +99,7 @@ async function followOnStore(host: Host & { store: OpenedStore }, runId: string,
     return { stoppedBy };
   } finally {
     unwatch();
+    ungone();
     unstop();
   }
 }

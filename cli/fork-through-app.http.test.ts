@@ -4,12 +4,14 @@
 // for byte but the new run's id, exit code the same, errors in the CLI's words (--at, --set).
 // --skill DIR, --trust and a model script stay store_locked, saying why.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { routes } from '../lib/api/routes';
 import type { CliResult } from './testing/spawn-cli';
 import { besideApp, refusedThroughApp } from './testing/beside-app';
 
-const { start, app, cli, call, note: said } = besideApp('sc-fork-app-');
+const { start, app, cli, call, note: said, dataDir } = besideApp('sc-fork-app-');
 
 async function ended(id: string) {
   for (let i = 0; i < 600; i++) {
@@ -36,12 +38,16 @@ describe('stagecraft fork while the app holds the embedded store', () => {
     fixed: ['fork', failed, '--at', '__post__/1', '--version', fixed],
     edited: ['fork', completed, '--at', 'input', '--set', 'topic="replays"', '--json'],
     badEdit: ['fork', completed, '--at', 'input', '--set', 'audience.x=1', '--json'],
+    badValue: ['fork', completed, '--at', 'input', '--value', badValue, '--json'],
     noPoint: ['fork', completed, '--json'],
     missing: ['fork', 'run_nope', '--json'],
   });
+  // a run input its schema refuses, located in the file as on the store
+  const badValue = path.join(dataDir, 'bad-input.json');
   before(async () => {
     await start();
     note = said();
+    writeFileSync(badValue, '{\n  "topic": 7\n}\n');
     const files = (await call(routes.getSkill, { params: { name: 'blog_writer' } })).version!;
     fixed = files.hash;
     const input = JSON.parse(files.files['input.json']) as Record<string, string>;
@@ -66,6 +72,8 @@ describe('stagecraft fork while the app holds the embedded store', () => {
     assert.match(viaApp.fixed.out, /^reused from run_\w+'s recording \(not run again\): 2 model turns, 1 processor step; the rest ran live$/m);
     assert.equal((JSON.parse(viaApp.edited.out) as { parentRunId: string }).parentRunId, completed);
     assert.match((JSON.parse(viaApp.badEdit.out) as { error: { message: string } }).error.message, /^--set audience\.x: /, "in the CLI's words");
+    assert.equal(viaApp.badValue.code, 2);
+    assert.ok((JSON.parse(viaApp.badValue.out) as { error: { message: string } }).error.message.endsWith(`\n${badValue}:2:12: /topic must be string`), viaApp.badValue.out);
     assert.equal(viaApp.noPoint.code, 2);
     assert.match((JSON.parse(viaApp.noPoint.out) as { error: { message: string } }).error.message, /\(--at POSITION, /);
     const forkId = (JSON.parse(viaApp.rerunJson.out) as { runId: string }).runId;

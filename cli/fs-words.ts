@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../lib/kernel/errors';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import { jsonErrorPosition } from '../lib/skill/text-position';
+import { locatePointer } from '../lib/skill/pointer-position';
 import { InputTooLarge } from './args';
 import type { Io } from './main';
 
@@ -46,6 +47,18 @@ export async function readArgText(flag: string, spec: string, io: Io, words: { t
 export function jsonArgWhere(spec: string, text: string): string {
   const at = jsonErrorPosition(text);
   return at ? ` (at ${spec === '-' ? 'stdin' : spec}:${at.line}:${at.column})` : '';
+}
+
+/**
+ * A JSON argument's schema errors, each at FILE:line:col of its text (stdin for `-`), as an editor takes
+ * them — the first five: `input.json:2:12: /topic must be string`. `whole`: what the empty pointer is called.
+ */
+export function jsonArgErrorLines(spec: string, text: string, errors: { pointer: string; message: string }[], whole: string): string[] {
+  const where = spec === '-' ? 'stdin' : spec;
+  return errors.slice(0, 5).map((x) => {
+    const at = locatePointer(text, x.pointer);
+    return `${where}:${at.line}:${at.column}: ${x.pointer || whole} ${x.message}`;
+  });
 }
 
 /** `what`: how the path was given (`--input examples/x.json`, `the export file runs/a.json`) */

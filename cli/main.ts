@@ -27,6 +27,7 @@ import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
 import { didYouMean } from '../lib/skill/suggest';
 import { forTerminal } from '../lib/kernel/terminal-text';
+import { markReaderGone } from './reader-gone';
 // the version installed (bundled into dist/ at build time: no file is read when the command runs)
 import pkg from '../package.json' with { type: 'json' };
 
@@ -147,13 +148,15 @@ export type Io = { out: (s: string) => void; err: (s: string) => void; stdin: (m
 /**
  * A reader that went away (`stagecraft run … | head -3`) is not a crash: node throws the pipe's EPIPE
  * as an unhandled 'error' event — a stack trace, and exit 1 after the run had completed. What is left
- * to print there is dropped, and the command ends with the exit code it has.
+ * to print there is dropped, and the command ends with the exit code it has; a command that only
+ * follows a run stops at once (reader-gone.ts).
  */
 const closedStreams = new WeakSet<NodeJS.WriteStream>();
 function keepGoingWhenClosed(stream: NodeJS.WriteStream): void {
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
     closedStreams.add(stream);
+    if (stream === process.stdout) markReaderGone();
   });
 }
 function writeTo(stream: NodeJS.WriteStream, s: string): void {

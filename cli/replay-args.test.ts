@@ -3,7 +3,11 @@
 // that matched nothing (`replay --check runs/*.json`) read "No run with id runs/*.json" before.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, tempCliEnv } from './testing/spawn-cli';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
 import { CLI_VERSION_HINT } from './version-arg';
 
 const { env, cleanup } = tempCliEnv('sc-replay-args-');
@@ -19,6 +23,42 @@ test('replay names a path that is no file as one, not as an unknown run id', asy
   const id = await runCli(['replay', 'run_nope'], { env });
   assert.equal(id.code, 1);
   assert.match(id.err, /No run with id run_nope\./);
+});
+
+// `replay --check fixtures/replay` (the folder of exported runs, not its files) said "No file fixtures/replay:
+// … check the path" of a folder that is there, and a folder named without a slash was looked up as a run
+// id ("No run with id replays"). A folder is said to be one, with the command that names its files (exit 2).
+test('replay names a folder as a folder, with the command that replays its exported runs', async () => {
+  for (const [arg, files] of [
+    ['fixtures/replay', 'fixtures/replay/*.json'],
+    ['fixtures/replay/', 'fixtures/replay/*.json'],
+    ['fixtures', 'fixtures/*.json'],
+  ]) {
+    const r = await runCli(['replay', '--check', arg], { env });
+    assert.equal(r.code, 2, r.out + r.err);
+    assert.ok(r.err.startsWith(`stagecraft: ${arg} is a folder: replay takes run ids and exported run files (stagecraft export); name the files in it: stagecraft replay --check ${files}\n`), r.err);
+  }
+});
+
+// `replay --check runs/a.json` of an export file it may not read crashed: "internal error: Error: EACCES:
+// permission denied, open 'runs/a.json'" and node's stack (replay read it as no other command does); it is
+// now read as `import` reads one — said in plain words, exit 2 — and so is its size bounded
+test('an export file replay cannot read is a usage error in plain words, as import says it, not a stack', async (t) => {
+  if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) return t.skip('needs root and setpriv, to run the command as a user who may not read the file');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sc-replay-unreadable-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  chmodSync(dir, 0o755);
+  const file = path.join(dir, 'a.json');
+  writeFileSync(file, '{}');
+  chmodSync(file, 0o000);
+  const asNobody = (args: string[]) =>
+    spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd: ROOT, env: { ...env, HOME: dir }, encoding: 'utf8' });
+  for (const args of [['replay', '--check', file], ['replay', file, file]]) {
+    const r = asNobody(args);
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.ok(r.stderr.startsWith(`stagecraft: the export file ${file} cannot be read: permission denied. Check its permissions.\n`), r.stderr);
+    assert.doesNotMatch(r.stderr, /internal error|EACCES|\n\s+at /);
+  }
 });
 
 // `replay --check` exits 1 only on a divergence: a --version that could never name a version is the

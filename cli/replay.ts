@@ -8,7 +8,7 @@
  * (0 completed, 1 failed or aborted, 2 a fork point or edit that does not
  * fit); compare 0; regress 0 when no past run would change, else 1.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { AppAnswerError, StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
@@ -33,12 +33,15 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
-import { jsonArgWhere, readArgText } from './fs-words';
+import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
+import { readExportFile } from './export';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
 /** an argument naming an export file (it exists as a file) rather than a run id */
 const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
+/** an argument naming a folder: a folder of exported runs is given as its files (`runs/*.json`) */
+const isFolder = (arg: string) => existsSync(arg) && statSync(arg).isDirectory();
 /** an argument that can only be a path (a run id holds no slash and no .json), so it is no run id when no such file exists */
 const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
 
@@ -58,7 +61,12 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   const choice = versionChoice(values);
   // export files are checked before the store is opened (and imported, checked again, inside)
   for (const arg of positionals) {
-    if (isFile(arg)) checkRunExport(readFileSync(arg, 'utf8'), arg);
+    if (isFile(arg)) checkRunExport(readExportFile(arg), arg);
+    // `replay --check fixtures/replay`: the folder, not its files — said as a folder, not as a missing file or a run id
+    else if (isFolder(arg)) {
+      const files = `${arg.replace(/[/\\]+$/, '')}/*.json`;
+      throw new UsageError(`${arg} is a folder: replay takes run ids and exported run files (stagecraft export); name the files in it: stagecraft replay ${values.check ? '--check ' : ''}${files}`);
+    }
     // a mistyped path, or a glob that matched nothing (`replay --check runs/*.json`), is not a run id to look up
     else if (isPathLike(arg)) throw new UsageError(`No file ${arg}: replay takes run ids and exported run files (stagecraft export); check the path.`);
   }
@@ -140,7 +148,7 @@ const isReplayed = (r: ReplayResult): r is ReplayView => !('error' in r);
 /** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
 async function replayOne(host: Host, arg: string, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {
   if (!isFile(arg)) return replayRun(host, arg, req);
-  const { imported } = await importRuns(host, [{ source: arg, text: readFileSync(arg, 'utf8') }]);
+  const { imported } = await importRuns(host, [{ source: arg, text: readExportFile(arg) }]);
   const { runId, version } = imported[0];
   return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
 }
@@ -148,7 +156,7 @@ async function replayOne(host: Host, arg: string, req: { version?: string; skill
 /** an exported run file replayed as replayOne replays it, by the app that holds the store: imported by it, then replayed (against its recorded version unless --version) */
 async function replayFileInApp(app: AppClient, arg: string, version: string | undefined): Promise<ReplayView> {
   const { importInApp } = await import('./export');
-  const { imported } = await importInApp(app, { source: arg, text: readFileSync(arg, 'utf8') });
+  const { imported } = await importInApp(app, { source: arg, text: readExportFile(arg) });
   return app.replay(imported[0].runId, version ?? imported[0].version);
 }
 
@@ -211,13 +219,29 @@ function inCliForkWords(e: unknown, set: { path: string }[]): unknown {
   return named ? new AppAnswerError(e.code, `--${e.message}`, e.httpStatus, e.details) : e;
 }
 
-async function readValue(spec: string, io: Io): Promise<Json> {
+/** the --value FILE's value, and its text (to locate a schema's errors in) */
+async function readValue(spec: string, io: Io): Promise<{ value: Json; text: string }> {
   const text = await readArgText('--value', spec, io, { tooLarge: '', whenEmpty: 'give the value as JSON (a string in quotes), or use --set PATH=JSON.' });
   try {
-    return JSON.parse(text) as Json;
+    return { value: JSON.parse(text) as Json, text };
   } catch (e) {
     throw new UsageError(`--value ${spec} is not valid JSON: ${(e as Error).message}${jsonArgWhere(spec, text)}`);
   }
+}
+
+/**
+ * An edited value its schema refused, each error also at FILE:line:col of the --value text (stdin for `-`),
+ * as `run --input FILE` locates its input's: on the store and through the app alike (the error's
+ * `schemaErrors` point into the value). Not with --set: the value checked is then not the file's text.
+ */
+function valueLocated(e: unknown, spec: string | undefined, read: { text: string } | undefined, hasSet: boolean): unknown {
+  if (spec === undefined || !read || hasSet || !(e instanceof StagecraftError) || e.code !== 'fork_edit_invalid') return e;
+  const schemaErrors = (e.details as { schemaErrors?: { pointer: string; message: string }[] }).schemaErrors;
+  if (!Array.isArray(schemaErrors) || schemaErrors.length === 0) return e;
+  e.message += jsonArgErrorLines(spec, read.text, schemaErrors, '(the value)')
+    .map((l) => `\n${l}`)
+    .join('');
+  return e;
 }
 
 export async function forkCommand(argv: string[], io: Io): Promise<number> {
@@ -239,7 +263,8 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   // a spec that can name no model is the caller's mistake before the run is looked up (resume's order too)
   if (values.model !== undefined) checkModelSpec(values.model);
   const set = (values.set ?? []).map(parseSet);
-  const value = values.value !== undefined ? await readValue(values.value, io) : undefined;
+  const read = values.value !== undefined ? await readValue(values.value, io) : undefined;
+  const value = read?.value;
   const parent = positionals[0];
   const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string }>(
     io,
@@ -255,7 +280,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
       return { summary, forkPoint: f.forkPoint, version: f.version };
     },
     { runsCode: true, notThroughApp: forkNotThroughApp(values) },
-  );
+  ).catch((e: unknown) => Promise.reject(valueLocated(e, values.value, read, set.length > 0)));
   const { summary, forkPoint, version } = forked;
   if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: parent, forkPoint, version }));
   else {

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { jsonTextDepth } from '../lib/kernel/json-depth';
 import { MAX_JSON_DEPTH } from '../lib/server/limits';
 import { BundleInvalidError, InputInvalidError, SkillValidationError, UsageError } from '../lib/kernel/errors';
-import { locatePointer } from '../lib/skill/pointer-position';
 import { shellWord } from '../lib/kernel/shell-word';
 import { locateModelScript } from '../lib/models';
 import { isJsonObject, type JsonObject } from '../lib/kernel/json';
@@ -25,7 +24,7 @@ import type { OpenedStore } from '../lib/store';
 import { skillFileOf } from './validate';
 import type { Io } from './main';
 import { printSummary, takeOnLine } from './print';
-import { jsonArgWhere, readArgText } from './fs-words';
+import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
 import { sayHowToResumeOnStop } from './stop-words';
 import { randomIds } from '../lib/server/system';
 
@@ -67,12 +66,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 
 /** a contract error on the input, each also at FILE:line:col of the --input text (stdin for `-`), as an editor takes it */
 function inputLocated(e: InputInvalidError, spec: string, text: string): InputInvalidError {
-  const where = spec === '-' ? 'stdin' : spec;
-  const lines = e.errors.slice(0, 5).map((x) => {
-    const at = locatePointer(text, x.pointer);
-    return `${where}:${at.line}:${at.column}: ${x.pointer || '(the input)'} ${x.message}`;
-  });
-  return new InputInvalidError(e.phase, e.errors, lines);
+  return new InputInvalidError(e.phase, e.errors, jsonArgErrorLines(spec, text, e.errors, '(the input)'));
 }
 
 /** a finding's file as `stagecraft validate` shows it: relative to here when the skill was named by a relative path */

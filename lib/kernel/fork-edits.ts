@@ -25,7 +25,7 @@ import { ForkPointError } from './errors';
 import type { Json, JsonObject, JsonSchema } from './json';
 import { isJsonObject } from './json';
 import { POST_PHASE } from './plan';
-import { checkSchema, formatSchemaErrors } from './schema-check';
+import { checkSchema, formatSchemaErrors, type SchemaError } from './schema-check';
 import { parsePath } from './value-path';
 
 /** `input`: the step's input is edited; `output`: its output is; `rerun`: nothing is, the step at the point runs again */
@@ -38,10 +38,12 @@ export const RUN_INPUT_POINT = 'input';
 
 /**
  * An edited value's check: the value as the kernel will use it (a model turn filled in) and what is
- * wrong with it (empty: it fits). `schema`: the JSON Schema it checks against, where there is one,
- * so an editor can check as the value is typed (the check still decides).
+ * wrong with it (empty: it fits). `schemaErrors`: the schema's own errors among those, each at its JSON
+ * pointer into the value as it was edited (a turn's finish under `/finish`), so the text the value was
+ * typed in can be pointed at (`--value FILE:line:col`). `schema`: the JSON Schema it checks against,
+ * where there is one, so an editor can check as the value is typed (the check still decides).
  */
-export type EditCheck = ((value: Json) => { value: Json; errors: string[] }) & { schema?: JsonSchema | null };
+export type EditCheck = ((value: Json) => { value: Json; errors: string[]; schemaErrors?: SchemaError[] }) & { schema?: JsonSchema | null };
 
 export type ParsedPosition = { at: string; target: 'input' | 'output' };
 
@@ -128,7 +130,7 @@ export function objectCheck(what: string, schema?: JsonSchema | null): EditCheck
   const check: EditCheck = (value) => {
     if (!isJsonObject(value)) return { value, errors: [`${what} must be a JSON object, not ${describe(value)}`] };
     const errors = schema ? checkSchema(schema, value) : [];
-    return { value, errors: errors.length ? [`${what} does not satisfy its schema: ${formatSchemaErrors(errors)}`] : [] };
+    return errors.length ? { value, errors: [`${what} does not satisfy its schema: ${formatSchemaErrors(errors)}`], schemaErrors: errors } : { value, errors: [] };
   };
   return Object.assign(check, { schema: schema ?? null });
 }
@@ -188,7 +190,11 @@ export function modelTurnCheckFor(contract: FinishContract): EditCheck {
     for (const field of contract.derived) delete finish[field];
     const errors = checkSchema(withoutFields(contract.schema, contract.derived), finish);
     if (errors.length === 0) return checked;
-    return { value: turn, errors: [`finish does not satisfy the output schema of phase ${contract.phase}, the contract the model's own finish is held to: ${formatSchemaErrors(errors)}`] };
+    return {
+      value: turn,
+      errors: [`finish does not satisfy the output schema of phase ${contract.phase}, the contract the model's own finish is held to: ${formatSchemaErrors(errors)}`],
+      schemaErrors: errors.map((e) => ({ ...e, pointer: `/finish${e.pointer}` })),
+    };
   };
 }
 

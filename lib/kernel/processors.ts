@@ -23,8 +23,9 @@ import type { CodeStep, ProcessorPlan, StepSpec } from './plan';
 import type { CodeCall, PreparedCall, PrintedOutput } from './ports';
 import type { RunContext } from './context';
 import { isLargeValue } from './memo-large';
-import { actsOnWorld, beginStep, callOptions, lookupLargeMemo, lookupMemo, recordAnswer, recordHead, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
+import { actsOnWorld, beginStep, lookupLargeMemo, lookupMemo, recordAnswer, recordHead, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { atForkInput, pendingForkPoint } from './recording';
+import { startCodeCall } from './start-call';
 import { objectCheck } from './fork-edits';
 import { isInfrastructureError } from './faults';
 import { checkSchema, formatSchemaErrors } from './schema-check';
@@ -152,8 +153,7 @@ function sendFused(ctx: RunContext, run: CodeStep[], input: JsonObject): FusedCa
     chain: run.map((s) => ({ exportName: s.function, into: s.into ?? null })),
   };
   // prepared, where the sandbox can: what the request printed is known once it replies
-  const prepared = ctx.deps.sandbox.prepare?.(call, callOptions(ctx));
-  const reply = prepared ? prepared.start() : ctx.deps.sandbox.call(call, callOptions(ctx));
+  const { reply, prepared } = startCodeCall(ctx, call);
   reply.catch(() => undefined);
   return { run, input, reply, prepared };
 }

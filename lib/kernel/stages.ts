@@ -27,8 +27,9 @@ import { BUILTIN_HANDLERS } from './builtins/handlers';
 import { makeArtifact } from './ops/execute';
 import type { Contribution, StageContext } from './stage-types';
 import type { CodeCall, PrintedOutput } from './ports';
-import { actsOnWorld, beginStep, callOptions, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
+import { actsOnWorld, beginStep, lookupMemo, recordAnswer, recordStep, untilAbortRequested, type MemoLookup, type StepDef } from './step';
 import { isInfrastructureError } from './faults';
+import { startCodeCall } from './start-call';
 import { hashJson } from './memo';
 
 export const CAPABILITY_TIMEOUT_MS = 10_000;
@@ -186,8 +187,8 @@ async function invokeHandler(ctx: RunContext, stage: StageSpec, sctx: StageConte
     timeoutMs: CAPABILITY_TIMEOUT_MS,
   };
   // prepared, where the sandbox can: what the call printed is known once it returns (PreparedCall.printed)
-  const prepared = ctx.deps.sandbox.prepare?.(call, callOptions(ctx));
-  const out = await (prepared ? prepared.start() : ctx.deps.sandbox.call(call, callOptions(ctx)));
+  const { reply, prepared } = startCodeCall(ctx, call);
+  const out = await reply;
   if (prepared?.printed) printedBy.set(stage.name, prepared.printed);
   if (out === null || out === undefined) return undefined;
   if (typeof out !== 'object' || Array.isArray(out)) {

@@ -40,6 +40,11 @@ export type AnalyzeBundleOptions = {
   skillName?: string;
   /** parses skill.md's frontmatter (default: afresh each time; the editor's reuses its last parse) */
   parseFrontmatter?: ValidateOptions['parseFrontmatter'];
+  /**
+   * bundle paths a folder holds but whose reading was refused (binary, unreadable, too large: said as
+   * that problem), so that a `module:` naming one is not also said to name no file
+   */
+  refused?: ReadonlySet<string>;
 };
 
 const SIBLING_SKILL = /^\.\.\/([^/]+)\/skill\.md$/;
@@ -74,12 +79,16 @@ export function analyzeBundle(files: BundleFiles, opts: AnalyzeBundleOptions = {
   const analysis = analyzeSkill(text, {
     file,
     bundleDir: IN_MEMORY_BUNDLE,
-    fileExists: inMemoryFileExists(files, opts.knownSkills),
+    fileExists: refusedOrIn(opts.refused, inMemoryFileExists(files, opts.knownSkills)),
     readText: (p) => (has(files, p) && typeof files[p] === 'string' ? (files[p] as string) : undefined),
     parseFrontmatter: opts.parseFrontmatter,
   });
   if (opts.skillName !== undefined) checkName(analysis, opts.skillName, file);
   return { diagnostics: [...problems, ...analysis.diagnostics], diagram: diagramOf(analysis), analysis };
+}
+
+function refusedOrIn(refused: ReadonlySet<string> | undefined, exists: FileExists): FileExists {
+  return refused?.size ? (p) => refused.has(p) || exists(p) : exists;
 }
 
 /** `name:` against the stored skill's name (runs and run_skill know the skill by the latter). */

@@ -102,7 +102,10 @@ async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise
     for (const s of req.set ?? []) value = setAtPath(value, s.path, s.value as Json, words.set);
     const checked = probe.check(value);
     if (checked.errors.length) {
-      throw new ForkPointError('fork_edit_invalid', `The edited value at ${at} does not fit: ${checked.errors.join('; ')}. Nothing was run.`, { position: at, errors: checked.errors });
+      // schemaErrors: each at its JSON pointer into the value as edited, for whoever holds its text to locate (the CLI's --value FILE)
+      const details: JsonObject = { position: at, errors: checked.errors };
+      if (checked.schemaErrors) details.schemaErrors = checked.schemaErrors;
+      throw new ForkPointError('fork_edit_invalid', `The edited value at ${at} does not fit: ${checked.errors.join('; ')}. Nothing was run.`, details);
     }
     point = { at: asked.at, target: asked.target, value: checked.value };
   }

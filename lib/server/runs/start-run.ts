@@ -120,7 +120,8 @@ export function readFolder(cwd: string, bundle: string): { dir: string; files: B
   const { given, isFolder } = bundlePath(cwd, bundle);
   const dir = isFolder ? given : path.dirname(given);
   const { files, problems } = readBundleDir(dir);
-  const unreadable = problems.find((p) => p.code === 'skill_md_not_utf8');
+  // a skill.md read and refused (not UTF-8, over its size limit, unreadable): that finding, at skill.md
+  const unreadable = problems.find((p) => p.path === 'skill.md' && p.code !== 'bundle_no_skill_md');
   if (unreadable) {
     throw new SkillValidationError([
       { severity: 'error', rule: unreadable.code, message: unreadable.message, file: path.join(dir, 'skill.md'), line: unreadable.line ?? 1, column: unreadable.column ?? 1, path: '' },

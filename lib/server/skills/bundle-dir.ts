@@ -150,7 +150,12 @@ export function readBundleDir(dir: string): ReadBundle {
   walk(root, '');
   if (problems.some((x) => x.code === 'bundle_too_many_files')) return { files, problems };
   const seen = new Set(problems.map((x) => `${x.code}:${x.path}`));
-  for (const x of checkBundle(files)) if (!seen.has(`${x.code}:${x.path}`)) problems.push(x);
+  // a skill.md read and refused (not UTF-8, too large, unreadable) is that problem, not also a missing skill.md
+  const isSkillMdRefused = problems.some((x) => x.path === 'skill.md');
+  for (const x of checkBundle(files)) {
+    if (seen.has(`${x.code}:${x.path}`) || (x.code === 'bundle_no_skill_md' && isSkillMdRefused)) continue;
+    problems.push(x);
+  }
   return { files, problems };
 }
 

@@ -21,9 +21,11 @@ export type ValidateFilesOptions = {
   knownSkills?: readonly string[];
   /** the stored skill this bundle is (or will be) a version of: a different frontmatter `name` is a warning */
   skillName?: string;
+  /** paths a folder holds whose reading was refused (said as that problem, not as a file missing) */
+  refused?: ReadonlySet<string>;
 };
 
 export function validateFiles(files: BundleFiles, opts: ValidateFilesOptions = {}): ValidationView {
   const file = opts.file ?? 'skill.md';
-  return validationView(analyzeBundle(files, { file, knownSkills: opts.knownSkills, skillName: opts.skillName }).diagnostics, file);
+  return validationView(analyzeBundle(files, { file, knownSkills: opts.knownSkills, skillName: opts.skillName, refused: opts.refused }).diagnostics, file);
 }
