@@ -118,7 +118,8 @@ export function modelFromSpec(
   throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
 }
 
-function timeoutFrom(raw: string | undefined): number | undefined {
+/** STAGECRAFT_MODEL_TIMEOUT_MS: unset is the adapter's default; anything but a whole number of ms above 0 is a UsageError. */
+export function timeoutFrom(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const ms = Number(raw);
   if (!Number.isInteger(ms) || ms <= 0) {
