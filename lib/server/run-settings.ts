@@ -10,11 +10,11 @@
  * app's boot check it with the sandbox probe).
  */
 import { UsageError } from '../kernel/errors';
-import { timeoutFrom } from '../models';
+import { timeoutFrom } from '../models/timeout';
 import { DEFAULT_MAX_WORKERS } from '../sandbox/worker-slots';
 import { countFromEnv } from '../sandbox/workspace-usage';
-import { commitLanesFromEnv } from '../store/commit-lanes';
-import { runLimitsFromEnv } from './host';
+import { commitLanesFromEnv } from '../store/lanes-setting';
+import { runLimitsFromEnv } from './run-limits';
 import { maxDescendants, maxRuns } from './limits';
 import { httpGetOptionsFromEnv } from './net/http-get';
 import { workersModeOf } from './runs/run-source';

@@ -48,30 +48,15 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
-import { UsageError } from '../kernel/errors';
 import { dbErrorOf } from './errors';
 import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, prepareJsonRows, type DirectWrite, type OpSource, type Statement, type WireOp } from './wire';
 import { batchLength } from './batches';
+import { commitLanesFromEnv } from './lanes-setting';
 
 // the batch limits live beside the embedded line's too (batches.ts), which must not load pg
 export { batchLength, MAX_BATCH, MAX_BATCH_CHARS } from './batches';
 
-/** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
-export const DEFAULT_COMMIT_LANES = 1;
-
-/**
- * STAGECRAFT_COMMIT_LANES as a count of lanes (DEFAULT_COMMIT_LANES when unset). Anything but a whole number of at
- * least 1 is refused: `abc` and `0` were read as unset, `1.5` and `-2` made a lane count no one asked for.
- */
-export function commitLanesFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env.STAGECRAFT_COMMIT_LANES;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_COMMIT_LANES;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new UsageError(`STAGECRAFT_COMMIT_LANES=${JSON.stringify(raw)}: give the Postgres connections for writes as a whole number of at least 1 (default ${DEFAULT_COMMIT_LANES}).`);
-  }
-  return n;
-}
+export { commitLanesFromEnv, DEFAULT_COMMIT_LANES } from './lanes-setting';
 
 /**
  * `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way (`op` is then built only if they are refused).
