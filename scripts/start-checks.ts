@@ -2,3 +2,4 @@
 export { listenProblem, securitySettings, isLoopback } from '../lib/server/http/security';
 export { isolationFor, sandboxMode, noIsolationWarning } from '../lib/sandbox/isolation';
 export { runSettingsProblems } from '../lib/server/run-settings';
+export { portProblem } from '../lib/server/http/listen-port';
