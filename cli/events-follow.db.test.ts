@@ -206,3 +206,23 @@ test('on the embedded store, an ended run is printed whole and the command exits
     undriven.err,
   );
 });
+
+// `stagecraft runs --status running` listed such a run like any running one: nothing told an operator that
+// nobody drives it, or what to do. Now `runs` says it under the list, in the words above (without "Still
+// following."), after two looks at its claim; once ended it is not named.
+test('on Postgres, runs names a run left running by a command killed outright, with resume and abort', async () => {
+  await killedRun(longNap, path.join(t.dir, 'killed-pg-runs'), pg);
+  const r = await runCli(['runs', '--status', 'running'], { env: pg });
+  assert.equal(r.code, 0, r.err);
+  const left = r.out.trim().split(/\s+/)[0];
+  assert.match(left, /^run_/);
+  assert.ok(
+    r.err.includes(
+      `run ${left} is recorded as running, but no process drives it now (none holds its claim): a worker's run is taken up by another worker once its lease ends; else take it up with \`stagecraft resume ${left}\`, or end it with \`stagecraft abort ${left}\`.`,
+    ),
+    r.err,
+  );
+  assert.doesNotMatch(r.err, /Still following/);
+  assert.equal((await runCli(['abort', left], { env: pg })).code, 0);
+  assert.doesNotMatch((await runCli(['runs'], { env: pg })).err, /no process drives it/);
+});

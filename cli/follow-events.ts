@@ -29,7 +29,7 @@ import type { RunEvent } from '../lib/kernel/ports';
 import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import { bundleRootOf, printEvent } from './print';
-import { undrivenWords } from './runs';
+import { undrivenOnPostgres, undrivenWords } from './runs';
 import { undrivenLook } from '../lib/server/runs/run-driver';
 import type { Io } from './main';
 import { onStop } from './stop-words';
@@ -121,7 +121,7 @@ function watchDriver(host: Host & { store: OpenedStore }, runId: string, io: Io)
     const look = await undrivenLook(host.store, runId);
     unclaimed = look === 'unclaimed' ? unclaimed + 1 : 0;
     const undriven = unclaimed >= 2 ? 'running' : look === 'no-worker' ? 'queued' : null;
-    if (undriven && undriven !== said && !isStopped) io.err(`stagecraft: ${undrivenOnPostgres(runId, undriven)}`);
+    if (undriven && undriven !== said && !isStopped) io.err(`stagecraft: ${undrivenOnPostgres(runId, undriven)} Still following.`);
     // a first unclaimed check keeps what was said: only a driven check forgets it
     if (undriven || unclaimed === 0) said = undriven;
   };
@@ -135,12 +135,6 @@ function watchDriver(host: Host & { store: OpenedStore }, runId: string, io: Io)
     isStopped = true;
     clearTimeout(timer);
   };
-}
-
-function undrivenOnPostgres(runId: string, status: 'running' | 'queued'): string {
-  const id = shellWord(runId);
-  if (status === 'queued') return `run ${runId} is queued, and no \`stagecraft worker\` was seen in the last minute: it starts when one (or an app that drives its runs) takes it. Still following.`;
-  return `run ${runId} is recorded as running, but no process drives it now (none holds its claim): a worker's run is taken up by another worker once its lease ends; else take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`. Still following.`;
 }
 
 export async function followInApp(app: AppClient, runId: string, print: (e: LoggedEvent) => void, io: Io): Promise<Followed> {

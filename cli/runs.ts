@@ -14,6 +14,8 @@ import { shellWord } from '../lib/kernel/shell-word';
 import { userInfo } from 'node:os';
 import { parse } from './args';
 import { withHost, withHostOrApp } from './store';
+import { undrivenLook } from '../lib/server/runs/run-driver';
+import type { OpenedStore } from '../lib/store';
 import type { AppAbort, AppClient } from './through-app';
 import type { RunPageView, RunSummaryView } from '../lib/views';
 import { cliRequester } from '../lib/views/requester';
@@ -258,17 +260,18 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   };
   // a --skill no skill has (a typo, a deleted skill), asked while the store is open: said below, as the runs page says it
   const unknown = async (page: RunPageView, exists: (name: string) => Promise<boolean>) => page.runs.length === 0 && !!values.skill && !(await exists(values.skill));
-  const { page, unknownSkill, holdsStore } = await withHostOrApp(
+  const { page, unknownSkill, holdsStore, unclaimed } = await withHostOrApp(
     io,
     async (host) => {
       // the run views the API answers (lib/views: RunPageView), never the store's records
       const page = await listRuns(host, { ...filter, limit, cursor: after });
       // the embedded store is this process's alone while it lists: no other process can be driving a run of it
-      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))), holdsStore: host.store.backend === 'pglite' };
+      const unclaimed = values.json ? [] : await unclaimedRuns(host.store as OpenedStore, page);
+      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))), holdsStore: host.store.backend === 'pglite', unclaimed };
     },
     async (app) => {
       const page = await app.runsPage({ ...filter, limit, cursor: values.cursor });
-      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)), holdsStore: false };
+      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)), holdsStore: false, unclaimed: [] as string[] };
     },
   );
   if (values.json) io.out(JSON.stringify(page));
@@ -303,6 +306,7 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
       const left = page.runs.filter((r) => r.status === 'running').map((r) => r.runId);
       if (left.length) io.err(undrivenWords(left));
     }
+    for (const runId of unclaimed) io.err(undrivenOnPostgres(runId, 'running'));
   }
   return 0;
 }
@@ -319,6 +323,33 @@ export function undrivenWords(runIds: string[], status: 'running' | 'queued' = '
     return `run ${runIds[0]} is recorded as ${status}, but no process drives it: the embedded store is this command's, so ${why}. Take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`.`;
   }
   return `${runIds.length} runs listed are recorded as running, but no process drives them: the embedded store is this command's, so whatever ran them stopped. Take them up with \`stagecraft resume\` (all of them) or \`stagecraft resume RUN\`, or end one with \`stagecraft abort RUN\`.`;
+}
+
+/** A run on Postgres that nothing drives (run-driver.ts undrivenLook), named, with the ways on (`events --follow` adds "Still following."). */
+export function undrivenOnPostgres(runId: string, status: 'running' | 'queued'): string {
+  const id = shellWord(runId);
+  if (status === 'queued') return `run ${runId} is queued, and no \`stagecraft worker\` was seen in the last minute: it starts when one (or an app that drives its runs) takes it.`;
+  return `run ${runId} is recorded as running, but no process drives it now (none holds its claim): a worker's run is taken up by another worker once its lease ends; else take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`.`;
+}
+
+/** how long `runs` waits before it looks again at a running run no session held the claim of: a worker takes it a moment after its job */
+const SECOND_LOOK_MS = 1_000;
+
+/**
+ * The listed runs recorded as running that no process drives on a Postgres store (their command was
+ * killed outright: SIGKILL, a machine lost): two looks at their claims, a moment apart, as `events
+ * --follow` does. Nothing on the embedded store (it says so itself) or through the app.
+ */
+async function unclaimedRuns(store: OpenedStore, page: RunPageView): Promise<string[]> {
+  if (store.backend !== 'postgres') return [];
+  const look = async (ids: string[]) => {
+    const looks = await Promise.all(ids.map(async (id) => ((await undrivenLook(store, id)) === 'unclaimed' ? id : null)));
+    return looks.filter((id): id is string => id !== null);
+  };
+  const first = await look(page.runs.filter((r) => r.status === 'running').map((r) => r.runId));
+  if (first.length === 0) return [];
+  await new Promise((r) => setTimeout(r, SECOND_LOOK_MS));
+  return look(first);
 }
 
 /** characters of a denial's reason a `stagecraft runs` line shows (`--json` carries its first 300, the run page's report all of it) */

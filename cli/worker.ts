@@ -12,6 +12,7 @@ import { RunWorker } from '../lib/queue/run-worker';
 import { WorkerRegistry, newWorkerInfo } from '../lib/queue/worker-registry';
 import { driveRun, queuedRunsToResend } from '../lib/server/runs/drive-run';
 import { databaseUrlOf } from '../lib/server/runs/run-source';
+import { checkRunSettings } from '../lib/server/run-settings';
 import type { OpenedStore } from '../lib/store';
 import { parse } from './args';
 import { withHost } from './store';
@@ -30,6 +31,8 @@ export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlySto
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_WORKER_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_WORKER_CONCURRENCY}, not ${JSON.stringify(values.concurrency)}`);
   }
+  // before the store and the queue: a worker whose runs would all fail on a setting must not take their jobs
+  checkRunSettings(process.env, 'worker');
   // SIGTERM/SIGINT while starting (opening the store, migrating it, joining the queue): no run is held
   // yet, so the worker leaves at once and says so, exit 0 as for any stop — not killed by the signal
   // (exit code none), which a supervisor scaling down a worker that just started would read as a crash

@@ -14,6 +14,7 @@ import { UsageError } from '../kernel/errors';
 import { shellWord } from '../kernel/shell-word';
 import { createScriptedModel } from './scripted';
 import { createOpenAiModel } from './openai';
+import { timeoutFrom } from './timeout';
 
 export { createScriptedModel, type ScriptedModel, type ScriptedModelOptions } from './scripted';
 export { parseModelScript, type ModelScript } from './model-script';
@@ -116,13 +117,4 @@ export function modelFromSpec(
   // any other spec is one no model has: checkModelSpec says which
   checkModelSpec(spec);
   throw new UsageError(`Unknown model ${JSON.stringify(spec)}. Use ${SPEC_FORMS}.`, { spec });
-}
-
-function timeoutFrom(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0) {
-    throw new UsageError(`STAGECRAFT_MODEL_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}.`);
-  }
-  return ms;
 }

@@ -51,12 +51,12 @@ import pg from 'pg';
 import { dbErrorOf } from './errors';
 import { APPLY_SQL, batchParam, directStatement, opText, opUnlock, prepareJsonRows, type DirectWrite, type OpSource, type Statement, type WireOp } from './wire';
 import { batchLength } from './batches';
+import { commitLanesFromEnv } from './lanes-setting';
 
 // the batch limits live beside the embedded line's too (batches.ts), which must not load pg
 export { batchLength, MAX_BATCH, MAX_BATCH_CHARS } from './batches';
 
-/** one lane by default: measured at 200 runs × 5 steps, concurrency 8, one lane batches more and beats two by 20–25% (STAGECRAFT_COMMIT_LANES overrides) */
-export const COMMIT_LANES = Number(process.env.STAGECRAFT_COMMIT_LANES) || 1;
+export { commitLanesFromEnv, DEFAULT_COMMIT_LANES } from './lanes-setting';
 
 /**
  * `direct`: the op as plain INSERTs (wire.ts directCommit), sent that way (`op` is then built only if they are refused).
@@ -331,17 +331,23 @@ export type WriteStats = { statements: number; ops: number; busyMs: number; shap
 const sum = (lanes: Lane[], f: (l: Lane) => number) => lanes.reduce((n, l) => n + f(l), 0);
 
 export class CommitLanes {
-  private readonly lanes: (Lane | null)[] = Array.from({ length: COMMIT_LANES }, () => null);
+  private readonly lanes: (Lane | null)[];
   private closed = false;
 
-  constructor(private readonly url: string) {}
+  /** `count`: how many lanes (STAGECRAFT_COMMIT_LANES by default; a bad value throws here, before any connection) */
+  constructor(
+    private readonly url: string,
+    private readonly count = commitLanesFromEnv(process.env),
+  ) {
+    this.lanes = Array.from({ length: count }, () => null);
+  }
 
   /** The lane of a run (opened on first use, replaced when its connection is lost). */
   laneFor(runId: string): Lane {
     if (this.closed) throw new Error('the store is closed: no more writes');
     let h = 0;
     for (let i = 0; i < runId.length; i++) h = (h * 31 + runId.charCodeAt(i)) | 0;
-    return this.lane(Math.abs(h) % COMMIT_LANES);
+    return this.lane(Math.abs(h) % this.count);
   }
 
   /** lane i, opened when it has none (or lost its connection) */
@@ -364,7 +370,7 @@ export class CommitLanes {
   /** Opens every lane's connection now (not awaited): the first write or claim then does not wait for it. */
   warm(): void {
     if (this.closed) return;
-    for (let i = 0; i < COMMIT_LANES; i++) this.lane(i);
+    for (let i = 0; i < this.count; i++) this.lane(i);
   }
 
   async close(): Promise<void> {

@@ -31,11 +31,28 @@ export function traceSettings(env: Record<string, string | undefined>): TraceSet
   const exporters = (env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((s) => s.trim());
   if (!exporters.includes('otlp')) return { enabled: false };
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim();
-  if (protocol === 'http/protobuf' || protocol === 'http/json') return { enabled: true, protocol };
-  return {
-    enabled: false,
-    problem: `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported: Stagecraft sends OTLP over HTTP — set http/protobuf (the default; a collector's port 4318) or http/json. No traces are sent.`,
-  };
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
+    return {
+      enabled: false,
+      problem: `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported: Stagecraft sends OTLP over HTTP — set http/protobuf (the default; a collector's port 4318) or http/json. No traces are sent.`,
+    };
+  }
+  // not a URL: the exporter would fall back to http://localhost:4318 without a word, and each run's failure to
+  // send would then name an address nobody set
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  if (!isHttpUrl(endpoint.trim())) {
+    return { enabled: false, problem: `${name}=${endpoint} is not an http:// or https:// URL: set a collector's OTLP/HTTP endpoint (such as http://localhost:4318). No traces are sent.` };
+  }
+  return { enabled: true, protocol };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 const EXPORTERS = Symbol.for('stagecraft.otlp-exporters');

@@ -28,7 +28,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { StepFailedError } from '../../kernel/errors';
+import { StepFailedError, UsageError } from '../../kernel/errors';
 import { RUN_FETCH_HEADER } from '../http/security';
 
 export { RUN_FETCH_HEADER };
@@ -102,10 +102,19 @@ export function isPrivateAddress(address: string): boolean {
 export type HttpReach = 'local' | 'public' | 'all';
 export type HttpGetOptions = { reach?: HttpReach; maxBytes?: number; timeoutMs?: number };
 
-/** The options from the environment: STAGECRAFT_HTTP_PRIVATE=deny keeps http/get on the public internet, =allow lets it reach link-local addresses too. */
+/**
+ * The options from the environment: STAGECRAFT_HTTP_PRIVATE=deny keeps http/get on the public internet, =allow lets it
+ * reach link-local addresses too. Any other value is refused: read as unset it would let runs reach this host and the
+ * private networks on a server whose operator meant `deny` (`DENY`, `true`, `no`).
+ */
 export function httpGetOptionsFromEnv(env: Record<string, string | undefined>): HttpGetOptions {
-  const v = env.STAGECRAFT_HTTP_PRIVATE;
-  return { reach: v === 'deny' ? 'public' : v === 'allow' ? 'all' : 'local' };
+  const v = env.STAGECRAFT_HTTP_PRIVATE?.trim();
+  if (v === undefined || v === '') return { reach: 'local' };
+  if (v === 'deny') return { reach: 'public' };
+  if (v === 'allow') return { reach: 'all' };
+  throw new UsageError(
+    `STAGECRAFT_HTTP_PRIVATE=${JSON.stringify(env.STAGECRAFT_HTTP_PRIVATE)}: it is deny (http/get reaches the public internet only) or allow (link-local addresses too); unset, runs reach anything but link-local addresses.`,
+  );
 }
 
 /** whether a run may connect to `address` */

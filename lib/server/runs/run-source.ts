@@ -26,14 +26,20 @@ export type WorkersSetting = { mode: WorkersMode; notice: string | null };
 export const EMBEDDED_DRIVES_IN_PROCESS =
   'STAGECRAFT_WORKERS=external needs a Postgres store (set DATABASE_URL): the embedded store belongs to one process, so it drives its runs in this process.';
 
-/** STAGECRAFT_WORKERS as this process can honour it (`in-process` when unset). */
-export function workersSetting(host: Pick<Host, 'env' | 'store'>): WorkersSetting {
-  const raw = host.env.STAGECRAFT_WORKERS?.trim() || 'in-process';
+/** STAGECRAFT_WORKERS as set (`in-process` when unset); any other value is a UsageError. */
+export function workersModeOf(env: Record<string, string | undefined>): WorkersMode {
+  const raw = env.STAGECRAFT_WORKERS?.trim() || 'in-process';
   if (!(WORKERS_MODES as readonly string[]).includes(raw)) {
     throw new UsageError(`STAGECRAFT_WORKERS=${raw}: it is one of ${WORKERS_MODES.join(', ')} (unset means in-process).`);
   }
-  if (raw === 'external' && !databaseUrlOf(host)) return { mode: 'in-process', notice: EMBEDDED_DRIVES_IN_PROCESS };
-  return { mode: raw as WorkersMode, notice: null };
+  return raw as WorkersMode;
+}
+
+/** STAGECRAFT_WORKERS as this process can honour it (`in-process` when unset). */
+export function workersSetting(host: Pick<Host, 'env' | 'store'>): WorkersSetting {
+  const mode = workersModeOf(host.env);
+  if (mode === 'external' && !databaseUrlOf(host)) return { mode: 'in-process', notice: EMBEDDED_DRIVES_IN_PROCESS };
+  return { mode, notice: null };
 }
 
 /** The Postgres URL the store was opened on, or null for the embedded store (or a store in memory). */

@@ -1,0 +1,59 @@
+/**
+ * The settings a process reads from its environment only as it goes — when a run starts (its workspace quota,
+ * its sandbox's /tmp, http/get's reach, its model's timeout), when a sandbox worker is spawned, when a run
+ * starts another — checked all at once when the process starts. A mistake then stops `stagecraft worker` and
+ * `npm start` with every bad value named, rather than failing each run later: a worker would take a run's job
+ * and drop it ("not driven"), leaving the run queued; the app would record runs it cannot drive.
+ *
+ * Owns: which settings are checked at start, and saying all of them at once. Does not: read them for use (each
+ * reader does, with the same parser, so the two cannot disagree) or check STAGECRAFT_SANDBOX (npm start and the
+ * app's boot check it with the sandbox probe).
+ */
+import { UsageError } from '../kernel/errors';
+import { timeoutFrom } from '../models/timeout';
+import { DEFAULT_MAX_WORKERS } from '../sandbox/worker-slots';
+import { countFromEnv } from '../sandbox/workspace-usage';
+import { commitLanesFromEnv } from '../store/lanes-setting';
+import { runLimitsFromEnv } from './run-limits';
+import { maxDescendants, maxRuns } from './limits';
+import { httpGetOptionsFromEnv } from './net/http-get';
+import { workersModeOf } from './runs/run-source';
+
+type Env = Record<string, string | undefined>;
+
+/** what a process that drives runs reads: a worker, the app, the CLI */
+const DRIVER_CHECKS: ((env: Env) => unknown)[] = [
+  runLimitsFromEnv,
+  httpGetOptionsFromEnv,
+  (env) => countFromEnv(env, 'STAGECRAFT_MAX_WORKERS', DEFAULT_MAX_WORKERS),
+  maxDescendants,
+  (env) => timeoutFrom(env.STAGECRAFT_MODEL_TIMEOUT_MS),
+  commitLanesFromEnv,
+];
+
+/** what only the app reads */
+const APP_CHECKS: ((env: Env) => unknown)[] = [
+  maxRuns,
+  workersModeOf,
+];
+
+/** Every setting of `env` this process would refuse later, each as the sentence its reader says (none: []). */
+export function runSettingsProblems(env: Env, of: 'worker' | 'app'): string[] {
+  const checks = of === 'app' ? [...DRIVER_CHECKS, ...APP_CHECKS] : DRIVER_CHECKS;
+  const problems: string[] = [];
+  for (const check of checks) {
+    try {
+      check(env);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      problems.push(e.message);
+    }
+  }
+  return problems;
+}
+
+/** Throws one UsageError naming every bad setting of `env` (runSettingsProblems), before anything starts. */
+export function checkRunSettings(env: Env, of: 'worker' | 'app'): void {
+  const problems = runSettingsProblems(env, of);
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+}
