@@ -2,7 +2,7 @@
 // one localStorage key and the other tab's unsaved text was gone once that tab was closed.
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { clearDraft, countAsideDrafts, newDraftOwner, readAsideDraft, readDraft, writeDraft } from './drafts';
+import { clearDraft, countAsideDrafts, MAX_ASIDE_DRAFTS, newDraftOwner, readAsideDraft, readDraft, writeDraft } from './drafts';
 import { draftOffer } from './studio-logic';
 
 const store = new Map<string, string>();
@@ -108,4 +108,35 @@ test('a draft put aside by an older page (one draft, not a list) is still offere
   writeDraft('s', { files: files('mine'), base: 'h1', at: 2 }, one);
   clearDraft('s', one);
   assert.equal(readDraft('s')?.files['skill.md'], 'old aside');
+});
+
+test('one draft put aside is stored as an older page stored it (an object), so a tab still on that page reads it', () => {
+  const one = newDraftOwner();
+  const two = newDraftOwner();
+  writeDraft('s', { files: files('saved + one'), base: 'h1', at: 1 }, one);
+  writeDraft('s', { files: files('saved + two'), base: 'h1', at: 2 }, two);
+  const raw = JSON.parse(store.get('stagecraft:draft:s:other-tab')!) as unknown;
+  assert.equal(Array.isArray(raw), false);
+  assert.equal((raw as { files: Record<string, string> }).files['skill.md'], 'saved + one');
+});
+
+test('a list where a draft belongs (an older page carried a newer one\'s aside list into the draft key) reads as no draft, and the page opens', () => {
+  store.set('stagecraft:draft:s', JSON.stringify([{ files: files('a'), base: 'h1', at: 1, tab: 'x' }]));
+  assert.equal(readDraft('s'), null);
+  assert.equal(draftOffer(readDraft('s'), saved, 'h1', (ms) => `@${ms}`, readAsideDraft('s'), 0), null);
+  store.set('stagecraft:draft:s:other-tab', JSON.stringify([{ nofiles: true }, 'text', { files: files('b'), base: 'h1', at: 2, tab: 'y' }]));
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'b');
+  assert.equal(countAsideDrafts('s'), 1);
+});
+
+test(`many tabs written over keep only the newest ${MAX_ASIDE_DRAFTS} drafts aside, and one text once`, () => {
+  for (let i = 1; i <= MAX_ASIDE_DRAFTS + 4; i++) writeDraft('s', { files: files(`tab ${i}`), base: 'h1', at: i }, newDraftOwner());
+  assert.equal(readDraft('s')?.files['skill.md'], `tab ${MAX_ASIDE_DRAFTS + 4}`);
+  assert.equal(countAsideDrafts('s'), MAX_ASIDE_DRAFTS);
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'tab 4');
+  store.clear();
+  for (let i = 1; i <= 4; i++) writeDraft('s', { files: files(i === 4 ? 'last' : 'same text'), base: 'h1', at: i }, newDraftOwner());
+  assert.equal(countAsideDrafts('s'), 1);
+  assert.equal(readAsideDraft('s')?.files['skill.md'], 'same text');
+  assert.equal(readAsideDraft('s')?.at, 3);
 });

@@ -28,10 +28,18 @@ const mine = (d: Draft, owner: DraftOwner | undefined) => !owner || d.tab === un
 /** a draft put aside that this page wrote (its newer text is the current draft, or saved) */
 const ownAside = (d: Draft, owner: DraftOwner) => d.tab !== undefined && (d.tab === owner.tab || owner.took.has(d.tab));
 
+/** a stored draft as a page wrote it: an object with its files (anything else, e.g. a list a newer page's aside key held, is none) */
+function isDraft(v: unknown): v is Draft {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const files = (v as { files?: unknown }).files;
+  return typeof files === 'object' && files !== null && !Array.isArray(files);
+}
+
 function read(k: string): Draft | null {
   try {
     const raw = localStorage.getItem(k);
-    return raw ? (JSON.parse(raw) as Draft) : null;
+    const v = raw ? (JSON.parse(raw) as unknown) : null;
+    return isDraft(v) ? v : null;
   } catch {
     return null;
   }
@@ -40,15 +48,24 @@ function read(k: string): Draft | null {
 function readAside(skill: string): Draft[] {
   try {
     const raw = localStorage.getItem(asideKey(skill));
-    const v = raw ? (JSON.parse(raw) as Draft | Draft[]) : [];
-    return Array.isArray(v) ? v : [v];
+    const v = raw ? (JSON.parse(raw) as unknown) : [];
+    return (Array.isArray(v) ? v : [v]).filter(isDraft);
   } catch {
     return [];
   }
 }
 
+/** other tabs' drafts kept aside at most (the newest): each is a whole bundle, and localStorage is small */
+export const MAX_ASIDE_DRAFTS = 5;
+
+/**
+ * One draft alone is stored as an older page stored it (an object, not a list): a tab still on the older
+ * page reads it as before, and would carry a list into the main draft key. Drafts with the same files
+ * as a newer one kept are dropped, and only the newest MAX_ASIDE_DRAFTS are kept.
+ */
 function writeAside(skill: string, drafts: Draft[]): void {
-  if (drafts.length) localStorage.setItem(asideKey(skill), JSON.stringify(drafts));
+  const kept = drafts.filter((d, i) => !drafts.slice(i + 1).some((later) => sameFiles(later.files, d.files))).slice(-MAX_ASIDE_DRAFTS);
+  if (kept.length) localStorage.setItem(asideKey(skill), JSON.stringify(kept.length === 1 ? kept[0] : kept));
   else localStorage.removeItem(asideKey(skill));
 }
 
