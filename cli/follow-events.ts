@@ -140,12 +140,19 @@ function watchDriver(host: Host & { store: OpenedStore }, runId: string, io: Io)
 export async function followInApp(app: AppClient, runId: string, print: (e: LoggedEvent) => void, io: Io): Promise<Followed> {
   const { followRun } = await import('./through-app');
   let after = 0;
-  // each answer about the run, then the log past what was printed: the answer that says it ended is followed by its last events
-  const { run } = await followRun(app, runId, io, async () => {
-    for (const e of await app.events(runId, after)) {
-      print(e);
-      after = e.seq;
-    }
-  });
-  return { status: run.status };
+  // stdout's reader gone (`events RUN --follow | head -3`): nobody reads what follows; the run is the
+  // app's. Only here: run, fork and resume through the app finish following whoever reads (reader-gone.ts)
+  const ungone = onReaderGone(() => process.exit(0));
+  try {
+    // each answer about the run, then the log past what was printed: the answer that says it ended is followed by its last events
+    const { run } = await followRun(app, runId, io, async () => {
+      for (const e of await app.events(runId, after)) {
+        print(e);
+        after = e.seq;
+      }
+    });
+    return { status: run.status };
+  } finally {
+    ungone();
+  }
 }

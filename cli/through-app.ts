@@ -25,7 +25,6 @@ import type { RunEvent } from '../lib/kernel/ports';
 import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, RegressView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 import { onStop } from './stop-words';
-import { onReaderGone } from './reader-gone';
 
 /** how long the app has to answer its first question before the command gives up on it */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -85,13 +84,10 @@ export async function followRun(
     io.err(`stagecraft: run ${runId} goes on in the app at ${app.url}; to abort it: stagecraft abort ${shellWord(runId)}`);
     process.exit(exitCode);
   });
-  // stdout's reader gone (`events RUN --follow | head -3`): nobody reads what follows; the run is the app's
-  const ungone = onReaderGone(() => process.exit(0));
   try {
     const run = await app.runEnded(runId, seen);
     return { run, summary: summaryOf(run) };
   } finally {
-    ungone();
     unstop();
   }
 }
