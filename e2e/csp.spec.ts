@@ -33,7 +33,8 @@ test('the studio runs under the strict CSP: workers start, findings and hover an
   expect(response?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
   expect(await page.evaluate(() => window.crossOriginIsolated), 'the studio may share memory with its worker').toBe(true);
   const editor = page.getByRole('region', { name: 'skill.md editor' });
-  await expect(editor.locator('.view-line').first()).toBeVisible();
+  // Monaco's first paint (its chunks loaded and compiled): past 10 s at load 14, the first studio page of a CI run
+  await expect(editor.locator('.view-line').first()).toBeVisible({ timeout: 30_000 });
   // the YAML worker answers a hover (schema descriptions come from it)
   const entryKey = editor.locator('.view-lines span span').filter({ hasText: /^entry$/ }).first();
   const hover = page.locator('.monaco-hover').filter({ hasText: 'skill.md reference' });

@@ -252,7 +252,8 @@ test('the frontmatter gets completion and hover from the JSON Schema, linked to 
   });
   await page.goto('/skills/summarize');
   const editor = editorOf(page);
-  await expect(editor.locator('.view-line').first()).toBeVisible();
+  // Monaco's first paint (its chunks loaded and compiled): past 10 s at load 14, the first studio page of a CI run
+  await expect(editor.locator('.view-line').first()).toBeVisible({ timeout: 30_000 });
   // hover on `entry` (line 4): its description, and a link to its section of the reference
   const entryKey = editor.locator('.view-lines span span').filter({ hasText: /^entry$/ }).first();
   const hover = page.locator('.monaco-hover').filter({ hasText: 'skill.md reference' });
