@@ -10,12 +10,13 @@ import { runSettingsProblems } from '../lib/server/run-settings';
 const UNREACHABLE = 'postgresql://postgres@127.0.0.1:1/none';
 
 test('stagecraft worker with bad settings exits 2 naming each, before it opens the store', () => {
-  const env = { ...process.env, DATABASE_URL: UNREACHABLE, STAGECRAFT_WORKSPACE_MAX_BYTES: 'lots', STAGECRAFT_HTTP_PRIVATE: 'DENY', STAGECRAFT_MAX_WORKERS: '0' };
+  const env = { ...process.env, DATABASE_URL: UNREACHABLE, STAGECRAFT_WORKSPACE_MAX_BYTES: 'lots', STAGECRAFT_HTTP_PRIVATE: 'DENY', STAGECRAFT_MAX_WORKERS: '0', STAGECRAFT_SANDBOX: 'bogus' };
   const r = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'worker'], { encoding: 'utf8', env, timeout: 60_000 });
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /STAGECRAFT_WORKSPACE_MAX_BYTES="lots": give a size in bytes/);
   assert.match(r.stderr, /STAGECRAFT_HTTP_PRIVATE="DENY": it is deny/);
   assert.match(r.stderr, /STAGECRAFT_MAX_WORKERS="0": give a whole number above 0/);
+  assert.match(r.stderr, /STAGECRAFT_SANDBOX="bogus": use off, auto/);
   assert.doesNotMatch(r.stderr, /drives up to|127\.0\.0\.1:1|unreachable/i);
 });
 

@@ -59,6 +59,9 @@ export async function workerCommand(argv: string[], io: Io, earlyStop?: EarlySto
     if (!url || !sql) {
       throw new UsageError('stagecraft worker needs a Postgres store: set DATABASE_URL (the embedded store belongs to one process, which drives its own runs).');
     }
+    // STAGECRAFT_SANDBOX=required where bubblewrap cannot isolate: every run would fail on it, so the worker
+    // says so now (SandboxUnavailableError), before it joins the queue and takes their jobs
+    host.isolation();
     // a log file is read on a terminal later: a run's own text in a line (an error it stopped on) is shown, never obeyed
     const log = (line: string) => io.err(forTerminal(`stagecraft worker: ${line}`));
     const queue = await RunQueue.open(url, { supervise: true, onError: (e) => log(`queue: ${e.message}`) });

@@ -6,10 +6,12 @@
  * and drop it ("not driven"), leaving the run queued; the app would record runs it cannot drive.
  *
  * Owns: which settings are checked at start, and saying all of them at once. Does not: read them for use (each
- * reader does, with the same parser, so the two cannot disagree) or check STAGECRAFT_SANDBOX (npm start and the
- * app's boot check it with the sandbox probe).
+ * reader does, with the same parser, so the two cannot disagree) or check STAGECRAFT_SANDBOX for the app (npm start and the
+ * app's boot check it with the sandbox probe); a worker's STAGECRAFT_SANDBOX is checked here, and `required`
+ * probed by the worker once its store is open (cli/worker.ts).
  */
 import { UsageError } from '../kernel/errors';
+import { sandboxMode } from '../sandbox/isolation';
 import { timeoutFrom } from '../models/timeout';
 import { DEFAULT_MAX_WORKERS } from '../sandbox/worker-slots';
 import { countFromEnv } from '../sandbox/workspace-usage';
@@ -31,6 +33,9 @@ const DRIVER_CHECKS: ((env: Env) => unknown)[] = [
   commitLanesFromEnv,
 ];
 
+/** what only a worker checks here (the app's start checks its sandbox with the probe) */
+const WORKER_CHECKS: ((env: Env) => unknown)[] = [sandboxMode];
+
 /** what only the app reads */
 const APP_CHECKS: ((env: Env) => unknown)[] = [
   maxRuns,
@@ -39,7 +44,7 @@ const APP_CHECKS: ((env: Env) => unknown)[] = [
 
 /** Every setting of `env` this process would refuse later, each as the sentence its reader says (none: []). */
 export function runSettingsProblems(env: Env, of: 'worker' | 'app'): string[] {
-  const checks = of === 'app' ? [...DRIVER_CHECKS, ...APP_CHECKS] : DRIVER_CHECKS;
+  const checks = of === 'app' ? [...DRIVER_CHECKS, ...APP_CHECKS] : [...DRIVER_CHECKS, ...WORKER_CHECKS];
   const problems: string[] = [];
   for (const check of checks) {
     try {
