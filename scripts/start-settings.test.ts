@@ -29,7 +29,7 @@ test('npm start refuses bad run settings, naming each, and starts nothing', () =
 // PORT=abc was answered by `next start` in its own option's words, PORT=70000 by an unhandled RangeError with its
 // stack, each after "starting on http://127.0.0.1:<port>" was printed
 test('npm start refuses a PORT it cannot listen on, naming it', () => {
-  for (const port of ['abc', '70000', '0']) {
+  for (const port of ['abc', '70000', '0', '0x10', '1e3']) {
     const r = spawnSync(process.execPath, ['scripts/start.mjs'], { encoding: 'utf8', env: { ...process.env, PORT: port }, timeout: 60_000, killSignal: 'SIGINT' });
     assert.equal(r.status, 1, `${port}: ${r.stdout}\n${r.stderr}`);
     assert.match(r.stderr, new RegExp(`^stagecraft: PORT="${port}": give the app's port as a whole number from 1 to 65535 \\(default 3000\\)\\.$`, 'm'));

@@ -8,7 +8,8 @@ export const DEFAULT_PORT = 3000;
 /** Why `raw` (PORT) cannot be listened on, or null when it can (unset or empty: the default). */
 export function portProblem(raw: string | undefined): string | null {
   if (raw === undefined || raw.trim() === '') return null;
-  const n = Number(raw);
+  // digits only: next reads PORT with parseInt, so `0x10` (Number: 16) would listen on port 0 and `1e3` on port 1
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
   if (Number.isInteger(n) && n >= 1 && n <= 65535) return null;
   return `PORT=${JSON.stringify(raw)}: give the app's port as a whole number from 1 to 65535 (default ${DEFAULT_PORT}).`;
 }
