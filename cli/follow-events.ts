@@ -29,7 +29,7 @@ import type { RunEvent } from '../lib/kernel/ports';
 import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import { bundleRootOf, printEvent } from './print';
-import { undrivenOnPostgres, undrivenWords } from './runs';
+import { DRIVER_CHECK_MS, undrivenOnPostgres, undrivenWords } from './runs';
 import { undrivenLook } from '../lib/server/runs/run-driver';
 import type { Io } from './main';
 import { onStop } from './stop-words';
@@ -37,8 +37,8 @@ import { onReaderGone } from './reader-gone';
 
 /** how often the store is asked for what was committed past the last event printed */
 export const FOLLOW_POLL_MS = 250;
-/** how often a run followed on Postgres is checked for a driver (two reads: its status, and pg_locks or the workers seen) */
-const DRIVER_CHECK_MS = 2_000;
+// how often a run followed on Postgres is checked for a driver (two reads: its status, and pg_locks or the
+// workers seen): DRIVER_CHECK_MS, runs.ts's second look too
 
 /** an event as the log holds it (the store's, or the app's answer of it) */
 type LoggedEvent = Omit<RunEvent, 'runId'>;

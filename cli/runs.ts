@@ -332,8 +332,11 @@ export function undrivenOnPostgres(runId: string, status: 'running' | 'queued'):
   return `run ${runId} is recorded as running, but no process drives it now (none holds its claim): a worker's run is taken up by another worker once its lease ends; else take it up with \`stagecraft resume ${id}\`, or end it with \`stagecraft abort ${id}\`.`;
 }
 
-/** how long `runs` waits before it looks again at a running run no session held the claim of: a worker takes it a moment after its job */
-const SECOND_LOOK_MS = 1_000;
+/**
+ * how long `runs` and `events --follow` wait before they look again at a running run no session held the
+ * claim of: a worker takes it a moment after its job (one wait for both, so the two say the same of one run)
+ */
+export const DRIVER_CHECK_MS = 2_000;
 
 /**
  * The listed runs recorded as running that no process drives on a Postgres store (their command was
@@ -348,7 +351,7 @@ async function unclaimedRuns(store: OpenedStore, page: RunPageView): Promise<str
   };
   const first = await look(page.runs.filter((r) => r.status === 'running').map((r) => r.runId));
   if (first.length === 0) return [];
-  await new Promise((r) => setTimeout(r, SECOND_LOOK_MS));
+  await new Promise((r) => setTimeout(r, DRIVER_CHECK_MS));
   return look(first);
 }
 

@@ -56,7 +56,7 @@ function readAside(skill: string): Draft[] {
 }
 
 /** other tabs' drafts kept aside at most (the newest): each is a whole bundle, and localStorage is small */
-export const MAX_ASIDE_DRAFTS = 5;
+export const MAX_ASIDE_DRAFTS = 10;
 
 /**
  * One draft alone is stored as an older page stored it (an object, not a list): a tab still on the older
