@@ -2,6 +2,7 @@
 // 127.0.0.1 with a fresh embedded database, driven in Debian's Chromium (never
 // a downloaded browser). Screenshots of every test are kept in test-results/.
 import { defineConfig, devices } from '@playwright/test';
+import { testBrowser } from './scripts/browser-path.mjs';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -39,7 +40,9 @@ export default defineConfig({
     // accessibility tree (error-context.md) are kept beside it
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Debian's chromium-headless-shell when installed (npm test installs it), else its chromium
+      // (scripts/browser-path.mjs)
+      executablePath: testBrowser(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },

@@ -5,7 +5,9 @@
 //   - Debian packages: chromium (browser tests), bubblewrap (the sandbox suite), python3 (code
 //     steps), and postgresql when no server is installed and no DATABASE_URL names one elsewhere.
 //     As root they are installed with apt-get; otherwise this prints the one line to run (with
-//     sudo) and exits non-zero before any test runs.
+//     sudo) and exits non-zero before any test runs. chromium-headless-shell, which the browser
+//     tests drive when it is there (scripts/browser-path.mjs: a quarter less CPU), is installed with
+//     them as root; without it (not root, or apt-get could not) they drive chromium, as said.
 //   - Postgres: started with pg_ctlcluster when it is installed but not running, then waited for.
 //     DATABASE_URL, when set, is the server the tests use; otherwise 127.0.0.1:5432.
 // One line per thing, saying what it found or did. When everything is there it runs no installer
@@ -17,6 +19,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
+import { headlessShellWanted } from './browser-path.mjs';
 
 const PG_WAIT_MS = 30_000;
 
@@ -83,6 +86,11 @@ export function prepare({ env = process.env, log = (l) => console.log(l) } = {})
     { pkg: 'python3', what: 'python3 (code steps)', found: which('python3', env) },
   ];
   if (server.isLocal) needs.push({ pkg: 'postgresql', what: 'a Postgres server', found: pgInstalled ? 'installed' : null });
+  // wanted, not needed: the browser tests drive chromium without it
+  const shell = headlessShellWanted(env);
+  const shellNeed = shell && { pkg: 'chromium-headless-shell', what: 'Chromium\'s headless shell (browser tests, lighter)', found: existsSync(shell) ? shell : null, optional: true };
+  if (shellNeed && !shellNeed.found && !isRoot) log(`prepare: no ${shell}: the browser tests drive Chromium, with about a third more CPU (sudo apt-get install -y chromium-headless-shell for the lighter one)`);
+  if (shellNeed && (shellNeed.found || isRoot)) needs.push(shellNeed);
 
   const missing = needs.filter((n) => !n.found);
   for (const n of needs.filter((x) => x.found)) log(`prepare: ${n.what}: ${n.found}`);
@@ -103,13 +111,16 @@ export function prepare({ env = process.env, log = (l) => console.log(l) } = {})
     const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
     const apt = (args) => spawnSync('apt-get', args, { env: aptEnv, stdio: ['ignore', 'inherit', 'inherit'] }).status;
     // update first only when a plain install cannot find the packages (a fresh image has empty lists)
-    if (apt(['install', '-y', '-q', ...pkgs]) !== 0) {
-      if (apt(['update', '-q']) !== 0 || apt(['install', '-y', '-q', ...pkgs]) !== 0) {
+    const install = (list) => apt(['install', '-y', '-q', ...list]) === 0 || (apt(['update', '-q']) === 0 && apt(['install', '-y', '-q', ...list]) === 0);
+    if (!install(pkgs)) {
+      // what is needed, without what is only wanted: a package this Debian does not have is no reason to test nothing
+      const needed = missing.filter((m) => !m.optional).map((m) => m.pkg);
+      if (needed.length === pkgs.length || (needed.length && !install(needed))) {
         log(`prepare: apt-get could not install ${pkgs.join(' ')}; run \`${line}\` and look at what it says`);
         return 1;
       }
-    }
-    log(`prepare: installed ${pkgs.join(' ')}`);
+      log(`prepare: apt-get could not install ${missing.filter((m) => m.optional).map((m) => m.pkg).join(' ')}: the browser tests drive Chromium${needed.length ? `; installed ${needed.join(' ')}` : ''}`);
+    } else log(`prepare: installed ${pkgs.join(' ')}`);
   }
 
   const status = pgStatus(server, env, run);

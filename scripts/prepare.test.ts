@@ -32,6 +32,7 @@ function machine(opts: { chromium?: boolean; bwrap?: boolean; python?: boolean; 
 for p in "$@"; do
   case "$p" in
     chromium) /usr/bin/touch '${chromium}' ;;
+    chromium-headless-shell) /usr/bin/touch '${dir}/headless-shell' ;;
     bubblewrap) printf '#!/bin/sh\\n' > '${bin}/bwrap'; /bin/chmod +x '${bin}/bwrap' ;;
     python3) printf '#!/bin/sh\\n' > '${bin}/python3'; /bin/chmod +x '${bin}/python3' ;;
   esac
@@ -159,4 +160,49 @@ test('npm test stops before testing anything when preparing fails', (t) => {
   assert.equal(r.status, 1);
   assert.match(r.out, /nothing was tested/);
   assert.doesNotMatch(r.out, /# tests|# pass/);
+});
+
+// the headless shell the browser tests drive when it is there (scripts/browser-path.mjs): wanted, never needed
+test('the headless shell missing, as root: apt-get installs it; where apt-get cannot, the tests go on with Chromium', (t) => {
+  const m = machine({});
+  t.after(() => rmSync(m.dir, { recursive: true, force: true }));
+  const shell = path.join(m.dir, 'headless-shell');
+  const r = prepare(m, { CHROMIUM_HEADLESS_SHELL_PATH: shell });
+  assert.equal(r.status, 0, r.out);
+  assert.deepEqual(r.calls.filter((c) => c.startsWith('apt-get')), ['apt-get install -y -q chromium-headless-shell']);
+  assert.ok(existsSync(shell));
+  assert.match(r.out, /prepare: installed chromium-headless-shell/);
+
+  // a Debian without the package: bubblewrap, needed, is still installed, and the tests run
+  rmSync(shell);
+  rmSync(path.join(m.bin, 'bwrap'));
+  writeFileSync(path.join(m.bin, 'apt-get'), `#!/bin/sh\necho "apt-get $*" >> '${m.log}'\nfor p in "$@"; do [ "$p" = chromium-headless-shell ] && exit 100; done\n[ "$1" = install ] && printf '#!/bin/sh\\n' > '${m.bin}/bwrap' && /bin/chmod +x '${m.bin}/bwrap'\nexit 0\n`);
+  const without = prepare(m, { CHROMIUM_HEADLESS_SHELL_PATH: shell });
+  assert.equal(without.status, 0, without.out);
+  assert.deepEqual(without.calls.filter((c) => c.startsWith('apt-get')), [
+    'apt-get install -y -q bubblewrap chromium-headless-shell',
+    'apt-get update -q',
+    'apt-get install -y -q bubblewrap chromium-headless-shell',
+    'apt-get install -y -q bubblewrap',
+  ]);
+  assert.match(without.out, /prepare: apt-get could not install chromium-headless-shell: the browser tests drive Chromium; installed bubblewrap/);
+  assert.match(without.out, /prepare: ready in/);
+});
+
+test('the headless shell missing, not root: said, with the line that installs it, and the tests go on', (t) => {
+  const m = machine({});
+  t.after(() => rmSync(m.dir, { recursive: true, force: true }));
+  const shell = path.join(m.dir, 'headless-shell');
+  const r = prepare(m, { CHROMIUM_HEADLESS_SHELL_PATH: shell, STAGECRAFT_PREPARE_UID: '1000' });
+  assert.equal(r.status, 0, r.out);
+  assert.deepEqual(r.calls.filter((c) => c.startsWith('apt-get')), []);
+  assert.match(r.out, new RegExp(`prepare: no ${shell}: the browser tests drive Chromium.*apt-get install -y chromium-headless-shell`));
+});
+
+test('CHROMIUM_PATH alone names the browser: no headless shell is looked for', (t) => {
+  const m = machine({});
+  t.after(() => rmSync(m.dir, { recursive: true, force: true }));
+  const r = prepare(m);
+  assert.equal(r.status, 0, r.out);
+  assert.doesNotMatch(r.out, /headless/);
 });
