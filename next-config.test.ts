@@ -1,5 +1,6 @@
 // next.config.mjs: what `next start` does as it starts (bench:start measures its first page).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 
 type Config = { experimental?: { preloadEntriesOnStart?: boolean } };
@@ -9,4 +10,19 @@ test("`next start` loads a page's or route's code on its first request, not all 
   const { default: config } = (await import(file)) as { default: Config };
   // preloading every entry (Next's default) costs ~0.4 s of CPU before the first page, competing with the store's opening
   assert.equal(config.experimental?.preloadEntriesOnStart, false);
+});
+
+test('the build type-checks, unless npm test has just done it with tsc (STAGECRAFT_TYPES_CHECKED=1)', () => {
+  const read = (env: Record<string, string>) => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', "const { default: c } = await import('./next.config.mjs'); console.log(JSON.stringify(c.typescript ?? null))"], {
+      encoding: 'utf8',
+      env: { NODE_ENV: 'production', PATH: process.env.PATH, ...env },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { ignoreBuildErrors?: boolean } | null;
+  };
+  // `npm run build`, `npm start`: a type error fails the build
+  assert.notEqual(read({})?.ignoreBuildErrors, true);
+  assert.notEqual(read({ STAGECRAFT_TYPES_CHECKED: 'yes' })?.ignoreBuildErrors, true);
+  assert.equal(read({ STAGECRAFT_TYPES_CHECKED: '1' })?.ignoreBuildErrors, true);
 });
