@@ -11,7 +11,7 @@
 //   TEST_CONCURRENCY=N               N test files at once (else 4 in the unit and database stage, the
 //                                    longest first: scripts/test-order.mjs; 2 for the HTTP tests, the longest first, and given files)
 // Node 20's --test does not expand globs, so the files are listed here.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { prepare } from './prepare.mjs';
@@ -44,6 +44,19 @@ if (env.DATABASE_URL) {
   delete env.DATABASE_URL;
 }
 const run = (cmd, argv, opts = {}) => spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env, ...opts }).status ?? 1;
+/** node running `argv` with its output held, then printed in one piece: its exit status */
+const quietly = (argv) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
+    child.on('error', (e) => out.push(Buffer.from(`${argv[0]}: ${e.message}\n`)));
+    child.on('close', (code) => {
+      process.stdout.write(Buffer.concat(out));
+      resolve(code ?? 1);
+    });
+  });
 const nodeTest = (pre, files, atOnce) => (files.length ? run(process.execPath, [...pre, '--test', `--test-concurrency=${atOnce}`, ...files]) : 0);
 /**
  * node's test runner on `files`: compiled to JavaScript first (scripts/build-tests.mjs), but for the
@@ -133,9 +146,9 @@ stageDone('unit and database tests');
 if (unitOnly) finish();
 
 console.log('\n# type-check (tsc) and lint (eslint)');
-const typed = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
-failed |= typed;
-failed |= run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.']);
+// both at once (each ~24 s here, neither keeping 2 cores busy), each one's output printed whole after it
+const [typed, linted] = await Promise.all([quietly(['node_modules/typescript/bin/tsc', '-p', '.']), quietly(['node_modules/eslint/bin/eslint.js', '.'])]);
+failed |= typed | linted;
 stageDone('tsc and eslint');
 console.log('\n# the app builds (next build)');
 // the build does not type-check again what tsc has just passed (next.config.mjs)
