@@ -19,7 +19,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
-import { headlessShellWanted } from './browser-path.mjs';
+import { CHROMIUM, headlessShellWanted } from './browser-path.mjs';
 
 const PG_WAIT_MS = 30_000;
 
@@ -78,7 +78,7 @@ export function prepare({ env = process.env, log = (l) => console.log(l) } = {})
   const server = testServer(env);
   const run = (cmd, args) => spawnSync(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 
-  const chromium = env.CHROMIUM_PATH || '/usr/bin/chromium';
+  const chromium = env.CHROMIUM_PATH || CHROMIUM;
   const pgInstalled = which('pg_ctlcluster', env) !== null || which('postgres', env) !== null;
   const needs = [
     { pkg: 'chromium', what: 'Chromium (browser tests)', found: existsSync(chromium) ? chromium : null },

@@ -18,6 +18,7 @@ import { prepare } from './prepare.mjs';
 import { buildTests, needsTsx } from './build-tests.mjs';
 import { concurrency, longestFirst } from './test-order.mjs';
 import { slowestLine } from './e2e-slowest.mjs';
+import { testBrowser } from './browser-path.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SKIP = new Set(['node_modules', '.next', 'dist', '.git', '.stagecraft', 'e2e', 'generated', 'test-results', '.bench-peers', '.bench-build', '.test-build']);
@@ -163,8 +164,10 @@ if (built === 0) {
   failed |= benches();
   stageDone('benches');
   console.log('\n# browser tests (Playwright, Chromium)');
-  if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
-    console.error('no Chromium at /usr/bin/chromium (apt-get install -y chromium, or set CHROMIUM_PATH): the browser tests cannot run');
+  // the program playwright.config.ts launches: the headless shell when installed, else Chromium
+  const browser = testBrowser(env);
+  if (!existsSync(browser)) {
+    console.error(`no Chromium at ${browser} (apt-get install -y chromium, or set CHROMIUM_PATH): the browser tests cannot run`);
     failed |= 1;
   } else {
     // the specs that fill the app's run slots run after the others, alone (playwright.config.ts), with
