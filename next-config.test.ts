@@ -26,3 +26,18 @@ test('the build type-checks, unless npm test has just done it with tsc (STAGECRA
   assert.notEqual(read({ STAGECRAFT_TYPES_CHECKED: 'yes' })?.ignoreBuildErrors, true);
   assert.equal(read({ STAGECRAFT_TYPES_CHECKED: '1' })?.ignoreBuildErrors, true);
 });
+
+test('the build keeps its Turbopack cache for the next build, unless told it will not come (STAGECRAFT_BUILD_CACHE=off: .ci/run, a clean clone)', () => {
+  const read = (env: Record<string, string>) => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', "const { default: c } = await import('./next.config.mjs'); console.log(JSON.stringify(c.experimental ?? null))"], {
+      encoding: 'utf8',
+      env: { NODE_ENV: 'production', PATH: process.env.PATH, ...env },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { turbopackFileSystemCacheForBuild?: boolean } | null;
+  };
+  // Next's own default (true) stays for `npm run build` and `npm start`'s rebuilds
+  assert.equal(read({})?.turbopackFileSystemCacheForBuild, true);
+  assert.equal(read({ STAGECRAFT_BUILD_CACHE: 'on' })?.turbopackFileSystemCacheForBuild, true);
+  assert.equal(read({ STAGECRAFT_BUILD_CACHE: 'off' })?.turbopackFileSystemCacheForBuild, false);
+});

@@ -14,7 +14,10 @@ export default {
   allowedDevOrigins: ['127.0.0.1'],
   // `next start` loads every page's and route's code as it starts unless told not to: ~0.4 s of CPU that
   // competes with the store's opening for the first page (bench:start); each route loads on its first request
-  experimental: { preloadEntriesOnStart: false },
+  // Turbopack keeps what it built in .next/cache for the next build (~11 s of writing here, which a
+  // rebuild by `npm start` after an edit gets back). A clean clone's CI never builds twice:
+  // STAGECRAFT_BUILD_CACHE=off (.ci/run) skips the writing
+  experimental: { preloadEntriesOnStart: false, turbopackFileSystemCacheForBuild: process.env.STAGECRAFT_BUILD_CACHE !== 'off' },
   // loaded by Node at run time, never bundled: PGlite finds its wasm via import.meta.url,
   // the migration loader reads files, the sandbox spawns workers from files on disk; the run queue
   // and the OTLP exporters are loaded only when configured (a dynamic import of the real package)
