@@ -8,12 +8,13 @@ import { EmptySkills } from '@/components/home/EmptySkills';
 import styles from '@/components/home/Home.module.css';
 import { plural } from '@/lib/kernel/plural';
 import { isFirstVisit } from '@/components/home/first-steps';
+import { storePage } from '@/app/store-page';
 
 export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Skills · Stagecraft' };
 
-export default async function HomePage() {
+export default storePage(async function HomePage() {
   const { skills, examples: loaded } = await listAppSkills();
   const examples = exampleBundles(examplesDir());
   const now = Date.now();
@@ -44,4 +45,4 @@ export default async function HomePage() {
       {skills.length ? <SkillTable skills={skills} now={now} /> : <EmptySkills exampleCount={examples.length} />}
     </main>
   );
-}
+});

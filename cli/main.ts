@@ -159,11 +159,19 @@ function keepGoingWhenClosed(stream: NodeJS.WriteStream): void {
     if (stream === process.stdout) markReaderGone();
   });
 }
+/**
+ * Whether stdout carries JSON (`--json`; export's file when written there), set by `main`: to a pipe or
+ * a file it is written byte for byte, for a program to parse (JSON escapes the controls a run's text
+ * can hold, as `\u001b`…).
+ */
+let stdoutIsJson = false;
 function writeTo(stream: NodeJS.WriteStream, s: string): void {
   if (closedStreams.has(stream)) return;
   const line = s.endsWith('\n') ? s : `${s}\n`;
-  // on a terminal, a run's own text is shown, never obeyed; to a pipe or a file, byte for byte (--json escapes anyway)
-  stream.write(stream.isTTY ? forTerminal(line) : line);
+  // a run's own text is shown, never obeyed: on a terminal, and to a pipe or a file too (`| less -R`, a
+  // log read on a terminal later), where it used to go byte for byte; JSON to a pipe or a file as it is
+  const isData = stdoutIsJson && stream === process.stdout && !stream.isTTY;
+  stream.write(isData ? line : forTerminal(line));
 }
 
 export const processIo: Io = {
@@ -193,6 +201,8 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
   // `replay --check` is for CI, where 1 says a replay diverged: whatever kept it from checking exits 2
   const checking = cmd === 'replay' && rest.includes('--check');
   if (io === processIo) for (const stream of [process.stdout, process.stderr]) keepGoingWhenClosed(stream);
+  // `export RUN` without --out prints the run's JSON file there (and with --out, a line of the caller's own words)
+  stdoutIsJson = json || cmd === 'export';
   // `stagecraft run --help` is a question, not a mistake: the command's usage, on stdout, exit 0
   if (cmd && COMMANDS.has(cmd) && asksForHelp(rest)) {
     io.out(usageFor(cmd));

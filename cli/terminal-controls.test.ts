@@ -1,7 +1,9 @@
 // What the CLI prints to a terminal holds a run's own text — a step's error message and the tail of its
 // stderr here — and a step can put escape sequences in it: clear the screen, retitle the window, write
 // the clipboard (OSC 52), a link that shows one address and opens another. On a terminal (a real pty,
-// through `script`) they are shown as `\x1b`…, never sent; to a pipe the text is left byte for byte.
+// through `script`) they are shown as `\x1b`…, never sent; to a pipe or a file too (`| less -R`, a log
+// read on a terminal later), where they went byte for byte. `--json` is written as it is: JSON escapes
+// C0 controls, and a C1 one (U+009B, CSI) shown as `\x9b` would make it no longer JSON.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +20,7 @@ const dir = attackBundle(root, 'escapes', {
     'attack.py': `import sys
 def boom(v):
     sys.stderr.write("\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2J\\x1b]0;retitled\\x07\\r" + "done\\n")
-    raise ValueError("see \\x1b]8;;http://elsewhere.example\\x07the docs\\x1b]8;;\\x07")
+    raise ValueError("see \\x1b]8;;http://elsewhere.example\\x07the docs\\x1b]8;;\\x07 \\x9b2J")
 `,
   },
   steps: pyStep('boom'),
@@ -34,8 +36,23 @@ test("a step's escape sequences reach a terminal shown, not obeyed", { skip: has
   assert.ok(r.stdout.includes('see \\x1b]8;;http://elsewhere.example\\x07the docs'), r.stdout);
 });
 
-test('to a pipe the same text is left byte for byte', () => {
+test('to a pipe they are shown too, not sent', () => {
   const r = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'run', dir], { encoding: 'utf8', env });
   assert.equal(r.status, 1);
-  assert.ok((r.stdout + r.stderr).includes('\x1b]52;c;cm0gLXJmIH4K\x07'), r.stdout + r.stderr);
+  const both = r.stdout + r.stderr;
+  assert.ok(!/[\x1b\x07\x9b]/.test(both), `an ESC, BEL or CSI reached the pipe: ${JSON.stringify(both)}`);
+  assert.ok(r.stdout.includes('\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2J\\x1b]0;retitled\\x07\\x0ddone'), r.stdout);
+  assert.ok(r.stdout.includes('see \\x1b]8;;http://elsewhere.example\\x07the docs\\x1b]8;;\\x07 \\x9b2J'), r.stdout);
+});
+
+test('--json to a pipe is written as it is: JSON, its escapes its own', () => {
+  const r = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'run', dir, '--json'], { encoding: 'utf8', env });
+  assert.equal(r.status, 1, r.stderr);
+  const summary = JSON.parse(r.stdout) as { runId: string; error: { message: string } };
+  assert.ok(summary.error.message.includes('see \x1b]8;;http://elsewhere.example\x07the docs\x1b]8;;\x07 \x9b2J'), r.stdout);
+  assert.ok(r.stdout.includes('see \\u001b]8;;http://elsewhere.example\\u0007the docs'), r.stdout);
+  // and so is the file `export` writes there
+  const exported = spawnSync(process.execPath, ['bin/stagecraft.mjs', 'export', summary.runId], { encoding: 'utf8', env });
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.ok(JSON.stringify(JSON.parse(exported.stdout)).includes(' \x9b2J'), exported.stdout.slice(0, 500));
 });

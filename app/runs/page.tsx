@@ -10,12 +10,13 @@ import { RunsExplorer } from '@/components/runs/RunsExplorer';
 import { RUN_CHART_BUCKETS, RUN_PAGE_SIZE, parseRunFilters, toRunQuery } from '@/components/runs/run-filters';
 import { ImportRuns } from '@/components/replay/ImportRuns';
 import styles from '@/components/runs/RunList.module.css';
+import { storePage } from '@/app/store-page';
 
 export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Runs · Stagecraft' };
 
-export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default storePage(async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { filters } = parseRunFilters(await searchParams);
   const now = Date.now();
   const query = toRunQuery(filters, now);
@@ -36,4 +37,4 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       <RunsExplorer initial={{ filters, now, page, stats }} skills={skillChoices} liveSkills={liveSkills} />
     </main>
   );
-}
+});

@@ -7,7 +7,8 @@
  *
  * Owns: which characters are shown so, and how; and what a step or capability printed made readable
  * (`readableText`: its colour codes and other CSI sequences dropped, every other control shown so).
- * Does not: decide when (the CLI leaves output to a pipe byte for byte; a log line is always shown
+ * Does not: decide when (the CLI shows them to a terminal, a pipe or a file alike, but for `--json`
+ * to a pipe or a file, left byte for byte; a log line is always shown
  * so, since a log file is read on a terminal later; printed output is made readable wherever it is
  * shown as text — the run page, `stagecraft events` — while its record keeps the bytes as printed).
  * Imports nothing: the run page's components use it too.

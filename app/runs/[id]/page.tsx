@@ -9,6 +9,7 @@ import { getRunTimelineOpening } from '@/lib/server/runs/get-run-timeline';
 import type { RunTimelineView, RunView } from '@/lib/views';
 import { RunLive } from '@/components/runs/RunLive';
 import styles from '@/components/runs/RunLive.module.css';
+import { storePage } from '@/app/store-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +19,7 @@ export async function generateMetadata({ params }: Params) {
   return { title: `${(await params).id} · Runs · Stagecraft` };
 }
 
-export default async function RunPage({ params }: Params) {
+export default storePage(async function RunPage({ params }: Params) {
   const { id } = await params;
   let run: RunView;
   try {
@@ -50,4 +51,4 @@ export default async function RunPage({ params }: Params) {
       <RunLive key={run.runId} initial={run} initialTimeline={timeline} now={Date.now()} />
     </main>
   );
-}
+});

@@ -9,6 +9,7 @@ import { Comparison } from '@/components/replay/Comparison';
 import { CompareForm, CompareSuggestions } from '@/components/replay/CompareForm';
 import styles from '@/components/runs/RunLive.module.css';
 import { sameRunNote } from '@/lib/views';
+import { storePage } from '@/app/store-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +17,7 @@ export const metadata = { title: 'Compare runs · Stagecraft' };
 
 const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-export default async function CompareRunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default storePage(async function CompareRunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;
   const a = one(query.a);
   const b = one(query.b);
@@ -54,4 +55,4 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
       {page && !page.view && b ? <CompareSuggestions b={b} suggestions={page.suggestions} /> : null}
     </main>
   );
-}
+});

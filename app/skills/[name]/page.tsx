@@ -6,6 +6,7 @@ import { listVersions } from '@/lib/server/skills/list-versions';
 import { Studio } from '@/components/studio/Studio';
 import { parseSourceLink, revealIn } from '@/components/studio/source-link';
 import { StagecraftError } from '@/lib/kernel/errors';
+import { storePage } from '@/app/store-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,7 +21,7 @@ type Search = Record<string, string | string[] | undefined>;
  * skill.md when left out) opens it at that version's text with line n revealed — "back to the
  * source" from a run — read-only when that version is not the latest.
  */
-export default async function SkillPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Search> }) {
+export default storePage(async function SkillPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Search> }) {
   const { name } = await params;
   const host = await appHost();
   let skill;
@@ -60,4 +61,4 @@ export default async function SkillPage({ params, searchParams }: { params: Prom
       linkProblems={problems}
     />
   );
-}
+});

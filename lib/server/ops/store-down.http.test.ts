@@ -3,18 +3,31 @@
 // directory actually in use (STAGECRAFT_DATA_DIR, not a fixed ./.stagecraft) and what to check for
 // it, with a 503 — not a 200 — and the API answers 503 too; once the directory is free, the pages
 // come back with it. Before, the page answered 200 and told to check a Postgres server.
+// The server's log says it in a line per page asked (what happened, what to do), no stack trace:
+// Next renders a page beside the layout that shows the error, and logged the page's error whole.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { startApp, type AppServer } from '../http/testing/app-server';
+import { freePort, startApp, type AppServer } from '../http/testing/app-server';
 import { acquireDataDirLock } from '../../store/data-dir-lock';
 import { STORE_STATUS_HEADER, storeStatusHeaderValue } from './store-status-registry';
 
 // what a client could send to pass for the proxy's answer (proxy.ts drops it): it changes nothing
 const FORGED_UP = { [STORE_STATUS_HEADER]: storeStatusHeaderValue({ reachable: true }) };
 const FORGED_DOWN = { [STORE_STATUS_HEADER]: storeStatusHeaderValue({ reachable: false, reason: 'forged', where: 'nowhere', isEmbedded: false }) };
+
+/**
+ * The server's log past `from` (a page's render, logged by Next, says `⨯ Error: …`, then `    at …`
+ * lines and the error's fields): no stack trace, and the store's error `said` in one line of ours.
+ */
+function assertOneLine(log: string, said: RegExp): void {
+  assert.doesNotMatch(log, /^\s+at |digest|⨯/m, `no stack trace in the server's log:\n${log}`);
+  const lines = log.split('\n').filter((l) => said.test(l));
+  assert.ok(lines.length > 0, `the server's log says it:\n${log}`);
+  for (const l of lines) assert.match(l, /^stagecraft: a page could not be shown: /, l);
+}
 
 let app: AppServer | undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-store-down-'));
@@ -27,6 +40,7 @@ test('pages answer 503 naming the embedded data dir in use while it cannot be op
   // held by this process: the app cannot open the embedded store in it
   const lock = acquireDataDirLock(dataDir);
   app = await startApp({ dataDir, isStoreless: true });
+  const startedLog = app.output().length;
   try {
     for (const p of ['/', '/runs', '/runs/run_nope']) {
       const r: Response = await fetch(`${app.url}${p}`);
@@ -42,6 +56,8 @@ test('pages answer 503 naming the embedded data dir in use while it cannot be op
     assert.match(await forged.text(), /The store is unreachable/);
     const api: Response = await fetch(`${app.url}/api/runs`);
     assert.equal(api.status, 503, await api.text());
+    await new Promise((r) => setTimeout(r, 300)); // the last page's line written
+    assertOneLine(app.output().slice(startedLog), /is in use by another process: pid \d+.*Stop that process, or give this one its own data directory/);
   } finally {
     lock.release();
   }
@@ -58,4 +74,24 @@ test('pages answer 503 naming the embedded data dir in use while it cannot be op
   assert.equal(forged.status, 200, 'a forged header does not make an up store look down');
   const text = await forged.text();
   assert.doesNotMatch(text, /The store is unreachable|forged/);
+});
+
+test("a Postgres server that does not answer: the page says so with a 503, the server's log in a line", async () => {
+  const closed = await freePort();
+  const down = await startApp({ env: { DATABASE_URL: `postgresql://u:p@127.0.0.1:${closed}/stagecraft` }, isStoreless: true });
+  try {
+    const startedLog = down.output().length;
+    for (const p of ['/runs', '/']) {
+      const r: Response = await fetch(`${down.url}${p}`);
+      const text = await r.text();
+      assert.equal(r.status, 503, `${p}: ${r.status}`);
+      assert.match(text, /The store is unreachable/, p);
+      assert.ok(text.includes(`the Postgres database &quot;stagecraft&quot; on 127.0.0.1:${closed}`), `${p} names the database in use`);
+      assert.match(text, /Check that this Postgres server is running and reachable/, p);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assertOneLine(down.output().slice(startedLog), /Cannot open the Postgres store at postgresql:\/\/u:\*\*\*@127\.0\.0\.1:\d+\/stagecraft .*Check that the server is running/);
+  } finally {
+    await down.stop();
+  }
 });
