@@ -25,7 +25,8 @@ if (problem) {
   process.exit(1);
 }
 // the settings the app reads only when it drives a run: a bad one would leave the app up, healthy to a
-// monitor, answering every new run with a 400 and resuming none of the recorded ones
+// monitor, answering every new run with a 400 and resuming none of the recorded ones (the server checks them
+// again as it starts, for `next start` run directly: lib/server/app/start-settings.ts)
 const settingProblems = [portProblem(process.env.PORT), ...(await appSettingsProblems(process.env))].filter(Boolean);
 if (settingProblems.length > 0) {
   for (const p of settingProblems) console.error(`stagecraft: ${p}`);
