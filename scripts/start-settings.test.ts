@@ -15,6 +15,7 @@ test('npm start refuses bad run settings, naming each, and starts nothing', () =
     STAGECRAFT_WORKSPACE_MAX_BYTES: 'lots',
     STAGECRAFT_WORKERS: 'remote',
     STAGECRAFT_HTTP_PRIVATE: 'yes',
+    STAGECRAFT_PRICES: '{"models": ',
   };
   const r = spawnSync(process.execPath, ['scripts/start.mjs'], { encoding: 'utf8', env, timeout: 60_000, killSignal: 'SIGINT' });
   assert.equal(r.status, 1, `${r.stdout}\n${r.stderr}`);
@@ -22,6 +23,7 @@ test('npm start refuses bad run settings, naming each, and starts nothing', () =
   assert.match(r.stderr, /^stagecraft: STAGECRAFT_WORKSPACE_MAX_BYTES="lots": /m);
   assert.match(r.stderr, /^stagecraft: STAGECRAFT_WORKERS=remote: it is one of in-process, external/m);
   assert.match(r.stderr, /^stagecraft: STAGECRAFT_HTTP_PRIVATE="yes": /m);
+  assert.match(r.stderr, /^stagecraft: The price table in STAGECRAFT_PRICES is not JSON: .* Write \{"currency": "USD", "models": /m);
   assert.match(r.stderr, /not starting: fix or unset the settings above/);
   assert.doesNotMatch(r.stdout, /starting on|building/);
 });

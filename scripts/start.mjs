@@ -13,7 +13,7 @@ import path from 'node:path';
 import { importBuilt } from './built.mjs';
 
 // compiled with the CLI (scripts/build-cli.mjs): no TypeScript loader on the way to the server
-const { listenProblem, securitySettings, isLoopback, isolationFor, sandboxMode, noIsolationWarning, runSettingsProblems, portProblem } = await importBuilt('start-checks');
+const { listenProblem, securitySettings, isLoopback, isolationFor, sandboxMode, noIsolationWarning, appSettingsProblems, portProblem } = await importBuilt('start-checks');
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const host = process.env.STAGECRAFT_HOST || '127.0.0.1';
@@ -25,8 +25,9 @@ if (problem) {
   process.exit(1);
 }
 // the settings the app reads only when it drives a run: a bad one would leave the app up, healthy to a
-// monitor, answering every new run with a 400 and resuming none of the recorded ones
-const settingProblems = [portProblem(process.env.PORT), ...runSettingsProblems(process.env, 'app')].filter(Boolean);
+// monitor, answering every new run with a 400 and resuming none of the recorded ones (the server checks them
+// again as it starts, for `next start` run directly: lib/server/app/start-settings.ts)
+const settingProblems = [portProblem(process.env.PORT), ...(await appSettingsProblems(process.env))].filter(Boolean);
 if (settingProblems.length > 0) {
   for (const p of settingProblems) console.error(`stagecraft: ${p}`);
   console.error('stagecraft: not starting: fix or unset the settings above (README: Configuration).');

@@ -9,6 +9,11 @@
  * reader does, with the same parser, so the two cannot disagree) or check STAGECRAFT_SANDBOX for the app (npm start and the
  * app's boot check it with the sandbox probe); a worker's STAGECRAFT_SANDBOX is checked here, and `required`
  * probed by the worker once its store is open (cli/worker.ts).
+ *
+ * The app's are checked twice: by `npm start` before it builds anything, and by the server itself as it starts
+ * (instrumentation.ts), for an app started with `next start` directly (a Docker image). A setting whose reader
+ * loads a big module (the price table's parser: zod) is checked only when it is set, its reader loaded then
+ * (appSettingsProblems), so that neither check, nor a worker, loads it for nothing.
  */
 import { UsageError } from '../kernel/errors';
 import { sandboxMode } from '../sandbox/isolation';
@@ -42,19 +47,40 @@ const APP_CHECKS: ((env: Env) => unknown)[] = [
   workersModeOf,
 ];
 
+/** what only the app reads, and only when set: the setting → its reader, loaded then (a check is a reader that throws a UsageError) */
+const APP_CHECKS_WHEN_SET: [string, () => Promise<(env: Env) => unknown>][] = [
+  // the run page's costs; a path is relative to the working directory, as for the app's reads (app-host.ts)
+  ['STAGECRAFT_PRICES', async () => {
+    const { priceTableFrom } = await import('./runs/prices');
+    return (env) => priceTableFrom(env, process.cwd());
+  }],
+];
+
 /** Every setting of `env` this process would refuse later, each as the sentence its reader says (none: []). */
 export function runSettingsProblems(env: Env, of: 'worker' | 'app'): string[] {
   const checks = of === 'app' ? [...DRIVER_CHECKS, ...APP_CHECKS] : [...DRIVER_CHECKS, ...WORKER_CHECKS];
   const problems: string[] = [];
-  for (const check of checks) {
-    try {
-      check(env);
-    } catch (e) {
-      if (!(e instanceof UsageError)) throw e;
-      problems.push(e.message);
-    }
+  for (const check of checks) problemOf(check, env, problems);
+  return problems;
+}
+
+/** Every setting of `env` the app would refuse later: runSettingsProblems's, then those checked only when set (STAGECRAFT_PRICES). */
+export async function appSettingsProblems(env: Env): Promise<string[]> {
+  const problems = runSettingsProblems(env, 'app');
+  for (const [name, reader] of APP_CHECKS_WHEN_SET) {
+    if (env[name]?.trim()) problemOf(await reader(), env, problems);
   }
   return problems;
+}
+
+/** runs `check`; its UsageError's message goes to `problems`, anything else is thrown */
+function problemOf(check: (env: Env) => unknown, env: Env, problems: string[]): void {
+  try {
+    check(env);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    problems.push(e.message);
+  }
 }
 
 /** Throws one UsageError naming every bad setting of `env` (runSettingsProblems), before anything starts. */

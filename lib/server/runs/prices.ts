@@ -7,7 +7,8 @@
  * with prices per million input and output tokens. A model is looked up by
  * the spec its run recorded (`openai:gpt-4o-mini`), then by its name
  * (`gpt-4o-mini`), then `*`. Unset: no cost is shown. A table that does not
- * parse is a clear error naming what is wrong, never a silent zero.
+ * parse is a clear error naming what is wrong, never a silent zero; the app's
+ * start checks it too (lib/server/run-settings.ts: appSettingsProblems).
  *
  * Owns: reading the setting. Does not: compute costs (lib/kernel/prices.ts).
  */
@@ -25,6 +26,9 @@ const PriceTableSchema = z
   })
   .strict();
 
+/** the form a table takes, for the errors */
+const FORM = 'Write {"currency": "USD", "models": {"<model>": {"input": <per 1M input tokens>, "output": <per 1M output tokens>}}}.';
+
 export function priceTableFrom(env: Record<string, string | undefined>, cwd: string): PriceTable | null {
   const raw = env.STAGECRAFT_PRICES?.trim();
   if (!raw) return null;
@@ -32,22 +36,26 @@ export function priceTableFrom(env: Record<string, string | undefined>, cwd: str
   let where = 'STAGECRAFT_PRICES';
   if (!raw.startsWith('{')) {
     const file = path.resolve(cwd, raw);
-    if (!existsSync(file)) throw new UsageError(`STAGECRAFT_PRICES names ${file}, which does not exist. Set it to a JSON price table or the path of one.`);
-    text = readFileSync(file, 'utf8');
-    where = file;
+    if (!existsSync(file)) throw new UsageError(`STAGECRAFT_PRICES names ${file}, which does not exist. Set it to a JSON price table or the path of one. ${FORM}`);
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      // a folder, a file not readable by this user: said as a setting's mistake, not thrown as a crash
+      throw new UsageError(`STAGECRAFT_PRICES names ${file}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Set it to a JSON price table or the path of a readable file holding one.`);
+    }
+    where = `${file} (STAGECRAFT_PRICES)`;
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`The price table in ${where} is not JSON: ${(e as Error).message}.`);
+    throw new UsageError(`The price table in ${where} is not JSON: ${(e as Error).message}. ${FORM}`);
   }
   const r = PriceTableSchema.safeParse(parsed);
   if (!r.success) {
     const i = r.error.issues[0];
     throw new UsageError(
-      `The price table in ${where} is not as expected at ${i.path.join('.') || '(the table)'}: ${i.message}. ` +
-        'Write {"currency": "USD", "models": {"<model>": {"input": <per 1M input tokens>, "output": <per 1M output tokens>}}}.',
+      `The price table in ${where} is not as expected at ${i.path.join('.') || '(the table)'}: ${i.message}. ${FORM}`,
     );
   }
   return r.data;
