@@ -128,11 +128,26 @@ export async function compileBench(entry) {
   // the folder's name is the hash of what it holds: a build of the same sources is the same folder
   const dir = `${name}-${await cli.buildHash(result.metafile.outputs, out)}`;
   const target = path.join(OUT_DIR, dir);
-  if (existsSync(target)) rmSync(out, { recursive: true, force: true });
-  else renameSync(out, target);
+  moveBuild(out, target);
   writeCurrent(manifest, { entry: rel, dir }, ours([...Object.keys(result.metafile.inputs), ...validators.sources, ...TOOLS]).concat(cli.bundledPackageFiles(vendorInputs)));
   removeOldBuilds(name, dir);
   return path.join(target, `${name}.mjs`);
+}
+
+/**
+ * The build made in `out` put at `target`, its hash's name; or dropped when that folder is there already:
+ * a build of the same sources, by this process earlier or by another compiling the same bench at once
+ * (two test files of the unit stage do: its rename came between a check that the folder was not there
+ * and this rename, which failed with ENOTEMPTY). A rename is whole or nothing, so the folder there holds
+ * a whole build.
+ */
+export function moveBuild(out, target) {
+  try {
+    renameSync(out, target);
+  } catch (e) {
+    if (!((e.code === 'ENOTEMPTY' || e.code === 'EEXIST') && existsSync(target))) throw e;
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /** the folders of `name`'s earlier builds (and of builds that failed half way), once no process can still be loading them */

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { compileBench } from './compile.mjs';
+import { compileBench, moveBuild } from './compile.mjs';
 import { loadTracer } from '../cli/testing/traced-cli';
 
 /** every module URL `node <module> ...args` resolves, until it exits */
@@ -38,4 +38,27 @@ test("a bench of the studio's code (bench:editor) resolves the app's `@/` paths 
   const texts = readdirSync(dir).filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(path.join(dir, f), 'utf8'));
   assert.ok(texts.length > 0);
   assert.deepEqual(texts.flatMap((t) => t.match(/from\s*["']@\/[^"']*["']|import\(\s*["']@\/[^"']*["']/g) ?? []), []);
+});
+
+test('a build whose folder another process has just put in place is dropped, not a failure (ENOTEMPTY): that folder holds the same build', async () => {
+  const { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const root = mkdtempSync(path.join(tmpdir(), 'sc-bench-build-'));
+  try {
+    const [mine, theirs, target] = ['out-1-1', 'out-2-2', 'bench-store-0123456789ab'].map((d) => path.join(root, d));
+    for (const [dir, who] of [[mine, 'mine'], [theirs, 'theirs']]) {
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'bench-store.mjs'), who);
+    }
+    moveBuild(theirs, target); // the other process's rename came first
+    moveBuild(mine, target);
+    assert.equal(readFileSync(path.join(target, 'bench-store.mjs'), 'utf8'), 'theirs');
+    assert.equal(existsSync(mine), false, 'the build made a second time is removed');
+    // any other failure is one: a build folder that cannot be put in place
+    mkdirSync(mine);
+    assert.throws(() => moveBuild(mine, path.join(root, 'nowhere', 'bench-store-x')), /ENOENT/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
