@@ -10,7 +10,7 @@
  * app's boot check it with the sandbox probe); a worker's STAGECRAFT_SANDBOX is checked here, and `required`
  * probed by the worker once its store is open (cli/worker.ts).
  */
-import { UsageError } from '../kernel/errors';
+import { SettingsError, UsageError } from '../kernel/errors';
 import { sandboxMode } from '../sandbox/isolation';
 import { timeoutFrom } from '../models/timeout';
 import { DEFAULT_MAX_WORKERS } from '../sandbox/worker-slots';
@@ -57,8 +57,8 @@ export function runSettingsProblems(env: Env, of: 'worker' | 'app'): string[] {
   return problems;
 }
 
-/** Throws one UsageError naming every bad setting of `env` (runSettingsProblems), before anything starts. */
+/** Throws one SettingsError naming every bad setting of `env` (runSettingsProblems), before anything starts. */
 export function checkRunSettings(env: Env, of: 'worker' | 'app'): void {
   const problems = runSettingsProblems(env, of);
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  if (problems.length > 0) throw new SettingsError(problems);
 }
