@@ -1,5 +1,6 @@
 /** `stagecraft export RUN [--out FILE]` and `stagecraft import FILE…`: runs as files, with what they ran. */
-import { closeSync, realpathSync } from 'node:fs';
+import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
+import { Socket } from 'node:net';
 import path from 'node:path';
 import { AppAnswerError, StagecraftError, UsageError } from '../lib/kernel/errors';
 import { FILE_OPEN, openInside, readOpenedFile } from '../lib/server/open-inside';
@@ -76,8 +77,11 @@ export async function importInApp(app: AppClient, f: { source: string; text: str
   }
 }
 
-/** `import -`: the export piped in (`stagecraft export RUN | stagecraft import -`, a file fetched in CI), as a file is read */
-async function readExportStdin(io: Io): Promise<string> {
+/**
+ * `import -`, `replay -`: the export piped in (`stagecraft export RUN | stagecraft import -`, a file fetched
+ * in CI), as a file is read; `command` names the command in what to do when it is empty.
+ */
+export async function readExportStdin(io: Io, command = 'import'): Promise<string> {
   let text: string;
   try {
     text = await io.stdin(MAX_IMPORT_BYTES);
@@ -85,7 +89,7 @@ async function readExportStdin(io: Io): Promise<string> {
     if (e instanceof InputTooLarge) throw new UsageError(`the export file - (standard input) is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
     throw e;
   }
-  if (text.trim() === '') throw new UsageError('the export file - (standard input) is empty: pipe an export into it (stagecraft export RUN | stagecraft import -), or name the file.');
+  if (text.trim() === '') throw new UsageError(`the export file - (standard input) is empty: pipe an export into it (stagecraft export RUN | stagecraft ${command} -), or name the file.`);
   return text;
 }
 
@@ -111,4 +115,54 @@ export function readExportFile(file: string): string {
   if (bytes === null) throw new UsageError(`cannot read ${file}: it is not a regular file (an export is one).`);
   if (!Buffer.isBuffer(bytes)) throw new UsageError(`${file} is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
   return bytes.toString('utf8');
+}
+
+/**
+ * An export read from a pipe the user named: bash's `<(stagecraft export RUN)` (/dev/fd/63) or a FIFO
+ * (mkfifo), read to its end as a stream, at most MAX_IMPORT_BYTES (no size to stat: a pipe has none).
+ * Opened non-blocking, as a file is, and read once at once: a FIFO no writer holds (one code planted in a
+ * folder it wrote) is at its end there, and is said to be empty instead of being waited on for ever.
+ */
+export async function readExportPipe(file: string): Promise<string> {
+  const tooLarge = () => new UsageError(`${file} is over ${MAX_IMPORT_BYTES / (1024 * 1024)} MB, the most an export may be.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, FILE_OPEN);
+    // EAGAIN: a writer holds it and has written nothing yet; 0: no writer (or its writer closed it), the end
+    const first = Buffer.alloc(64 * 1024);
+    let n: number;
+    try {
+      n = readSync(fd, first, 0, first.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      n = -1;
+    }
+    if (n > 0) chunks.push(first.subarray(0, (size = n)));
+    if (n !== 0) {
+      // the rest through the event loop (a pipe socket, which owns the descriptor from here): it waits for the writer there
+      const pipe = new Socket({ fd, readable: true, writable: false });
+      fd = undefined;
+      try {
+        for await (const c of pipe) {
+          size += (c as Buffer).length;
+          if (size > MAX_IMPORT_BYTES) throw tooLarge();
+          chunks.push(c as Buffer);
+        }
+      } finally {
+        pipe.destroy();
+      }
+    }
+  } catch (e) {
+    if (e instanceof StagecraftError) throw e;
+    throw unreadable(`the export file ${file}`, e);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') {
+    throw new UsageError(`the export file ${file} (a pipe) is empty: nothing was written to it, or no writer had it open. Start the writer first (a FIFO), or pipe the export into - (stagecraft export RUN | stagecraft replay -).`);
+  }
+  return text;
 }

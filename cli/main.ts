@@ -19,7 +19,7 @@
  * `schema` and `validate` never load the store (Prisma, PGlite), the queue or
  * the sandbox: people run `validate` from editors and pre-commit hooks.
  */
-import { StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
+import { SettingsError, StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import { InputTooLarge, parse } from './args';
 import { errorLine, inCliWords } from './error-line';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
@@ -277,6 +277,11 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
     const e = inCliWords(caught);
     const body = errorToJson(e);
     if (json) io.out(JSON.stringify({ error: body }));
+    // bad settings (STAGECRAFT_…=lots): each on its own line, and no usage — nothing was wrong with the command line
+    if (e instanceof SettingsError) {
+      io.err(e.problems.map((p) => `stagecraft: ${p}`).join('\n'));
+      return 2;
+    }
     if (e instanceof UsageError) {
       io.err(`stagecraft: ${e.message}\n\n${usageFor(cmd)}`);
       return 2;

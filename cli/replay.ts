@@ -34,16 +34,26 @@ import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './pr
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
-import { readExportFile } from './export';
+import { readExportFile, readExportPipe, readExportStdin } from './export';
 
 const short = (hash: string | null) => (hash ? hash.slice(0, 12) : '-');
 
 /** an argument naming an export file (it exists as a file) rather than a run id */
 const isFile = (arg: string) => existsSync(arg) && statSync(arg).isFile();
+/** an argument naming a pipe: bash's `<(stagecraft export RUN)` (/dev/fd/63) or a FIFO, read as its contents */
+const isPipe = (arg: string) => existsSync(arg) && statSync(arg).isFIFO();
 /** an argument naming a folder: a folder of exported runs is given as its files (`runs/*.json`) */
 const isFolder = (arg: string) => existsSync(arg) && statSync(arg).isDirectory();
 /** an argument that can only be a path (a run id holds no slash and no .json), so it is no run id when no such file exists */
 const isPathLike = (arg: string) => /[/\\]|\.json$/i.test(arg);
+
+/** the text of the export an argument names (a file, a pipe, - for standard input); null when it names none (a run id, a folder, nothing) */
+async function readExportArg(arg: string, io: Io): Promise<string | null> {
+  if (arg === '-') return readExportStdin(io, 'replay');
+  if (isFile(arg)) return readExportFile(arg);
+  if (isPipe(arg)) return readExportPipe(arg);
+  return null;
+}
 
 function versionChoice(values: { version?: string; skill?: string }) {
   if (values.version !== undefined && values.skill !== undefined) throw new UsageError('--version and --skill name the same thing (what to run with): give one of them.');
@@ -59,9 +69,16 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     { min: 1, max: Infinity, names: 'a run id, or exported run files' },
   );
   const choice = versionChoice(values);
-  // export files are checked before the store is opened (and imported, checked again, inside)
+  // export files are read and checked before the store is opened (and imported, checked again, inside);
+  // each is read once here, as a pipe (`<(…)`, a FIFO, - for standard input) can be read only once
+  const exports = new Map<string, string>();
   for (const arg of positionals) {
-    if (isFile(arg)) checkRunExport(readExportFile(arg), arg);
+    if (exports.has(arg)) continue; // named twice: replayed twice, read once
+    const read = await readExportArg(arg, io);
+    if (read !== null) {
+      checkRunExport(read, arg);
+      exports.set(arg, read);
+    }
     // `replay --check fixtures/replay`: the folder, not its files — said as a folder, not as a missing file or a run id
     else if (isFolder(arg)) {
       const files = `${arg.replace(/[/\\]+$/, '')}/*.json`;
@@ -79,8 +96,11 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
       : null;
   return withHostOrApp(
     io,
-    (host) => replayEach((arg) => replayOne(host, arg, req)),
-    (app) => replayEach((arg) => (isFile(arg) ? replayFileInApp(app, arg, choice.version) : app.replay(arg, choice.version))),
+    (host) => replayEach((arg) => replayOne(host, arg, exports.get(arg), req)),
+    (app) => replayEach((arg) => {
+      const text = exports.get(arg);
+      return text === undefined ? app.replay(arg, choice.version) : replayFileInApp(app, { source: arg, text }, choice.version);
+    }),
     { runsCode: true, notThroughApp: notThroughApp ? { command: 'replay', why: notThroughApp } : null },
   );
 
@@ -146,17 +166,17 @@ function replayExit(results: ReplayResult[], isCheck: boolean): number {
 const isReplayed = (r: ReplayResult): r is ReplayView => !('error' in r);
 
 /** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
-async function replayOne(host: Host, arg: string, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {
-  if (!isFile(arg)) return replayRun(host, arg, req);
-  const { imported } = await importRuns(host, [{ source: arg, text: readExportFile(arg) }]);
+async function replayOne(host: Host, arg: string, text: string | undefined, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {
+  if (text === undefined) return replayRun(host, arg, req);
+  const { imported } = await importRuns(host, [{ source: arg, text }]);
   const { runId, version } = imported[0];
   return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
 }
 
 /** an exported run file replayed as replayOne replays it, by the app that holds the store: imported by it, then replayed (against its recorded version unless --version) */
-async function replayFileInApp(app: AppClient, arg: string, version: string | undefined): Promise<ReplayView> {
+async function replayFileInApp(app: AppClient, file: { source: string; text: string }, version: string | undefined): Promise<ReplayView> {
   const { importInApp } = await import('./export');
-  const { imported } = await importInApp(app, { source: arg, text: readExportFile(arg) });
+  const { imported } = await importInApp(app, file);
   return app.replay(imported[0].runId, version ?? imported[0].version);
 }
 

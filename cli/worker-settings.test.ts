@@ -20,6 +20,25 @@ test('stagecraft worker with bad settings exits 2 naming each, before it opens t
   assert.doesNotMatch(r.stderr, /drives up to|127\.0\.0\.1:1|unreachable/i);
 });
 
+// The problems were followed by the worker's whole usage, as for a mistyped flag, though nothing was wrong
+// with the command line; the second problem on also lacked the `stagecraft:` its first had.
+test('bad settings are said alone, one a line, one or several; a wrong command line still gets the usage', () => {
+  const worker = (env: Record<string, string>, args: string[] = []) =>
+    spawnSync(process.execPath, ['bin/stagecraft.mjs', 'worker', ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: UNREACHABLE, ...env }, timeout: 60_000 });
+  const several = worker({ STAGECRAFT_WORKSPACE_MAX_BYTES: 'lots', STAGECRAFT_HTTP_PRIVATE: 'DENY' });
+  assert.equal(several.status, 2, several.stderr);
+  const lines = several.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 2, several.stderr);
+  assert.match(lines[0], /^stagecraft: STAGECRAFT_WORKSPACE_MAX_BYTES="lots": give a size in bytes/);
+  assert.match(lines[1], /^stagecraft: STAGECRAFT_HTTP_PRIVATE="DENY": it is deny/);
+  const one = worker({ STAGECRAFT_WORKSPACE_MAX_BYTES: 'lots' });
+  assert.equal(one.status, 2, one.stderr);
+  assert.match(one.stderr, /^stagecraft: STAGECRAFT_WORKSPACE_MAX_BYTES="lots": give a size in bytes[^\n]*\n$/);
+  const flag = worker({ STAGECRAFT_WORKSPACE_MAX_BYTES: 'lots' }, ['--bogus']);
+  assert.equal(flag.status, 2, flag.stderr);
+  assert.match(flag.stderr, /^stagecraft: Unknown option --bogus[^]*\n\nusage:\n {2}stagecraft worker /);
+});
+
 test('the settings checked at start: none for the defaults; the app adds its own', () => {
   assert.deepEqual(runSettingsProblems({}, 'worker'), []);
   assert.deepEqual(runSettingsProblems({}, 'app'), []);

@@ -15,7 +15,7 @@
  * loads a big module (the price table's parser: zod) is checked only when it is set, its reader loaded then
  * (appSettingsProblems), so that neither check, nor a worker, loads it for nothing.
  */
-import { UsageError } from '../kernel/errors';
+import { SettingsError, UsageError } from '../kernel/errors';
 import { sandboxMode } from '../sandbox/isolation';
 import { timeoutFrom } from '../models/timeout';
 import { DEFAULT_MAX_WORKERS } from '../sandbox/worker-slots';
@@ -83,8 +83,8 @@ function problemOf(check: (env: Env) => unknown, env: Env, problems: string[]): 
   }
 }
 
-/** Throws one UsageError naming every bad setting of `env` (runSettingsProblems), before anything starts. */
+/** Throws one SettingsError naming every bad setting of `env` (runSettingsProblems), before anything starts. */
 export function checkRunSettings(env: Env, of: 'worker' | 'app'): void {
   const problems = runSettingsProblems(env, of);
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  if (problems.length > 0) throw new SettingsError(problems);
 }

@@ -2,7 +2,7 @@
  * The base of Stagecraft's error classes (re-exported by `lib/kernel/errors`, the path to import
  * from): `StagecraftError` — a stable snake_case `code`, the HTTP status an API caller should see,
  * details, and a message that says what happened, why and what to do — the caller's plain mistake
- * (`UsageError`), and an error as JSON.
+ * (`UsageError`; `SettingsError` when it is in the environment's settings), and an error as JSON.
  *
  * Owns: the brand that makes `instanceof StagecraftError` hold across copies of the module. Does
  * not: name failure kinds (the other error-families modules do), or map errors to HTTP or exit codes.
@@ -45,6 +45,19 @@ export class StagecraftError extends Error {
 export class UsageError extends StagecraftError {
   constructor(message: string, details: ErrorDetails = {}) {
     super('usage', message, { httpStatus: 400, details });
+  }
+}
+
+/**
+ * Settings of the environment a process cannot use, all of them at once (`STAGECRAFT_WORKSPACE_MAX_BYTES=lots
+ * stagecraft worker`): the caller's mistake as a usage error is (exit 2, 400), but not in the command line,
+ * so the CLI prints the problems alone, one a line, and not the command's usage.
+ */
+export class SettingsError extends UsageError {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.join('\n'), { problems });
+    this.problems = problems;
   }
 }
 
