@@ -68,6 +68,9 @@ async function* follow(host: Pick<Host, 'store'>, runId: string, opts: StreamOpt
         // a cursor at or past the end of an ended run (a reconnect after its last event): say so and stop
         const status = await runStatusOf(host.store, runId);
         if (status && status !== 'running' && status !== 'queued') {
+          // …or a run that ended between the read above and this one (another process's abort commits its
+          // run_aborted and its status at once): its last events first, then the end they say
+          if ((await host.store.readEvents(runId, cursor, 1)).length > 0) continue;
           yield { event: 'end', data: { runId, status } };
           return;
         }
