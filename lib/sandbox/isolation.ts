@@ -27,7 +27,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { StagecraftError, UsageError } from '../kernel/errors';
+import { SettingsError, StagecraftError } from '../kernel/errors';
 import type { CgroupStatus } from './cgroups';
 import { seccompFilter } from './seccomp';
 import { cacheVerdict, hasCachedVerdict, probeKey } from './probe-cache';
@@ -52,7 +52,7 @@ export class SandboxUnavailableError extends StagecraftError {
 export function sandboxMode(env: Record<string, string | undefined>): SandboxMode {
   const raw = env.STAGECRAFT_SANDBOX || 'auto';
   if (!(SANDBOX_MODES as readonly string[]).includes(raw)) {
-    throw new UsageError(`STAGECRAFT_SANDBOX=${JSON.stringify(raw)}: use off, auto (the default: isolate when bubblewrap works here) or required.`);
+    throw new SettingsError(`STAGECRAFT_SANDBOX=${JSON.stringify(raw)}: use off, auto (the default: isolate when bubblewrap works here) or required.`);
   }
   return raw as SandboxMode;
 }

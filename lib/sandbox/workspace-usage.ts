@@ -29,7 +29,7 @@
 import { randomBytes } from 'node:crypto';
 import { setImmediate as turn } from 'node:timers/promises';
 import { closeSync, fstatSync, lstatSync, opendirSync, openSync, renameSync, statSync, type BigIntStats, type Dir, type Stats } from 'node:fs';
-import { StagecraftError, UsageError } from '../kernel/errors';
+import { SettingsError, StagecraftError } from '../kernel/errors';
 import { MAX_KEPT_NAMES, type ListingMemory, type ListingWalk } from './workspace-listings';
 import { closeDirs, DIR_FLAGS, isGitName, MAX_PATH_PARTS, MODE_KEEPS_US_OUT, openDirs, OWNER_READ_SEARCH, openRoot, restoreOwnerAccess, within, withinFd, type Dir as OpenDir } from './confined-fs';
 
@@ -69,7 +69,7 @@ export function sizeFromEnv(env: Record<string, string | undefined>, name: strin
   if (raw === undefined || raw === '') return fallback;
   const m = /^(\d+)\s*([KMG]?)(?:i?B)?$/i.exec(raw.trim());
   const bytes = m ? Number(m[1]) * UNITS[m[2].toUpperCase()] : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new UsageError(`${name}=${JSON.stringify(raw)}: give a size in bytes, such as 1073741824, 512M or 1G.`);
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new SettingsError(`${name}=${JSON.stringify(raw)}: give a size in bytes, such as 1073741824, 512M or 1G.`);
   return bytes;
 }
 
@@ -78,7 +78,7 @@ export function countFromEnv(env: Record<string, string | undefined>, name: stri
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw.trim());
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${name}=${JSON.stringify(raw)}: give a whole number above 0.`);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new SettingsError(`${name}=${JSON.stringify(raw)}: give a whole number above 0.`);
   return n;
 }
 

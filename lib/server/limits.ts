@@ -4,7 +4,7 @@
  * the app drives at once (STAGECRAFT_MAX_RUNS). Large data belongs in the workspace, not in an input.
  */
 import { availableParallelism } from 'node:os';
-import { UsageError } from '../kernel/errors';
+import { SettingsError } from '../kernel/errors';
 
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 export { MAX_JSON_DEPTH } from '../kernel/json-depth';
@@ -19,7 +19,7 @@ function positiveInt(env: Env, name: string, fallback: number, what: string): nu
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name}="${raw}": give ${what} as a whole number of at least 1 (default ${fallback}).`);
+  if (!Number.isInteger(n) || n < 1) throw new SettingsError(`${name}="${raw}": give ${what} as a whole number of at least 1 (default ${fallback}).`);
   return n;
 }
 

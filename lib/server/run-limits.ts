@@ -3,7 +3,7 @@
  * run's workspace is kept, a sandboxed worker's /tmp. Apart from host.ts so that `npm start` can check these
  * settings (run-settings.ts) without loading the sandbox and the models.
  */
-import { UsageError } from '../kernel/errors';
+import { SettingsError } from '../kernel/errors';
 import { DEFAULT_TMP_BYTES } from '../sandbox/isolation';
 import { sizeFromEnv, workspaceQuotaFromEnv, type WorkspaceQuota } from '../sandbox/workspace-usage';
 import type { ModelEnv } from '../models';
@@ -36,6 +36,6 @@ export function durationFromEnv(env: Record<string, string | undefined>, name: s
   if (raw === undefined || raw === '') return fallback;
   const m = /^(\d+)\s*([smhd])$/.exec(raw.trim());
   if (raw.trim() === '0') return 0;
-  if (!m) throw new UsageError(`${name}=${JSON.stringify(raw)}: give a duration such as 30m, 24h or 7d (or 0).`);
+  if (!m) throw new SettingsError(`${name}=${JSON.stringify(raw)}: give a duration such as 30m, 24h or 7d (or 0).`);
   return Number(m[1]) * DURATION_UNITS_MS[m[2]];
 }

@@ -55,9 +55,11 @@ export class UsageError extends StagecraftError {
  */
 export class SettingsError extends UsageError {
   readonly problems: string[];
-  constructor(problems: string[]) {
-    super(problems.join('\n'), { problems });
-    this.problems = problems;
+  /** one setting's problem (a reader's: `STAGECRAFT_SANDBOX="bogus": use off, auto …`), or each of several */
+  constructor(problems: string | string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('\n'), { problems: list });
+    this.problems = list;
   }
 }
 

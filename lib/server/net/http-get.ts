@@ -28,7 +28,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { StepFailedError, UsageError } from '../../kernel/errors';
+import { SettingsError, StepFailedError } from '../../kernel/errors';
 import { RUN_FETCH_HEADER } from '../http/security';
 
 export { RUN_FETCH_HEADER };
@@ -112,7 +112,7 @@ export function httpGetOptionsFromEnv(env: Record<string, string | undefined>): 
   if (v === undefined || v === '') return { reach: 'local' };
   if (v === 'deny') return { reach: 'public' };
   if (v === 'allow') return { reach: 'all' };
-  throw new UsageError(
+  throw new SettingsError(
     `STAGECRAFT_HTTP_PRIVATE=${JSON.stringify(env.STAGECRAFT_HTTP_PRIVATE)}: it is deny (http/get reaches the public internet only) or allow (link-local addresses too); unset, runs reach anything but link-local addresses.`,
   );
 }

@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../../kernel/errors';
+import { SettingsError } from '../../kernel/errors';
 import type { PriceTable } from '../../kernel/prices';
 
 const price = z.number().finite().min(0);
@@ -36,12 +36,12 @@ export function priceTableFrom(env: Record<string, string | undefined>, cwd: str
   let where = 'STAGECRAFT_PRICES';
   if (!raw.startsWith('{')) {
     const file = path.resolve(cwd, raw);
-    if (!existsSync(file)) throw new UsageError(`STAGECRAFT_PRICES names ${file}, which does not exist. Set it to a JSON price table or the path of one. ${FORM}`);
+    if (!existsSync(file)) throw new SettingsError(`STAGECRAFT_PRICES names ${file}, which does not exist. Set it to a JSON price table or the path of one. ${FORM}`);
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
       // a folder, a file not readable by this user: said as a setting's mistake, not thrown as a crash
-      throw new UsageError(`STAGECRAFT_PRICES names ${file}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Set it to a JSON price table or the path of a readable file holding one.`);
+      throw new SettingsError(`STAGECRAFT_PRICES names ${file}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Set it to a JSON price table or the path of a readable file holding one.`);
     }
     where = `${file} (STAGECRAFT_PRICES)`;
   }
@@ -49,12 +49,12 @@ export function priceTableFrom(env: Record<string, string | undefined>, cwd: str
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`The price table in ${where} is not JSON: ${(e as Error).message}. ${FORM}`);
+    throw new SettingsError(`The price table in ${where} is not JSON: ${(e as Error).message}. ${FORM}`);
   }
   const r = PriceTableSchema.safeParse(parsed);
   if (!r.success) {
     const i = r.error.issues[0];
-    throw new UsageError(
+    throw new SettingsError(
       `The price table in ${where} is not as expected at ${i.path.join('.') || '(the table)'}: ${i.message}. ${FORM}`,
     );
   }

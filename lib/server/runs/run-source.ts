@@ -12,7 +12,7 @@
  * queue (opened on first use). Does not: enqueue (enqueue-run.ts) or drive
  * (drive-run.ts).
  */
-import { UsageError } from '../../kernel/errors';
+import { SettingsError, UsageError } from '../../kernel/errors';
 import type { OpenedStore } from '../../store';
 import type { RunQueue } from '../../queue/run-queue';
 import type { Host } from '../host';
@@ -30,7 +30,7 @@ export const EMBEDDED_DRIVES_IN_PROCESS =
 export function workersModeOf(env: Record<string, string | undefined>): WorkersMode {
   const raw = env.STAGECRAFT_WORKERS?.trim() || 'in-process';
   if (!(WORKERS_MODES as readonly string[]).includes(raw)) {
-    throw new UsageError(`STAGECRAFT_WORKERS=${raw}: it is one of ${WORKERS_MODES.join(', ')} (unset means in-process).`);
+    throw new SettingsError(`STAGECRAFT_WORKERS=${raw}: it is one of ${WORKERS_MODES.join(', ')} (unset means in-process).`);
   }
   return raw as WorkersMode;
 }
