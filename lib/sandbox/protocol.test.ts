@@ -120,6 +120,7 @@ async function pacedCall(mode: 'deaf' | 'split' | 'big', input: Record<string, u
   try {
     await w.ready;
     const t0 = performance.now();
+    ticks = 0; // the turns of the call's own time
     const outcome = await w.run({ modulePath: '/bundle/steps.mjs', exportName: 'f', input: input as never, timeoutMs });
     return { outcome, ticks, ms: performance.now() - t0 };
   } finally {
@@ -130,11 +131,14 @@ async function pacedCall(mode: 'deaf' | 'split' | 'big', input: Record<string, u
 
 test('a worker that never reads its requests: a 32 MB request does not stall the host, and the call times out', async () => {
   const { outcome, ticks, ms } = await pacedCall('deaf', { blob: 'x'.repeat(32 * 1024 * 1024) }, 1_000);
+  // A write blocking on the full channel would never return (this worker never reads): no turn of the event loop,
+  // no timeout, no end. The call ends, by its timeout, and the host's timers turned during it.
   assert.equal(outcome.kind, 'timeout');
   assert.ok(ms < 8_000, `the call ended after ${ms.toFixed(0)} ms`);
-  // the event loop turned all along, every 10 ms (a write blocking on the full channel would have held it: no turn
-  // until the timeout); a loaded machine turns it less often, hence the low bar
-  assert.ok(ticks >= 5, `the host's timers ran ${ticks} times during the call`);
+  // Not how often: making and handing over a 32 MB request holds the thread for a while (JSON, UTF-8; the first
+  // turn came 0.7-1.4 s after the call's start while the clean-clone CI ran beside it, and the CI saw 4 turns of
+  // 10 ms in all where 5 were asked: a bar on the count failed at load)
+  assert.ok(ticks >= 1, `the host's timers never ran during the call`);
 });
 
 test('a reply that arrives in pieces (inside a key, inside a UTF-8 character, before its newline) is read whole', async () => {
