@@ -169,7 +169,8 @@ test('a new user writes a skill from nothing, breaks it, fixes it, saves, restor
   await page.waitForURL(/\/runs\/run_/);
   const status = page.getByRole('region', { name: 'Run status' });
   await expect(status).toContainText('completed', { timeout: 30_000 });
-  await expect(page.getByLabel("the run's output")).toContainText('"length": 11');
+  // the output is shown by the state at the last step, a read of its own after the page (as long as the status's, at load)
+  await expect(page.getByLabel("the run's output")).toContainText('"length": 11', { timeout: 30_000 });
   await shot(page, '07-run-completed');
 
   expect(outside, `requests that left 127.0.0.1: ${outside.join(', ')}`).toEqual([]);
