@@ -2,7 +2,7 @@
 // connection without a pending spawn's token is refused; a sandbox cannot see the socket; a spawner
 // killed mid-step fails that step as sandbox_host_lost, is started again, and the next call works.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import type { CodeCall } from '../kernel/ports';
 import { createCodeSandbox } from './index';
 import { isolationFor, type Isolation } from './isolation';
-import { activeSpawner, startSpawner, stopSpawner, type Spawner } from './spawner';
+import { activeSpawner, Spawner, startSpawner, stopSpawner } from './spawner';
+import type { ChildEnd } from './worker-child';
 
 const NONE: Isolation = { kind: 'none', reason: 'the test asks for plain child processes' };
 const BWRAP = isolationFor('auto');
@@ -149,5 +150,70 @@ test('a step launched while a quickly-dead spawner waits to be started again run
     assert.ok(spawner.pid && spawner.pid !== second);
   } finally {
     await sandbox.close();
+  }
+});
+
+/** a Spawner of its own, whose script is a copy this test can remove (as a removed install's is) */
+async function spawnerOfCopy(): Promise<{ own: Spawner; script: string; restore(): void }> {
+  const original = path.join(path.dirname(new URL(import.meta.url).pathname), 'spawner-process', 'spawner.mjs');
+  const script = path.join(dir, `spawner-${Math.random().toString(36).slice(2)}.mjs`);
+  const restore = () => copyFileSync(original, script);
+  restore();
+  const scriptOf = () => {
+    if (!existsSync(script)) throw new Error(`the sandbox spawner script was not found (looked in ${script})`);
+    return script;
+  };
+  return { own: await Spawner.start(scriptOf), script, restore };
+}
+const launchExit = (code: number) => ({ command: process.execPath, args: ['-e', `process.exit(${code})`], env: {}, cwd: dir });
+const ended = (child: ReturnType<Spawner['spawn']>) => new Promise<ChildEnd>((resolve) => child.onEnd(resolve));
+const gone = (pid: number) => new Promise<void>((resolve) => { const t = setInterval(() => { try { process.kill(pid, 0); } catch { clearInterval(t); resolve(); } }, 2); });
+
+test('a spawner that keeps dying as it starts is started again after a pause that doubles each time', async () => {
+  const { own } = await spawnerOfCopy();
+  try {
+    const gaps: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const pid = own.pid!;
+      process.kill(pid, 'SIGKILL');
+      await gone(pid);
+      const t0 = performance.now();
+      while (own.pid === undefined || own.pid === pid) await new Promise((r) => setTimeout(r, 2));
+      gaps.push(performance.now() - t0);
+    }
+    // 200, 400 and 800 ms (a timer may fire a little early by its rounding): a fixed 200 ms pause
+    // restarted a spawner that cannot live five times a second for as long as the server ran
+    assert.ok(gaps[1] >= 380 && gaps[2] >= 780, `pauses before each start: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`);
+    assert.equal((await ended(own.spawn(launchExit(3)))).code, 3, 'the spawner started last launches');
+  } finally {
+    await own.stop();
+  }
+});
+
+test('a spawner whose script is gone cannot be started again: each launch ends at once saying why (said once in the log), and runs again once the script is back', async () => {
+  const { own, script, restore } = await spawnerOfCopy();
+  const logged: string[] = [];
+  const error = console.error;
+  console.error = (...a: unknown[]) => void logged.push(a.join(' '));
+  try {
+    assert.equal((await ended(own.spawn(launchExit(0)))).code, 0);
+    rmSync(script);
+    const pid = own.pid!;
+    const restarts = own.restarts;
+    process.kill(pid, 'SIGKILL');
+    await gone(pid);
+    while (own.restarts === restarts) await new Promise((r) => setTimeout(r, 5));
+    // the launch made in the pause waits for the start, which fails: it ends, it does not wait for ever
+    const first = await ended(own.spawn(launchExit(0)));
+    assert.match(first.spawnError ?? '', /could not be started again: the sandbox spawner script was not found/);
+    const second = await ended(own.spawn(launchExit(0)));
+    assert.equal(second.spawnError, first.spawnError);
+    assert.equal(logged.filter((l) => l.includes('could not be started again')).length, 1, logged.join('\n'));
+    restore();
+    assert.equal((await ended(own.spawn(launchExit(5)))).code, 5, 'the restored script is started');
+    assert.ok(own.pid && own.pid !== pid);
+  } finally {
+    console.error = error;
+    await own.stop();
   }
 });

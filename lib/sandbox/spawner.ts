@@ -30,6 +30,12 @@
  * the server starts a new spawner at once. If the server dies, the spawner
  * sees its channel close, kills every worker's group, and exits.
  *
+ * A spawner that keeps dying as it starts is started again after a pause that doubles each time
+ * (QUICK_DEATH_MS, RESTART_PAUSE_MS up to MAX_RESTART_PAUSE_MS), never in a tight loop. One that
+ * cannot be started at all (its script gone: the install replaced or removed under a running
+ * server) is said once in the log, and each launch then ends at once with that reason (and tries
+ * once more: a restored install is used again) — none waits for ever.
+ *
  * Owns: the spawner process, the socket, the tokens, and the process-wide
  * choice of launcher (`activeSpawner`: the app starts one at boot; the CLI,
  * tests and benchmarks spawn directly — they are small processes). Does not:
@@ -57,6 +63,11 @@ const HELLO_TIMEOUT_MS = 10_000;
 /** a spawner that died sooner than this after its start is restarted after a pause (not in a tight loop) */
 const QUICK_DEATH_MS = 1_000;
 const RESTART_PAUSE_MS = 200;
+/** the longest pause between starts of a spawner that keeps dying as it starts (each quick death doubles it) */
+const MAX_RESTART_PAUSE_MS = 30_000;
+
+/** a launch sent to the spawner process (or held for it while it is started again) */
+type SpawnMessage = { t: 'spawn'; id: number; token: string; command: string; args: string[]; env: Record<string, string>; cwd: string; fd5?: string };
 
 type FromSpawner =
   | { t: 'up'; pid: number }
@@ -195,18 +206,25 @@ export class Spawner {
   /** how many times the spawner process was started again after it died */
   restarts = 0;
   /** launches asked for while the process was being started again: sent when it is */
-  private queued: object[] = [];
+  private queued: SpawnMessage[] = [];
+  /** the pause before a start again (unref'd: it keeps the process alive only once a launch waits for it) */
+  private restartTimer: NodeJS.Timeout | null = null;
+  /** quick deaths in a row (each doubles the pause before the next start) */
+  private quickDeaths = 0;
+  /** why the last start failed (said once in the log while it stays the same) */
+  private startFailure: string | null = null;
 
   private constructor(
     private readonly server: net.Server,
     private readonly dir: string,
     readonly socketPath: string,
+    private readonly scriptOf: () => string,
   ) {
     server.on('connection', (socket) => this.onConnection(socket));
   }
 
-  /** Listens on a fresh socket and starts the spawner process. */
-  static async start(): Promise<Spawner> {
+  /** Listens on a fresh socket and starts the spawner process (`scriptOf`: its script's path; tests give a copy). */
+  static async start(scriptOf: () => string = spawnerScript): Promise<Spawner> {
     const dir = mkdtempSync(path.join(os.tmpdir(), `stagecraft-spawner-${process.pid}-`)); // mode 0700
     const socketPath = path.join(dir, 's');
     const server = net.createServer({ pauseOnConnect: true });
@@ -215,8 +233,14 @@ export class Spawner {
       server.listen(socketPath, () => resolve());
     });
     server.unref();
-    const spawner = new Spawner(server, dir, socketPath);
-    spawner.startProcess();
+    const spawner = new Spawner(server, dir, socketPath, scriptOf);
+    try {
+      spawner.startProcess();
+    } catch (e) {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
     return spawner;
   }
 
@@ -249,16 +273,23 @@ export class Spawner {
     }
     this.byId.set(id, child);
     this.byToken.set(token, { child, roles: new Set() });
-    const message = { t: 'spawn', id, token, command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, ...(launch.fd5 ? { fd5: launch.fd5.toString('base64') } : {}) };
+    const message: SpawnMessage = { t: 'spawn', id, token, command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, ...(launch.fd5 ? { fd5: launch.fd5.toString('base64') } : {}) };
     // between a death and its restart (a short pause after a quick death) the launch waits for the new process
     if (this.proc) this.proc.send(message);
-    else this.queued.push(message);
+    else {
+      this.queued.push(message);
+      // a launch waits for the start to come; when none is coming (the last one failed) it tries once,
+      // and ends at once if that fails too
+      if (this.restartTimer) this.restartTimer.ref();
+      else this.startAgain();
+    }
     return child;
   }
 
   /** Stops the spawner (its workers with it) and removes the socket. */
   async stop(): Promise<void> {
     this.isStopped = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     const proc = this.proc;
     for (const child of this.byId.values()) child.lose('the spawner was stopped');
     this.byId.clear();
@@ -289,7 +320,7 @@ export class Spawner {
   private startProcess(): void {
     this.startedAt = Date.now();
     // no environment: the spawner gives each worker exactly the one its launch names
-    const proc = spawn(process.execPath, [spawnerScript(), this.socketPath], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: {} as NodeJS.ProcessEnv });
+    const proc = spawn(process.execPath, [this.scriptOf(), this.socketPath], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: {} as NodeJS.ProcessEnv });
     this.proc = proc;
     proc.on('message', (m: FromSpawner) => this.onMessage(m));
     proc.on('error', () => {}); // reported by its exit
@@ -309,10 +340,38 @@ export class Spawner {
     this.byId.clear();
     this.byToken.clear();
     this.restarts++;
-    const pause = Date.now() - this.startedAt < QUICK_DEATH_MS ? RESTART_PAUSE_MS : 0;
-    const restart = () => !this.isStopped && !this.proc && this.startProcess();
-    if (pause) setTimeout(restart, pause).unref();
-    else restart();
+    this.quickDeaths = Date.now() - this.startedAt < QUICK_DEATH_MS ? this.quickDeaths + 1 : 0;
+    const pause = this.quickDeaths ? Math.min(RESTART_PAUSE_MS * 2 ** (this.quickDeaths - 1), MAX_RESTART_PAUSE_MS) : 0;
+    if (!pause) {
+      this.startAgain();
+      return;
+    }
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      this.startAgain();
+    }, pause).unref();
+  }
+
+  /**
+   * Starts the process again, unless stopped or already running. When it cannot be started, the
+   * launches waiting for it end with why (said once in the log while the reason stays the same).
+   */
+  private startAgain(): void {
+    if (this.isStopped || this.proc) return;
+    try {
+      this.startProcess();
+      this.startFailure = null;
+    } catch (e) {
+      const why = `the spawner process that launches code workers could not be started again: ${e instanceof Error ? e.message : String(e)}`;
+      if (why !== this.startFailure) console.error(`stagecraft: ${why}`);
+      this.startFailure = why;
+      for (const m of this.queued.splice(0)) {
+        const child = this.byId.get(m.id);
+        this.byId.delete(m.id);
+        this.byToken.delete(m.token);
+        child?.finish({ code: null, signal: null, spawnError: why });
+      }
+    }
   }
 
   private onMessage(m: FromSpawner): void {
