@@ -5,21 +5,30 @@
  * one stops the server, exit 1, every one named on stderr as npm start names them: not an app up and healthy
  * to a monitor that answers every new run with a 400 and resumes none of the recorded ones.
  *
+ * STAGECRAFT_SANDBOX=required is probed here too (the probe boot.ts would make next, its verdict kept in the
+ * data dir): without a working bubblewrap the server stops, said in one line, where the probe's throw inside
+ * Next's start-up hook left the server answering.
+ *
  * Owns: stopping the start on a bad setting. Does not: say what is wrong with one (each reader does), PORT
- * (`next start -p` refuses its own), or probe STAGECRAFT_SANDBOX=required (boot.ts).
+ * (`next start -p` refuses its own), or choose the isolation the app uses (boot.ts, host.ts).
  */
 import { UsageError } from '../../kernel/errors';
-import { sandboxMode } from '../../sandbox/isolation';
+import { isolationFor, SandboxUnavailableError, sandboxMode } from '../../sandbox/isolation';
 import { appSettingsProblems } from '../run-settings';
+import { dataDirOf } from '../host';
 import { serverLog } from '../log';
 
-/** Every setting of `env` the app would refuse, as npm start says each (none: []). */
-export async function startSettingsProblems(env: Record<string, string | undefined>): Promise<string[]> {
+/**
+ * Every setting of `env` the app would refuse, as npm start says each (none: []). `probe`: the sandbox's
+ * isolation under a mode (isolationFor; a test gives one of its own), asked only for `required`.
+ */
+export async function startSettingsProblems(env: Record<string, string | undefined>, probe: typeof isolationFor = isolationFor, cwd = process.cwd()): Promise<string[]> {
   const problems = await appSettingsProblems(env);
   try {
-    sandboxMode(env);
+    const mode = sandboxMode(env);
+    if (mode === 'required') probe(mode, { cacheDir: dataDirOf(env, cwd) });
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
+    if (!(e instanceof UsageError) && !(e instanceof SandboxUnavailableError)) throw e;
     problems.push(e.message);
   }
   return problems;
