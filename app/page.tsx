@@ -14,7 +14,7 @@ export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Skills · Stagecraft' };
 
-export default storePage(async function HomePage() {
+export default storePage('/', async function HomePage() {
   const { skills, examples: loaded } = await listAppSkills();
   const examples = exampleBundles(examplesDir());
   const now = Date.now();

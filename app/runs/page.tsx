@@ -16,7 +16,7 @@ export const dynamic = 'force-dynamic';
 
 export const metadata = { title: 'Runs · Stagecraft' };
 
-export default storePage(async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default storePage('/runs', async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { filters } = parseRunFilters(await searchParams);
   const now = Date.now();
   const query = toRunQuery(filters, now);

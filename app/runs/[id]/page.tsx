@@ -19,7 +19,7 @@ export async function generateMetadata({ params }: Params) {
   return { title: `${(await params).id} · Runs · Stagecraft` };
 }
 
-export default storePage(async function RunPage({ params }: Params) {
+export default storePage('/runs/[id]', async function RunPage({ params }: Params) {
   const { id } = await params;
   let run: RunView;
   try {

@@ -17,7 +17,7 @@ export const metadata = { title: 'Compare runs · Stagecraft' };
 
 const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-export default storePage(async function CompareRunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default storePage('/runs/compare', async function CompareRunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;
   const a = one(query.a);
   const b = one(query.b);

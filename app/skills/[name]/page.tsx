@@ -21,7 +21,7 @@ type Search = Record<string, string | string[] | undefined>;
  * skill.md when left out) opens it at that version's text with line n revealed — "back to the
  * source" from a run — read-only when that version is not the latest.
  */
-export default storePage(async function SkillPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Search> }) {
+export default storePage('/skills/[name]', async function SkillPage({ params, searchParams }: { params: Promise<{ name: string }>; searchParams: Promise<Search> }) {
   const { name } = await params;
   const host = await appHost();
   let skill;

@@ -20,13 +20,18 @@ const FORGED_DOWN = { [STORE_STATUS_HEADER]: storeStatusHeaderValue({ reachable:
 
 /**
  * The server's log past `from` (a page's render, logged by Next, says `⨯ Error: …`, then `    at …`
- * lines and the error's fields): no stack trace, and the store's error `said` in one line of ours.
+ * lines and the error's fields): no stack trace, and the store's error `said` in one line of ours,
+ * which names the page it was (one of `pages`; `named`, at least, among the lines).
  */
-function assertOneLine(log: string, said: RegExp): void {
+function assertOneLine(log: string, said: RegExp, pages: string[], named: string): void {
   assert.doesNotMatch(log, /^\s+at |digest|⨯/m, `no stack trace in the server's log:\n${log}`);
   const lines = log.split('\n').filter((l) => said.test(l));
   assert.ok(lines.length > 0, `the server's log says it:\n${log}`);
-  for (const l of lines) assert.match(l, /^stagecraft: a page could not be shown: /, l);
+  for (const l of lines) {
+    assert.match(l, /^stagecraft: a page could not be shown: /, l);
+    assert.ok(pages.some((p) => l.endsWith(` (page ${p})`)), `the line names the page: ${l}`);
+  }
+  assert.ok(lines.some((l) => l.endsWith(` (page ${named})`)), `a line names ${named}:\n${lines.join('\n')}`);
 }
 
 let app: AppServer | undefined;
@@ -57,7 +62,7 @@ test('pages answer 503 naming the embedded data dir in use while it cannot be op
     const api: Response = await fetch(`${app.url}/api/runs`);
     assert.equal(api.status, 503, await api.text());
     await new Promise((r) => setTimeout(r, 300)); // the last page's line written
-    assertOneLine(app.output().slice(startedLog), /is in use by another process: pid \d+.*Stop that process, or give this one its own data directory/);
+    assertOneLine(app.output().slice(startedLog), /is in use by another process: pid \d+.*Stop that process, or give this one its own data directory/, ['/', '/runs', '/runs/run_nope'], '/runs/run_nope');
   } finally {
     lock.release();
   }
@@ -90,7 +95,7 @@ test("a Postgres server that does not answer: the page says so with a 503, the s
       assert.match(text, /Check that this Postgres server is running and reachable/, p);
     }
     await new Promise((r) => setTimeout(r, 300));
-    assertOneLine(down.output().slice(startedLog), /Cannot open the Postgres store at postgresql:\/\/u:\*\*\*@127\.0\.0\.1:\d+\/stagecraft .*Check that the server is running/);
+    assertOneLine(down.output().slice(startedLog), /Cannot open the Postgres store at postgresql:\/\/u:\*\*\*@127\.0\.0\.1:\d+\/stagecraft .*Check that the server is running/, ['/runs', '/'], '/runs');
   } finally {
     await down.stop();
   }

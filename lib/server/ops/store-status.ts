@@ -39,9 +39,9 @@ function downStatus(e: unknown): StoreStatus & { reachable: false } {
  * error's message says what happened and what to do; a stack would say nothing more, and Next logs a
  * page's error whole. Null for any other error (a bug: the caller throws it on, stack and all).
  */
-export function pageStoreDown(e: unknown): (StoreStatus & { reachable: false }) | null {
+export function pageStoreDown(e: unknown, page?: string): (StoreStatus & { reachable: false }) | null {
   if (!(e instanceof StoreUnavailableError) && !isConnectionError(e)) return null;
-  serverLog.warn(`stagecraft: a page could not be shown: ${(e as Error).message.replace(/\s*\n\s*/g, ' ')}`);
+  serverLog.warn(`stagecraft: a page could not be shown: ${(e as Error).message.replace(/\s*\n\s*/g, ' ')}${page ? ` (page ${page})` : ''}`);
   return downStatus(e);
 }
 
