@@ -26,7 +26,7 @@ import { preloadPgliteAssets } from '../lib/store/pglite-assets';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
 import { didYouMean } from '../lib/skill/suggest';
-import { forTerminal } from '../lib/kernel/terminal-text';
+import { forTerminal, jsonForTerminal } from '../lib/kernel/terminal-text';
 import { markReaderGone } from './reader-gone';
 // the version installed (bundled into dist/ at build time: no file is read when the command runs)
 import pkg from '../package.json' with { type: 'json' };
@@ -169,9 +169,10 @@ function writeTo(stream: NodeJS.WriteStream, s: string): void {
   if (closedStreams.has(stream)) return;
   const line = s.endsWith('\n') ? s : `${s}\n`;
   // a run's own text is shown, never obeyed: on a terminal, and to a pipe or a file too (`| less -R`, a
-  // log read on a terminal later), where it used to go byte for byte; JSON to a pipe or a file as it is
-  const isData = stdoutIsJson && stream === process.stdout && !stream.isTTY;
-  stream.write(isData ? line : forTerminal(line));
+  // log read on a terminal later), where it used to go byte for byte; JSON to a pipe or a file as it is,
+  // and to a terminal with the controls JSON leaves raw (C1, DEL) as its own escapes: still JSON
+  const isJson = stdoutIsJson && stream === process.stdout;
+  stream.write(isJson ? (stream.isTTY ? jsonForTerminal(line) : line) : forTerminal(line));
 }
 
 export const processIo: Io = {

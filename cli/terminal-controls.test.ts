@@ -3,7 +3,8 @@
 // the clipboard (OSC 52), a link that shows one address and opens another. On a terminal (a real pty,
 // through `script`) they are shown as `\x1b`…, never sent; to a pipe or a file too (`| less -R`, a log
 // read on a terminal later), where they went byte for byte. `--json` is written as it is: JSON escapes
-// C0 controls, and a C1 one (U+009B, CSI) shown as `\x9b` would make it no longer JSON.
+// C0 controls, and a C1 one (U+009B, CSI) shown as `\x9b` would make it no longer JSON. To a terminal,
+// `--json` writes that C1 one as its JSON escape `\u009b`: still JSON, and nothing the terminal obeys.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +35,15 @@ test("a step's escape sequences reach a terminal shown, not obeyed", { skip: has
   assert.ok(!/[\x1b\x07]/.test(r.stdout), `an ESC or BEL reached the terminal: ${JSON.stringify(r.stdout)}`);
   assert.ok(r.stdout.includes('\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2J\\x1b]0;retitled\\x07\\x0ddone'), r.stdout);
   assert.ok(r.stdout.includes('see \\x1b]8;;http://elsewhere.example\\x07the docs'), r.stdout);
+});
+
+test('--json to a terminal is still JSON, the C1 control JSON leaves raw written as its escape', { skip: hasScript ? false : 'no `script` (util-linux) for a pty' }, () => {
+  spawnSync(process.execPath, ['bin/stagecraft.mjs', '--version'], { env });
+  const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} bin/stagecraft.mjs run ${JSON.stringify(dir)} --json`, '/dev/null'], { encoding: 'utf8', env });
+  assert.ok(!/[\x1b\x07\x9b]/.test(r.stdout), `an ESC, BEL or CSI reached the terminal: ${JSON.stringify(r.stdout)}`);
+  const summary = JSON.parse(r.stdout) as { error: { message: string } };
+  assert.ok(summary.error.message.includes('the docs\x1b]8;;\x07 \x9b2J'), r.stdout);
+  assert.ok(r.stdout.includes(' \\u009b2J'), r.stdout);
 });
 
 test('to a pipe they are shown too, not sent', () => {

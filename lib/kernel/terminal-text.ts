@@ -6,7 +6,8 @@
  * link say one thing and open another, or put a line over another (`\r`). Tabs and newlines stay.
  *
  * Owns: which characters are shown so, and how; and what a step or capability printed made readable
- * (`readableText`: its colour codes and other CSI sequences dropped, every other control shown so).
+ * (`readableText`: its colour codes and other CSI sequences dropped, every other control shown so), and
+ * JSON for a terminal (`jsonForTerminal`: the controls JSON leaves raw as JSON escapes).
  * Does not: decide when (the CLI shows them to a terminal, a pipe or a file alike, but for `--json`
  * to a pipe or a file, left byte for byte; a log line is always shown
  * so, since a log file is read on a terminal later; printed output is made readable wherever it is
@@ -16,6 +17,15 @@
 
 /** C0 controls but tab and newline, DEL, and C1 controls (a lone ESC, CSI, OSC…) */
 const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * JSON text `s` for a terminal: each control JSON leaves as it is (DEL and the C1 controls: JSON escapes
+ * only C0) written as its JSON escape `\u009b`, the same string to a parser, and nothing a terminal obeys
+ * (`\x9b` would be neither). Only JSON text: a control outside a string would be made one.
+ */
+export function jsonForTerminal(s: string): string {
+  return s.replace(TERMINAL_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /** `s` with each terminal control shown as `\xNN` (text without one comes back as it was) */
 export function forTerminal(s: string): string {
