@@ -23,6 +23,8 @@ import { SettingsError, StagecraftError, UsageError, errorToJson } from '../lib/
 import { InputTooLarge, parse } from './args';
 import { errorLine, inCliWords } from './error-line';
 import { preloadPgliteAssets } from '../lib/store/pglite-assets';
+import { hostFilesError } from '../lib/store/host-files';
+import path from 'node:path';
 import { baselineWasmOnly } from './wasm-tier';
 import { optimizeLater } from './js-tier';
 import { didYouMean } from '../lib/skill/suggest';
@@ -275,7 +277,8 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
         throw new UsageError(`unknown command "${cmd}"${meantCommand(cmd)}`);
     }
   } catch (caught) {
-    const e = inCliWords(caught);
+    // the machine's files refusing (a full disk…) is said as such, not as a bug with its stack (lib/store/host-files.ts)
+    const e = inCliWords(hostFilesError(caught, process.env.DATABASE_URL ? undefined : path.resolve(process.env.STAGECRAFT_DATA_DIR || '.stagecraft')) ?? caught);
     const body = errorToJson(e);
     if (json) io.out(JSON.stringify({ error: body }));
     // bad settings (STAGECRAFT_…=lots): each on its own line, and no usage — nothing was wrong with the command line

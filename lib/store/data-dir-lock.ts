@@ -87,8 +87,9 @@ function held(lockPath: string, me: LockOwner): DataDirLock {
 /** Creates `target` holding `owner`, complete, only if it does not exist. */
 function linkNew(target: string, owner: LockOwner): boolean {
   const tmp = `${target}.${owner.pid}.${owner.token}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(owner, null, 2)}\n`);
   try {
+    // a write that fails part way (a full disk) leaves no temp file behind either
+    writeFileSync(tmp, `${JSON.stringify(owner, null, 2)}\n`);
     linkSync(tmp, target);
     return true;
   } catch (e) {

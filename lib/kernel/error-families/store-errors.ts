@@ -47,6 +47,18 @@ export class StoreWriteError extends StagecraftError {
   }
 }
 
+/**
+ * The machine's files refused what this process had to do — no space left, a read-only file system,
+ * no permission, no descriptors left — where it reaches a command's or a request's end
+ * (lib/store/host-files.ts says which): the machine's state, not a bug, and said as one, with what to
+ * do. 503 to an API caller: the server cannot do it now, and nothing the caller sent is wrong.
+ */
+export class HostFilesError extends StagecraftError {
+  constructor(code: 'disk_full' | 'files_read_only' | 'files_permission_denied' | 'too_many_open_files', message: string, details: ErrorDetails = {}, cause?: unknown) {
+    super(code, message, { httpStatus: 503, details, cause });
+  }
+}
+
 /** The store cannot be opened (embedded data dir held by another process, bad URL, ...). */
 export class StoreUnavailableError extends StagecraftError {
   constructor(code: string, message: string, details: ErrorDetails = {}) {

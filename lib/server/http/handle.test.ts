@@ -46,3 +46,19 @@ test('a raw body over its cap is a 413 that speaks of that body, not of a bundle
   assert.doesNotMatch(body.error.message, /bundle/);
   assert.match(body.error.message, /the file is sent whole/);
 });
+
+test("a handler stopped by the machine's files (a full disk) answers 503 saying so, not a 500 asking for a bug report", async () => {
+  const route = handle(listing, async () => {
+    try {
+      (await import('node:fs')).writeFileSync('/dev/full', 'x'); // ENOSPC, as a full disk gives
+    } catch (e) {
+      throw new Error('saving the bundle failed', { cause: e });
+    }
+    return { ok: true };
+  });
+  const res = await route(new Request('http://127.0.0.1/api/things'), { params: Promise.resolve({}) });
+  assert.equal(res.status, 503);
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  assert.equal(body.error.code, 'disk_full');
+  assert.match(body.error.message, /^No space left on the device \(ENOSPC in write\)\. Free space on that disk/);
+});

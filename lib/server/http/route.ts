@@ -14,6 +14,7 @@ import { jsonTextDepth } from '../../kernel/json-depth';
 import { MAX_INPUT_BYTES, MAX_JSON_DEPTH } from '../limits';
 import { jsonErrorPosition } from '../../skill/text-position';
 import { isConnectionError, unreachableError } from '../../store/connection-errors';
+import { hostFilesError } from '../../store/host-files';
 import { serverLog } from '../log';
 
 /** the largest request body accepted (8 MB, the --input cap): a bundle at its 5 MB limit, JSON-encoded, fits */
@@ -29,6 +30,12 @@ export class RequestInvalidError extends StagecraftError {
 export function errorResponse(e: unknown): Response {
   // a lost database connection from any query (the skills repository's too) is 503, never a 500
   if (!(e instanceof StagecraftError) && isConnectionError(e)) e = unreachableError(null, e);
+  // the machine's files refusing (a full disk, a read-only data dir): 503 saying so, and the operator's log too
+  const files = e instanceof StagecraftError ? null : hostFilesError(e);
+  if (files) {
+    serverLog.error(`stagecraft: a request could not be answered: ${files.message}`);
+    e = files;
+  }
   // a StagecraftError says its status (4xx: the caller's; 503: the store is away); a plain 500 is a bug
   if (e instanceof StagecraftError && e.httpStatus !== 500) return errorJson(e.httpStatus, e.code, e.message, e.details as Record<string, unknown>);
   serverLog.error('stagecraft: internal error answering a request:', e);
