@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { StoreUnavailableError } from '../kernel/errors';
-import { acquireDataDirLock } from './data-dir-lock';
+import { acquireDataDirLock, LOCK_FILE } from './data-dir-lock';
 import { removeAbandonedSeeds, seedFromTemplate } from './embedded-template';
 import { deployToPglite } from './migrate/targets';
 import type { DeployResult } from './migrate/migrations';
@@ -61,6 +61,26 @@ export function embeddedStartParams(sharedBuffers = EMBEDDED_SHARED_BUFFERS): st
   return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
 }
 
+/**
+ * The data dir's lock, or why this process cannot write it said as a store that cannot be opened:
+ * a folder that is there but not writable here (another user's, a read-only mount, /sys) failed
+ * with node's error and its stack, as an internal error.
+ */
+function lockDataDir(dataDir: string): ReturnType<typeof acquireDataDirLock> {
+  try {
+    return acquireDataDirLock(dataDir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (e instanceof StoreUnavailableError || typeof code !== 'string') throw e;
+    throw new StoreUnavailableError(
+      'store_unavailable',
+      `Cannot write in the embedded store's directory ${dataDir} (its lock, ${LOCK_FILE}): ${(e as Error).message}. ` +
+        'Set STAGECRAFT_DATA_DIR to a writable directory, or DATABASE_URL to a Postgres server.',
+      { dataDir, errno: code },
+    );
+  }
+}
+
 export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<OpenedStore> {
   try {
     mkdirSync(dataDir, { recursive: true });
@@ -72,7 +92,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       { dataDir },
     );
   }
-  const lock = acquireDataDirLock(dataDir);
+  const lock = lockDataDir(dataDir);
   let db: PGlite | null = null;
   try {
     // A fresh dir starts as a copy of the install's template cluster (embedded-template.ts);
