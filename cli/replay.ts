@@ -33,6 +33,8 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
+import { sayHowToResumeOnStop } from './stop-words';
+import { randomIds } from '../lib/server/system';
 import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
 import { readExportFile, readExportPipe, readExportStdin } from './export';
 
@@ -289,7 +291,10 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string }>(
     io,
     async (host) => {
-      const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust });
+      // stopped by Ctrl-C or SIGTERM mid-run, the fork is left running as `run`'s run is: said the same way
+      const runId = randomIds.newId('run');
+      const unsay = sayHowToResumeOnStop(runId, io);
+      const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust, runId }).finally(unsay);
       return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version };
     },
     async (app) => {

@@ -4,11 +4,11 @@
  * Prisma's client imported and made on first use. Imported only when no database URL is given, so an embedded
  * process never loads pg.
  */
-import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { StoreUnavailableError } from '../kernel/errors';
-import { acquireDataDirLock } from './data-dir-lock';
+import { acquireDataDirLock, LOCK_FILE } from './data-dir-lock';
 import { removeAbandonedSeeds, seedFromTemplate } from './embedded-template';
 import { deployToPglite } from './migrate/targets';
 import type { DeployResult } from './migrate/migrations';
@@ -61,6 +61,26 @@ export function embeddedStartParams(sharedBuffers = EMBEDDED_SHARED_BUFFERS): st
   return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
 }
 
+/**
+ * The data dir's lock, or why this process cannot write it said as a store that cannot be opened:
+ * a folder that is there but not writable here (another user's, a read-only mount, /sys) failed
+ * with node's error and its stack, as an internal error.
+ */
+function lockDataDir(dataDir: string): ReturnType<typeof acquireDataDirLock> {
+  try {
+    return acquireDataDirLock(dataDir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (e instanceof StoreUnavailableError || typeof code !== 'string') throw e;
+    throw new StoreUnavailableError(
+      'store_unavailable',
+      `Cannot write in the embedded store's directory ${dataDir} (its lock, ${LOCK_FILE}): ${(e as Error).message}. ` +
+        'Set STAGECRAFT_DATA_DIR to a writable directory, or DATABASE_URL to a Postgres server.',
+      { dataDir, errno: code },
+    );
+  }
+}
+
 export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Promise<OpenedStore> {
   try {
     mkdirSync(dataDir, { recursive: true });
@@ -72,7 +92,7 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
       { dataDir },
     );
   }
-  const lock = acquireDataDirLock(dataDir);
+  const lock = lockDataDir(dataDir);
   let db: PGlite | null = null;
   try {
     // A fresh dir starts as a copy of the install's template cluster (embedded-template.ts);
@@ -154,8 +174,45 @@ export async function openEmbedded(dataDir: string, opts: OpenStoreOptions): Pro
     // an install missing a module of the store: said as it is, not as a migration that failed
     if (e instanceof ModulesUnavailable) throw e.cause;
     if (db) throw migrationFailed(dataDir, e);
-    throw damaged(dataDir, pgliteWords((e as Error).message));
+    const why = pgliteWords((e as Error).message);
+    const theirs = notThisUsers(path.join(dataDir, PGLITE_SUBDIR));
+    throw theirs ? notThisUsersError(dataDir, why, theirs) : damaged(dataDir, why);
   }
+}
+
+/** entries of a data dir's database looked at for one this process cannot read and write (the rest go unchecked) */
+const MAX_ENTRIES_CHECKED = 20_000;
+
+/**
+ * The first file or folder of the database in `pgdata` that this process cannot read and write
+ * (another user's: a first command run with sudo, a data dir copied as root), or null. PGlite says
+ * only that it failed, or node an EACCES, which read as a damaged data dir to move aside.
+ */
+function notThisUsers(pgdata: string): string | null {
+  const todo = [pgdata];
+  for (let seen = 0; todo.length && seen < MAX_ENTRIES_CHECKED; seen++) {
+    const at = todo.pop() as string;
+    try {
+      accessSync(at, constants.R_OK | constants.W_OK);
+      if (lstatSync(at).isDirectory()) for (const name of readdirSync(at)) todo.push(path.join(at, name));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return at;
+    }
+  }
+  return null;
+}
+
+/** the database's files are not this user's to read and write: that, and what to do, instead of moving a sound data dir aside */
+function notThisUsersError(dataDir: string, why: string, at: string): StoreUnavailableError {
+  const who = process.getuid ? `this user (uid ${process.getuid()})` : 'this user';
+  return new StoreUnavailableError(
+    'store_unavailable',
+    `Cannot open the embedded store in ${dataDir}: ${why}. ${at} cannot be read and written by ${who}: ` +
+      "the data dir's files belong to another user or are read-only. Give them to this user (chown -R), or run " +
+      'stagecraft as the user who made them, or set STAGECRAFT_DATA_DIR to a data dir of your own.',
+    { dataDir, path: at },
+  );
 }
 
 /**

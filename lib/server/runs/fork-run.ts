@@ -50,6 +50,8 @@ export type ForkRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
   trust?: boolean;
   /** what errors call the fields: the CLI's flags by default (`launchFork`, the app's, always names the API's fields) */
   words?: ForkWords;
+  /** the fork's id, chosen by the caller (the CLI, to name it if it is stopped mid-run); default a new one */
+  runId?: string;
 };
 
 type PreparedFork = { run: RunRecord; chosen: ChosenVersion; events: RunEvent[]; point: ForkPoint; forkPoint: string; input: JsonObject; model: string | undefined };
@@ -116,8 +118,8 @@ async function prepareFork(host: Host, runId: string, req: ForkRequest): Promise
   return { run, chosen, events, point, forkPoint: forkPointName(point, asked), input, model };
 }
 
-async function execute(host: Host, p: PreparedFork, onCreated?: (runId: string) => void): Promise<RunOutcome> {
-  const runId = randomIds.newId('run');
+async function execute(host: Host, p: PreparedFork, onCreated?: (runId: string) => void, forkId?: string): Promise<RunOutcome> {
+  const runId = forkId ?? randomIds.newId('run');
   const deps = kernelDeps(host, modelFor(host, p.model, p.chosen.copyDir), { runId, bundleDir: p.chosen.copyDir }, {
     runChildSkill: (r) => runChildSkill(host, { ...r, fromBundleDir: p.chosen.bundleDir }, childRunFns),
   });
@@ -140,7 +142,7 @@ async function execute(host: Host, p: PreparedFork, onCreated?: (runId: string) 
 /** Forks a run and runs the fork to its end (the CLI). */
 export async function forkRun(host: Host, runId: string, req: ForkRequest): Promise<RunOutcome & { forkPoint: string; version: string }> {
   const p = await prepareFork(host, runId, req);
-  return { ...(await execute(host, p)), forkPoint: p.forkPoint, version: p.chosen.hash };
+  return { ...(await execute(host, p, undefined, req.runId)), forkPoint: p.forkPoint, version: p.chosen.hash };
 }
 
 /** Reruns a run from a step (its failed step by default) with the skill's latest version, and no edit. */
