@@ -9,6 +9,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { StoreUnavailableError } from '../kernel/errors';
 import { acquireDataDirLock, LOCK_FILE } from './data-dir-lock';
+import { hostFilesError } from './host-files';
 import { removeAbandonedSeeds, seedFromTemplate } from './embedded-template';
 import { deployToPglite } from './migrate/targets';
 import type { DeployResult } from './migrate/migrations';
@@ -72,6 +73,9 @@ function lockDataDir(dataDir: string): ReturnType<typeof acquireDataDirLock> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (e instanceof StoreUnavailableError || typeof code !== 'string') throw e;
+    // a full disk, or no descriptors left, is not a folder to change: said as what it is (host-files.ts)
+    const files = hostFilesError(e, dataDir);
+    if (files && (files.code === 'disk_full' || files.code === 'too_many_open_files')) throw files;
     throw new StoreUnavailableError(
       'store_unavailable',
       `Cannot write in the embedded store's directory ${dataDir} (its lock, ${LOCK_FILE}): ${(e as Error).message}. ` +
