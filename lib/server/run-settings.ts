@@ -21,6 +21,7 @@ import { timeoutFrom } from '../models/timeout';
 import { DEFAULT_MAX_WORKERS } from '../sandbox/worker-slots';
 import { countFromEnv } from '../sandbox/workspace-usage';
 import { commitLanesFromEnv } from '../store/lanes-setting';
+import { checkDatabaseUrl } from '../store/database-url';
 import { runLimitsFromEnv } from './run-limits';
 import { maxDescendants, maxRuns } from './limits';
 import { httpGetOptionsFromEnv } from './net/http-get';
@@ -36,6 +37,8 @@ const DRIVER_CHECKS: ((env: Env) => unknown)[] = [
   maxDescendants,
   (env) => timeoutFrom(env.STAGECRAFT_MODEL_TIMEOUT_MS),
   commitLanesFromEnv,
+  // a URL of the wrong shape is said as one, not as a server that does not answer (store/database-url.ts)
+  (env) => env.DATABASE_URL && checkDatabaseUrl(env.DATABASE_URL),
 ];
 
 /** what only a worker checks here (the app's start checks its sandbox with the probe) */

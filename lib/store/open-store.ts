@@ -15,6 +15,7 @@
 import path from 'node:path';
 import type { DeployResult, MigrationPaths } from './migrate/migrations';
 import type { PrismaStore } from './prisma-store';
+import { checkDatabaseUrl } from './database-url';
 
 export type OpenStoreOptions = {
   /** a postgres:// URL; wins over everything else */
@@ -55,8 +56,11 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<OpenedStor
   // an empty value (`STAGECRAFT_DATA_DIR= cmd`) counts as unset, as the environment's convention is
   const url = opts.databaseUrl || (!opts.dataDir ? process.env.DATABASE_URL || undefined : undefined);
   // each backend's drivers load with it: a process on Postgres never loads PGlite, an embedded one never loads pg
-  if (url) return (await import('./open-postgres')).openPostgres(url, opts);
   const dataDir = path.resolve(/*turbopackIgnore: true*/ opts.dataDir || process.env.STAGECRAFT_DATA_DIR || DEFAULT_DATA_DIR);
+  if (url) {
+    checkDatabaseUrl(url, dataDir);
+    return (await import('./open-postgres')).openPostgres(url, opts);
+  }
   return (await import('./open-embedded')).openEmbedded(dataDir, opts);
 }
 
