@@ -2,7 +2,7 @@
 // install, each copy a database of its own; a changed migration history gets its own template;
 // a cache that cannot be used falls back to initdb.
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ensureTemplate, templateKey, TemplateBusyError } from './embedded-template';
@@ -13,6 +13,17 @@ import { tempDir } from './testing/pg-test-db';
 
 const tmp = tempDir('stagecraft-template-');
 after(() => tmp.remove());
+
+/** [path, permission bits, is a folder] of `dir` and everything under it */
+function modes(dir: string): [string, number, boolean][] {
+  const out: [string, number, boolean][] = [[dir, statSync(dir).mode & 0o777, true]];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...modes(p));
+    else out.push([p, statSync(p).mode & 0o777, false]);
+  }
+  return out;
+}
 
 /** Runs `fn` with STAGECRAFT_CACHE_DIR set to `dir`. */
 async function withCacheDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
@@ -53,6 +64,10 @@ describe('embedded template', () => {
       assert.deepEqual(readdirSync(cache).sort(), [path.basename(t.dir), 'pglite-fedcba9876543210'], 'leftovers gone, a template in use kept');
       const all = readLocalMigrations(defaultMigrationPaths().migrationsDir).map((m) => m.name);
       assert.deepEqual(t.migrations, all);
+      // readable by every user of the install (Postgres makes its files 0600: an install by root left
+      // one no other user could copy, and each of their data dirs ran initdb instead)
+      const closed = modes(t.dir).filter(([, mode, isDir]) => (mode & (isDir ? 0o005 : 0o004)) !== (isDir ? 0o005 : 0o004));
+      assert.deepEqual(closed, [], 'every file and folder of the template readable by all');
 
       // found, not built, from now on
       assert.equal((await ensureTemplate(undefined, () => builds++)).dir, t.dir);
@@ -65,6 +80,10 @@ describe('embedded template', () => {
       const two = await openStore({ dataDir: path.join(tmp.dir, 'two') });
       try {
         assert.deepEqual(readdirSync(path.join(tmp.dir, 'one')).sort(), ['pglite', 'store.lock']);
+        // the copy holds this user's runs: private to it again (but the catalog caches PGlite writes
+        // itself at each start, with its own mode: they hold no rows)
+        const open = modes(path.join(tmp.dir, 'one', 'pglite')).filter(([p, mode]) => (mode & 0o077) !== 0 && path.basename(p) !== 'pg_internal.init');
+        assert.deepEqual(open, [], 'the copy is private');
         assert.equal(progress.length, 1, 'the template exists: nothing to prepare');
         assert.match(progress[0], /creating the embedded database in .*one/);
         // the copy was migrated, as far as anyone asking the store can tell

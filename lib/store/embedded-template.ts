@@ -26,7 +26,7 @@
  * trouble with the cache means "no template", and the caller runs initdb as before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { resolveInstalled } from '../resolve-installed';
@@ -122,6 +122,7 @@ export async function ensureTemplate(paths: MigrationPaths = defaultMigrationPat
       await db.close();
     }
     writeFileSync(path.join(building, READY_FILE), applied.map((m) => `${m}\n`).join(''));
+    openToAll(building);
     renameSync(building, dir);
   } finally {
     rmSync(building, { recursive: true, force: true });
@@ -158,11 +159,40 @@ function takeBuildLock(file: string): string | null {
 function touched(t: Template): Template {
   try {
     const now = new Date();
-    utimesSync(path.join(t.dir, READY_FILE), now, now);
+    const ready = path.join(t.dir, READY_FILE);
+    utimesSync(ready, now, now);
+    // one built before templates were open to all: opened by its owner as it is used (a data dir is
+    // made rarely, and a copy of the template costs far more than this walk)
+    if (statSync(ready).uid === process.getuid?.()) openToAll(t.dir);
   } catch {
-    // read-only cache: the template still works
+    // read-only cache, or another user's: the template still works
   }
   return t;
+}
+
+/** Every entry under `dir` (and `dir`) given `dirMode` or `fileMode`; links are left as they are. */
+function chmodTree(dir: string, dirMode: number, fileMode: number): void {
+  chmodSync(dir, dirMode);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) chmodTree(p, dirMode, fileMode);
+    else if (e.isFile()) chmodSync(p, fileMode);
+  }
+}
+
+/**
+ * A template readable by every user of the install: Postgres makes most of its files 0600, so an
+ * install made by root (a Docker image's npm ci) left a template no other user could copy, and each
+ * of their new data dirs ran initdb (seconds) instead. It is an empty, migrated cluster: nothing in
+ * it is anyone's. A copy is made private again (`makePrivate`).
+ */
+function openToAll(dir: string): void {
+  chmodTree(dir, 0o755, 0o644);
+}
+
+/** A data dir's copy of the template, private to its user (0700 folders, 0600 files), as it holds their runs from now on. */
+function makePrivate(dir: string): void {
+  chmodTree(dir, 0o700, 0o600);
 }
 
 /** Renamed aside first, so that a process copying from `dir` meets a missing directory, never a half-deleted one. */
@@ -216,6 +246,7 @@ export async function seedFromTemplate(pgdata: string, paths?: MigrationPaths, o
       throw new Error(`the template ${template.dir} was removed while it was being copied`);
     }
     rmSync(path.join(copy, READY_FILE));
+    makePrivate(copy);
     renameSync(copy, pgdata);
     return template.migrations;
   } catch (e) {
