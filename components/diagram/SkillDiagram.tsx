@@ -460,6 +460,10 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
             <div className={styles.staleNote} role="status">
               {entryAmissWords(model.entryAmiss.named)}
             </div>
+          ) : model && !model.nodes.some((n) => n.kind === 'phase') ? (
+            <div className={styles.staleNote} role="status">
+              {NO_PHASE_WORDS}
+            </div>
           ) : null}
           <ReactFlow
             className={styles.flow}
@@ -507,6 +511,9 @@ function Diagram({ model, stale, highlight, failed = null, onSelect, storageKey 
 }
 
 /** why every phase is greyed when `entry` names none (the Problems list says it too) */
+// a frontmatter with no phase drew the caller contract alone, as if that were the whole skill
+const NO_PHASE_WORDS = 'skill.md declares no phase yet, so only the caller contract is drawn: add `graph` and `entry` (see Problems).';
+
 function entryAmissWords(named: string | null): string {
   return `${named === null ? 'skill.md has no `entry`' : `\`entry: ${named}\` names no phase`}, so no phase is reached: every phase is greyed until \`entry\` names one of them (see Problems).`;
 }

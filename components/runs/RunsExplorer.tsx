@@ -124,9 +124,11 @@ export function RunsExplorer({ initial, skills, liveSkills }: Props) {
             </div>
             {stats.data && stats.data.total > 0 ? (
               <RunsChart stats={stats.data} onPickBucket={pickBucket} />
+            ) : stats.data && !stats.error ? (
+              <p className={styles.chartNone}>No runs to draw.</p>
             ) : (
               <div className={styles.chartLoading} style={{ height: CHART_HEIGHT_PX }}>
-                {stats.error ? `The chart could not be read: ${stats.error.message}` : stats.data ? 'No runs to draw.' : 'Loading the chart…'}
+                {stats.error ? `The chart could not be read: ${stats.error.message}` : 'Loading the chart…'}
               </div>
             )}
           </section>
