@@ -98,7 +98,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
       : null;
   return withHostOrApp(
     io,
-    (host) => replayEach((arg) => replayOne(host, arg, exports.get(arg), req)),
+    (host) => replayEach((arg) => replayOne(host, arg, exports.get(arg), req, io)),
     (app) => replayEach((arg) => {
       const text = exports.get(arg);
       return text === undefined ? app.replay(arg, choice.version) : replayFileInApp(app, { source: arg, text }, choice.version);
@@ -168,11 +168,18 @@ function replayExit(results: ReplayResult[], isCheck: boolean): number {
 const isReplayed = (r: ReplayResult): r is ReplayView => !('error' in r);
 
 /** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
-async function replayOne(host: Host, arg: string, text: string | undefined, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {
-  if (text === undefined) return replayRun(host, arg, req);
+async function replayOne(host: Host, arg: string, text: string | undefined, req: { version?: string; skillDir?: string; trust?: boolean }, io: Io): Promise<ReplayView> {
+  if (text === undefined) return replayNamed(host, arg, req, io);
   const { imported } = await importRuns(host, [{ source: arg, text }]);
   const { runId, version } = imported[0];
-  return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
+  return replayNamed(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req, io);
+}
+
+/** stopped by Ctrl-C or SIGTERM mid-run, the replay is left running as `run`'s run is: said the same way (its id chosen here to name it) */
+function replayNamed(host: Host, runId: string, req: { version?: string; skillDir?: string; trust?: boolean }, io: Io): Promise<ReplayView> {
+  const replayId = randomIds.newId('run');
+  const unsay = sayHowToResumeOnStop(replayId, io);
+  return replayRun(host, runId, { ...req, runId: replayId }).finally(unsay);
 }
 
 /** an exported run file replayed as replayOne replays it, by the app that holds the store: imported by it, then replayed (against its recorded version unless --version) */

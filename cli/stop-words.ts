@@ -1,5 +1,5 @@
 /**
- * A command that drives a run on the store (`run`, `resume RUN`, `fork RUN`) stopped by SIGINT (Ctrl-C) or SIGTERM
+ * A command that drives a run on the store (`run`, `resume RUN`, `fork RUN`, `replay RUN`) stopped by SIGINT (Ctrl-C) or SIGTERM
  * (a CI job cancelled): the run stays recorded as it was — its finished steps kept, the one in flight
  * run again — and the command says so on stderr, with how to take it up or end it, before it dies of
  * the signal as before (exit 130 / 143). Before, it died saying nothing: the run id was nowhere.
