@@ -33,7 +33,7 @@ import type { Io } from './main';
 import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
-import { sayHowToResumeOnStop } from './stop-words';
+import { sayHowToResumeOnStop, type StoppedRunJson } from './stop-words';
 import { randomIds } from '../lib/server/system';
 import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
 import { readExportFile, readExportPipe, readExportStdin } from './export';
@@ -96,9 +96,12 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     : values.trust
       ? '--trust is for code run here, and the app runs the replay.'
       : null;
+  // the runs replayed so far (several runs): under --json, a stop prints them with the replay it leaves
+  const results: ReplayResult[] = [];
+  const stopJson = values.json ? (stopped: StoppedReplayJson) => (positionals.length === 1 ? stopped : { identical: false, replays: [...results, stopped] }) : undefined;
   return withHostOrApp(
     io,
-    (host) => replayEach((arg) => replayOne(host, arg, exports.get(arg), req, io)),
+    (host) => replayEach((arg) => replayOne(host, arg, exports.get(arg), req, io, stopJson)),
     (app) => replayEach((arg) => {
       const text = exports.get(arg);
       return text === undefined ? app.replay(arg, choice.version) : replayFileInApp(app, { source: arg, text }, choice.version);
@@ -115,7 +118,6 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
       return values.check && !v.identical ? 1 : 0;
     }
     // several runs: each one's result is printed once known, so one run's error hides no other's divergence
-    const results: ReplayResult[] = [];
     let isGivenWrong = false;
     for (const arg of positionals) {
       try {
@@ -168,17 +170,25 @@ function replayExit(results: ReplayResult[], isCheck: boolean): number {
 const isReplayed = (r: ReplayResult): r is ReplayView => !('error' in r);
 
 /** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
-async function replayOne(host: Host, arg: string, text: string | undefined, req: { version?: string; skillDir?: string; trust?: boolean }, io: Io): Promise<ReplayView> {
-  if (text === undefined) return replayNamed(host, arg, req, io);
+async function replayOne(host: Host, arg: string, text: string | undefined, req: ReplayReq, io: Io, stopJson?: (stopped: StoppedReplayJson) => unknown): Promise<ReplayView> {
+  if (text === undefined) return replayNamed(host, arg, req, io, stopJson);
   const { imported } = await importRuns(host, [{ source: arg, text }]);
   const { runId, version } = imported[0];
-  return replayNamed(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req, io);
+  return replayNamed(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req, io, stopJson);
 }
 
-/** stopped by Ctrl-C or SIGTERM mid-run, the replay is left running as `run`'s run is: said the same way (its id chosen here to name it) */
-function replayNamed(host: Host, runId: string, req: { version?: string; skillDir?: string; trust?: boolean }, io: Io): Promise<ReplayView> {
+type ReplayReq = { version?: string; skillDir?: string; trust?: boolean };
+
+/** a replay stopped mid-run, under --json: in a replay's shape (runId the replayed run, replayRunId the replay), with what a stopped run says (stop-words.ts) */
+type StoppedReplayJson = Omit<StoppedRunJson, 'runId'> & { runId: string; replayRunId: string };
+
+/**
+ * stopped by Ctrl-C or SIGTERM mid-run, the replay is left running as `run`'s run is: said the same way
+ * (its id chosen here to name it), and under --json printed on stdout too (`stopJson`)
+ */
+function replayNamed(host: Host, runId: string, req: ReplayReq, io: Io, stopJson?: (stopped: StoppedReplayJson) => unknown): Promise<ReplayView> {
   const replayId = randomIds.newId('run');
-  const unsay = sayHowToResumeOnStop(replayId, io);
+  const unsay = sayHowToResumeOnStop(replayId, io, stopJson && ((stopped) => stopJson({ ...stopped, runId, replayRunId: replayId })));
   return replayRun(host, runId, { ...req, runId: replayId }).finally(unsay);
 }
 
@@ -300,7 +310,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     async (host) => {
       // stopped by Ctrl-C or SIGTERM mid-run, the fork is left running as `run`'s run is: said the same way
       const runId = randomIds.newId('run');
-      const unsay = sayHowToResumeOnStop(runId, io);
+      const unsay = sayHowToResumeOnStop(runId, io, values.json ? (stopped) => ({ ...stopped, parentRunId: parent }) : undefined);
       const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust, runId }).finally(unsay);
       return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version };
     },

@@ -51,7 +51,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
             .catch(async (e: unknown) => {
               throw await withTakeOnLine(e, takeOn, async () => ({ status: (await host.store.getRun(runId))?.status ?? '', events: await host.store.readEvents(runId) }));
             })
-            .finally(sayHowToResumeOnStop(runId, io)),
+            .finally(sayHowToResumeOnStop(runId, io, values.json ? (stopped) => stopped : undefined)),
         ),
       (app) =>
         resumedInApp(app, runId, io).catch(async (e: unknown) => {
