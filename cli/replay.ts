@@ -13,7 +13,7 @@ import { AppAnswerError, StagecraftError, UsageError, errorToJson } from '../lib
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
 import { CLI_FORK_WORDS, forkRun, noForkPoint } from '../lib/server/runs/fork-run';
-import { failedStepPosition } from '../lib/server/runs/failed-step';
+import { failedStepPosition, rerunPoint } from '../lib/server/runs/failed-step';
 import type { RunEvent } from '../lib/kernel/ports';
 import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
 import { regressSkill } from '../lib/server/runs/regress-skill';
@@ -30,7 +30,7 @@ import { checkModelSpec } from '../lib/models';
 import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import type { Io } from './main';
-import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
+import { diffLines, oneLine, printSummary, replayCounts, reusedLine, takeOnLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 import { sayHowToResumeOnStop, type StoppedRunJson } from './stop-words';
@@ -305,30 +305,35 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   const read = values.value !== undefined ? await readValue(values.value, io) : undefined;
   const value = read?.value;
   const parent = positionals[0];
-  const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string }>(
+  // a fork that failed at a step (again) ends with the command that takes it on from there, as `run` and `resume` do
+  const nextOf = async (runId: string, status: string, events: () => Promise<RunEvent[]>) => (values.json ? null : takeOnLine(runId, rerunPoint(status, await events())));
+  const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string; next: string | null }>(
     io,
     async (host) => {
       // stopped by Ctrl-C or SIGTERM mid-run, the fork is left running as `run`'s run is: said the same way
       const runId = randomIds.newId('run');
       const unsay = sayHowToResumeOnStop(runId, io, values.json ? (stopped) => ({ ...stopped, parentRunId: parent }) : undefined);
       const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust, runId }).finally(unsay);
-      return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version };
+      const next = await nextOf(outcome.runId, outcome.status, () => host.store.readEvents(outcome.runId));
+      return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version, next };
     },
     async (app) => {
       // the fork point named or not, as on the store: said in the CLI's words (--at), not the API's
       if (values.at === undefined) await requireForkPoint(parent, app);
       const f = await app.fork(parent, { at: values.at, set, value: value as Json | undefined, version: choice.version, model: values.model }).catch((e: unknown) => Promise.reject(inCliForkWords(e, set)));
       const { summary } = await (await import('./through-app')).followRun(app, f.runId, io);
-      return { summary, forkPoint: f.forkPoint, version: f.version };
+      const next = await nextOf(f.runId, summary.status, async () => (await app.events(f.runId)) as RunEvent[]);
+      return { summary, forkPoint: f.forkPoint, version: f.version, next };
     },
     { runsCode: true, notThroughApp: forkNotThroughApp(values) },
   ).catch((e: unknown) => Promise.reject(valueLocated(e, values.value, read, set.length > 0)));
-  const { summary, forkPoint, version } = forked;
+  const { summary, forkPoint, version, next } = forked;
   if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: parent, forkPoint, version }));
   else {
     io.out(`fork of run ${parent} at ${forkPoint} (version ${short(version)}):`);
     io.out(reusedLine(summary.report, parent));
     printSummary(summary, io);
+    if (next) io.out(next);
   }
   return summary.status === 'completed' ? 0 : 1;
 }
