@@ -4,11 +4,11 @@
 // before it dies of the signal. Before, it died saying nothing, the fork's id printed nowhere.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
 import { writeOneStepSkill } from './testing/one-step-skill';
+import { stoppedCli } from './testing/stopped-cli';
 
 const t = tempCliEnv('sc-fork-stop-');
 after(t.cleanup);
@@ -40,17 +40,7 @@ for (const signal of ['SIGINT'] as const) {
     const parentId = (JSON.parse(parent.out) as { runId: string }).runId;
     const before = new Set(workspaces());
     const napping = () => workspaces().some((w) => !before.has(w) && existsSync(path.join(w, 'napping')));
-    const child = spawn(process.execPath, [BIN, 'fork', parentId, '--at', '__post__', '--set', 'nap=true'], { cwd: ROOT, env: t.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-    const poll = setInterval(() => {
-      if (napping()) {
-        clearInterval(poll);
-        child.kill(signal);
-      }
-    }, 50);
-    const stopped = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
-    clearInterval(poll);
+    const { err, ...stopped } = await stoppedCli(['fork', parentId, '--at', '__post__', '--set', 'nap=true'], t.env, signal, napping);
     assert.equal(stopped.signal ?? String(stopped.code), signal, err);
     const forkId = new RegExp(`stopped by ${signal}: run (run_\\w+) stays as it was`).exec(err)?.[1];
     assert.ok(forkId, err);

@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../lib/kernel/errors';
+import { shellWord } from '../lib/kernel/shell-word';
 import { MAX_INPUT_BYTES } from '../lib/server/limits';
 import { jsonErrorPosition } from '../lib/skill/text-position';
 import { locatePointer } from '../lib/skill/pointer-position';
@@ -25,7 +26,7 @@ export async function readArgText(flag: string, spec: string, io: Io, words: { t
     try {
       size = statSync(spec).size;
     } catch (e) {
-      throw unreadable(shown, e);
+      throw jsonGivenAsPath(flag, spec, unreadable(shown, e));
     }
     if (size > MAX_INPUT_BYTES) throw tooLarge();
   }
@@ -38,6 +39,16 @@ export async function readArgText(flag: string, spec: string, io: Io, words: { t
   }
   if (text.trim() === '') throw new UsageError(`${shown} ${text === '' ? 'is empty' : 'holds only whitespace'}: ${words.whenEmpty}`);
   return text;
+}
+
+/**
+ * The JSON itself given where a file is named (`--input '{"path":"x"}'`): the error that no such file
+ * exists, followed by what the flag takes and the pasteable command that gives that JSON on stdin.
+ */
+function jsonGivenAsPath(flag: string, spec: string, e: UsageError): UsageError {
+  if (!/^\s*[{[]/.test(spec)) return e;
+  e.message += ` ${flag} takes a file path or - (standard input), not the JSON itself: ${flag} - <<< ${shellWord(spec)}`;
+  return e;
 }
 
 /**

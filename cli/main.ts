@@ -265,6 +265,12 @@ export async function main(argv: string[], io: Io = processIo, start: { earlySto
       case 'help':
       case '--help':
       case '-h':
+        // `stagecraft help run`: that command's usage, as `stagecraft run --help` prints it (a word no command is: said as one)
+        if (rest[0] !== undefined && !rest[0].startsWith('-')) {
+          if (!COMMANDS.has(rest[0])) throw new UsageError(`unknown command "${rest[0]}"${meantCommand(rest[0])}`);
+          io.out(usageFor(rest[0]));
+          return 0;
+        }
         io.out(USAGE);
         return 0;
       case '--version':

@@ -13,7 +13,7 @@ import { AppAnswerError, StagecraftError, UsageError, errorToJson } from '../lib
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
 import { CLI_FORK_WORDS, forkRun, noForkPoint } from '../lib/server/runs/fork-run';
-import { failedStepPosition } from '../lib/server/runs/failed-step';
+import { failedStepPosition, rerunPoint } from '../lib/server/runs/failed-step';
 import type { RunEvent } from '../lib/kernel/ports';
 import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
 import { regressSkill } from '../lib/server/runs/regress-skill';
@@ -30,10 +30,10 @@ import { checkModelSpec } from '../lib/models';
 import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import type { Io } from './main';
-import { diffLines, oneLine, printSummary, replayCounts, reusedLine } from './print';
+import { diffLines, oneLine, printSummary, replayCounts, reusedLine, takeOnLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
-import { sayHowToResumeOnStop } from './stop-words';
+import { sayHowToResumeOnStop, type StoppedRunJson } from './stop-words';
 import { randomIds } from '../lib/server/system';
 import { jsonArgErrorLines, jsonArgWhere, readArgText } from './fs-words';
 import { readExportFile, readExportPipe, readExportStdin } from './export';
@@ -96,9 +96,12 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     : values.trust
       ? '--trust is for code run here, and the app runs the replay.'
       : null;
+  // the runs replayed so far (several runs): under --json, a stop prints them with the replay it leaves
+  const results: ReplayResult[] = [];
+  const stopJson = values.json ? (stopped: StoppedReplayJson) => (positionals.length === 1 ? stopped : { identical: false, replays: [...results, stopped] }) : undefined;
   return withHostOrApp(
     io,
-    (host) => replayEach((arg) => replayOne(host, arg, exports.get(arg), req)),
+    (host) => replayEach((arg) => replayOne(host, arg, exports.get(arg), req, io, stopJson)),
     (app) => replayEach((arg) => {
       const text = exports.get(arg);
       return text === undefined ? app.replay(arg, choice.version) : replayFileInApp(app, { source: arg, text }, choice.version);
@@ -115,7 +118,6 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
       return values.check && !v.identical ? 1 : 0;
     }
     // several runs: each one's result is printed once known, so one run's error hides no other's divergence
-    const results: ReplayResult[] = [];
     let isGivenWrong = false;
     for (const arg of positionals) {
       try {
@@ -168,11 +170,26 @@ function replayExit(results: ReplayResult[], isCheck: boolean): number {
 const isReplayed = (r: ReplayResult): r is ReplayView => !('error' in r);
 
 /** A run id, or an export file: imported first (checked, idempotent), then replayed with its own version unless told otherwise. */
-async function replayOne(host: Host, arg: string, text: string | undefined, req: { version?: string; skillDir?: string; trust?: boolean }): Promise<ReplayView> {
-  if (text === undefined) return replayRun(host, arg, req);
+async function replayOne(host: Host, arg: string, text: string | undefined, req: ReplayReq, io: Io, stopJson?: (stopped: StoppedReplayJson) => unknown): Promise<ReplayView> {
+  if (text === undefined) return replayNamed(host, arg, req, io, stopJson);
   const { imported } = await importRuns(host, [{ source: arg, text }]);
   const { runId, version } = imported[0];
-  return replayRun(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req);
+  return replayNamed(host, runId, req.version === undefined && req.skillDir === undefined ? { ...req, version } : req, io, stopJson);
+}
+
+type ReplayReq = { version?: string; skillDir?: string; trust?: boolean };
+
+/** a replay stopped mid-run, under --json: in a replay's shape (runId the replayed run, replayRunId the replay), with what a stopped run says (stop-words.ts) */
+type StoppedReplayJson = Omit<StoppedRunJson, 'runId'> & { runId: string; replayRunId: string };
+
+/**
+ * stopped by Ctrl-C or SIGTERM mid-run, the replay is left running as `run`'s run is: said the same way
+ * (its id chosen here to name it), and under --json printed on stdout too (`stopJson`)
+ */
+function replayNamed(host: Host, runId: string, req: ReplayReq, io: Io, stopJson?: (stopped: StoppedReplayJson) => unknown): Promise<ReplayView> {
+  const replayId = randomIds.newId('run');
+  const unsay = sayHowToResumeOnStop(replayId, io, stopJson && ((stopped) => stopJson({ ...stopped, runId, replayRunId: replayId })));
+  return replayRun(host, runId, { ...req, runId: replayId }).finally(unsay);
 }
 
 /** an exported run file replayed as replayOne replays it, by the app that holds the store: imported by it, then replayed (against its recorded version unless --version) */
@@ -288,30 +305,35 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   const read = values.value !== undefined ? await readValue(values.value, io) : undefined;
   const value = read?.value;
   const parent = positionals[0];
-  const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string }>(
+  // a fork that failed at a step (again) ends with the command that takes it on from there, as `run` and `resume` do
+  const nextOf = async (runId: string, status: string, events: () => Promise<RunEvent[]>) => (values.json ? null : takeOnLine(runId, rerunPoint(status, await events())));
+  const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string; next: string | null }>(
     io,
     async (host) => {
       // stopped by Ctrl-C or SIGTERM mid-run, the fork is left running as `run`'s run is: said the same way
       const runId = randomIds.newId('run');
-      const unsay = sayHowToResumeOnStop(runId, io);
+      const unsay = sayHowToResumeOnStop(runId, io, values.json ? (stopped) => ({ ...stopped, parentRunId: parent }) : undefined);
       const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust, runId }).finally(unsay);
-      return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version };
+      const next = await nextOf(outcome.runId, outcome.status, () => host.store.readEvents(outcome.runId));
+      return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version, next };
     },
     async (app) => {
       // the fork point named or not, as on the store: said in the CLI's words (--at), not the API's
       if (values.at === undefined) await requireForkPoint(parent, app);
       const f = await app.fork(parent, { at: values.at, set, value: value as Json | undefined, version: choice.version, model: values.model }).catch((e: unknown) => Promise.reject(inCliForkWords(e, set)));
       const { summary } = await (await import('./through-app')).followRun(app, f.runId, io);
-      return { summary, forkPoint: f.forkPoint, version: f.version };
+      const next = await nextOf(f.runId, summary.status, async () => (await app.events(f.runId)) as RunEvent[]);
+      return { summary, forkPoint: f.forkPoint, version: f.version, next };
     },
     { runsCode: true, notThroughApp: forkNotThroughApp(values) },
   ).catch((e: unknown) => Promise.reject(valueLocated(e, values.value, read, set.length > 0)));
-  const { summary, forkPoint, version } = forked;
+  const { summary, forkPoint, version, next } = forked;
   if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: parent, forkPoint, version }));
   else {
     io.out(`fork of run ${parent} at ${forkPoint} (version ${short(version)}):`);
     io.out(reusedLine(summary.report, parent));
     printSummary(summary, io);
+    if (next) io.out(next);
   }
   return summary.status === 'completed' ? 0 : 1;
 }

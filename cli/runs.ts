@@ -3,6 +3,7 @@ import { AppAnswerError, RunNotFoundError, RunNotResumableError, UsageError, err
 import { endedNotResumable } from '../lib/kernel/runner';
 import { RUN_STATUSES, type RunEvent, type RunStatus } from '../lib/kernel/ports';
 import { decodeRunCursor, listRuns } from '../lib/server/runs/list-runs';
+import { runStats } from '../lib/server/runs/run-stats';
 import { RUN_OUTCOMES, type RunCursor, type RunOutcomeWord } from '../lib/store/run-index';
 import { abortSkillRun, resumeAllRuns, resumeSkillRun, type ResumeResult } from '../lib/server/runs/resume-run';
 import { summarizeRun } from '../lib/server/runs/run-summary';
@@ -17,7 +18,7 @@ import { withHost, withHostOrApp } from './store';
 import { undrivenLook } from '../lib/server/runs/run-driver';
 import type { OpenedStore } from '../lib/store';
 import type { AppAbort, AppClient } from './through-app';
-import type { RunPageView, RunSummaryView } from '../lib/views';
+import type { RunPageView, RunStatsView, RunSummaryView } from '../lib/views';
 import { cliRequester } from '../lib/views/requester';
 import { byStageWords } from '../lib/views/blocked-by';
 import type { Io } from './main';
@@ -51,7 +52,7 @@ export async function resumeCommand(argv: string[], io: Io): Promise<number> {
             .catch(async (e: unknown) => {
               throw await withTakeOnLine(e, takeOn, async () => ({ status: (await host.store.getRun(runId))?.status ?? '', events: await host.store.readEvents(runId) }));
             })
-            .finally(sayHowToResumeOnStop(runId, io)),
+            .finally(sayHowToResumeOnStop(runId, io, values.json ? (stopped) => stopped : undefined)),
         ),
       (app) =>
         resumedInApp(app, runId, io).catch(async (e: unknown) => {
@@ -260,20 +261,35 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
   };
   // a --skill no skill has (a typo, a deleted skill), asked while the store is open: said below, as the runs page says it
   const unknown = async (page: RunPageView, exists: (name: string) => Promise<boolean>) => page.runs.length === 0 && !!values.skill && !(await exists(values.skill));
-  const { page, unknownSkill, holdsStore, unclaimed } = await withHostOrApp(
+  // a --failed no run failed at (a typo, a made-up word): the failure points runs have, or null when some run failed there
+  const failedNowhere = async (page: RunPageView, stats: (q: { failed: string; buckets: number }) => Promise<RunStatsView>) => {
+    if (page.runs.length > 0 || values.failed === undefined || values.cursor !== undefined) return null;
+    // with --failed alone: its total counts the runs failed there; its failures are every run's failure points
+    const s = await stats({ failed: values.failed, buckets: 1 });
+    return s.total > 0 ? null : s.failures.map((f) => f.at);
+  };
+  const { page, unknownSkill, holdsStore, unclaimed, failurePoints } = await withHostOrApp(
     io,
     async (host) => {
       // the run views the API answers (lib/views: RunPageView), never the store's records
       const page = await listRuns(host, { ...filter, limit, cursor: after });
       // the embedded store is this process's alone while it lists: no other process can be driving a run of it
       const unclaimed = values.json ? [] : await unclaimedRuns(host.store as OpenedStore, page);
-      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))), holdsStore: host.store.backend === 'pglite', unclaimed };
+      const failurePoints = await failedNowhere(page, (q) => runStats(host, q));
+      return { page, unknownSkill: await unknown(page, async (name) => Boolean(await host.skills.getSkill(name))), holdsStore: host.store.backend === 'pglite', unclaimed, failurePoints };
     },
     async (app) => {
       const page = await app.runsPage({ ...filter, limit, cursor: values.cursor });
-      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)), holdsStore: false, unclaimed: [] as string[] };
+      return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)), holdsStore: false, unclaimed: [] as string[], failurePoints: await failedNowhere(page, (q) => app.runStats(q)) };
     },
   );
+  // unlike "no runs match these filters": no filter can make a run match a point no run failed at
+  if (failurePoints) {
+    const here = failurePoints.length ? `the runs here failed at ${failurePoints.join(', ')}` : 'no run here has failed yet';
+    throw new UsageError(
+      `--failed ${values.failed}: no run failed there. --failed takes a failure point, as the FAILED column of \`stagecraft runs\` shows it: a stage (<capability>/<stage>), a step's position (__post__/2) or the phase a run stopped in; ${here}.`,
+    );
+  }
   if (values.json) io.out(JSON.stringify(page));
   else {
     // each column as wide as its widest value, under a header (FAILED when a run has failed somewhere;

@@ -3,46 +3,21 @@
 // — and still dies of the signal. Before, it died saying nothing: the run was left running, its id nowhere.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
-import { writeOneStepSkill } from './testing/one-step-skill';
+import { runCli, tempCliEnv } from './testing/spawn-cli';
+import { NAP_ONCE_STEP, writeOneStepSkill } from './testing/one-step-skill';
+import { stoppedCli, type Stopped } from './testing/stopped-cli';
 
 const t = tempCliEnv('sc-stop-says-');
 after(t.cleanup);
 const workspace = path.join(t.dir, 'ws');
 mkdirSync(workspace);
 // the first call marks the workspace and naps long; a resume's call finds the mark and returns at once
-const bundle = writeOneStepSkill(
-  t.dir,
-  'napper',
-  `import { existsSync, writeFileSync } from 'node:fs';
-export async function step() {
-  if (existsSync('napping')) return { napped: true };
-  writeFileSync('napping', '');
-  await new Promise((r) => setTimeout(r, 60000));
-  return { napped: false };
-}
-`,
-);
+const bundle = writeOneStepSkill(t.dir, 'napper', NAP_ONCE_STEP);
 
-function runUntilNapping(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
-  const child = spawn(process.execPath, [BIN, 'run', bundle, '--workspace', workspace], { cwd: ROOT, env: t.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-  const poll = setInterval(() => {
-    if (existsSync(path.join(workspace, 'napping'))) {
-      clearInterval(poll);
-      child.kill(signal);
-    }
-  }, 50);
-  return new Promise((resolve) =>
-    child.on('close', (code, sig) => {
-      clearInterval(poll);
-      resolve({ code, signal: sig, err });
-    }),
-  );
+function runUntilNapping(signal: NodeJS.Signals): Promise<Stopped> {
+  return stoppedCli(['run', bundle, '--workspace', workspace], t.env, signal, () => existsSync(path.join(workspace, 'napping')));
 }
 
 test('SIGTERM mid-run names the run and `stagecraft resume RUN`, which then finishes it', async () => {

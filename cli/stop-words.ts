@@ -1,5 +1,5 @@
 /**
- * A command that drives a run on the store (`run`, `resume RUN`, `fork RUN`) stopped by SIGINT (Ctrl-C) or SIGTERM
+ * A command that drives a run on the store (`run`, `resume RUN`, `fork RUN`, `replay RUN`) stopped by SIGINT (Ctrl-C) or SIGTERM
  * (a CI job cancelled): the run stays recorded as it was — its finished steps kept, the one in flight
  * run again — and the command says so on stderr, with how to take it up or end it, before it dies of
  * the signal as before (exit 130 / 143). Before, it died saying nothing: the run id was nowhere.
@@ -27,11 +27,26 @@ export function onStop(handler: (signal: Stop, exitCode: 130 | 143) => void, { f
   };
 }
 
-/** says how to resume `runId` if the process is stopped; the returned function takes that back */
-export function sayHowToResumeOnStop(runId: string, io: { err(line: string): void }): () => void {
+/**
+ * What a stopped command's `--json` prints on stdout, as `run --queue --json` prints `{runId, status: "queued"}`:
+ * the run it leaves (status `running`, as recorded), the signal, and the commands that take it up or end it.
+ * Not an `{error}`: nothing failed, and the run goes on when resumed.
+ */
+export type StoppedRunJson = { runId: string; status: 'running'; stoppedBy: Stop; resume: string; abort: string };
+
+/**
+ * says how to resume `runId` if the process is stopped; the returned function takes that back. `json`
+ * (the command's --json): also prints, on stdout, the JSON object it returns for the stopped run's
+ * (StoppedRunJson: a command whose answer has another shape, replay's, puts it in its own)
+ */
+export function sayHowToResumeOnStop(runId: string, io: { err(line: string): void; out(line: string): void }, json?: (stopped: StoppedRunJson) => unknown): () => void {
   return onStop(
     (signal) => {
-      io.err(`stagecraft: stopped by ${signal}: run ${runId} stays as it was, its finished steps kept; take it up with \`stagecraft resume ${shellWord(runId)}\`, or end it with \`stagecraft abort ${shellWord(runId)}\`.`);
+      const resume = `stagecraft resume ${shellWord(runId)}`;
+      const abort = `stagecraft abort ${shellWord(runId)}`;
+      io.err(`stagecraft: stopped by ${signal}: run ${runId} stays as it was, its finished steps kept; take it up with \`${resume}\`, or end it with \`${abort}\`.`);
+      // --json: a consumer of stdout gets its JSON too (before, nothing: the run's id was on stderr alone)
+      if (json) io.out(JSON.stringify(json({ runId, status: 'running', stoppedBy: signal, resume, abort })));
       // the store's own hook (lib/store/open-store.ts) closes it and raises the signal again; without it, raise it here
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     },

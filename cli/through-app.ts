@@ -22,7 +22,7 @@ import { routes, MAX_EVENT_PAGE } from '../lib/api/routes';
 import type { RouteAnswer, RouteDef, RouteInput } from '../lib/api/route-def';
 import { ApiError, callRoute } from '../lib/client/api';
 import type { RunEvent } from '../lib/kernel/ports';
-import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, RegressView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
+import type { CompareView, EventView, ForkBody, ForkedRunView, ImportView, RegressView, ReplayView, ReportView, ResumedRunView, RunExportView, RunPageView, RunStatsView, RunSummaryView, RunView, SavedVersionView, SkillVersionsView, StartRunBody, VersionView } from '../lib/views';
 import { shellWord } from '../lib/kernel/shell-word';
 import { onStop } from './stop-words';
 
@@ -38,6 +38,8 @@ export type AppAbort = { runId: string; children: string[]; landed: { status: 'a
 export type AppClient = {
   url: string;
   runsPage(query: RunsQuery): Promise<RunPageView>;
+  /** the runs chart's numbers (`GET /api/runs/stats`): here, the failure points runs have */
+  runStats(query: NonNullable<RouteInput<typeof routes.runStats>['query']>): Promise<RunStatsView>;
   skillExists(name: string): Promise<boolean>;
   /** the log after `after` (default 0: the whole log), page after page (its events' data is JSON, as the store's) */
   events(runId: string, after?: number): Promise<Omit<RunEvent, 'runId'>[]>;
@@ -134,6 +136,7 @@ export async function reachApp(url: string, unanswered: (why: string) => Error):
   return {
     url,
     runsPage: (query) => call(routes.listRuns, { query }),
+    runStats: (query) => call(routes.runStats, { query }),
     skillExists: (name) =>
       call(routes.getSkill, { params: { name } }).then(
         () => true,

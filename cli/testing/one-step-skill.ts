@@ -17,3 +17,17 @@ export function writeOneStepSkill(dir: string, name: string, source: string, int
   writeFileSync(path.join(bundle, 'model.yaml'), 'turns:\n  - phase: greet\n    finish: { greeting: hi }\n');
   return bundle;
 }
+
+/**
+ * A step's source that naps a minute the first time it runs in a workspace, once it marked it with a
+ * file `napping` (what a test waits for to stop the command); a later call there (a resume's) finds the
+ * mark and returns `{ napped: true }` at once.
+ */
+export const NAP_ONCE_STEP = `import { existsSync, writeFileSync } from 'node:fs';
+export async function step() {
+  if (existsSync('napping')) return { napped: true };
+  writeFileSync('napping', '');
+  await new Promise((r) => setTimeout(r, 60000));
+  return { napped: false };
+}
+`;

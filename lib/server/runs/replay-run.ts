@@ -26,6 +26,8 @@ import { replayDivergenceView, stepCounts } from './divergence-views';
 export type ReplayRequest = Pick<VersionChoice, 'version' | 'skillDir'> & {
   /** run an imported version's code even where no sandbox works (the CLI's --trust; never the app) */
   trust?: boolean;
+  /** the replay's id, chosen by the caller (the CLI, to name it if it is stopped mid-run); default a new one */
+  runId?: string;
 };
 
 /** the recorded model turns, for the replay model (a safety net: the recording answers every turn first) */
@@ -46,7 +48,7 @@ export async function replayRun(host: Host, runId: string, req: ReplayRequest = 
   requireTrustedCode(host, chosen, { trust: req.trust, what: `Replaying run ${runId}` });
   const events = await host.store.readEvents(runId);
   const point = run.kind === 'fork' ? ((events[0]?.data.fork ?? null) as ForkPoint | null) : null;
-  const replayId = randomIds.newId('run');
+  const replayId = req.runId ?? randomIds.newId('run');
   const model = createReplayModel(recordedTurns(events), { name: `replay:${runId}` });
   const deps = kernelDeps(host, model, { runId: replayId, bundleDir: chosen.copyDir });
   let outcome;
