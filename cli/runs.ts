@@ -283,13 +283,6 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
       return { page, unknownSkill: await unknown(page, (name) => app.skillExists(name)), holdsStore: false, unclaimed: [] as string[], failurePoints: await failedNowhere(page, (q) => app.runStats(q)) };
     },
   );
-  // unlike "no runs match these filters": no filter can make a run match a point no run failed at
-  if (failurePoints) {
-    const here = failurePoints.length ? `the runs here failed at ${failurePoints.join(', ')}` : 'no run here has failed yet';
-    throw new UsageError(
-      `--failed ${values.failed}: no run failed there. --failed takes a failure point, as the FAILED column of \`stagecraft runs\` shows it: a stage (<capability>/<stage>), a step's position (__post__/2) or the phase a run stopped in; ${here}.`,
-    );
-  }
   if (values.json) io.out(JSON.stringify(page));
   else {
     // each column as wide as its widest value, under a header (FAILED when a run has failed somewhere;
@@ -318,6 +311,14 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     const filtered = Object.values(filter).some((v) => v !== undefined && v !== false);
     if (page.runs.length === 0) io.err(filtered ? 'no runs match these filters' : values.cursor ? 'no more runs' : 'no runs yet');
     if (unknownSkill) io.err(`no skill is named ${values.skill} now: check its spelling (names are exact), or it was deleted and none of its runs match`);
+    // a point no run failed at (a typo, a made-up word) is said, as a skill no one has is: a filter that
+    // matches nothing yet is still a filter (exit 0), and a script may ask before any run failed there
+    if (failurePoints) {
+      const here = failurePoints.length ? `the runs here failed at ${failurePoints.join(', ')}` : 'no run here has failed yet';
+      io.err(
+        `no run failed at ${values.failed}: --failed takes a failure point, as the FAILED column of \`stagecraft runs\` shows it: a stage (<capability>/<stage>), a step's position (__post__/2) or the phase a run stopped in; ${here}`,
+      );
+    }
     if (holdsStore) {
       const left = page.runs.filter((r) => r.status === 'running').map((r) => r.runId);
       if (left.length) io.err(undrivenWords(left));
