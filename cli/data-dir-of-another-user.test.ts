@@ -10,6 +10,8 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { BIN, ROOT, runCli, tempCliEnv } from './testing/spawn-cli';
+// as root: whether nobody can run this checkout's CLI (not from a clone in a private temp folder, as CI's mktemp -d)
+import { skipAsNobody } from '../lib/sandbox/testing/as-nobody';
 
 const t = tempCliEnv('sc-data-dir-theirs-');
 const pgdata = path.join(t.dataDir, 'pglite');
@@ -19,14 +21,7 @@ after(() => {
 });
 const isRoot = process.getuid?.() === 0;
 const hasRunuser = spawnSync('runuser', ['--help']).status === 0;
-/** as root, why `nobody` cannot run the command here: no runuser, or a checkout it cannot read (a clone in a private temp folder, as CI's `mktemp -d`) */
-function whyNobodyCannot(): string | false {
-  if (!hasRunuser) return 'root without runuser';
-  const reads = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, '-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, 4)`]);
-  return reads.status === 0 ? false : `nobody cannot read this checkout (${ROOT}): its folder is private`;
-}
-
-test("a data dir whose database is another user's is said as that, not as a damaged one to move aside", { skip: isRoot ? whyNobodyCannot() : false }, async () => {
+test("a data dir whose database is another user's is said as that, not as a damaged one to move aside", { skip: isRoot ? (hasRunuser ? skipAsNobody : 'root without runuser') : false }, async () => {
   const made = await runCli(['runs'], { env: t.env }); // the store made (and dist/ fresh) as this user
   assert.equal(made.code, 0, made.err);
   let r: { code: number | null; err: string };
