@@ -61,12 +61,15 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   const [isFailedOnly, setIsFailedOnly] = useState(false);
   const failedScope = useMemo(() => failureScope(index, head.failures), [index, head.failures]);
   const scope = isFailedOnly ? failedScope : null;
-  // the scrubber's step (the last event at first; the scrubber follows a live run's end while it stands
-  // there) and the timeline item recorded at it. An item the user moves to (a click, Next failure, `n`,
+  // the scrubber's step (the last event at first: the later of the run's count and the timeline's end,
+  // which the page reads one after the other while the run records more — started at the count, the
+  // scrubber took itself for moved back from the end and never followed; it follows a live run's end
+  // while it stands there) and the timeline item recorded at it. An item the user moves to (a click, Next failure, `n`,
   // what Failed only shows instead) sets it to that item's event, so the slider and Details name the
   // same one; a long run's failure in a visit not read yet has no event known until its page is read,
   // and the step stays where it was till then
-  const [cursor, setCursor] = useState<Cursor>(run.eventCount);
+  const lastSeq = Math.max(run.eventCount, head.lastSeq);
+  const [cursor, setCursor] = useState<Cursor>(lastSeq);
   const seq = seqAt(cursor, index);
   const [scrubbed, setScrubbed] = useState<string | null>(null);
   // the highlight follows the scrubber after the step is on screen, not before
@@ -128,7 +131,7 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
           <DetailsPart runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />
         </aside>
         <div className={styles.under}>
-          <Scrubber runId={run.runId} lastSeq={Math.max(run.eventCount, head.lastSeq)} seq={seq} onSeq={setCursor} onItem={onScrubbedItem} onStep={onScrubStep} />
+          <Scrubber runId={run.runId} lastSeq={lastSeq} seq={seq} onSeq={setCursor} onItem={onScrubbedItem} onStep={onScrubStep} />
         </div>
       </div>
     </>
