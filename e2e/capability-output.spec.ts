@@ -3,6 +3,7 @@
 // its stdout and its stderr each in a box named as a code step's; a capability that printed nothing has none.
 import { expect, test } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 const SKILL_MD = [
   '---',
@@ -38,7 +39,7 @@ test("a user capability's printed stdout and stderr are shown in its stage's Det
   await expect(details.getByText('Printed output')).toBeVisible();
   await expect(details.getByLabel('stdout', { exact: true })).toHaveText('checked round 1');
   await expect(details.getByLabel('stderr', { exact: true })).toHaveText('warning: no claims to check');
-  await details.screenshot({ path: 'test-results/screens/capability-output.png' });
+  await shotOf(details, 'test-results/screens/capability-output.png');
 
   const quiet = timeline.getByRole('listitem', { name: 'post-model quiet/quiet ok' });
   await quiet.getByRole('button').click();

@@ -4,6 +4,7 @@
 // two runs the page did not relate, though the divergence was the fork's own edit.
 import { expect, test } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 test('a run compared with its fork says B is a fork of A, from where, with the value there edited; its replay, a replay', async ({ page, request }) => {
   expect([201, 409]).toContain((await request.post('/api/skills', { data: { name: 'lineage_compare', from: 'summarize' } })).status());
@@ -17,7 +18,7 @@ test('a run compared with its fork says B is a fork of A, from where, with the v
   const comparison = page.getByRole('region', { name: 'Comparison' });
   await expect(comparison).toContainText('First divergence at __post__/0');
   await expect(comparison).toContainText("B is a fork of A, from __post__ with the value there edited: the steps before that point are A's, answered from the recording; from there on B ran live.");
-  await comparison.screenshot({ path: 'test-results/screens/compare-lineage-fork.png' });
+  await shotOf(comparison, 'test-results/screens/compare-lineage-fork.png');
   // the other way round, A is the fork
   await page.goto(`/runs/compare?a=${fork}&b=${parent}`);
   await expect(comparison).toContainText('A is a fork of B, from __post__ with the value there edited');

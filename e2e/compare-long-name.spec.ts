@@ -3,6 +3,7 @@
 // it stays on one line. Before, the card broke "summarize_customer_feedback_weekly" at whatever
 // letter met the column's edge ("summarize_custo / mer_feedba / ck_weekly").
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -63,5 +64,5 @@ test('a long skill name in a compare card wraps at its underscores, whole in its
 
   await comparison.getByRole('group', { name: 'Run A' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screens/compare-long-name.png' });
-  await comparison.getByRole('group', { name: 'Run A' }).locator('xpath=..').screenshot({ path: 'test-results/screens/compare-long-name-cards.png' });
+  await shotOf(comparison.getByRole('group', { name: 'Run A' }).locator('xpath=..'), 'test-results/screens/compare-long-name-cards.png');
 });

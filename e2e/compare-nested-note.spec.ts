@@ -4,6 +4,7 @@
 // among them. Before, it said B had answered "them" (the nested steps) whole.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -52,5 +53,5 @@ test("a fork's nested steps inside a step the other run answered whole are count
   await page.goto(`/runs/compare?a=${a}&b=${b}`);
   const cardA = page.getByRole('group', { name: 'Run A' });
   await expect(cardA).toContainText("+4 nested steps of A not compared, A's edit at __post__/0/1/0 among them: they are inside __post__/0, which B answered whole from a recording");
-  await page.getByRole('region', { name: 'Comparison' }).screenshot({ path: 'test-results/screens/compare-nested-note.png' });
+  await shotOf(page.getByRole('region', { name: 'Comparison' }), 'test-results/screens/compare-nested-note.png');
 });

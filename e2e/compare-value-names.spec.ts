@@ -4,6 +4,7 @@
 // tell which step's value a control would show.
 import { expect, test } from '@playwright/test';
 import { ranTo, savedLoopSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -45,6 +46,6 @@ test('compare: each value disclosure is named by its step and its sides', async 
     expect(new Set(names).size, names.join('\n')).toBe(names.length);
     expect(sides.size, `values of one side and of both: ${[...sides].join(', ')}`).toBeGreaterThan(1);
     await list.locator('details').first().locator('summary').click();
-    await list.screenshot({ path: `test-results/screens/compare-value-names-${width}.png` });
+    await shotOf(list, `test-results/screens/compare-value-names-${width}.png`);
   }
 });

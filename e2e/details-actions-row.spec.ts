@@ -4,6 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -29,6 +30,6 @@ test('Details: the failed step’s actions are buttons of one height, rerun and 
     expect(Math.abs(f.y - r.y), `rerun and fork on one line at ${width} px`).toBeLessThan(1);
     // the studio link is on the row's line or wraps under it, never half a line off
     expect([0, r.height + 8].some((dy) => Math.abs(s.y - r.y - dy) < 1.5), `Open in studio at ${s.y - r.y} px from the row at ${width} px`).toBe(true);
-    await details.screenshot({ path: `test-results/screens/details-actions-${width}.png` });
+    await shotOf(details, `test-results/screens/details-actions-${width}.png`);
   });
 });

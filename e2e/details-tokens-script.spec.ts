@@ -4,6 +4,7 @@
 // (e2e/tokens-not-reported.spec.ts, lib/kernel/turn-usage.test.ts).
 import { expect, test } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -18,5 +19,5 @@ test("a model script's turn: Details says no model tokens used, as the timeline 
   await expect(details).toContainText('count/r2/model');
   const tokens = details.locator('dt', { hasText: /^Tokens$/ }).locator('xpath=following-sibling::dd[1]');
   await expect(tokens).toHaveText('no model tokens used');
-  await details.screenshot({ path: 'test-results/screens/details-tokens-script.png' });
+  await shotOf(details, 'test-results/screens/details-tokens-script.png');
 });

@@ -3,6 +3,7 @@
 // card shows every one of its rows all the same.
 import { expect, test } from '@playwright/test';
 import { fixtureFiles } from './skill-runs';
+import { shotOf } from './shots';
 
 test('diagram: a phase with the terminal and unreachable badges shows its whole name', async ({ page, request }) => {
   const name = 'badge_title';
@@ -33,7 +34,7 @@ test('diagram: a phase with the terminal and unreachable badges shows its whole 
       return [...el.children].filter((c) => !c.classList.contains('react-flow__handle') && c.getBoundingClientRect().bottom > bottom + 0.5).map((c) => c.textContent);
     });
     expect(cut, 'rows cut off at the card\'s foot').toEqual([]);
-    await card.screenshot({ path: `test-results/screens/diagram-badges-title-${width}.png`, scale: 'css' });
+    await shotOf(card, `test-results/screens/diagram-badges-title-${width}.png`, { scale: 'css' });
     await expect(diagram.getByRole('group', { name: 'phase count (entry)', exact: true })).toBeVisible();
   }
 });

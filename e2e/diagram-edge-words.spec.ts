@@ -2,6 +2,7 @@
 // postprocessor step as "step N", the contract as "caller contract". Before, only an edge's first end
 // was put in words: the chain read "from post:0 to post:1" and "from post:4 to contract".
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -33,7 +34,7 @@ test('the chain of five postprocessor steps: each edge named by its cards, down 
   for (const name of await edgeNames(diagram)) await expect(diagram.getByRole('img', { name: name!, exact: true })).toHaveCount(1);
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
   await page.waitForTimeout(500);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-edge-words-long.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-edge-words-long.png');
 });
 
 test('a skill with no postprocessor: its last phase to the caller contract', async ({ page }) => {

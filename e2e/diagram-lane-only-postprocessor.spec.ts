@@ -4,6 +4,7 @@
 // drawn without the box.
 import { expect, test } from '@playwright/test';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -16,7 +17,7 @@ test('no postprocessor: the caller contract is drawn without a postprocessor box
     await expect(diagram.getByRole('img', { name: 'postprocessor lane' })).toHaveCount(0);
     await expect(diagram.getByText(LANE_TEXT)).toHaveCount(0);
     await expect(diagram.locator('.react-flow__node-lane')).toHaveCount(0);
-    await diagram.screenshot({ path: `test-results/screens/diagram-no-postprocessor-${width}.png` });
+    await shotOf(diagram, `test-results/screens/diagram-no-postprocessor-${width}.png`);
   });
 });
 
@@ -26,6 +27,6 @@ test('a postprocessor: its steps and the caller contract are drawn in the box, a
     await expect(diagram.getByRole('group', { name: 'caller contract', exact: true })).toBeVisible({ timeout: 60_000 });
     await expect(diagram.getByRole('img', { name: 'postprocessor lane' })).toHaveCount(1);
     await expect(diagram.getByText(LANE_TEXT)).toBeVisible();
-    await diagram.screenshot({ path: `test-results/screens/diagram-postprocessor-${width}.png` });
+    await shotOf(diagram, `test-results/screens/diagram-postprocessor-${width}.png`);
   });
 });

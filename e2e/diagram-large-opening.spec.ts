@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { least, settled } from './diagram-view';
 import { savedBenchSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -28,7 +29,7 @@ test('diagram: a large skill opens at its entry at a readable zoom, with its ove
   const map = (await overview.boundingBox())!;
   const card = (await entry.boundingBox())!;
   expect(card.x + card.width <= map.x || card.y + card.height <= map.y, 'the entry card clear of the overview').toBe(true);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-large-opening.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-large-opening.png');
 });
 
 test('diagram: Fit shows every card of a large skill, its entry and its contract', async ({ page, request }) => {
@@ -43,5 +44,5 @@ test('diagram: Fit shows every card of a large skill, its entry and its contract
   expect(zoomOf(await settled(page))).toBeLessThan(opened);
   // every card inside the view (drawn a few px tall at this zoom)
   expect(await least(page), 'every card inside the view').toBeGreaterThanOrEqual(0);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-large-fitted.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-large-fitted.png');
 });

@@ -8,6 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { settled } from './diagram-view';
 import { savedBenchSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -44,7 +45,7 @@ test('diagram: the pane says "Loading the diagram…" as a status until its card
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const opened = await settled(page);
   await expect(diagram.getByRole('status')).toHaveCount(0);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-loading-drawn.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-loading-drawn.png');
   const seen = await page.evaluate(() => (window as unknown as { seen: Seen[] }).seen);
   expect(seen.some((s) => s.status === 'Loading the diagram…'), 'the pane said it was loading').toBe(true);
   for (const s of seen) {

@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { savedLoopSkill } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -34,12 +35,12 @@ test('diagram: a loop back to the entry and the top card are fitted wholly insid
     await page.waitForTimeout(400);
     const first = await margins(page);
     for (const side of ['top', 'left', 'right'] as const) expect(first[side], `${side} margin at ${width} px, first (${JSON.stringify(first)})`).toBeGreaterThanOrEqual(16);
-    await diagram.screenshot({ path: `test-results/screens/diagram-loop-first-${width}.png` });
+    await shotOf(diagram, `test-results/screens/diagram-loop-first-${width}.png`);
     // Fit: all of it, clear of every side
     await page.getByRole('button', { name: 'Fit', exact: true }).click();
     await page.waitForTimeout(500); // its 200 ms animation
     const fitted = await margins(page);
     for (const [side, px] of Object.entries(fitted)) expect(px, `${side} margin at ${width} px, Fit (${JSON.stringify(fitted)})`).toBeGreaterThanOrEqual(16);
-    await diagram.screenshot({ path: `test-results/screens/diagram-loop-fit-${width}.png` });
+    await shotOf(diagram, `test-results/screens/diagram-loop-fit-${width}.png`);
   });
 });

@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { savedLoopSkill } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -61,7 +62,7 @@ test('diagram: the loop check → work goes around the side of the column, its l
     expect(label.left).toBeGreaterThanOrEqual(g.view.left);
     expect(label.right, `${width} px: label ${JSON.stringify(label)} in the view ${JSON.stringify(g.view)}`).toBeLessThanOrEqual(g.view.right - 16);
     expect(label.top).toBeGreaterThanOrEqual(g.view.top);
-    await diagram.screenshot({ path: `test-results/screens/diagram-loop-side-${width}.png` });
+    await shotOf(diagram, `test-results/screens/diagram-loop-side-${width}.png`);
   });
 });
 
@@ -96,6 +97,6 @@ test('diagram: two loops from one card climb apart, each label beside its own cl
     }
     expect(overlap(toWork.label!, toCheck.label!), `${width} px: the two labels apart`).toBe(false);
     expect(toCheck.label!.right, `${width} px: the inner label ends before the outer climb`).toBeLessThan(toWork.right - 4);
-    await diagram.screenshot({ path: `test-results/screens/diagram-loop-two-${width}.png` });
+    await shotOf(diagram, `test-results/screens/diagram-loop-two-${width}.png`);
   });
 });

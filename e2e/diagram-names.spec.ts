@@ -2,6 +2,7 @@
 // around the chain included (React Flow draws a node with no name unless it is given one), and so has
 // the diagram's own `application` wrapper; its background grid is decoration, hidden from assistive technology.
 import { expect, test } from '@playwright/test';
+import { shotOf } from './shots';
 
 test('every drawn node of the diagram has a role and a name', async ({ page }) => {
   await page.goto('/skills/blog_writer');
@@ -50,5 +51,5 @@ test('every edge is named from its source to its target, and no edge wrapper is 
   expect(tree).toContain('img "from phase');
   // the node names are the studio's contract, and stay as they were
   for (const name of ['Diagram canvas', 'postprocessor lane', 'caller contract', 'phase draft (entry)']) await expect(page.getByLabel(name, { exact: true })).toHaveCount(1);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-edge-names.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-edge-names.png');
 });

@@ -4,6 +4,7 @@
 // top. A view the user zoomed or panned is theirs: an edit leaves it as it is.
 import { expect, test, type Page } from '@playwright/test';
 import { least, settled, transform } from './diagram-view';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -66,7 +67,7 @@ test('diagram: a bigger skill pasted over the blank template shows every phase',
   await expect.poll(() => least(page, PHASES), { message: 'every phase card inside the diagram pane' }).toBeGreaterThanOrEqual(0);
   await settled(page);
   expect(await least(page, PHASES)).toBeGreaterThanOrEqual(0);
-  await diagramOf(page).screenshot({ path: 'test-results/screens/diagram-refit-paste.png' });
+  await shotOf(diagramOf(page), 'test-results/screens/diagram-refit-paste.png');
 
   // an edit inside a phase leaves the nodes as they are: the view holds still
   const fitted = await settled(page);
@@ -84,5 +85,5 @@ test('diagram: a view the user zoomed is kept when a bigger skill is pasted', as
   const zoomed = await settled(page);
   await paste(page, BIGGER('refit_paste_zoomed'));
   expect(await settled(page)).toBe(zoomed);
-  await diagramOf(page).screenshot({ path: 'test-results/screens/diagram-refit-paste-zoomed.png' });
+  await shotOf(diagramOf(page), 'test-results/screens/diagram-refit-paste-zoomed.png');
 });

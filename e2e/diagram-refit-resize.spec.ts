@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { least, overview, settled, transform } from './diagram-view';
 import { savedSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -21,7 +22,7 @@ test('diagram: a fitted view is fitted again when the window narrows and widens;
   await page.setViewportSize({ width: 800, height: 900 });
   await expect.poll(() => least(page), { message: 'every card inside the view at 800 px' }).toBeGreaterThanOrEqual(0);
   expect(await transform(page)).not.toBe(wide);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-refit-800.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-refit-800.png');
   // and back: fitted to the wider pane again
   await page.setViewportSize({ width: 1400, height: 900 });
   await expect.poll(() => transform(page)).toBe(wide);
@@ -35,7 +36,7 @@ test('diagram: a fitted view is fitted again when the window narrows and widens;
   // React Flow has measured the narrower pane (a refit would be drawn in the same render), and the view held still
   await expect.poll(() => overview(page), { message: 'the overview draws the 800 px pane' }).not.toBe(at1400);
   expect(await settled(page)).toBe(zoomed);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-refit-kept-800.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-refit-kept-800.png');
 
   // Fit is asked for again after the user's zoom: a resize fits again from then on
   await page.getByRole('button', { name: 'Fit', exact: true }).click();
@@ -56,5 +57,5 @@ test('diagram: a large skill first shown from its entry shows the entry card who
   await expect.poll(() => least(page, entrySelector), { message: 'the entry card inside the view at 1400 px' }).toBeGreaterThanOrEqual(0);
   await page.setViewportSize({ width: 800, height: 900 });
   await expect.poll(() => least(page, entrySelector), { message: 'the entry card inside the view at 800 px' }).toBeGreaterThanOrEqual(0);
-  await diagram.screenshot({ path: 'test-results/screens/diagram-reframe-800.png' });
+  await shotOf(diagram, 'test-results/screens/diagram-reframe-800.png');
 });

@@ -4,6 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { savedLoopSkill } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -37,6 +38,6 @@ test('diagram: a phase looping on itself beside two other loops: no leg or label
       for (const p of o.points) expect(inside(p, self.label!), `${width} px: the loop to ${o.to} at ${JSON.stringify(p)} over the self-loop's label`).toBe(false);
       for (const p of self.points) expect(o.label && inside(p, o.label), `${width} px: the self-loop over the label of the loop to ${o.to}`).toBeFalsy();
     }
-    await diagram.screenshot({ path: `test-results/screens/diagram-self-loop-${width}.png` });
+    await shotOf(diagram, `test-results/screens/diagram-self-loop-${width}.png`);
   });
 });

@@ -3,6 +3,7 @@
 // them, in its own box.
 import { expect, test } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 const SKILL_MD = [
   '---',
@@ -28,7 +29,7 @@ test("a failed code step's last stderr is shown under its error", async ({ page,
   const error = details.getByRole('group', { name: 'Error' });
   await expect(error).toContainText('no rows to sum');
   await expect(error.getByLabel('Last stderr')).toHaveText('loud: the rows file has 0 rows');
-  await error.screenshot({ path: 'test-results/screens/error-stderr.png' });
+  await shotOf(error, 'test-results/screens/error-stderr.png');
 });
 
 test("a failed code step's last stderr is readable: its colour codes dropped, any other control shown as text", async ({ page, request }) => {
@@ -41,5 +42,5 @@ test("a failed code step's last stderr is readable: its colour codes dropped, an
   await page.goto(`/runs/${runId}`);
   const error = page.getByRole('region', { name: 'Details' }).getByRole('group', { name: 'Error' });
   await expect(error.getByLabel('Last stderr')).toHaveText('hint: the rows file is empty \\x1b]0;retitled\\x07');
-  await error.screenshot({ path: 'test-results/screens/error-stderr-colour.png' });
+  await shotOf(error, 'test-results/screens/error-stderr-colour.png');
 });

@@ -5,6 +5,7 @@
 // JSON error's location once (before: "4:3 not valid JSON: … in JSON at position 42 (line 4 column 3)").
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { exampleFiles, ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 const shot = (page: import('@playwright/test').Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 
@@ -55,7 +56,7 @@ test("at a fork's point, State at step says the chain's value is the step's inpu
   await expect(row).toContainText('edited at the fork (B)');
   await expect(row.getByRole('cell').nth(2)).toContainText('One two three.');
   await expect(row.getByRole('cell').nth(1)).toContainText('Durable runs, plainly');
-  await comparison.screenshot({ path: 'test-results/screens/fork-edit-shown-compare.png' });
+  await shotOf(comparison, 'test-results/screens/fork-edit-shown-compare.png');
 });
 
 test('the fork dialog names a JSON error where it is, once', async ({ page, request }) => {
@@ -69,5 +70,5 @@ test('the fork dialog names a JSON error where it is, once', async ({ page, requ
   await expect(problems).toContainText(/^4:3 not valid JSON/);
   const text = (await problems.textContent()) ?? '';
   expect(text).not.toMatch(/position \d+|line \d+|column \d+/);
-  await dialog.screenshot({ path: 'test-results/screens/fork-edit-shown-json-error.png' });
+  await shotOf(dialog, 'test-results/screens/fork-edit-shown-json-error.png');
 });

@@ -5,6 +5,7 @@
 // it); and compare of a fork of the run input has the row for the edited input.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { exampleFiles, ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 
@@ -95,5 +96,5 @@ test("compare of a fork of the run input: a row for the edited input, A's value 
   await expect(row).toContainText('edited at the fork (B)');
   await expect(row.getByRole('cell').nth(1)).toContainText('durable execution');
   await expect(row.getByRole('cell').nth(2)).toContainText('edited topic');
-  await comparison.screenshot({ path: 'test-results/screens/fork-start-edit-compare-input.png' });
+  await shotOf(comparison, 'test-results/screens/fork-start-edit-compare-input.png');
 });

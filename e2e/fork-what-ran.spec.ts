@@ -5,6 +5,7 @@
 // parent's value beside an output made from the edit.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { exampleFiles, ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 const shot = (page: import('@playwright/test').Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 
@@ -54,7 +55,7 @@ test('a rerun from the failed step marks what it reused from the recording and w
   const takeOn = page.getByRole('region', { name: 'Take it on from the failed step' });
   await expect(takeOn).toContainText('A fork from here has completed since: it is under Replays and forks below.');
   await expect(takeOn.getByRole('button', { name: 'Rerun from here' })).toBeVisible();
-  await takeOn.screenshot({ path: 'test-results/screens/fork-what-ran-take-on-done.png' });
+  await shotOf(takeOn, 'test-results/screens/fork-what-ran-take-on-done.png');
 
   // a fork handing __post__/1 another value: its Details' Input is that value, not what __post__/0 left
   const edited = { title: 'T', body: 'One two three.', html_rendered: '<p>One two three.</p>' };

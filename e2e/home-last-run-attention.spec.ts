@@ -3,6 +3,7 @@
 // green "completed" for it while /runs and the studio said "needs attention".
 import { expect, test } from '@playwright/test';
 import { ranTo, savedExample } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -24,6 +25,6 @@ test('a blocked last run reads on the home page as it reads in the runs list: bl
   await expect(lastRun).toContainText('needs attention');
   // the same words as the runs list's Status cell, drawn by the same component
   expect(((await lastRun.getByRole('link').textContent()) ?? '').trim()).toBe(listedText);
-  await row.screenshot({ path: 'test-results/screens/home-last-run-blocked.png' });
+  await shotOf(row, 'test-results/screens/home-last-run-blocked.png');
   await page.screenshot({ path: 'test-results/screens/home-last-run-blocked-page.png', fullPage: true });
 });

@@ -4,6 +4,7 @@
 // was 40 px wider than the box and Delete was cut off at its edge ("Dele"), reached only by scrolling.
 import { expect, test } from '@playwright/test';
 import { ranTo, savedExample } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -29,6 +30,6 @@ test("a blocked last run's words stay in the Last run cell, clear of Rename", as
     const deleteBox = (await row.getByRole('button', { name: /^Delete/ }).boundingBox())!;
     const wrapBox = (await table.locator('xpath=..').boundingBox())!;
     expect(deleteBox.x + deleteBox.width, `Delete inside the table's box at ${width} px`).toBeLessThanOrEqual(wrapBox.x + wrapBox.width);
-    await row.screenshot({ path: `test-results/screens/home-last-run-fits-${width}.png` });
+    await shotOf(row, `test-results/screens/home-last-run-fits-${width}.png`);
   }
 });

@@ -6,6 +6,7 @@
 // really run again), keep their words.
 import { expect, test, type Page } from '@playwright/test';
 import { ranTo, savedLoopSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -47,7 +48,7 @@ test("a replay's count cards say what was reused from the recording; the recorde
     await expect(factOf(page, 'Processor steps')).toHaveText(`${counts.processor} (${statuses(counts.processor_by_status)})`);
     await expect(factOf(page, 'Model rounds')).toHaveText(`${counts.model}`);
     await expect(report).toContainText(`, ${tools} tool calls, `);
-    await report.screenshot({ path: `test-results/screens/counts-recorded-${loops}.png` });
+    await shotOf(report, `test-results/screens/counts-recorded-${loops}.png`);
 
     await page.goto(`/runs/${replayRunId}`);
     await expect(report).toBeVisible();
@@ -57,7 +58,7 @@ test("a replay's count cards say what was reused from the recording; the recorde
     // run again, not reused: their statuses alone, as the recorded run's
     await expect(factOf(page, 'Stages')).toHaveText(`${counts.stage} (${statuses(counts.stage_by_status)})`);
     await expect(factOf(page, 'Processor steps')).toHaveText(`${counts.processor} (${statuses(counts.processor_by_status)})`);
-    await report.screenshot({ path: `test-results/screens/counts-replay-${loops}.png` });
+    await shotOf(report, `test-results/screens/counts-replay-${loops}.png`);
   }
 });
 
@@ -83,5 +84,5 @@ test("a fork's Stages and Processor steps say how many were reused from the reco
   await expect(factOf(page, 'Tool calls')).toHaveText(`${c.tool} (${part(reused.tool, c.tool)} reused from the recording; ${statuses(c.tool_by_status)})`);
   // the statuses dim, the note not
   await expect(factOf(page, 'Stages').locator('span')).toHaveText(`; ${statuses(c.stage_by_status)}`);
-  await report.screenshot({ path: 'test-results/screens/counts-fork.png' });
+  await shotOf(report, 'test-results/screens/counts-fork.png');
 });

@@ -3,6 +3,7 @@
 // the recorded run's own figure stays the bare count.
 import { expect, test, type Page } from '@playwright/test';
 import { ranTo, savedLoopSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -27,5 +28,5 @@ test("a replay's model rounds say they were reused from the recording, not calle
   await expect(factOf(page, 'Usage')).toContainText(`incl. ${turns} turns reused from the recording`);
   // the summary sentence says the same of its rounds as the card, not a bare count as if the model had been called
   await expect(report).toContainText(`Completed: ${turns} model rounds (all ${turns} reused from the recording)`);
-  await report.screenshot({ path: 'test-results/screens/model-rounds-replay.png' });
+  await shotOf(report, 'test-results/screens/model-rounds-replay.png');
 });

@@ -8,6 +8,7 @@
 //   characters with "…", no way to read the rest).
 import { expect, test, type Page } from '@playwright/test';
 import { itselfFailedRun, ranTo, savedLoopSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -21,7 +22,7 @@ test('runs list: a search that leaves no failed run says there are no failures o
   const failedAt = page.getByRole('combobox', { name: 'Failed at' });
   await expect(failedAt.locator('option:checked')).toHaveText(stats.anyFailed ? 'Hidden by search' : 'No failures');
   await expect(failedAt).toBeDisabled();
-  await page.getByRole('search', { name: 'Filter runs' }).screenshot({ path: 'test-results/screens/usage-words-no-failures.png' });
+  await shotOf(page.getByRole('search', { name: 'Filter runs' }), 'test-results/screens/usage-words-no-failures.png');
 });
 
 test("a replay's usage says how many of its turns were reused from the recording", async ({ page, request }) => {
@@ -67,5 +68,5 @@ test("the scrubber shows a failing event's error whole", async ({ page, request 
   const firstLine = run.error.message.split('\n')[0];
   await expect(line).toContainText(firstLine.slice(-30));
   await expect(line).not.toContainText('…');
-  await state.screenshot({ path: 'test-results/screens/usage-words-scrub-whole.png' });
+  await shotOf(state, 'test-results/screens/usage-words-scrub-whole.png');
 });

@@ -2,6 +2,7 @@
 // (POSTPROCESSOR → CALLER CONTRACT, drawn at the lane's top, where the edge comes in): the label is at
 // the lane's foot now, where nothing is drawn through it.
 import { expect, test } from '@playwright/test';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -17,6 +18,6 @@ test("no edge of the diagram runs through the postprocessor lane's label", async
     expect(edges.length).toBeGreaterThan(0);
     const through = edges.filter((e) => e.left < box.x + box.width && e.right > box.x && e.top < box.y + box.height && e.bottom > box.y);
     expect(through, `${width} px: edges over the label ${JSON.stringify(box)}`).toEqual([]);
-    await diagram.screenshot({ path: `test-results/screens/lane-label-${width}.png` });
+    await shotOf(diagram, `test-results/screens/lane-label-${width}.png`);
   }
 });

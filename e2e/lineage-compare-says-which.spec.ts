@@ -3,6 +3,7 @@
 // links all called just "compare", which a screen reader listing links could not tell apart.
 import { expect, test } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 test('each compare link of a run with several replays says which replay it compares with', async ({ page, request }) => {
   expect([201, 409]).toContain((await request.post('/api/skills', { data: { name: 'lineage_links', from: 'summarize' } })).status());
@@ -21,5 +22,5 @@ test('each compare link of a run with several replays says which replay it compa
     await expect(link).toHaveAccessibleDescription(`Compare this run with ${id}`);
     await expect(link).toHaveAttribute('title', `Compare this run with ${id}`);
   }
-  await list.screenshot({ path: 'test-results/screens/lineage-compare-links.png' });
+  await shotOf(list, 'test-results/screens/lineage-compare-links.png');
 });

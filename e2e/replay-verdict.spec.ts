@@ -3,6 +3,7 @@
 // replay of …": a diverged replay read "completed" like an identical one.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 // one phase whose finish the postprocessor's node step marks: a new step.mjs changes only that step's output
 const SKILL_MD = [
@@ -43,5 +44,5 @@ test("a replay's page says it replayed identical, or where it diverged", async (
   await expect(lineage).toContainText(`This run is a replay of ${parent}. Compare with it. It replayed identical: every step did as recorded.`);
   await page.goto(`/runs/${changed}`);
   await expect(lineage).toContainText(`This run is a replay of ${parent}. Compare with it. It diverged, first at __post__/0: output changed (2 divergences).`);
-  await lineage.screenshot({ path: 'test-results/screens/replay-verdict.png' });
+  await shotOf(lineage, 'test-results/screens/replay-verdict.png');
 });

@@ -3,6 +3,7 @@
 // takes two columns, and a line may break only after the `@`.
 import { expect, test } from '@playwright/test';
 import { ranTo, savedSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -16,6 +17,6 @@ test('the run report says its version on one line at 1024 and 1440 px', async ({
     await expect(version).toBeVisible();
     // the lines it is drawn on: the tops of its inline boxes (a box per line, per text and per element inside it)
     expect(await version.evaluate((a) => new Set([...a.getClientRects()].map((r) => Math.round(r.top))).size), `${width} px`).toBe(1);
-    await page.locator('section', { hasText: 'Run report' }).first().screenshot({ path: `test-results/screens/report-version-${width}.png` });
+    await shotOf(page.locator('section', { hasText: 'Run report' }).first(), `test-results/screens/report-version-${width}.png`);
   }
 });

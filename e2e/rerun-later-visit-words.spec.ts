@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { writeLoopBundle } from '../bench/loop-bundle';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -45,7 +46,7 @@ test('a phase stopped on its 2nd visit is named at the same place in the list an
   await expect(takeOn).toContainText('Phase work (2nd visit) did not finish, though none of its steps failed.');
   await expect(takeOn).not.toContainText('work#2');
   await expect(takeOn.getByRole('button', { name: 'Rerun from here' })).toBeEnabled();
-  await takeOn.screenshot({ path: 'test-results/screens/rerun-later-visit.png' });
+  await shotOf(takeOn, 'test-results/screens/rerun-later-visit.png');
   // the rerun takes on the 2nd visit: its fork point is work#2
   await takeOn.getByRole('button', { name: 'Rerun from here' }).click();
   await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}$`));

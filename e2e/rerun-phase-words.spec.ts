@@ -3,6 +3,7 @@
 // Before, it read "Take it on from the failed step … rerun from that step" naming a phase.
 import { expect, test } from '@playwright/test';
 import { ranTo, savedSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -22,5 +23,5 @@ test('a run whose finish its contract refused offers a rerun of the phase it sto
   await expect(takeOn).not.toContainText('rerun from that step');
   await expect(page.getByRole('region', { name: 'Take it on from the failed step' })).toHaveCount(0);
   await expect(takeOn.getByRole('button', { name: 'Rerun from here' })).toBeEnabled();
-  await takeOn.screenshot({ path: 'test-results/screens/rerun-phase-words.png' });
+  await shotOf(takeOn, 'test-results/screens/rerun-phase-words.png');
 });

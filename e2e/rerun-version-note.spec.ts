@@ -6,6 +6,7 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -39,12 +40,12 @@ test('Rerun from here says it reruns the same version when none newer is saved, 
   await expect(rerun).toHaveAccessibleDescription(same);
   await expect(rerun).toBeEnabled();
   await expectSideBySide(takeOn);
-  await takeOn.screenshot({ path: 'test-results/screens/rerun-same-version.png' });
+  await shotOf(takeOn, 'test-results/screens/rerun-same-version.png');
   // the Details panel's (the failed step is selected) says the same
   const details = page.getByRole('region', { name: 'Details' });
   await expect(details.getByRole('button', { name: 'Rerun from here' })).toHaveAccessibleDescription(same);
   await expectSideBySide(details);
-  await details.screenshot({ path: 'test-results/screens/rerun-same-version-details.png' });
+  await shotOf(details, 'test-results/screens/rerun-same-version-details.png');
 
   // a fix saved: the rerun takes it, and says so beside the version the run ran
   const fixed = await request.post('/api/skills/tally_note/versions', { data: { files: { ...files, 'total.py': files['total.py'].replace('value["count"]', 'value["counts"]') } } });
@@ -55,5 +56,5 @@ test('Rerun from here says it reruns the same version when none newer is saved, 
   await expect(takeOn).toContainText(newer);
   await expect(rerun).toHaveAccessibleDescription(newer);
   await expect(takeOn).not.toContainText('No newer version');
-  await takeOn.screenshot({ path: 'test-results/screens/rerun-newer-version.png' });
+  await shotOf(takeOn, 'test-results/screens/rerun-newer-version.png');
 });

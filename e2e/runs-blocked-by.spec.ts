@@ -6,6 +6,7 @@
 // attention (blocked): stage path_guard denied call N (…)"; GET /api/runs carries `blockedBy`.
 import { expect, test } from '@playwright/test';
 import { ranTo, savedExample } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -29,17 +30,17 @@ test('a blocked run row says which stage blocked it and why, on /runs and the ho
   // what it said before stays, after the new words
   await expect(status).toContainText('needs attention');
   await expect(status).toContainText('blocked');
-  await runRow.screenshot({ path: 'test-results/screens/runs-blocked-by-row.png' });
+  await shotOf(runRow, 'test-results/screens/runs-blocked-by-row.png');
   await page.screenshot({ path: 'test-results/screens/runs-blocked-by.png' });
 
   await page.goto('/');
   const row = page.getByRole('table', { name: 'Skills' }).getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
   await expect(row.getByRole('cell').nth(2)).toContainText(words);
-  await row.screenshot({ path: 'test-results/screens/home-last-run-blocked-by.png' });
+  await shotOf(row, 'test-results/screens/home-last-run-blocked-by.png');
 
   // the studio's Recent runs: its words kept whole, then the report summary's ("Completed, but blocked: stage … denied call …")
   await page.goto(`/skills/${name}`);
   const recent = page.getByRole('list', { name: 'Recent runs' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: runId }) });
   await expect(recent).toContainText(`needs attention (blocked): stage path_guard denied call ${call} (reading secrets/keys.txt is not allowed by path_guard)`);
-  await page.getByRole('region', { name: 'Recent runs' }).screenshot({ path: 'test-results/screens/studio-recent-blocked-by.png' });
+  await shotOf(page.getByRole('region', { name: 'Recent runs' }), 'test-results/screens/studio-recent-blocked-by.png');
 });

@@ -3,6 +3,7 @@
 import { expect, test } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -13,6 +14,6 @@ test('runs list: a search that hides every failed run is named in "Failed at"', 
     await expect(failedAt.locator('option:checked')).toHaveText('Hidden by search');
     await expect(failedAt).toHaveAttribute('title', 'No failed run matches the search');
     await expect(failedAt).toBeDisabled();
-    await page.getByRole('search', { name: 'Filter runs' }).screenshot({ path: `test-results/screens/runs-failed-hidden-${width}.png` });
+    await shotOf(page.getByRole('search', { name: 'Filter runs' }), `test-results/screens/runs-failed-hidden-${width}.png`);
   });
 });

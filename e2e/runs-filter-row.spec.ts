@@ -4,6 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -47,7 +48,7 @@ test('the filter bar fits one row at 1440 px; at 1024 px Filter wraps with Needs
         return [ctx.measureText(el.selectedOptions[0].text).width, el.clientWidth];
       });
       expect(inner, `"Any stage or step" at ${width} px`).toBeGreaterThanOrEqual(text + 24);
-      await page.getByRole('search', { name: 'Filter runs' }).screenshot({ path: `test-results/screens/runs-filter-row${url.includes('?') ? '-filtered' : ''}-${width}.png` });
+      await shotOf(page.getByRole('search', { name: 'Filter runs' }), `test-results/screens/runs-filter-row${url.includes('?') ? '-filtered' : ''}-${width}.png`);
     });
   }
 });

@@ -2,6 +2,7 @@
 // reader as noise before each status. The swatches are hidden from the accessibility tree; the words stay.
 import { expect, test } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 test('the runs chart legend names each status once, its swatches hidden', async ({ page, request }) => {
   await ranTo(request, 'summarize', { path: 'report.txt' }, 'completed');
@@ -14,6 +15,6 @@ test('the runs chart legend names each status once, its swatches hidden', async 
   await expect(chart.getByRole('img', { name: /legend icon/ })).toHaveCount(0);
   await expect(chart.getByLabel(/legend icon/)).toHaveCount(0);
   await expect(legend.locator('svg').first()).toHaveAttribute('aria-hidden', 'true');
-  await legend.screenshot({ path: 'test-results/screens/runs-legend-icons.png' });
-  await chart.screenshot({ path: 'test-results/screens/runs-legend-chart.png' });
+  await shotOf(legend, 'test-results/screens/runs-legend-icons.png');
+  await shotOf(chart, 'test-results/screens/runs-legend-chart.png');
 });

@@ -4,6 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -21,7 +22,7 @@ test("the search box's placeholder reads whole at both widths, filtered or not",
       });
       expect(placeholder).toMatch(/input, error/);
       expect(text, `"${placeholder}" in ${room} px at ${width} px (${url})`).toBeLessThanOrEqual(room);
-      await page.getByRole('search', { name: 'Filter runs' }).screenshot({ path: `test-results/screens/runs-search-placeholder${url.includes('?') ? '-filtered' : ''}-${width}.png` });
+      await shotOf(page.getByRole('search', { name: 'Filter runs' }), `test-results/screens/runs-search-placeholder${url.includes('?') ? '-filtered' : ''}-${width}.png`);
     });
   }
 });

@@ -2,6 +2,7 @@
 // whole in its title (before: the rest of the run's error could not be read from the line).
 import { expect, test } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -24,5 +25,5 @@ test("a change line cut short gives the value whole on hover", async ({ page, re
   expect(title).toContain("KeyError: 'count' (at total.py:3)");
   // a line shown whole carries no title repeating it
   await expect(changes.getByRole('listitem').filter({ hasText: '/status' }).locator('ins')).not.toHaveAttribute('title', /.*/);
-  await changes.screenshot({ path: 'test-results/screens/scrub-change-title.png' });
+  await shotOf(changes, 'test-results/screens/scrub-change-title.png');
 });

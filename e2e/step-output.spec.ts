@@ -6,6 +6,7 @@
 // dropped, and any other control is shown as text (`\x1b`, `\x07`) — the record keeps the bytes.
 import { expect, test } from '@playwright/test';
 import { ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 const SKILL_MD = [
   '---',
@@ -46,7 +47,7 @@ test("a code step's printed stdout and stderr are shown in its Details; a quiet 
   await expect(details.getByLabel('stderr', { exact: true })).toHaveText('warning: the third row has no date\n\\x1b]0;retitled\\x07done');
   // the markup it printed is text, not markup
   await expect(details.locator('b')).toHaveCount(0);
-  await details.screenshot({ path: 'test-results/screens/step-output.png' });
+  await shotOf(details, 'test-results/screens/step-output.png');
 
   const quiet = timeline.getByRole('listitem', { name: '__post__/1 node ok' });
   await quiet.getByRole('button').click();

@@ -3,6 +3,7 @@
 // the home page say "blocked". It now says "needs attention (blocked)".
 import { expect, test } from '@playwright/test';
 import { ranTo, savedExample } from './skill-runs';
+import { shotOf } from './shots';
 
 test('a blocked run in the studio’s Recent runs says it is blocked', async ({ page, request }) => {
   const name = 'recent_blocked_brief';
@@ -11,5 +12,5 @@ test('a blocked run in the studio’s Recent runs says it is blocked', async ({ 
   await page.goto(`/skills/${name}`);
   const item = page.getByRole('list', { name: 'Recent runs' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: runId }) });
   await expect(item).toContainText('needs attention (blocked)');
-  await page.getByRole('region', { name: 'Recent runs' }).screenshot({ path: 'test-results/screens/studio-recent-blocked.png' });
+  await shotOf(page.getByRole('region', { name: 'Recent runs' }), 'test-results/screens/studio-recent-blocked.png');
 });

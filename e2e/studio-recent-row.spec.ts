@@ -4,6 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -23,6 +24,6 @@ test("a recent run's row reads whole in the studio, its failure point and time i
     expect(cut, `the row at ${width} px: ${JSON.stringify(parts)}`).toBe(false);
     for (const p of parts) expect(p.inside && p.whole, `"${p.text}" at ${width} px`).toBe(true);
     expect(parts.at(-1)!.text, 'the time is the last part').toMatch(/ago|just now/);
-    await page.getByRole('region', { name: 'Recent runs' }).screenshot({ path: `test-results/screens/studio-recent-row-${width}.png` });
+    await shotOf(page.getByRole('region', { name: 'Recent runs' }), `test-results/screens/studio-recent-row-${width}.png`);
   });
 });

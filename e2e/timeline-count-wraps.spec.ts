@@ -3,6 +3,7 @@
 // run"; kept on one line, its end ran out of the Timeline's box and was cut off.
 import { expect, test } from '@playwright/test';
 import { exampleFiles, ranTo } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -22,5 +23,5 @@ test('a long failure count wraps inside the Timeline at 800 px', async ({ page, 
   const box = (await timeline.boundingBox())!;
   const countBox = (await count.boundingBox())!;
   expect(countBox.x + countBox.width).toBeLessThanOrEqual(box.x + box.width);
-  await timeline.screenshot({ path: 'test-results/screens/timeline-count-wraps-800.png' });
+  await shotOf(timeline, 'test-results/screens/timeline-count-wraps-800.png');
 });

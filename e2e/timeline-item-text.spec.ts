@@ -4,6 +4,7 @@
 // figures wrap under the title (before: "… model latency in total" ran out of the box at 800 px).
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ranTo, savedLoopSkill } from './skill-runs';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -46,6 +47,6 @@ test("timeline items and header read whole, or say the rest in a title, at 1280 
       return { head, cut, out };
     });
     expect(found, `at ${width} px`).toEqual({ head: [], cut: [], out: [] });
-    await timeline.screenshot({ path: `test-results/screens/timeline-item-text-${width}.png` });
+    await shotOf(timeline, `test-results/screens/timeline-item-text-${width}.png`);
   }
 });

@@ -5,6 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { ranTo, savedLoopSkill } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -50,6 +51,6 @@ test('timeline: a lane keeps a chip on its name’s line and a figure with its u
     expect(found.chips, `chips under their names at ${width} px`).toEqual([]);
     expect(found.broken, `figures apart from their units at ${width} px`).toEqual([]);
     expect(Math.min(...found.lanes), `the narrowest lane at ${width} px (${found.lanes.join(', ')})`).toBeGreaterThanOrEqual(180);
-    await round.screenshot({ path: `test-results/screens/timeline-lanes-${width}.png` });
+    await shotOf(round, `test-results/screens/timeline-lanes-${width}.png`);
   });
 });

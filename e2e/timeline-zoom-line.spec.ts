@@ -4,6 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { failedTallyRun } from './skill-runs';
 import { atEachWidth } from './widths';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -29,6 +30,6 @@ test('timeline: zoom controls on the line of the other controls, the level a per
     await expect(level).toHaveText('125%');
     await timeline.getByRole('button', { name: 'Fit' }).click();
     await expect(level).toHaveText('100%');
-    await timeline.screenshot({ path: `test-results/screens/timeline-zoom-${width}.png` });
+    await shotOf(timeline, `test-results/screens/timeline-zoom-${width}.png`);
   });
 });

@@ -2,6 +2,7 @@
 // "3 min ago"), the exact moment in its tooltip. Before, it read "12/5/2026, 2:36:03 AM", where the
 // skills list said "just now".
 import { expect, test } from '@playwright/test';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -19,5 +20,5 @@ test('the Versions panel reads "just now" for a version saved now, the exact tim
   await expect(saved).toHaveAttribute('title', /\d{4}.*\d{1,2}:\d{2}:\d{2}/);
   await expect(saved).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
   await expect(panel).not.toContainText(/\d{1,2}\/\d{1,2}\/\d{4}/);
-  await panel.screenshot({ path: 'test-results/screens/versions-relative-time.png' });
+  await shotOf(panel, 'test-results/screens/versions-relative-time.png');
 });
