@@ -50,3 +50,11 @@ test('a mistyped option names the one it is close to; one written with one dash 
   assert.equal(said(['--bogus']), 'Unknown option --bogus: this command takes --json, --limit.');
   assert.equal(said(['-z']), 'Unknown option -z: this command takes --json, --limit.');
 });
+
+// `run b --input a.json --input b.json` ran on b.json without a word: parseArgs keeps the last
+test('a flag given two different values is refused, naming both; the same value twice, or a switch twice, passes', () => {
+  assert.equal(said(['--limit', '3', '--limit=5']), '--limit was given twice ("3", then "5"): give it once.');
+  assert.equal(parse(['--limit', '3', '--limit', '3', '--json', '--json'], options, { min: 0, max: 0, names: 'nothing' }).values.limit, '3');
+  const many = { set: { type: 'string', multiple: true } } as const;
+  assert.deepEqual(parse(['--set', 'a=1', '--set', 'b=2'], many, { min: 0, max: 0, names: 'nothing' }).values.set, ['a=1', 'b=2']);
+});

@@ -6,14 +6,32 @@ import { didYouMean } from '../lib/skill/suggest';
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, positionals: { min: number; max: number; names: string }) {
   let r;
   try {
-    r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    r = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
     throw new UsageError(usageWords(e as Error & { code?: string }, options, argv));
   }
+  const twice = givenTwice(r.tokens, options);
+  if (twice) throw new UsageError(twice);
   if (r.positionals.length < positionals.min || r.positionals.length > positionals.max) {
     throw new UsageError(`expected ${positionals.names}, got ${r.positionals.length ? r.positionals.join(' ') : 'nothing'}`);
   }
   return r;
+}
+
+/**
+ * A flag that takes one value, given two different ones (`--input a.json --input b.json`): parseArgs
+ * keeps the last without a word, so a command ran on an input, a version or a model its caller did
+ * not mean. The same value twice, or a flag that takes none, is harmless and passes.
+ */
+function givenTwice(tokens: ReturnType<typeof parseArgs>['tokens'], options: NonNullable<ParseArgsConfig['options']>): string | undefined {
+  const seen = new Map<string, string>();
+  for (const t of tokens ?? []) {
+    if (t.kind !== 'option' || t.value === undefined || options[t.name]?.multiple) continue;
+    const first = seen.get(t.name);
+    if (first === undefined) seen.set(t.name, t.value);
+    else if (first !== t.value) return `--${t.name} was given twice (${JSON.stringify(first)}, then ${JSON.stringify(t.value)}): give it once.`;
+  }
+  return undefined;
 }
 
 /**
