@@ -188,7 +188,7 @@ type StoppedReplayJson = Omit<StoppedRunJson, 'runId'> & { runId: string; replay
  */
 function replayNamed(host: Host, runId: string, req: ReplayReq, io: Io, stopJson?: (stopped: StoppedReplayJson) => unknown): Promise<ReplayView> {
   const replayId = randomIds.newId('run');
-  const unsay = sayHowToResumeOnStop(replayId, io, stopJson && ((stopped) => stopJson({ ...stopped, runId, replayRunId: replayId })));
+  const unsay = sayHowToResumeOnStop(replayId, io, stopJson && ((stopped) => stopJson({ ...stopped, runId, replayRunId: replayId })), host.store);
   return replayRun(host, runId, { ...req, runId: replayId }).finally(unsay);
 }
 
@@ -312,7 +312,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     async (host) => {
       // stopped by Ctrl-C or SIGTERM mid-run, the fork is left running as `run`'s run is: said the same way
       const runId = randomIds.newId('run');
-      const unsay = sayHowToResumeOnStop(runId, io, values.json ? (stopped) => ({ ...stopped, parentRunId: parent }) : undefined);
+      const unsay = sayHowToResumeOnStop(runId, io, values.json ? (stopped) => ({ ...stopped, parentRunId: parent }) : undefined, host.store);
       const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust, runId }).finally(unsay);
       const next = await nextOf(outcome.runId, outcome.status, () => host.store.readEvents(outcome.runId));
       return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version, next };

@@ -142,7 +142,7 @@ async function runHere(host: Host & { store: OpenedStore }, r: { file: string; i
   // said in the words of what was asked (--queue), not of STAGECRAFT_WORKERS, which the caller may not have set
   if (values.queue && !setting.notice) process.stderr.write(`stagecraft: ${QUEUE_NEEDS_POSTGRES}\n`);
   const early = warm ? { runId: warm.runId, sandbox: warm.sandbox, read: warm.read } : { runId: randomIds.newId('run') };
-  const unsay = sayHowToResumeOnStop(early.runId, io, values.json ? (stopped) => stopped : undefined);
+  const unsay = sayHowToResumeOnStop(early.runId, io, values.json ? (stopped) => stopped : undefined, host.store);
   const outcome = await startSkillRun(host, { bundle: file, input, model: values.model, workspace: values.workspace, ...early }).finally(unsay);
   const summary = await summarizeRun(host.store, outcome);
   if (values.json) io.out(JSON.stringify(summary));
