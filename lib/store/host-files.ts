@@ -1,8 +1,8 @@
 /**
  * Telling "this machine's files refused" apart from a bug, where an error reaches a command's or a
  * request's end: node's file-system errors (ENOSPC, EDQUOT, EROFS, EACCES, EPERM, EMFILE, ENFILE, with
- * their syscall) and a Postgres that cannot write (SQLSTATE 53100, disk full: the embedded store's
- * too). The CLI said `internal error` with a stack trace for a full disk, and the API a 500 asking for
+ * their syscall), a Postgres that cannot write (SQLSTATE 53100, disk full: the embedded store's
+ * too) and one whose own files went missing under it (class 58: a data folder removed while open). The CLI said `internal error` with a stack trace for a full disk, and the API a 500 asking for
  * a bug report; both now say what happened, where, and what to do (HostFilesError).
  *
  * Owns: the classification and the words. Does not: catch or retry anything (cli/main.ts and
@@ -48,6 +48,17 @@ export function hostFilesError(e: unknown, where?: string, depth = 0): HostFiles
   if (code === '53100') {
     const said = typeof o.message === 'string' ? o.message : 'disk full';
     return new HostFilesError('disk_full', `The database could not write: its disk is full (53100: ${said}). Free space on the database's disk, then try again.`, { errno: code });
+  }
+  // class 58, a system error: the database's own files went missing or unusable under it (its data
+  // folder removed or moved while it was open: 58P01 could not open file, 58P02 could not create
+  // directory, 58030 an I/O error). Every request failed with a 500 asking for a bug report
+  if (/^58(000|030|P01|P02)$/.test(code)) {
+    const said = typeof o.message === 'string' ? o.message : 'its files are gone';
+    return new HostFilesError(
+      'database_files_unusable',
+      `The database could not use its own files (${code}: ${said}): its data folder was removed, moved or damaged while it was open${where ? ` (this process keeps it under ${where})` : ''}. On the embedded store, stop this process and start it again — a removed data folder starts empty, so put it back first if its runs matter; on a Postgres server (DATABASE_URL), check its disk and its log.`,
+      { errno: code },
+    );
   }
   const isFileCall = typeof o.syscall === 'string' && o.syscall !== 'kill' && !o.syscall.startsWith('spawn') && !o.syscall.startsWith('connect');
   if (isFileCall) {

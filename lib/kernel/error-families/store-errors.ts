@@ -54,7 +54,7 @@ export class StoreWriteError extends StagecraftError {
  * do. 503 to an API caller: the server cannot do it now, and nothing the caller sent is wrong.
  */
 export class HostFilesError extends StagecraftError {
-  constructor(code: 'disk_full' | 'files_read_only' | 'files_permission_denied' | 'too_many_open_files', message: string, details: ErrorDetails = {}, cause?: unknown) {
+  constructor(code: 'disk_full' | 'files_read_only' | 'files_permission_denied' | 'too_many_open_files' | 'database_files_unusable', message: string, details: ErrorDetails = {}, cause?: unknown) {
     super(code, message, { httpStatus: 503, details, cause });
   }
 }
