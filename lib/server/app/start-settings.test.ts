@@ -41,3 +41,24 @@ test('a mode that is not one is still said as before', async () => {
   assert.match(problems[0], /STAGECRAFT_SANDBOX/);
   assert.equal(asked.length, 0);
 });
+
+// `next start -H 0.0.0.0` (a Docker image's command) without STAGECRAFT_TOKEN served every client that
+// sent `Host: 127.0.0.1`: only npm start refused it. The server now reads the address it listens on
+const none: Probe = () => ({ kind: 'none', reason: 'bubblewrap (bwrap) is not installed' }) as ReturnType<Probe>;
+
+test('listening beyond loopback without a token, or without a sandbox: refused as npm start refuses it', async () => {
+  const works = probing('works');
+  const noToken = await startSettingsProblems({}, works.probe, '/app', ['0.0.0.0']);
+  assert.equal(noToken.length, 1, noToken.join('\n'));
+  assert.match(noToken[0], /^refusing to listen on 0\.0\.0\.0: the app runs the code of the skills it stores.*Set STAGECRAFT_TOKEN/);
+  assert.deepEqual(await startSettingsProblems({ STAGECRAFT_TOKEN: 'a-long-secret' }, works.probe, '/app', ['::']), []);
+  const unsandboxed = await startSettingsProblems({ STAGECRAFT_TOKEN: 'a-long-secret' }, none, '/app', ['192.0.2.2']);
+  assert.equal(unsandboxed.length, 1, unsandboxed.join('\n'));
+  assert.match(unsandboxed[0], /^refusing to listen on 192\.0\.2\.2: .*Beyond this machine the app needs the sandbox/);
+});
+
+test('on loopback, no token is needed and nothing is probed', async () => {
+  const fails = probing('fails');
+  for (const at of [['127.0.0.1'], ['::1'], []]) assert.deepEqual(await startSettingsProblems({}, fails.probe, '/app', at), [], String(at));
+  assert.equal(fails.asked.length, 0);
+});

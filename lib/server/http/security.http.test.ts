@@ -42,6 +42,25 @@ describe('npm start refuses to listen beyond loopback without a token, or withou
   });
 });
 
+// a Docker image starts the app with `next start -H 0.0.0.0`, not npm start: without a token it served
+// anyone who sent `Host: 127.0.0.1` (the proxy's loopback check reads the Host header, which a client writes)
+describe('next start itself refuses to listen beyond loopback without a token', () => {
+  it('exits 1 before it opens the store, saying why and what to do', async () => {
+    const env: Record<string, string> = {};
+    const failed = await startApp({ host: '0.0.0.0', env }).then(
+      async (a) => {
+        await a.stop();
+        return null;
+      },
+      (e: Error) => e.message,
+    );
+    assert.ok(failed, 'the app started on 0.0.0.0 without a token');
+    assert.match(failed, /^the app exited \(1\) before answering/);
+    assert.match(failed, /refusing to listen on 0\.0\.0\.0: the app runs the code of the skills it stores/);
+    assert.match(failed, /Set STAGECRAFT_TOKEN/);
+  });
+});
+
 describe('with STAGECRAFT_TOKEN', () => {
   it('an API call without the token is 401 with what to send; a wrong token too', async () => {
     for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: TOKEN }, { cookie: 'stagecraft_session=forged' }] as Record<string, string>[]) {
