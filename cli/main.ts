@@ -58,8 +58,10 @@ usage:
                                             --until excludes it)
   stagecraft push <bundle|skill.md> [--name N] [--json]
                                             save a bundle folder as a new version of its skill
-  stagecraft pull NAME [DIR] [--version HASH] [--json]
+  stagecraft pull NAME [DIR] [--version HASH] [--force] [--json]
                                             write a skill's version (default: the latest) to a folder (default ./NAME)
+                                            (a file there with changes in no saved version stops it,
+                                            nothing written: --force replaces it)
   stagecraft versions SKILL [--json]        a skill's versions, newest first: the hashes --version
                                             takes, and which is the latest
   stagecraft replay RUN|FILE.json… [--version HASH | --skill DIR] [--check] [--json] [--trust]

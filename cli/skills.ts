@@ -1,5 +1,5 @@
 /**
- * `stagecraft push <bundle|skill.md> [--name NAME]`, `stagecraft pull NAME [DIR] [--version HASH]`: skills between folders
+ * `stagecraft push <bundle|skill.md> [--name NAME]`, `stagecraft pull NAME [DIR] [--version HASH] [--force]`: skills between folders
  * (and git) and the store; `stagecraft versions SKILL`: the hashes --version takes, without the app.
  */
 import path from 'node:path';
@@ -59,15 +59,25 @@ function shownDir(given: string | undefined, dir: string, cwd: string): string {
 const MAX_EXTRA_SHOWN = 20;
 
 export async function pullCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, version: { type: 'string' } }, { min: 1, max: 2, names: 'a skill name and, optionally, a folder' });
+  const { values, positionals } = parse(
+    argv,
+    { json: { type: 'boolean' }, version: { type: 'string' }, force: { type: 'boolean' } },
+    { min: 1, max: 2, names: 'a skill name and, optionally, a folder' },
+  );
   const version = versionArg(values.version);
   const [name, into] = positionals;
   const cwd = process.cwd();
-  // through the app that holds the store, the version is the app's answer, written out here all the same
+  // a file the pull would replace whose text no saved version holds is named so, the folder as it is pasted
+  const opts = { dir: into, cwd, force: values.force, shownAs: shellWord(shownDir(into, path.resolve(cwd, into ?? name), cwd)) };
+  // through the app that holds the store, the version (and any other the folder is checked against) is the app's answer, written out here all the same
   const r = await withHostOrApp(
     io,
-    (host) => pullSkill(host, name, { dir: into, version, cwd }),
-    async (app) => writePulled(name, await app.version(name, version), { dir: into, cwd }),
+    (host) => pullSkill(host, name, { ...opts, version }),
+    async (app) =>
+      writePulled(name, await app.version(name, version), opts, {
+        hashes: async () => (await app.versions(name)).versions.map((v) => v.hash),
+        files: async (hash) => (await app.version(name, hash)).files,
+      }),
   );
   if (values.json) {
     io.out(JSON.stringify(r));

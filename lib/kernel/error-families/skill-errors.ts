@@ -1,12 +1,12 @@
 /**
  * Errors of skills and what is given to run them: a skill.md's located findings, a pattern RE2
  * cannot match, a skill name or version hash that names none, a folder of another skill, an invalid
- * bundle, and an input that breaks the entry phase's contract. Re-exported by `lib/kernel/errors`.
+ * bundle, an input that breaks the entry phase's contract, and a pull that would replace unsaved work. Re-exported by `lib/kernel/errors`.
  *
  * Owns: the messages' words for these (a long looked-up name is cut). Does not: validate anything.
  */
 import type { Json } from '../json';
-import { plural } from '../plural';
+import { counted, plural } from '../plural';
 import { StagecraftError } from './base';
 
 /** One located finding in a skill.md (error or warning). */
@@ -131,6 +131,29 @@ export class SkillMismatchError extends StagecraftError {
         details: { runId, skill: runSkill, folder, folderSkill, ...(own ? { ownFolder: true, ...(own.hash ? { recordedVersion: own.hash } : {}) } : {}) },
       },
     );
+  }
+}
+
+/** files of the folder an UnsavedChangesError names; the rest are counted (as pull's list of a folder's other files) */
+const MAX_UNSAVED_SHOWN = 20;
+
+/**
+ * `stagecraft pull` into a folder where files at the version's paths hold text in no saved version of
+ * the skill (edited, not pushed): written over, it would be lost, so nothing is written. `folder`: as
+ * the caller can paste it; `files`: those paths, sorted, every one in the details.
+ */
+export class UnsavedChangesError extends StagecraftError {
+  readonly files: string[];
+  constructor(skill: string, folder: string, files: string[]) {
+    const shown = files.length > MAX_UNSAVED_SHOWN ? [...files.slice(0, MAX_UNSAVED_SHOWN), `${counted(files.length - MAX_UNSAVED_SHOWN)} more`] : files;
+    const one = files.length === 1;
+    super(
+      'unsaved_changes',
+      `${shown.join(', ')} in ${folder} ${one ? 'holds' : 'hold'} changes in no saved version of ${skill}: the pull would replace ${one ? 'it' : 'them'}, so it wrote nothing.\n` +
+        `\`stagecraft push ${folder}\` keeps them as a version first; or pull again with --force to replace them.`,
+      { httpStatus: 409, details: { skill, folder, files } },
+    );
+    this.files = files;
   }
 }
 
