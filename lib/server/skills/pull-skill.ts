@@ -8,7 +8,7 @@
  * not pushed) is not written over: nothing is written, and the pull says so
  * (UnsavedChangesError) unless it is told to (`--force`).
  */
-import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UnsavedChangesError, UsageError, VersionNotFoundError } from '../../kernel/errors';
 import { MAX_BUNDLE_BYTES, type BundleFiles } from '../../skill/bundle';
@@ -109,12 +109,16 @@ function folderText(dir: string, p: string): string | null | undefined {
   }
   let fd: number;
   try {
-    fd = openSync(at, 'r');
+    // not through a link, and never waiting on a FIFO put there since it was looked at
+    fd = openSync(at, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null; // gone since; else unreadable, so no version is known to hold it
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ELOOP' ? undefined : null; // gone, or made a link, since; else unreadable, so no version is known to hold it
   }
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const size = st.size;
     if (size > MAX_BUNDLE_BYTES) return null;
     const bytes = Buffer.alloc(size);
     let read = 0;
