@@ -1,6 +1,7 @@
 // While this app itself drives a run (it holds the run's claim), the run page's `Resume` is disabled
 // and says why — a resume here could only be refused — while Abort still stops the run.
 import { expect, test } from '@playwright/test';
+import { shotOf } from './shots';
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -45,6 +46,23 @@ test('Resume is disabled, saying this app drives the run, while the app drives i
   await expect(resume).toHaveAttribute('title', /This app is driving the run/);
   await expect(resume).toHaveAccessibleDescription(/This app is driving the run/);
   await expect(page.getByRole('button', { name: 'Abort', exact: true })).toBeEnabled();
+  // the one control that cannot be used does not look like the main action: not the primary fill
+  // (the accent), but a secondary button's, as Abort's beside it
+  const fills = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.background = 'var(--accent)';
+    document.body.append(probe);
+    const accent = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    const fillOf = (name: string) => {
+      const b = [...document.querySelectorAll('button')].find((x) => x.textContent?.trim() === name);
+      return b ? getComputedStyle(b).backgroundColor : null;
+    };
+    return { accent, resume: fillOf('Resume'), abort: fillOf('Abort') };
+  });
+  expect(fills.resume).not.toBe(fills.accent);
+  expect(fills.resume).toBe(fills.abort);
+  await shotOf(page.getByRole('region', { name: 'Stop or take up this run' }), 'test-results/screens/resume-driven-here.png');
 
   await page.getByLabel('Abort reason').fill('done looking');
   await page.getByRole('button', { name: 'Abort', exact: true }).click();

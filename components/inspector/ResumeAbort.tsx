@@ -59,7 +59,8 @@ export function ResumeAbort({ runId, skill, version, drivenHere }: Props) {
       <div className={styles.resumeBar}>
         <button
           type="button"
-          className="btn btn-primary"
+          // a Resume that cannot be used here is not drawn as the main action: a plain button, Abort beside it the one that works
+          className={drivenHere ? 'btn' : 'btn btn-primary'}
           onClick={() => resume.mutate()}
           disabled={isBusy || drivenHere}
           title={drivenHere ? DRIVEN_HERE_NOTE : undefined}

@@ -51,7 +51,9 @@ export default function RunsChart({ stats, onPickBucket }: Props) {
       {/* the accessibility layer makes the chart a focusable `application`: it is named like every control */}
       <BarChart data={rows} margin={{ top: 6, right: 8, bottom: 0, left: -18 }} barCategoryGap={1} aria-label="Bar chart of the filtered runs per time bucket (← and → move between bars)">
         <CartesianGrid vertical={false} stroke="#e6e9ee" />
-        <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#6b7484' }} interval="preserveStartEnd" minTickGap={28} tickLine={false} />
+        {/* every nth bucket labelled, counted back from the newest (which always is): `preserveStartEnd` labelled
+            every nth from the first and then the last wherever it fell, dropping the label due before it */}
+        <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#6b7484' }} interval="equidistantPreserveEnd" minTickGap={28} tickLine={false} />
         <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#6b7484' }} tickLine={false} axisLine={false} width={44} />
         <Tooltip
           cursor={{ fill: 'rgba(58, 91, 217, 0.08)' }}
