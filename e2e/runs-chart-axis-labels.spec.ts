@@ -33,10 +33,11 @@ async function labelledBuckets(page: Page, buckets: number): Promise<{ indexes: 
   );
 }
 
-// the page asks for 48 buckets: a day is 48 of 30 min, an hour 12 of 5 min (bucketWidth's nice widths)
+// the page asks for 48 buckets: a day is 48 of 30 min, an hour 12 of 5 min, a week 28 of 6 hours (bucketWidth's nice widths)
 for (const [range, buckets] of [
   ['24h', 48],
   ['1h', 12],
+  ['7d', 28],
 ] as const) {
   test(`the last ${range}'s chart labels its buckets at one even step, up to the newest, at 1440 and 800 px`, async ({ page, request }) => {
     expect((await request.post('/api/runs', { data: { skill: 'summarize', input: { path: 'report.txt' } } })).status()).toBe(201);
@@ -55,6 +56,8 @@ for (const [range, buckets] of [
       // every step the same, the last (to the newest bucket) too: no label dropped on the way
       const steps = [...indexes.slice(1), buckets - 1].map((i, k) => i - indexes[k]);
       expect(steps, said).toEqual(steps.map(() => step));
+      // a week's 6-hour buckets say their date with the time (they read 17:15, 05:15, 17:15… with no day told apart)
+      for (const t of texts) expect(t, said).toMatch(range === '7d' ? /^\d\d-\d\d \d\d:\d\d$/ : /^\d\d:\d\d$/);
     }
   });
 }

@@ -25,3 +25,12 @@ test("the chart's duration words: the percentiles, that no run has ended, or not
   assert.equal(durationSummary(stats(2, { count: 0, p50: null, p95: null })), 'no run has ended yet');
   assert.match(durationSummary(stats(3, { count: 3, p50: 40, p95: 242 }))!, /^duration p50 40\s?ms · p95 242\s?ms \(of 3 ended runs\)$/);
 });
+
+// a week's chart (28 buckets of 6 hours) read 17:15, 05:15, 17:15, … on its axis: no day told apart
+test('a chart spanning more than a day says the date with each time of day; one within a day, the time alone', () => {
+  const rows = (n: number, bucketMs: number) =>
+    chartRows({ bucketMs, buckets: Array.from({ length: n }, (_, i) => ({ start: at(5, 0, 0) + i * bucketMs, byStatus: {} })) } as unknown as Parameters<typeof chartRows>[0]).map((r) => r.label);
+  assert.deepEqual(rows(28, 6 * 3_600_000).slice(0, 5), ['12-03 05:00', '12-03 11:00', '12-03 17:00', '12-03 23:00', '12-04 05:00']);
+  assert.deepEqual(rows(48, 1_800_000).slice(0, 2), ['05:00', '05:30']);
+  assert.deepEqual(rows(30, 86_400_000).slice(0, 2), ['12-03', '12-04']);
+});

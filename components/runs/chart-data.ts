@@ -18,12 +18,16 @@ function clock(d: Date, bucketMs: number): string {
   return bucketMs < MINUTE_MS ? `${hm}:${pad(d.getSeconds())}` : hm;
 }
 
-/** a bucket's start as the axis (short) or the tooltip (long, with its end) says it, in the reader's time zone */
-export function bucketLabel(start: number, bucketMs: number, long = false): string {
+/**
+ * a bucket's start as the axis (short) or the tooltip (long, with its end) says it, in the reader's time
+ * zone. `isDated`: the chart spans more than a day, so a time of day on the axis also says its date (a
+ * week's chart of 6-hour buckets read 17:15, 05:15, 17:15… with no day told apart)
+ */
+export function bucketLabel(start: number, bucketMs: number, long = false, isDated = false): string {
   const d = new Date(start);
   const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
   const time = clock(d, bucketMs);
-  if (!long) return bucketMs < DAY_MS ? time : day.slice(5);
+  if (!long) return bucketMs >= DAY_MS ? day.slice(5) : isDated ? `${day.slice(5)} ${time}` : time;
   const e = new Date(start + bucketMs);
   const end = bucketMs < DAY_MS ? clock(e, bucketMs) : `${e.getFullYear()}-${pad(e.getMonth() + 1)}-${pad(e.getDate())}`;
   return bucketMs < DAY_MS ? `${day} ${time}–${end}` : `${day} – ${end}`;
@@ -31,7 +35,10 @@ export function bucketLabel(start: number, bucketMs: number, long = false): stri
 
 export type ChartRow = RunStatsView['buckets'][number] & { label: string };
 
-export const chartRows = (s: RunStatsView): ChartRow[] => s.buckets.map((b) => ({ ...b, label: bucketLabel(b.start, s.bucketMs) }));
+export const chartRows = (s: RunStatsView): ChartRow[] => {
+  const isDated = s.buckets.length * s.bucketMs > DAY_MS;
+  return s.buckets.map((b) => ({ ...b, label: bucketLabel(b.start, s.bucketMs, false, isDated) }));
+};
 
 /** "duration p50 1.2 s · p95 3.4 s (of 12 ended runs)", or that no run has ended yet; null when there is no run to say it of */
 export function durationSummary(s: RunStatsView): string | null {
