@@ -8,6 +8,7 @@ import { configureMonacoYaml } from 'monaco-yaml';
 import { skillFrontmatterSchema } from '@/lib/skill/schema';
 import { schemaWithDocLinks } from '@/lib/skill/schema-doc-links';
 import { registerSkillMdTokens } from './skill-md-language';
+import { schemaSafeForNullKeys } from './yaml-schema';
 
 type WorkerEnv = { getWorker(id: string, label: string): Worker };
 const env = self as unknown as { MonacoEnvironment?: WorkerEnv };
@@ -55,7 +56,7 @@ configureMonacoYaml(monaco, {
     {
       uri: 'inmemory://stagecraft/skill-frontmatter.schema.json',
       fileMatch: ['**/skill.md'],
-      schema: schemaWithDocLinks(skillFrontmatterSchema, `${location.origin}/docs/skill-md`) as never,
+      schema: schemaSafeForNullKeys(schemaWithDocLinks(skillFrontmatterSchema, `${location.origin}/docs/skill-md`)) as never,
     },
   ],
 });
