@@ -120,3 +120,14 @@ test('compare of one run says what to set it beside, exit 2 before any store is 
   assert.equal(none.code, 2);
   assert.ok(none.err.includes('stagecraft: expected two run ids, got nothing'), none.err);
 });
+
+// `compare examples/a examples/b` said "No run with id examples/a": a folder or a path is said as what it is
+test('compare of a folder or a path says it takes run ids, exit 2 before any store is opened', async () => {
+  const folder = await runCli(['compare', 'examples/summarize', 'run_b'], { env });
+  assert.equal(folder.code, 2, folder.out + folder.err);
+  assert.ok(folder.err.includes('stagecraft: examples/summarize is a folder: compare takes two run ids (`stagecraft runs` lists them); a skill\'s folder makes one with `stagecraft run examples/summarize`.'), folder.err);
+  const file = await runCli(['compare', 'run_a', 'runs/a.json', '--json'], { env });
+  assert.equal(file.code, 2, file.out + file.err);
+  assert.match(file.err + file.out, /runs\/a\.json is a path, not a run id: compare takes two run ids/);
+  for (const r of [folder, file]) assert.doesNotMatch(r.out + r.err, /No run with id/);
+});

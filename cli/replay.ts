@@ -345,6 +345,12 @@ const COMPARE_WITH_WHAT =
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 2, names: 'two run ids' });
   if (positionals.length === 1) throw new UsageError(`expected two run ids, got ${positionals[0]}: ${COMPARE_WITH_WHAT}`);
+  // `compare examples/a examples/b`: folders (or files) are not runs — said as what they are, as replay
+  // says it, not as "no run with id examples/a"
+  for (const arg of positionals) {
+    if (isFolder(arg)) throw new UsageError(`${arg} is a folder: compare takes two run ids (\`stagecraft runs\` lists them); a skill's folder makes one with \`stagecraft run ${shellWord(arg)}\`.`);
+    if (isPathLike(arg)) throw new UsageError(`${arg} is a path, not a run id: compare takes two run ids (\`stagecraft runs\` lists them); an exported run is compared once imported (\`stagecraft import FILE\`).`);
+  }
   const c = await withHostOrApp(
     io,
     (host) => compareRuns(host, positionals[0], positionals[1]),
