@@ -13,7 +13,7 @@ import path from 'node:path';
 import { importBuilt } from './built.mjs';
 
 // compiled with the CLI (scripts/build-cli.mjs): no TypeScript loader on the way to the server
-const { listenProblem, securitySettings, isLoopback, isolationFor, sandboxMode, noIsolationWarning, appSettingsProblems, portProblem } = await importBuilt('start-checks');
+const { listenProblem, securitySettings, isLoopback, isolationFor, sandboxMode, unsandboxedListenProblem, appSettingsProblems, portProblem } = await importBuilt('start-checks');
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const host = process.env.STAGECRAFT_HOST || '127.0.0.1';
@@ -42,8 +42,9 @@ try {
   console.error(`stagecraft: ${e.message}`);
   process.exit(1);
 }
-if (!loopback && isolation.kind === 'none') {
-  console.error(`stagecraft: refusing to listen on ${host}: ${noIsolationWarning(isolation)}\n  Beyond this machine the app needs the sandbox; listen on 127.0.0.1 (unset STAGECRAFT_HOST), or install bubblewrap.`);
+const unsandboxed = loopback ? null : unsandboxedListenProblem(host, isolation);
+if (unsandboxed) {
+  console.error(`stagecraft: ${unsandboxed}`);
   process.exit(1);
 }
 if (!existsSync('.next/BUILD_ID') || process.argv.includes('--build')) {

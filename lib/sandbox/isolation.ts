@@ -191,6 +191,16 @@ export function noIsolationWarning(iso: Isolation, cgroups?: Pick<CgroupStatus, 
   return said.length ? said.join(' ') : null;
 }
 
+/**
+ * Why a server must not listen on `host` (beyond loopback: the caller's to judge) with code steps
+ * isolated as `iso`: run without a sandbox, anyone who reaches it runs code with its rights; null when
+ * they are isolated. Said by npm start (scripts/start.mjs) and by the server's own start check.
+ */
+export function unsandboxedListenProblem(host: string, iso: Isolation): string | null {
+  if (iso.kind !== 'none') return null;
+  return `refusing to listen on ${host}: ${isolationWarning(iso)} Beyond this machine the app needs the sandbox; listen on 127.0.0.1 (unset STAGECRAFT_HOST), or install bubblewrap.`;
+}
+
 function isolationWarning(iso: Isolation): string | null {
   if (iso.kind === 'bwrap') {
     return iso.seccompMissing ? `code steps run in bubblewrap WITHOUT the seccomp filter (${iso.seccompMissing}): ptrace, bpf, mount and new user namespaces are not denied to them.` : null;

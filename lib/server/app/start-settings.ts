@@ -17,7 +17,7 @@
  */
 import net from 'node:net';
 import { UsageError } from '../../kernel/errors';
-import { isolationFor, noIsolationWarning, SandboxUnavailableError, sandboxMode } from '../../sandbox/isolation';
+import { isolationFor, SandboxUnavailableError, sandboxMode, unsandboxedListenProblem } from '../../sandbox/isolation';
 import { isLoopback, listenProblem, securitySettings } from '../http/security';
 import { appSettingsProblems } from '../run-settings';
 import { dataDirOf } from '../host';
@@ -46,7 +46,8 @@ export async function startSettingsProblems(
     const mode = sandboxMode(env);
     if (mode === 'required' || beyond.length > 0) {
       const isolation = probe(mode, { cacheDir: dataDirOf(env, cwd) });
-      if (beyond.length > 0 && isolation.kind === 'none') problems.push(`refusing to listen on ${beyond[0]}: ${noIsolationWarning(isolation) ?? 'code steps would run without a sandbox.'} Beyond this machine the app needs the sandbox; listen on 127.0.0.1, or install bubblewrap.`);
+      const unsandboxed = beyond.length > 0 ? unsandboxedListenProblem(beyond[0], isolation) : null;
+      if (unsandboxed) problems.push(unsandboxed);
     }
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof SandboxUnavailableError)) throw e;
