@@ -8,7 +8,8 @@
  * not pushed) is not written over: nothing is written, and the pull says so
  * (UnsavedChangesError) unless it is told to (`--force`).
  */
-import { closeSync, constants as fsConstants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { FILE_OPEN, readOpenedFile } from '../open-inside';
 import path from 'node:path';
 import { UnsavedChangesError, UsageError, VersionNotFoundError } from '../../kernel/errors';
 import { MAX_BUNDLE_BYTES, type BundleFiles } from '../../skill/bundle';
@@ -109,25 +110,16 @@ function folderText(dir: string, p: string): string | null | undefined {
   }
   let fd: number;
   try {
-    // not through a link, and never waiting on a FIFO put there since it was looked at
-    fd = openSync(at, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    // not through a link, and never waiting on a FIFO put there since it was looked at (open-inside.ts's file open)
+    fd = openSync(at, FILE_OPEN | fsConstants.O_NOFOLLOW);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ELOOP' ? undefined : null; // gone, or made a link, since; else unreadable, so no version is known to hold it
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return undefined;
-    const size = st.size;
-    if (size > MAX_BUNDLE_BYTES) return null;
-    const bytes = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, bytes, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return utf8.decode(bytes.subarray(0, read));
+    const bytes = readOpenedFile(fd, MAX_BUNDLE_BYTES);
+    if (bytes === null) return undefined; // no longer a regular file: nothing a pull replaces
+    return bytes instanceof Buffer ? utf8.decode(bytes) : null; // larger than a bundle: in no version
   } catch {
     return null;
   } finally {
