@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { startApp } from '../http/testing/app-server';
+import { failedStart, startApp } from '../http/testing/app-server';
 
 test('next start with bad settings exits 1, naming each, before it opens the store', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sc-http-settings-'));
@@ -20,13 +20,7 @@ test('next start with bad settings exits 1, naming each, before it opens the sto
       STAGECRAFT_PRICES: '{"models": ',
       STAGECRAFT_SANDBOX: 'bogus',
     };
-    const failed = await startApp({ env, dataDir }).then(
-      async (app) => {
-        await app.stop();
-        return null;
-      },
-      (e: Error) => e.message,
-    );
+    const failed = await failedStart({ env, dataDir });
     assert.ok(failed, 'the app started');
     assert.match(failed, /^the app exited \(1\) before answering/);
     assert.match(failed, /^stagecraft: STAGECRAFT_MAX_RUNS="0": /m);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { startApp, type AppServer } from './testing/app-server';
+import { failedStart, startApp, type AppServer } from './testing/app-server';
 
 const TOKEN = 'a-long-random-secret-for-tests-only';
 let app: AppServer;
@@ -47,13 +47,7 @@ describe('npm start refuses to listen beyond loopback without a token, or withou
 describe('next start itself refuses to listen beyond loopback without a token', () => {
   it('exits 1 before it opens the store, saying why and what to do', async () => {
     const env: Record<string, string> = {};
-    const failed = await startApp({ host: '0.0.0.0', env }).then(
-      async (a) => {
-        await a.stop();
-        return null;
-      },
-      (e: Error) => e.message,
-    );
+    const failed = await failedStart({ host: '0.0.0.0', env });
     assert.ok(failed, 'the app started on 0.0.0.0 without a token');
     assert.match(failed, /^the app exited \(1\) before answering/);
     assert.match(failed, /refusing to listen on 0\.0\.0\.0: the app runs the code of the skills it stores/);

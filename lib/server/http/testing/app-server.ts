@@ -70,3 +70,14 @@ export async function startApp(opts: { env?: Record<string, string>; host?: stri
   }
   return { url, port, pid: child.pid!, dataDir, output: () => out, stop };
 }
+
+/** what a start that should fail said (the app's output, as startApp's error gives it); null when the app started (it is stopped) */
+export async function failedStart(opts: Parameters<typeof startApp>[0] = {}): Promise<string | null> {
+  return startApp(opts).then(
+    async (app) => {
+      await app.stop();
+      return null;
+    },
+    (e: Error) => e.message,
+  );
+}
