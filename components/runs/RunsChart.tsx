@@ -49,12 +49,14 @@ export default function RunsChart({ stats, onPickBucket }: Props) {
   return (
     <ResponsiveContainer width="100%" height={CHART_HEIGHT_PX}>
       {/* the accessibility layer makes the chart a focusable `application`: it is named like every control */}
-      <BarChart data={rows} margin={{ top: 6, right: 8, bottom: 0, left: -18 }} barCategoryGap={1} aria-label="Bar chart of the filtered runs per time bucket (← and → move between bars)">
+      <BarChart data={rows} margin={{ top: 6, right: 8, bottom: 0, left: 2 }} barCategoryGap={1} aria-label="Bar chart of the filtered runs per time bucket (← and → move between bars)">
         <CartesianGrid vertical={false} stroke="#e6e9ee" />
         {/* every nth bucket labelled, counted back from the newest (which always is): `preserveStartEnd` labelled
             every nth from the first and then the last wherever it fell, dropping the label due before it */}
         <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#6b7484' }} interval="equidistantPreserveEnd" minTickGap={28} tickLine={false} />
-        <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#6b7484' }} tickLine={false} axisLine={false} width={44} />
+        {/* as wide as its widest count label (recharts measures them): a fixed width cut the first digit of
+            "120" off at the drawing's edge, and would leave one-digit counts a needless margin */}
+        <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#6b7484' }} tickLine={false} axisLine={false} width="auto" />
         <Tooltip
           cursor={{ fill: 'rgba(58, 91, 217, 0.08)' }}
           labelFormatter={(_, payload) => {
