@@ -2,7 +2,7 @@
 // are told apart on the axis, not all labelled with the same minute.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bucketLabel, chartRows, durationSummary } from './chart-data';
+import { bucketLabel, chartRows, durationSummary, labelWidthPx, rightMarginPx } from './chart-data';
 
 const at = (h: number, m: number, s: number) => new Date(2026, 11, 3, h, m, s).getTime();
 
@@ -33,4 +33,21 @@ test('a chart spanning more than a day says the date with each time of day; one 
   assert.deepEqual(rows(28, 6 * 3_600_000).slice(0, 5), ['12-03 05:00', '12-03 11:00', '12-03 17:00', '12-03 23:00', '12-04 05:00']);
   assert.deepEqual(rows(48, 1_800_000).slice(0, 2), ['05:00', '05:30']);
   assert.deepEqual(rows(30, 86_400_000).slice(0, 2), ['12-03', '12-04']);
+});
+
+// the week's newest label ("12-06 13:15", some 67 px) sat 13 px left of its bar at 800 px: recharts moved it inwards to end within the drawing
+test("the chart's right margin leaves the newest label room to sit centred under its bar, and is no wider than that needs", () => {
+  const label = labelWidthPx('12-06 13:15', 11);
+  assert.ok(label >= 67, `${label} px`);
+  for (const [span, buckets] of [[660, 28], [1200, 28], [660, 48], [300, 12]] as const) {
+    const m = rightMarginPx(label, span, buckets, 8);
+    const band = (span - m) / buckets;
+    // the label's half past its bar's centre fits in the bar's half band and the margin, with at most 2 px to spare
+    assert.ok(m + band / 2 >= label / 2, `span ${span}, ${buckets} buckets: margin ${m}`);
+    assert.ok(m === 8 || m + band / 2 <= label / 2 + 2, `span ${span}, ${buckets} buckets: margin ${m} wider than needed`);
+  }
+  // a short label ("18:45") under wide bands needs no more than the least margin
+  assert.equal(rightMarginPx(labelWidthPx('18:45', 11), 1200, 48, 8), 8);
+  // before the drawing's width is known: the least margin
+  assert.equal(rightMarginPx(label, -40, 28, 8), 8);
 });

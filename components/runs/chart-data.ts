@@ -33,6 +33,30 @@ export function bucketLabel(start: number, bucketMs: number, long = false, isDat
   return bucketMs < DAY_MS ? `${day} ${time}–${end}` : `${day} – ${end}`;
 }
 
+/**
+ * an axis label's width in px at `fontPx`, on the wide side (digits as wide as the widest of the UI's
+ * fonts draws them, 0.64 em): room kept for a label is then never short of it
+ */
+export function labelWidthPx(text: string, fontPx: number): number {
+  let em = 0;
+  for (const c of text) em += /[0-9A-Za-z]/.test(c) ? 0.64 : 0.37;
+  return Math.ceil(em * fontPx);
+}
+
+/**
+ * the chart's right margin: at least `least`, and room enough that the newest bucket's label, centred
+ * under its bar, ends within the drawing. recharts moves a label that would stand out past the
+ * drawing's end inwards, off its bar: the week's "12-06 13:15" sat 4 px left of its bar at 1440 px and
+ * 13 px (half a band) at 800 px. `spanPx`: the drawing's width less its left margin and count axis,
+ * shared by the `buckets` bars' bands and this margin (the margin m with m + band / 2 = label / 2,
+ * band = (span − m) / buckets; one px over for the rounding)
+ */
+export function rightMarginPx(labelPx: number, spanPx: number, buckets: number, least: number): number {
+  if (buckets < 1 || spanPx <= 0) return least;
+  const room = (buckets * labelPx - spanPx) / (2 * buckets - 1);
+  return Math.max(least, Math.ceil(room) + 1);
+}
+
 export type ChartRow = RunStatsView['buckets'][number] & { label: string };
 
 export const chartRows = (s: RunStatsView): ChartRow[] => {
