@@ -44,17 +44,24 @@ export function labelWidthPx(text: string, fontPx: number): number {
 }
 
 /**
- * the chart's right margin: at least `least`, and room enough that the newest bucket's label, centred
- * under its bar, ends within the drawing. recharts moves a label that would stand out past the
- * drawing's end inwards, off its bar: the week's "12-06 13:15" sat 4 px left of its bar at 1440 px and
- * 13 px (half a band) at 800 px. `spanPx`: the drawing's width less its left margin and count axis,
- * shared by the `buckets` bars' bands and this margin (the margin m with m + band / 2 = label / 2,
- * band = (span − m) / buckets; one px over for the rounding)
+ * the chart's left and right margins: at least `least`, and room enough that the first and the newest
+ * buckets' labels, centred under their bars, stay within the drawing. recharts moves the newest label
+ * inwards when it would stand out past the drawing's end (the week's "12-06 13:15" sat 4 px left of
+ * its bar at 1440 px and 13 px, half a band, at 800 px), and lets the first one be cut at the drawing's
+ * start. The first label may stand under the count axis (below its lowest label): `countAxisPx`, that
+ * axis' width on the narrow side; the bars' bands share the rest of `widthPx` with the margins. One px
+ * over for the rounding.
  */
-export function rightMarginPx(labelPx: number, spanPx: number, buckets: number, least: number): number {
-  if (buckets < 1 || spanPx <= 0) return least;
-  const room = (buckets * labelPx - spanPx) / (2 * buckets - 1);
-  return Math.max(least, Math.ceil(room) + 1);
+export function chartMarginsPx(o: { widthPx: number; countAxisPx: number; firstLabelPx: number; lastLabelPx: number; buckets: number; least: { left: number; right: number } }): { left: number; right: number } {
+  let { left, right } = o.least;
+  if (o.buckets < 1 || o.widthPx <= 0) return { left, right };
+  // each margin narrows the bands, which asks a little more of both: a few rounds settle it
+  for (let round = 0; round < 3; round++) {
+    const halfBand = Math.max(0, o.widthPx - left - o.countAxisPx - right) / o.buckets / 2;
+    left = Math.max(o.least.left, Math.ceil(o.firstLabelPx / 2 - halfBand - o.countAxisPx) + 1);
+    right = Math.max(o.least.right, Math.ceil(o.lastLabelPx / 2 - halfBand) + 1);
+  }
+  return { left, right };
 }
 
 export type ChartRow = RunStatsView['buckets'][number] & { label: string };
