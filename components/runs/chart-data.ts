@@ -33,6 +33,37 @@ export function bucketLabel(start: number, bucketMs: number, long = false, isDat
   return bucketMs < DAY_MS ? `${day} ${time}–${end}` : `${day} – ${end}`;
 }
 
+/**
+ * an axis label's width in px at `fontPx`, on the wide side (digits as wide as the widest of the UI's
+ * fonts draws them, 0.64 em): room kept for a label is then never short of it
+ */
+export function labelWidthPx(text: string, fontPx: number): number {
+  let em = 0;
+  for (const c of text) em += /[0-9A-Za-z]/.test(c) ? 0.64 : 0.37;
+  return Math.ceil(em * fontPx);
+}
+
+/**
+ * the chart's left and right margins: at least `least`, and room enough that the first and the newest
+ * buckets' labels, centred under their bars, stay within the drawing. recharts moves the newest label
+ * inwards when it would stand out past the drawing's end (the week's "12-06 13:15" sat 4 px left of
+ * its bar at 1440 px and 13 px, half a band, at 800 px), and lets the first one be cut at the drawing's
+ * start. The first label may stand under the count axis (below its lowest label): `countAxisPx`, that
+ * axis' width on the narrow side; the bars' bands share the rest of `widthPx` with the margins. One px
+ * over for the rounding.
+ */
+export function chartMarginsPx(o: { widthPx: number; countAxisPx: number; firstLabelPx: number; lastLabelPx: number; buckets: number; least: { left: number; right: number } }): { left: number; right: number } {
+  let { left, right } = o.least;
+  if (o.buckets < 1 || o.widthPx <= 0) return { left, right };
+  // each margin narrows the bands, which asks a little more of both: a few rounds settle it
+  for (let round = 0; round < 3; round++) {
+    const halfBand = Math.max(0, o.widthPx - left - o.countAxisPx - right) / o.buckets / 2;
+    left = Math.max(o.least.left, Math.ceil(o.firstLabelPx / 2 - halfBand - o.countAxisPx) + 1);
+    right = Math.max(o.least.right, Math.ceil(o.lastLabelPx / 2 - halfBand) + 1);
+  }
+  return { left, right };
+}
+
 export type ChartRow = RunStatsView['buckets'][number] & { label: string };
 
 export const chartRows = (s: RunStatsView): ChartRow[] => {
