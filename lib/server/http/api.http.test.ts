@@ -210,6 +210,11 @@ describe('runs', () => {
     isError(await json('POST', '/api/runs', { skill: 'summarize', input: {}, model: 'scripted:../../etc/passwd' }), 400, 'usage');
     isError(await json('POST', '/api/runs', { skill: 'nobody_here', input: {} }), 404, 'skill_not_found');
     isError(await json('GET', '/api/runs/run_nope'), 404, 'run_not_found');
+    // a bundle whose model script is malformed is the sender's to fix (a 422, located), not a model endpoint that failed (502)
+    const summarizeFiles = (await json('GET', '/api/skills/summarize')).body.version.files;
+    const script = await json('POST', '/api/runs', { skill: 'summarize', input: { path: 'report.txt' }, files: { ...summarizeFiles, 'model.yaml': 'steps: 1\n' } });
+    isError(script, 422, 'model_script_invalid');
+    assert.match(script.body.error.message, /model\.yaml:1:1: .*Fix the model script; no turn was served\./);
   });
 });
 
