@@ -2,6 +2,7 @@
 // answers allow a browser to do with them (lib/server/http/security.ts).
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorJson } from './lib/server/http/route';
+import { unservedApiRequest } from './lib/server/http/unserved';
 import { badPathEncoding, judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
 import { registeredStoreStatus, STORE_STATUS_HEADER, storeStatusHeaderValue } from './lib/server/ops/store-status-registry';
 
@@ -15,10 +16,15 @@ export async function proxy(request: NextRequest) {
   const headers = securityHeaders(csp);
   const verdict = judgeRequest({ method: request.method, pathname: request.nextUrl.pathname, headers: request.headers }, securitySettings(process.env));
   const badPath = badPathEncoding(request.nextUrl.pathname);
+  const unserved = isPage ? null : unservedApiRequest(request.method, request.nextUrl.pathname);
   let response: Response;
   if (badPath) {
     // the router would throw decoding it (a bare 500): the caller's mistake, said as one
     response = isPage ? new Response(`400 Bad Request\n\n${badPath}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } }) : errorJson(400, 'invalid_request', badPath);
+  } else if (verdict.allow && unserved) {
+    // the router's own answers say nothing: the 404 page's HTML, a 405 with no body
+    response = errorJson(unserved.status, unserved.code, unserved.message);
+    if (unserved.allow) response.headers.set('allow', unserved.allow);
   } else if (verdict.allow) {
     const forward = new Headers(request.headers);
     if (csp) forward.set('content-security-policy', csp);

@@ -12,6 +12,7 @@
  * api-contract.test.ts fails until the file serves the entry.
  */
 import { z } from 'zod';
+import { MAX_SEQ } from '../kernel/events';
 import { defineRoute, emptyAnswer, jsonAnswer, streamAnswer, wholeNumber } from './route-def';
 import {
   AbortedRunView,
@@ -78,8 +79,7 @@ const RunParams = z.object({ id: z.string() });
 /** missing and empty say the same: what to name */
 const FORK_POINT_HINT = 'name the fork point: ?at=POSITION (a phase name, draft/r2/model, __post__/3, input, …)';
 const forkPointName = z.string({ error: FORK_POINT_HINT }).min(1, { error: FORK_POINT_HINT });
-// a seq is a Postgres integer: one past it is no event of any run (and the database would refuse it)
-const MAX_SEQ = 2_147_483_647;
+// a seq is a Postgres integer: one past it (MAX_SEQ) is no event of any run (and the database would refuse it)
 const seq = (what: string) =>
   z
     .number({ error: `must be a whole number (${what})` })

@@ -18,6 +18,9 @@ import type { Json, JsonObject, JsonSchema } from './json';
 import type { OnError, Rung, StepType } from './plan';
 import type { ModelTurn, ToolSpec, TraceStatus } from './ports';
 
+/** the largest seq a run's log can hold (the stores keep a seq as a 32-bit integer, and refuse a larger one in a query) */
+export const MAX_SEQ = 2_147_483_647;
+
 export const EVENT = {
   runStarted: 'run_started',
   runResumed: 'run_resumed',

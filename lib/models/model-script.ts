@@ -24,7 +24,7 @@
  * discovers halfway that its script was malformed.
  */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair } from 'yaml';
-import { ModelError } from '../kernel/errors';
+import { ModelScriptInvalidError } from '../kernel/errors';
 import type { Json, JsonObject } from '../kernel/json';
 import { isJsonObject } from '../kernel/json';
 
@@ -194,12 +194,11 @@ function isJson(v: unknown): v is Json {
   return false;
 }
 
-function scriptInvalid(file: string, findings: Finding[]): ModelError {
+function scriptInvalid(file: string, findings: Finding[]): ModelScriptInvalidError {
   findings.sort((a, b) => a.line - b.line || a.column - b.column);
   const first = findings[0];
   const more = findings.length > 1 ? ` (and ${findings.length - 1} more)` : '';
-  return new ModelError(
-    'model_script_invalid',
+  return new ModelScriptInvalidError(
     `${file}:${first.line}:${first.column}: ${first.message}${more}. Fix the model script; no turn was served.`,
     {
       file,

@@ -109,7 +109,17 @@ export class PhaseFailedError extends StagecraftError {
 
 /** A model adapter failed: the endpoint errored, or a script ran out / is elsewhere. */
 export class ModelError extends StagecraftError {
-  constructor(code: string, message: string, details: ErrorDetails = {}) {
-    super(code, message, { httpStatus: 502, details });
+  constructor(code: string, message: string, details: ErrorDetails = {}, httpStatus = 502) {
+    super(code, message, { httpStatus, details });
+  }
+}
+
+/**
+ * A model script (a bundle's model.yaml) that is not one, located: the bundle's own mistake, found
+ * before any turn is served — a 422 as an invalid skill is, not a model endpoint that failed (502).
+ */
+export class ModelScriptInvalidError extends ModelError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('model_script_invalid', message, details, 422);
   }
 }

@@ -210,6 +210,11 @@ describe('runs', () => {
     isError(await json('POST', '/api/runs', { skill: 'summarize', input: {}, model: 'scripted:../../etc/passwd' }), 400, 'usage');
     isError(await json('POST', '/api/runs', { skill: 'nobody_here', input: {} }), 404, 'skill_not_found');
     isError(await json('GET', '/api/runs/run_nope'), 404, 'run_not_found');
+    // a bundle whose model script is malformed is the sender's to fix (a 422, located), not a model endpoint that failed (502)
+    const summarizeFiles = (await json('GET', '/api/skills/summarize')).body.version.files;
+    const script = await json('POST', '/api/runs', { skill: 'summarize', input: { path: 'report.txt' }, files: { ...summarizeFiles, 'model.yaml': 'steps: 1\n' } });
+    isError(script, 422, 'model_script_invalid');
+    assert.match(script.body.error.message, /model\.yaml:1:1: .*Fix the model script; no turn was served\./);
   });
 });
 
@@ -256,5 +261,29 @@ describe('the edge: bodies, origins, hosts', () => {
       const r = await raw('GET', p);
       assert.ok(r.status < 500, `${p}: ${r.status} ${r.text}`);
     }
+  });
+});
+
+describe('requests no route serves', () => {
+  it('a path under /api/ that is no route is a JSON 404, and a method a route does not take a JSON 405 with Allow', async () => {
+    for (const p of ['/api/nope', '/api/runs/run_x/items/1/2', '/api/skills/summarize/versions/abcdef/nope']) {
+      const r = await raw('GET', p);
+      isError(r, 404, 'route_not_found');
+      assert.match(r.body.error.message, /API table of the README/);
+    }
+    const put = await raw('PUT', '/api/health');
+    isError(put, 405, 'method_not_allowed');
+    assert.equal(put.headers.allow, 'GET, HEAD, OPTIONS');
+    assert.match(put.body.error.message, /^PUT is not a method of \/api\/health: it takes GET\./);
+    // a named segment is its own route, not a run id: /api/runs/import takes POST alone
+    const get = await raw('GET', '/api/runs/import');
+    isError(get, 405, 'method_not_allowed');
+    assert.equal(get.headers.allow, 'POST, OPTIONS');
+    isError(await raw('DELETE', '/api/runs/run_x/events'), 405, 'method_not_allowed');
+    // what the routes serve is as it was: HEAD of a GET, OPTIONS, a run id beside the named routes
+    assert.equal((await raw('HEAD', '/api/health')).status, 200);
+    assert.equal((await raw('OPTIONS', '/api/skills')).status, 204);
+    assert.equal((await raw('GET', '/api/runs/stats')).status, 200);
+    isError(await raw('GET', '/api/runs/run_x'), 404, 'run_not_found');
   });
 });

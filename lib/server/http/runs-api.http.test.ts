@@ -152,6 +152,10 @@ describe('a run’s event stream', () => {
     const bad = await readSse(`${app.url}/api/runs/${runs[0].runId}/stream`, { headers: { 'last-event-id': 'abc' } });
     assert.equal(bad.status, 400);
     assert.match((bad.body as { error: { message: string } }).error.message, /Last-Event-ID/);
+    // digits past the largest seq there can be: a 400 too, not a stream cut off by the database's refusal
+    const past = await readSse(`${app.url}/api/runs/${runs[0].runId}/stream`, { headers: { 'last-event-id': '9999999999' } });
+    assert.equal(past.status, 400, JSON.stringify(past.body ?? past.events));
+    assert.match((past.body as { error: { message: string } }).error.message, /Last-Event-ID: "9999999999" is past the largest seq \(2147483647\)/);
   });
 
   it('follows a run that another process drives (its cursor poll), through to its end', async () => {

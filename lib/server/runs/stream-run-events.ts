@@ -12,7 +12,7 @@
  * nothing, and the run's status.
  */
 import { RunNotFoundError, UsageError } from '../../kernel/errors';
-import { TERMINAL_EVENTS } from '../../kernel/events';
+import { MAX_SEQ, TERMINAL_EVENTS } from '../../kernel/events';
 import type { RunStatus } from '../../kernel/ports';
 import type { EventView, RunEndView } from '../../views';
 import type { Host } from '../host';
@@ -30,7 +30,10 @@ export type StreamedMessage = { event: 'message'; id: string; data: EventView } 
 export function streamCursor(after: number | undefined, lastEventId: string | null): number {
   if (lastEventId === null || lastEventId === '') return after ?? 0;
   if (!/^\d{1,10}$/.test(lastEventId.trim())) throw new UsageError(`Last-Event-ID: ${JSON.stringify(lastEventId).slice(0, 40)} is not a seq; a stream's ids are the seqs of its events.`);
-  return Math.max(after ?? 0, Number(lastEventId));
+  const seq = Number(lastEventId);
+  // ten digits can pass the largest seq: the database would refuse it mid-stream (a cut-off answer, logged as a bug)
+  if (seq > MAX_SEQ) throw new UsageError(`Last-Event-ID: ${JSON.stringify(lastEventId)} is past the largest seq (${MAX_SEQ}); a stream's ids are the seqs of its events.`);
+  return Math.max(after ?? 0, seq);
 }
 
 type StreamOptions = { after?: number; signal?: AbortSignal; pollMs?: number };
