@@ -127,11 +127,9 @@ function substitution(replacement: string, text: string, at: number, matched: st
 function redactValue(v: Json, kinds: readonly string[], replacement: string): Json {
   if (typeof v === 'string') return redactText(v, kinds, replacement);
   if (Array.isArray(v)) return v.map((x) => redactValue(x, kinds, replacement));
-  if (isJsonObject(v)) {
-    const o: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) o[k] = redactValue(x, kinds, replacement);
-    return o;
-  }
+  // built with fromEntries, never `o[k] = …`: an own `__proto__` key (JSON.parse makes one) assigned so
+  // sets the object's prototype instead, and what was under it left the artifact unredacted or lost
+  if (isJsonObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactValue(x, kinds, replacement)])) as JsonObject;
   return v;
 }
 
@@ -139,12 +137,12 @@ const piiRedact: StageHandler = (ctx: StageContext) => {
   if (!ctx.artifact) return {};
   const kinds = Array.isArray(ctx.with.kinds) ? (ctx.with.kinds as string[]) : ['email', 'phone', 'card'];
   const replacement = typeof ctx.with.replacement === 'string' ? ctx.with.replacement : '[redacted]';
-  const changed: JsonObject = {};
+  const changed: [string, Json][] = [];
   for (const [k, v] of Object.entries(ctx.artifact)) {
     const r = redactValue(v, kinds, replacement);
-    if (JSON.stringify(r) !== JSON.stringify(v)) changed[k] = r;
+    if (JSON.stringify(r) !== JSON.stringify(v)) changed.push([k, r]);
   }
-  return Object.keys(changed).length ? { artifact: changed } : {};
+  return changed.length ? { artifact: Object.fromEntries(changed) as JsonObject } : {};
 };
 
 export const BUILTIN_HANDLERS: Record<string, StageHandler> = {
