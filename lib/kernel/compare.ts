@@ -24,7 +24,7 @@
  * Owns: alignment, equality, the diff. Does not: read the store, or decide
  * what a run executes (recording.ts).
  */
-import { create as createDiffer } from 'jsondiffpatch';
+import { create as createDiffer, type DiffContext } from 'jsondiffpatch';
 import { EVENT, TERMINAL_EVENTS } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
@@ -99,8 +99,36 @@ export type InsideParent = { position: string; steps: number; edited: string[] }
 
 const differ = createDiffer({ arrays: { detectMove: false } });
 
+/**
+ * pairs of elements one diff may compare while aligning arrays (jsondiffpatch's longest common
+ * subsequence, and its look for an element of one array at another place in the other, both cost the
+ * product of the two lengths, in time and in memory for the first): two arrays of 20,000 numbers that
+ * differ took 19 s and 2 GB, and a step's output may hold millions (16 MB). Past it, the arrays left
+ * are compared position by position, each pair in depth: the same delta format, in linear time.
+ */
+export const MAX_ALIGNED_PAIRS = 4_000_000;
+let alignedPairs = 0;
+
+const boundedArrays = Object.assign(function boundedArraysDiffFilter(context: DiffContext) {
+  if (!context.leftIsArray || !Array.isArray(context.right)) return;
+  const left = context.left as unknown[];
+  const right = context.right as unknown[];
+  alignedPairs += left.length * right.length;
+  if (alignedPairs <= MAX_ALIGNED_PAIRS) return; // jsondiffpatch's own alignment
+  // the package exports DiffContext as a type only: a child is made by the class of the context at hand
+  const Child = context.constructor as new (left: unknown, right: unknown) => DiffContext;
+  const common = Math.min(left.length, right.length);
+  for (let i = 0; i < common; i++) context.push(new Child(left[i], right[i]), i);
+  const delta: Record<string, unknown> = { _t: 'a' };
+  for (let i = common; i < right.length; i++) delta[i] = [right[i]];
+  for (let i = common; i < left.length; i++) delta[`_${i}`] = [left[i], 0, 0];
+  context.setResult(left.length === right.length ? undefined : (delta as never)).exit();
+}, { filterName: 'boundedArrays' });
+differ.processor.pipes.diff.before('arrays', boundedArrays);
+
 /** A structural diff of two values (jsondiffpatch delta), null when they are equal. */
 export function diffValues(a: Json, b: Json): Json | null {
+  alignedPairs = 0;
   return (differ.diff(a, b) ?? null) as Json | null;
 }
 
