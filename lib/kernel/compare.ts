@@ -126,6 +126,27 @@ const boundedArrays = Object.assign(function boundedArraysDiffFilter(context: Di
 }, { filterName: 'boundedArrays' });
 differ.processor.pipes.diff.before('arrays', boundedArrays);
 
+/**
+ * jsondiffpatch's own collectChildren, but each child's delta made an own key of the delta: it assigns
+ * `result[name] = …`, and for a `__proto__` key (JSON.parse makes one) that sets the delta's prototype,
+ * so a change under it came out as an empty delta.
+ */
+const collectChildren = Object.assign(
+  function collectChildrenAsOwnKeys(context: DiffContext) {
+    if (!context.children) return;
+    let result = context.result as Record<string, unknown> | undefined;
+    for (const child of context.children) {
+      if (child?.result === undefined) continue;
+      result ??= {};
+      Object.defineProperty(result, String(child.childName), { value: child.result, enumerable: true, writable: true, configurable: true });
+    }
+    if (result && context.leftIsArray) result._t = 'a';
+    context.setResult(result as never).exit();
+  },
+  { filterName: 'collectChildren' },
+);
+differ.processor.pipes.diff.replace('collectChildren', collectChildren);
+
 /** A structural diff of two values (jsondiffpatch delta), null when they are equal. */
 export function diffValues(a: Json, b: Json): Json | null {
   alignedPairs = 0;
@@ -168,10 +189,9 @@ function comparable(v: Json, roots: readonly string[], inError = false): Json {
   if (typeof v === 'string') return inError ? relativeToBundle(v, roots) : v;
   if (Array.isArray(v)) return v.map((x) => comparable(x, roots, inError));
   if (!isJsonObject(v)) return v;
-  const out: JsonObject = {};
   const isError = typeof v.message === 'string';
-  for (const [k, x] of Object.entries(v)) if (!(isError && k === 'stack')) out[k] = comparable(x, roots, inError || isError);
-  return out;
+  // built with fromEntries, never `out[k] = …`: that sets the prototype for a `__proto__` key, which left the value compared
+  return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (isError && k === 'stack' ? [] : [[k, comparable(x, roots, inError || isError)]]))) as JsonObject;
 }
 
 /** A's and B's bundle folders, for comparing their values */
