@@ -53,3 +53,16 @@ test("an outcome that changed says B's error in one line, its bundle paths relat
   const outcome = compareLogs(a, b).divergences.find((d) => d.change === 'outcome');
   assert.equal(outcome?.message, "the run is aborted where A completed: postprocessor step 0 failed: python function total in total.py raised KeyError: 'count'");
 });
+
+test('a step whose output changed only under a __proto__ key is a divergence, and its diff says what changed', () => {
+  // JSON.parse makes `__proto__` an own key of a step's output: the comparison assigned it as one, set a prototype
+  // instead, and a replay whose step returned another value there was reported identical
+  const run = (runId: string, output: string): RunEvent[] => [
+    { runId, seq: 1, type: EVENT.runStarted, at: 1001, data: { skill: 'tally', skillHash: 'h', bundleDir: '/b' } },
+    { runId, seq: 2, type: EVENT.stepCompleted, at: 1002, data: { kind: 'processor', position: '__post__/0', status: 'ok', output: JSON.parse(output) } },
+  ];
+  const d = compareLogs(run('run_a', '{"x":1,"__proto__":{"y":1}}'), run('run_b', '{"x":1,"__proto__":{"y":2}}')).divergences;
+  assert.equal(d.length, 1);
+  assert.equal(d[0].position, '__post__/0');
+  assert.equal(JSON.stringify(d[0].diff), '{"__proto__":{"y":[1,2]}}');
+});

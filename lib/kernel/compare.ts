@@ -24,7 +24,7 @@
  * Owns: alignment, equality, the diff. Does not: read the store, or decide
  * what a run executes (recording.ts).
  */
-import { create as createDiffer } from 'jsondiffpatch';
+import { create as createDiffer, type DiffContext } from 'jsondiffpatch';
 import { EVENT, TERMINAL_EVENTS } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
@@ -99,8 +99,57 @@ export type InsideParent = { position: string; steps: number; edited: string[] }
 
 const differ = createDiffer({ arrays: { detectMove: false } });
 
+/**
+ * pairs of elements one diff may compare while aligning arrays (jsondiffpatch's longest common
+ * subsequence, and its look for an element of one array at another place in the other, both cost the
+ * product of the two lengths, in time and in memory for the first): two arrays of 20,000 numbers that
+ * differ took 19 s and 2 GB, and a step's output may hold millions (16 MB). Past it, the arrays left
+ * are compared position by position, each pair in depth: the same delta format, in linear time.
+ */
+export const MAX_ALIGNED_PAIRS = 4_000_000;
+let alignedPairs = 0;
+
+const boundedArrays = Object.assign(function boundedArraysDiffFilter(context: DiffContext) {
+  if (!context.leftIsArray || !Array.isArray(context.right)) return;
+  const left = context.left as unknown[];
+  const right = context.right as unknown[];
+  alignedPairs += left.length * right.length;
+  if (alignedPairs <= MAX_ALIGNED_PAIRS) return; // jsondiffpatch's own alignment
+  // the package exports DiffContext as a type only: a child is made by the class of the context at hand
+  const Child = context.constructor as new (left: unknown, right: unknown) => DiffContext;
+  const common = Math.min(left.length, right.length);
+  for (let i = 0; i < common; i++) context.push(new Child(left[i], right[i]), i);
+  const delta: Record<string, unknown> = { _t: 'a' };
+  for (let i = common; i < right.length; i++) delta[i] = [right[i]];
+  for (let i = common; i < left.length; i++) delta[`_${i}`] = [left[i], 0, 0];
+  context.setResult(left.length === right.length ? undefined : (delta as never)).exit();
+}, { filterName: 'boundedArrays' });
+differ.processor.pipes.diff.before('arrays', boundedArrays);
+
+/**
+ * jsondiffpatch's own collectChildren, but each child's delta made an own key of the delta: it assigns
+ * `result[name] = …`, and for a `__proto__` key (JSON.parse makes one) that sets the delta's prototype,
+ * so a change under it came out as an empty delta.
+ */
+const collectChildren = Object.assign(
+  function collectChildrenAsOwnKeys(context: DiffContext) {
+    if (!context.children) return;
+    let result = context.result as Record<string, unknown> | undefined;
+    for (const child of context.children) {
+      if (child?.result === undefined) continue;
+      result ??= {};
+      Object.defineProperty(result, String(child.childName), { value: child.result, enumerable: true, writable: true, configurable: true });
+    }
+    if (result && context.leftIsArray) result._t = 'a';
+    context.setResult(result as never).exit();
+  },
+  { filterName: 'collectChildren' },
+);
+differ.processor.pipes.diff.replace('collectChildren', collectChildren);
+
 /** A structural diff of two values (jsondiffpatch delta), null when they are equal. */
 export function diffValues(a: Json, b: Json): Json | null {
+  alignedPairs = 0;
   return (differ.diff(a, b) ?? null) as Json | null;
 }
 
@@ -140,10 +189,9 @@ function comparable(v: Json, roots: readonly string[], inError = false): Json {
   if (typeof v === 'string') return inError ? relativeToBundle(v, roots) : v;
   if (Array.isArray(v)) return v.map((x) => comparable(x, roots, inError));
   if (!isJsonObject(v)) return v;
-  const out: JsonObject = {};
   const isError = typeof v.message === 'string';
-  for (const [k, x] of Object.entries(v)) if (!(isError && k === 'stack')) out[k] = comparable(x, roots, inError || isError);
-  return out;
+  // built with fromEntries, never `out[k] = …`: that sets the prototype for a `__proto__` key, which left the value compared
+  return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (isError && k === 'stack' ? [] : [[k, comparable(x, roots, inError || isError)]]))) as JsonObject;
 }
 
 /** A's and B's bundle folders, for comparing their values */

@@ -66,9 +66,8 @@ export function relativeErrorValue(value: Json, roots: readonly string[]): Json 
   if (typeof value === 'string') return relativeToBundle(value, roots);
   if (Array.isArray(value)) return value.map((v) => relativeErrorValue(v, roots));
   if (!isJsonObject(value)) return value;
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value)) out[k] = relativeErrorValue(v, roots);
-  return out;
+  // fromEntries, never `out[k] = …`: for a `__proto__` key (JSON.parse makes one) that sets the prototype, and the key is lost
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, relativeErrorValue(v, roots)])) as JsonObject;
 }
 
 const FRAME = /(?:\(|\s|^)([^\s():]+\.(?:mjs|cjs|js|ts|mts|py)):(\d+)(?::\d+)?/;

@@ -49,7 +49,12 @@ export type ParsedPosition = { at: string; target: 'input' | 'output' };
 
 /** A position as the user names it → the kernel's position and which side of the step is meant. */
 export function parseForkPosition(raw: string): ParsedPosition {
-  const p = raw.trim().replace(/\/+$/, '');
+  // trailing slashes counted back from the end: /\/+$/ tries every slash of every run and reads each run to its end,
+  // so a position of 80,000 slashes (a request body's `at`) held the server 10 s
+  const trimmed = raw.trim();
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === '/') end--;
+  const p = trimmed.slice(0, end);
   if (p === '') throw new ForkPointError('fork_point_unknown', 'The fork point is empty: name a position of the run (e.g. draft/r2/model, __post__/3, a phase name, or input).');
   const tool = /^(.*)\/(pre|post)-tool\/(\d+)$/.exec(p);
   if (tool) return { at: `${tool[1]}/tool/${tool[3]}`, target: tool[2] === 'pre' ? 'input' : 'output' };

@@ -164,3 +164,14 @@ test('builtin pii_redact removes e-mails and phone numbers from the finish artif
   const out = await runWith(p, deps(model));
   assert.deepEqual(out.output, { text: 'Mail [redacted] or call [redacted].' });
 });
+
+test('builtin pii_redact redacts what is under a __proto__ key too, and keeps the key', async () => {
+  // JSON.parse (a model's answer, a fork's edit) makes `__proto__` an own key: assigned as one, it set a
+  // prototype instead, so the address under it reached the caller unredacted (or, deeper, the key was lost)
+  const finish = JSON.parse('{"text":"ok","__proto__":{"mail":"jane.doe@example.com"},"deep":{"__proto__":{"mail":"ops@example.org"}}}');
+  const model = playModel([{ finish }]);
+  const p = toolPlan([{ ...stage('pii', 'finalize', ['artifact.write']), binding: { kind: 'builtin', name: 'pii_redact' } }]);
+  const out = await runWith(p, deps(model));
+  assert.deepEqual(out.output, JSON.parse('{"text":"ok","__proto__":{"mail":"[redacted]"},"deep":{"__proto__":{"mail":"[redacted]"}}}'));
+  assert.equal(JSON.stringify(out.output), '{"text":"ok","__proto__":{"mail":"[redacted]"},"deep":{"__proto__":{"mail":"[redacted]"}}}');
+});

@@ -310,13 +310,29 @@ function parseArguments(args: Json | undefined, fn: string, url: string): JsonOb
   return parsed;
 }
 
+const FENCE = '```';
+
+/**
+ * The model's text, trimmed, without a Markdown code fence around it (```json … ``` or ``` … ```):
+ * what `text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1')` gives, by slicing. That pattern
+ * backtracks over both runs of white space around its lazy middle, so a reply of ``` and 10,000 spaces
+ * (a model's text, any length) held the event loop some 8 minutes — every run of the app waiting.
+ */
+export function unfenced(text: string): string {
+  const body = text.trim();
+  if (body.length < 2 * FENCE.length || !body.startsWith(FENCE) || !body.endsWith(FENCE)) return body;
+  // `json` is the fence's language only where a closing fence still fits after it
+  const open = body.startsWith('json', FENCE.length) && body.length >= 2 * FENCE.length + 4 ? FENCE.length + 4 : FENCE.length;
+  return body.slice(open, -FENCE.length).trim();
+}
+
 /**
  * The artifact of a tool-less round is the message content. Asked for with
  * response_format, content that is not a JSON object is a provider failure;
  * asked without one, it is a turn that did not finish.
  */
 function contentArtifact(text: string, hasResponseFormat: boolean, url: string): JsonObject | null {
-  const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+  const body = unfenced(text);
   try {
     const parsed: unknown = JSON.parse(body);
     if (isJsonObject(parsed)) return parsed;

@@ -77,25 +77,59 @@ const unverifiedNumbers: StageHandler = (ctx) => {
 };
 
 const PII: Record<string, RegExp> = {
-  email: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g,
   card: /\b(?:\d[ -]?){13,19}\b/g,
   phone: /(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?)?\d{2,4}[ .-]\d{3,4}[ .-]?\d{3,4}\b/g,
 };
 
 export function redactText(text: string, kinds: readonly string[], replacement: string): string {
   let out = text;
-  for (const k of ['email', 'card', 'phone']) if (kinds.includes(k)) out = out.replace(PII[k], replacement);
+  for (const k of ['email', 'card', 'phone']) if (kinds.includes(k)) out = k === 'email' ? replaceEmails(out, replacement) : out.replace(PII[k], replacement);
   return out;
+}
+
+/** an e-mail address, tried at one place only (sticky) */
+const EMAIL_AT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/y;
+/** a character of an address's local part (every character of its domain is one too) */
+const isLocal = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+
+/**
+ * `text.replace(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replacement)`, in time linear in the text.
+ * The global regex tries a match at every character: in a run of address characters with no `@`
+ * after it, each try reads to the run's end, so 200 KB of letters held the event loop 80 s (the
+ * finish artifact is the model's, up to 16 MB). A match from inside a run exists only when one
+ * from its first untried character does (the local part is the run up to an `@`, the domain the
+ * same), so the pattern is tried once per run, and a run without a match is passed whole.
+ */
+function replaceEmails(text: string, replacement: string): string {
+  let out = '';
+  let kept = 0;
+  for (let at = 0; at < text.length; ) {
+    while (at < text.length && !isLocal(text.charCodeAt(at))) at++;
+    if (at >= text.length) break;
+    EMAIL_AT.lastIndex = at;
+    const m = EMAIL_AT.exec(text);
+    if (m) {
+      out += text.slice(kept, at) + substitution(replacement, text, at, m[0]);
+      at = kept = at + m[0].length;
+    } else {
+      while (at < text.length && isLocal(text.charCodeAt(at))) at++;
+    }
+  }
+  return out + text.slice(kept);
+}
+
+/** `replacement` for the match `matched` at `at` of `text`, read as String.prototype.replace reads it (`$$`, `$&`, `` $` ``, `$'`; the pattern has no groups) */
+function substitution(replacement: string, text: string, at: number, matched: string): string {
+  if (!replacement.includes('$')) return replacement;
+  return replacement.replace(/\$([$&`'])/g, (_, c: string) => (c === '$' ? '$' : c === '&' ? matched : c === '`' ? text.slice(0, at) : text.slice(at + matched.length)));
 }
 
 function redactValue(v: Json, kinds: readonly string[], replacement: string): Json {
   if (typeof v === 'string') return redactText(v, kinds, replacement);
   if (Array.isArray(v)) return v.map((x) => redactValue(x, kinds, replacement));
-  if (isJsonObject(v)) {
-    const o: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) o[k] = redactValue(x, kinds, replacement);
-    return o;
-  }
+  // built with fromEntries, never `o[k] = …`: an own `__proto__` key (JSON.parse makes one) assigned so
+  // sets the object's prototype instead, and what was under it left the artifact unredacted or lost
+  if (isJsonObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactValue(x, kinds, replacement)])) as JsonObject;
   return v;
 }
 
@@ -103,12 +137,12 @@ const piiRedact: StageHandler = (ctx: StageContext) => {
   if (!ctx.artifact) return {};
   const kinds = Array.isArray(ctx.with.kinds) ? (ctx.with.kinds as string[]) : ['email', 'phone', 'card'];
   const replacement = typeof ctx.with.replacement === 'string' ? ctx.with.replacement : '[redacted]';
-  const changed: JsonObject = {};
+  const changed: [string, Json][] = [];
   for (const [k, v] of Object.entries(ctx.artifact)) {
     const r = redactValue(v, kinds, replacement);
-    if (JSON.stringify(r) !== JSON.stringify(v)) changed[k] = r;
+    if (JSON.stringify(r) !== JSON.stringify(v)) changed.push([k, r]);
   }
-  return Object.keys(changed).length ? { artifact: changed } : {};
+  return changed.length ? { artifact: Object.fromEntries(changed) as JsonObject } : {};
 };
 
 export const BUILTIN_HANDLERS: Record<string, StageHandler> = {
