@@ -2,7 +2,8 @@
 // a run's input) used to be taken into the run: from model.yaml it was recorded as is, and from an
 // OpenAI-compatible endpoint nested some thousands deep it failed the run as `internal: Maximum call
 // stack size exceeded`. Such an answer now fails the run with model_bad_response, saying which part,
-// how deep and what to do; the run's log reads back (`stagecraft events`).
+// how deep and what to do; the run's log reads back (`stagecraft events`). A model.yaml that says
+// such an answer is refused where it is read, located, as any other mistake in a script.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -46,12 +47,14 @@ async function failedRun(dir: string, env: NodeJS.ProcessEnv = t.env, model: str
   return run;
 }
 
-test("run: model.yaml's finish nested 600 levels deep fails the run with model_bad_response; its events read back", async () => {
+test("run: model.yaml's finish nested 600 levels deep is a located model_script_invalid before any turn", async () => {
   const dir = bundle('deep_finish', `turns:\n  - phase: answer\n    finish:\n      a: ${nested(599)}\n`);
-  const run = await failedRun(dir);
-  assert.equal(run.error.code, 'model_bad_response');
-  assert.match(run.error.message, /^The model's answer cannot be used: its finish artifact is nested 600 levels deep; at most 128 levels are accepted/);
-  assert.match(run.error.message, /Ask for a flatter value/);
+  const r = await runCli(['run', dir, '--json'], { env: t.env });
+  assert.equal(r.code, 1, r.out + r.err);
+  assert.doesNotMatch(r.out + r.err, /internal|RangeError/);
+  const error = (JSON.parse(r.out) as { error: { code: string; message: string } }).error;
+  assert.equal(error.code, 'model_script_invalid');
+  assert.match(error.message, /model\.yaml:4:7: turn 1: `finish` is nested 600 levels deep; at most 128 levels are accepted, as for any value of a run: flatten it\. Fix the model script; no turn was served\./);
 });
 
 test('run --model openai: tool call arguments nested 100,000 levels deep fail the run with model_bad_response, not a stack overflow', async () => {
