@@ -1,11 +1,13 @@
 /**
  * How deep a JSON text nests, checked before it is parsed or handed
- * on: a run's input, a request body, a code step's reply. A value nested
+ * on: a run's input, a request body, a code step's reply; and how deep a
+ * value nests, checked where one made elsewhere enters a run (a model's
+ * answer, phase-runner.ts). A value nested
  * deeper than MAX_JSON_DEPTH is refused with a clear error instead of
  * overflowing a recursive parser, serializer or schema check somewhere later.
  *
- * Owns: the limit and the scan (iterative: any depth is measured without
- * recursion). Does not: parse or validate anything else.
+ * Owns: the limit, the scan and the walk (iterative: any depth is measured
+ * without recursion). Does not: parse or validate anything else.
  */
 export const MAX_JSON_DEPTH = 128;
 
@@ -29,6 +31,34 @@ export function jsonTextDepth(text: string, limit = MAX_JSON_DEPTH): number {
         if (max > limit) return max;
       }
     } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/**
+ * The deepest nesting of arrays and objects in a value (a JSON text's depth, were it written);
+ * stops counting past `limit`. Iterative: a value nested 100,000 deep is measured without recursion.
+ */
+export function valueDepth(v: unknown, limit = MAX_JSON_DEPTH): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  let max = 0;
+  const values: object[] = [v];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const x = values.pop()!;
+    const d = depths.pop()!;
+    if (d > max) {
+      max = d;
+      if (max > limit) return max;
+    }
+    const members: unknown[] = Array.isArray(x) ? x : Object.values(x);
+    for (let i = 0; i < members.length; i++) {
+      const y = members[i];
+      if (typeof y === 'object' && y !== null) {
+        values.push(y);
+        depths.push(d + 1);
+      }
+    }
   }
   return max;
 }

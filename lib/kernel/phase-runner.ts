@@ -13,7 +13,7 @@
  * Owns: the round loop and applying contributions. Does not: dispatch stages
  * (stages.ts), execute ops (ops/), or move between phases (runner.ts).
  */
-import { PhaseFailedError } from './errors';
+import { ModelError, PhaseFailedError } from './errors';
 import { EVENT } from './events';
 import type { Json, JsonObject } from './json';
 import { isJsonObject } from './json';
@@ -35,6 +35,7 @@ import { errorToJson } from './errors';
 import { appendOnce } from './markers';
 import { hashJson } from './memo';
 import { isInfrastructureError } from './faults';
+import { MAX_JSON_DEPTH, valueDepth } from './json-depth';
 
 /**
  * The request frame of a phase (its system prompt, tools and response format), built once per phase plan, with what
@@ -136,7 +137,7 @@ export async function runPhaseVisit(ctx: RunContext, phase: PhasePlan, visit: nu
           ...(ctx.deps.model.local ? { local: true } : {}),
           label: { round, model: ctx.deps.model.name, ...frameRef(ctx, phase) },
         },
-        async () => ({ output: normalizeTurn(await ctx.deps.model.invoke(request, callOptions(ctx))) as unknown as Json }),
+        async () => ({ output: usableTurn(normalizeTurn(await ctx.deps.model.invoke(request, callOptions(ctx)))) as unknown as Json }),
       );
     const turn = modelStep.output as unknown as ModelTurn;
     if (!modelStep.replayed) ctx.frames.add(frameSha);
@@ -240,6 +241,35 @@ function normalizeTurn(t: ModelTurn): ModelTurn {
     finish: isJsonObject(t.finish) ? t.finish : null,
     ...(t.usage ? { usage: t.usage } : {}),
   };
+}
+
+/** past this, how deep a model's answer nests is not counted on: a message says "more than" it */
+const DEPTH_COUNTED_UP_TO = 1_000_000;
+
+/**
+ * `t`, when what the model answered nests no deeper than a code step's value may (MAX_JSON_DEPTH):
+ * the model's answer is where such a value enters the run, and every recursive walker after it
+ * (the step's record, hashing, the store, the views) would overflow its stack on one nested
+ * thousands deep. Else a ModelError (model_bad_response) saying which part, how deep, and what to do.
+ */
+function usableTurn(t: ModelTurn): ModelTurn {
+  // `what`: the part, with its verb
+  const tooDeep = (what: string, v: unknown): ModelError | null => {
+    if (valueDepth(v) <= MAX_JSON_DEPTH) return null;
+    const n = valueDepth(v, DEPTH_COUNTED_UP_TO);
+    const depth = n > DEPTH_COUNTED_UP_TO ? `more than ${DEPTH_COUNTED_UP_TO}` : String(n);
+    return new ModelError(
+      'model_bad_response',
+      `The model's answer cannot be used: ${what} nested ${depth} levels deep; at most ${MAX_JSON_DEPTH} levels are accepted, as for any value of a run. ` +
+        'Ask for a flatter value (the phase\'s prompt or output schema), or check what the model endpoint sends; the turn was not recorded.',
+      { part: what.replace(/ (is|are)$/, ''), depth: n, maxDepth: MAX_JSON_DEPTH },
+    );
+  };
+  const e =
+    tooDeep('its finish artifact is', t.finish) ??
+    t.toolCalls.reduce<ModelError | null>((found, c, i) => found ?? tooDeep(`the arguments of its tool call ${i} (${String(c?.op)}) are`, c?.args), null);
+  if (e) throw e;
+  return t;
 }
 
 /** A machine-derived field the model wrote anyway is overridden by the derived value; the override is recorded. */

@@ -27,6 +27,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type
 import { ModelScriptInvalidError } from '../kernel/errors';
 import type { Json, JsonObject } from '../kernel/json';
 import { isJsonObject } from '../kernel/json';
+import { MAX_JSON_DEPTH, valueDepth } from '../kernel/json-depth';
 
 /** A turn as written, before ids are assigned (ids depend on the round it is served at). */
 export type ScriptTurn = {
@@ -66,7 +67,9 @@ export function parseModelScript(text: string, file: string): ModelScript {
 
   for (const e of doc.errors) {
     const pos = lines.linePos(e.pos[0]);
-    findings.push({ line: pos.line, column: pos.col, message: e.message.split('\n')[0] });
+    const message = e.message.split('\n')[0];
+    // the YAML parser's own stack ran out: a value nested far deeper than a run may hold one
+    findings.push({ line: pos.line, column: pos.col, message: /^Maximum call stack size exceeded/.test(message) ? `${message} ${NESTED_TOO_DEEP}` : message });
   }
   if (findings.length) throw scriptInvalid(file, findings);
 
@@ -132,7 +135,8 @@ export function parseModelScript(text: string, file: string): ModelScript {
             const op = call.has('op') ? (call.get('op', true) as Node).toJS(doc as Document) : undefined;
             const args = call.has('args') ? (call.get('args', true) as Node).toJS(doc as Document) : {};
             if (typeof op !== 'string' || op.trim() === '') fail((call.get('op', true) as Node) ?? call, `${cwhere}: \`op\` must be an op name, e.g. file/read`);
-            if (!isJsonObject(args) || !isJson(args)) fail((call.get('args', true) as Node) ?? call, `${cwhere}: \`args\` must be a JSON object`);
+            if (valueDepth(args) > MAX_JSON_DEPTH) fail((call.get('args', true) as Node) ?? call, `${cwhere}: \`args\` ${nestedDeep(args)}`);
+            else if (!isJsonObject(args) || !isJson(args)) fail((call.get('args', true) as Node) ?? call, `${cwhere}: \`args\` must be a JSON object`);
             if (typeof op === 'string' && isJsonObject(args)) toolCalls.push({ op, args });
           });
         }
@@ -140,7 +144,8 @@ export function parseModelScript(text: string, file: string): ModelScript {
       let finish: JsonObject | null = null;
       if (node.has('finish')) {
         const f = json('finish');
-        if (f !== null && (!isJsonObject(f) || !isJson(f))) fail(value('finish'), `${where}: \`finish\` must be a JSON object (the finish artifact)`);
+        if (valueDepth(f) > MAX_JSON_DEPTH) fail(value('finish'), `${where}: \`finish\` ${nestedDeep(f)}`);
+        else if (f !== null && (!isJsonObject(f) || !isJson(f))) fail(value('finish'), `${where}: \`finish\` must be a JSON object (the finish artifact)`);
         else finish = f;
       }
       let usage: ScriptTurn['usage'];
@@ -179,6 +184,13 @@ export function parseModelScript(text: string, file: string): ModelScript {
     else blocks.push({ phase: phases[i], turns: [turn] });
   });
   return { file, blocks };
+}
+
+const NESTED_TOO_DEEP = `(the script nests too deep: at most ${MAX_JSON_DEPTH} levels are accepted, as for any value of a run)`;
+
+/** what is said of a value nested deeper than MAX_JSON_DEPTH: the turn would fail its run (phase-runner.ts), so the script is refused */
+function nestedDeep(v: unknown): string {
+  return `is nested ${valueDepth(v, Infinity)} levels deep; at most ${MAX_JSON_DEPTH} levels are accepted, as for any value of a run: flatten it`;
 }
 
 function keyOf(pair: Pair): string {

@@ -341,3 +341,56 @@ test('openai: an endpoint that leaves `usage` out: the run counts those turns as
     },
   );
 });
+
+// ---------------------------------------------------------------- an answer nested too deep
+
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+/** a run of one phase (`tools`: its ops) against `reply`: its outcome, and its log read back and folded */
+async function runAgainst(reply: () => Reply, tools: string[]) {
+  let result: { outcome: Awaited<ReturnType<typeof runWith>>; types: string[] } | undefined;
+  await withServer(reply, async (baseUrl) => {
+    const d = deps(createOpenAiModel({ baseUrl, model: 'm' }));
+    const outcome = await runWith(plan({ phases: { main: phase('main', { tools }) }, permittedOps: new Set(tools) }), d);
+    const events = await d.store.readEvents(outcome.runId);
+    buildTimeline(new RunFold(outcome.runId, events)); // the record reads back
+    assert.equal(JSON.parse(JSON.stringify(events)).length, events.length);
+    result = { outcome, types: events.map((e) => e.type) };
+  });
+  return result!;
+}
+
+test('openai: an answer nested deeper than 128 levels fails the run with model_bad_response, not a stack overflow; the log reads back', async () => {
+  const cases: { name: string; reply: (depth: number) => Reply; tools: string[]; part: RegExp }[] = [
+    { name: 'content', reply: (n) => completion({ content: `{"a": ${nested(n)}}` }), tools: [], part: /its finish artifact is nested/ },
+    {
+      name: 'tool call arguments',
+      reply: (n) => completion({ content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'file__read', arguments: `{"path": ${nested(n)}}` } }] }),
+      tools: ['file/read'],
+      part: /the arguments of its tool call 0 \(file\/read\) are nested/,
+    },
+    {
+      name: 'finish arguments',
+      reply: (n) => completion({ content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'finish', arguments: `{"a": ${nested(n)}}` } }] }),
+      tools: ['file/read'],
+      part: /its finish artifact is nested/,
+    },
+  ];
+  for (const c of cases) {
+    for (const depth of [5_000, 100_000]) {
+      const { outcome, types } = await runAgainst(() => c.reply(depth), c.tools);
+      assert.equal(outcome.status, 'failed', `${c.name} ${depth}`);
+      const error = outcome.error as { code: string; message: string };
+      assert.equal(error.code, 'model_bad_response', `${c.name} ${depth}: ${error.message}`);
+      assert.match(error.message, c.part);
+      assert.match(error.message, new RegExp(`nested ${depth + 1} levels deep; at most 128 levels are accepted`));
+      assert.match(error.message, /Ask for a flatter value/);
+      assert.deepEqual(types, ['run_started', 'phase_started', 'run_failed'], 'the turn is not recorded');
+    }
+  }
+});
+
+test('openai: an answer nested 128 levels deep is accepted', async () => {
+  const { outcome } = await runAgainst(() => completion({ content: `{"a": ${nested(127)}}` }), []);
+  assert.equal(outcome.status, 'completed', JSON.stringify(outcome.error));
+});

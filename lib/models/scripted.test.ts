@@ -179,6 +179,20 @@ const badScripts: BadScript[] = [
     column: 32,
     message: /`args` must be a JSON object/,
   },
+  {
+    name: 'finish nested deeper than 128 levels',
+    text: `turns:\n  - finish: { a: ${'['.repeat(600)}${']'.repeat(600)} }\n`,
+    line: 2,
+    column: 13,
+    message: /turn 1: `finish` is nested 601 levels deep; at most 128 levels are accepted, as for any value of a run: flatten it/,
+  },
+  {
+    name: 'tool args nested deeper than 128 levels',
+    text: `turns:\n  - tool_calls:\n      - { op: file/read, args: { path: ${'['.repeat(200)}${']'.repeat(200)} } }\n`,
+    line: 3,
+    column: 32,
+    message: /turn 1, tool call 1: `args` is nested 201 levels deep; at most 128 levels are accepted/,
+  },
   { name: 'duplicate key', text: 'turns:\n  - text: a\n    text: b\n', line: 3, column: 5, message: /unique|duplicate/i },
   { name: 'usage with a bad count', text: 'turns:\n  - text: a\n    usage: { input_tokens: -1 }\n', line: 3, column: 28, message: /usage\.input_tokens/ },
 ];
@@ -191,6 +205,16 @@ for (const c of badScripts) {
     assert.match(e.message, c.message);
   });
 }
+
+test("scripted: a script nested so deep that the YAML parser's stack runs out says so, located", () => {
+  const e = scriptError(`turns:\n  - finish: { a: ${'['.repeat(5_000)}${']'.repeat(5_000)} }\n`);
+  assert.match(e.message, /^model\.yaml:2:\d+: Maximum call stack size exceeded \(the script nests too deep: at most 128 levels are accepted, as for any value of a run\)/);
+});
+
+test('scripted: a finish nested 128 levels deep is served', async () => {
+  const turn = await createScriptedModel(`turns:\n  - finish: { a: ${'['.repeat(127)}${']'.repeat(127)} }\n`).invoke(req('p', 1));
+  assert.ok(turn.finish);
+});
 
 test('scripted: every finding is reported, the first in the message', () => {
   const e = scriptError('turns:\n  - bogus: 1\n    text: a\n  - {}\n');
