@@ -237,8 +237,8 @@ test('replay --check: 0 identical, 1 with the divergence located, 2 on a usage e
   assert.deepEqual(cmp.json.rows.map((r: { change: string }) => r.change), ['same', 'same', 'output', 'output']);
   const text = await cli('compare', runId, j.replayRunId);
   assert.match(text.out, /first divergence: __post__\/1 \(processor\): output changed/);
-  // the replay of A: said, so that its reused model turns read as such
-  assert.match(text.out, /\nB is a replay of A: its model turns and tool outcomes are A's, answered from the recording; its stages and processor steps ran again\.\nfirst divergence: /);
+  // the replay of A: said, so that its reused model turns read as such; and, the folder changed since, the version each ran
+  assert.match(text.out, /\nB is a replay of A: its model turns and tool outcomes are A's, answered from the recording; its stages and processor steps ran again\. B ran version [0-9a-f]{8}; A ran [0-9a-f]{8}\.\nfirst divergence: /);
   assert.match(text.out, /tokens in \/ out\s+11 \/ 3\s+11 \/ 3/);
 
   // regress: the version the folder now is (recorded by the replay above), over the skill's past runs

@@ -3,10 +3,11 @@
 import Link from 'next/link';
 import type { RunView } from '@/lib/views';
 import { compareHref } from './compare-href';
+import { otherVersionWords } from './rerun-version';
 import { ReplayVerdict } from './ReplayVerdict';
 import styles from './Replay.module.css';
 
-type Props = { run: Pick<RunView, 'runId' | 'kind' | 'status' | 'parentRunId' | 'forkPoint' | 'derivedRuns'> };
+type Props = { run: Pick<RunView, 'runId' | 'kind' | 'status' | 'parentRunId' | 'forkPoint' | 'derivedRuns' | 'version' | 'parentVersion'> };
 
 export function RunLineage({ run }: Props) {
   const isDerived = run.parentRunId !== null && (run.kind === 'fork' || run.kind === 'replay');
@@ -25,7 +26,7 @@ export function RunLineage({ run }: Props) {
               , from <code>{run.forkPoint}</code>
             </>
           ) : null}
-          . <Link href={compareHref(run.parentRunId, run.runId)}>Compare with it</Link>
+          {otherVersionWords(run.version, run.parentVersion)}. <Link href={compareHref(run.parentRunId, run.runId)}>Compare with it</Link>
           {run.kind === 'replay' ? <ReplayVerdict parentRunId={run.parentRunId} runId={run.runId} status={run.status} /> : null}
         </p>
       ) : null}

@@ -13,3 +13,12 @@ export function rerunVersionNote(ran: string | null, latest: string | null): Rer
   }
   return { text: `Reruns with the latest version, ${short(latest)}${ran ? ` (this run ran ${short(ran)})` : ''}.`, isSame: false };
 }
+
+/**
+ * `, with version X (that run ran Y)` when a replay or fork ran another version than its parent: a rerun
+ * after a fix read as the same skill run again ("This run is a fork of …, from __post__/1."). Empty else.
+ */
+export function otherVersionWords(version: string | null, parentVersion: string | null | undefined): string {
+  if (!version || !parentVersion || version === parentVersion) return '';
+  return `, with version ${version.slice(0, 8)} (that run ran ${parentVersion.slice(0, 8)})`;
+}

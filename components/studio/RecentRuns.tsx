@@ -10,15 +10,21 @@ import { StatusPill } from '@/components/common/StatusPill';
 import { attentionOf } from '@/components/runs/run-words';
 import { blockedByWords, deniedCallWords } from '@/lib/views/blocked-by';
 import { cutText } from '@/lib/kernel/cut-text';
+import { RerunWithLatest } from './RerunWithLatest';
 import styles from './Studio.module.css';
 
 /** characters of a denial's reason this short list shows (the title has the row's whole) */
 const REASON_CHARS = 120;
 const shortReason = (reason: string) => cutText(reason, REASON_CHARS);
 
-type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number };
+/** `latest`: the skill's latest saved version (null while unknown): a run that failed at a step on another is offered a rerun with it */
+type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number; latest?: string | null };
 
-function RecentRunsView({ skill, runs, error, now }: Props) {
+/** a run taken on from its failed step with the latest version: it failed (or a step aborted it) at a step, on another version */
+const canRerunWith = (r: RunListItemView, latest: string | null | undefined): latest is string =>
+  !!latest && !!r.failedAt && (r.status === 'failed' || r.status === 'aborted') && r.version !== null && r.version !== latest;
+
+function RecentRunsView({ skill, runs, error, now, latest = null }: Props) {
   return (
     <section className={styles.recentRuns} aria-labelledby="recent-runs-title">
       <div className={styles.recentHead}>
@@ -51,6 +57,12 @@ function RecentRunsView({ skill, runs, error, now }: Props) {
                   </span>
                 ) : null}{' '}
                 <RelativeTime ms={r.createdAt} now={now} className={styles.muted} />
+                {canRerunWith(r, latest) && r.failedAt ? (
+                  <>
+                    {' '}
+                    <RerunWithLatest runId={r.runId} failedAt={r.failedAt} latest={latest} className={styles.recentRerun} />
+                  </>
+                ) : null}
               </li>
             );
           })}

@@ -277,7 +277,7 @@ export function Studio({ skill, versions: openedVersions, knownSkills, openai, n
             onModel={setModel}
             scriptNote={scriptNote}
           />
-          <RecentRuns skill={name} runs={recent.runs} error={recent.error} now={now} />
+          <RecentRuns skill={name} runs={recent.runs} error={recent.error} now={now} latest={versions.versions[0]?.hash ?? null} />
         </div>
       </div>
       {versionsPanel.open ? (

@@ -196,6 +196,8 @@ export const RunView = RunSummaryView.extend({
   parentRunId: z.string().nullable(),
   /** a fork's fork point */
   forkPoint: z.string().nullable(),
+  /** a replay's or fork's: the version its parent ran (null when unknown), so the page can say a rerun took another */
+  parentVersion: z.string().nullable().optional(),
   /** the replays and forks of this run, newest first */
   derivedRuns: z.array(DerivedRunView),
   createdAt: ms,

@@ -5,7 +5,7 @@
 // "identical", which says nothing of a change, so the answer says it is one run (`sameRun`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunNotFoundError } from '../../kernel/errors';
@@ -117,4 +117,22 @@ test("a comparison of a run with its replay or fork says how they are related, e
   // runs not derived one from the other: nothing said
   assert.equal(await lineage(other.runId, edited.runId), null);
   assert.equal(await lineage(replay.replayRunId, edited.runId), null);
+});
+
+test('a rerun with another version than its parent says which version each ran (the cause of a divergence after a fix)', async () => {
+  const host = memoryHost({ cwd: workspace });
+  const parent = await startSkillRun(host, { bundle: 'summarize', input });
+  const fixed = path.join(workspace, 'summarize_fixed');
+  cpSync(path.join(workspace, 'summarize'), fixed, { recursive: true });
+  writeFileSync(path.join(fixed, 'sanitize.py'), readFileSync(path.join(fixed, 'sanitize.py'), 'utf8').replace('"[email]"', '"[e-mail]"'));
+  const rerun = await forkRun(host, parent.runId, { at: '__post__/0', skillDir: fixed });
+  const c = await compareRuns(host, parent.runId, rerun.runId);
+  assert.notEqual(c.a.version, c.b.version);
+  assert.equal(
+    c.lineage,
+    `B is a fork of A, from __post__/0 (that step run again): the steps before that point are A's, answered from the recording; from there on B ran live. B ran version ${c.b.version!.slice(0, 8)}; A ran ${c.a.version!.slice(0, 8)}.`,
+  );
+  // the same version: nothing more said
+  const same = await forkRun(host, parent.runId, { at: '__post__/0', version: c.a.version! });
+  assert.doesNotMatch((await compareRuns(host, parent.runId, same.runId)).lineage ?? '', /ran version/);
 });

@@ -52,16 +52,17 @@ export async function compareRuns(host: Pick<Host, 'store' | 'skills'>, a: strin
   ]);
   const cmp = compareLogs(ea, eb);
   const divergences = cmp.divergences.map(compareDivergenceView);
+  const hashOf = (r: RunRecord) => (r.skillVersionId ? (hashes.get(r.skillVersionId) ?? null) : null);
   return {
-    a: sideView(ra, cmp.a, ra.skillVersionId ? (hashes.get(ra.skillVersionId) ?? null) : null),
-    b: sideView(rb, cmp.b, rb.skillVersionId ? (hashes.get(rb.skillVersionId) ?? null) : null),
+    a: sideView(ra, cmp.a, hashOf(ra)),
+    b: sideView(rb, cmp.b, hashOf(rb)),
     identical: divergences.length === 0,
     sameRun: ra.id === rb.id,
     firstDivergence: divergences[0] ?? null,
     divergences,
     rows: cmp.rows.map(compareRowView),
     stoppedAt: cmp.stoppedAt,
-    lineage: ra.id === rb.id ? null : await lineageNote(host, ra, rb),
+    lineage: ra.id === rb.id ? null : withVersions(await lineageNote(host, ra, rb), hashOf(ra), hashOf(rb)),
     forkEdit: ra.id === rb.id ? null : forkEditOf(ra, rb, ea, eb),
   };
 }
@@ -106,6 +107,16 @@ export async function divergenceFromLastCompleted(host: Pick<Host, 'store'>, run
 export async function compareOrBaseline(host: Pick<Host, 'store' | 'skills'>, a: string | null, b: string | null): Promise<CompareView | BaselineDivergenceView> {
   if (!b) throw new UsageError('Name the runs to compare: ?a=<run id>&b=<run id>, or ?b=<run id> alone for its first divergence from the last completed run of its skill.');
   return a ? compareRuns(host, a, b) : divergenceFromLastCompleted(host, b);
+}
+
+/**
+ * The lineage note, and when the two ran different versions of the skill, which each ran: a rerun after
+ * a fix (`Rerun from here` takes the latest version) or a replay against a newer version differs from
+ * the fork point on because of the version, which the note did not say — it read as the same skill again.
+ */
+export function withVersions(note: string | null, a: string | null, b: string | null): string | null {
+  if (note === null || a === null || b === null || a === b) return note;
+  return `${note} B ran version ${b.slice(0, 8)}; A ran ${a.slice(0, 8)}.`;
 }
 
 /**

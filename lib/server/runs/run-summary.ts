@@ -77,11 +77,14 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
   // the events from the run's fold (run-folds.ts): a run asked about again costs a read of what it recorded since, not its whole log
   const { run, fold } = await foldRun(host.store, runId);
   const events = fold.events;
-  const [traces, hashes, derived] = await Promise.all([
+  const isDerived = run.parentRunId !== null && (run.kind === 'replay' || run.kind === 'fork');
+  const [traces, derived, parent] = await Promise.all([
     host.store.readTraces(runId),
-    run.skillVersionId ? host.skills.versionHashes([run.skillVersionId]) : Promise.resolve(new Map<string, string>()),
     host.store.listRuns({ parentRunId: runId, kind: ['replay', 'fork'], limit: 100 }),
+    isDerived && run.parentRunId ? host.store.getRun(run.parentRunId) : Promise.resolve(null),
   ]);
+  const versionIds = [run.skillVersionId, parent?.skillVersionId ?? null].filter((id): id is string => id !== null);
+  const hashes = versionIds.length ? await host.skills.versionHashes(versionIds) : new Map<string, string>();
   return {
     ...summaryOf({ runId, status: run.status, output: run.output, error: run.error, report: run.report as RunOutcome['report'] }, traces, events),
     skill: run.skillName,
@@ -91,6 +94,7 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     kind: run.kind,
     parentRunId: run.parentRunId,
     forkPoint: run.forkPoint,
+    ...(isDerived ? { parentVersion: parent?.skillVersionId ? (hashes.get(parent.skillVersionId) ?? null) : null } : {}),
     derivedRuns: derived.map((d) => ({ runId: d.id, kind: d.kind, forkPoint: d.forkPoint, status: d.status, createdAt: d.createdAt })),
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
