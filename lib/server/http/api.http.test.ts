@@ -216,6 +216,17 @@ describe('runs', () => {
     isError(script, 422, 'model_script_invalid');
     assert.match(script.body.error.message, /model\.yaml:1:1: .*Fix the model script; no turn was served\./);
   });
+
+  it('a malformed model script is named by its path in the bundle (line:col), never by the server\'s copy of it under its data dir', async () => {
+    const files = (await json('GET', '/api/skills/summarize')).body.version.files;
+    for (const [name, model] of [['model.yaml', undefined], ['scripts/turns.yaml', 'scripted:scripts/turns.yaml']] as const) {
+      const r = await json('POST', '/api/runs', { skill: 'summarize', input: { path: 'report.txt' }, files: { ...files, [name]: 'steps: 1\n' }, ...(model ? { model } : {}) });
+      isError(r, 422, 'model_script_invalid');
+      assert.ok(r.body.error.message.startsWith(`${name}:1:1: `), r.text);
+      assert.equal(r.body.error.details.file, name, r.text);
+      for (const leak of [app.dataDir, '/bundles/']) assert.ok(!r.text.includes(leak), `${leak} in ${r.text}`);
+    }
+  });
 });
 
 describe('the edge: bodies, origins, hosts', () => {
