@@ -297,4 +297,18 @@ describe('requests no route serves', () => {
     assert.equal((await raw('GET', '/api/runs/stats')).status, 200);
     isError(await raw('GET', '/api/runs/run_x'), 404, 'run_not_found');
   });
+
+  it('/api itself is the API\'s: a JSON 404, not the 404 page; a trailing slash is still a 308 to the path without it', async () => {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const r = await raw(method, '/api');
+      isError(r, 404, 'route_not_found');
+      assert.match(String(r.headers['content-type']), /^application\/json/);
+      assert.match(r.body.error.message, /^No route of the API is at "\/api": .*API table of the README/);
+    }
+    for (const [p, to] of [['/api/', '/api'], ['/api/x/', '/api/x']]) {
+      const r = await raw('GET', p);
+      assert.equal(r.status, 308, `${p}: ${r.status} ${r.text}`);
+      assert.equal(r.headers.location, to);
+    }
+  });
 });

@@ -64,6 +64,13 @@ describe('with STAGECRAFT_TOKEN', () => {
       assert.equal(body.error.code, 'unauthorized');
       assert.match(body.error.message, /Authorization: Bearer/);
     }
+    // /api itself is the API's too: a 401 in JSON, not the sign-in page's redirect; with the token, a JSON 404
+    const bare = await get('/api');
+    assert.equal(bare.status, 401);
+    assert.equal(((await bare.json()) as { error: { code: string } }).error.code, 'unauthorized');
+    const authorized = await get('/api', { authorization: `Bearer ${TOKEN}` });
+    assert.equal(authorized.status, 404);
+    assert.equal(((await authorized.json()) as { error: { code: string } }).error.code, 'route_not_found');
   });
 
   it('a page without the token sends the browser to sign in, and back', async () => {
