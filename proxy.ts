@@ -3,14 +3,15 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { errorJson } from './lib/server/http/route';
 import { unservedApiRequest } from './lib/server/http/unserved';
-import { badPathEncoding, judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
+import { badPathEncoding, isApiPath, judgeRequest, newNonce, pageCsp, securityHeaders, securitySettings } from './lib/server/http/security';
 import { registeredStoreStatus, STORE_STATUS_HEADER, storeStatusHeaderValue } from './lib/server/ops/store-status-registry';
 
 /** a page (not a route, a build file or a file of public/): while the store is down it says so, as a 503 */
 const isPageRequest = (method: string, pathname: string) => (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/_next/') && !/\.[A-Za-z0-9]+$/.test(pathname);
 
 export async function proxy(request: NextRequest) {
-  const isPage = !request.nextUrl.pathname.startsWith('/api/');
+  // `/api` itself is the API's too: a JSON 404 as any path under it no route serves, not the 404 page
+  const isPage = !isApiPath(request.nextUrl.pathname);
   // a page's scripts carry this response's nonce: Next reads it from the request's CSP while it renders
   const csp = isPage ? pageCsp(newNonce(), process.env.NODE_ENV === 'development') : null;
   const headers = securityHeaders(csp);

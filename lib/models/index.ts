@@ -66,6 +66,12 @@ export function locateModelScript(name: string, bundleDir: string, cwd: string):
   return { file: files[0] ?? null, folder: candidates.find((_, i) => kinds[i] === 'folder') ?? null, other: files[1] ?? null, candidates };
 }
 
+/** `file`'s path relative to the bundle folder, when it is in it; else null */
+function inBundle(file: string, bundleDir: string): string | null {
+  const rel = path.relative(path.resolve(bundleDir), file);
+  return rel && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
+}
+
 export function modelFromSpec(
   spec: string,
   opts: { bundleDir: string; env: ModelEnv; cwd?: string; fetch?: typeof fetch; shown?: string },
@@ -75,7 +81,10 @@ export function modelFromSpec(
 
   if (kind === 'scripted' && arg !== '') {
     const at = locateModelScript(arg, opts.bundleDir, opts.cwd ?? process.cwd());
-    if (at.file) return createScriptedModel(at.file, { file: arg });
+    // a script of the bundle is named in messages by its path in the bundle (`model.yaml:1:1`), as other errors of a
+    // bundle are: never by its copy under the data dir, a path of the server's own that is no caller's business.
+    // The model's name keeps the spec as given (a run records it, and a resume finds the script again by it).
+    if (at.file) return createScriptedModel(at.file, { file: inBundle(at.file, opts.bundleDir) ?? arg, name: `scripted:${arg}` });
     // a folder is no script: said as the caller's mistake, not as a read that failed with EISDIR once the run starts
     if (at.folder) {
       throw new UsageError(

@@ -33,6 +33,8 @@ import { createVisitTracker, type PositionedRequest, type Position } from './vis
 export type ScriptedModelOptions = {
   /** label for messages when the script is given as text (default `<script>`) */
   file?: string;
+  /** the model's name, recorded with each run (default `scripted:<file>`): when `file`, the label of its messages, is not the spec that finds the script again */
+  name?: string;
   /** base for a relative script path (default: the process's cwd) */
   cwd?: string;
 };
@@ -51,7 +53,7 @@ export function createScriptedModel(scriptPathOrText: string, opts: ScriptedMode
   const script = parsedScript(text, file);
   const visits = createVisitTracker();
   return {
-    name: `scripted:${file}`,
+    name: opts.name ?? `scripted:${file}`,
     local: true,
     script,
     async invoke(req) {

@@ -216,6 +216,17 @@ describe('runs', () => {
     isError(script, 422, 'model_script_invalid');
     assert.match(script.body.error.message, /model\.yaml:1:1: .*Fix the model script; no turn was served\./);
   });
+
+  it('a malformed model script is named by its path in the bundle (line:col), never by the server\'s copy of it under its data dir', async () => {
+    const files = (await json('GET', '/api/skills/summarize')).body.version.files;
+    for (const [name, model] of [['model.yaml', undefined], ['scripts/turns.yaml', 'scripted:scripts/turns.yaml']] as const) {
+      const r = await json('POST', '/api/runs', { skill: 'summarize', input: { path: 'report.txt' }, files: { ...files, [name]: 'steps: 1\n' }, ...(model ? { model } : {}) });
+      isError(r, 422, 'model_script_invalid');
+      assert.ok(r.body.error.message.startsWith(`${name}:1:1: `), r.text);
+      assert.equal(r.body.error.details.file, name, r.text);
+      for (const leak of [app.dataDir, '/bundles/']) assert.ok(!r.text.includes(leak), `${leak} in ${r.text}`);
+    }
+  });
 });
 
 describe('the edge: bodies, origins, hosts', () => {
@@ -285,5 +296,19 @@ describe('requests no route serves', () => {
     assert.equal((await raw('OPTIONS', '/api/skills')).status, 204);
     assert.equal((await raw('GET', '/api/runs/stats')).status, 200);
     isError(await raw('GET', '/api/runs/run_x'), 404, 'run_not_found');
+  });
+
+  it('/api itself is the API\'s: a JSON 404, not the 404 page; a trailing slash is still a 308 to the path without it', async () => {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const r = await raw(method, '/api');
+      isError(r, 404, 'route_not_found');
+      assert.match(String(r.headers['content-type']), /^application\/json/);
+      assert.match(r.body.error.message, /^No route of the API is at "\/api": .*API table of the README/);
+    }
+    for (const [p, to] of [['/api/', '/api'], ['/api/x/', '/api/x']]) {
+      const r = await raw('GET', p);
+      assert.equal(r.status, 308, `${p}: ${r.status} ${r.text}`);
+      assert.equal(r.headers.location, to);
+    }
   });
 });

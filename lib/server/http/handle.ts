@@ -49,10 +49,15 @@ function parse<T>(schema: ZodType<T>, value: unknown, part: 'params' | 'query' |
   return r.data;
 }
 
+/** a form's body: a few short fields (the sign-in form's token and the page to go back to), refused past this */
+const MAX_FORM_BYTES = 16 * 1024;
+/** what to do about a form over its cap: its own limit, not the JSON API's bundle-sized one */
+const FORM_BODY_HINT = `A form holds only a few short fields (the sign-in form: the token and the page to go back to): at most ${MAX_FORM_BYTES / 1024} KB.`;
+
 /** the body as the entry takes it: JSON (an empty body is `undefined`, for the schema to accept or refuse), or a form's fields */
 async function readBody(req: Request, def: RouteDef): Promise<unknown> {
   if (def.form && (req.headers.get('content-type') ?? '').includes(FORM)) {
-    return Object.fromEntries(new URLSearchParams(await readTextBody(req, 16 * 1024)));
+    return Object.fromEntries(new URLSearchParams(await readTextBody(req, MAX_FORM_BYTES, FORM_BODY_HINT)));
   }
   const text = await readTextBody(req);
   return text.trim() === '' ? undefined : parseJsonText(text);

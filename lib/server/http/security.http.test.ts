@@ -64,6 +64,13 @@ describe('with STAGECRAFT_TOKEN', () => {
       assert.equal(body.error.code, 'unauthorized');
       assert.match(body.error.message, /Authorization: Bearer/);
     }
+    // /api itself is the API's too: a 401 in JSON, not the sign-in page's redirect; with the token, a JSON 404
+    const bare = await get('/api');
+    assert.equal(bare.status, 401);
+    assert.equal(((await bare.json()) as { error: { code: string } }).error.code, 'unauthorized');
+    const authorized = await get('/api', { authorization: `Bearer ${TOKEN}` });
+    assert.equal(authorized.status, 404);
+    assert.equal(((await authorized.json()) as { error: { code: string } }).error.code, 'route_not_found');
   });
 
   it('a page without the token sends the browser to sign in, and back', async () => {
@@ -101,6 +108,25 @@ describe('with STAGECRAFT_TOKEN', () => {
     const session = cookie.split(';')[0];
     assert.equal((await get('/api/skills', { cookie: session })).status, 200);
     assert.equal((await get('/skills/summarize', { cookie: session })).status, 200);
+  });
+
+  it('a sign-in form over its 16 KB is 413 saying the form\'s own limit, not the JSON API\'s', async () => {
+    const body = new URLSearchParams({ token: 'x'.repeat(20 * 1024), next: '/' }).toString();
+    for (const chunked of [false, true]) {
+      const r = await fetch(`${app.url}/api/session`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url },
+        // a stream is sent chunked, with no length declared: refused as it is read
+        body: chunked ? new Blob([body]).stream() : body,
+        ...(chunked ? { duplex: 'half' } : {}),
+      } as RequestInit);
+      assert.equal(r.status, 413);
+      const { error } = (await r.json()) as { error: { code: string; message: string } };
+      assert.equal(error.code, 'payload_too_large');
+      assert.match(error.message, /over the limit of 16384\. A form holds only a few short fields .*at most 16 KB\./, error.message);
+      assert.doesNotMatch(error.message, /5 MB|bundle/, error.message);
+    }
   });
 
   it('a cross-site POST is 403 even with a valid session', async () => {

@@ -207,6 +207,11 @@ export function badPathEncoding(pathname: string): string | null {
   return null;
 }
 
+/** Whether a path is the API's (`/api` itself too), answered in JSON, rather than a page's. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
 /** Paths that must answer without a token: the sign-in page and where it posts. */
 export const PUBLIC_PATHS = ['/signin', '/api/session'];
 
@@ -244,6 +249,6 @@ export function judgeRequest(req: { method: string; pathname: string; headers: H
     status: 401,
     code: 'unauthorized',
     message: 'This Stagecraft needs its token: send `Authorization: Bearer <STAGECRAFT_TOKEN>`, or sign in at /signin.',
-    signIn: !req.pathname.startsWith('/api/'),
+    signIn: !isApiPath(req.pathname),
   };
 }

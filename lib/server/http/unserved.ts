@@ -1,13 +1,14 @@
 /**
  * What the API says of a request no route serves, from the route table (lib/api/routes.ts): a path
- * under /api/ that is no route's is a 404, and a route's path asked with a method it does not take a
- * 405 naming the ones it does (with `Allow`). The proxy answers these before the router, whose own
+ * under /api/ (or /api itself) that is no route's is a 404, and a route's path asked with a method it
+ * does not take a 405 naming the ones it does (with `Allow`). The proxy answers these before the router, whose own
  * answers were the 404 page's HTML and a 405 with no body at all: nothing that says what to send.
  *
  * Owns: matching a method and a path against the table. Does not: answer (the proxy does), or judge
  * who may ask (security.ts).
  */
 import { routes } from '../../api/routes';
+import { isApiPath } from './security';
 
 type Unserved = { status: 404 | 405; code: string; message: string; allow?: string };
 
@@ -15,7 +16,7 @@ const TABLE = Object.values(routes).map((r) => ({ method: r.method as string, pa
 
 /** the request's problem when no route serves it; null when one does (HEAD is a GET's, OPTIONS any route's: the router answers both) */
 export function unservedApiRequest(method: string, pathname: string): Unserved | null {
-  if (!pathname.startsWith('/api/')) return null;
+  if (!isApiPath(pathname)) return null;
   const matching = TABLE.filter((r) => r.pattern.test(pathname));
   // a named segment wins over a param, as in the router: /api/runs/import is the import's, not a run id's
   const fewest = Math.min(...matching.map((r) => r.params));
