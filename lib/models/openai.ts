@@ -17,7 +17,8 @@
  *   - Failures, each a `ModelError` saying what to do: `model_http_error`
  *     (status and an excerpt of the body), `model_timeout`,
  *     `model_unreachable` (no connection), `model_bad_response` (not the
- *     protocol, or tool arguments that are not a JSON object),
+ *     protocol, tool arguments that are not a JSON object, or an answer
+ *     past MAX_RESPONSE_BYTES, refused as it arrives),
  *     `model_bad_request` (the request cannot be expressed, e.g. two ops that
  *     map to one function name).
  *
@@ -38,6 +39,12 @@ export const MODEL_TIMEOUT_MS = 120_000;
 /** the synthetic tool the model finishes a phase with */
 export const FINISH_TOOL = 'finish';
 const BODY_EXCERPT_CHARS = 500;
+/**
+ * The most of an endpoint's answer that is read: past it the answer is refused as it arrives, never held
+ * whole (an endpoint, or what sits between it and us, can send gigabytes). A run's value holds at most
+ * 16 MB (value-size.ts), which an answer carries JSON-escaped inside its envelope: 64 MB leaves it room.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const FUNCTION_NAME_MAX_CHARS = 64;
 
 export type OpenAiModelOptions = {
@@ -51,6 +58,8 @@ export type OpenAiModelOptions = {
   /** strict structured outputs (OpenAI): closed objects, every property required */
   strict?: boolean;
   temperature?: number;
+  /** the most of an answer read (MAX_RESPONSE_BYTES) */
+  maxResponseBytes?: number;
 };
 
 export function createOpenAiModel(opts: OpenAiModelOptions): ModelPort {
@@ -62,7 +71,7 @@ export function createOpenAiModel(opts: OpenAiModelOptions): ModelPort {
     async invoke(req, callOpts) {
       const names = functionNames(req.tools);
       const body = requestBody(req, names, opts);
-      const raw = await post(doFetch, url, body, opts.apiKey, timeoutMs, callOpts?.signal);
+      const raw = await post(doFetch, url, body, opts.apiKey, timeoutMs, callOpts?.signal, opts.maxResponseBytes ?? MAX_RESPONSE_BYTES);
       return parseResponse(raw, req, names, body.response_format !== undefined, url);
     },
   };
@@ -175,7 +184,7 @@ function toWireMessage(m: Message, names: Names): JsonObject {
 // ---------------------------------------------------------------- exchange
 
 /** `cancel`: the run was asked to abort: the request is aborted, and the call rejects with its reason */
-async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: string | undefined, timeoutMs: number, cancel?: AbortSignal): Promise<unknown> {
+async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: string | undefined, timeoutMs: number, cancel: AbortSignal | undefined, maxBytes: number): Promise<unknown> {
   if (cancel?.aborted) throw cancel.reason;
   const controller = new AbortController();
   const onCancel = () => controller.abort(cancel?.reason);
@@ -189,7 +198,7 @@ async function post(doFetch: typeof fetch, url: string, body: ChatBody, apiKey: 
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   try {
     const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
-    const text = await res.text();
+    const text = await readCapped(res, url, maxBytes);
     if (!res.ok) throw httpError(url, res.status, text);
     try {
       return JSON.parse(text) as unknown;
@@ -236,6 +245,34 @@ function httpError(url: string, status: number, text: string): ModelError {
     status,
     body: excerpt(text),
   });
+}
+
+/** The answer's body as text, refused once it passes `maxBytes` (said by its Content-Length, else counted as it arrives). */
+async function readCapped(res: Response, url: string, maxBytes: number): Promise<string> {
+  const tooLarge = (what: string) => {
+    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+    return badResponse(url, `its answer ${what}, over the ${mb(maxBytes)} read of one (a run's value holds at most 16 MB); nothing of it was kept`);
+  };
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge(`is ${declared} bytes long (its Content-Length)`);
+  }
+  if (!res.body) return res.text();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(`passed ${maxBytes} bytes before its end`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function badResponse(url: string, what: string): ModelError {
