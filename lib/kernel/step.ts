@@ -242,7 +242,7 @@ export async function recordStep(
   // with a head, the record is made now (its text measures the output); without, or with an output too large, as ever
   const built = head ? withTail(head, status, r.output, durationMs, MAX_VALUE_CHARS, r.printed) : null;
   // processor steps were checked where on_error could apply; a tool's, a stage's or a model turn's output is checked here
-  if (!built && !valueFits(r.output)) throw tooLarge(`the ${def.kind} step at ${def.position}: its output holds`);
+  if (!built && !valueFits(r.output)) throw tooLarge(`the ${def.kind} step at ${def.position}: its output holds`, def.kind === 'model' ? 'model' : 'code');
   // (checked here, not in the callee: this is every step's path, and an await costs a promise)
   if (ctx.recording?.point?.at === def.position) await markStepAtForkPoint(ctx, def.position);
   // the label's fields first (merged: a spread then these members is slow when labels differ in shape)

@@ -83,6 +83,15 @@ test('with on_error fail the run ends aborted and recorded, with a message namin
   assert.deepEqual(await d.store.listResumable(), []);
 });
 
+test("a model's answer over the cap fails the run saying what to ask of the model, not of a code step", async () => {
+  const d = deps(playModel([{ finish: { t: 'x'.repeat(MAX_VALUE_CHARS) } }]));
+  const out = await runWith(withSteps([]), d);
+  assert.equal(out.status, 'failed');
+  const message = String(out.error!.message);
+  assert.match(message, /the model step at .*: its output holds more than 16\.0 MB of JSON .*Ask the model for a shorter answer/);
+  assert.doesNotMatch(message, /a file from the code step/);
+});
+
 test('iterate gathering 40 values of 15 MB stops at the element that passes the cap (no 600 MB value is built)', async () => {
   const sandbox = fakeSandbox({ blob: (v) => ({ b: 'x'.repeat(15 * MB) + String(v.value) }) });
   const d = deps(playModel([{ finish: { items: Array.from({ length: 40 }, (_, i) => i) } }]), { sandbox });

@@ -105,10 +105,15 @@ export function valueChars(v: unknown, limit = MAX_VALUE_CHARS): number {
   return (typeof v === 'object' && v !== null ? BOUNDS.get(v) : undefined) ?? jsonChars(v, limit);
 }
 
-export function tooLarge(what: string): ValueTooLargeError {
+/** what to do about a value too large, for a step of code or an op (the default) and for a model's answer */
+const TOO_LARGE_HINTS = {
+  code: 'Write large data to the workspace (file/write, or a file from the code step) and pass its path instead.',
+  model: "Ask the model for a shorter answer (the phase's prompt or output schema), or have it write large data to the workspace with a tool (file/write) and answer with its path.",
+} as const;
+
+export function tooLarge(what: string, hint: keyof typeof TOO_LARGE_HINTS = 'code'): ValueTooLargeError {
   return new ValueTooLargeError(
-    `${what} more than ${formatChars(MAX_VALUE_CHARS)} of JSON (the most a step's output or a run's value may hold). ` +
-      'Write large data to the workspace (file/write, or a file from the code step) and pass its path instead.',
+    `${what} more than ${formatChars(MAX_VALUE_CHARS)} of JSON (the most a step's output or a run's value may hold). ` + TOO_LARGE_HINTS[hint],
     { maxChars: MAX_VALUE_CHARS },
   );
 }
