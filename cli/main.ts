@@ -50,7 +50,8 @@ usage:
   stagecraft runs [--json] [--status S,..] [--outcome O,..] [--skill N] [--attention]
                   [--failed AT] [--search TEXT] [--since T] [--until T] [--limit N] [--cursor C]
                                             list runs, newest first (--attention: failed, aborted by
-                                            a step, or blocked; --cursor: the next page; --since and
+                                            a step, or blocked, and not taken on by a fork that
+                                            completed; --cursor: the next page; --since and
                                             --until take a date, a month, a year, a date-time or epoch ms
                                             (a number not of 4 digits): a date alone is that whole day,
                                             UTC — --until 2026-12-04 includes the 4th, --until 2026-12 all

@@ -291,6 +291,8 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
     // BLOCKED (last: its reason is the longest cell) when a completed run was blocked: by what, and why
     const failedAt = page.runs.some((r) => r.failedAt);
     const blocked = page.runs.some((r) => r.blockedBy);
+    // TAKEN ON when a run that needed attention was taken on by a fork that completed (it no longer needs attention)
+    const takenOn = page.runs.some((r) => r.takenOnBy);
     const rows = page.runs.map((r) => [
       r.runId,
       r.status,
@@ -298,9 +300,10 @@ export async function runsCommand(argv: string[], io: Io): Promise<number> {
       new Date(r.createdAt).toISOString(),
       r.outcome ?? '-',
       ...(failedAt ? [r.failedAt ? `at ${r.failedAt}` : ''] : []),
+      ...(takenOn ? [r.takenOnBy ? `by ${r.takenOnBy}, completed` : ''] : []),
       ...(blocked ? [r.blockedBy ? blockedCell(r.blockedBy) : ''] : []),
     ]);
-    const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED'] : []), ...(blocked ? ['BLOCKED'] : [])];
+    const header = ['RUN', 'STATUS', 'SKILL', 'CREATED', 'OUTCOME', ...(failedAt ? ['FAILED'] : []), ...(takenOn ? ['TAKEN ON'] : []), ...(blocked ? ['BLOCKED'] : [])];
     if (rows.length) {
       const [head, ...lines] = columns([header, ...rows]);
       io.err(head);

@@ -29,4 +29,32 @@ test('a failed run in the studio recent runs is rerun from its failed step with 
   await page.waitForURL((u) => /\/runs\/run_/.test(u.pathname) && !u.pathname.endsWith(failed));
   await expect(page.getByRole('region', { name: 'Run status' })).toContainText('completed', { timeout: 30_000 });
   await expect(page.getByRole('region', { name: 'Caller artifact' })).toContainText('"total": 10');
+  const fork = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+
+  // the failed run was taken on and completed: it no longer needs attention anywhere, keeps its status,
+  // says which run took it on, and is not offered the rerun again
+  await page.goto(`/skills/${name}`);
+  const row = recent.getByRole('listitem').filter({ hasText: failed }).first();
+  await expect(row).toContainText(`taken on by ${fork}, completed`);
+  await expect(row).not.toContainText('needs attention');
+  await expect(row.getByRole('button', { name: /^Rerun from/ })).toHaveCount(0);
+  await shotOf(page.getByRole('region', { name: 'Recent runs' }), 'test-results/screens/studio-rerun-taken-on.png');
+
+  await page.goto(`/runs?skill=${name}`);
+  // its own row (the fork's row names it too, as what it is a fork of)
+  const listed = page.getByRole('row').filter({ has: page.locator(`th > a[href="/runs/${failed}"]`) });
+  await expect(listed.getByRole('cell').nth(1)).toContainText('aborted · blocked'); // its status stays (a step aborted it)
+  await expect(listed).toContainText(`taken on by ${fork}, completed`);
+  await expect(listed).not.toContainText('needs attention');
+  await expect(page.getByText(/\d+ need attention/)).toHaveText('0 need attention');
+  await shotOf(listed, 'test-results/screens/runs-row-taken-on.png');
+  await page.goto(`/runs?skill=${name}&attention=1`);
+  await expect(page.getByText(/\d+ need attention/)).toHaveText('0 need attention');
+  await expect(page.getByRole('link', { name: fork, exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: failed, exact: true })).toHaveCount(0);
+
+  await page.goto(`/runs/${failed}`);
+  const lineage = page.getByRole('region', { name: 'Replays and forks' });
+  await expect(lineage).toContainText(`Taken on by the fork ${fork}, which completed: this run no longer needs attention.`);
+  await shotOf(lineage, 'test-results/screens/run-page-taken-on.png');
 });

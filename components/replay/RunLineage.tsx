@@ -1,5 +1,6 @@
 // A run's family, both ways: what it was replayed or forked from (and where), and its own replays
-// and forks, newest first, each a link.
+// and forks, newest first, each a link. A run that needed attention says which fork took it on and
+// completed (the newest), as the runs list's row does: it no longer needs attention, its status stays.
 import Link from 'next/link';
 import type { RunView } from '@/lib/views';
 import { compareHref } from './compare-href';
@@ -7,11 +8,14 @@ import { otherVersionWords } from './rerun-version';
 import { ReplayVerdict } from './ReplayVerdict';
 import styles from './Replay.module.css';
 
-type Props = { run: Pick<RunView, 'runId' | 'kind' | 'status' | 'parentRunId' | 'forkPoint' | 'derivedRuns' | 'version' | 'parentVersion'> };
+type Props = { run: Pick<RunView, 'runId' | 'kind' | 'status' | 'parentRunId' | 'forkPoint' | 'derivedRuns' | 'version' | 'parentVersion'> & { report?: Pick<NonNullable<RunView['report']>, 'needs_attention'> | null } };
 
 export function RunLineage({ run }: Props) {
   const isDerived = run.parentRunId !== null && (run.kind === 'fork' || run.kind === 'replay');
   if (!isDerived && run.derivedRuns.length === 0) return null;
+  // the runs list's rule (lib/store/run-index.ts, TAKES_ON): a fork that completed; a replay checks, it fixes nothing
+  const needed = run.status === 'failed' || run.report?.needs_attention === true;
+  const takenOn = needed ? run.derivedRuns.find((d) => d.kind === 'fork' && d.status === 'completed') : undefined;
   return (
     <section className={styles.lineage} aria-labelledby="lineage-title">
       <h2 id="lineage-title">Replays and forks</h2>
@@ -28,6 +32,15 @@ export function RunLineage({ run }: Props) {
           ) : null}
           {otherVersionWords(run.version, run.parentVersion)}. <Link href={compareHref(run.parentRunId, run.runId)}>Compare with it</Link>
           {run.kind === 'replay' ? <ReplayVerdict parentRunId={run.parentRunId} runId={run.runId} status={run.status} /> : null}
+        </p>
+      ) : null}
+      {takenOn ? (
+        <p data-taken-on-by={takenOn.runId}>
+          Taken on by the fork{' '}
+          <Link href={`/runs/${encodeURIComponent(takenOn.runId)}`} className={styles.mono}>
+            {takenOn.runId}
+          </Link>
+          , which completed: this run no longer needs attention.
         </p>
       ) : null}
       {run.derivedRuns.length ? (

@@ -8,6 +8,7 @@ import type { RunListItemView } from '@/lib/views';
 import { RelativeTime } from '@/components/common/RelativeTime';
 import { StatusPill } from '@/components/common/StatusPill';
 import { attentionOf } from '@/components/runs/run-words';
+import { TakenOnBy } from '@/components/runs/RunStatusWords';
 import { blockedByWords, deniedCallWords } from '@/lib/views/blocked-by';
 import { cutText } from '@/lib/kernel/cut-text';
 import { RerunWithLatest } from './RerunWithLatest';
@@ -20,9 +21,9 @@ const shortReason = (reason: string) => cutText(reason, REASON_CHARS);
 /** `latest`: the skill's latest saved version (null while unknown): a run that failed at a step on another is offered a rerun with it */
 type Props = { skill: string; runs: RunListItemView[] | null; error: Error | null; now: number; latest?: string | null };
 
-/** a run taken on from its failed step with the latest version: it failed (or a step aborted it) at a step, on another version */
+/** a run taken on from its failed step with the latest version: it failed (or a step aborted it) at a step, on another version, and no fork of it completed yet */
 const canRerunWith = (r: RunListItemView, latest: string | null | undefined): latest is string =>
-  !!latest && !!r.failedAt && (r.status === 'failed' || r.status === 'aborted') && r.version !== null && r.version !== latest;
+  !!latest && !!r.failedAt && (r.status === 'failed' || r.status === 'aborted') && !r.takenOnBy && r.version !== null && r.version !== latest;
 
 function RecentRunsView({ skill, runs, error, now, latest = null }: Props) {
   return (
@@ -55,6 +56,8 @@ function RecentRunsView({ skill, runs, error, now, latest = null }: Props) {
                     {/* what blocked it, as the report's summary says it ("Completed, but blocked: stage … denied call …") */}
                     {blocked && !r.failedAt ? `: ${deniedCallWords({ ...blocked, reason: shortReason(blocked.reason) })}` : null}
                   </span>
+                ) : r.takenOnBy ? (
+                  <TakenOnBy runId={r.takenOnBy} className={styles.muted} />
                 ) : null}{' '}
                 <RelativeTime ms={r.createdAt} now={now} className={styles.muted} />
                 {canRerunWith(r, latest) && r.failedAt ? (

@@ -29,7 +29,7 @@ export type RunSearch = {
   outcome?: readonly RunOutcomeWord[];
   /** exactly this failure point (`failed_at`: `<capability>/<stage>` or a step position) */
   failedAt?: string;
-  /** failed, aborted by a step, or blocked */
+  /** failed, aborted by a step, or blocked, and not taken on by a fork that completed (TAKES_ON) */
   needsAttention?: boolean;
   /** created at or after, epoch ms */
   from?: number;
@@ -59,7 +59,10 @@ export type RunIndexRow = {
   outcome: RunOutcomeWord | null;
   errorMessage: string | null;
   failedAt: string | null;
+  /** TAKES_ON: false once a fork of it completed (takenOnBy), whatever its own status */
   needsAttention: boolean;
+  /** the newest fork of it that completed, when it failed, was aborted by a step or blocked (else null) */
+  takenOnBy: string | null;
   durationMs: number | null;
   /** what blocked a completed run (its report's `blocked_by`, the reason cut to BLOCKED_REASON_CHARS); null for any other run */
   blockedBy: RunBlockedBy | null;
@@ -81,6 +84,21 @@ export const BLOCKED_REASON_CHARS = 300;
  * every other run is never parsed for it, and no column is stored for it. Of `runs r`.
  */
 export const BLOCKED_BY_SQL = `CASE WHEN r."outcome" = 'blocked' AND r."status" = 'completed' THEN r."report" -> 'blocked_by' END`;
+
+/**
+ * Whether a run needs attention, the one definition the list's rows, its filter, the chart's count,
+ * the studio's recent runs and `stagecraft runs --attention` share: its own `needs_attention`
+ * (failed; aborted or blocked, not on a user's request), unless a fork of it completed since. That
+ * fork took it on (a rerun from its failed step, with the skill fixed) and got through. A replay
+ * re-executes the same recording to check it and fixes nothing; a `run` child of it is a `run_skill`
+ * call. The run's status stays what it was (history is not rewritten): only the attention changes.
+ */
+const TAKER = (d: string) => `${d}."kind" = 'fork' AND ${d}."status" = 'completed'`;
+const TAKES_ON = (d: string, r: string) => `${d}."parent_run_id" = ${r}."id" AND ${TAKER(d)}`;
+/** a fork that took run `r` on: one probe of runs_parent_run_id_idx, made for the runs that need attention on their own alone */
+const TAKEN_ON_SQL = `SELECT 1 FROM "runs" d WHERE ${TAKES_ON('d', 'r')}`;
+/** the newest fork that took `r` on, of a run that needed attention on its own; else null */
+const TAKEN_ON_BY_SQL = `CASE WHEN r."needs_attention" THEN (SELECT d."id" FROM "runs" d WHERE ${TAKES_ON('d', 'r')} ORDER BY d."created_at" DESC, d."ord" ASC LIMIT 1) END`;
 
 export type RunPage = { rows: RunIndexRow[]; next: RunCursor | null };
 
@@ -134,7 +152,9 @@ function whereOf(s: RunSearch): { sql: string; args: unknown[] } {
   if (s.status?.length) parts.push(`r."status" = ANY(${arg([...s.status])}::text[])`);
   if (s.outcome?.length) parts.push(`r."outcome" = ANY(${arg([...s.outcome])}::text[])`);
   if (s.failedAt !== undefined) parts.push(`r."failed_at" = ${arg(s.failedAt)}`);
-  if (s.needsAttention !== undefined) parts.push(`r."needs_attention" = ${arg(s.needsAttention)}`);
+  // `= true` first: the partial runs_needs_attention_created_at_idx answers it, the subquery checks its runs alone
+  if (s.needsAttention === true) parts.push(`r."needs_attention" = true AND NOT EXISTS (${TAKEN_ON_SQL})`);
+  if (s.needsAttention === false) parts.push(`(r."needs_attention" = false OR EXISTS (${TAKEN_ON_SQL}))`);
   if (s.from !== undefined) parts.push(`r."created_at" >= stagecraft_ms_to_ts(${arg(s.from)}::float8)`);
   if (s.to !== undefined) parts.push(`r."created_at" < stagecraft_ms_to_ts(${arg(s.to)}::float8)`);
   if (s.text) {
@@ -160,6 +180,7 @@ type PageRow = {
   bundle_dir: string | null;
   failed_at: string | null;
   needs_attention: boolean;
+  taken_on_by: string | null;
   duration_ms: number | null;
   blocked_by: unknown;
   input_preview: string;
@@ -200,7 +221,7 @@ export class PrismaRunIndex implements RunIndex {
     const rows = await this.raw<PageRow>(
       `SELECT r."id", r."skill_name", v."hash" AS version_hash, r."status", r."model", r."kind", r."parent_run_id", r."fork_point", r."created_at", r."updated_at",
               r."outcome", r."error_message", r."bundle_dir", r."failed_at", r."needs_attention", r."duration_ms",
-              ${BLOCKED_BY_SQL} AS blocked_by, left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
+              ${TAKEN_ON_BY_SQL} AS taken_on_by, ${BLOCKED_BY_SQL} AS blocked_by, left(r."input"::text, ${INPUT_PREVIEW_CHARS}) AS input_preview, r."ord"::text AS ord
          FROM "runs" r LEFT JOIN "skill_versions" v ON v."id" = r."skill_version_id"
         WHERE ${where.sql}${keyset}
         ORDER BY r."created_at" DESC, r."ord" ASC
@@ -216,12 +237,19 @@ export class PrismaRunIndex implements RunIndex {
     const where = whereOf(search);
     // the failure points are those of the runs every other filter selects: picking one still offers the rest
     const others = whereOf({ ...search, failedAt: undefined });
-    const [rows, points] = await Promise.all([
+    const [rows, points, takenOn] = await Promise.all([
       this.raw<StatsRow>(statsSql(where.sql, where.args.length), ...where.args, search.from ?? null, search.to ?? null, opts.buckets, NICE_BUCKETS_MS),
       this.raw<{ at: string; n: bigint }>(
         `SELECT r."failed_at" AS at, count(*) AS n FROM "runs" r WHERE ${others.sql} AND r."failed_at" IS NOT NULL
           GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${MAX_FAILURE_POINTS}`,
         ...others.args,
+      ),
+      // the runs the search selects that need attention on their own but were taken on: from the completed
+      // forks (runs_parent_run_id_idx holds only derived runs), so the chart's read of every run stays index-only
+      this.raw<{ n: bigint }>(
+        `SELECT count(DISTINCT r."id") AS n FROM "runs" d JOIN "runs" r ON r."id" = d."parent_run_id"
+          WHERE d."parent_run_id" IS NOT NULL AND ${TAKER('d')} AND r."needs_attention" AND ${where.sql}`,
+        ...where.args,
       ),
     ]);
     const head = rows[0];
@@ -243,7 +271,7 @@ export class PrismaRunIndex implements RunIndex {
       (await this.raw<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM "runs" r WHERE r."failed_at" IS NOT NULL) AS any`))[0]?.any === true;
     return {
       total,
-      needsAttention: Number(head?.attention ?? 0),
+      needsAttention: Number(head?.attention ?? 0) - Number(takenOn[0]?.n ?? 0),
       byStatus,
       bucketMs,
       buckets,
@@ -331,7 +359,8 @@ function toRow(r: PageRow): RunIndexRow {
     outcome: r.outcome as RunOutcomeWord | null,
     errorMessage: runErrorWords(r.error_message, r.bundle_dir, r.version_hash),
     failedAt: r.failed_at,
-    needsAttention: r.needs_attention,
+    needsAttention: r.needs_attention && r.taken_on_by === null,
+    takenOnBy: r.taken_on_by,
     durationMs: r.duration_ms === null ? null : Number(r.duration_ms),
     blockedBy: blockedByOf(r.blocked_by),
     inputPreview: r.input_preview,

@@ -45,7 +45,8 @@ async function runsRowsRead(db: Db, statements: { text: string; values: unknown[
   for (const { text, values } of statements) {
     const plan = await db.$queryRawUnsafe<Record<string, string>[]>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, ...values);
     for (const line of plan.map((r) => Object.values(r)[0]).filter((l) => / on runs r\b/.test(l))) {
-      read += Number(/actual rows=([\d.]+)/.exec(line)?.[1]) * Number(/loops=(\d+)/.exec(line)?.[1] ?? 1);
+      // a scan "(never executed)" (the taken-on count's probe of the parents of no completed fork) read none
+      read += Number(/actual rows=([\d.]+)/.exec(line)?.[1] ?? 0) * Number(/loops=(\d+)/.exec(line)?.[1] ?? 1);
     }
   }
   return read;

@@ -30,8 +30,13 @@ export const RunListItemView = z
     updatedAt: ms,
     /** the report's outcome (null while running) */
     outcome: z.enum(RUN_OUTCOME_WORDS).nullable(),
-    /** failed, aborted by a step (not on a user's request), or blocked */
+    /** failed, aborted by a step (not on a user's request), or blocked; and not taken on by a fork that completed (`takenOnBy`) */
     needsAttention: z.boolean(),
+    /**
+     * the newest fork of a failed, step-aborted or blocked run that completed: it took the run on, so the
+     * run no longer needs attention (its status stays). Null when none did; optional: a row from before it was added has none.
+     */
+    takenOnBy: z.string().nullable().optional(),
     /** where it failed: `<capability>/<stage>`, or a processor step's position (`__post__/2`) */
     failedAt: z.string().nullable(),
     errorMessage: z.string().nullable(),

@@ -16,6 +16,6 @@ test("a model script in a version's copy is shown by its path in the skill; othe
 
 test("the runs list's item shows the model so, and keeps the rest", async () => {
   const { runListItemView } = await import('../server/runs/list-runs');
-  const row = { id: 'run_1', skillName: 's', versionHash: null, status: 'completed', model: `scripted:/d/bundles/${hash}/model.yaml`, kind: 'run', parentRunId: null, forkPoint: null, createdAt: 1, updatedAt: 2, outcome: 'succeeded', errorMessage: null, failedAt: null, needsAttention: false, durationMs: 1, blockedBy: null, inputPreview: '{}', ord: '1' } as const;
+  const row = { id: 'run_1', skillName: 's', versionHash: null, status: 'completed', model: `scripted:/d/bundles/${hash}/model.yaml`, kind: 'run', parentRunId: null, forkPoint: null, createdAt: 1, updatedAt: 2, outcome: 'succeeded', errorMessage: null, failedAt: null, needsAttention: false, takenOnBy: null, durationMs: 1, blockedBy: null, inputPreview: '{}', ord: '1' } as const;
   assert.equal(runListItemView(row).model, 'scripted:model.yaml');
 });

@@ -50,6 +50,7 @@ export function runListItemView(r: RunIndexRow): RunListItemView {
     updatedAt: r.updatedAt,
     outcome: r.outcome,
     needsAttention: r.needsAttention,
+    takenOnBy: r.takenOnBy,
     failedAt: r.failedAt,
     errorMessage: r.errorMessage,
     durationMs: r.durationMs,
