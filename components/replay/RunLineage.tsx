@@ -30,10 +30,11 @@ export function RunLineage({ run }: Props) {
               , from <code>{run.forkPoint}</code>
             </>
           ) : null}
-          {otherVersionWords(run.version, run.parentVersion)}. <Link href={compareHref(run.parentRunId, run.runId)}>Compare with it</Link>
+          . <Link href={compareHref(run.parentRunId, run.runId)}>Compare with it</Link>
           {run.kind === 'replay' ? <ReplayVerdict parentRunId={run.parentRunId} runId={run.runId} status={run.status} /> : null}
         </p>
       ) : null}
+      {isDerived && otherVersionWords(run.version, run.parentVersion) ? <p>{otherVersionWords(run.version, run.parentVersion)}</p> : null}
       {takenOn ? (
         <p data-taken-on-by={takenOn.runId}>
           Taken on by the fork{' '}

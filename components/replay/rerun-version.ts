@@ -15,10 +15,11 @@ export function rerunVersionNote(ran: string | null, latest: string | null): Rer
 }
 
 /**
- * `, with version X (that run ran Y)` when a replay or fork ran another version than its parent: a rerun
- * after a fix read as the same skill run again ("This run is a fork of …, from __post__/1."). Empty else.
+ * `It ran version X; that run ran Y.` when a replay or fork ran another version than its parent: a rerun
+ * after a fix read as the same skill run again ("This run is a fork of …, from __post__/1."). A line of its
+ * own, under the lineage line, which stays word for word (a replay's verdict ends it). Empty else.
  */
 export function otherVersionWords(version: string | null, parentVersion: string | null | undefined): string {
   if (!version || !parentVersion || version === parentVersion) return '';
-  return `, with version ${version.slice(0, 8)} (that run ran ${parentVersion.slice(0, 8)})`;
+  return `It ran version ${version.slice(0, 8)}; that run ran ${parentVersion.slice(0, 8)}.`;
 }

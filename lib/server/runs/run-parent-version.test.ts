@@ -1,6 +1,6 @@
 // A replay's or fork's run view names the version its parent ran (parentVersion), and the run page's
-// lineage line says it when the two differ: "This run is a fork of run_…, from __post__/0, with version
-// X (that run ran Y)." Before, a rerun after a fix read as the same skill run again.
+// lineage line says it when the two differ: "This run is a fork of run_…, from __post__/0. Compare with it.
+// It ran version X; that run ran Y." Before, a rerun after a fix read as the same skill run again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ test('a rerun with another version names its parent version; one with the same v
   const other = await getRun(host, (await forkRun(host, parent.runId, { at: '__post__/0', skillDir: fixed })).runId);
   assert.equal(other.parentVersion, p.version);
   assert.notEqual(other.version, p.version);
-  assert.equal(otherVersionWords(other.version, other.parentVersion), `, with version ${other.version!.slice(0, 8)} (that run ran ${p.version!.slice(0, 8)})`);
+  assert.equal(otherVersionWords(other.version, other.parentVersion), `It ran version ${other.version!.slice(0, 8)}; that run ran ${p.version!.slice(0, 8)}.`);
   const same = await getRun(host, (await forkRun(host, parent.runId, { at: '__post__/0', version: p.version! })).runId);
   assert.equal(same.parentVersion, p.version);
   assert.equal(otherVersionWords(same.version, same.parentVersion), '');
