@@ -9,6 +9,8 @@ import { printedText } from '../lib/kernel/error-info';
 import { readableText } from '../lib/kernel/terminal-text';
 import { eventSummary } from '../lib/kernel/summaries';
 import type { JsonObject } from '../lib/kernel/json';
+import type { ForkVersionFrom } from '../lib/server/runs/fork-run';
+import path from 'node:path';
 
 export function printSummary(s: RunSummary, io: Io): void {
   io.out(`run ${s.runId}: ${s.status}`);
@@ -152,4 +154,20 @@ export function printEvent(e: { seq: number; at: number; type: string; data: Jso
 /** the bundle folder a run started or resumed from, as `roots` of printEvent takes them */
 export function bundleRootOf(e: { type: string; data: Record<string, unknown> }): string[] {
   return (e.type === 'run_started' || e.type === 'run_resumed') && typeof e.data.bundleDir === 'string' ? [e.data.bundleDir] : [];
+}
+
+/**
+ * Which version a fork ran, beside its hash: a skill folder's files (`stagecraft fork RUN` reads the
+ * run's folder as it is now) are said to be that folder's, and new when they were recorded as a
+ * version just now, and the version the parent ran is named — before, "(version 6ff698f923f5)" alone
+ * left a user to guess that the edited folder was taken. Null for a stored version (said as through the app).
+ */
+export function forkVersionLine(version: string, from: ForkVersionFrom, cwd: string): string | null {
+  const short = (hash: string) => hash.slice(0, 12);
+  const parent = from.parentVersion === null ? '' : from.parentVersion === version ? ' (the version the parent ran)' : ` (the parent ran ${short(from.parentVersion)})`;
+  // a stored version: as through the app (which reads no folder), nothing added
+  if (from.folder === null) return null;
+  const rel = path.relative(cwd, from.folder);
+  const dir = rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? from.folder : rel;
+  return `with version ${short(version)} from ${dir}${from.isNew ? ", new: the folder's files as they are now" : ''}${parent}`;
 }

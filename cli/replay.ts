@@ -12,7 +12,7 @@ import { existsSync, statSync } from 'node:fs';
 import { AppAnswerError, StagecraftError, UsageError, errorToJson } from '../lib/kernel/errors';
 import type { Json } from '../lib/kernel/json';
 import { compareRuns } from '../lib/server/runs/compare-runs';
-import { CLI_FORK_WORDS, forkRun, noForkPoint } from '../lib/server/runs/fork-run';
+import { CLI_FORK_WORDS, forkRun, noForkPoint, type ForkVersionFrom } from '../lib/server/runs/fork-run';
 import { failedStepPosition, rerunPoint } from '../lib/server/runs/failed-step';
 import type { RunEvent } from '../lib/kernel/ports';
 import { checkRunExport, importRuns } from '../lib/server/runs/import-runs';
@@ -30,7 +30,7 @@ import { checkModelSpec } from '../lib/models';
 import { withHostOrApp } from './store';
 import type { AppClient } from './through-app';
 import type { Io } from './main';
-import { diffLines, oneLine, printSummary, replayCounts, reusedLine, takeOnLine } from './print';
+import { diffLines, forkVersionLine, oneLine, printSummary, replayCounts, reusedLine, takeOnLine } from './print';
 import { errorLine, inCliWords } from './error-line';
 import { versionArg } from './version-arg';
 import { sayHowToResumeOnStop, type StoppedRunJson } from './stop-words';
@@ -307,7 +307,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
   const parent = positionals[0];
   // a fork that failed at a step (again) ends with the command that takes it on from there, as `run` and `resume` do
   const nextOf = async (runId: string, status: string, events: () => Promise<RunEvent[]>) => (values.json ? null : takeOnLine(runId, rerunPoint(status, await events())));
-  const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string; next: string | null }>(
+  const forked = await withHostOrApp<{ summary: RunSummaryView; forkPoint: string; version: string; next: string | null; versionFrom?: ForkVersionFrom }>(
     io,
     async (host) => {
       // stopped by Ctrl-C or SIGTERM mid-run, the fork is left running as `run`'s run is: said the same way
@@ -315,7 +315,7 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
       const unsay = sayHowToResumeOnStop(runId, io, values.json ? (stopped) => ({ ...stopped, parentRunId: parent }) : undefined, host.store);
       const outcome = await forkRun(host, parent, { ...choice, at: values.at, set, value, model: values.model, localModelFiles: true, trust: values.trust, runId }).finally(unsay);
       const next = await nextOf(outcome.runId, outcome.status, () => host.store.readEvents(outcome.runId));
-      return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version, next };
+      return { summary: await summarizeRun(host.store, outcome), forkPoint: outcome.forkPoint, version: outcome.version, next, versionFrom: outcome.versionFrom };
     },
     async (app) => {
       // the fork point named or not, as on the store: said in the CLI's words (--at), not the API's
@@ -327,11 +327,14 @@ export async function forkCommand(argv: string[], io: Io): Promise<number> {
     },
     { runsCode: true, notThroughApp: forkNotThroughApp(values) },
   ).catch((e: unknown) => Promise.reject(valueLocated(e, values.value, read, set.length > 0)));
-  const { summary, forkPoint, version, next } = forked;
+  const { summary, forkPoint, version, next, versionFrom } = forked;
   if (values.json) io.out(JSON.stringify({ ...summary, parentRunId: parent, forkPoint, version }));
   else {
     io.out(`fork of run ${parent} at ${forkPoint} (version ${short(version)}):`);
     io.out(reusedLine(summary.report, parent));
+    // where the version came from (the run's folder, as it is now?) and which the parent ran: after the lines above, which callers read as before
+    const from = versionFrom ? forkVersionLine(version, versionFrom, process.cwd()) : null;
+    if (from) io.out(from);
     printSummary(summary, io);
     if (next) io.out(next);
   }

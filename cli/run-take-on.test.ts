@@ -29,6 +29,12 @@ test('a run failed at a step says `stagecraft fork RUN` reruns it from there; a 
   assert.equal(rerun.code, 0, rerun.out + rerun.err);
   assert.match(rerun.out, new RegExp(`^fork of run ${runId} at __post__/1 \\(version \\w+\\):\\nreused from ${runId}'s recording \\(not run again\\): 2 model turns, 1 processor step; the rest ran live\\n`));
   assert.doesNotMatch(rerun.out, /^next:/m);
+  // the version is the folder's, as edited: said new, beside the one the parent ran
+  const hash = /^fork of run \w+ at __post__\/1 \(version (\w+)\):/.exec(rerun.out)![1];
+  const from = new RegExp(`^with version ${hash} from (.+), new: the folder's files as they are now \\(the parent ran (\\w{12})\\)$`, 'm').exec(rerun.out);
+  assert.ok(from, rerun.out);
+  assert.equal(from[1], bundle);
+  assert.notEqual(from[2], hash);
   const ok = await runCli(['run', bundle, '--input', path.join(bundle, 'input.json')], { env });
   assert.equal(ok.code, 0, ok.out + ok.err);
   assert.doesNotMatch(ok.out, /^next:/m);

@@ -1,6 +1,7 @@
 // Divergences between two runs (a run and its replay, or any two compared), the first first: for
 // each, its position, what changed, the message the kernel wrote, both sides' status, and the
-// structural diff of their values (or both values, where one side has none).
+// structural diff of their values (or both values, where one side has none). A step whose value says
+// nothing of what it did (a validate that passed records null) is said in words, not shown as null.
 import type { CompareDivergenceView, DivergenceSideView, ReplayDivergenceView } from '@/lib/views';
 import { DeltaView, JsonValue } from './DeltaView';
 import styles from './Replay.module.css';
@@ -58,9 +59,12 @@ function Side({ label, side }: { label: string; side: DivergenceSideView | null 
     <div className={styles.side}>
       <span className={styles.sideLabel}>{label}</span>
       {side ? (
-        <span className="status" data-status={side.status}>
-          {side.status}
-        </span>
+        <>
+          <span className="status" data-status={side.status}>
+            {side.status}
+          </span>
+          {side.said ? <span className={styles.dim}>{side.said}</span> : null}
+        </>
       ) : (
         <span className={styles.dim}>no such step</span>
       )}
@@ -70,9 +74,10 @@ function Side({ label, side }: { label: string; side: DivergenceSideView | null 
 
 export function DivergenceItem({ d, labels, index }: { d: Divergence; labels: readonly [string, string]; index: number }) {
   const [first, second] = sidesOf(d);
-  const hasDiff = d.diff !== null && first !== null && second !== null;
+  // a side said in words (a validate that passed records null): no diff from the other's value to a null it did not make
+  const hasDiff = d.diff !== null && first !== null && second !== null && !first.said && !second.said;
   const note = divergenceNote(d);
-  const valuesShown = hasDiff ? 'Both values, whole' : 'The value';
+  const valuesShown = hasDiff || (first && second && (first.said || second.said)) ? 'Both values, whole' : 'The value';
   const where = valuesWhere(d.position, [first !== null, second !== null], labels);
   return (
     <li className={styles.divergence} id={`divergence-${index + 1}`} aria-label={`Divergence ${index + 1} at ${d.position}`}>
@@ -104,11 +109,11 @@ export function DivergenceItem({ d, labels, index }: { d: Divergence; labels: re
           <div className={styles.valuesGrid}>
             <div>
               <span className={styles.sideLabel}>{labels[0]}</span>
-              {first ? <JsonValue value={first.value} /> : <p className={styles.dim}>(no such step)</p>}
+              {first?.said ? <p>{first.said}</p> : first ? <JsonValue value={first.value} /> : <p className={styles.dim}>(no such step)</p>}
             </div>
             <div>
               <span className={styles.sideLabel}>{labels[1]}</span>
-              {second ? <JsonValue value={second.value} /> : <p className={styles.dim}>(no such step)</p>}
+              {second?.said ? <p>{second.said}</p> : second ? <JsonValue value={second.value} /> : <p className={styles.dim}>(no such step)</p>}
             </div>
           </div>
         </details>

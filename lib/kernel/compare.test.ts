@@ -66,3 +66,31 @@ test('a step whose output changed only under a __proto__ key is a divergence, an
   assert.equal(d[0].position, '__post__/0');
   assert.equal(JSON.stringify(d[0].diff), '{"__proto__":{"y":[1,2]}}');
 });
+
+test("a validate that passed is said to have passed beside the other run's error, not shown as a null", () => {
+  const ev = (runId: string, seq: number, type: string, data: RunEvent['data']): RunEvent => ({ runId, seq, type, at: 1000 + seq, data });
+  const post0 = { kind: 'processor', position: '__post__/0', type: 'python', status: 'ok', output: { word_count: 3 } };
+  const error = { code: 'validation_failed', message: 'validate: /word_count must be >= 5' };
+  const a = [
+    ev('run_a', 1, EVENT.runStarted, { skill: 's', skillHash: 'h' }),
+    ev('run_a', 2, EVENT.stepCompleted, post0),
+    ev('run_a', 3, EVENT.stepCompleted, { kind: 'processor', position: '__post__/1', type: 'validate', status: 'failed', output: { error } }),
+    ev('run_a', 4, EVENT.runAborted, { error: { ...error, code: 'workflow_aborted', position: '__post__/1' } }),
+  ];
+  const b = [
+    ev('run_b', 1, EVENT.runStarted, { skill: 's', skillHash: 'h2' }),
+    ev('run_b', 2, EVENT.stepCompleted, post0),
+    ev('run_b', 3, EVENT.stepCompleted, { kind: 'processor', position: '__post__/1', type: 'validate', status: 'ok', output: null }),
+    ev('run_b', 4, EVENT.runCompleted, { output: { word_count: 3 } }),
+  ];
+  const d = compareLogs(a, b).divergences[0];
+  assert.equal(d.position, '__post__/1');
+  assert.equal(d.message, '__post__/1 (processor): status failed → ok (B passed — validate records no output)');
+  assert.equal(d.b?.said, 'passed — validate records no output');
+  assert.equal(d.b?.value, null, 'the value is as recorded');
+  assert.equal(d.a?.said, undefined, "A's error says what it did");
+  // the other way round: A passed
+  const back = compareLogs(b, a).divergences[0];
+  assert.equal(back.message, '__post__/1 (processor): status ok → failed (A passed — validate records no output)');
+  assert.equal(back.a?.said, 'passed — validate records no output');
+});

@@ -52,7 +52,17 @@ export type CompareRow = { position: string; kind: string; change: RowChange; a:
 
 export type DivergenceChange = 'status' | 'output' | 'added' | 'removed' | 'model_request_changed' | 'model_turn_unrecorded' | 'tool_call_unrecorded' | 'outcome';
 
-export type DivergenceSide = { seq: number | null; status: string; value: Json };
+/** `said`: what the step did where its value says nothing of it (a validate that passed records null) */
+export type DivergenceSide = { seq: number | null; status: string; value: Json; said?: string };
+
+/**
+ * What a step did, in words, where its recorded value would read as "it produced nothing": a validate
+ * that passed records no output (null), which beside the other run's error looked like an empty step.
+ * The one source of these words for compare's page and `stagecraft compare`.
+ */
+export function noOutputWords(kind: string, type: string | null, status: string, output: Json): string | null {
+  return kind === 'processor' && type === 'validate' && status === 'ok' && output === null ? 'passed — validate records no output' : null;
+}
 
 export type Divergence = {
   position: string;
@@ -92,7 +102,7 @@ export type Comparison = {
   stoppedAt: { position: string; reason: string; message: string } | null;
 };
 
-type Step = StepSide & { position: string; kind: string; first: number; edited: boolean };
+type Step = StepSide & { position: string; kind: string; first: number; edited: boolean; type: string | null };
 
 /** a step the other run answered whole, and this run's steps inside it (not compared) */
 export type InsideParent = { position: string; steps: number; edited: string[] };
@@ -164,6 +174,7 @@ export function stepsOf(events: readonly RunEvent[]): Step[] {
     byPosition.set(position, {
       position,
       kind: String(d.kind),
+      type: typeof d.type === 'string' ? d.type : null,
       seq: e.seq,
       first: prev?.first ?? e.seq,
       status: String(d.status),
@@ -277,6 +288,7 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
   const b = outcomeOf(bEvents, bAll, bOutside);
   const stoppedAt = stopOf(b);
   const roots: Roots = { a: bundleRootsOf(aEvents), b: bundleRootsOf(bEvents) };
+  const types: Types = { a: new Map(aAll.map((s) => [s.position, s.type])), b: new Map(bAll.map((s) => [s.position, s.type])) };
   const aIndex = new Map(aSteps.map((s, i) => [s.position, i]));
   const matched = new Array<boolean>(aSteps.length).fill(false);
   const rows: CompareRow[] = [];
@@ -299,7 +311,7 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
     const change: RowChange = as.status !== bs.status ? 'status' : sameValue(as.output, bs.output, roots) ? 'same' : 'output';
     rows.push({ position: bs.position, kind: bs.kind, change, a: side(as), b: side(bs) });
   }
-  const divergences: Divergence[] = rows.filter((r) => r.change !== 'same').map((r) => divergenceOf(r, roots));
+  const divergences: Divergence[] = rows.filter((r) => r.change !== 'same').map((r) => divergenceOf(r, roots, types));
   if (stoppedAt) {
     const j = aIndex.get(stoppedAt.position);
     if (j !== undefined && j >= next && !matched[j]) {
@@ -322,15 +334,21 @@ export function compareLogs(aEvents: readonly RunEvent[], bEvents: readonly RunE
     if (matched[next]) continue;
     const s = aSteps[next];
     rows.push({ position: s.position, kind: s.kind, change: stoppedAt ? 'not_reached' : 'removed', a: side(s), b: null });
-    if (!stoppedAt) divergences.push(divergenceOf(rows[rows.length - 1], roots));
+    if (!stoppedAt) divergences.push(divergenceOf(rows[rows.length - 1], roots, types));
   }
   if (!stoppedAt && (a.status !== b.status || !sameValue(a.output, b.output, roots))) divergences.push(outcomeDivergence(a, b, roots));
   return { rows, divergences, a, b, stoppedAt };
 }
 
-function divergenceOf(r: CompareRow, roots: Roots): Divergence {
+/** each side's step types by position (a validate's null output is said in words: noOutputWords) */
+type Types = { a: ReadonlyMap<string, string | null>; b: ReadonlyMap<string, string | null> };
+
+function divergenceOf(r: CompareRow, roots: Roots, types: Types): Divergence {
   // a side's value as it is shown: the bundle copy's files named as the run page names them, never the server's folders
-  const dv = (s: StepSide | null, at: readonly string[]): DivergenceSide | null => (s ? { seq: s.seq, status: s.status, value: relativeErrorValue(s.output, at) } : null);
+  const dv = (s: StepSide | null, at: readonly string[], said: string | null): DivergenceSide | null =>
+    s ? { seq: s.seq, status: s.status, value: relativeErrorValue(s.output, at), ...(said ? { said } : {}) } : null;
+  const saidA = r.a ? noOutputWords(r.kind, types.a.get(r.position) ?? null, r.a.status, r.a.output) : null;
+  const saidB = r.b ? noOutputWords(r.kind, types.b.get(r.position) ?? null, r.b.status, r.b.output) : null;
   const where = `${r.position} (${r.kind})`;
   let message: string;
   switch (r.change) {
@@ -341,13 +359,13 @@ function divergenceOf(r: CompareRow, roots: Roots): Divergence {
       message = `${where}: only in A — B has no such step`;
       break;
     case 'status':
-      message = `${where}: status ${r.a!.status} → ${r.b!.status}`;
+      message = `${where}: status ${r.a!.status} → ${r.b!.status}${saidB ? ` (B ${saidB})` : saidA ? ` (A ${saidA})` : ''}`;
       break;
     default:
       message = `${where}: output changed`;
   }
   const diff = r.a && r.b && !sameValue(r.a.output, r.b.output, roots) ? diffValues(comparable(r.a.output, roots.a), comparable(r.b.output, roots.b)) : null;
-  return { position: r.position, kind: r.kind, change: r.change as DivergenceChange, a: dv(r.a, roots.a), b: dv(r.b, roots.b), diff, message };
+  return { position: r.position, kind: r.kind, change: r.change as DivergenceChange, a: dv(r.a, roots.a, saidA), b: dv(r.b, roots.b, saidB), diff, message };
 }
 
 /** where an outcome went another way: the location its error names, else the end of the run */

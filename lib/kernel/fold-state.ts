@@ -43,6 +43,11 @@ export type StateChain = {
   value: JsonObject;
   /** the position of the last step that ran (null before the first) */
   step: string | null;
+  /**
+   * that step failed (the run stopped there) or failed and was skipped (on_error: skip): nothing it
+   * made entered the value, which is what it was handed; absent when its result entered the value
+   */
+  stepStatus?: 'failed' | 'skipped';
   /** inside an iterate: the element being worked on */
   element: { prefix: string; value: JsonObject; step: string } | null;
   /** the value is a fork's edit of a step's input, made at its point: that step (`__post__/1`); absent when it is what the run made */
@@ -188,7 +193,8 @@ function chainAt(fold: RunFold, visit: VisitRec | null, inPost: boolean, seq: nu
   const chain = inPost ? fold.post : visit?.pre && (visit.transcriptSeq === null || seq < visit.transcriptSeq) ? visit.pre : null;
   if (!chain || chain.startSeq > seq) return editedStartAt(fold, seq);
   const { value, step } = chainValueAt(chain, seq);
-  return { prefix: chain.prefix, phase: chain.phase, value, step: step?.data.position ?? null, element: elementAt(fold, chain.prefix, seq), ...editedOf(editedAt(chain, value)) };
+  const failed = step && (step.data.status === 'failed' || step.data.status === 'skipped') ? { stepStatus: step.data.status } : {};
+  return { prefix: chain.prefix, phase: chain.phase, value, step: step?.data.position ?? null, ...failed, element: elementAt(fold, chain.prefix, seq), ...editedOf(editedAt(chain, value)) };
 }
 
 const editedOf = (at: string | null): { editedAt?: string } => (at ? { editedAt: at } : {});

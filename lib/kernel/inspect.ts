@@ -42,7 +42,7 @@ export type MessageView = {
   editedOver?: string | null;
 };
 
-export type ChainView = { prefix: string; phase: string; value: ValueSlot; step: string | null; element: { prefix: string; value: ValueSlot; step: string } | null };
+export type ChainView = { prefix: string; phase: string; value: ValueSlot; step: string | null; stepStatus?: 'failed' | 'skipped'; element: { prefix: string; value: ValueSlot; step: string } | null };
 
 export type RunStateView = Omit<RunState, 'resume' | 'transcript' | 'chain' | 'workspace' | 'output' | 'error'> & {
   resume: { currentPhase: string; seq: number; data: ValueSlot } | null;
@@ -72,6 +72,7 @@ export function stateView(fold: RunFold, k: number): RunStateView {
           phase: s.chain.phase,
           value: slot(s.chain.value, ref('chain', 'value')),
           step: s.chain.step,
+          ...(s.chain.stepStatus ? { stepStatus: s.chain.stepStatus } : {}),
           element: s.chain.element ? { ...s.chain.element, value: slot(s.chain.element.value, ref('chain', 'element', 'value')) } : null,
           ...(s.chain.editedAt ? { editedAt: s.chain.editedAt } : {}),
           ...(s.chain.editedOver !== undefined ? { editedOver: s.chain.editedOver } : {}),

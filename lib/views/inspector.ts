@@ -276,6 +276,8 @@ export const RunStateView = z
         phase: str,
         value: ValueSlotView,
         step: str.nullable(),
+        /** that step failed, or failed and was skipped: the value is what it was handed (absent: its result entered the value) */
+        stepStatus: z.enum(['failed', 'skipped']).optional(),
         element: z.object({ prefix: str, value: ValueSlotView, step: str }).strict().nullable(),
         /** the value is a fork's edit of a step's input, made at its point: that step (absent: what the run made) */
         editedAt: str.optional(),

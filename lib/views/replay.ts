@@ -40,7 +40,8 @@ export const versionInPath = versionNamed(VERSION_HINT);
 export const DIVERGENCE_CHANGES = ['status', 'output', 'added', 'removed', 'model_request_changed', 'model_turn_unrecorded', 'tool_call_unrecorded', 'outcome'] as const;
 
 /** one side of a divergence: the step's record (seq null for a run's outcome), its status and its value */
-export const DivergenceSideView = z.object({ seq: int.nullable(), status: z.string(), value: json }).strict();
+/** `said`: what the step did where its value says nothing of it ("passed — validate records no output": its null) */
+export const DivergenceSideView = z.object({ seq: int.nullable(), status: z.string(), value: json, said: z.string().optional() }).strict();
 export type DivergenceSideView = z.infer<typeof DivergenceSideView>;
 
 const divergenceCommon = {

@@ -8,7 +8,7 @@
  */
 import type { RunStateView } from '@/lib/views/inspector';
 import { emptyWords } from './empty-words';
-import { visitWords } from './where-words';
+import { chainWords, editedInputWords, visitWords } from './where-words';
 import { fullValue, shortValue, stateChanges } from './state-diff';
 import { ValueView } from '../ValueView';
 import styles from './Scrubber.module.css';
@@ -146,23 +146,6 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
       </div>
     </>
   );
-}
-
-/** what the chain's value is: what a step left, its input — or a fork's edit, made at its point */
-export function chainWords(chain: NonNullable<RunStateView['chain']>): string {
-  if (!chain.editedAt) return chain.step ? `after ${chain.step}` : 'its input';
-  if (chain.editedOver !== undefined) return editedInputWords(chain.editedAt, chain.editedOver);
-  return `the input of ${chain.editedAt}, edited at the fork point — the fork's value, in place of ${chain.step ? `what ${chain.step} left` : 'the one recorded'}`;
-}
-
-/**
- * A fork's edit of the value flowing in at a start — a phase's input, the finish artifact at
- * `__post__` — said as a step's edited input is: what was edited, and in place of what (`over`: the
- * phase visit that made it; null: the run's input)
- */
-export function editedInputWords(at: string, over: string | null): string {
-  const what = at === '__post__' ? '__post__ (the finish artifact)' : `phase ${at}`;
-  return `the input of ${what}, edited at the fork point — the fork's value, in place of ${over === null ? "the run's input" : `what phase ${over} left`}`;
 }
 
 function Fact({ name, value }: { name: string; value: string }) {

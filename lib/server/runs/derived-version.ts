@@ -59,6 +59,8 @@ export type ChosenVersion = {
   copyDir: string;
   /** what the run records as its bundle: the folder, else the copy */
   bundleDir: string;
+  /** a folder's files recorded as a new version just now (origin `folder` only) */
+  isNew?: true;
 };
 
 /** A run that has ended (replay, fork and export work on a finished record). */
@@ -75,7 +77,7 @@ export async function chooseVersion(host: Host, skill: string, choice: VersionCh
     // the run's own folder too: it may have been given another skill's skill.md since the run
     if (choice.forRun) await requireSameSkill(host, skill, folder, choice.forRun, choice.fallbackVersionId, choice.skillDir === undefined);
     const p = await prepareFolder(host, folder);
-    return { plan: p.plan, files: p.files, hash: bundleHash(p.files), versionId: p.versionId, origin: 'folder', copyDir: p.copyDir, bundleDir: p.origin };
+    return { plan: p.plan, files: p.files, hash: bundleHash(p.files), versionId: p.versionId, origin: 'folder', copyDir: p.copyDir, bundleDir: p.origin, ...(p.isNew ? { isNew: p.isNew } : {}) };
   }
   let v;
   if (choice.version !== undefined) v = await host.skills.getVersion(skill, choice.version);

@@ -139,14 +139,23 @@ async function execute(host: Host, p: PreparedFork, onCreated?: (runId: string) 
   }
 }
 
+/**
+ * Where a fork's version came from, for the CLI to say beside its hash: the folder it was read from
+ * (null: a stored version) and whether it was recorded as a new version just now, and the version the
+ * parent ran (null when unknown)
+ */
+export type ForkVersionFrom = { folder: string | null; isNew: boolean; parentVersion: string | null };
+
 /** Forks a run and runs the fork to its end (the CLI). */
-export async function forkRun(host: Host, runId: string, req: ForkRequest): Promise<RunOutcome & { forkPoint: string; version: string }> {
+export async function forkRun(host: Host, runId: string, req: ForkRequest): Promise<RunOutcome & { forkPoint: string; version: string; versionFrom: ForkVersionFrom }> {
   const p = await prepareFork(host, runId, req);
-  return { ...(await execute(host, p, undefined, req.runId)), forkPoint: p.forkPoint, version: p.chosen.hash };
+  const parent = p.run.skillVersionId ? await host.skills.getVersionById(p.run.skillVersionId) : null;
+  const versionFrom: ForkVersionFrom = { folder: p.chosen.origin === 'folder' ? p.chosen.bundleDir : null, isNew: p.chosen.isNew === true, parentVersion: parent?.hash ?? null };
+  return { ...(await execute(host, p, undefined, req.runId)), forkPoint: p.forkPoint, version: p.chosen.hash, versionFrom };
 }
 
 /** Reruns a run from a step (its failed step by default) with the skill's latest version, and no edit. */
-export function rerunFrom(host: Host, runId: string, at?: string): Promise<RunOutcome & { forkPoint: string; version: string }> {
+export function rerunFrom(host: Host, runId: string, at?: string): Promise<RunOutcome & { forkPoint: string; version: string; versionFrom: ForkVersionFrom }> {
   return forkRun(host, runId, { at });
 }
 

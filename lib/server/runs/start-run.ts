@@ -84,7 +84,8 @@ export type StoredRunRequest = Common & {
 };
 
 /** A run ready to go: the plan compiled from the version's copy, and what to record. */
-export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined };
+/** `isNew`: a folder's files recorded as a version just now (absent: a stored version, or the folder's known one) */
+export type Prepared = { plan: Plan; files: BundleFiles; versionId: string; copyDir: string; origin: string; model: string | undefined; isNew?: true };
 
 /**
  * Where a bundle argument points (relative to `cwd`): a folder, or a skill.md — else a usage error
@@ -142,7 +143,7 @@ async function recordFolder(host: Host, dir: string, files: BundleFiles, problem
   if (problems.length) throw new BundleInvalidError(problems, 'run');
   const saved = await host.skills.saveVersion(checked.name, files, { mode: 'record', origin: 'run', description: skillMdFacts(files['skill.md']).description });
   const copyDir = materializeVersion(host.bundlesDir, { hash: saved.hash, files });
-  return { plan: compileCopy(files, copyDir, shown), files, versionId: saved.versionId, copyDir, origin: dir };
+  return { plan: compileCopy(files, copyDir, shown), files, versionId: saved.versionId, copyDir, origin: dir, ...(saved.isNew ? { isNew: true as const } : {}) };
 }
 
 /**
