@@ -29,7 +29,7 @@ export type RunSearch = {
   outcome?: readonly RunOutcomeWord[];
   /** exactly this failure point (`failed_at`: `<capability>/<stage>` or a step position) */
   failedAt?: string;
-  /** failed, aborted by a step, or blocked, and not taken on by a fork that completed (NEEDS_ATTENTION_SQL) */
+  /** failed, aborted by a step, or blocked, and not taken on by a fork that completed (TAKEN_ON_OF_SQL) */
   needsAttention?: boolean;
   /** created at or after, epoch ms */
   from?: number;
@@ -59,7 +59,7 @@ export type RunIndexRow = {
   outcome: RunOutcomeWord | null;
   errorMessage: string | null;
   failedAt: string | null;
-  /** NEEDS_ATTENTION_SQL: false once a fork down its fork chain completed (takenOnBy), whatever its own status */
+  /** TAKEN_ON_OF_SQL: false once a fork down its fork chain completed (takenOnBy), whatever its own status */
   needsAttention: boolean;
   /** the newest fork of it (or down its chain of forks) that completed, when it failed, was aborted by a step or blocked (else null) */
   takenOnBy: string | null;
@@ -102,18 +102,19 @@ const TAKER = (d: string) => `${d}."kind" = 'fork' AND ${d}."status" = 'complete
  * completed fork (the chart's count). A fork that completed ends the walk down: it took the run on.
  */
 const MAX_FORK_DEPTH = 32;
-/** the forks down the chain from run `r`: `chain(id, status, created_at, ord, depth)` */
-const FORK_CHAIN = `WITH RECURSIVE chain("id", "status", "created_at", "ord", "depth") AS (
-    SELECT d."id", d."status", d."created_at", d."ord", 1 FROM "runs" d WHERE d."parent_run_id" = r."id" AND d."kind" = 'fork'
+/** the forks down the chain from the run whose id is `id`: `chain(id, status, created_at, ord, depth)` */
+const FORK_CHAIN_OF = (id: string) => `WITH RECURSIVE chain("id", "status", "created_at", "ord", "depth") AS (
+    SELECT d."id", d."status", d."created_at", d."ord", 1 FROM "runs" d WHERE d."parent_run_id" = ${id} AND d."kind" = 'fork'
     UNION ALL
     SELECT d."id", d."status", d."created_at", d."ord", c."depth" + 1 FROM chain c JOIN "runs" d ON d."parent_run_id" = c."id" AND d."kind" = 'fork'
      WHERE c."status" <> 'completed' AND c."depth" < ${MAX_FORK_DEPTH})`;
+const FORK_CHAIN = FORK_CHAIN_OF('r."id"');
+/** a fork down the chain that took the run whose id is `id` on (the home page's Last run asks it of its run) */
+export const TAKEN_ON_OF_SQL = (id: string) => `${FORK_CHAIN_OF(id)} SELECT 1 FROM chain WHERE chain."status" = 'completed'`;
 /** a fork down the chain that took run `r` on: probes of runs_parent_run_id_idx, made for the runs that need attention on their own alone */
-const TAKEN_ON_SQL = `${FORK_CHAIN} SELECT 1 FROM chain WHERE chain."status" = 'completed'`;
+const TAKEN_ON_SQL = TAKEN_ON_OF_SQL('r."id"');
 /** the newest fork down the chain that took `r` on, of a run that needed attention on its own; else null */
 const TAKEN_ON_BY_SQL = `CASE WHEN r."needs_attention" THEN (${FORK_CHAIN} SELECT chain."id" FROM chain WHERE chain."status" = 'completed' ORDER BY chain."created_at" DESC, chain."ord" ASC LIMIT 1) END`;
-/** whether run `r` needs attention (NEEDS_ATTENTION_SQL): the home page's Last run reads it too */
-export const NEEDS_ATTENTION_SQL = `(r."needs_attention" AND NOT EXISTS (${TAKEN_ON_SQL}))`;
 /**
  * the runs the chart's search selects that need attention on their own but were taken on, counted up
  * from the completed forks (runs_parent_run_id_idx holds only derived runs) through their fork chains,
