@@ -147,6 +147,8 @@ export type RunStats = {
 export type RunIndex = {
   page(search: RunSearch, opts: { after?: RunCursor; limit: number }): Promise<RunPage>;
   stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats>;
+  /** one run's `takenOnBy`, as its list row says it (the run page's Replays and forks); null for none or no such run */
+  takenOnBy?(runId: string): Promise<string | null>;
 };
 
 /** characters of the input shown in a list row */
@@ -258,6 +260,11 @@ export class PrismaRunIndex implements RunIndex {
     const page = rows.slice(0, limit).map(toRow);
     const last = page[page.length - 1];
     return { rows: page, next: rows.length > limit && last ? { createdAt: last.createdAt, ord: last.ord } : null };
+  }
+
+  async takenOnBy(runId: string): Promise<string | null> {
+    const rows = await this.raw<{ taken_on_by: string | null }>(`SELECT ${TAKEN_ON_BY_SQL} AS taken_on_by FROM "runs" r WHERE r."id" = $1`, runId);
+    return rows[0]?.taken_on_by ?? null;
   }
 
   async stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats> {

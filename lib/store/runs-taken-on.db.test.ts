@@ -12,6 +12,7 @@ import type { OpenedStore } from './open-store';
 import { bothBackends } from './testing/both-backends';
 import type { RunSearch } from './run-index';
 import { ev, makeRun, T0 } from './testing/fixtures';
+import { getRun } from '../server/runs/run-summary';
 
 const MIN = 60_000;
 
@@ -72,6 +73,14 @@ for (const [name, open] of bothBackends()) {
       assert.equal((await store.runIndex.stats({ ...within, needsAttention: true }, { buckets: 10 })).needsAttention, 6);
       assert.equal((await store.runIndex.stats({ ...within, needsAttention: false }, { buckets: 10 })).needsAttention, 0);
       assert.equal((await store.runIndex.stats({ ...within, status: ['failed'] }, { buckets: 10 })).needsAttention, 6);
+    });
+
+    it('the run page says the same (GET /api/runs/<id> takenOnBy): the fork down the chain that completed', async () => {
+      const takenOnBy = async (k: string) => (await getRun({ store, skills: store.skills }, runs[k].id)).takenOnBy;
+      assert.deepEqual(
+        await Promise.all(['chainA', 'chainB', 'fixed', 'openA', 'stuck', 'replayed', 'chainC'].map(takenOnBy)),
+        [runs.chainC.id, runs.chainC.id, runs.fork2.id, null, null, null, null],
+      );
     });
   });
 }
