@@ -8,14 +8,16 @@ import { otherVersionWords } from './rerun-version';
 import { ReplayVerdict } from './ReplayVerdict';
 import styles from './Replay.module.css';
 
-type Props = { run: Pick<RunView, 'runId' | 'kind' | 'status' | 'parentRunId' | 'forkPoint' | 'derivedRuns' | 'version' | 'parentVersion'> & { report?: Pick<NonNullable<RunView['report']>, 'needs_attention'> | null } };
+type Props = { run: Pick<RunView, 'runId' | 'kind' | 'status' | 'parentRunId' | 'forkPoint' | 'derivedRuns' | 'takenOnBy' | 'version' | 'parentVersion'> & { report?: Pick<NonNullable<RunView['report']>, 'needs_attention'> | null } };
 
 export function RunLineage({ run }: Props) {
   const isDerived = run.parentRunId !== null && (run.kind === 'fork' || run.kind === 'replay');
   if (!isDerived && run.derivedRuns.length === 0) return null;
-  // the runs list's rule (lib/store/run-index.ts, TAKES_ON): a fork that completed; a replay checks, it fixes nothing
+  // the runs list's rule (lib/store/run-index.ts, FORK_CHAIN), as the server says it (takenOnBy): a fork that completed
+  // anywhere down its chain of forks; without it, a direct fork that completed. A replay checks, it fixes nothing
   const needed = run.status === 'failed' || run.report?.needs_attention === true;
-  const takenOn = needed ? run.derivedRuns.find((d) => d.kind === 'fork' && d.status === 'completed') : undefined;
+  const direct = needed ? run.derivedRuns.find((d) => d.kind === 'fork' && d.status === 'completed')?.runId : undefined;
+  const takenOn = run.takenOnBy !== undefined ? (run.takenOnBy ?? undefined) : direct;
   return (
     <section className={styles.lineage} aria-labelledby="lineage-title">
       <h2 id="lineage-title">Replays and forks</h2>
@@ -36,10 +38,10 @@ export function RunLineage({ run }: Props) {
       ) : null}
       {isDerived && otherVersionWords(run.version, run.parentVersion) ? <p>{otherVersionWords(run.version, run.parentVersion)}</p> : null}
       {takenOn ? (
-        <p data-taken-on-by={takenOn.runId}>
+        <p data-taken-on-by={takenOn}>
           Taken on by the fork{' '}
-          <Link href={`/runs/${encodeURIComponent(takenOn.runId)}`} className={styles.mono}>
-            {takenOn.runId}
+          <Link href={`/runs/${encodeURIComponent(takenOn)}`} className={styles.mono}>
+            {takenOn}
           </Link>
           , which completed: this run no longer needs attention.
         </p>

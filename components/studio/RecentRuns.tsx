@@ -58,7 +58,9 @@ function RecentRunsView({ skill, runs, error, now, latest = null }: Props) {
                   </span>
                 ) : r.takenOnBy ? (
                   <TakenOnBy runId={r.takenOnBy} className={styles.muted} />
-                ) : null}{' '}
+                ) : null}
+                {/* the row's time, not the fork's ("…, completed · just now") */}
+                {!attention && r.takenOnBy ? ' · ' : ' '}
                 <RelativeTime ms={r.createdAt} now={now} className={styles.muted} />
                 {canRerunWith(r, latest) && r.failedAt ? (
                   <>

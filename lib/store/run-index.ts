@@ -29,7 +29,7 @@ export type RunSearch = {
   outcome?: readonly RunOutcomeWord[];
   /** exactly this failure point (`failed_at`: `<capability>/<stage>` or a step position) */
   failedAt?: string;
-  /** failed, aborted by a step, or blocked, and not taken on by a fork that completed (TAKES_ON) */
+  /** failed, aborted by a step, or blocked, and not taken on by a fork that completed (TAKEN_ON_OF_SQL) */
   needsAttention?: boolean;
   /** created at or after, epoch ms */
   from?: number;
@@ -59,9 +59,9 @@ export type RunIndexRow = {
   outcome: RunOutcomeWord | null;
   errorMessage: string | null;
   failedAt: string | null;
-  /** TAKES_ON: false once a fork of it completed (takenOnBy), whatever its own status */
+  /** TAKEN_ON_OF_SQL: false once a fork down its fork chain completed (takenOnBy), whatever its own status */
   needsAttention: boolean;
-  /** the newest fork of it that completed, when it failed, was aborted by a step or blocked (else null) */
+  /** the newest fork of it (or down its chain of forks) that completed, when it failed, was aborted by a step or blocked (else null) */
   takenOnBy: string | null;
   durationMs: number | null;
   /** what blocked a completed run (its report's `blocked_by`, the reason cut to BLOCKED_REASON_CHARS); null for any other run */
@@ -87,18 +87,45 @@ export const BLOCKED_BY_SQL = `CASE WHEN r."outcome" = 'blocked' AND r."status" 
 
 /**
  * Whether a run needs attention, the one definition the list's rows, its filter, the chart's count,
- * the studio's recent runs and `stagecraft runs --attention` share: its own `needs_attention`
- * (failed; aborted or blocked, not on a user's request), unless a fork of it completed since. That
+ * the studio's recent runs, `stagecraft runs --attention` and the home page's Last run share: its own
+ * `needs_attention` (failed; aborted or blocked, not on a user's request), unless a fork of it (or a
+ * fork down its chain of forks) completed since. That
  * fork took it on (a rerun from its failed step, with the skill fixed) and got through. A replay
  * re-executes the same recording to check it and fixes nothing; a `run` child of it is a `run_skill`
  * call. The run's status stays what it was (history is not rewritten): only the attention changes.
  */
 const TAKER = (d: string) => `${d}."kind" = 'fork' AND ${d}."status" = 'completed'`;
-const TAKES_ON = (d: string, r: string) => `${d}."parent_run_id" = ${r}."id" AND ${TAKER(d)}`;
-/** a fork that took run `r` on: one probe of runs_parent_run_id_idx, made for the runs that need attention on their own alone */
-const TAKEN_ON_SQL = `SELECT 1 FROM "runs" d WHERE ${TAKES_ON('d', 'r')}`;
-/** the newest fork that took `r` on, of a run that needed attention on its own; else null */
-const TAKEN_ON_BY_SQL = `CASE WHEN r."needs_attention" THEN (SELECT d."id" FROM "runs" d WHERE ${TAKES_ON('d', 'r')} ORDER BY d."created_at" DESC, d."ord" ASC LIMIT 1) END`;
+/**
+ * The fork chain: a fork that completed anywhere down a chain of forks takes on every run on the way
+ * (A failed, its fork B failed again, B's fork C completed: C took on B and A). At most
+ * MAX_FORK_DEPTH forks deep, the same bound down from a run (its row, the filter) and up from a
+ * completed fork (the chart's count). A fork that completed ends the walk down: it took the run on.
+ */
+const MAX_FORK_DEPTH = 32;
+/** the forks down the chain from the run whose id is `id`: `chain(id, status, created_at, ord, depth)` */
+const FORK_CHAIN_OF = (id: string) => `WITH RECURSIVE chain("id", "status", "created_at", "ord", "depth") AS (
+    SELECT d."id", d."status", d."created_at", d."ord", 1 FROM "runs" d WHERE d."parent_run_id" = ${id} AND d."kind" = 'fork'
+    UNION ALL
+    SELECT d."id", d."status", d."created_at", d."ord", c."depth" + 1 FROM chain c JOIN "runs" d ON d."parent_run_id" = c."id" AND d."kind" = 'fork'
+     WHERE c."status" <> 'completed' AND c."depth" < ${MAX_FORK_DEPTH})`;
+const FORK_CHAIN = FORK_CHAIN_OF('r."id"');
+/** a fork down the chain that took the run whose id is `id` on (the home page's Last run asks it of its run) */
+export const TAKEN_ON_OF_SQL = (id: string) => `${FORK_CHAIN_OF(id)} SELECT 1 FROM chain WHERE chain."status" = 'completed'`;
+/** a fork down the chain that took run `r` on: probes of runs_parent_run_id_idx, made for the runs that need attention on their own alone */
+const TAKEN_ON_SQL = TAKEN_ON_OF_SQL('r."id"');
+/** the newest fork down the chain that took `r` on, of a run that needed attention on its own; else null */
+const TAKEN_ON_BY_SQL = `CASE WHEN r."needs_attention" THEN (${FORK_CHAIN} SELECT chain."id" FROM chain WHERE chain."status" = 'completed' ORDER BY chain."created_at" DESC, chain."ord" ASC LIMIT 1) END`;
+/**
+ * the runs the chart's search selects that need attention on their own but were taken on, counted up
+ * from the completed forks (runs_parent_run_id_idx holds only derived runs) through their fork chains,
+ * so the chart's read of every run stays index-only; `where` reads `r`
+ */
+const TAKEN_ON_COUNT_SQL = (where: string) => `WITH RECURSIVE up("id", "depth") AS (
+    SELECT d."parent_run_id", 1 FROM "runs" d WHERE d."parent_run_id" IS NOT NULL AND ${TAKER('d')}
+    UNION ALL
+    SELECT a."parent_run_id", u."depth" + 1 FROM up u JOIN "runs" a ON a."id" = u."id"
+     WHERE a."kind" = 'fork' AND a."parent_run_id" IS NOT NULL AND u."depth" < ${MAX_FORK_DEPTH})
+  SELECT count(DISTINCT r."id") AS n FROM up JOIN "runs" r ON r."id" = up."id" WHERE r."needs_attention" AND ${where}`;
 
 export type RunPage = { rows: RunIndexRow[]; next: RunCursor | null };
 
@@ -120,6 +147,8 @@ export type RunStats = {
 export type RunIndex = {
   page(search: RunSearch, opts: { after?: RunCursor; limit: number }): Promise<RunPage>;
   stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats>;
+  /** one run's `takenOnBy`, as its list row says it (the run page's Replays and forks); null for none or no such run */
+  takenOnBy?(runId: string): Promise<string | null>;
 };
 
 /** characters of the input shown in a list row */
@@ -233,6 +262,11 @@ export class PrismaRunIndex implements RunIndex {
     return { rows: page, next: rows.length > limit && last ? { createdAt: last.createdAt, ord: last.ord } : null };
   }
 
+  async takenOnBy(runId: string): Promise<string | null> {
+    const rows = await this.raw<{ taken_on_by: string | null }>(`SELECT ${TAKEN_ON_BY_SQL} AS taken_on_by FROM "runs" r WHERE r."id" = $1`, runId);
+    return rows[0]?.taken_on_by ?? null;
+  }
+
   async stats(search: RunSearch, opts: { buckets: number }): Promise<RunStats> {
     const where = whereOf(search);
     // the failure points are those of the runs every other filter selects: picking one still offers the rest
@@ -247,8 +281,7 @@ export class PrismaRunIndex implements RunIndex {
       // the runs the search selects that need attention on their own but were taken on: from the completed
       // forks (runs_parent_run_id_idx holds only derived runs), so the chart's read of every run stays index-only
       this.raw<{ n: bigint }>(
-        `SELECT count(DISTINCT r."id") AS n FROM "runs" d JOIN "runs" r ON r."id" = d."parent_run_id"
-          WHERE d."parent_run_id" IS NOT NULL AND ${TAKER('d')} AND r."needs_attention" AND ${where.sql}`,
+        TAKEN_ON_COUNT_SQL(where.sql),
         ...where.args,
       ),
     ]);

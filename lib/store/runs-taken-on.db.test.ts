@@ -12,6 +12,7 @@ import type { OpenedStore } from './open-store';
 import { bothBackends } from './testing/both-backends';
 import type { RunSearch } from './run-index';
 import { ev, makeRun, T0 } from './testing/fixtures';
+import { getRun } from '../server/runs/run-summary';
 
 const MIN = 60_000;
 
@@ -39,6 +40,13 @@ for (const [name, open] of bothBackends()) {
       runs.stuckFork = await recordRun(store, skill, T0 + 4 * MIN, 'failed', { kind: 'fork', parentRunId: runs.stuck.id, forkPoint: '__post__/0' });
       runs.replayed = await recordRun(store, skill, T0 + 5 * MIN, 'failed');
       runs.replay = await recordRun(store, skill, T0 + 6 * MIN, 'completed', { kind: 'replay', parentRunId: runs.replayed.id });
+      // a chain: A failed, its fork B failed again, B's fork C completed (C took on B, and A through it)
+      runs.chainA = await recordRun(store, skill, T0 + 7 * MIN, 'failed');
+      runs.chainB = await recordRun(store, skill, T0 + 8 * MIN, 'failed', { kind: 'fork', parentRunId: runs.chainA.id, forkPoint: '__post__/0' });
+      runs.chainC = await recordRun(store, skill, T0 + 9 * MIN, 'completed', { kind: 'fork', parentRunId: runs.chainB.id, forkPoint: '__post__/0' });
+      // a chain not through yet: A failed, its fork B failed again
+      runs.openA = await recordRun(store, skill, T0 + 7 * MIN + 1000, 'failed');
+      runs.openB = await recordRun(store, skill, T0 + 8 * MIN + 1000, 'failed', { kind: 'fork', parentRunId: runs.openA.id, forkPoint: '__post__/0' });
     });
     after(() => store.close());
 
@@ -51,18 +59,28 @@ for (const [name, open] of bothBackends()) {
       assert.deepEqual([fixed?.status, fixed?.needsAttention, fixed?.takenOnBy, fixed?.failedAt], ['failed', false, runs.fork2.id, '__post__/0']);
       // a failed fork of it does not take it on, nor a replay that completed; the failed forks need attention themselves
       for (const k of ['stuck', 'replayed', 'fork1', 'stuckFork']) assert.deepEqual([k, rows.get(runs[k].id)?.needsAttention, rows.get(runs[k].id)?.takenOnBy], [k, true, null]);
-      for (const k of ['fork2', 'replay']) assert.deepEqual([k, rows.get(runs[k].id)?.needsAttention, rows.get(runs[k].id)?.takenOnBy], [k, false, null]);
+      for (const k of ['chainA', 'chainB']) assert.deepEqual([k, rows.get(runs[k].id)?.needsAttention, rows.get(runs[k].id)?.takenOnBy], [k, false, runs.chainC.id]);
+      for (const k of ['openA', 'openB']) assert.deepEqual([k, rows.get(runs[k].id)?.needsAttention, rows.get(runs[k].id)?.takenOnBy], [k, true, null]);
+      for (const k of ['fork2', 'replay', 'chainC']) assert.deepEqual([k, rows.get(runs[k].id)?.needsAttention, rows.get(runs[k].id)?.takenOnBy], [k, false, null]);
     });
 
     it('the attention filter and the count leave it out; the filter for the others lists it', async () => {
       const ids = async (search: RunSearch) => (await page(search)).map((r) => r.id).sort();
       const of = (...ks: string[]) => ks.map((k) => runs[k].id).sort();
-      assert.deepEqual(await ids({ needsAttention: true }), of('fork1', 'stuck', 'stuckFork', 'replayed'));
-      assert.deepEqual(await ids({ needsAttention: false }), of('fixed', 'fork2', 'replay'));
-      assert.equal((await store.runIndex.stats(within, { buckets: 10 })).needsAttention, 4);
-      assert.equal((await store.runIndex.stats({ ...within, needsAttention: true }, { buckets: 10 })).needsAttention, 4);
+      assert.deepEqual(await ids({ needsAttention: true }), of('fork1', 'stuck', 'stuckFork', 'replayed', 'openA', 'openB'));
+      assert.deepEqual(await ids({ needsAttention: false }), of('fixed', 'fork2', 'replay', 'chainA', 'chainB', 'chainC'));
+      assert.equal((await store.runIndex.stats(within, { buckets: 10 })).needsAttention, 6);
+      assert.equal((await store.runIndex.stats({ ...within, needsAttention: true }, { buckets: 10 })).needsAttention, 6);
       assert.equal((await store.runIndex.stats({ ...within, needsAttention: false }, { buckets: 10 })).needsAttention, 0);
-      assert.equal((await store.runIndex.stats({ ...within, status: ['failed'] }, { buckets: 10 })).needsAttention, 4);
+      assert.equal((await store.runIndex.stats({ ...within, status: ['failed'] }, { buckets: 10 })).needsAttention, 6);
+    });
+
+    it('the run page says the same (GET /api/runs/<id> takenOnBy): the fork down the chain that completed', async () => {
+      const takenOnBy = async (k: string) => (await getRun({ store, skills: store.skills }, runs[k].id)).takenOnBy;
+      assert.deepEqual(
+        await Promise.all(['chainA', 'chainB', 'fixed', 'openA', 'stuck', 'replayed', 'chainC'].map(takenOnBy)),
+        [runs.chainC.id, runs.chainC.id, runs.fork2.id, null, null, null, null],
+      );
     });
   });
 }

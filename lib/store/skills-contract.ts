@@ -192,6 +192,28 @@ export function describeSkillRepoContract(label: string, open: () => Promise<Ope
       assert.deepEqual(imported, ['completed', 'blocked', true, null, null]);
     });
 
+    it('a failed last run taken on through a chain of forks that completed no longer needs attention (the runs list\'s rule)', async () => {
+      const { repo, store } = await open();
+      const name = fresh('taken');
+      const v = await save(repo, name, bundle(name));
+      const failedRun = async (over: Partial<RunRecord>, status: RunRecord['status']) => {
+        const run = makeRun({ skillName: name, ...over });
+        await store.createRun(run, { events: [ev(run.id, 1)] });
+        const failed = status === 'failed';
+        const report: JsonObject = { outcome: failed ? 'failed' : 'succeeded', failed_stage: null, needs_attention: failed };
+        const error: JsonObject | null = failed ? { code: 'workflow_aborted', message: 'postprocessor step 0 (python) failed: boom', phase: '__post__', step: 0, stepType: 'python' } : null;
+        await store.commit(run.id, { events: [ev(run.id, 2, `run_${status}`)], run: { status, report, error } });
+        return run;
+      };
+      const a = await failedRun({ skillVersionId: v.versionId }, 'failed');
+      // its forks ran a draft (no saved version): the skill's last run stays A
+      const b = await failedRun({ kind: 'fork', parentRunId: a.id, forkPoint: '__post__/0' }, 'failed');
+      const attention = async () => [(await repo.getSkill(name))?.lastRun?.id, (await repo.getSkill(name))?.lastRun?.needsAttention];
+      assert.deepEqual(await attention(), [a.id, true]);
+      await failedRun({ kind: 'fork', parentRunId: b.id, forkPoint: '__post__/0' }, 'completed');
+      assert.deepEqual(await attention(), [a.id, false]);
+    });
+
     it('a blocked last run says which stage blocked it and why (as its runs list row does); a failed or succeeded one says none', async () => {
       const { repo, store } = await open();
       const lastOf = async (name: string, end: { type: string; status: RunRecord['status']; error: JsonObject | null; report: JsonObject }) => {

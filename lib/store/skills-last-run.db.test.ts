@@ -45,7 +45,8 @@ for (const [name, open] of bothBackends()) {
       const plan = planText(await (await store.db()).$queryRawUnsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${skillListSql('')}`));
       const scans = runsScans(plan);
       assert.ok(scans.length > 0, plan);
-      for (const scan of scans) {
+      // (and for a last run that needs attention on its own, whether a fork down its chain took it on: run-index.ts TAKEN_ON_OF_SQL)
+      for (const scan of scans.filter((s) => !/runs_parent_run_id_idx/.test(s))) {
         assert.match(scan, /Index Scan using runs_skill_version_id_idx on runs/, plan);
         // per loop (a version): its newest run, or none (Postgres 17 and PGlite say the mean: 0.88)
         assert.ok(Number(/actual rows=([\d.]+)/.exec(scan)?.[1]) <= 1, plan);
@@ -63,7 +64,7 @@ for (const [name, open] of bothBackends()) {
       });
       const scans = runsScans(plan);
       assert.ok(scans.length > 0, plan);
-      for (const scan of scans) assert.match(scan, /Index Scan using runs_skill_version_id_idx on runs/, plan);
+      for (const scan of scans.filter((s) => !/runs_parent_run_id_idx/.test(s))) assert.match(scan, /Index Scan using runs_skill_version_id_idx on runs/, plan);
       assert.match(plan, /Index Cond: \(skill_version_id = rv\.id\)/);
     });
   });

@@ -23,7 +23,7 @@ import { utf8Bytes } from '../skill/bundle';
 import { isSkillName } from '../skill/schema';
 import type { PrismaClient } from './generated/prisma/client';
 import { rawRows, type SqlQuery } from './run-reads';
-import { BLOCKED_BY_SQL, blockedByOf, runErrorWords, type RunBlockedBy, type RunOutcomeWord } from './run-index';
+import { BLOCKED_BY_SQL, blockedByOf, TAKEN_ON_OF_SQL, runErrorWords, type RunBlockedBy, type RunOutcomeWord } from './run-index';
 import type { RunStatus } from '../kernel/ports';
 
 export const VERSION_ORIGINS = ['app', 'push', 'run', 'example', 'create', 'rename', 'restore', 'import'] as const;
@@ -161,7 +161,9 @@ const NEWEST_RUN_OF_VERSION = `SELECT r."id" AS run_id, r."status" AS run_status
 export const skillListSql = (where: string): string =>
   `SELECT s."id"::text AS s_id, s."name" AS s_name, s."created_at" AS s_created_at,
           (SELECT count(*) FROM "skill_versions" c WHERE c."skill_id" = s."id") AS version_count,
-          lv.*, lr.*
+          lv.*, lr.*,
+          -- the runs list's rule (run-index.ts TAKEN_ON_OF_SQL): a fork down its chain of forks completed; asked of the last run alone
+          CASE WHEN lr.run_needs_attention THEN EXISTS (${TAKEN_ON_OF_SQL('lr.run_id')}) ELSE false END AS run_taken_on
      FROM "skills" s
      LEFT JOIN LATERAL (
        SELECT ${VERSION_COLUMNS} FROM "skill_versions" v WHERE v."skill_id" = s."id" ORDER BY v."saved_at" DESC LIMIT 1
@@ -300,6 +302,7 @@ export class PrismaSkillRepo implements SkillRepo {
         run_created_at: Date | null;
         run_outcome: string | null;
         run_needs_attention: boolean | null;
+        run_taken_on: boolean | null;
         run_failed_at: string | null;
         run_error_message: string | null;
         run_bundle_dir: string | null;
@@ -322,7 +325,7 @@ export class PrismaSkillRepo implements SkillRepo {
             status: r.run_status as RunStatus,
             createdAt: (r.run_created_at as Date).getTime(),
             outcome: r.run_outcome as RunOutcomeWord | null,
-            needsAttention: r.run_needs_attention === true,
+            needsAttention: r.run_needs_attention === true && r.run_taken_on !== true,
             failedAt: r.run_failed_at,
             errorMessage: runErrorWords(r.run_error_message, r.run_bundle_dir, r.run_version_hash),
             blockedBy: blockedByOf(r.run_blocked_by),

@@ -200,6 +200,8 @@ export const RunView = RunSummaryView.extend({
   parentVersion: z.string().nullable().optional(),
   /** the replays and forks of this run, newest first */
   derivedRuns: z.array(DerivedRunView),
+  /** the fork that completed down this run's chain of forks and took it on, when it needed attention (a runs list row's `takenOnBy`); absent where the store does not say */
+  takenOnBy: z.string().nullable().optional(),
   createdAt: ms,
   updatedAt: ms,
   /** the number of events recorded so far */

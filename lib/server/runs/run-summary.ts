@@ -15,6 +15,7 @@ import type { Host } from '../host';
 import { rerunPoint } from './failed-step';
 import { runDrivers } from './run-drivers';
 import { foldRun } from './run-folds';
+import type { RunIndexHost } from './list-runs';
 import { shownModel } from '../../views/shown-model';
 
 export type RunSummary = RunSummaryView;
@@ -78,10 +79,13 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
   const { run, fold } = await foldRun(host.store, runId);
   const events = fold.events;
   const isDerived = run.parentRunId !== null && (run.kind === 'replay' || run.kind === 'fork');
-  const [traces, derived, parent] = await Promise.all([
+  // the runs list's rule (run-index.ts): a fork that completed anywhere down the run's chain of forks took it on
+  const index = (host.store as Partial<RunIndexHost['store']>).runIndex;
+  const [traces, derived, parent, takenOnBy] = await Promise.all([
     host.store.readTraces(runId),
     host.store.listRuns({ parentRunId: runId, kind: ['replay', 'fork'], limit: 100 }),
     isDerived && run.parentRunId ? host.store.getRun(run.parentRunId) : Promise.resolve(null),
+    index?.takenOnBy ? index.takenOnBy(runId) : Promise.resolve(undefined),
   ]);
   const versionIds = [run.skillVersionId, parent?.skillVersionId ?? null].filter((id): id is string => id !== null);
   const hashes = versionIds.length ? await host.skills.versionHashes(versionIds) : new Map<string, string>();
@@ -96,6 +100,7 @@ export async function getRun(host: Pick<Host, 'store' | 'skills'>, runId: string
     forkPoint: run.forkPoint,
     ...(isDerived ? { parentVersion: parent?.skillVersionId ? (hashes.get(parent.skillVersionId) ?? null) : null } : {}),
     derivedRuns: derived.map((d) => ({ runId: d.id, kind: d.kind, forkPoint: d.forkPoint, status: d.status, createdAt: d.createdAt })),
+    ...(takenOnBy !== undefined ? { takenOnBy } : {}),
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     eventCount: events.length,

@@ -11,6 +11,12 @@ import { MIN_HASH_PREFIX, bundleHash, bundleSize, type SaveVersionOptions, type 
 import { blockedByOf, runErrorWords, type RunOutcomeWord } from '../run-index';
 import { runFailedAt, runNeedsAttention } from './run-columns';
 
+/** run-index.ts TAKEN_ON_OF_SQL: a fork that completed down the run's chain of forks (at most 32 deep) took it on */
+function takenOn(id: string, runs: readonly { id: string; kind: string; parentRunId: string | null; status: string }[], depth = 1): boolean {
+  if (depth > 32) return false;
+  return runs.some((d) => d.parentRunId === id && d.kind === 'fork' && (d.status === 'completed' || takenOn(d.id, runs, depth + 1)));
+}
+
 type Skill = { id: string; name: string; createdAt: number; deleted: boolean; versions: VersionRecord[] };
 
 export class MemorySkillRepo implements SkillRepo {
@@ -73,7 +79,8 @@ export class MemorySkillRepo implements SkillRepo {
 
   private async record(skill: Skill): Promise<SkillRecord> {
     const ids = new Set(skill.versions.map((v) => v.id));
-    const runs = this.runs ? (await this.runs.listRuns()).filter((r) => r.skillVersionId !== null && ids.has(r.skillVersionId)) : [];
+    const all = this.runs ? await this.runs.listRuns() : [];
+    const runs = all.filter((r) => r.skillVersionId !== null && ids.has(r.skillVersionId));
     const last = runs.sort((a, b) => b.createdAt - a.createdAt)[0];
     const latest = this.sorted(skill)[0];
     return {
@@ -88,7 +95,7 @@ export class MemorySkillRepo implements SkillRepo {
             status: last.status,
             createdAt: last.createdAt,
             outcome: typeof last.report?.outcome === 'string' ? (last.report.outcome as RunOutcomeWord) : null,
-            needsAttention: runNeedsAttention(last),
+            needsAttention: runNeedsAttention(last) && !takenOn(last.id, all),
             failedAt: runFailedAt(last),
             errorMessage: runErrorWords(typeof last.error?.message === 'string' ? last.error.message : null, last.bundleDir),
             blockedBy: last.status === 'completed' && last.report?.outcome === 'blocked' ? blockedByOf(last.report.blocked_by) : null,
