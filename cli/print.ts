@@ -75,8 +75,12 @@ function atPointer(v: unknown, pointer: string): unknown {
   return cur;
 }
 
-/** A divergence's diff as lines: `~ /path: old → new`, `+ /path: new`, `- /path` (a JSON Patch of the delta). */
-export function diffLines(diff: unknown, before: unknown): string[] {
+/**
+ * A divergence's diff as lines: `~ /path: old → new`, `+ /path: new`, `- /path` (a JSON Patch of the delta).
+ * `said`: a side's value in words where it says nothing of the step (DivergenceSide.said: a validate that
+ * passed records null), shown in place of that null when the whole value changed.
+ */
+export function diffLines(diff: unknown, before: unknown, said: { before?: string; after?: string } = {}): string[] {
   if (diff === null || diff === undefined) return [];
   const ops = formatPatch(diff as Parameters<typeof formatPatch>[0]);
   // jsondiffpatch matches array items by value: a changed item is its removal and an insertion at the same index
@@ -89,7 +93,8 @@ export function diffLines(diff: unknown, before: unknown): string[] {
   });
   return merged.map((op) => {
     const where = op.path || '(the value)';
-    if (op.op === 'replace') return `~ ${where}: ${oneLine(atPointer(before, op.path), 60)} → ${oneLine(op.value, 60)}`;
+    const whole = op.path === '';
+    if (op.op === 'replace') return `~ ${where}: ${(whole && said.before) || oneLine(atPointer(before, op.path), 60)} → ${(whole && said.after) || oneLine(op.value, 60)}`;
     if (op.op === 'add') return `+ ${where}: ${oneLine(op.value)}`;
     if (op.op === 'remove') return `- ${where}`;
     return `↷ ${op.from} → ${where}`;

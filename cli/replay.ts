@@ -214,9 +214,10 @@ function printReplay(v: ReplayView, io: Io): void {
 
 function printDivergence(d: ReplayDivergenceView, n: number, io: Io): void {
   io.out(`  ${n}. ${d.message}`);
-  if (d.change === 'added') io.out(`       replayed: ${oneLine(d.replayed?.value)}`);
-  else if (d.change === 'removed') io.out(`       recorded: ${oneLine(d.recorded?.value)}`);
-  else if (d.diff !== null) for (const line of diffLines(d.diff, d.recorded?.value)) io.out(`       ${line}`);
+  // a side's `said` (a validate that passed records null) in place of its value, as compare says it
+  if (d.change === 'added') io.out(`       replayed: ${d.replayed?.said ?? oneLine(d.replayed?.value)}`);
+  else if (d.change === 'removed') io.out(`       recorded: ${d.recorded?.said ?? oneLine(d.recorded?.value)}`);
+  else if (d.diff !== null) for (const line of diffLines(d.diff, d.recorded?.value, { before: d.recorded?.said, after: d.replayed?.said })) io.out(`       ${line}`);
 }
 
 /** `--set PATH=JSON` → the edit; the value must be JSON (a string is quoted: --set 'title="New"') */

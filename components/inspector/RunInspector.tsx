@@ -119,7 +119,7 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
   );
   return (
     <>
-      <ReportPart report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} cutShort={cutShort} onSelect={selectItem} />
+      <ReportPart report={head.report} status={run.status} skill={run.skill} version={version} drivers={run.drivers} usage={head.usage} currency={currency} cutShort={cutShort} onSelect={selectItem} declaresStages={head.program.length > 0} />
       {children}
       {/* the keyboard goes as the page reads, row by row: the timeline, then Details beside it (the
           selected item's), then the scrubber under the timeline with the state at its step */}
@@ -131,7 +131,7 @@ function Inspector({ run, head, visits, onWant, children }: InspectorProps) {
           <DetailsPart runId={run.runId} status={run.status} skill={run.skill} version={version} selected={selected} entry={entry} report={head.report} positions={positions} />
         </aside>
         <div className={styles.under}>
-          <Scrubber runId={run.runId} lastSeq={lastSeq} seq={seq} onSeq={setCursor} onItem={onScrubbedItem} onStep={onScrubStep} />
+          <Scrubber runId={run.runId} lastSeq={lastSeq} seq={seq} onSeq={setCursor} onItem={onScrubbedItem} onStep={onScrubStep} declaresStages={head.program.length > 0} />
         </div>
       </div>
     </>

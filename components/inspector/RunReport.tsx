@@ -24,6 +24,8 @@ type Props = {
   cutShort?: CutShortView | null;
   /** select an item of the timeline (what failed, what blocked) */
   onSelect: (id: string) => void;
+  /** the skill declares capability stages (the timeline's program): without them, and none counted, no Stages card ("0" on most runs' pages) */
+  declaresStages: boolean;
 };
 
 const OUTCOME_WORDS: Record<string, string> = { succeeded: 'succeeded', blocked: 'blocked', failed: 'failed' };
@@ -89,7 +91,7 @@ function ErrorWords({ message, summary, id, onSelect }: { message: string; summa
   return summary.includes(line) ? <FullError id={id} onSelect={onSelect} /> : <code className={styles.errorLine}>{line}</code>;
 }
 
-export function RunReport({ report: r, status, skill, version, drivers, usage, currency, cutShort, onSelect }: Props) {
+export function RunReport({ report: r, status, skill, version, drivers, usage, currency, cutShort, onSelect, declaresStages }: Props) {
   const c = r.step_counts;
   // its ways to a step are disabled until hydrated: a click on the server's HTML reaches no handler and is lost
   const hydrated = useHydrated();
@@ -230,12 +232,14 @@ export function RunReport({ report: r, status, skill, version, drivers, usage, c
             <CountFigure count={c.tool} reused={reused.tool} statuses={counted(c.tool_by_status)} />
           </dd>
         </div>
-        <div>
-          <dt>Stages</dt>
-          <dd>
-            <CountFigure count={c.stage} reused={reused.stage} statuses={counted(c.stage_by_status)} />
-          </dd>
-        </div>
+        {declaresStages || c.stage > 0 ? (
+          <div>
+            <dt>Stages</dt>
+            <dd>
+              <CountFigure count={c.stage} reused={reused.stage} statuses={counted(c.stage_by_status)} />
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Processor steps</dt>
           <dd>

@@ -235,7 +235,8 @@ export function Timeline({ timeline: t, visits, isFailedOnly, onFailedOnly, onNe
           </span>
         </span>
       </div>
-      {t.program.length === 0 && t.outline.length ? <p className={styles.note}>This skill declares no capability stages: its rounds have no rung lanes to fill.</p> : null}
+      {/* most skills have none: one muted line, not a note that reads as something to act on */}
+      {t.program.length === 0 && t.outline.length ? <p className={`${styles.note} ${styles.dim}`}>This skill declares no capability stages: its rounds have no rung lanes to fill.</p> : null}
       {rows.length === 0 ? (
         <p className={styles.dim}>{isFailedOnly ? failedOnlyEmptyText(failures, t.selected) : t.status === 'queued' ? 'The run has not started yet.' : 'Nothing recorded yet.'}</p>
       ) : null}

@@ -22,9 +22,10 @@ import { useFollowEnd, useScrub } from './use-scrub';
 import { useHydrated } from '@/components/common/use-hydrated';
 import styles from './Scrubber.module.css';
 
-type Props = { runId: string; lastSeq: number; seq: number; onSeq: (seq: number) => void; onItem?: (itemId: string | null) => void; onStep?: () => void };
+/** `declaresStages`: the skill declares capability stages (StateAtStep leaves out its Stages fact where it has none) */
+type Props = { runId: string; lastSeq: number; seq: number; onSeq: (seq: number) => void; onItem?: (itemId: string | null) => void; onStep?: () => void; declaresStages?: boolean };
 
-export function Scrubber({ runId, lastSeq, seq, onSeq, onItem, onStep }: Props) {
+export function Scrubber({ runId, lastSeq, seq, onSeq, onItem, onStep, declaresStages = true }: Props) {
   const [isDragging, setDragging] = useState(false);
   const at = Math.max(0, Math.min(lastSeq, seq));
   const slider = useRef<HTMLInputElement>(null);
@@ -109,7 +110,7 @@ export function Scrubber({ runId, lastSeq, seq, onSeq, onItem, onStep }: Props) 
           event {at} of {lastSeq}
         </span>
       </div>
-      <StateAtStep state={scrub.state} before={scrub.before} isLoading={scrub.isLoading} error={scrub.error} />
+      <StateAtStep state={scrub.state} before={scrub.before} isLoading={scrub.isLoading} error={scrub.error} declaresStages={declaresStages} />
     </section>
   );
 }

@@ -16,9 +16,9 @@ import styles from './Scrubber.module.css';
 /** an event's time, as the clock read it (UTC, to the millisecond) */
 export const eventTime = (at: number | null) => (at === null ? '' : `${new Date(at).toISOString().slice(11, 23)} UTC`);
 
-type Props = { state: RunStateView | undefined; before: RunStateView | undefined; isLoading: boolean; error: string | null };
+type Props = { state: RunStateView | undefined; before: RunStateView | undefined; isLoading: boolean; error: string | null; declaresStages?: boolean };
 
-export function StateAtStep({ state, before, isLoading, error }: Props) {
+export function StateAtStep({ state, before, isLoading, error, declaresStages = true }: Props) {
   return (
     <section className={styles.state} aria-label="State at step" aria-busy={isLoading} data-seq={state?.seq}>
       {error ? (
@@ -26,12 +26,12 @@ export function StateAtStep({ state, before, isLoading, error }: Props) {
           The state could not be read: {error}
         </p>
       ) : null}
-      {state ? <StateBody state={state} before={before} /> : <p className={styles.dim}>Loading the state…</p>}
+      {state ? <StateBody state={state} before={before} declaresStages={declaresStages} /> : <p className={styles.dim}>Loading the state…</p>}
     </section>
   );
 }
 
-function StateBody({ state, before }: { state: RunStateView; before: RunStateView | undefined }) {
+function StateBody({ state, before, declaresStages }: { state: RunStateView; before: RunStateView | undefined; declaresStages: boolean }) {
   const runId = state.runId;
   const empty = emptyWords(state);
   return (
@@ -51,7 +51,8 @@ function StateBody({ state, before }: { state: RunStateView; before: RunStateVie
         <Fact name="Round" value={state.round === null ? '—' : String(state.round)} />
         <Fact name="Model turns" value={String(state.counts.model)} />
         <Fact name="Tool calls" value={countWords(state.counts.tool)} />
-        <Fact name="Stages" value={countWords(state.counts.stage)} />
+        {/* a skill without capability stages (most): no "Stages 0" at every step */}
+        {declaresStages || Object.values(state.counts.stage).some((n) => n > 0) ? <Fact name="Stages" value={countWords(state.counts.stage)} /> : null}
         <Fact name="Steps" value={countWords(state.counts.processor)} />
       </dl>
 
