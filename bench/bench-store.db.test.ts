@@ -4,13 +4,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { ADMIN_URL, createTestDatabase } from '../lib/store/testing/pg-test-db';
 
-const bench = (...args: string[]) =>
+const bench = (...args: string[]) => benchIn(undefined, ...args);
+const benchIn = (tmp: string | undefined, ...args: string[]) =>
   spawnSync(process.execPath, ['bench/run-compiled.mjs', 'bench/bench-store.ts', '--mode', 'many', '--steps', '2', '--concurrency', '2', '--kind', 'pure', ...args], {
     encoding: 'utf8',
     timeout: 240_000,
+    ...(tmp ? { env: { ...process.env, TMPDIR: tmp } } : {}),
   });
 
 test('--warm N runs the measured skill N times before measuring, and the line says so', async () => {
@@ -72,5 +77,19 @@ test('--tiny without --db: the database is DB_PREFIX + stagecraft_bench', async 
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
+  }
+});
+
+// each line of bench:compare is a process of its own: each left its folder (bundles, workspace, sandbox probe) in the temp dir
+test('a bench:store process removes the folder it made for its bundles and workspace', async () => {
+  const db = await createTestDatabase();
+  const tmp = mkdtempSync(path.join(tmpdir(), 'sc-bench-tmp-'));
+  try {
+    const r = benchIn(tmp, '--workflows', '2', '--kind', 'both', '--db', db.name);
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    assert.deepEqual(readdirSync(tmp).filter((n) => n.startsWith('sc-bench-')), []);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    await db.drop();
   }
 });

@@ -28,7 +28,7 @@
 // (nodeCpuMsPerStep is this process only, as for the peers). Each line also says
 // what a step waited on: store writes and sandbox calls, counted and timed at the
 // ports (commitsPerStep, commitRttMs, codeCallsPerStep, codeCallRttMs).
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -115,6 +115,8 @@ export function step(v) {
  * (`--dir`), so its worker and its resume run share it and the side file is in the workspace.
  */
 const ROOT = a.dir ?? mkdtempSync(path.join(tmpdir(), 'sc-bench-'));
+// made here, removed at the exit (each bench:compare line is a process: a folder each was left in the temp dir)
+if (!a.dir) process.on('exit', () => rmSync(ROOT, { recursive: true, force: true }));
 /** STAGECRAFT_SANDBOX (default auto: bubblewrap where it works); every line says which (`sandbox`). The probe's verdict
  *  is kept in ROOT, as the app and the CLI keep it in their data dir: the crash test's resume finds the worker's. */
 const ISOLATION = isolationFor(sandboxMode(process.env), { cacheDir: ROOT });
@@ -442,6 +444,7 @@ async function crashParent(kind: Kind) {
       }
     },
   });
+  rmSync(dir, { recursive: true, force: true });
   report({ harness: harnessOf(kind), sandbox: ISOLATION.kind, kind, mode: 'crash', ...res });
 }
 
