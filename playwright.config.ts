@@ -56,5 +56,8 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 120_000,
     env: { NEXT_TELEMETRY_DISABLED: '1' },
+    // stopped with SIGTERM, not Playwright's default SIGKILL of its group: serve.mjs then removes the server's data
+    // folder, which a run of the browser tests outside npm test (which gives them a temp folder of its own) left in /tmp
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
   },
 });
